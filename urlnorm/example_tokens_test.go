@@ -1,0 +1,34 @@
+package urlnorm_test
+
+import (
+	"fmt"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+func ExampleTokenize() {
+	toks, err := urlnorm.Tokenize(nil, "http://www.imdb.com/title/tt0810900/photogallery?ref=nv&page=2")
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range toks {
+		fmt.Printf("%-16s %q\n", t.Key, t.Value)
+	}
+	// Output:
+	// scheme           "http"
+	// host             "www.imdb.com"
+	// path(1,3)        "title"
+	// path(2,2)        "tt0810900"
+	// path(3,1)        "photogallery"
+	// query(ref)       "nv"
+	// query(page)      "2"
+}
+
+func ExampleAppendJoin() {
+	toks, _ := urlnorm.Tokenize(nil, "http://ag.arizona.edu/srnr/about/art/index.html")
+	// Delete the last path segment, k(-,1) = index.html; Join needs no renumbering.
+	toks = toks[:len(toks)-1]
+	fmt.Println(string(urlnorm.AppendJoin(nil, toks)))
+	// Output:
+	// http://ag.arizona.edu/srnr/about/art
+}

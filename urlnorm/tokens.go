@@ -1,0 +1,299 @@
+package urlnorm
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Part names the part of a URL that a token comes from.
+type Part uint8
+
+// The parts of a URL, in the order they appear in it.
+const (
+	PartScheme   Part = iota + 1 // "http"
+	PartUserinfo                 // "user:pass" (without the "@")
+	PartHost                     // "example.com", "192.0.2.1", "[2001:db8::1]"
+	PartPort                     // "8080" (absent when the port is the scheme's default)
+	PartPath                     // one path segment, "" for the empty segment of "/" or "/a/"
+	PartQuery                    // one query parameter, name and value
+	PartFragment                 // the fragment, without the "#"
+)
+
+var partNames = [...]string{
+	PartScheme:   "scheme",
+	PartUserinfo: "userinfo",
+	PartHost:     "host",
+	PartPort:     "port",
+	PartPath:     "path",
+	PartQuery:    "query",
+	PartFragment: "fragment",
+}
+
+// String returns the part's name: "scheme", "host", "path", ...
+func (p Part) String() string {
+	if int(p) < len(partNames) && partNames[p] != "" {
+		return partNames[p]
+	}
+	return "Part(" + strconv.Itoa(int(p)) + ")"
+}
+
+// A Key addresses a token of a URL, after Koppula et al. (WSDM 2010) Definition 1, where a key
+// k(x_i, y_j) is a position x from the start and y from the end, and a deep-token index i from the
+// start and j from the end within the token.
+//
+// Path segments are addressed by Pos (1-based from the first segment) and RPos (1-based from the
+// last segment), so that both /a/b/index.html and /index.html have index.html at RPos 1. Query
+// parameters are addressed by Name, and by Pos, the occurrence of that name (1 for the first
+// ?a=..., 2 for a second a=...); their RPos is 0. Scheme, userinfo, host, port and fragment have
+// Pos and RPos 0. Unlike the paper, scheme and host do not take positions 1 and 2: they are parts
+// of their own, so a path segment's key does not change when a URL gains a port or a userinfo.
+//
+// Sub and RSub index a deep token within its token (1-based from the start and from the end); both
+// are 0 for a whole token, which is all that [Tokenize] produces. Package deeptoken splits tokens
+// into deep tokens and sets them.
+//
+// A zero position means "not given": package rules uses keys with Pos or RPos 0 as the paper's
+// k(x,-) and k(-,y). Key is comparable, so it can be a map key.
+type Key struct {
+	Part      Part
+	Pos, RPos int16
+	Sub, RSub int16
+	Name      string // the parameter name of a PartQuery key, as written in the canonical URL
+}
+
+// String returns the key in the paper's notation: "scheme", "host", "path(2,1)" for the second
+// segment that is also the last, "path(2,-)" and "path(-,1)" for keys that give one position
+// only, "query(id)" or "query(id#2)" for the second id parameter. Deep-token indexes follow a dot
+// on a path position, "path(3.2,1.2)", and come in brackets after other keys: "query(id)[2,1]".
+func (k Key) String() string {
+	var b strings.Builder
+	b.WriteString(k.Part.String())
+	switch k.Part {
+	case PartPath:
+		b.WriteByte('(')
+		writePos(&b, k.Pos, k.Sub)
+		b.WriteByte(',')
+		writePos(&b, k.RPos, k.RSub)
+		b.WriteByte(')')
+		return b.String()
+	case PartQuery:
+		b.WriteByte('(')
+		b.WriteString(k.Name)
+		if k.Pos > 1 {
+			b.WriteByte('#')
+			b.WriteString(strconv.Itoa(int(k.Pos)))
+		}
+		b.WriteByte(')')
+	}
+	if k.Sub != 0 || k.RSub != 0 {
+		b.WriteByte('[')
+		writePos(&b, k.Sub, 0)
+		b.WriteByte(',')
+		writePos(&b, k.RSub, 0)
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+func writePos(b *strings.Builder, pos, sub int16) {
+	if pos == 0 {
+		b.WriteByte('-')
+	} else {
+		b.WriteString(strconv.Itoa(int(pos)))
+	}
+	if sub != 0 {
+		b.WriteByte('.')
+		b.WriteString(strconv.Itoa(int(sub)))
+	}
+}
+
+// A Token is one keyed value of a URL: its scheme, userinfo, host, port, a path segment, a query
+// parameter or the fragment. Values are written as in the canonical URL (percent-encoded where
+// it is); Tokenize takes them from the input without copying.
+type Token struct {
+	Key
+	// Value is the token's text: for a query parameter the part after the first "=".
+	Value string
+	// Bare is set on a query parameter written without "=", as in ?print or the empty parameter
+	// of a bare "?"; Value is then "".
+	Bare bool
+}
+
+// ErrNotHierarchical is returned (wrapped in an *Error) by [Tokenize] for a string that does not
+// have the form scheme://authority/path of the URLs that [Normalizer] returns.
+var ErrNotHierarchical = errors.New("not a hierarchical URL")
+
+// maxTokens bounds the positions of path segments and parameters so that they fit in a Key.
+const maxTokens = 1<<15 - 1
+
+// Tokenize appends the tokens of the URL s to dst and returns the extended slice. s must have the
+// shape of the URLs that [Normalizer.Canonical] and [Normalizer.Key] return:
+// scheme://[userinfo@]host[:port]/path[?query][#fragment], with no "?" or "#" in the path and no
+// "#" in the query. Tokenize does not canonicalize: give it a normalizer's output.
+//
+// Tokens come in URL order: scheme, userinfo (if any), host, port (if any), path segments, query
+// parameters, fragment (if any). The path "/" is one empty segment and "/a/" is "a" and "".
+// A query "?" with nothing after it is one bare parameter with an empty name; "a=1&&b" is a=1, an
+// empty bare parameter, and bare b. Values are substrings of s; with enough capacity in dst,
+// Tokenize does not allocate. Tokenization is lossless: [AppendJoin] of the tokens gives s back.
+func Tokenize(dst []Token, s string) ([]Token, error) {
+	i := strings.Index(s, "://")
+	if i <= 0 {
+		return dst, &Error{Op: "tokenize", URL: s, Err: ErrNotHierarchical}
+	}
+	n0 := len(dst)
+	dst = append(dst, Token{Key: Key{Part: PartScheme}, Value: s[:i]})
+	rest := s[i+3:]
+
+	// The authority ends at the first "/" (the path is not optional in a normalizer's output).
+	end := strings.IndexByte(rest, '/')
+	if end < 0 {
+		return dst[:n0], &Error{Op: "tokenize", URL: s, Err: ErrNotHierarchical}
+	}
+	auth, rest := rest[:end], rest[end:]
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		dst = append(dst, Token{Key: Key{Part: PartUserinfo}, Value: auth[:at]})
+		auth = auth[at+1:]
+	}
+	host, port, hasPort := splitHostPort(auth)
+	dst = append(dst, Token{Key: Key{Part: PartHost}, Value: host})
+	if hasPort {
+		dst = append(dst, Token{Key: Key{Part: PartPort}, Value: port})
+	}
+
+	var query, frag string
+	hasQuery, hasFrag := false, false
+	if h := strings.IndexByte(rest, '#'); h >= 0 {
+		frag, hasFrag = rest[h+1:], true
+		rest = rest[:h]
+	}
+	if q := strings.IndexByte(rest, '?'); q >= 0 {
+		query, hasQuery = rest[q+1:], true
+		rest = rest[:q]
+	}
+
+	// Path segments: rest starts with "/".
+	path := rest[1:]
+	nseg := strings.Count(path, "/") + 1
+	if nseg > maxTokens {
+		return dst[:n0], &Error{Op: "tokenize", URL: s, Err: ErrTooManyTokens}
+	}
+	for pos := 1; ; pos++ {
+		seg := path
+		j := strings.IndexByte(path, '/')
+		if j >= 0 {
+			seg = path[:j]
+		}
+		dst = append(dst, Token{Key: Key{Part: PartPath, Pos: int16(pos), RPos: int16(nseg - pos + 1)}, Value: seg})
+		if j < 0 {
+			break
+		}
+		path = path[j+1:]
+	}
+
+	if hasQuery {
+		if strings.Count(query, "&")+1 > maxTokens {
+			return dst[:n0], &Error{Op: "tokenize", URL: s, Err: ErrTooManyTokens}
+		}
+		first := len(dst)
+		for {
+			param := query
+			j := strings.IndexByte(query, '&')
+			if j >= 0 {
+				param = query[:j]
+			}
+			t := Token{Key: Key{Part: PartQuery}}
+			if eq := strings.IndexByte(param, '='); eq >= 0 {
+				t.Name, t.Value = param[:eq], param[eq+1:]
+			} else {
+				t.Name, t.Bare = param, true
+			}
+			t.Pos = 1
+			for _, u := range dst[first:] {
+				if u.Name == t.Name {
+					t.Pos++
+				}
+			}
+			dst = append(dst, t)
+			if j < 0 {
+				break
+			}
+			query = query[j+1:]
+		}
+	}
+	if hasFrag {
+		dst = append(dst, Token{Key: Key{Part: PartFragment}, Value: frag})
+	}
+	return dst, nil
+}
+
+// ErrTooManyTokens is returned (wrapped in an *Error) by [Tokenize] for a URL with more than
+// 32767 path segments or query parameters.
+var ErrTooManyTokens = errors.New("too many path segments or query parameters")
+
+// splitHostPort splits an authority without userinfo into host and port. An IPv6 literal keeps
+// its brackets; a colon inside them is not a port separator.
+func splitHostPort(auth string) (host, port string, hasPort bool) {
+	i := strings.LastIndexByte(auth, ':')
+	if i < 0 || strings.IndexByte(auth[i:], ']') >= 0 {
+		return auth, "", false
+	}
+	return auth[:i], auth[i+1:], true
+}
+
+// AppendJoin appends to dst the URL that the tokens spell and returns the extended buffer: the
+// inverse of [Tokenize]. Tokens are written grouped by part, in URL order (scheme, userinfo, host,
+// port, path, query, fragment), keeping their order in toks within a part; Pos, RPos, Sub and RSub
+// are ignored, so a caller that inserts, deletes or reorders tokens need not renumber them. A URL
+// with no path token gets the path "/". Join does not escape: values are written as they are.
+func AppendJoin(dst []byte, toks []Token) []byte {
+	for p := PartScheme; p <= PartFragment; p++ {
+		n := 0
+		for _, t := range toks {
+			if t.Part != p {
+				continue
+			}
+			switch p {
+			case PartScheme:
+				dst = append(dst, t.Value...)
+				dst = append(dst, "://"...)
+			case PartUserinfo:
+				dst = append(dst, t.Value...)
+				dst = append(dst, '@')
+			case PartHost:
+				dst = append(dst, t.Value...)
+			case PartPort:
+				dst = append(dst, ':')
+				dst = append(dst, t.Value...)
+			case PartPath:
+				dst = append(dst, '/')
+				dst = append(dst, t.Value...)
+			case PartQuery:
+				if n == 0 {
+					dst = append(dst, '?')
+				} else {
+					dst = append(dst, '&')
+				}
+				dst = append(dst, t.Name...)
+				if !t.Bare {
+					dst = append(dst, '=')
+					dst = append(dst, t.Value...)
+				}
+			case PartFragment:
+				dst = append(dst, '#')
+				dst = append(dst, t.Value...)
+			}
+			n++
+		}
+		if p == PartPath && n == 0 {
+			dst = append(dst, '/')
+		}
+	}
+	return dst
+}
+
+// Join returns the URL that the tokens spell; it is AppendJoin(nil, toks) as a string.
+func Join(toks []Token) string {
+	return string(AppendJoin(nil, toks))
+}
