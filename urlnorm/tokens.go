@@ -244,14 +244,24 @@ func splitHostPort(auth string) (host, port string, hasPort bool) {
 
 // AppendJoin appends to dst the URL that the tokens spell and returns the extended buffer: the
 // inverse of [Tokenize]. Tokens are written grouped by part, in URL order (scheme, userinfo, host,
-// port, path, query, fragment), keeping their order in toks within a part; Pos, RPos, Sub and RSub
-// are ignored, so a caller that inserts, deletes or reorders tokens need not renumber them. A URL
+// port, path, query, fragment), keeping their order in toks within a part; Pos, RPos and RSub are
+// ignored, so a caller that inserts, deletes or reorders tokens need not renumber them. A URL
 // with no path token gets the path "/". Join does not escape: values are written as they are.
+//
+// Deep tokens join back into their token: a token with Sub > 1 continues the token before it in
+// its part, with no separator, so the deep tokens "tt" (Sub 1) and "0810900" (Sub 2) of a path
+// segment write "/tt0810900", and those of a query value write "id=" then both values. To delete
+// a deep token, set its Value to "" rather than removing it.
 func AppendJoin(dst []byte, toks []Token) []byte {
 	for p := PartScheme; p <= PartFragment; p++ {
 		n := 0
 		for _, t := range toks {
 			if t.Part != p {
+				continue
+			}
+			if t.Sub > 1 && n > 0 {
+				// A deep token after the first continues its token: no separator.
+				dst = append(dst, t.Value...)
 				continue
 			}
 			switch p {

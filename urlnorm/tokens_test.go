@@ -206,3 +206,23 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+func TestJoinDeepTokens(t *testing.T) {
+	deep := func(part Part, name string, sub, rsub int16, v string) Token {
+		return Token{Key: Key{Part: part, Name: name, Sub: sub, RSub: rsub}, Value: v}
+	}
+	toks := []Token{
+		tokScheme("http"), tokHost("www.imdb.com"),
+		path(1, 3, "title"),
+		// k(2_1,2_2) = tt and k(2_2,2_1) = 0810900 join back into one segment.
+		deep(PartPath, "", 1, 2, "tt"), deep(PartPath, "", 2, 1, "0810900"),
+		// A deleted deep token keeps its place with an empty value.
+		deep(PartPath, "", 1, 3, "friends"), deep(PartPath, "", 2, 2, ""), deep(PartPath, "", 3, 1, ""),
+		// Deep tokens of a query value continue the value, not the name.
+		deep(PartQuery, "item", 1, 2, "W0QQ"), deep(PartQuery, "item", 2, 1, "Z1"),
+		query("x", 1, "", true),
+	}
+	if got, want := Join(toks), "http://www.imdb.com/title/tt0810900/friends?item=W0QQZ1&x"; got != want {
+		t.Errorf("Join(deep tokens) = %q, want %q", got, want)
+	}
+}
