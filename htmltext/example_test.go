@@ -1,0 +1,37 @@
+package htmltext_test
+
+import (
+	"fmt"
+
+	"github.com/undust/undust/htmltext"
+)
+
+func ExampleExtract() {
+	page := []byte(`<html><head><title>Printing</title></head><body>
+<nav><a href="/">Home</a> <a href="/docs">Docs</a></nav>
+<article><h1>Setting up printers</h1><p>Open the <a href="/cups">admin page</a> &amp; add a printer.</p></article>
+<div class="comments"><p>Great, thanks!</p></div>
+<footer>Copyright 2024</footer></body></html>`)
+
+	full, _ := htmltext.Extract(page, htmltext.Options{})
+	main, _ := htmltext.Extract(page, htmltext.Options{MainContent: true})
+	fmt.Printf("title: %s\n", full.Title)
+	fmt.Printf("full: %q\n", full.Paragraphs)
+	fmt.Printf("main: %q\n", main.Paragraphs)
+	// Output:
+	// title: Printing
+	// full: ["Home Docs" "Setting up printers" "Open the admin page & add a printer." "Great, thanks!" "Copyright 2024"]
+	// main: ["Setting up printers" "Open the admin page & add a printer."]
+}
+
+func ExampleBoilerplate() {
+	var site htmltext.Boilerplate
+	pages := []string{"Printing", "Scanning", "Backups", "Mail"}
+	for _, title := range pages {
+		site.Add(htmltext.Text{Paragraphs: []string{"Home | Docs | Blog", title + " explained.", "(c) Example"}})
+	}
+	page := htmltext.Text{Paragraphs: []string{"Home | Docs | Blog", "Fonts explained.", "(c) Example"}}
+	fmt.Printf("%q\n", site.Strip(page).Paragraphs)
+	// Output:
+	// ["Fonts explained."]
+}

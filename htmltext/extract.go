@@ -1,0 +1,470 @@
+package htmltext
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Options selects what [Extract] keeps. The zero value extracts the full
+// visible text.
+type Options struct {
+	// MainContent drops navigation, sidebars, ads, comments, related-link
+	// lists and other template blocks by their block features (see the
+	// package documentation).
+	MainContent bool
+	// DropHidden drops elements with the hidden attribute or an inline
+	// style "display:none" or "visibility:hidden". It is off by default
+	// because pages commonly reveal such text with script (LibreOffice
+	// help keeps its per-platform instructions in hidden spans), so a
+	// reader sees it.
+	DropHidden bool
+}
+
+// Text is the visible text of a page. The zero value is an empty text. A
+// Text is a plain value: it keeps nothing of the input it was extracted from.
+type Text struct {
+	// Title is the content of the first title element, white space
+	// collapsed; it is not repeated in Paragraphs.
+	Title string
+	// Paragraphs are the text blocks in document order, each trimmed and
+	// never empty.
+	Paragraphs []string
+}
+
+// String returns the paragraphs joined by blank lines, the form that the
+// shingle, simhash and lcs packages take as input.
+func (t Text) String() string { return strings.Join(t.Paragraphs, "\n\n") }
+
+// maxDepth bounds the element stack; deeper elements are still scanned for
+// text but do not change the context, so hostile nesting cannot take
+// unbounded memory.
+const maxDepth = 512
+
+// frame is one open element.
+type frame struct {
+	a      atom.Atom
+	name   string // tag name when a == 0
+	hidden bool   // invisible subtree
+	boiler bool   // template subtree (main-content mode)
+	link   bool   // a with href
+	pre    bool
+	toc    bool
+	list   int // list id when this element is ul, ol, dl or menu
+}
+
+// para is a paragraph with the block features main-content selection uses.
+type para struct {
+	text   string
+	bytes  int // length of the collapsed text
+	link   int // bytes of it inside links
+	boiler bool
+	list   int // innermost list, 0 if none
+	toc    bool
+}
+
+type extractor struct {
+	opt   Options
+	stack []frame
+	over  int // elements not pushed because of maxDepth
+
+	hidden, boiler, link, pre, toc int // depth counters
+	lists                          []int
+	nextList                       int
+
+	cur      []byte
+	curLink  int
+	curSpace bool // last byte of cur is a collapsed space
+	paras    []para
+	title    string
+	inTitle  bool
+	hasBody  bool
+}
+
+// Extract returns the visible text of the HTML page html. Broken markup is
+// read the way the tokenizer of golang.org/x/net/html reads it; Extract
+// never fails on bad HTML, and the error is reserved for a failure of the
+// tokenizer itself. It does not keep or modify html.
+func Extract(htmlBytes []byte, o Options) (Text, error) {
+	e := extractor{opt: o}
+	z := html.NewTokenizer(bytes.NewReader(htmlBytes))
+	var nameBuf [32]byte
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			if err := z.Err(); err != io.EOF {
+				return Text{}, &Error{Err: err}
+			}
+			e.flush()
+			return e.result(), nil
+		case html.TextToken:
+			if e.inTitle {
+				if e.title == "" {
+					e.title = collapse(z.Text())
+				}
+				continue
+			}
+			if e.hidden > 0 {
+				continue
+			}
+			e.text(z.Text())
+		case html.StartTagToken, html.SelfClosingTagToken:
+			raw := z.Raw()
+			name, i := rawTagName(raw, nameBuf[:0])
+			e.start(raw, i, atom.Lookup(name), name, tt == html.SelfClosingTagToken)
+		case html.EndTagToken:
+			name, _ := rawTagName(z.Raw(), nameBuf[:0])
+			e.end(atom.Lookup(name), name)
+		}
+	}
+}
+
+// Error reports a tokenizer failure.
+type Error struct {
+	Err error
+}
+
+func (e *Error) Error() string { return "htmltext: " + e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClosing bool) {
+	e.inTitle = false
+	switch a {
+	case atom.Title:
+		if e.title == "" && !e.hasBody {
+			e.inTitle = true
+		}
+		return
+	case atom.Body:
+		e.hasBody = true
+	case atom.Br, atom.Hr:
+		e.flush()
+		return
+	}
+	if isVoid(a) {
+		if isBlock(a) {
+			e.flush()
+		}
+		return
+	}
+	e.implicitClose(a)
+	f := frame{a: a}
+	if a == 0 {
+		f.name = string(name)
+	}
+	switch a {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Iframe,
+		atom.Noembed, atom.Noframes, atom.Head, atom.Object, atom.Select:
+		f.hidden = true
+	case atom.Pre, atom.Textarea, atom.Listing, atom.Plaintext:
+		f.pre = true
+	case atom.Ul, atom.Ol, atom.Dl, atom.Menu:
+		e.nextList++
+		f.list = e.nextList
+	}
+	if e.opt.MainContent {
+		switch a {
+		case atom.Nav, atom.Aside, atom.Footer, atom.Form, atom.Menu, atom.Dialog:
+			f.boiler = true
+		case atom.Header:
+			f.boiler = !e.inArticle()
+		}
+	}
+	for {
+		k, v, next, ok := nextAttr(raw, at)
+		if !ok {
+			break
+		}
+		at = next
+		switch {
+		case keyIs(k, "hidden"):
+			f.hidden = f.hidden || e.opt.DropHidden
+		case keyIs(k, "style"):
+			if e.opt.DropHidden && displayNone(v) {
+				f.hidden = true
+			}
+		case keyIs(k, "href"):
+			if a == atom.A {
+				f.link = true
+			}
+		case keyIs(k, "class") || keyIs(k, "id"):
+			if !e.opt.MainContent || !isBlock(a) {
+				continue
+			}
+			if boilerName(v) {
+				f.boiler = true
+			}
+			if isTOCName(v) {
+				f.toc = true
+			}
+		case keyIs(k, "role"):
+			if e.opt.MainContent && isBlock(a) && boilerRole(v) {
+				f.boiler = true
+			}
+		}
+	}
+	if selfClosing && a != 0 {
+		// <div/> in HTML is an open tag, but a self-closing foreign
+		// element has no content; treat unknown ones as empty.
+		if isBlock(a) {
+			e.flush()
+		}
+		return
+	}
+	if isBlock(a) {
+		e.flush()
+	}
+	if len(e.stack) >= maxDepth {
+		e.over++
+		return
+	}
+	e.push(f)
+}
+
+func (e *extractor) push(f frame) {
+	e.stack = append(e.stack, f)
+	if f.hidden {
+		e.hidden++
+	}
+	if f.boiler {
+		e.boiler++
+	}
+	if f.link {
+		e.link++
+	}
+	if f.pre {
+		e.pre++
+	}
+	if f.toc {
+		e.toc++
+	}
+	if f.list != 0 {
+		e.lists = append(e.lists, f.list)
+	}
+}
+
+func (e *extractor) pop() {
+	f := e.stack[len(e.stack)-1]
+	e.stack = e.stack[:len(e.stack)-1]
+	if isBlock(f.a) {
+		e.flush()
+	}
+	if f.hidden {
+		e.hidden--
+	}
+	if f.boiler {
+		e.boiler--
+	}
+	if f.link {
+		e.link--
+	}
+	if f.pre {
+		e.pre--
+	}
+	if f.toc {
+		e.toc--
+	}
+	if f.list != 0 {
+		e.lists = e.lists[:len(e.lists)-1]
+	}
+}
+
+func (e *extractor) end(a atom.Atom, name []byte) {
+	e.inTitle = false
+	if a == atom.Br {
+		e.flush() // </br> is read as <br>
+		return
+	}
+	if isVoid(a) || a == atom.Title {
+		return
+	}
+	for i := len(e.stack) - 1; i >= 0; i-- {
+		f := &e.stack[i]
+		if f.a == a && (a != 0 || f.name == string(name)) {
+			for len(e.stack) > i {
+				e.pop()
+			}
+			return
+		}
+	}
+	if e.over > 0 {
+		e.over--
+		return
+	}
+	if isBlock(a) {
+		e.flush() // a stray </p> or </div> still ends a paragraph
+	}
+}
+
+// implicitClose closes an open p, li, dt, dd, td, th, tr or option that the
+// start tag a ends, as the HTML parser does, so that unclosed list items do
+// not nest.
+func (e *extractor) implicitClose(a atom.Atom) {
+	var same []atom.Atom
+	var stop []atom.Atom
+	switch a {
+	case atom.Li:
+		same, stop = []atom.Atom{atom.Li}, []atom.Atom{atom.Ul, atom.Ol, atom.Menu}
+	case atom.Dt, atom.Dd:
+		same, stop = []atom.Atom{atom.Dt, atom.Dd}, []atom.Atom{atom.Dl}
+	case atom.Td, atom.Th:
+		same, stop = []atom.Atom{atom.Td, atom.Th}, []atom.Atom{atom.Tr, atom.Table}
+	case atom.Tr:
+		same, stop = []atom.Atom{atom.Tr}, []atom.Atom{atom.Table}
+	case atom.Option:
+		same, stop = []atom.Atom{atom.Option}, []atom.Atom{atom.Select}
+	case atom.P, atom.Div, atom.Ul, atom.Ol, atom.Dl, atom.Table, atom.H1, atom.H2, atom.H3,
+		atom.H4, atom.H5, atom.H6, atom.Pre, atom.Blockquote, atom.Section, atom.Article:
+		same, stop = []atom.Atom{atom.P}, []atom.Atom{atom.Div, atom.Td, atom.Th, atom.Li, atom.Body,
+			atom.Section, atom.Article, atom.Blockquote, atom.Table, atom.Button}
+	default:
+		return
+	}
+	for i := len(e.stack) - 1; i >= 0; i-- {
+		t := e.stack[i].a
+		if has(same, t) {
+			for len(e.stack) > i {
+				e.pop()
+			}
+			return
+		}
+		if has(stop, t) {
+			return
+		}
+	}
+}
+
+func has(list []atom.Atom, a atom.Atom) bool {
+	for _, x := range list {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *extractor) inArticle() bool {
+	for _, f := range e.stack {
+		if f.a == atom.Article || f.a == atom.Main {
+			return true
+		}
+	}
+	return false
+}
+
+// text appends decoded text to the current paragraph, collapsing white
+// space outside pre.
+func (e *extractor) text(t []byte) {
+	before := len(e.cur)
+	if e.pre > 0 {
+		e.cur = append(e.cur, t...)
+		e.curSpace = false
+	} else {
+		for _, c := range t {
+			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' {
+				if !e.curSpace && len(e.cur) > 0 {
+					e.cur = append(e.cur, ' ')
+					e.curSpace = true
+				}
+				continue
+			}
+			e.cur = append(e.cur, c)
+			e.curSpace = false
+		}
+	}
+	if e.link > 0 {
+		e.curLink += len(e.cur) - before
+	}
+}
+
+// flush ends the current paragraph.
+func (e *extractor) flush() {
+	if len(e.cur) == 0 {
+		return
+	}
+	p := para{boiler: e.boiler > 0, toc: e.toc > 0, link: e.curLink}
+	if len(e.lists) > 0 {
+		p.list = e.lists[len(e.lists)-1]
+	}
+	if bytes.IndexByte(e.cur, '\n') >= 0 { // only text inside pre keeps newlines
+		for _, s := range splitBlank(string(e.cur)) {
+			q := p
+			q.text, q.bytes = s, len(s)
+			e.paras = append(e.paras, q)
+		}
+	} else if s := strings.TrimSpace(string(e.cur)); s != "" {
+		p.text, p.bytes = s, len(s)
+		e.paras = append(e.paras, p)
+	}
+	e.cur = e.cur[:0]
+	e.curLink = 0
+	e.curSpace = false
+}
+
+// splitBlank splits preformatted text into paragraphs at blank lines and
+// trims trailing white space of every line.
+func splitBlank(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if t := strings.TrimSpace(b.String()); t != "" {
+			out = append(out, t)
+		}
+		b.Reset()
+	}
+	for line := range strings.SplitSeq(s, "\n") {
+		line = strings.TrimRight(line, " \t\r\f")
+		if strings.TrimSpace(line) == "" {
+			flush()
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+	}
+	flush()
+	return out
+}
+
+func (e *extractor) result() Text {
+	t := Text{Title: e.title}
+	if !e.opt.MainContent {
+		for _, p := range e.paras {
+			t.Paragraphs = append(t.Paragraphs, p.text)
+		}
+		return t
+	}
+	// Menus of links: list items that are mostly link text, in a list with
+	// at least three of them.
+	linky := func(p para) bool { return p.list != 0 && !p.toc && p.link > 0 && 3*p.link >= 2*p.bytes }
+	count := map[int]int{}
+	for _, p := range e.paras {
+		if !p.boiler && linky(p) {
+			count[p.list]++
+		}
+	}
+	for _, p := range e.paras {
+		if p.boiler || linky(p) && count[p.list] >= 3 {
+			continue
+		}
+		t.Paragraphs = append(t.Paragraphs, p.text)
+	}
+	if len(t.Paragraphs) == 0 {
+		for _, p := range e.paras {
+			t.Paragraphs = append(t.Paragraphs, p.text)
+		}
+	}
+	return t
+}
+
+// collapse returns s with white space runs replaced by one space, trimmed.
+func collapse(s []byte) string {
+	return strings.Join(strings.Fields(string(s)), " ")
+}

@@ -1,0 +1,53 @@
+package htmltext
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzExtract checks properties on any input: no failure, paragraphs are
+// trimmed and non-empty, main content is a subsequence of the full text,
+// and extracting the rendered paragraphs of the full text again as
+// paragraphs gives the same words.
+func FuzzExtract(f *testing.F) {
+	for _, s := range wellFormed {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`<div><p>a<p>b<li>c</span></div>d</b>`))
+	f.Add([]byte("<pre>a\n\n b</pre><textarea>x</textarea>"))
+	f.Add([]byte(`<nav class="x"><ul><li><a href=1>1</a><li><a href=2>2</a><li><a href=3>3</a></ul></nav>`))
+	for _, b := range readTestdata(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		full, err := Extract(in, Options{})
+		if err != nil {
+			t.Fatalf("Extract error: %v", err)
+		}
+		main, err := Extract(in, Options{MainContent: true})
+		if err != nil {
+			t.Fatalf("Extract main error: %v", err)
+		}
+		for _, p := range full.Paragraphs {
+			if p == "" || strings.TrimSpace(p) != p {
+				t.Fatalf("paragraph %q not trimmed or empty", p)
+			}
+			if !strings.Contains(p, "\n") && strings.Contains(p, "  ") {
+				t.Fatalf("paragraph %q has uncollapsed space", p)
+			}
+		}
+		i := 0
+		for _, p := range main.Paragraphs {
+			for i < len(full.Paragraphs) && full.Paragraphs[i] != p {
+				i++
+			}
+			if i == len(full.Paragraphs) {
+				t.Fatalf("main paragraphs %q not a subsequence of full %q", main.Paragraphs, full.Paragraphs)
+			}
+			i++
+		}
+		if main.Title != full.Title {
+			t.Fatalf("title differs: %q vs %q", main.Title, full.Title)
+		}
+	})
+}
