@@ -71,8 +71,9 @@ const (
 	// Options.IndexFiles: /a/index.html -> /a/.
 	DropIndex
 	// HTTPSToHTTP folds secure schemes to their plain twins:
-	// https://a.com/ -> http://a.com/ (wss -> ws). A port 443 on https is
-	// removed first by RemoveDefaultPort.
+	// https://a.com/ -> http://a.com/ (wss -> ws). With RemoveDefaultPort,
+	// port 443 goes as the old default and port 80 as the new one:
+	// https://a.com:80/ -> http://a.com/.
 	HTTPSToHTTP
 	// LowercasePath lower-cases ASCII letters of the path (escapes keep their
 	// upper-case hex): /A/B%C3%A9.HTML -> /a/b%C3%A9.html. Many servers are

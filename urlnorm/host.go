@@ -1,6 +1,7 @@
 package urlnorm
 
 import (
+	"bytes"
 	"net/netip"
 	"unicode/utf8"
 
@@ -103,7 +104,9 @@ func appendHost(dst []byte, h string, f Flags) ([]byte, error) {
 		}
 		return appendIPv4(dst[:start], v), nil
 	}
-	if f&RemoveTrailingDot != 0 && len(dst)-start > 1 && dst[len(dst)-1] == '.' {
+	// Only a single root dot goes: "a.09.." is a domain, but "a.09." would
+	// end in a number and parse as an (invalid) IPv4 address.
+	if h := dst[start:]; f&RemoveTrailingDot != 0 && len(h) > 1 && h[len(h)-1] == '.' && h[len(h)-2] != '.' {
 		dst = dst[:len(dst)-1]
 	}
 	return dst, nil
@@ -111,6 +114,9 @@ func appendHost(dst []byte, h string, f Flags) ([]byte, error) {
 
 // hasACEPrefix reports whether a label starts with "xn--" (already lower-case).
 func hasACEPrefix(h []byte) bool {
+	if bytes.Index(h, []byte("xn--")) < 0 {
+		return false
+	}
 	for i := 0; i+4 <= len(h); i++ {
 		if (i == 0 || h[i-1] == '.') && h[i] == 'x' && h[i+1] == 'n' && h[i+2] == '-' && h[i+3] == '-' {
 			return true

@@ -2,6 +2,11 @@ package urlnorm
 
 // Key-class transformations, applied in place on the serialized URL.
 
+import (
+	"bytes"
+	"slices"
+)
+
 // keyPath rewrites the path dst[start:] (which starts with '/') for the
 // path-level key flags.
 func (n *Normalizer) keyPath(dst []byte, start int, f Flags) []byte {
@@ -112,7 +117,12 @@ func isASPNETSession(seg []byte) bool {
 func cutJSessionID(seg []byte) int {
 	const key = ";jsessionid="
 	for i := 0; i+len(key) <= len(seg); i++ {
-		if seg[i] != ';' || !equalFoldASCII(seg[i:i+len(key)], key) {
+		k := bytes.IndexByte(seg[i:], ';')
+		if k < 0 {
+			break
+		}
+		i += k
+		if i+len(key) > len(seg) || !equalFoldASCII(seg[i:i+len(key)], key) {
 			continue
 		}
 		j := i + len(key)
@@ -171,12 +181,10 @@ func (n *Normalizer) keyQuery(dst []byte, qStart int, f Flags, ex *exception) []
 		a = next
 	}
 	if f&SortQuery != 0 {
-		// Insertion sort: stable, and linear on already sorted input.
-		for i := 1; i < len(ps); i++ {
-			for j := i; j > 0 && paramLess(q, ps[j], ps[j-1]); j-- {
-				ps[j], ps[j-1] = ps[j-1], ps[j]
-				changed = true
-			}
+		less := func(x, y span) int { return paramCompare(q, x, y) }
+		if !slices.IsSortedFunc(ps, less) {
+			slices.SortStableFunc(ps, less) // allocation-free, O(n log² n)
+			changed = true
 		}
 	}
 	if !changed {
@@ -194,23 +202,10 @@ func (n *Normalizer) keyQuery(dst []byte, qStart int, f Flags, ex *exception) []
 	return dst[:qStart+k]
 }
 
-// paramLess orders parameters by name, then by value.
-func paramLess(q []byte, x, y span) bool {
-	xn, yn := q[x.a:x.eq], q[y.a:y.eq]
-	if c := compareBytes(xn, yn); c != 0 {
-		return c < 0
+// paramCompare orders parameters by name, then by value.
+func paramCompare(q []byte, x, y span) int {
+	if c := bytes.Compare(q[x.a:x.eq], q[y.a:y.eq]); c != 0 {
+		return c
 	}
-	return compareBytes(q[x.eq:x.b], q[y.eq:y.b]) < 0
-}
-
-func compareBytes(a, b []byte) int {
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	return len(a) - len(b)
+	return bytes.Compare(q[x.eq:x.b], q[y.eq:y.b])
 }

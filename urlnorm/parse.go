@@ -4,6 +4,8 @@ package urlnorm
 // basic URL parser for special schemes without a base URL, writing the
 // serialization straight into dst, and applies the flags on the way.
 
+import "strings"
+
 type schemeKind uint8
 
 const (
@@ -96,7 +98,7 @@ func trimControlSpace(s string) string {
 func removeTabNewline(s string) string {
 	k := 0
 	for ; k < len(s); k++ {
-		if c := s[k]; c == '\t' || c == '\n' || c == '\r' {
+		if c := s[k]; c <= '\r' && (c == '\t' || c == '\n' || c == '\r') {
 			break
 		}
 	}
@@ -187,9 +189,6 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 				return n.fail(dst, start, op, raw, ErrInvalidPort)
 			}
 		}
-		if port == defaultPorts[kind] && f&RemoveDefaultPort != 0 {
-			port = -1
-		}
 	} else if hasPort {
 		for i := 0; i < len(portStr); i++ {
 			if !isDigit(portStr[i]) {
@@ -231,6 +230,14 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 	}
 	if hasUser && f&DropUserinfo == 0 {
 		dst = insertUserinfo(dst, hostStart, userinfo, f)
+	}
+	if port >= 0 && f&RemoveDefaultPort != 0 {
+		// With HTTPSToHTTP, https://a:80/ becomes http://a/: the key must be
+		// its own key.
+		if port == defaultPorts[kind] ||
+			f&HTTPSToHTTP != 0 && (kind == schemeHTTPS || kind == schemeWSS) && port == 80 {
+			port = -1
+		}
 	}
 	if port >= 0 {
 		dst = append(dst, ':')
@@ -286,23 +293,9 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 	return dst, nil
 }
 
-func containsByte(s string, c byte) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return true
-		}
-	}
-	return false
-}
+func containsByte(s string, c byte) bool { return strings.IndexByte(s, c) >= 0 }
 
-func lastIndexByte(s string, c byte) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
-}
+func lastIndexByte(s string, c byte) int { return strings.LastIndexByte(s, c) }
 
 // authorityEnd returns the index of the first '/', '\', '?' or '#'.
 func authorityEnd(s string) int {
