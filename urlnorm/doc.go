@@ -1,0 +1,84 @@
+// Package urlnorm normalizes URLs for web crawlers: a canonical URL that is
+// safe to fetch, and a more aggressive dedup key that need not be.
+//
+// Users of every URL-normalization library ask for the same split: never
+// change the URL that is fetched, but normalize the key used to detect
+// duplicates. [Normalizer.Canonical] makes only semantics-preserving changes
+// (RFC 3986 section 6 and the WHATWG URL Standard's serialization);
+// [Normalizer.Key] may also sort the query, remove session ids and tracking
+// parameters, fold "www." and more, as its [Flags] say.
+//
+//	n := urlnorm.New(urlnorm.Crawler)
+//	n.Canonical("HTTP://Example.COM:80/a/./b/../c?b=2&a=1&utm_source=x#top")
+//	// "http://example.com/a/c?b=2&a=1&utm_source=x"
+//	n.Key("HTTP://Example.COM:80/a/./b/../c?b=2&a=1&utm_source=x#top")
+//	// "http://example.com/a/c?a=1&b=2"
+//
+// # Parsing
+//
+// The parser follows the WHATWG URL Standard's basic URL parser
+// (https://url.spec.whatwg.org/, the algorithm browsers use) for the special
+// schemes http, https, ws, wss, ftp and file, without a base URL. So the host
+// found is the host a browser would connect to: backslashes count as slashes,
+// the last '@' ends the userinfo, leading and trailing C0 controls and spaces
+// are trimmed and tabs and newlines removed anywhere. Always done, whatever the
+// flags: the scheme and host are lower-cased; hosts are converted with UTS #46
+// ToASCII (non-transitional, the WHATWG parameters, golang.org/x/net/idna)
+// when they contain non-ASCII, percent-escapes or an "xn--" label; IPv4
+// addresses in every legal numeric form (0x7f.1, 017700000001, 2130706433)
+// become dotted quads; IPv6 addresses are compressed and lower-cased; an
+// empty port separator goes; the path starts with '/'; characters the WHATWG
+// percent-encode sets name are encoded. Other schemes fail with
+// ErrUnsupportedScheme: they have no host to normalize.
+//
+// Output always has the form scheme://[userinfo@]host[:port]/path[?query][#fragment]
+// (file URLs: file://[host]/path), and '?' and '#' never appear raw inside the
+// path or query.
+//
+// # Choices where the standards are vague or disagree
+//
+//   - Safe goes beyond WHATWG where RFC 3986 section 6.2.2 allows it
+//     (upper-case escapes, decoded unreserved characters, removed trailing
+//     host dot) and encodes what RFC 3986 never allows raw (EncodeStrict) and
+//     stray '%' (EscapeStrayPercent), so the result also parses with net/url
+//     and two spellings of one URL meet. Hosts containing ` { } (allowed by
+//     WHATWG, by no RFC) are rejected under EncodeStrict.
+//   - Invalid UTF-8 in a path, query or fragment is percent-encoded byte by
+//     byte instead of being replaced by U+FFFD, which would lose information.
+//   - IPv6 parsing uses net/netip; zone identifiers are rejected.
+//   - Session-id parameters that are also common content names (sid,
+//     sessionid) are removed only when the value looks generated (16 or more
+//     letters and digits, with both); per-host exceptions can keep any name.
+//   - FoldWWW keeps "www." when the rest is a public suffix (www.co.uk).
+//
+// # Tokens
+//
+// [Tokenize] splits a normalized URL into keyed [Token]s, after Koppula,
+// Leela, Agarwal, Chitrapura, Garg and Sasturkar, "Learning URL patterns for
+// webpage de-duplication", WSDM 2010, Definition 1: a key k(x,y) addresses a
+// token by its position x from the start and y from the end, so that
+// /a/b/index.html and /index.html both have index.html at k(-,1). Path
+// segments carry both positions ([Key] Pos and RPos), query parameters are
+// keyed by name and occurrence, and scheme, userinfo, host, port and fragment
+// are parts of their own rather than positions 1 and 2 as in the paper, so a
+// segment's key does not change when a URL gains a port. Sub and RSub address
+// deep tokens within a token (package deeptoken sets them). [AppendJoin] is
+// the lossless inverse and ignores positions, so a rule that deletes or
+// reorders tokens need not renumber them:
+//
+//	toks, _ := urlnorm.Tokenize(nil, "http://www.imdb.com/title/tt0810900/photogallery?ref=nv")
+//	// scheme "http", host "www.imdb.com", path(1,3) "title", path(2,2) "tt0810900",
+//	// path(3,1) "photogallery", query(ref) "nv"
+//
+// Tokenize expects the shape Canonical and Key print and does not
+// canonicalize; it references substrings of its input and, with room in dst,
+// does not allocate.
+//
+// # Concurrency and allocation
+//
+// A Normalizer is immutable and safe for concurrent use. The parser is a
+// single pass over the input that writes straight into the output buffer;
+// AppendKey into a reused buffer does not allocate for ASCII hosts, and Key
+// and Canonical return their input without allocating when it is already in
+// normal form.
+package urlnorm

@@ -1,0 +1,162 @@
+package urlnorm
+
+import (
+	"encoding/json"
+	"errors"
+	"net/netip"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+)
+
+// seedCorpus adds every input of the conformance suites and unit tables.
+func seedCorpus(f *testing.F) {
+	f.Helper()
+	for _, c := range loadWPT(&testing.T{}) {
+		f.Add(c.Input)
+	}
+	if data, err := os.ReadFile("testdata/urlcanon/aggressive.json"); err == nil {
+		var m map[string]string
+		if json.Unmarshal(data, &m) == nil {
+			for k := range m {
+				f.Add(k)
+			}
+		}
+	}
+	if data, err := os.ReadFile("testdata/urlcanon/funky_ipv4.json"); err == nil {
+		var m map[string]*string
+		if json.Unmarshal(data, &m) == nil {
+			for k := range m {
+				f.Add("http://" + k + "/")
+			}
+		}
+	}
+	for _, p := range []string{"weirdToNormalizedUrls.csv", "invalidUrls.csv"} {
+		data, _ := os.ReadFile("testdata/crawler-commons/" + p)
+		for _, line := range strings.Split(string(data), "\n") {
+			if in, _, _ := strings.Cut(line, ","); in != "" && in[0] != '#' {
+				f.Add(strings.TrimSpace(in))
+			}
+		}
+	}
+	for _, s := range []string{
+		"http://a.com\\@b.com/", "http://a.com%2f@b.com/", "http://a@b@c/", "http://[::1]:80/",
+		"http://a.com/%2e%2E/%2e/x", "https://u:p@www.a.com:443/index.html?b&a=1&utm_x=1#f",
+		"http://a.com/(S(4hqa0555fwsecu455xqckv45))/x;jsessionid=1?PHPSESSID=1",
+	} {
+		f.Add(s)
+	}
+}
+
+func checkError(t *testing.T, err error) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v is not an *Error", err)
+	}
+	for _, s := range []error{ErrTooLong, ErrNotAbsolute, ErrUnsupportedScheme, ErrInvalidHost, ErrInvalidPort} {
+		if errors.Is(err, s) {
+			return
+		}
+	}
+	t.Fatalf("error %v wraps no sentinel", err)
+}
+
+// checkOutput checks that out parses with net/url, with the form
+// scheme://[userinfo@]host[:port]/path[?query][#fragment].
+func checkOutput(t *testing.T, in, out string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(out)
+	if err != nil {
+		t.Fatalf("%q -> %q does not parse with net/url: %v", in, out, err)
+	}
+	i := strings.Index(out, "://")
+	if i < 0 || !strings.HasPrefix(out[i+3:][strings.IndexAny(out[i+3:]+"/", "/"):], "/") {
+		t.Fatalf("%q -> %q lacks scheme:// or path", in, out)
+	}
+	rest := out[i+3:]
+	rest = rest[strings.IndexByte(rest, '/'):]
+	path, _, _ := strings.Cut(rest, "#")
+	path, query, _ := strings.Cut(path, "?")
+	if strings.ContainsAny(path, "?#") || strings.Contains(query, "#") {
+		t.Fatalf("%q -> %q has a raw ? or # inside path or query", in, out)
+	}
+	return u
+}
+
+func FuzzCanonical(f *testing.F) {
+	seedCorpus(f)
+	safe := New(Safe)
+	crawler := New(Crawler)
+	f.Fuzz(func(t *testing.T, in string) {
+		c, err := safe.Canonical(in)
+		if err != nil {
+			checkError(t, err)
+			if rh, _, ok := refConnect(in); ok && !errors.Is(err, ErrTooLong) {
+				t.Fatalf("Canonical(%q) failed with %v; a WHATWG parser connects to %q", in, err, rh)
+			}
+			return
+		}
+		if c2, err := safe.Canonical(c); err != nil || c2 != c {
+			t.Fatalf("not idempotent: %q -> %q -> %q, %v", in, c, c2, err)
+		}
+		if k, err := crawler.Canonical(in); err != nil {
+			t.Fatalf("Crawler.Canonical(%q) failed (%v) where Safe succeeded", in, err)
+		} else if k2, err := crawler.Canonical(k); err != nil || k2 != k {
+			t.Fatalf("Crawler.Canonical not idempotent: %q -> %q -> %q, %v", in, k, k2, err)
+		}
+		u := checkOutput(t, in, c)
+		if u.Scheme == "file" {
+			return
+		}
+		rh, rp, ok := refConnect(in)
+		if !ok {
+			t.Fatalf("Canonical(%q) = %q, but a WHATWG parser rejects it", in, c)
+		}
+		gh := u.Hostname()
+		if strings.HasPrefix(rh, "[") {
+			ga, err1 := netip.ParseAddr(gh)
+			ra, err2 := netip.ParseAddr(rh[1 : len(rh)-1])
+			if err1 != nil || err2 != nil || ga != ra {
+				t.Fatalf("Canonical(%q) = %q: host %q, WHATWG host %q", in, c, gh, rh)
+			}
+		} else if gh != rh {
+			t.Fatalf("Canonical(%q) = %q: host %q, WHATWG host %q", in, c, gh, rh)
+		}
+		if u.Port() != rp {
+			t.Fatalf("Canonical(%q) = %q: port %q, WHATWG port %q", in, c, u.Port(), rp)
+		}
+	})
+}
+
+func FuzzKey(f *testing.F) {
+	seedCorpus(f)
+	crawler := New(Crawler)
+	aggressive := New(Aggressive)
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, n := range []*Normalizer{crawler, aggressive} {
+			k, err := n.Key(in)
+			if err != nil {
+				checkError(t, err)
+				continue
+			}
+			if k2, err := n.Key(k); err != nil || k2 != k {
+				t.Fatalf("%v: not idempotent: %q -> %q -> %q, %v", n.Flags(), in, k, k2, err)
+			}
+			checkOutput(t, in, k)
+			var buf [8]byte
+			if b, err := n.AppendKey(buf[:3], in); err != nil || string(b[3:]) != k || string(b[:3]) != string(buf[:3]) {
+				t.Fatalf("AppendKey(%q) = %q, %v; Key = %q", in, b, err, k)
+			}
+		}
+		c, err := crawler.Canonical(in)
+		if err != nil {
+			return
+		}
+		k, _ := crawler.Key(in)
+		if want := refCrawlerKey(crawler, c); k != want {
+			t.Fatalf("Key(%q) = %q; reference from canonical %q gives %q", in, k, c, want)
+		}
+	})
+}

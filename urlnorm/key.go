@@ -1,0 +1,211 @@
+package urlnorm
+
+// Key-class transformations, applied in place on the serialized URL.
+
+import (
+	"bytes"
+	"slices"
+)
+
+// keyPath rewrites the path dst[start:] (which starts with '/') for the
+// path-level key flags.
+func (n *Normalizer) keyPath(dst []byte, start int, f Flags) []byte {
+	p := dst[start:]
+	w := 0
+	for r := 0; r < len(p); {
+		e := r + 1
+		for e < len(p) && p[e] != '/' {
+			e++
+		}
+		seg := p[r+1 : e]
+		last := e == len(p)
+		if f&DropSessionIDs != 0 {
+			if isASPNETSession(seg) {
+				if last {
+					p[w] = '/'
+					w++
+				}
+				r = e
+				continue
+			}
+			seg = seg[:cutJSessionID(seg)]
+		}
+		if f&RemoveDuplicateSlashes != 0 && len(seg) == 0 && !last {
+			r = e
+			continue
+		}
+		p[w] = '/'
+		w++
+		w += copy(p[w:], seg)
+		r = e
+	}
+	if w == 0 {
+		p[0] = '/'
+		w = 1
+	}
+	p = p[:w]
+	if f&DropIndex != 0 {
+		k := len(p)
+		for k > 0 && p[k-1] != '/' {
+			k--
+		}
+		if k < len(p) {
+			for _, name := range n.index {
+				if equalFoldASCII(p[k:], name) {
+					p = p[:k]
+					break
+				}
+			}
+		}
+	}
+	if f&LowercasePath != 0 {
+		for i := 0; i < len(p); i++ {
+			if c := p[i]; c == '%' {
+				i += 2 // escapes keep upper-case hex
+			} else if 'A' <= c && c <= 'Z' {
+				p[i] = c + 'a' - 'A'
+			}
+		}
+	}
+	return dst[:start+len(p)]
+}
+
+// isASPNETSession reports an ASP.NET cookieless session segment:
+// "(S(id))", "(a(id)S(id)f(id))" or the ASP.NET 1.x form "(id)" with a
+// 24-character lower-case id.
+func isASPNETSession(seg []byte) bool {
+	if len(seg) < 3 || seg[0] != '(' || seg[len(seg)-1] != ')' {
+		return false
+	}
+	in := seg[1 : len(seg)-1]
+	if len(in) == 24 {
+		ok := true
+		for _, c := range in {
+			if !('a' <= c && c <= 'z' || isDigit(c)) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	n := 0
+	for len(in) > 0 {
+		if len(in) < 4 || !isAlpha(in[0]) || in[1] != '(' {
+			return false
+		}
+		j := 2
+		for j < len(in) && in[j] != ')' {
+			c := in[j]
+			if !(isAlpha(c) || isDigit(c) || c == '-' || c == '_') {
+				return false
+			}
+			j++
+		}
+		if j == len(in) || j == 2 {
+			return false
+		}
+		in = in[j+1:]
+		n++
+	}
+	return n > 0
+}
+
+// cutJSessionID removes ";jsessionid=value" (the value running to the next
+// ';' or the end) from a path segment in place and returns the new length.
+func cutJSessionID(seg []byte) int {
+	const key = ";jsessionid="
+	for i := 0; i+len(key) <= len(seg); i++ {
+		k := bytes.IndexByte(seg[i:], ';')
+		if k < 0 {
+			break
+		}
+		i += k
+		if i+len(key) > len(seg) || !equalFoldASCII(seg[i:i+len(key)], key) {
+			continue
+		}
+		j := i + len(key)
+		for j < len(seg) && seg[j] != ';' {
+			j++
+		}
+		return i + copy(seg[i:], seg[j:])
+	}
+	return len(seg)
+}
+
+type span struct{ a, b, eq int32 } // parameter q[a:b], name q[a:eq]
+
+// keyQuery rewrites the query dst[qStart:] (without its '?') for the
+// query-level key flags.
+func (n *Normalizer) keyQuery(dst []byte, qStart int, f Flags, ex *exception) []byte {
+	q := dst[qStart:]
+	if len(q) > 1<<30 {
+		return dst
+	}
+	var stack [32]span
+	ps := stack[:0]
+	changed := false
+	for a := 0; a <= len(q); {
+		b := a
+		for b < len(q) && q[b] != '&' {
+			b++
+		}
+		eq := a
+		for eq < b && q[eq] != '=' {
+			eq++
+		}
+		s := span{int32(a), int32(b), int32(eq)}
+		next := b + 1
+		drop := false
+		if f&DropEmptyParams != 0 {
+			if a == b || eq == a {
+				drop = true
+			} else if eq == b-1 {
+				s.b-- // "name=" -> "name"
+				changed = true
+			}
+		}
+		if !drop && f&(DropSessionIDs|DropTracking) != 0 {
+			name, value := q[a:eq], q[min(eq+1, b):b]
+			if (f&DropSessionIDs != 0 && matchParam(n.session, name, value)) ||
+				(f&DropTracking != 0 && matchParam(n.tracking, name, value)) {
+				drop = !ex.keeps(name)
+			}
+		}
+		if drop {
+			changed = true
+		} else if a != b || b < len(q) || len(ps) > 0 {
+			ps = append(ps, s)
+		}
+		a = next
+	}
+	if f&SortQuery != 0 {
+		less := func(x, y span) int { return paramCompare(q, x, y) }
+		if !slices.IsSortedFunc(ps, less) {
+			slices.SortStableFunc(ps, less) // allocation-free, O(n log² n)
+			changed = true
+		}
+	}
+	if !changed {
+		return dst
+	}
+	// Write the result after the end of dst, then move it into place.
+	end := len(dst)
+	for i, s := range ps {
+		if i > 0 {
+			dst = append(dst, '&')
+		}
+		dst = append(dst, dst[qStart+int(s.a):qStart+int(s.b)]...)
+	}
+	k := copy(dst[qStart:], dst[end:])
+	return dst[:qStart+k]
+}
+
+// paramCompare orders parameters by name, then by value.
+func paramCompare(q []byte, x, y span) int {
+	if c := bytes.Compare(q[x.a:x.eq], q[y.a:y.eq]); c != 0 {
+		return c
+	}
+	return bytes.Compare(q[x.eq:x.b], q[y.eq:y.b])
+}

@@ -1,0 +1,210 @@
+package urlnorm
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestKeyCrawler(t *testing.T) {
+	n := New(Crawler)
+	tests := []struct {
+		in, want string
+	}{
+		{"http://a.com/x?b=2&a=1", "http://a.com/x?a=1&b=2"},                                                   // sort by name
+		{"http://a.com/x?a=2&b=1&a=1", "http://a.com/x?a=1&a=2&b=1"},                                           // then by value
+		{"http://a.com/x?a&a=", "http://a.com/x?a&a"},                                                          // empty value loses its '='
+		{"http://a.com/x?&&a=1&&", "http://a.com/x?a=1"},                                                       // empty parameters
+		{"http://a.com/x?=1&a=1", "http://a.com/x?a=1"},                                                        // nameless parameter
+		{"http://a.com/x?", "http://a.com/x"},                                                                  // bare ?
+		{"http://a.com/x?&", "http://a.com/x"},                                                                 // only empty parameters
+		{"http://a.com/x#frag", "http://a.com/x"},                                                              // fragment dropped
+		{"http://a.com/x?id=7&utm_source=tw&utm_medium=s&gclid=Z&fbclid=Q", "http://a.com/x?id=7"},             // tracking
+		{"http://a.com/x?UTM_Source=tw&id=7", "http://a.com/x?id=7"},                                           // tracking names ignore case
+		{"http://a.com/x?jsessionid=1&a=1", "http://a.com/x?a=1"},                                              // jsessionid
+		{"http://a.com/x?PHPSESSID=9682993c8daa2c5497996114facdc805", "http://a.com/x"},                        // phpsessid
+		{"http://a.com/x?ASPSESSIONIDQQGGGNCU=EOHBLBDDPFCLHKPGGKLILNAM&a=1", "http://a.com/x?a=1"},             // ASPSESSIONIDxxxxxxxx
+		{"http://a.com/x?CFID=1&CFTOKEN=2&a=1", "http://a.com/x?a=1"},                                          // ColdFusion
+		{"http://a.com/x?sid=9682993c8daa2c5497996114facdc805&a=1", "http://a.com/x?a=1"},                      // sid with an id-like value
+		{"http://a.com/story?sid=42", "http://a.com/story?sid=42"},                                             // sid naming content kept
+		{"http://a.com/story?sessionid=alllettersnodigits", "http://a.com/story?sessionid=alllettersnodigits"}, // not id-like
+		{"http://a.com/a/b;jsessionid=E85FAC04E331FFCA55549B10B7C7A4FA", "http://a.com/a/b"},                   // path parameter
+		{"http://a.com/a;JSESSIONID=x;v=1/b", "http://a.com/a;v=1/b"},                                          // path parameter before another
+		{"http://a.com/(S(4hqa0555fwsecu455xqckv45))/p.aspx", "http://a.com/p.aspx"},                           // ASP.NET cookieless
+		{"http://a.com/(4hqa0555fwsecu455xqckv45)/p.aspx", "http://a.com/p.aspx"},                              // ASP.NET 1.x cookieless
+		{"http://a.com/(about)/p", "http://a.com/(about)/p"},                                                   // parenthesized word kept
+		{"http://a.com/a/(S(x1))", "http://a.com/a/"},                                                          // session segment last
+		{"https://www.a.com/index.html", "https://www.a.com/index.html"},                                       // Crawler keeps www, https, index
+		{"http://a.com/A//B", "http://a.com/A//B"},                                                             // Crawler keeps case and slashes
+		{"http://a.com/x?q=%7e&b=%41", "http://a.com/x?b=A&q=~"},                                               // sort after escape normalization
+	}
+	for _, tc := range tests {
+		got, err := n.Key(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("Key(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestKeyAggressive(t *testing.T) {
+	n := New(Aggressive)
+	tests := []struct {
+		in, want string
+	}{
+		{"https://www.a.com/", "http://a.com/"},                        // https -> http, www folded
+		{"https://a.com:443/", "http://a.com/"},                        // port 443 removed before folding
+		{"http://www2.a.com/", "http://a.com/"},                        // www2
+		{"http://www.co.uk/", "http://www.co.uk/"},                     // www before a public suffix kept
+		{"http://wwwx.a.com/", "http://wwwx.a.com/"},                   // not a www label
+		{"http://a.com/dir/index.html", "http://a.com/dir/"},           // index file
+		{"http://a.com/dir/Default.ASPX?x=1", "http://a.com/dir/?x=1"}, // index file, any case
+		{"http://a.com/A/B%c3%A9.HTML", "http://a.com/a/b%C3%A9.html"}, // lower-case path, escapes stay upper
+		{"http://a.com//a//b/", "http://a.com/a/b/"},                   // duplicate slashes
+		{"http://u:p@a.com/", "http://a.com/"},                         // userinfo dropped
+		{"a.com/b", "http://a.com/b"},                                  // scheme guessed
+		{"a.com:8080/b", "http://a.com:8080/b"},                        // scheme guessed before a port
+		{"wss://www.a.com/", "ws://a.com/"},                            // wss -> ws
+	}
+	for _, tc := range tests {
+		got, err := n.Key(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("Key(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestCanonicalIgnoresKeyFlags(t *testing.T) {
+	n := New(Aggressive)
+	in := "https://u@www.a.com/A//index.html?b=1&a=1&utm_source=x#f"
+	got, err := n.Canonical(in)
+	if want := "https://www.a.com/A//index.html?b=1&a=1&utm_source=x"; err != nil || got != want {
+		t.Errorf("Canonical(%q) = %q, %v; want %q", in, got, err, want)
+	}
+}
+
+func TestExceptions(t *testing.T) {
+	n, err := NewOptions(Aggressive, Options{Exceptions: []Exception{
+		{Domain: "slashdot.org", Keep: []string{"SID"}},
+		{Host: "www.keep.com", Clear: FoldWWW | LowercasePath},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		in, want string
+	}{
+		{"http://news.slashdot.org/a?sid=06/12/26/1234567890abcdef", "http://news.slashdot.org/a?sid=06/12/26/1234567890abcdef"}, // kept by domain
+		{"http://slashdot.org/a?sid=1234567890abcdefgh", "http://slashdot.org/a?sid=1234567890abcdefgh"},                         // the domain itself
+		{"http://other.org/a?sid=1234567890abcdefgh", "http://other.org/a"},                                                      // no exception
+		{"http://www.keep.com/A", "http://www.keep.com/A"},                                                                       // flags cleared by host
+		{"http://www.sub.keep.com/A", "http://sub.keep.com/a"},                                                                   // host exceptions are exact
+	}
+	for _, tc := range tests {
+		got, err := n.Key(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("Key(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestNewOptionsErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		e    Exception
+	}{
+		{"neither host nor domain", Exception{Keep: []string{"a"}}},
+		{"both host and domain", Exception{Host: "a.com", Domain: "a.com"}},
+		{"domain is a public suffix", Exception{Domain: "co.uk"}},
+		{"domain is not registrable", Exception{Domain: "www.a.com"}},
+	}
+	for _, tc := range tests {
+		if _, err := NewOptions(Crawler, Options{Exceptions: []Exception{tc.e}}); err == nil {
+			t.Errorf("%s: NewOptions succeeded, want an error", tc.name)
+		}
+	}
+}
+
+func TestOptionsLists(t *testing.T) {
+	n, err := NewOptions(Crawler|DropIndex, Options{
+		SessionParams:  []ParamRule{{Name: "s"}},
+		TrackingParams: []ParamRule{{Name: "ref*"}},
+		IndexFiles:     []string{"start.htm"},
+		MaxLength:      64,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		in, want string
+	}{
+		{"http://a.com/start.htm?s=1&referrer=x&utm_source=y", "http://a.com/?utm_source=y"}, // custom lists replace defaults
+		{"http://a.com/index.html?jsessionid=1", "http://a.com/index.html?jsessionid=1"},     // defaults gone
+	}
+	for _, tc := range tests {
+		got, err := n.Key(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("Key(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	long := "http://a.com/" + string(make([]byte, 60))
+	if _, err := n.Key(long); !errors.Is(err, ErrTooLong) {
+		t.Errorf("Key(%d bytes) error = %v, want ErrTooLong", len(long), err)
+	}
+}
+
+func TestErrorType(t *testing.T) {
+	_, err := New(Crawler).Key("http://a.com:99999/")
+	var e *Error
+	if !errors.As(err, &e) || e.Op != "key" || e.URL != "http://a.com:99999/" || !errors.Is(err, ErrInvalidPort) {
+		t.Fatalf("Key error = %#v, want *Error{Op: key, URL, ErrInvalidPort}", err)
+	}
+	if got, want := err.Error(), `urlnorm: key "http://a.com:99999/": invalid port`; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+type upper struct{}
+
+func (upper) Normalize(s string) (string, error) { return s + "!", nil }
+
+type failing struct{}
+
+func (failing) Normalize(s string) (string, error) { return "", errors.New("boom") }
+
+func TestChain(t *testing.T) {
+	c := Chain(New(Crawler), upper{})
+	if got, err := c.Normalize("HTTP://A.com/?b&a"); err != nil || got != "http://a.com/?a&b!" {
+		t.Errorf("Chain.Normalize = %q, %v", got, err)
+	}
+	if _, err := Chain(upper{}, failing{}).Normalize("x"); err == nil {
+		t.Error("Chain with a failing stage succeeded")
+	}
+	if got, err := Chain().Normalize("x"); err != nil || got != "x" {
+		t.Errorf("empty Chain = %q, %v", got, err)
+	}
+}
+
+func TestFlagsString(t *testing.T) {
+	tests := []struct {
+		f    Flags
+		want string
+	}{
+		{0, "0"},                       // none
+		{DropFragment, "DropFragment"}, // one
+		{SortQuery | DropFragment, "DropFragment|SortQuery"}, // declaration order
+		{1 << 40, "0x10000000000"},                           // unknown bit
+	}
+	for _, tc := range tests {
+		if got := tc.f.String(); got != tc.want {
+			t.Errorf("Flags(%#x).String() = %q, want %q", uint64(tc.f), got, tc.want)
+		}
+	}
+}
+
+func TestPresetsGraded(t *testing.T) {
+	if Safe&^Crawler != 0 || Crawler&^Aggressive != 0 || Safe == Crawler || Crawler == Aggressive {
+		t.Errorf("presets not graded: Safe %v, Crawler %v, Aggressive %v", Safe, Crawler, Aggressive)
+	}
+	if Safe&^CanonicalFlags != 0 {
+		t.Errorf("Safe has key-class flags: %v", Safe&^CanonicalFlags)
+	}
+}

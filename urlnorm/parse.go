@@ -1,0 +1,478 @@
+package urlnorm
+
+// The single-pass parser and serializer. It follows the WHATWG URL Standard's
+// basic URL parser for special schemes without a base URL, writing the
+// serialization straight into dst, and applies the flags on the way.
+
+import "strings"
+
+type schemeKind uint8
+
+const (
+	schemeNone schemeKind = iota
+	schemeHTTP
+	schemeHTTPS
+	schemeWS
+	schemeWSS
+	schemeFTP
+	schemeFile
+)
+
+var schemeNames = [...]string{"", "http", "https", "ws", "wss", "ftp", "file"}
+var defaultPorts = [...]int{-1, 80, 443, 80, 443, 21, -1}
+
+// lookupScheme maps a scheme, in any case, to its kind.
+func lookupScheme(s string) schemeKind {
+	if len(s) < 2 || len(s) > 5 {
+		return schemeNone
+	}
+	var b [5]byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	switch string(b[:len(s)]) {
+	case "http":
+		return schemeHTTP
+	case "https":
+		return schemeHTTPS
+	case "ws":
+		return schemeWS
+	case "wss":
+		return schemeWSS
+	case "ftp":
+		return schemeFTP
+	case "file":
+		return schemeFile
+	}
+	return schemeNone
+}
+
+// splitScheme splits "scheme:rest". ok is false if s does not start with a
+// syntactically valid scheme followed by ':'.
+func splitScheme(s string) (scheme, rest string, ok bool) {
+	if len(s) == 0 || !isAlpha(s[0]) {
+		return "", s, false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isAlpha(c) || isDigit(c) || c == '+' || c == '-' || c == '.':
+		case c == ':':
+			return s[:i], s[i+1:], true
+		default:
+			return "", s, false
+		}
+	}
+	return "", s, false
+}
+
+func isAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isHex(c byte) bool   { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f' }
+func isSlash(c byte) bool { return c == '/' || c == '\\' }
+
+func unhex(c byte) byte {
+	if c <= '9' {
+		return c - '0'
+	}
+	return c | 0x20 - 'a' + 10
+}
+
+// trimControlSpace removes leading and trailing C0 controls and spaces.
+func trimControlSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && s[i] <= ' ' {
+		i++
+	}
+	for j > i && s[j-1] <= ' ' {
+		j--
+	}
+	return s[i:j]
+}
+
+// removeTabNewline removes ASCII tab, LF and CR anywhere, as WHATWG does.
+func removeTabNewline(s string) string {
+	k := 0
+	for ; k < len(s); k++ {
+		if c := s[k]; c <= '\r' && (c == '\t' || c == '\n' || c == '\r') {
+			break
+		}
+	}
+	if k == len(s) {
+		return s
+	}
+	b := make([]byte, k, len(s))
+	copy(b, s[:k])
+	for ; k < len(s); k++ {
+		if c := s[k]; c != '\t' && c != '\n' && c != '\r' {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// appendURL is the whole pipeline: parse, serialize with the canonical-class
+// flags, then apply the key-class flags in place.
+func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]byte, error) {
+	start := len(dst)
+	if len(raw) > n.maxLen {
+		return n.fail(dst, start, op, raw, ErrTooLong)
+	}
+	s := removeTabNewline(trimControlSpace(raw))
+
+	sch, rest, ok := splitScheme(s)
+	kind := schemeNone
+	if ok {
+		kind = lookupScheme(sch)
+	}
+	if kind == schemeNone {
+		if f&GuessScheme == 0 || (ok && !containsByte(sch, '.')) {
+			if ok {
+				return n.fail(dst, start, op, raw, ErrUnsupportedScheme)
+			}
+			return n.fail(dst, start, op, raw, ErrNotAbsolute)
+		}
+		kind, rest = schemeHTTP, s
+	}
+
+	var (
+		userinfo string
+		hasUser  bool
+		hostStr  string
+		portStr  string
+		hasPort  bool
+	)
+	if kind == schemeFile {
+		// file: an authority only after two slashes; never userinfo or port.
+		if len(rest) >= 2 && isSlash(rest[0]) && isSlash(rest[1]) {
+			rest = rest[2:]
+			e := authorityEnd(rest)
+			hostStr = rest[:e]
+			if isDriveLetter(hostStr) {
+				hostStr = "" // file://C:/x names a path, not a host
+			} else {
+				rest = rest[e:]
+			}
+		}
+	} else {
+		i := 0
+		for i < len(rest) && isSlash(rest[i]) {
+			i++
+		}
+		rest = rest[i:]
+		e := authorityEnd(rest)
+		auth := rest[:e]
+		rest = rest[e:]
+		if at := lastIndexByte(auth, '@'); at >= 0 {
+			userinfo, hasUser, auth = auth[:at], true, auth[at+1:]
+		}
+		hostStr, portStr, hasPort = splitHostPortWHATWG(auth)
+		if hostStr == "" {
+			return n.fail(dst, start, op, raw, ErrInvalidHost)
+		}
+	}
+
+	port := -1
+	if hasPort && portStr != "" {
+		port = 0
+		for i := 0; i < len(portStr); i++ {
+			c := portStr[i]
+			if !isDigit(c) {
+				return n.fail(dst, start, op, raw, ErrInvalidPort)
+			}
+			port = port*10 + int(c-'0')
+			if port > 65535 {
+				return n.fail(dst, start, op, raw, ErrInvalidPort)
+			}
+		}
+	} else if hasPort {
+		for i := 0; i < len(portStr); i++ {
+			if !isDigit(portStr[i]) {
+				return n.fail(dst, start, op, raw, ErrInvalidPort)
+			}
+		}
+	}
+
+	dst = append(dst, schemeNames[kind]...)
+	if kind == schemeFile {
+		dst = append(dst, "://"...)
+	} else {
+		dst = append(dst, "://"...)
+	}
+	hostStart := len(dst)
+	var err error
+	if hostStr != "" {
+		dst, err = appendHost(dst, hostStr, f)
+		if err != nil {
+			return n.fail(dst, start, op, raw, err)
+		}
+		if kind == schemeFile && string(dst[hostStart:]) == "localhost" {
+			dst = dst[:hostStart]
+		}
+	}
+	if kind != schemeFile && len(dst) == hostStart {
+		return n.fail(dst, start, op, raw, ErrInvalidHost)
+	}
+
+	// Host-specific exceptions may turn flags off.
+	var ex *exception
+	if n.hostEx != nil || n.domainEx != nil {
+		if ex = n.lookupException(dst[hostStart:]); ex != nil {
+			f &^= ex.clear
+		}
+	}
+	if f&FoldWWW != 0 {
+		dst = foldWWW(dst, hostStart)
+	}
+	if hasUser && f&DropUserinfo == 0 {
+		dst = insertUserinfo(dst, hostStart, userinfo, f)
+	}
+	if port >= 0 && f&RemoveDefaultPort != 0 {
+		// With HTTPSToHTTP, https://a:80/ becomes http://a/: the key must be
+		// its own key.
+		if port == defaultPorts[kind] ||
+			f&HTTPSToHTTP != 0 && (kind == schemeHTTPS || kind == schemeWSS) && port == 80 {
+			port = -1
+		}
+	}
+	if port >= 0 {
+		dst = append(dst, ':')
+		dst = appendInt(dst, port)
+	}
+
+	// Path, then query, then fragment.
+	pe := 0
+	for pe < len(rest) && rest[pe] != '?' && rest[pe] != '#' {
+		pe++
+	}
+	pathStart := len(dst)
+	dst = appendPath(dst, rest[:pe], f, kind == schemeFile)
+	if f&(DropSessionIDs|RemoveDuplicateSlashes|DropIndex|LowercasePath) != 0 {
+		dst = n.keyPath(dst, pathStart, f)
+	}
+	rest = rest[pe:]
+	if len(rest) > 0 && rest[0] == '?' {
+		qe := 1
+		for qe < len(rest) && rest[qe] != '#' {
+			qe++
+		}
+		dst = append(dst, '?')
+		qStart := len(dst)
+		set := setQuery
+		if f&EncodeStrict != 0 {
+			set = setQueryStrict
+		}
+		dst = appendEscaped(dst, rest[1:qe], set, f)
+		if f&(SortQuery|DropEmptyParams|DropSessionIDs|DropTracking) != 0 {
+			dst = n.keyQuery(dst, qStart, f, ex)
+		}
+		if len(dst) == qStart && f&DropBareQuery != 0 {
+			dst = dst[:qStart-1]
+		}
+		rest = rest[qe:]
+	}
+	if len(rest) > 0 && rest[0] == '#' && f&DropFragment == 0 {
+		dst = append(dst, '#')
+		set := setFragment
+		if f&EncodeStrict != 0 {
+			set = setFragmentStrict
+		}
+		dst = appendEscaped(dst, rest[1:], set, f)
+	}
+
+	if f&HTTPSToHTTP != 0 && (kind == schemeHTTPS || kind == schemeWSS) {
+		// "https://..." -> "http://...", "wss://..." -> "ws://...".
+		i := start + len(schemeNames[kind]) - 1
+		copy(dst[i:], dst[i+1:])
+		dst = dst[:len(dst)-1]
+	}
+	return dst, nil
+}
+
+func containsByte(s string, c byte) bool { return strings.IndexByte(s, c) >= 0 }
+
+func lastIndexByte(s string, c byte) int { return strings.LastIndexByte(s, c) }
+
+// authorityEnd returns the index of the first '/', '\', '?' or '#'.
+func authorityEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '/', '\\', '?', '#':
+			return i
+		}
+	}
+	return len(s)
+}
+
+// splitHostPortWHATWG splits at the first ':' outside brackets (WHATWG host
+// state); tokens.go's splitHostPort serves already normalized URLs.
+func splitHostPortWHATWG(s string) (host, port string, hasPort bool) {
+	inBracket := false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			inBracket = true
+		case ']':
+			inBracket = false
+		case ':':
+			if !inBracket {
+				return s[:i], s[i+1:], true
+			}
+		}
+	}
+	return s, "", false
+}
+
+func isDriveLetter(s string) bool {
+	return len(s) == 2 && isAlpha(s[0]) && (s[1] == ':' || s[1] == '|')
+}
+
+func appendInt(dst []byte, v int) []byte {
+	var tmp [20]byte
+	i := len(tmp)
+	for {
+		i--
+		tmp[i] = byte('0' + v%10)
+		v /= 10
+		if v == 0 {
+			break
+		}
+	}
+	return append(dst, tmp[i:]...)
+}
+
+// insertUserinfo writes "user[:password]@" in front of the host that starts
+// at hostStart and runs to the end of dst. Empty user and password print
+// nothing, as in WHATWG serialization.
+func insertUserinfo(dst []byte, hostStart int, userinfo string, f Flags) []byte {
+	if userinfo == "" || userinfo == ":" {
+		return dst
+	}
+	user, pass := userinfo, ""
+	hasPass := false
+	for i := 0; i < len(userinfo); i++ {
+		if userinfo[i] == ':' {
+			user, pass, hasPass = userinfo[:i], userinfo[i+1:], true
+			break
+		}
+	}
+	hostEnd := len(dst)
+	dst = appendEscaped(dst, user, setUserinfo, f)
+	if hasPass && pass != "" {
+		dst = append(dst, ':')
+		dst = appendEscaped(dst, pass, setUserinfo, f)
+	}
+	if len(dst) == hostEnd {
+		return dst
+	}
+	dst = append(dst, '@')
+	// Rotate host|userinfo@ into userinfo@|host.
+	reverse(dst[hostStart:hostEnd])
+	reverse(dst[hostEnd:])
+	reverse(dst[hostStart:])
+	return dst
+}
+
+func reverse(b []byte) {
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
+}
+
+// appendPath writes the path: '/'-separated segments ('\' counts as '/'),
+// each percent-encoded, with dot segments resolved when the flag says so.
+// The result always starts with '/'.
+func appendPath(dst []byte, p string, f Flags, file bool) []byte {
+	pathStart := len(dst)
+	set := setPath
+	if f&EncodeStrict != 0 {
+		set = setPathStrict
+	}
+	if p == "" {
+		return append(dst, '/')
+	}
+	i := 0
+	if isSlash(p[0]) {
+		i = 1
+	}
+	first := true
+	for {
+		e := i
+		for e < len(p) && !isSlash(p[e]) {
+			e++
+		}
+		seg := p[i:e]
+		last := e == len(p)
+		if f&RemoveDotSegments != 0 {
+			if d := dotSegment(seg); d > 0 {
+				if d == 2 {
+					// Pop the last segment, but not a file drive letter.
+					if k := lastSlash(dst, pathStart); k >= 0 &&
+						!(file && k == pathStart && isNormDriveLetter(dst[k+1:])) {
+						dst = dst[:k]
+					}
+				}
+				if last {
+					dst = append(dst, '/')
+					break
+				}
+				i = e + 1
+				first = false
+				continue
+			}
+		}
+		dst = append(dst, '/')
+		if file && first && isDriveLetter(seg) {
+			dst = append(dst, seg[0], ':')
+		} else {
+			dst = appendEscaped(dst, seg, set, f)
+		}
+		first = false
+		if last {
+			break
+		}
+		i = e + 1
+	}
+	if len(dst) == pathStart {
+		dst = append(dst, '/')
+	}
+	return dst
+}
+
+func isNormDriveLetter(b []byte) bool {
+	return len(b) == 2 && isAlpha(b[0]) && b[1] == ':'
+}
+
+// lastSlash returns the index of the last '/' in dst at or after start, or -1.
+func lastSlash(dst []byte, start int) int {
+	for k := len(dst) - 1; k >= start; k-- {
+		if dst[k] == '/' {
+			return k
+		}
+	}
+	return -1
+}
+
+// dotSegment returns 1 for ".", 2 for "..", 0 otherwise; "%2e" in either
+// case counts as a dot.
+func dotSegment(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if s[i] == '.' {
+			i++
+		} else if i+2 < len(s) && s[i] == '%' && s[i+1] == '2' && s[i+2]|0x20 == 'e' {
+			i += 3
+		} else {
+			return 0
+		}
+		n++
+		if n > 2 {
+			return 0
+		}
+	}
+	return n
+}
