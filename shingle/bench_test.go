@@ -1,0 +1,116 @@
+package shingle
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// benchText returns about n bytes of deterministic documentation-like
+// text: English words with some Chinese sentences and punctuation.
+func benchText(n int, seed uint64) string {
+	words := strings.Fields(`the printer is set up once on the main server and then shared with every
+		workstation choose format conditional condition dialog cells value average total numbers
+		function returns date time string characters package upload release changelog kernel module
+		install configure network user password backup restore service file directory option`)
+	zh := []string{"您可以从文件中插入图片。", "选择「插入 - 图像」，然后选择文件。", "此函数返回绝对值。"}
+	r := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	for b.Len() < n {
+		if r.IntN(10) == 0 {
+			b.WriteString(zh[r.IntN(len(zh))])
+			continue
+		}
+		b.WriteString(words[r.IntN(len(words))])
+		switch r.IntN(12) {
+		case 0:
+			b.WriteString(". ")
+		case 1:
+			b.WriteString(", ")
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+func BenchmarkAppendHashes(b *testing.B) {
+	for _, size := range []int{1 << 10, 10 << 10, 100 << 10} {
+		text := benchText(size, 1)
+		b.Run(byteSize(size), func(b *testing.B) {
+			dst := make([]uint64, 0, len(text))
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				dst = AppendHashes(dst[:0], text, Options{})
+			}
+		})
+	}
+}
+
+func BenchmarkTokens(b *testing.B) {
+	text := benchText(10<<10, 1)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Tokens(text, Options{})
+	}
+}
+
+func byteSize(n int) string {
+	if n >= 1<<10 {
+		return strconv.Itoa(n>>10) + "KB"
+	}
+	return strconv.Itoa(n) + "B"
+}
+
+// corpusTexts loads up to max main texts of the neardup corpus named by
+// UNDUST_NEARDUP; it skips the benchmark without it.
+func corpusTexts(b *testing.B, max int) []string {
+	dir := os.Getenv("UNDUST_NEARDUP")
+	if dir == "" {
+		b.Skip("UNDUST_NEARDUP not set")
+	}
+	f, err := os.Open(filepath.Join(dir, "main_text.jsonl.gz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc := bufio.NewScanner(z)
+	sc.Buffer(nil, 1<<28)
+	var out []string
+	for sc.Scan() && len(out) < max {
+		var d struct{ Main string }
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, d.Main)
+	}
+	return out
+}
+
+func BenchmarkAppendHashesCorpus(b *testing.B) {
+	texts := corpusTexts(b, 4042)
+	var n int64
+	for _, t := range texts {
+		n += int64(len(t))
+	}
+	var dst []uint64
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			dst = AppendHashes(dst[:0], t, Options{})
+		}
+	}
+}

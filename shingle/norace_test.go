@@ -1,0 +1,5 @@
+//go:build !race
+
+package shingle
+
+const raceEnabled = false

@@ -1,0 +1,92 @@
+package shingle
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+var tokenizers = sync.Pool{New: func() any { return new(tokenizer) }}
+
+// Tokens returns the tokens of text under o. It is equivalent to
+// AppendTokens(nil, text, o).
+func Tokens(text string, o Options) []string {
+	return AppendTokens(nil, text, o)
+}
+
+// AppendTokens appends the tokens of text to dst and returns the extended
+// slice. The tokens share one newly allocated string.
+func AppendTokens(dst []string, text string, o Options) []string {
+	t := tokenizers.Get().(*tokenizer)
+	defer tokenizers.Put(t)
+	t.tokenize(text, o)
+	all := string(t.buf)
+	for i, s := range t.starts {
+		e := len(all)
+		if i+1 < len(t.starts) {
+			e = int(t.starts[i+1]) - 1
+		}
+		dst = append(dst, all[s:e])
+	}
+	return dst
+}
+
+// Hashes returns the 64-bit hashes of the w-shingles of text, in text
+// order, duplicates included. It is equivalent to AppendHashes(nil, text, o).
+func Hashes(text string, o Options) []uint64 {
+	return AppendHashes(nil, text, o)
+}
+
+// AppendHashes appends the hash of every w-shingle of text to dst, in text
+// order, duplicates included, and returns the extended slice. The hash of a
+// shingle is xxhash.Sum64 (XXH64, seed 0) of its tokens joined by single
+// spaces, so it equals xxhash.Sum64String(strings.Join(tokens[i:i+w], " ")).
+// A text with fewer than w tokens but at least one is a single shingle of
+// all its tokens; a text without tokens has no shingles. Apart from growing
+// dst, it does not allocate.
+func AppendHashes(dst []uint64, text string, o Options) []uint64 {
+	t := tokenizers.Get().(*tokenizer)
+	dst = t.appendHashes(dst, text, o)
+	tokenizers.Put(t)
+	return dst
+}
+
+func (t *tokenizer) appendHashes(dst []uint64, text string, o Options) []uint64 {
+	t.tokenize(text, o)
+	w := o.width()
+	n := len(t.starts)
+	if n == 0 {
+		return dst
+	}
+	if n < w {
+		return append(dst, xxhash.Sum64(t.buf))
+	}
+	for i := 0; i+w <= n; i++ {
+		e := len(t.buf)
+		if i+w < n {
+			e = int(t.starts[i+w]) - 1
+		}
+		dst = append(dst, xxhash.Sum64(t.buf[t.starts[i]:e]))
+	}
+	return dst
+}
+
+// Shingles returns the w-shingles of text as strings, tokens joined by
+// single spaces, in text order, duplicates included. It is the readable
+// form of what [AppendHashes] hashes.
+func Shingles(text string, o Options) []string {
+	toks := Tokens(text, o)
+	w := o.width()
+	if len(toks) == 0 {
+		return nil
+	}
+	if len(toks) < w {
+		return []string{strings.Join(toks, " ")}
+	}
+	out := make([]string, 0, len(toks)-w+1)
+	for i := 0; i+w <= len(toks); i++ {
+		out = append(out, strings.Join(toks[i:i+w], " "))
+	}
+	return out
+}

@@ -1,0 +1,349 @@
+package shingle
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Case says how letters are case-normalized before tokens are compared.
+type Case uint8
+
+const (
+	// Lower maps every letter to lower case with unicode.ToLower, one
+	// rune at a time ("Straße" -> "straße"). It is the default and what
+	// the neardup corpus uses.
+	Lower Case = iota
+	// Keep leaves case alone ("Sam" and "sam" differ), which the lecture
+	// notes mention as a way to tell proper nouns apart.
+	Keep
+	// Fold applies full Unicode case folding ("Straße" -> "strasse").
+	Fold
+)
+
+// Unit is what a shingle is made of.
+type Unit uint8
+
+const (
+	// Words makes tokens of words: runs of letters and digits, with every
+	// CJK ideograph a token of its own. It is the default.
+	Words Unit = iota
+	// Chars makes a token of every letter or digit, with a single space
+	// token between words, so that w-shingles are character w-grams of
+	// the normalized text ("a rose" -> "a", " ", "r", "o", "s", "e").
+	Chars
+)
+
+// Options are the tokenization and shingling choices the lecture notes
+// list. The zero value means the defaults, which reproduce the neardup
+// corpus: NFKC, lower case, words, CJK ideographs as single tokens,
+// punctuation and stop words dropped, w = 5.
+type Options struct {
+	// Width is w, the number of tokens in a shingle; 0 means 5.
+	Width int
+	// Case is the case normalization.
+	Case Case
+	// Unit selects word or character shingles.
+	Unit Unit
+	// NoNFKC skips Unicode NFKC normalization (full-width "Ａ" then
+	// differs from "A", and ligatures stay whole).
+	NoNFKC bool
+	// Punct keeps every punctuation or symbol rune as a token of its own.
+	Punct bool
+	// StopWords drops English stop words (see [IsStopWord]). Words only.
+	StopWords bool
+}
+
+// DefaultWidth is the shingle width w used when Options.Width is 0.
+const DefaultWidth = 5
+
+func (o Options) width() int {
+	if o.Width <= 0 {
+		return DefaultWidth
+	}
+	return o.Width
+}
+
+// tokenizer turns text into a byte buffer holding the tokens separated by
+// single spaces, with the end offset of each token. It is reused between
+// calls; its zero value is ready.
+type tokenizer struct {
+	opt       Options
+	buf       []byte  // tokens joined by ' '
+	starts    []int32 // start offset of each token in buf
+	inTok     bool    // a token is open at the end of buf
+	wantSpace bool    // Chars mode: a space token is due before the next rune
+	tokBeg    int
+	iter      norm.Iter
+	folder    cases.Caser
+	hasFold   bool
+}
+
+func (t *tokenizer) reset(o Options) {
+	t.opt = o
+	t.buf = t.buf[:0]
+	t.starts = t.starts[:0]
+	t.inTok = false
+	t.wantSpace = false
+	if o.Case == Fold && !t.hasFold {
+		t.folder = cases.Fold()
+		t.hasFold = true
+	}
+}
+
+// tokenize fills buf and starts with the tokens of s.
+func (t *tokenizer) tokenize(s string, o Options) {
+	t.reset(o)
+	if o.NoNFKC {
+		t.scan(s)
+	} else {
+		for len(s) > 0 {
+			n := norm.NFKC.QuickSpanString(s)
+			if n > 0 {
+				t.scan(s[:n])
+				s = s[n:]
+				continue
+			}
+			if r, size := utf8.DecodeRuneInString(s); 0xFF01 <= r && r <= 0xFF5E && !startsWithMark(s[size:]) {
+				// Full-width ASCII variants (common in CJK text)
+				// are <wide> compatibility forms of ASCII 0x21-0x7E:
+				// map them directly unless a combining mark follows,
+				// which could compose with the result.
+				var one [1]byte
+				one[0] = byte(r - 0xFEE0)
+				t.scan(unsafeString(one[:]))
+				s = s[size:]
+				continue
+			}
+			m := norm.NFKC.NextBoundaryInString(s, true)
+			if m <= 0 {
+				m = len(s)
+			}
+			// norm.Iter normalizes segment by segment into its own
+			// buffer; Form.AppendString would allocate.
+			t.iter.InitString(norm.NFKC, s[:m])
+			for !t.iter.Done() {
+				t.scanBytes(t.iter.Next())
+			}
+			s = s[m:]
+		}
+	}
+	t.endToken()
+}
+
+// startsWithMark reports whether s starts with a combining mark.
+func startsWithMark(s string) bool {
+	if s == "" || s[0] < utf8.RuneSelf {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.Is(unicode.M, r)
+}
+
+// asciiClass: 1 for letters and digits, 2 for upper-case letters, 3 for
+// white space, 0 for punctuation and symbols.
+var asciiClass = func() (c [utf8.RuneSelf]byte) {
+	for b := 'a'; b <= 'z'; b++ {
+		c[b] = 1
+	}
+	for b := '0'; b <= '9'; b++ {
+		c[b] = 1
+	}
+	for b := 'A'; b <= 'Z'; b++ {
+		c[b] = 2
+	}
+	for _, b := range " \t\n\r\f\v" {
+		c[b] = 3
+	}
+	for b := 0; b < 0x20; b++ {
+		if c[b] == 0 {
+			c[b] = 3 // control characters separate like white space
+		}
+	}
+	c[0x7f] = 3
+	return c
+}()
+
+func (t *tokenizer) scanBytes(s []byte) {
+	// The segment buffer is only read while it is not reused.
+	t.scan(unsafeString(s))
+}
+
+func (t *tokenizer) scan(s string) {
+	chars := t.opt.Unit == Chars
+	keep := t.opt.Case == Keep
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			switch asciiClass[b] {
+			case 1, 2:
+				if chars {
+					if !keep {
+						b = lowerASCII[b]
+					}
+					t.letter(b, true)
+					i++
+					continue
+				}
+				// A run of ASCII letters and digits in one go.
+				t.openToken()
+				j := i
+				if keep {
+					for j < len(s) && s[j] < utf8.RuneSelf && asciiClass[s[j]]-1 < 2 {
+						j++
+					}
+					t.buf = append(t.buf, s[i:j]...)
+				} else {
+					for j < len(s) && s[j] < utf8.RuneSelf && asciiClass[s[j]]-1 < 2 {
+						t.buf = append(t.buf, lowerASCII[s[j]])
+						j++
+					}
+				}
+				i = j
+				continue
+			case 3:
+				t.space()
+			default:
+				t.space()
+				if t.opt.Punct {
+					t.single(rune(b))
+				}
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case isHan(r):
+			t.endToken()
+			t.single(r)
+		case unicode.IsLetter(r) || unicode.IsNumber(r):
+			t.letterRune(r, chars)
+		case unicode.IsSpace(r):
+			t.space()
+		default:
+			t.space()
+			if t.opt.Punct && (unicode.IsPunct(r) || unicode.IsSymbol(r)) {
+				t.single(r)
+			}
+		}
+		i += size
+	}
+}
+
+// isHan reports whether r is a CJK ideograph (script Han), checking the
+// CJK Unified Ideographs block before the full table.
+func isHan(r rune) bool {
+	if 0x4E00 <= r && r <= 0x9FFF {
+		return true
+	}
+	if r < 0x2E80 {
+		return false
+	}
+	return unicode.Is(unicode.Han, r)
+}
+
+var lowerASCII = func() (t [utf8.RuneSelf]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] += 'a' - 'A'
+		}
+	}
+	return t
+}()
+
+// letter adds an ASCII letter or digit.
+func (t *tokenizer) letter(b byte, chars bool) {
+	if chars {
+		t.spaceToken()
+		t.openToken()
+		t.buf = append(t.buf, b)
+		t.endToken()
+		return
+	}
+	t.openToken()
+	t.buf = append(t.buf, b)
+}
+
+func (t *tokenizer) letterRune(r rune, chars bool) {
+	switch t.opt.Case {
+	case Lower:
+		r = unicode.ToLower(r)
+	case Fold:
+		if chars {
+			t.spaceToken()
+		}
+		t.openToken()
+		var tmp [utf8.UTFMax]byte
+		n := utf8.EncodeRune(tmp[:], r)
+		t.buf = append(t.buf, t.folder.String(string(tmp[:n]))...)
+		if chars {
+			t.endToken()
+		}
+		return
+	}
+	if chars {
+		t.spaceToken()
+		t.openToken()
+		t.buf = utf8.AppendRune(t.buf, r)
+		t.endToken()
+		return
+	}
+	t.openToken()
+	t.buf = utf8.AppendRune(t.buf, r)
+}
+
+// space ends a word. In Chars mode it asks for one space token before the
+// next character.
+func (t *tokenizer) space() {
+	t.endToken()
+	if t.opt.Unit == Chars && len(t.starts) > 0 {
+		t.wantSpace = true
+	}
+}
+
+// spaceToken emits the space token that space asked for.
+func (t *tokenizer) spaceToken() {
+	if !t.wantSpace {
+		return
+	}
+	t.wantSpace = false
+	t.openToken()
+	t.buf = append(t.buf, ' ')
+	t.inTok = false
+}
+
+func (t *tokenizer) openToken() {
+	if t.inTok {
+		return
+	}
+	if len(t.buf) > 0 {
+		t.buf = append(t.buf, ' ')
+	}
+	t.starts = append(t.starts, int32(len(t.buf)))
+	t.tokBeg = len(t.buf)
+	t.inTok = true
+}
+
+func (t *tokenizer) endToken() {
+	if !t.inTok {
+		return
+	}
+	t.inTok = false
+	if t.opt.StopWords && t.opt.Unit == Words && IsStopWord(unsafeString(t.buf[t.tokBeg:])) {
+		t.starts = t.starts[:len(t.starts)-1]
+		t.buf = t.buf[:max(t.tokBeg-1, 0)]
+	}
+}
+
+// single adds a one-rune token (a CJK ideograph or a punctuation mark).
+// In Chars mode no space token goes before it: CJK text has no spaces.
+func (t *tokenizer) single(r rune) {
+	t.wantSpace = false
+	t.openToken()
+	t.buf = utf8.AppendRune(t.buf, r)
+	t.inTok = false
+}
