@@ -8,7 +8,7 @@ import (
 )
 
 // Pair is two near-duplicate fingerprints, given by their positions I < J in
-// the slice passed to FindPairs or FindPairsExact.
+// the slice passed to FindPairs or FindPairsExact: a plain value.
 type Pair struct {
 	I, J     int
 	Distance int
@@ -16,6 +16,7 @@ type Pair struct {
 
 // BatchOptions tunes FindPairs. The zero value means the lecture notes'
 // method: 64 passes, one bit of rotation apart, comparing adjacent entries.
+// FindPairs only reads it.
 type BatchOptions struct {
 	// Rotations is the number of sort passes; pass r sorts the fingerprints
 	// rotated left by r*Step bits. 0 means 64.

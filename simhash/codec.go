@@ -42,7 +42,7 @@ var (
 
 // DecodeError is returned by Index.ReadFrom for input it cannot load. Err is
 // ErrFormat, ErrVersion, ErrCorrupt or io.ErrUnexpectedEOF, or the reader's
-// own error.
+// own error; test for them with errors.Is. A DecodeError is a plain value.
 type DecodeError struct {
 	Offset int64  // byte offset of the problem in the input
 	Detail string // what was wrong, for people

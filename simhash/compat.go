@@ -11,7 +11,8 @@ import (
 	"github.com/cespare/xxhash/v2"
 )
 
-// FeatureHash names a 64-bit hash of a feature's UTF-8 bytes.
+// FeatureHash names a 64-bit hash of a feature's UTF-8 bytes. The zero value
+// is XXH64.
 type FeatureHash uint8
 
 const (
@@ -48,7 +49,8 @@ func (h FeatureHash) Hash(s string) uint64 {
 	}
 }
 
-// Tokenizer names how a Profile turns text into string features.
+// Tokenizer names how a Profile turns text into string features. The zero
+// value is ASCIIWords.
 type Tokenizer uint8
 
 const (

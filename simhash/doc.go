@@ -30,7 +30,7 @@
 //
 // # Online index
 //
-// Index implements the permuted tables of Manku et al. (section 3.1): cut
+// Index implements the permuted tables of Manku et al.: cut
 // the 64 bits into B blocks; two fingerprints within distance K agree on at
 // least B-K whole blocks, so a table keyed by each choice of B-K blocks,
 // probed at the query's key, finds every match. Manku et al. sort each
@@ -42,6 +42,14 @@
 // least memory); IndexOptions.Tables buys shorter candidate lists with more
 // tables (10 tables of 5 blocks choose 2, or 20 of 6 choose 3, for K = 3, as
 // in the paper's designs). A match found in several tables is reported once.
+//
+// # Other libraries' fingerprints
+//
+// A Profile fixes tokenization, feature hash and tie rule so that text
+// fingerprints match another library's: GoDedup (github.com/go-dedup/simhash
+// and github.com/mfonda/simhash) and PySimhash (the Python package simhash
+// by 1e0ng). The tests reproduce the fingerprints those libraries publish.
+// All of them weigh features by counts.
 //
 // # Batch finder
 //

@@ -19,7 +19,8 @@ const maxK = 31
 // maxTables bounds the tables an Index builds (and a decoder accepts).
 const maxTables = 1024
 
-// IndexOptions tunes NewIndex. The zero value means the defaults.
+// IndexOptions tunes NewIndex. The zero value means the defaults; NewIndex
+// only reads it.
 type IndexOptions struct {
 	// Tables is the most permuted tables to build. The 64 bits are cut into
 	// B blocks and every choice of B-K blocks makes one table, C(B, K) tables
@@ -30,7 +31,7 @@ type IndexOptions struct {
 	Tables int
 }
 
-// Match is one fingerprint found by a query.
+// Match is one fingerprint found by a query: a plain value.
 type Match struct {
 	ID       uint64 // the id it was inserted with
 	FP       uint64 // the fingerprint
@@ -40,7 +41,7 @@ type Match struct {
 // Index answers "which stored fingerprints are within Hamming distance k of
 // this one" for k up to the index's K, online: fingerprints are inserted and
 // deleted one at a time between queries. It implements the permuted tables of
-// Manku, Jain and Das Sarma (WWW 2007, section 3.1): the 64 bits are cut into
+// Manku, Jain and Das Sarma (WWW 2007): the 64 bits are cut into
 // B blocks; if two fingerprints differ in at most K bits, at least B-K blocks
 // are equal, so one table per choice of B-K blocks, keyed by those blocks,
 // finds every match by probing one bucket per table. Queries find exactly
@@ -159,7 +160,8 @@ func (x *Index) init(k, b int) {
 			x.tables = append(x.tables, t)
 			return
 		}
-		for j := start; j < b; j++ {
+		// Leave enough blocks for the remaining choices.
+		for j := start; j <= b-(len(chosen)-depth); j++ {
 			chosen[depth] = j
 			rec(j+1, depth+1)
 		}

@@ -45,6 +45,7 @@ func Distance(a, b uint64) int {
 }
 
 // Tie says which bit a fingerprint gets where the counter V[i] is exactly 0.
+// The zero value is TieZero.
 type Tie uint8
 
 const (
@@ -115,9 +116,12 @@ func (a *Accumulator) AddHashes(hs []uint64) {
 func (a *Accumulator) AddWeighted(h uint64, w float64) {
 	a.wused = true
 	a.wtotal += w
-	for i := range a.wset {
-		// Branch-free: bit i is 0 or 1.
-		a.wset[i] += w * float64((h>>uint(i))&1)
+	ws := &a.wset
+	for i := range ws {
+		// Branch-free: bit i is 0 or 1; int64 converts to float64 in one
+		// instruction, uint64 does not.
+		ws[i] += w * float64(int64(h&1))
+		h >>= 1
 	}
 }
 
