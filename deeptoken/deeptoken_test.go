@@ -58,8 +58,8 @@ func slowUnits(s string) []string {
 			} else {
 				out = append(out, s[i:i+1])
 			}
-		case k == "A" && i+1 < len(s) && class(i+1) == "a":
-			// A capital starts a word, even after capitals.
+		case k == "A" && i+1 < len(s) && class(i+1) == "a" && (i == 0 || class(i-1) != "a"):
+			// A capital starts a word, even after capitals, but not after a lowercase letter.
 			flush()
 			cur, curClass = s[i:i+1], "Aa"
 		case k == "a" && curClass == "Aa":
@@ -93,7 +93,9 @@ func TestUnits(t *testing.T) {
 		{"caf\xc3\xa9s", []string{"caf", "\xc3\xa9", "s"}}, // non-ASCII bytes are a unit of their own class
 		{"", nil},                  // empty token: no units
 		{"--", []string{"-", "-"}}, // every delimiter is its own unit
-		{"lttU7d6kIuGq", []string{"ltt", "U", "7", "d", "6", "k", "Iu", "Gq"}}, // random id
+		{"lttU7d6kIuGq", []string{"ltt", "U", "7", "d", "6", "k", "I", "u", "G", "q"}},       // random id
+		{"_nkwZtipsQQ_pgnZ4", []string{"_", "nkw", "Z", "tips", "QQ", "_", "pgn", "Z", "4"}}, // eBay: a capital after lowercase is no word start
+		{"SiteID", []string{"Site", "ID"}},                                                   // capitalized word, then an uppercase run
 	}
 	for _, tt := range tests {
 		got := unitTexts(tt.in)
@@ -149,6 +151,43 @@ func nodeTexts(n *node, dst []string) []string {
 		dst = nodeTexts(k, dst)
 	}
 	return dst
+}
+
+func TestFigure2(t *testing.T) {
+	p := Learn(slices.Values(urlsOf("example.com", figure2())), Options{})
+	root := p.trees[treeKey{part: urlnorm.PartPath, pos: 1}]
+	if root == nil {
+		t.Fatalf("no tree for path 1:\n%s", p)
+	}
+	nodes := nodeTexts(root, nil)
+	for _, want := range []string{
+		"* - Austria - * . html",                               // the first refinement of "*" ({Austria}, {html})
+		"ctattractions - * - Austria - * . html",               // the ctattractions branch
+		"profile - * - Austria - * . html",                     // the profile branch separates
+		"ctattractions - * - Austria - * - attractions . html", // the ctattractions leaf
+	} {
+		if !slices.Contains(nodes, want) {
+			t.Errorf("pattern %q not learned; tree:\n%s", want, p)
+		}
+	}
+	tests := []struct {
+		url  string
+		want []string
+	}{
+		{"http://example.com/ctattractions-17876002-Austria-Vienna-attractions.html", // Figure 2's deep tokens
+			[]string{"ctattractions", "-", "17876002", "-", "Austria", "-", "Vienna", "-", "attractions", ".", "html"}},
+		{"http://example.com/ctattractions-99999999-Austria-Linz-attractions.html", // unseen id and city: stars
+			[]string{"ctattractions", "-", "99999999", "-", "Austria", "-", "Linz", "-", "attractions", ".", "html"}},
+		{"http://example.com/profile-78587305-Austria-Graz-Belvedere.html", // profile branch
+			[]string{"profile", "-", "78587305", "-", "Austria", "-", "Graz", "-", "Belvedere", ".", "html"}},
+		{"http://example.com/about-us", // not covered: whole
+			[]string{"about-us"}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, deep(t, p, tt.url, 1)); diff != "" {
+			t.Errorf("AppendSplit(%q) mismatch (-want +got):\n%s", tt.url, diff)
+		}
+	}
 }
 
 // TestLossless checks urlnorm.Join(AppendSplit(toks)) == urlnorm.Join(toks) and the deep-token

@@ -179,9 +179,11 @@ func (o *Options) learnTree(vals []string) *node {
 }
 
 // clusterKey is the cluster of a candidate anchor (Algorithm 2, ClusterCandidateAnchors): its
-// star, start delimiter, end delimiter and type.
+// star, start delimiter, end delimiter and type, and its position in the star or 0. Every
+// candidate is in three clusters: anywhere, by position from the start and from the end.
 type clusterKey struct {
 	gap       int32
+	pos       int16 // as anchorKey.pos
 	pre, post delim
 	num       bool
 }
@@ -203,7 +205,7 @@ func compareDelim(a, b delim) int {
 }
 
 func compareClusterKey(a, b clusterKey) int {
-	c := cmp.Or(cmp.Compare(a.gap, b.gap), compareDelim(a.pre, b.pre), compareDelim(a.post, b.post))
+	c := cmp.Or(cmp.Compare(a.gap, b.gap), cmp.Compare(a.pos, b.pos), compareDelim(a.pre, b.pre), compareDelim(a.post, b.post))
 	if c == 0 && a.num != b.num {
 		if a.num {
 			return 1
@@ -222,44 +224,63 @@ func (o *Options) clusters(toks []ltok) map[clusterKey]*cluster {
 			if !sp.star {
 				continue
 			}
+			cnt := 0
+			for i := sp.a; i < sp.b; i++ {
+				if candidate(t.units, int(i)) {
+					cnt++
+				}
+			}
+			ord := 0
 			for i := sp.a; i < sp.b; i++ {
 				if !candidate(t.units, int(i)) {
 					continue
 				}
+				ord++
 				u := t.units[i]
 				ck := clusterKey{gap: gap, pre: preDelim(t.val, t.units, int(i)), post: postDelim(t.val, t.units, int(i)), num: u.numeric()}
-				c := cs[ck]
-				if c == nil {
-					c = &cluster{key: ck, anchors: make(map[string]*anchorStat)}
-					cs[ck] = c
-				}
-				if c.over {
-					continue
-				}
-				if c.last != ti+1 {
-					c.tokens++
-					c.last = ti + 1
-				}
 				v := t.val[u.start:u.end]
-				a := c.anchors[v]
-				if a == nil {
-					if len(c.anchors) >= o.MaxUnique {
-						// Too many distinct anchors to be selected: stop counting.
-						c.over, c.anchors = true, nil
-						continue
+				a, b := ords(ord, cnt)
+				o.count(cs, ck, v, ti)
+				for _, ck.pos = range [2]int16{a, b} {
+					if ck.pos != 0 {
+						o.count(cs, ck, v, ti)
 					}
-					a = &anchorStat{}
-					c.anchors[v] = a
-				}
-				if a.last != ti+1 {
-					a.tokens++
-					a.last = ti + 1
 				}
 			}
 			gap++
 		}
 	}
 	return cs
+}
+
+// count counts the candidate anchor v of token ti in the cluster ck.
+func (o *Options) count(cs map[clusterKey]*cluster, ck clusterKey, v string, ti int) {
+	c := cs[ck]
+	if c == nil {
+		c = &cluster{key: ck, anchors: make(map[string]*anchorStat)}
+		cs[ck] = c
+	}
+	if c.over {
+		return
+	}
+	if c.last != ti+1 {
+		c.tokens++
+		c.last = ti + 1
+	}
+	a := c.anchors[v]
+	if a == nil {
+		if len(c.anchors) >= o.MaxUnique {
+			// Too many distinct anchors to be selected: stop counting.
+			c.over, c.anchors = true, nil
+			return
+		}
+		a = &anchorStat{}
+		c.anchors[v] = a
+	}
+	if a.last != ti+1 {
+		a.tokens++
+		a.last = ti + 1
+	}
 }
 
 // selectable returns the clusters that Algorithm 2's SelectClusters accepts (high token coverage,
@@ -317,7 +338,23 @@ func (o *Options) grow(n *node, toks []ltok, depth int) {
 		tier++
 	}
 	if tier > 1 {
-		tries = append(tries, sel[:tier])
+		// A positional cluster in the tier beside its cluster "anywhere" has the same anchors
+		// (same count, a subset): leave it out.
+		any := make(map[clusterKey]bool)
+		for _, c := range sel[:tier] {
+			if c.key.pos == 0 {
+				any[c.key] = true
+			}
+		}
+		var joint []*cluster
+		for _, c := range sel[:tier] {
+			k := c.key
+			k.pos = 0
+			if c.key.pos == 0 || !any[k] {
+				joint = append(joint, c)
+			}
+		}
+		tries = append(tries, joint)
 	}
 	for i := range min(len(sel), maxTries) {
 		tries = append(tries, sel[i:i+1])
@@ -326,7 +363,7 @@ func (o *Options) grow(n *node, toks []ltok, depth int) {
 		t := &node{elems: n.elems}
 		for _, c := range try {
 			for v := range c.anchors {
-				t.addAnchor(anchorKey{gap: c.key.gap, pre: c.key.pre, post: c.key.post, num: c.key.num, value: v})
+				t.addAnchor(anchorKey{gap: c.key.gap, pos: c.key.pos, pre: c.key.pre, post: c.key.post, num: c.key.num, value: v})
 			}
 		}
 		kids, kidToks := o.children(t, toks)

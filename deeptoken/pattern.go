@@ -33,9 +33,11 @@ type delim struct {
 }
 
 // anchorKey identifies a selected anchor: its cluster (the star it sits in, counted from 0 in
-// the node's pattern, its start and end delimiters and its type) and its value.
+// the node's pattern, its position among the candidate anchors of that star, its start and end
+// delimiters and its type) and its value.
 type anchorKey struct {
 	gap       int32
+	pos       int16 // 0: anywhere in the star; k > 0: k-th candidate from its start; k < 0: from its end
 	pre, post delim
 	num       bool
 	value     string
@@ -94,8 +96,26 @@ func candidate(us []unit, i int) bool {
 	return us[i].kind != kindDelim && len(us) > 1
 }
 
-// selected reports whether unit i of us, in star gap, is one of the node's selected anchors.
-func (n *node) selected(s string, us []unit, i int, gap int32) bool {
+// maxOrd bounds the positions of candidate anchors that positional clusters distinguish; an
+// anchor further from both ends of its star clusters by its delimiters only.
+const maxOrd = 8
+
+// ords returns the positional cluster positions of the ord-th of cnt candidates of a star:
+// from the start and from the end, 0 where beyond maxOrd.
+func ords(ord, cnt int) (int16, int16) {
+	var a, b int16
+	if ord <= maxOrd {
+		a = int16(ord)
+	}
+	if r := cnt - ord + 1; r <= maxOrd {
+		b = -int16(r)
+	}
+	return a, b
+}
+
+// selected reports whether unit i of us, the ord-th of the cnt candidates in star gap, is one of
+// the node's selected anchors.
+func (n *node) selected(s string, us []unit, i int, gap int32, ord, cnt int) bool {
 	u := us[i]
 	l := int(u.end - u.start)
 	if l < n.minLen || l > n.maxLen {
@@ -106,8 +126,19 @@ func (n *node) selected(s string, us []unit, i int, gap int32) bool {
 		return false
 	}
 	k := anchorKey{gap: gap, pre: preDelim(s, us, i), post: postDelim(s, us, i), num: u.numeric(), value: s[u.start:u.end]}
-	_, ok := n.sel[k]
-	return ok
+	if _, ok := n.sel[k]; ok {
+		return true
+	}
+	a, b := ords(ord, cnt)
+	for _, k.pos = range [2]int16{a, b} {
+		if k.pos == 0 {
+			continue
+		}
+		if _, ok := n.sel[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // refine appends to dst the alignment of a token to the child pattern that the node's selected
@@ -123,9 +154,19 @@ func (n *node) refine(dst []span, s string, us []unit, spans []span) ([]span, bo
 			dst = append(dst, sp)
 			continue
 		}
-		run := sp.a
+		cnt := 0
 		for i := sp.a; i < sp.b; i++ {
-			if !candidate(us, int(i)) || !n.selected(s, us, int(i), gap) {
+			if candidate(us, int(i)) {
+				cnt++
+			}
+		}
+		run, ord := sp.a, 0
+		for i := sp.a; i < sp.b; i++ {
+			if !candidate(us, int(i)) {
+				continue
+			}
+			ord++
+			if !n.selected(s, us, int(i), gap, ord, cnt) {
 				continue
 			}
 			found = true

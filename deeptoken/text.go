@@ -17,7 +17,8 @@ import (
 //	key path 2                 the tree of path segment 2 (urlnorm.Key.Pos) follows
 //	key query =_nkw            the tree of query parameter "_nkw" follows ("=" then the name)
 //	node 0 *                   a pattern at depth 0 (the root, always "*")
-//	anchor 0 ^ - friends       a selected anchor of the node above: star 0, start and end delimiters, value
+//	anchor 0 1 ^ - friends     a selected anchor of the node above: star 0, first candidate in it
+//	                           (0: anywhere, -1: the last), start and end delimiters, value
 //	node 1 friends - *         a child pattern of the last node of depth 0
 //
 // Pattern elements are "*" or a literal unit. Delimiters are "^" (start of the token), "$" (end),
@@ -189,6 +190,8 @@ func appendNode(dst []byte, n *node, depth int) []byte {
 	for a := range n.sel {
 		l := append([]byte("anchor "), strconv.Itoa(int(a.gap))...)
 		l = append(l, ' ')
+		l = strconv.AppendInt(l, int64(a.pos), 10)
+		l = append(l, ' ')
 		l = appendDelim(l, a.pre)
 		l = append(l, ' ')
 		l = appendDelim(l, a.post)
@@ -322,19 +325,23 @@ func ParsePatterns(text []byte) (*Patterns, error) {
 			if len(stack) == 0 {
 				return fail("anchor before node")
 			}
-			if len(f) != 5 {
-				return fail("want \"anchor GAP PRE POST VALUE\"")
+			if len(f) != 6 {
+				return fail("want \"anchor GAP POS PRE POST VALUE\"")
 			}
 			gap, err := strconv.Atoi(f[1])
 			if err != nil || gap < 0 || gap > maxSub || strconv.Itoa(gap) != f[1] {
 				return fail("bad gap")
 			}
-			pre, ok1 := parseDelim(f[2], delimStart)
-			post, ok2 := parseDelim(f[3], delimEnd)
+			pos, err := strconv.Atoi(f[2])
+			if err != nil || pos < -maxOrd || pos > maxOrd || strconv.Itoa(pos) != f[2] {
+				return fail("bad position")
+			}
+			pre, ok1 := parseDelim(f[3], delimStart)
+			post, ok2 := parseDelim(f[4], delimEnd)
 			if !ok1 || !ok2 {
 				return fail("bad delimiter")
 			}
-			v, ok := unescape(f[4])
+			v, ok := unescape(f[5])
 			if !ok {
 				return fail("bad escape in anchor")
 			}
@@ -342,7 +349,7 @@ func ParsePatterns(text []byte) (*Patterns, error) {
 			if len(us) != 1 || us[0].kind == kindDelim {
 				return fail("anchor is not one alphanumeric unit")
 			}
-			stack[len(stack)-1].addAnchor(anchorKey{gap: int32(gap), pre: pre, post: post, num: us[0].numeric(), value: v})
+			stack[len(stack)-1].addAnchor(anchorKey{gap: int32(gap), pos: int16(pos), pre: pre, post: post, num: us[0].numeric(), value: v})
 		default:
 			return fail("unknown statement")
 		}

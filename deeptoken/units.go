@@ -43,8 +43,9 @@ func isHex(c byte) bool {
 }
 
 // appendUnits appends the units of s to dst. An uppercase letter followed by a lowercase one
-// starts a capitalized word ("Austria", the "Parser" of "HTMLParser"); otherwise a change of
-// class ends a unit.
+// starts a capitalized word ("Austria", the "Parser" of "HTMLParser") unless a lowercase letter
+// comes before it (the "Z" of eBay's "nkwZtips" is a delimiter); otherwise a change of class
+// ends a unit.
 func appendUnits(dst []unit, s string) []unit {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -56,7 +57,7 @@ func appendUnits(dst []unit, s string) []unit {
 				j = i + 3
 			}
 		case kindUpper:
-			if j < len(s) && classOf(s[j]) == kindLower {
+			if j < len(s) && classOf(s[j]) == kindLower && (i == 0 || classOf(s[i-1]) != kindLower) {
 				k = kindCap
 				for j < len(s) && classOf(s[j]) == kindLower {
 					j++
