@@ -15,12 +15,12 @@ import (
 type Options struct {
 	// MinCoverage is the share of a node's distinct tokens that a cluster of candidate anchors
 	// must cover, and the share that the child patterns it makes must keep, for the cluster to
-	// be selected. Default 0.5.
+	// be selected. Default 0.3.
 	MinCoverage float64
 	// MaxUnique is the largest number of distinct anchors in a selected cluster. Default 16.
 	MaxUnique int
-	// MinSupport is the least number of distinct tokens per distinct anchor of a selected
-	// cluster, and the least number of distinct tokens of a child pattern. Default 3.
+	// MinSupport is the least number of distinct tokens of an anchor (rarer candidates of a
+	// cluster are noise) and of a child pattern. Default 3.
 	MinSupport int
 	// MaxVariation bounds the frequency variance of a selected cluster's anchors, given as the
 	// coefficient of variation (standard deviation / mean) of the anchors' token counts.
@@ -40,7 +40,7 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.MinCoverage <= 0 {
-		o.MinCoverage = 0.5
+		o.MinCoverage = 0.3
 	}
 	if o.MaxUnique <= 0 {
 		o.MaxUnique = 16
@@ -193,7 +193,6 @@ type cluster struct {
 	key     clusterKey
 	tokens  int // token coverage: distinct tokens with an anchor of the cluster
 	last    int // the last token counted, +1
-	over    bool
 	anchors map[string]*anchorStat
 	cv      float64 // coefficient of variation of the anchors' token counts
 }
@@ -253,6 +252,11 @@ func (o *Options) clusters(toks []ltok) map[clusterKey]*cluster {
 	return cs
 }
 
+// maxTracked bounds the distinct anchors counted per cluster; later new ones are not counted,
+// which only lowers the cluster's coverage (a cluster with that many distinct values is a
+// field of values, not a set of anchors).
+const maxTracked = 256
+
 // count counts the candidate anchor v of token ti in the cluster ck.
 func (o *Options) count(cs map[clusterKey]*cluster, ck clusterKey, v string, ti int) {
 	c := cs[ck]
@@ -260,18 +264,13 @@ func (o *Options) count(cs map[clusterKey]*cluster, ck clusterKey, v string, ti 
 		c = &cluster{key: ck, anchors: make(map[string]*anchorStat)}
 		cs[ck] = c
 	}
-	if c.over {
-		return
-	}
 	if c.last != ti+1 {
 		c.tokens++
 		c.last = ti + 1
 	}
 	a := c.anchors[v]
 	if a == nil {
-		if len(c.anchors) >= o.MaxUnique {
-			// Too many distinct anchors to be selected: stop counting.
-			c.over, c.anchors = true, nil
+		if len(c.anchors) >= maxTracked {
 			return
 		}
 		a = &anchorStat{}
@@ -283,16 +282,37 @@ func (o *Options) count(cs map[clusterKey]*cluster, ck clusterKey, v string, ti 
 	}
 }
 
-// selectable returns the clusters that Algorithm 2's SelectClusters accepts (high token coverage,
-// few unique anchors, low frequency variance), best first: fewest unique anchors, then highest
-// coverage, then lowest variance.
+// selectable returns the clusters that Algorithm 2's SelectClusters accepts, best first (fewest
+// unique anchors, then highest coverage, then lowest variance), with their anchors narrowed to
+// the frequent ones: those in at least MinSupport tokens. Rare anchors are noise (an all-letter
+// product id where a keyword usually stands); they are not counted as unique anchors, but the
+// tokens they cover do not count as covered either. A cluster is selectable when its frequent
+// anchors cover MinCoverage of the ntok tokens, number at most MaxUnique, and the coefficient of
+// variation of their token counts is at most MaxVariation. A cluster whose anchors have a unit
+// change on both sides (no delimiter character: the "Z" of "fclsZ1", but also the "f" of a hex
+// session id) must moreover be positional, have one anchor and cover innerCoverage of the tokens.
 func (o *Options) selectable(cs map[clusterKey]*cluster, ntok int) []*cluster {
 	var sel []*cluster
 	for _, c := range cs {
+		covered := 0
+		for v, a := range c.anchors {
+			if a.tokens < o.MinSupport {
+				delete(c.anchors, v)
+				continue
+			}
+			covered += a.tokens
+		}
 		u := len(c.anchors)
-		if c.over || u == 0 || float64(c.tokens) < o.MinCoverage*float64(ntok) || c.tokens < o.MinSupport*u {
+		covered = min(covered, c.tokens) // a token may hold two anchors of the cluster
+		if u == 0 || u > o.MaxUnique || float64(covered) < o.MinCoverage*float64(ntok) {
 			continue
 		}
+		if c.key.pre.kind == delimChange && c.key.post.kind == delimChange &&
+			(c.key.pos == 0 || u > 1 || float64(covered) < innerCoverage*float64(ntok)) {
+			// Bounded by unit changes alone, as the letters inside a random id are.
+			continue
+		}
+		c.tokens = covered
 		mean := 0.0
 		for _, a := range c.anchors {
 			mean += float64(a.tokens)
@@ -315,6 +335,9 @@ func (o *Options) selectable(cs map[clusterKey]*cluster, ntok int) []*cluster {
 	})
 	return sel
 }
+
+// innerCoverage is the coverage that a cluster of anchors with a unit change on both sides needs.
+const innerCoverage = 0.8
 
 // maxTries bounds the refinements tried at one node.
 const maxTries = 8
