@@ -313,17 +313,14 @@ func (o *Options) selectable(cs map[clusterKey]*cluster, ntok int) []*cluster {
 			continue
 		}
 		c.tokens = covered
-		mean := 0.0
+		// The variance from exact integer sums, so that the result (a tie-breaker in the
+		// ranking) does not depend on map order.
+		var sum, sq int64
 		for _, a := range c.anchors {
-			mean += float64(a.tokens)
+			sum += int64(a.tokens)
+			sq += int64(a.tokens) * int64(a.tokens)
 		}
-		mean /= float64(u)
-		v := 0.0
-		for _, a := range c.anchors {
-			d := float64(a.tokens) - mean
-			v += d * d
-		}
-		c.cv = math.Sqrt(v/float64(u)) / mean
+		c.cv = math.Sqrt(float64(int64(u)*sq-sum*sum)) / float64(sum)
 		if c.cv > o.MaxVariation {
 			continue
 		}

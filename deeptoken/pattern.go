@@ -211,35 +211,25 @@ func (n *node) matches(s string, us []unit, spans []span) bool {
 	return true
 }
 
-// scratch holds the working memory of one split; its arrays keep short tokens off the heap.
-type scratch struct {
-	ubuf   [48]unit
-	sbuf   [2][24]span
-	units  []unit
-	spans  [2][]span
-	parity int
-}
-
-// leaf walks the tree from the root n for the token value s and returns the alignment of s to
-// its leaf pattern (WSDM'10 Algorithm 1, FindDeepTokens): a child pattern is taken when the
-// token's refinement under the node's anchors is that child's pattern; a token that matches no
-// child stays with the node, which is then its leaf.
-func (sc *scratch) leaf(n *node, s string) []span {
-	sc.units = appendUnits(sc.ubuf[:0], s)
-	if len(sc.units) < 2 {
-		return nil
+// leaf walks the tree from the root n for the token value s and returns its units and its
+// alignment to its leaf pattern (WSDM'10 Algorithm 1, FindDeepTokens): a child pattern is taken
+// when the token's refinement under the node's anchors is that child's pattern; a token that
+// matches no child stays with the node, which is then its leaf. ubuf, buf0 and buf1 are empty
+// slices of working memory (of the caller's stack arrays, to keep short tokens off the heap).
+func leaf(n *node, s string, ubuf []unit, buf0, buf1 []span) ([]unit, []span) {
+	us := appendUnits(ubuf, s)
+	if len(us) < 2 {
+		return us, nil
 	}
-	sc.spans[0] = append(sc.sbuf[0][:0], span{a: 0, b: int32(len(sc.units)), star: true})
-	cur := 0
+	cur := append(buf0, span{a: 0, b: int32(len(us)), star: true})
 	for len(n.kids) > 0 {
-		next, found := n.refine(sc.sbuf[1-cur][:0], s, sc.units, sc.spans[cur])
-		sc.spans[1-cur] = next
+		next, found := n.refine(buf1, s, us, cur)
 		if !found {
 			break
 		}
 		var kid *node
 		for _, k := range n.kids {
-			if k.matches(s, sc.units, next) {
+			if k.matches(s, us, next) {
 				kid = k
 				break
 			}
@@ -247,9 +237,10 @@ func (sc *scratch) leaf(n *node, s string) []span {
 		if kid == nil {
 			break
 		}
-		n, cur = kid, 1-cur
+		n = kid
+		cur, buf1 = next, cur[:0]
 	}
-	return sc.spans[cur]
+	return us, cur
 }
 
 // A Patterns holds the learned deep-token patterns of one host: a pattern tree per key, where
@@ -307,7 +298,10 @@ func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
 	if p == nil || len(p.trees) == 0 {
 		return append(dst, toks...)
 	}
-	var sc scratch
+	var (
+		ubuf       [48]unit
+		sbuf, tbuf [24]span
+	)
 	for _, t := range toks {
 		k, ok := keyOf(t.Key)
 		if !ok || t.Bare {
@@ -319,7 +313,7 @@ func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
 			dst = append(dst, t)
 			continue
 		}
-		spans := sc.leaf(root, t.Value)
+		us, spans := leaf(root, t.Value, ubuf[:0], sbuf[:0], tbuf[:0])
 		if len(spans) < 2 || len(spans) > maxSub {
 			dst = append(dst, t)
 			continue
@@ -328,7 +322,7 @@ func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
 		for i, sp := range spans {
 			d := t
 			d.Sub, d.RSub = int16(i+1), int16(m-i)
-			d.Value = t.Value[sc.units[sp.a].start:sc.units[sp.b-1].end]
+			d.Value = t.Value[us[sp.a].start:us[sp.b-1].end]
 			dst = append(dst, d)
 		}
 	}
