@@ -1,0 +1,452 @@
+package deeptoken
+
+import (
+	"cmp"
+	"iter"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// Options holds the thresholds of anchor selection (WSDM'10 Algorithm 2) and the bounds of
+// learning. The zero value of a field means its default; the zero Options is the defaults.
+type Options struct {
+	// MinCoverage is the share of a node's distinct tokens that a cluster of candidate anchors
+	// must cover, and the share that the child patterns it makes must keep, for the cluster to
+	// be selected. Default 0.3.
+	MinCoverage float64
+	// MaxUnique is the largest number of distinct anchors in a selected cluster. Default 16.
+	MaxUnique int
+	// MinSupport is the least number of distinct tokens of an anchor (rarer candidates of a
+	// cluster are noise) and of a child pattern. Default 3.
+	MinSupport int
+	// MaxVariation bounds the frequency variance of a selected cluster's anchors, given as the
+	// coefficient of variation (standard deviation / mean) of the anchors' token counts.
+	// Default 1.
+	MaxVariation float64
+	// MaxChildren is the largest number of child patterns a refinement may make. Default 32.
+	MaxChildren int
+	// MaxDepth bounds the depth of a pattern tree (d_max of the paper's Lemma 1). Default 12.
+	MaxDepth int
+	// MaxValues bounds the distinct values a Learner keeps per key; later new values are
+	// ignored. Default 1<<17.
+	MaxValues int
+	// MaxKeys bounds the keys (path positions and parameter names) a Learner keeps; tokens of
+	// later new keys are ignored. Default 1024.
+	MaxKeys int
+}
+
+func (o Options) withDefaults() Options {
+	if o.MinCoverage <= 0 {
+		o.MinCoverage = 0.3
+	}
+	if o.MaxUnique <= 0 {
+		o.MaxUnique = 16
+	}
+	if o.MinSupport <= 0 {
+		o.MinSupport = 3
+	}
+	if o.MaxVariation <= 0 {
+		o.MaxVariation = 1
+	}
+	if o.MaxChildren <= 0 {
+		o.MaxChildren = 32
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = 12
+	}
+	if o.MaxValues <= 0 {
+		o.MaxValues = 1 << 17
+	}
+	if o.MaxKeys <= 0 {
+		o.MaxKeys = 1024
+	}
+	return o
+}
+
+// A Learner learns the deep-token patterns of one host from its URLs, streaming: feed it the
+// tokens of every URL of the host with Add (or AddURL), then call Patterns.
+//
+// The zero value is not usable; use [NewLearner]. A Learner is not safe for concurrent use. It
+// keeps a copy of every distinct path segment and query value it is given (up to
+// Options.MaxValues per key), never the caller's slices.
+type Learner struct {
+	opts   Options
+	values map[treeKey]map[string]struct{}
+}
+
+// NewLearner returns a Learner with the given options (zero fields take their defaults).
+func NewLearner(opts Options) *Learner {
+	return &Learner{opts: opts.withDefaults(), values: make(map[treeKey]map[string]struct{})}
+}
+
+// Reset forgets every token added, keeping the options.
+func (l *Learner) Reset() { clear(l.values) }
+
+// Add adds the tokens of one URL of the host, as urlnorm.Tokenize returns them. Path segments
+// and query values are learned from; other tokens, deep tokens and bare parameters are ignored.
+func (l *Learner) Add(toks []urlnorm.Token) {
+	for _, t := range toks {
+		k, ok := keyOf(t.Key)
+		if !ok || t.Bare || len(t.Value) < 2 {
+			continue
+		}
+		vs := l.values[k]
+		if vs == nil {
+			if len(l.values) >= l.opts.MaxKeys {
+				continue
+			}
+			k.name = strings.Clone(k.name)
+			vs = make(map[string]struct{})
+			l.values[k] = vs
+		}
+		if _, ok := vs[t.Value]; ok || len(vs) >= l.opts.MaxValues {
+			continue
+		}
+		vs[strings.Clone(t.Value)] = struct{}{}
+	}
+}
+
+// AddURL tokenizes the URL s with urlnorm.Tokenize and adds its tokens; s should be a
+// normalizer's output. It returns Tokenize's error for a URL it cannot tokenize.
+func (l *Learner) AddURL(s string) error {
+	var buf [32]urlnorm.Token
+	toks, err := urlnorm.Tokenize(buf[:0], s)
+	if err != nil {
+		return err
+	}
+	l.Add(toks)
+	return nil
+}
+
+// Learn returns the patterns learned from the URLs of one host; URLs that urlnorm.Tokenize
+// rejects are skipped. It is NewLearner(opts), AddURL for every URL, then Patterns.
+func Learn(urls iter.Seq[string], opts Options) *Patterns {
+	l := NewLearner(opts)
+	for u := range urls {
+		_ = l.AddURL(u) // a URL Tokenize rejects has nothing to learn from
+	}
+	return l.Patterns()
+}
+
+// Patterns runs the pattern-tree learning (WSDM'10 Algorithm 1, DeepTokenize, from the
+// pattern "*") on the distinct values of every key and returns the learned patterns. Keys whose
+// tree is the bare "*" (no anchor was selected) are left out. The result does not depend on the
+// order in which tokens were added. Patterns may be called again after more Adds.
+//
+// It runs in time O(n·d) for n distinct values and trees of depth d (Lemma 1): every level of
+// a tree looks at each value a bounded number of times.
+func (l *Learner) Patterns() *Patterns {
+	p := &Patterns{trees: make(map[treeKey]*node)}
+	for k, vs := range l.values {
+		vals := make([]string, 0, len(vs))
+		for v := range vs {
+			vals = append(vals, v)
+		}
+		slices.Sort(vals)
+		if root := l.opts.learnTree(vals); root != nil {
+			p.trees[k] = root
+		}
+	}
+	return p
+}
+
+// ltok is a token being learned from: its value, units and alignment to its node's pattern.
+type ltok struct {
+	val   string
+	units []unit
+	spans []span
+}
+
+// learnTree returns the pattern tree of the sorted distinct values vals, or nil if it is "*".
+func (o *Options) learnTree(vals []string) *node {
+	toks := make([]ltok, 0, len(vals))
+	for _, v := range vals {
+		us := appendUnits(nil, v)
+		if len(us) < 2 {
+			continue
+		}
+		toks = append(toks, ltok{val: v, units: us, spans: []span{{a: 0, b: int32(len(us)), star: true}}})
+	}
+	root := &node{elems: []elem{{star: true}}}
+	o.grow(root, toks, 0)
+	if len(root.kids) == 0 {
+		return nil
+	}
+	return root
+}
+
+// clusterKey is the cluster of a candidate anchor (Algorithm 2, ClusterCandidateAnchors): its
+// star, start delimiter, end delimiter and type, and its position in the star or 0. Every
+// candidate is in three clusters: anywhere, by position from the start and from the end.
+type clusterKey struct {
+	gap       int32
+	pos       int16 // as anchorKey.pos
+	pre, post delim
+	num       bool
+}
+
+// cluster holds the features of a cluster of candidate anchors (Algorithm 2, ComputeFeatures).
+type cluster struct {
+	key     clusterKey
+	tokens  int // token coverage: distinct tokens with an anchor of the cluster
+	last    int // the last token counted, +1
+	anchors map[string]*anchorStat
+	cv      float64 // coefficient of variation of the anchors' token counts
+}
+
+type anchorStat struct{ tokens, last int }
+
+func compareDelim(a, b delim) int {
+	return cmp.Or(cmp.Compare(a.kind, b.kind), strings.Compare(a.text, b.text))
+}
+
+func compareClusterKey(a, b clusterKey) int {
+	c := cmp.Or(cmp.Compare(a.gap, b.gap), cmp.Compare(a.pos, b.pos), compareDelim(a.pre, b.pre), compareDelim(a.post, b.post))
+	if c == 0 && a.num != b.num {
+		if a.num {
+			return 1
+		}
+		return -1
+	}
+	return c
+}
+
+// clusters computes the clusters of the candidate anchors in the stars of toks.
+func (o *Options) clusters(toks []ltok) map[clusterKey]*cluster {
+	cs := make(map[clusterKey]*cluster)
+	for ti, t := range toks {
+		gap := int32(0)
+		for _, sp := range t.spans {
+			if !sp.star {
+				continue
+			}
+			cnt := 0
+			for i := sp.a; i < sp.b; i++ {
+				if candidate(t.units, int(i)) {
+					cnt++
+				}
+			}
+			ord := 0
+			for i := sp.a; i < sp.b; i++ {
+				if !candidate(t.units, int(i)) {
+					continue
+				}
+				ord++
+				u := t.units[i]
+				ck := clusterKey{gap: gap, pre: preDelim(t.val, t.units, int(i)), post: postDelim(t.val, t.units, int(i)), num: u.numeric()}
+				v := t.val[u.start:u.end]
+				a, b := ords(ord, cnt)
+				o.count(cs, ck, v, ti)
+				for _, ck.pos = range [2]int16{a, b} {
+					if ck.pos != 0 {
+						o.count(cs, ck, v, ti)
+					}
+				}
+			}
+			gap++
+		}
+	}
+	return cs
+}
+
+// maxTracked bounds the distinct anchors counted per cluster; later new ones are not counted,
+// which only lowers the cluster's coverage (a cluster with that many distinct values is a
+// field of values, not a set of anchors).
+const maxTracked = 256
+
+// count counts the candidate anchor v of token ti in the cluster ck.
+func (o *Options) count(cs map[clusterKey]*cluster, ck clusterKey, v string, ti int) {
+	c := cs[ck]
+	if c == nil {
+		c = &cluster{key: ck, anchors: make(map[string]*anchorStat)}
+		cs[ck] = c
+	}
+	if c.last != ti+1 {
+		c.tokens++
+		c.last = ti + 1
+	}
+	a := c.anchors[v]
+	if a == nil {
+		if len(c.anchors) >= maxTracked {
+			return
+		}
+		a = &anchorStat{}
+		c.anchors[v] = a
+	}
+	if a.last != ti+1 {
+		a.tokens++
+		a.last = ti + 1
+	}
+}
+
+// selectable returns the clusters that Algorithm 2's SelectClusters accepts, best first (fewest
+// unique anchors, then highest coverage, then lowest variance), with their anchors narrowed to
+// the frequent ones: those in at least MinSupport tokens. Rare anchors are noise (an all-letter
+// product id where a keyword usually stands); they are not counted as unique anchors, but the
+// tokens they cover do not count as covered either. A cluster is selectable when its frequent
+// anchors cover MinCoverage of the ntok tokens, number at most MaxUnique, and the coefficient of
+// variation of their token counts is at most MaxVariation. A cluster whose anchors have a unit
+// change on both sides (no delimiter character: the "Z" of "fclsZ1", but also the "f" of a hex
+// session id) must moreover be positional, have one anchor and cover innerCoverage of the tokens.
+func (o *Options) selectable(cs map[clusterKey]*cluster, ntok int) []*cluster {
+	var sel []*cluster
+	for _, c := range cs {
+		covered := 0
+		for v, a := range c.anchors {
+			if a.tokens < o.MinSupport {
+				delete(c.anchors, v)
+				continue
+			}
+			covered += a.tokens
+		}
+		u := len(c.anchors)
+		covered = min(covered, c.tokens) // a token may hold two anchors of the cluster
+		if u == 0 || u > o.MaxUnique || float64(covered) < o.MinCoverage*float64(ntok) {
+			continue
+		}
+		if c.key.pre.kind == delimChange && c.key.post.kind == delimChange &&
+			(c.key.pos == 0 || u > 1 || float64(covered) < innerCoverage*float64(ntok)) {
+			// Bounded by unit changes alone, as the letters inside a random id are.
+			continue
+		}
+		c.tokens = covered
+		// The variance from exact integer sums, so that the result (a tie-breaker in the
+		// ranking) does not depend on map order.
+		var sum, sq int64
+		for _, a := range c.anchors {
+			sum += int64(a.tokens)
+			sq += int64(a.tokens) * int64(a.tokens)
+		}
+		c.cv = math.Sqrt(float64(int64(u)*sq-sum*sum)) / float64(sum)
+		if c.cv > o.MaxVariation {
+			continue
+		}
+		sel = append(sel, c)
+	}
+	slices.SortFunc(sel, func(a, b *cluster) int {
+		return cmp.Or(cmp.Compare(len(a.anchors), len(b.anchors)), cmp.Compare(b.tokens, a.tokens),
+			cmp.Compare(a.cv, b.cv), compareClusterKey(a.key, b.key))
+	})
+	return sel
+}
+
+// innerCoverage is the coverage that a cluster of anchors with a unit change on both sides needs.
+const innerCoverage = 0.8
+
+// maxTries bounds the refinements tried at one node.
+const maxTries = 8
+
+// grow refines the node n, whose pattern matches toks, recursively (Algorithm 1). It tries the
+// selectable clusters of fewest unique anchors together, then each selectable cluster alone,
+// and keeps the first refinement that is productive: its child patterns of at least MinSupport
+// tokens hold at least MinCoverage of the tokens, and there are at most MaxChildren of them.
+// Tokens outside those children stay with n, which is their leaf pattern.
+func (o *Options) grow(n *node, toks []ltok, depth int) {
+	if depth >= o.MaxDepth || len(toks) < o.MinSupport {
+		return
+	}
+	sel := o.selectable(o.clusters(toks), len(toks))
+	if len(sel) == 0 {
+		return
+	}
+	var tries [][]*cluster
+	tier := 1
+	for tier < len(sel) && len(sel[tier].anchors) == len(sel[0].anchors) {
+		tier++
+	}
+	if tier > 1 {
+		// A positional cluster in the tier beside its cluster "anywhere" has the same anchors
+		// (same count, a subset): leave it out.
+		any := make(map[clusterKey]bool)
+		for _, c := range sel[:tier] {
+			if c.key.pos == 0 {
+				any[c.key] = true
+			}
+		}
+		var joint []*cluster
+		for _, c := range sel[:tier] {
+			k := c.key
+			k.pos = 0
+			if c.key.pos == 0 || !any[k] {
+				joint = append(joint, c)
+			}
+		}
+		tries = append(tries, joint)
+	}
+	for i := range min(len(sel), maxTries) {
+		tries = append(tries, sel[i:i+1])
+	}
+	for _, try := range tries {
+		t := &node{elems: n.elems}
+		for _, c := range try {
+			for v := range c.anchors {
+				t.addAnchor(anchorKey{gap: c.key.gap, pos: c.key.pos, pre: c.key.pre, post: c.key.post, num: c.key.num, value: v})
+			}
+		}
+		kids, kidToks := o.children(t, toks)
+		if kids == nil {
+			continue
+		}
+		n.sel, n.minLen, n.maxLen, n.first = t.sel, t.minLen, t.maxLen, t.first
+		n.kids = kids
+		for i, k := range kids {
+			o.grow(k, kidToks[i], depth+1)
+		}
+		return
+	}
+}
+
+// children groups toks by the child pattern that t's anchors make of them (GenerateChildPatterns)
+// and returns the child patterns, sorted by their text, with their tokens, or nil if the
+// refinement is not productive.
+func (o *Options) children(t *node, toks []ltok) ([]*node, [][]ltok) {
+	type group struct {
+		text  string
+		elems []elem
+		toks  []ltok
+	}
+	groups := make(map[string]*group)
+	var buf []byte
+	for _, tok := range toks {
+		spans, found := t.refine(nil, tok.val, tok.units, tok.spans)
+		if !found {
+			continue
+		}
+		buf = appendSpans(buf[:0], tok.val, tok.units, spans)
+		g := groups[string(buf)]
+		if g == nil {
+			g = &group{text: string(buf), elems: make([]elem, len(spans))}
+			for i, sp := range spans {
+				if sp.star {
+					g.elems[i].star = true
+				} else {
+					g.elems[i].lit = tok.val[tok.units[sp.a].start:tok.units[sp.a].end]
+				}
+			}
+			groups[g.text] = g
+		}
+		g.toks = append(g.toks, ltok{val: tok.val, units: tok.units, spans: spans})
+	}
+	var kept []*group
+	covered := 0
+	for _, g := range groups {
+		if len(g.toks) >= o.MinSupport {
+			kept = append(kept, g)
+			covered += len(g.toks)
+		}
+	}
+	if len(kept) == 0 || len(kept) > o.MaxChildren || float64(covered) < o.MinCoverage*float64(len(toks)) {
+		return nil, nil
+	}
+	slices.SortFunc(kept, func(a, b *group) int { return strings.Compare(a.text, b.text) })
+	kids := make([]*node, len(kept))
+	kidToks := make([][]ltok, len(kept))
+	for i, g := range kept {
+		kids[i] = &node{elems: g.elems}
+		kidToks[i] = g.toks
+	}
+	return kids, kidToks
+}

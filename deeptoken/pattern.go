@@ -1,0 +1,330 @@
+package deeptoken
+
+import (
+	"github.com/undust/undust/urlnorm"
+)
+
+// elem is one element of a pattern (WSDM'10 Definition 4): a literal unit (an anchor or a
+// delimiter) or a star, which matches one or more units and makes one deep token.
+type elem struct {
+	lit  string // the literal's text; "" for a star
+	star bool
+}
+
+// span is the alignment of one pattern element to a token: the units [a, b) of the token.
+// A literal spans one unit, a star one or more.
+type span struct {
+	a, b int32
+	star bool
+}
+
+// Delimiter kinds around a candidate anchor.
+const (
+	delimStart  uint8 = iota + 1 // the start of the token, written "^"
+	delimEnd                     // the end of the token, written "$"
+	delimChange                  // a unit change, no character, written "~"
+	delimChar                    // a delimiter character, written as itself
+)
+
+// delim is the delimiter before or after a candidate anchor.
+type delim struct {
+	kind uint8
+	text string // for delimChar
+}
+
+// anchorKey identifies a selected anchor: its cluster (the star it sits in, counted from 0 in
+// the node's pattern, its position among the candidate anchors of that star, its start and end
+// delimiters and its type) and its value.
+type anchorKey struct {
+	gap       int32
+	pos       int16 // 0: anywhere in the star; k > 0: k-th candidate from its start; k < 0: from its end
+	pre, post delim
+	num       bool
+	value     string
+}
+
+// node is a pattern of the pattern tree with, if it was refined, the anchors that refine it and
+// its child patterns (sorted by their text).
+type node struct {
+	elems []elem
+	sel   map[anchorKey]struct{}
+	kids  []*node
+	// A quick filter over sel: the lengths and first bytes of the selected anchors.
+	minLen, maxLen int
+	first          [4]uint64
+}
+
+// addAnchor adds k to the node's selected anchors.
+func (n *node) addAnchor(k anchorKey) {
+	if n.sel == nil {
+		n.sel = make(map[anchorKey]struct{})
+		n.minLen = len(k.value)
+	}
+	n.sel[k] = struct{}{}
+	n.minLen = min(n.minLen, len(k.value))
+	n.maxLen = max(n.maxLen, len(k.value))
+	if k.value != "" {
+		c := k.value[0]
+		n.first[c>>6] |= 1 << (c & 63)
+	}
+}
+
+// preDelim and postDelim return the delimiters around unit i of us, a cut of s.
+func preDelim(s string, us []unit, i int) delim {
+	switch {
+	case i == 0:
+		return delim{kind: delimStart}
+	case us[i-1].kind == kindDelim:
+		return delim{kind: delimChar, text: s[us[i-1].start:us[i-1].end]}
+	}
+	return delim{kind: delimChange}
+}
+
+func postDelim(s string, us []unit, i int) delim {
+	switch {
+	case i == len(us)-1:
+		return delim{kind: delimEnd}
+	case us[i+1].kind == kindDelim:
+		return delim{kind: delimChar, text: s[us[i+1].start:us[i+1].end]}
+	}
+	return delim{kind: delimChange}
+}
+
+// candidate reports whether unit i of us is a candidate anchor: alphanumeric and not the whole
+// token (an anchor that is the whole token splits nothing).
+func candidate(us []unit, i int) bool {
+	return us[i].kind != kindDelim && len(us) > 1
+}
+
+// maxOrd bounds the positions of candidate anchors that positional clusters distinguish; an
+// anchor further from both ends of its star clusters by its delimiters only.
+const maxOrd = 8
+
+// ords returns the positional cluster positions of the ord-th of cnt candidates of a star:
+// from the start and from the end, 0 where beyond maxOrd.
+func ords(ord, cnt int) (int16, int16) {
+	var a, b int16
+	if ord <= maxOrd {
+		a = int16(ord)
+	}
+	if r := cnt - ord + 1; r <= maxOrd {
+		b = -int16(r)
+	}
+	return a, b
+}
+
+// selected reports whether unit i of us, the ord-th of the cnt candidates in star gap, is one of
+// the node's selected anchors.
+func (n *node) selected(s string, us []unit, i int, gap int32, ord, cnt int) bool {
+	u := us[i]
+	l := int(u.end - u.start)
+	if l < n.minLen || l > n.maxLen {
+		return false
+	}
+	c := s[u.start]
+	if n.first[c>>6]&(1<<(c&63)) == 0 {
+		return false
+	}
+	k := anchorKey{gap: gap, pre: preDelim(s, us, i), post: postDelim(s, us, i), num: u.numeric(), value: s[u.start:u.end]}
+	if _, ok := n.sel[k]; ok {
+		return true
+	}
+	a, b := ords(ord, cnt)
+	for _, k.pos = range [2]int16{a, b} {
+		if k.pos == 0 {
+			continue
+		}
+		if _, ok := n.sel[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// refine appends to dst the alignment of a token to the child pattern that the node's selected
+// anchors make of it (WSDM'10 Algorithm 1, GenerateChildPatterns), given its alignment spans to
+// the node's pattern: every selected anchor in a star becomes a literal, with the delimiter
+// characters around it, and what is left of the star between literals stays a star. It reports
+// whether any anchor was found (if not, the result equals spans).
+func (n *node) refine(dst []span, s string, us []unit, spans []span) ([]span, bool) {
+	found := false
+	gap := int32(0)
+	for _, sp := range spans {
+		if !sp.star {
+			dst = append(dst, sp)
+			continue
+		}
+		cnt := 0
+		for i := sp.a; i < sp.b; i++ {
+			if candidate(us, int(i)) {
+				cnt++
+			}
+		}
+		run, ord := sp.a, 0
+		for i := sp.a; i < sp.b; i++ {
+			if !candidate(us, int(i)) {
+				continue
+			}
+			ord++
+			if !n.selected(s, us, int(i), gap, ord, cnt) {
+				continue
+			}
+			found = true
+			lo, hi := i, i+1
+			if lo-1 >= run && us[lo-1].kind == kindDelim {
+				lo--
+			}
+			if hi < sp.b && us[hi].kind == kindDelim {
+				hi++
+			}
+			if lo > run {
+				dst = append(dst, span{a: run, b: lo, star: true})
+			}
+			for j := lo; j < hi; j++ {
+				dst = append(dst, span{a: j, b: j + 1})
+			}
+			run = hi
+			i = hi - 1
+		}
+		if run < sp.b {
+			dst = append(dst, span{a: run, b: sp.b, star: true})
+		}
+		gap++
+	}
+	return dst, found
+}
+
+// matches reports whether the node's pattern is the one that the alignment spans spells.
+func (n *node) matches(s string, us []unit, spans []span) bool {
+	if len(n.elems) != len(spans) {
+		return false
+	}
+	for i, e := range n.elems {
+		sp := spans[i]
+		if e.star != sp.star {
+			return false
+		}
+		if !e.star && e.lit != s[us[sp.a].start:us[sp.a].end] {
+			return false
+		}
+	}
+	return true
+}
+
+// leaf walks the tree from the root n for the token value s and returns its units and its
+// alignment to its leaf pattern (WSDM'10 Algorithm 1, FindDeepTokens): a child pattern is taken
+// when the token's refinement under the node's anchors is that child's pattern; a token that
+// matches no child stays with the node, which is then its leaf. ubuf, buf0 and buf1 are empty
+// slices of working memory (of the caller's stack arrays, to keep short tokens off the heap).
+func leaf(n *node, s string, ubuf []unit, buf0, buf1 []span) ([]unit, []span) {
+	us := appendUnits(ubuf, s)
+	if len(us) < 2 {
+		return us, nil
+	}
+	cur := append(buf0, span{a: 0, b: int32(len(us)), star: true})
+	for len(n.kids) > 0 {
+		next, found := n.refine(buf1, s, us, cur)
+		if !found {
+			break
+		}
+		var kid *node
+		for _, k := range n.kids {
+			if k.matches(s, us, next) {
+				kid = k
+				break
+			}
+		}
+		if kid == nil {
+			break
+		}
+		n = kid
+		cur, buf1 = next, cur[:0]
+	}
+	return us, cur
+}
+
+// A Patterns holds the learned deep-token patterns of one host: a pattern tree per key, where
+// a key is a path segment position counted from the start of the path (urlnorm.Key.Pos, the
+// paper's k_i of its MapReduce stage I) or a query parameter name (every occurrence of the name
+// shares one tree). Other parts of a URL are never split.
+//
+// The zero value and nil are valid and hold no patterns: they split nothing. A Patterns is
+// immutable once built by a [Learner] or [ParsePatterns] and is safe for concurrent use.
+type Patterns struct {
+	trees map[treeKey]*node
+}
+
+// treeKey names the pattern tree of a key.
+type treeKey struct {
+	part urlnorm.Part
+	pos  int16
+	name string
+}
+
+func keyOf(k urlnorm.Key) (treeKey, bool) {
+	if k.Sub != 0 || k.RSub != 0 {
+		return treeKey{}, false
+	}
+	switch k.Part {
+	case urlnorm.PartPath:
+		return treeKey{part: urlnorm.PartPath, pos: k.Pos}, k.Pos > 0
+	case urlnorm.PartQuery:
+		return treeKey{part: urlnorm.PartQuery, name: k.Name}, true
+	}
+	return treeKey{}, false
+}
+
+// Len returns the number of keys that have a pattern tree that splits some tokens.
+func (p *Patterns) Len() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.trees)
+}
+
+// maxSub is the largest deep-token index a Key holds.
+const maxSub = 1<<15 - 1
+
+// AppendSplit appends toks to dst and returns the extended slice, with every token that a leaf
+// pattern of p covers replaced by its deep tokens (WSDM'10 Definition 5): the same Key with Sub
+// 1..m and RSub m..1, and values that are substrings of the token's value, delimiters included,
+// so that urlnorm.Join of the result equals urlnorm.Join(toks). A token whose leaf pattern is
+// "*" (no anchor), a bare query parameter, a token that is already a deep token and a token of
+// another part than path or query are copied unchanged. toks is not modified; dst and toks must
+// not overlap.
+//
+// With enough capacity in dst, AppendSplit does not allocate for tokens of up to 48 units.
+func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
+	if p == nil || len(p.trees) == 0 {
+		return append(dst, toks...)
+	}
+	var (
+		ubuf       [48]unit
+		sbuf, tbuf [24]span
+	)
+	for _, t := range toks {
+		k, ok := keyOf(t.Key)
+		if !ok || t.Bare {
+			dst = append(dst, t)
+			continue
+		}
+		root := p.trees[k]
+		if root == nil {
+			dst = append(dst, t)
+			continue
+		}
+		us, spans := leaf(root, t.Value, ubuf[:0], sbuf[:0], tbuf[:0])
+		if len(spans) < 2 || len(spans) > maxSub {
+			dst = append(dst, t)
+			continue
+		}
+		m := len(spans)
+		for i, sp := range spans {
+			d := t
+			d.Sub, d.RSub = int16(i+1), int16(m-i)
+			d.Value = t.Value[us[sp.a].start:us[sp.b-1].end]
+			dst = append(dst, d)
+		}
+	}
+	return dst
+}
