@@ -41,7 +41,9 @@
 //     at the position its key gives, counted on the URL before the rewrite.
 //   - Of the paper's value conversions, Lowercase and Uppercase are kept (ASCII letters only).
 //     Encode and Decode are left to the canonicalizer that every rewritten URL goes through.
-//   - Rewriting stops at a fixed point (the best rule leaves the URL as it is), at a URL seen
+//   - Of the matching rules, the first in precedence order that changes the URL applies, so a rule
+//     that leaves a URL as it is (a lowercasing rule on a lower-case URL) does not hide the rules
+//     after it. Rewriting stops when no matching rule changes the URL, at a URL seen
 //     before in the same chain (reported as ErrCycle), or at the bound (ErrRewriteLimit); the
 //     last URL is returned in each case.
 //   - Precision is computed as §5 defines it; see [RuleMetrics].

@@ -150,18 +150,18 @@ func TestParseRuleRoundTrip(t *testing.T) {
 	}
 	bad := []string{
 		`host=h.example cov=1 prec=1 sup=1 if then`,                       // empty transformation
-		`host=h.example cov=1 prec=2 sup=1 if then scheme="a"`,             // precision out of range
-		`host= cov=1 prec=1 sup=1 if then scheme="a"`,                      // empty scope
-		`domain=www.example.com cov=1 prec=1 sup=1 if then scheme="a"`,     // not a registrable domain
-		`host=h.example cov=1 prec=1 sup=1 if then host=-`,                 // host deleted
-		`host=h.example cov=1 prec=1 sup=1 if path(-,-)="a" then port=-`,   // path key without position
-		`host=h.example cov=1 prec=1 sup=1 if path(0,1)="a" then port=-`,   // position 0
-		`host=h.example cov=1 prec=1 sup=1 if then port=- port=-`,          // two actions on a key
-		`host=h.example cov=1 prec=1 sup=1 if then port="1`,                // unterminated quote
-		`host=h.example cov=1 prec=1 sup=1 if then nokey="1"`,              // unknown part
-		`host=h.example cov=1 prec=1 sup=1 if then path(99999,-)="1"`,      // position overflow
-		`host=h.example cov=1 prec=NaN sup=1 if then port=-`,               // NaN precision
-		`host=h.example cov=1 prec=1 sup=1 if x then port=-`,               // garbage condition
+		`host=h.example cov=1 prec=2 sup=1 if then scheme="a"`,            // precision out of range
+		`host= cov=1 prec=1 sup=1 if then scheme="a"`,                     // empty scope
+		`domain=www.example.com cov=1 prec=1 sup=1 if then scheme="a"`,    // not a registrable domain
+		`host=h.example cov=1 prec=1 sup=1 if then host=-`,                // host deleted
+		`host=h.example cov=1 prec=1 sup=1 if path(-,-)="a" then port=-`,  // path key without position
+		`host=h.example cov=1 prec=1 sup=1 if path(0,1)="a" then port=-`,  // position 0
+		`host=h.example cov=1 prec=1 sup=1 if then port=- port=-`,         // two actions on a key
+		`host=h.example cov=1 prec=1 sup=1 if then port="1`,               // unterminated quote
+		`host=h.example cov=1 prec=1 sup=1 if then nokey="1"`,             // unknown part
+		`host=h.example cov=1 prec=1 sup=1 if then path(99999,-)="1"`,     // position overflow
+		`host=h.example cov=1 prec=NaN sup=1 if then port=-`,              // NaN precision
+		`host=h.example cov=1 prec=1 sup=1 if x then port=-`,              // garbage condition
 		`host=h.example cov=1 prec=1 sup=1 if then query("a")=@query("b"`, // unclosed reference
 	}
 	for _, l := range bad {

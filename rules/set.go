@@ -62,7 +62,6 @@ type Set struct {
 // crule is a rule compiled for matching.
 type crule struct {
 	Rule
-	text  string      // the rule's text form: the last tie-breaker of precedence
 	conds []Condition // Equal conditions first, then the others, then Any on the keys Copy reads
 }
 
@@ -93,6 +92,7 @@ type scratch struct {
 	buf   []byte
 	canon []byte
 	chain []string
+	all   []int32
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
@@ -102,29 +102,54 @@ type scratch struct {
 // taken as 1.
 func NewSet(rules []Rule, opts *Options) (*Set, error) {
 	s := &Set{}
+	if err := s.init(rules, opts, nil); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// init fills s from rules; lines, if not nil, gives the file line of each rule for errors.
+func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
+	var o Options
 	if opts != nil {
-		s.opts = *opts
+		o = *opts
 	}
-	if s.opts.Patterns != nil {
-		s.opts.Patterns = maps(s.opts.Patterns)
-	}
-	s.maxRw = s.opts.MaxRewrites
-	if s.maxRw <= 0 {
-		s.maxRw = DefaultMaxRewrites
+	if o.Patterns != nil {
+		o.Patterns = maps(o.Patterns)
 	}
 	cr := make([]crule, len(rules))
+	text := make([]string, len(rules))
 	for i := range rules {
 		r := rules[i].clone()
 		normalizeRule(&r)
 		if err := r.Validate(); err != nil {
-			return nil, &Error{Op: "rule " + strconv.Itoa(i), Input: r.String(), Err: err}
+			if lines != nil {
+				return &ParseError{Line: lines[i], Text: r.String(), Err: err}
+			}
+			return &Error{Op: "rule " + strconv.Itoa(i), Input: r.String(), Err: err}
 		}
 		cr[i] = compile(r)
+		text[i] = r.String()
 	}
-	sort.SliceStable(cr, func(i, j int) bool { return before(&cr[i].Rule, &cr[j].Rule, cr[i].text, cr[j].text) })
-	s.rules = cr
+	order := make([]int, len(cr))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		return before(&cr[a].Rule, &cr[b].Rule, text[a], text[b])
+	})
+	s.rules = make([]crule, len(cr))
+	for i, j := range order {
+		s.rules[i] = cr[j]
+	}
+	s.opts = o
+	s.maxRw = o.MaxRewrites
+	if s.maxRw <= 0 {
+		s.maxRw = DefaultMaxRewrites
+	}
 	s.index()
-	return s, nil
+	return nil
 }
 
 func maps(m map[string]Patterns) map[string]Patterns {
@@ -138,7 +163,7 @@ func maps(m map[string]Patterns) map[string]Patterns {
 }
 
 func compile(r Rule) crule {
-	c := crule{Rule: r, text: r.String()}
+	c := crule{Rule: r}
 	for _, x := range r.Context {
 		if x.Op == Equal {
 			c.conds = append(c.conds, x)
@@ -346,9 +371,10 @@ func (s *Set) matchAll(dst []int32, v *view) []int32 {
 	return dst
 }
 
-// matchSlow is the reference matcher: a linear scan over all rules in precedence order.
-func (s *Set) matchSlow(v *view) int {
-	for i := range s.rules {
+// matchSlow is the reference matcher: a linear scan over the rules from index from on, in
+// precedence order.
+func (s *Set) matchSlow(v *view, from int) int {
+	for i := from; i < len(s.rules); i++ {
 		if matchesSlow(&s.rules[i].Rule, v) {
 			return i
 		}
@@ -356,8 +382,8 @@ func (s *Set) matchSlow(v *view) int {
 	return -1
 }
 
-// Normalize rewrites u by the rule of highest precedence that matches it, then the result
-// again, until no rule matches, a rule leaves the URL as it was, or MaxRewrites rewrites were
+// Normalize rewrites u by the rule of highest precedence that matches it and changes it, then the
+// result again, until no rule changes the URL or MaxRewrites rewrites were
 // made; every rewritten URL goes through the set's canonicalizer. u should be the output of a
 // urlnorm normalizer (rules match canonical tokens); a URL that no rule matches comes back as
 // it is, without allocation.
@@ -396,22 +422,27 @@ func (s *Set) normalize(u string, slow bool) (string, error) {
 		}
 		var i int
 		if slow {
-			i = s.matchSlow(&sc.v)
+			i = s.matchSlow(&sc.v, 0)
 		} else {
 			i = s.match(&sc.v)
 		}
 		if i < 0 {
 			return cur, nil
 		}
-		if n == s.maxRw {
-			return cur, &Error{Op: "normalize", Input: u, Err: ErrRewriteLimit}
-		}
 		next, err := s.apply(sc, i)
 		if err != nil {
 			return cur, err
 		}
 		if next == cur {
-			return cur, nil
+			// The best rule leaves the URL as it is: the next matching rule that changes it
+			// applies, if any.
+			next, err = s.applyNext(sc, cur, i, slow)
+			if err != nil || next == "" {
+				return cur, err
+			}
+		}
+		if n == s.maxRw {
+			return cur, &Error{Op: "normalize", Input: u, Err: ErrRewriteLimit}
 		}
 		sc.chain = append(sc.chain, cur)
 		if slices.Contains(sc.chain, next) {
@@ -419,6 +450,34 @@ func (s *Set) normalize(u string, slow bool) (string, error) {
 		}
 		cur = next
 	}
+}
+
+// applyNext applies the first rule after rule i, in precedence order, that matches the URL in
+// sc.v and changes it; it returns "" if there is none.
+func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, error) {
+	if slow {
+		for {
+			i = s.matchSlow(&sc.v, i+1)
+			if i < 0 {
+				return "", nil
+			}
+			next, err := s.apply(sc, i)
+			if err != nil || next != cur {
+				return next, err
+			}
+		}
+	}
+	sc.all = s.matchAll(sc.all[:0], &sc.v)
+	for _, j := range sc.all {
+		if int(j) <= i {
+			continue
+		}
+		next, err := s.apply(sc, int(j))
+		if err != nil || next != cur {
+			return next, err
+		}
+	}
+	return "", nil
 }
 
 // apply rewrites the URL in sc.v by rule i and canonicalizes the result.
