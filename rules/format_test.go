@@ -93,11 +93,11 @@ func TestReadErrors(t *testing.T) {
 		{"undust-rules v2\n", 1, ErrFormat},                    // other version
 		{"rules v1\n" + rule, 1, ErrFormat},                    // no magic
 		{"undust-rules v1\n" + rule + "bogus\n", 3, ErrFormat}, // unknown line
-		{"undust-rules v1\n# c\n\nrule host=a.example cov=x prec=1 sup=1 if then port=-\n", 4, ErrFormat}, // bad number
+		{"undust-rules v1\n# c\n\nrule host=a.example cov=x prec=1 sup=1 if then port=-\n", 4, ErrFormat},           // bad number
 		{"undust-rules v1\n" + rule + "rule host=a.example cov=1 prec=1 sup=1 if then host=-\n", 3, ErrInvalidRule}, // invalid rule, by line
-		{"undust-rules v1\npattern a.example split -\n", 2, ErrFormat},          // patterns without a parser
-		{"undust-rules v1\npattern a.example\n", 2, ErrFormat},                  // pattern without a line
-		{"undust-rules v1\n" + strings.Repeat("x", 2<<20) + "\n", 2, ErrFormat}, // line too long
+		{"undust-rules v1\npattern a.example split -\n", 2, ErrFormat},                                              // patterns without a parser
+		{"undust-rules v1\npattern a.example\n", 2, ErrFormat},                                                      // pattern without a line
+		{"undust-rules v1\n" + strings.Repeat("x", 2<<20) + "\n", 2, ErrFormat},                                     // line too long
 	}
 	for _, tt := range tests {
 		_, err := Load(strings.NewReader(tt.in), nil)
