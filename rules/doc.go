@@ -1,0 +1,50 @@
+// Package rules applies URL rewrite rules learned from dup clusters: the rule model, a rule set
+// indexed for online matching, a versioned text file format, and the metrics that judge rules.
+//
+// It follows Koppula, Leela, Agarwal, Chitrapura, Garg and Sasturkar, "Learning URL patterns for
+// webpage de-duplication", WSDM 2010 (§2 Definitions 1 and 2, §5 metrics), and the offline
+// generation / online application split of Agarwal et al., "URL normalization for
+// de-duplication of web pages", CIKM 2009 (Figure 1).
+//
+// # Model
+//
+// A URL is a function from keys to values (Definition 1): the tokens of urlnorm.Tokenize, keyed
+// by part, by path position from the start and from the end, by query name, and by deep-token
+// index within a token. A [Rule] (Definition 2) has a [Scope] (an exact host, or every host under
+// a registrable domain), a [Context] of conditions on keys (a value, the wildcard "*", or ⊥, key
+// absent) and a [Transformation] of actions on keys (assign a literal, delete ⊥, copy the value
+// of another key — the paper's key reference — with a value conversion). Keys a context does
+// not name are unconstrained; keys a transformation does not name are kept, which is how a
+// wildcard passes its value through. Take www.imdb.com of the paper:
+//
+//	host=www.imdb.com cov=120 prec=1 sup=4 if path(1,3)="title" path(2,2)=* path(3,1)="photogallery" then path(3,1)="mediaindex"
+//
+// rewrites http://www.imdb.com/title/tt0810900/photogallery to .../title/tt0810900/mediaindex.
+//
+// # Matching
+//
+// A [Set] files each rule under its scope, and within the scope under one literal condition,
+// the (key, value) that fewest rules of the scope share. A URL is checked only against the rules
+// filed under its own values at those keys, and the rules with no literal condition. When
+// several rules match, the rule with most literal conditions applies; ties go to higher
+// precision, then coverage, then support, then exact-host scope, then the rule's text, so the
+// choice never depends on the order rules were given in. The rewritten URL goes through the
+// set's canonicalizer and is matched again, up to [Options].MaxRewrites (8) times.
+//
+// # Choices where the paper is silent
+//
+//   - The paper numbers scheme and host as positions 1 and 2; here they are keys of their own, so
+//     a path key does not move when a URL gains a port (urlnorm.Key).
+//   - A context can require a key to be absent (⊥); the paper's context has values and "*" only.
+//     A Copy action implicitly requires its source key to be present.
+//   - Assigning to a key the URL lacks adds it (the paper's "key add"); a path segment is inserted
+//     at the position its key gives, counted on the URL before the rewrite.
+//   - Of the paper's value conversions, Lowercase and Uppercase are kept (ASCII letters only).
+//     Encode and Decode are left to the canonicalizer that every rewritten URL goes through.
+//   - Of the matching rules, the first in precedence order that changes the URL applies, so a rule
+//     that leaves a URL as it is (a lowercasing rule on a lower-case URL) does not hide the rules
+//     after it. Rewriting stops when no matching rule changes the URL, at a URL seen
+//     before in the same chain (reported as ErrCycle), or at the bound (ErrRewriteLimit); the
+//     last URL is returned in each case.
+//   - Precision is computed as §5 defines it; see [RuleMetrics].
+package rules

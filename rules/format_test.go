@@ -1,0 +1,118 @@
+package rules
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const sampleFile = `undust-rules v1
+# hand-made rules; comments and blank lines are ignored
+
+pattern 360.yahoo.com split -
+rule host=360.yahoo.com cov=2 prec=1 sup=1 if path(1.1,1)="friends" path(1.3,1)=* then path(1.3,1)="x"
+rule host=www.imdb.com cov=2 prec=1 sup=2 if path(1,3)="title" path(2,2)=* path(3,1)="photogallery" then path(3,1)="mediaindex"
+rule domain=example.com cov=1 prec=1 sup=1 if host="m.example.com" then host="www.example.com"
+`
+
+func TestReadWriteRoundTrip(t *testing.T) {
+	s, err := Load(strings.NewReader(sampleFile), &Options{ParsePatterns: parseSplitter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 3 {
+		t.Fatalf("Len() = %d, want 3", s.Len())
+	}
+	var b1 bytes.Buffer
+	n, err := s.WriteTo(&b1)
+	if err != nil || n != int64(b1.Len()) {
+		t.Fatalf("WriteTo = %d, %v; wrote %d", n, err, b1.Len())
+	}
+	// What the writer writes, the reader reads back to a set that writes the same bytes.
+	s2, err := Load(bytes.NewReader(b1.Bytes()), &Options{ParsePatterns: parseSplitter})
+	if err != nil {
+		t.Fatalf("Load(WriteTo()): %v\n%s", err, b1.Bytes())
+	}
+	var b2 bytes.Buffer
+	s2.WriteTo(&b2)
+	if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
+		t.Errorf("second write differs:\n%s\n---\n%s", b1.Bytes(), b2.Bytes())
+	}
+	// The deep-token rule works after the round trip.
+	got, err := s2.Normalize("http://360.yahoo.com/friends-lttU7d6kIuGq")
+	if want := "http://360.yahoo.com/friends-x"; got != want || err != nil {
+		t.Errorf("Normalize = %q, %v; want %q", got, err, want)
+	}
+}
+
+func TestWriteDeterministic(t *testing.T) {
+	rs := genRules(loadSample(t), 0, 1)
+	if len(rs) < 50 {
+		t.Fatalf("only %d generated rules", len(rs))
+	}
+	var outs [][]byte
+	// The same rules in two orders make one set and one file.
+	for _, rev := range []bool{false, true} {
+		in := append([]Rule(nil), rs...)
+		if rev {
+			for i, j := 0, len(in)-1; i < j; i, j = i+1, j-1 {
+				in[i], in[j] = in[j], in[i]
+			}
+		}
+		s, err := NewSet(in, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		s.WriteTo(&b)
+		outs = append(outs, b.Bytes())
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Error("rule order changed the file")
+	}
+	s, err := Load(bytes.NewReader(outs[0]), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	s.WriteTo(&b)
+	if !bytes.Equal(b.Bytes(), outs[0]) {
+		t.Error("read and write changed the file")
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	const rule = "rule host=a.example cov=1 prec=1 sup=1 if then port=-\n"
+	tests := []struct {
+		in   string
+		line int
+		err  error
+	}{
+		{"", 1, ErrFormat},                                     // empty file
+		{"undust-rules v2\n", 1, ErrFormat},                    // other version
+		{"rules v1\n" + rule, 1, ErrFormat},                    // no magic
+		{"undust-rules v1\n" + rule + "bogus\n", 3, ErrFormat}, // unknown line
+		{"undust-rules v1\n# c\n\nrule host=a.example cov=x prec=1 sup=1 if then port=-\n", 4, ErrFormat},           // bad number
+		{"undust-rules v1\n" + rule + "rule host=a.example cov=1 prec=1 sup=1 if then host=-\n", 3, ErrInvalidRule}, // invalid rule, by line
+		{"undust-rules v1\npattern a.example split -\n", 2, ErrFormat},                                              // patterns without a parser
+		{"undust-rules v1\npattern a.example\n", 2, ErrFormat},                                                      // pattern without a line
+		{"undust-rules v1\n" + strings.Repeat("x", 2<<20) + "\n", 2, ErrFormat},                                     // line too long
+	}
+	for _, tt := range tests {
+		_, err := Load(strings.NewReader(tt.in), nil)
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != tt.line || !errors.Is(err, tt.err) {
+			t.Errorf("Load(%.40q) error %v, want line %d wrapping %v", tt.in, err, tt.line, tt.err)
+		}
+	}
+	// A failed read leaves the set as it was.
+	s, _ := Load(strings.NewReader(sampleFile), &Options{ParsePatterns: parseSplitter})
+	if _, err := s.ReadFrom(strings.NewReader("undust-rules v1\nbogus\n")); err == nil || s.Len() != 3 {
+		t.Errorf("ReadFrom(bad) = %v, Len() = %d; want an error and 3", err, s.Len())
+	}
+	// A file without a final newline reads.
+	if s, err := Load(strings.NewReader("undust-rules v1\n"+strings.TrimSuffix(rule, "\n")), nil); err != nil || s.Len() != 1 {
+		t.Errorf("Load(no final newline) = %v", err)
+	}
+}

@@ -1,0 +1,191 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// FuzzReadFrom checks that the reader never panics and that whatever it accepts writes a file
+// that reads back to a set writing the same bytes.
+func FuzzReadFrom(f *testing.F) {
+	f.Add([]byte(sampleFile))
+	f.Add([]byte("undust-rules v1\nrule host=a.example cov=1 prec=1 sup=1 if then port=-\n"))
+	f.Add([]byte("undust-rules v1\n# c\n\nrule domain=example.com cov=3 prec=0.5 sup=2 if query(\"a\",2)[1,-]=- path(-.2,1)=\"\\x00\" then query(\"q\")=upper(@path(1,-))\n"))
+	f.Add([]byte("undust-rules v2\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		opts := &Options{ParsePatterns: parseSplitter}
+		s, err := Load(bytes.NewReader(data), opts)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "rules: line ") {
+				t.Fatalf("error without a line number: %v", err)
+			}
+			return
+		}
+		var b1, b2 bytes.Buffer
+		s.WriteTo(&b1)
+		s2, err := Load(bytes.NewReader(b1.Bytes()), opts)
+		if err != nil {
+			t.Fatalf("Load(WriteTo()) = %v\n%s", err, b1.Bytes())
+		}
+		s2.WriteTo(&b2)
+		if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
+			t.Fatalf("round trip differs:\n%s\n---\n%s", b1.Bytes(), b2.Bytes())
+		}
+	})
+}
+
+// FuzzParseRule checks that a parsed rule's text parses back to the same text.
+func FuzzParseRule(f *testing.F) {
+	for _, l := range strings.Split(sampleFile, "\n") {
+		if r, ok := strings.CutPrefix(l, "rule "); ok {
+			f.Add(r)
+		}
+	}
+	f.Add(`host=h.example cov=1 prec=0.5 sup=1 if then fragment=- userinfo=- path(1,-)=@fragment`)
+	f.Fuzz(func(t *testing.T, line string) {
+		r, err := ParseRule(line)
+		if err != nil {
+			return
+		}
+		txt := r.String()
+		r2, err := ParseRule(txt)
+		if err != nil {
+			t.Fatalf("ParseRule(%q) = %v", txt, err)
+		}
+		if r2.String() != txt {
+			t.Fatalf("text changed: %q -> %q", txt, r2.String())
+		}
+	})
+}
+
+// byteSource hands out choices from fuzz bytes, then zeros.
+type byteSource struct{ b []byte }
+
+func (s *byteSource) n(k int) int {
+	if len(s.b) == 0 {
+		return 0
+	}
+	v := int(s.b[0]) % k
+	s.b = s.b[1:]
+	return v
+}
+
+// randomRules builds up to 8 rules for URLs of host from fuzz bytes, with keys and values drawn
+// from a small vocabulary and from the URL's own tokens so that they often match.
+func randomRules(src *byteSource, host string, toks []urlnorm.Token) []Rule {
+	vals := []string{"a", "b", "x", "", "index.html", "A", "a-b", "1"}
+	for _, t := range toks {
+		vals = append(vals, t.Value)
+	}
+	names := []string{"a", "b", "id", "", "sid"}
+	for _, t := range toks {
+		if t.Part == urlnorm.PartQuery {
+			names = append(names, t.Name)
+		}
+	}
+	key := func() urlnorm.Key {
+		var k urlnorm.Key
+		switch src.n(8) {
+		case 0:
+			k.Part = urlnorm.PartScheme
+		case 1:
+			k.Part = urlnorm.PartHost
+		case 2:
+			k.Part = urlnorm.PartPort
+		case 3:
+			k.Part = urlnorm.PartFragment
+		case 4, 5:
+			k.Part = urlnorm.PartQuery
+			k.Name = names[src.n(len(names))]
+			k.Pos = int16(1 + src.n(2))
+		default:
+			k.Part = urlnorm.PartPath
+			k.Pos, k.RPos = int16(src.n(4)), int16(src.n(4))
+			if k.Pos == 0 && k.RPos == 0 {
+				k.Pos = 1
+			}
+		}
+		if src.n(4) == 0 {
+			k.Sub, k.RSub = int16(src.n(3)), int16(src.n(3))
+		}
+		return k
+	}
+	scopes := []Scope{{Host: host}, {Host: host}, {Host: "example.com", Domain: true}, {Host: "other.example"}}
+	var rs []Rule
+	for range 1 + src.n(8) {
+		r := Rule{Scope: scopes[src.n(len(scopes))]}
+		for range src.n(4) {
+			c := Condition{Key: key(), Op: CondOp(1 + src.n(3))}
+			if c.Op == Equal {
+				c.Value = vals[src.n(len(vals))]
+			}
+			r.Context = append(r.Context, c)
+		}
+		for range 1 + src.n(3) {
+			a := Action{Key: key(), Op: ActOp(1 + src.n(3))}
+			switch a.Op {
+			case Assign:
+				a.Value = vals[src.n(len(vals))]
+			case Copy:
+				a.From = key()
+				a.Conv = Conversion(src.n(3))
+			}
+			r.Transform = append(r.Transform, a)
+		}
+		r.Stats = Stats{Coverage: src.n(3), Precision: float64(src.n(3)) / 2, Support: src.n(2)}
+		if r.Validate() == nil {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// FuzzNormalize checks on random rules and URLs that the indexed matcher and the linear scan
+// agree, that a rule's text parses back to the rule, and that output without an error is a URL
+// urlnorm can tokenize.
+func FuzzNormalize(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7}, "http://www.example.com/a/b/index.html?id=1&sid=x#f")
+	f.Add([]byte{7, 6, 5, 4, 3, 2, 1, 0, 9, 9, 9}, "https://shop.example.com:8080/a-b/A?a=1&a=2&b")
+	f.Add([]byte("rules!rules!rules!"), "http://m.example.com/?")
+	f.Fuzz(func(t *testing.T, seed []byte, u string) {
+		toks, err := urlnorm.Tokenize(nil, u)
+		host := "h.example"
+		if err == nil {
+			for _, tk := range toks {
+				if tk.Part == urlnorm.PartHost {
+					host = tk.Value
+				}
+			}
+		}
+		src := &byteSource{b: seed}
+		rs := randomRules(src, host, toks)
+		for _, r := range rs {
+			r2, err := ParseRule(r.String())
+			if err != nil || r2.String() != r.String() {
+				t.Fatalf("ParseRule(%q) = %v, %v", r.String(), r2, err)
+			}
+		}
+		var opts Options
+		if src.n(2) == 0 {
+			opts.Patterns = map[string]Patterns{host: &splitter{seps: "-_."}}
+		}
+		s, err := NewSet(rs, &opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, ferr := s.Normalize(u)
+		slow, serr := s.normalizeSlow(u)
+		if fast != slow || fmt.Sprint(ferr) != fmt.Sprint(serr) {
+			t.Fatalf("Normalize(%q) = %q, %v; reference %q, %v\nrules:\n%v", u, fast, ferr, slow, serr, rs)
+		}
+		if ferr == nil && fast != u {
+			if _, err := urlnorm.Tokenize(nil, fast); err != nil {
+				t.Fatalf("Normalize(%q) = %q, which does not tokenize: %v", u, fast, err)
+			}
+		}
+	})
+}

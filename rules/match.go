@@ -1,0 +1,284 @@
+package rules
+
+import (
+	"github.com/undust/undust/urlnorm"
+)
+
+// view is a tokenized URL: its whole tokens from urlnorm.Tokenize and, when its host has
+// deep-token patterns, the same tokens with the covered ones split into deep tokens.
+type view struct {
+	whole     []urlnorm.Token
+	deep      []urlnorm.Token // whole itself when nothing was split
+	deepBuf   []urlnorm.Token
+	host      string
+	pathStart int // index in whole of the first path segment
+	nseg      int // number of path segments
+}
+
+// load tokenizes u into v, reusing v's buffers.
+func (v *view) load(u string, s *Set) error {
+	var err error
+	v.whole, err = urlnorm.Tokenize(v.whole[:0], u)
+	if err != nil {
+		return err
+	}
+	v.host, v.pathStart, v.nseg = "", -1, 0
+	for i, t := range v.whole {
+		switch t.Part {
+		case urlnorm.PartHost:
+			v.host = t.Value
+		case urlnorm.PartPath:
+			if v.pathStart < 0 {
+				v.pathStart = i
+			}
+			v.nseg++
+		}
+	}
+	v.deep = v.whole
+	if p := s.patternsFor(v.host); p != nil {
+		v.deep = p.AppendSplit(v.deepBuf[:0], v.whole)
+		v.deepBuf = v.deep
+	}
+	return nil
+}
+
+// sameToken reports whether a token with key t is the token (or a deep token of the token)
+// that key k addresses, ignoring deep-token indexes.
+func sameToken(t, k urlnorm.Key) bool {
+	if t.Part != k.Part {
+		return false
+	}
+	switch k.Part {
+	case urlnorm.PartPath:
+		return (k.Pos == 0 || t.Pos == k.Pos) && (k.RPos == 0 || t.RPos == k.RPos)
+	case urlnorm.PartQuery:
+		return t.Name == k.Name && t.Pos == k.Pos
+	}
+	return true
+}
+
+// sameDeep reports whether a deep token with key t is the one that the deep key k addresses.
+func sameDeep(t, k urlnorm.Key) bool {
+	return t.Sub != 0 && sameToken(t, k) && (k.Sub == 0 || t.Sub == k.Sub) && (k.RSub == 0 || t.RSub == k.RSub)
+}
+
+// lookup returns the value of key k in the URL, and whether the URL has it. Path keys are
+// found by position; other keys by a scan of the few tokens of their part.
+func (v *view) lookup(k urlnorm.Key) (string, bool) {
+	if k.Sub != 0 || k.RSub != 0 {
+		for i := range v.deep {
+			if sameDeep(v.deep[i].Key, k) {
+				return v.deep[i].Value, true
+			}
+		}
+		return "", false
+	}
+	if k.Part == urlnorm.PartPath {
+		var i int
+		switch {
+		case k.Pos != 0:
+			if int(k.Pos) > v.nseg || (k.RPos != 0 && int(k.Pos)+int(k.RPos) != v.nseg+1) {
+				return "", false
+			}
+			i = v.pathStart + int(k.Pos) - 1
+		default:
+			if int(k.RPos) > v.nseg {
+				return "", false
+			}
+			i = v.pathStart + v.nseg - int(k.RPos)
+		}
+		return v.whole[i].Value, true
+	}
+	for i := range v.whole {
+		if sameToken(v.whole[i].Key, k) {
+			return v.whole[i].Value, true
+		}
+	}
+	return "", false
+}
+
+// lookupSlow is lookup by a plain scan: the reference for tests.
+func (v *view) lookupSlow(k urlnorm.Key) (string, bool) {
+	toks := v.whole
+	deep := k.Sub != 0 || k.RSub != 0
+	if deep {
+		toks = v.deep
+	}
+	for _, t := range toks {
+		if deep && sameDeep(t.Key, k) || !deep && sameToken(t.Key, k) {
+			return t.Value, true
+		}
+	}
+	return "", false
+}
+
+// holds reports whether condition c holds in the URL, with the given lookup.
+func holds(c *Condition, val string, ok bool) bool {
+	switch c.Op {
+	case Equal:
+		return ok && val == c.Value
+	case Any:
+		return ok
+	case Absent:
+		return !ok
+	}
+	return false
+}
+
+// matches reports whether the context of r holds in v (fast lookup). The scope is not checked.
+func (r *crule) matches(v *view) bool {
+	for i := range r.conds {
+		val, ok := v.lookup(r.conds[i].Key)
+		if !holds(&r.conds[i], val, ok) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchesSlow is matches for the reference matcher: scope, every condition by a scan, and the
+// keys that actions copy from, in rule order.
+func matchesSlow(r *Rule, v *view) bool {
+	if !r.Scope.Covers(v.host) {
+		return false
+	}
+	for i := range r.Context {
+		val, ok := v.lookupSlow(r.Context[i].Key)
+		if !holds(&r.Context[i], val, ok) {
+			return false
+		}
+	}
+	for _, a := range r.Transform {
+		if a.Op == Copy {
+			if _, ok := v.lookupSlow(a.From); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// insertion is a token that a rewrite adds, with the number of the URL's path segments that
+// come before it (for path segments).
+type insertion struct {
+	tok    urlnorm.Token
+	before int
+}
+
+// rewrite appends to dst the URL that rule r makes of v, before canonicalization. The context
+// must hold. sc provides buffers.
+func rewrite(dst []byte, r *Rule, v *view, sc *scratch) []byte {
+	out := append(sc.out[:0], v.deep...)
+	ins := sc.ins[:0]
+	for _, a := range r.Transform {
+		val := a.Value
+		if a.Op == Copy {
+			val, _ = v.lookup(a.From)
+			switch a.Conv {
+			case Lower:
+				val = lowerASCII(val)
+			case Upper:
+				val = upperASCII(val)
+			}
+		}
+		found := false
+		if a.Key.Sub != 0 || a.Key.RSub != 0 {
+			for i := range out {
+				if out[i].Part != 0 && sameDeep(out[i].Key, a.Key) {
+					found = true
+					if a.Op == Delete {
+						out[i].Value = ""
+					} else {
+						out[i].Value, out[i].Bare = val, false
+					}
+					break
+				}
+			}
+			// An absent deep token is left absent: there is no place to put it.
+			continue
+		}
+		for i := range out {
+			t := &out[i]
+			if t.Part == 0 || !sameToken(t.Key, a.Key) {
+				continue
+			}
+			switch {
+			case a.Op == Delete:
+				t.Part = 0 // AppendJoin skips tokens of no part
+			case !found:
+				t.Value, t.Bare = val, false
+			default:
+				t.Value = "" // later deep tokens of a replaced token
+			}
+			found = true
+		}
+		if !found && a.Op != Delete {
+			t := urlnorm.Token{Key: a.Key, Value: val}
+			before := 0
+			if a.Key.Part == urlnorm.PartPath {
+				if a.Key.Pos != 0 {
+					before = min(int(a.Key.Pos)-1, v.nseg)
+				} else {
+					before = max(v.nseg-int(a.Key.RPos)+1, 0)
+				}
+			}
+			ins = append(ins, insertion{t, before})
+		}
+	}
+	sc.out = out[:0]
+	if len(ins) > 0 {
+		fin := sc.fin[:0]
+		seg := 0
+		for _, t := range out {
+			if t.Part == urlnorm.PartPath && t.Sub <= 1 {
+				// t starts path segment number seg: insertions before it come first.
+				for _, x := range ins {
+					if x.tok.Part == urlnorm.PartPath && x.before == seg {
+						fin = append(fin, x.tok)
+					}
+				}
+				seg++
+			}
+			fin = append(fin, t)
+		}
+		for _, x := range ins {
+			if x.tok.Part != urlnorm.PartPath || x.before >= seg {
+				fin = append(fin, x.tok)
+			}
+		}
+		sc.fin = fin
+		out = fin
+	}
+	sc.ins = ins
+	return urlnorm.AppendJoin(dst, out)
+}
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'A' <= c && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+func upperASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'a' <= c && c <= 'z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'a' <= c && c <= 'z' {
+					b[j] = c - 'a' + 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}

@@ -1,0 +1,123 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+)
+
+// TestFastMatchesSlow checks that the indexed matcher and the linear scan normalize every URL
+// of a data set alike, with rules generated from the same data.
+func TestFastMatchesSlow(t *testing.T) {
+	sets := []struct {
+		name  string
+		urls  []Labeled
+		rules int
+	}{
+		{"sample", loadSample(t), 0},
+		{"dev", loadDev(t, 10000), 2000},
+	}
+	if os.Getenv("UNDUST_LONG") != "" {
+		sets = append(sets, struct {
+			name  string
+			urls  []Labeled
+			rules int
+		}{"dev-all", loadDev(t, 0), 10000})
+	}
+	if testing.Short() {
+		sets = sets[:1]
+	}
+	for _, d := range sets {
+		rs := genRules(d.urls, d.rules, 7)
+		s, err := NewSet(rs, &Options{Patterns: map[string]Patterns{"juniperacme.com": &splitter{seps: "Q_Z"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := 0
+		for _, l := range d.urls {
+			fast, ferr := s.Normalize(l.URL)
+			slow, serr := s.normalizeSlow(l.URL)
+			if fast != slow || fmt.Sprint(ferr) != fmt.Sprint(serr) {
+				t.Fatalf("%s: Normalize(%q) = %q, %v; reference %q, %v", d.name, l.URL, fast, ferr, slow, serr)
+			}
+			if fast != l.URL {
+				changed++
+			}
+		}
+		t.Logf("%s: %d rules, %d of %d URLs rewritten", d.name, s.Len(), changed, len(d.urls))
+		if changed == 0 {
+			t.Errorf("%s: no URL rewritten: the test checks nothing", d.name)
+		}
+	}
+}
+
+func TestAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
+	s := mustSet(t, nil,
+		`host=h.example cov=1 prec=1 sup=1 if query("sid")=* then query("sid")=-`,
+		`host=h.example cov=1 prec=1 sup=1 if path(1,-)="old" then path(1,-)="new"`,
+	)
+	tests := []struct {
+		in   string
+		max  float64
+		desc string
+	}{
+		{"http://other.example/a?sid=1", 0, "host without rules"},
+		{"http://h.example/a?x=1", 0, "no rule matches"},
+		{"http://h.example/a?sid=1", 2, "one rewrite"},
+		{"http://h.example/old?sid=1", 4, "two rewrites"},
+	}
+	for _, tt := range tests {
+		s.Normalize(tt.in) // warm the pool
+		n := testing.AllocsPerRun(200, func() { s.Normalize(tt.in) })
+		if n > tt.max {
+			t.Errorf("Normalize(%q) (%s): %v allocs, want <= %v", tt.in, tt.desc, n, tt.max)
+		}
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	urls := loadSample(t)
+	s, err := NewSet(genRules(urls, 0, 3), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]string, len(urls))
+	for i, l := range urls {
+		want[i], _ = s.Normalize(l.URL)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range urls {
+				j := (i + g*37) % len(urls)
+				if got, _ := s.Normalize(urls[j].URL); got != want[j] {
+					t.Errorf("concurrent Normalize(%q) = %q, want %q", urls[j].URL, got, want[j])
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestNewSetErrors(t *testing.T) {
+	good := mustRule(t, `host=h.example cov=1 prec=1 sup=1 if then port=-`)
+	bad := good
+	bad.Transform = Transformation{{Key: hostKey, Op: Delete}}
+	_, err := NewSet([]Rule{good, bad}, nil)
+	var e *Error
+	if !errors.As(err, &e) || e.Op != "rule 1" || !errors.Is(err, ErrInvalidRule) {
+		t.Errorf("NewSet(bad) error %v, want rule 1 wrapping ErrInvalidRule", err)
+	}
+	// NewSet copies: changing the caller's rule afterwards does not change the set.
+	rs := []Rule{mustRule(t, `host=h.example cov=1 prec=1 sup=1 if path(1,-)="a" then path(1,-)="b"`)}
+	s, _ := NewSet(rs, nil)
+	rs[0].Transform[0].Value = "zzz"
+	if got, _ := s.Normalize("http://h.example/a"); got != "http://h.example/b" {
+		t.Errorf("set changed with the caller's rule: %q", got)
+	}
+}

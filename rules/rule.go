@@ -1,0 +1,272 @@
+package rules
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/undust/undust/urlnorm"
+	"golang.org/x/net/publicsuffix"
+)
+
+// A Scope names the hosts a rule applies to: one exact host, or (Domain set) every host whose
+// registrable domain is Host, Host itself included ("example.com" covers "www.example.com" and
+// "m.shop.example.com"). Host is written as in a canonical URL: lower case, punycode, no port.
+// The zero Scope is invalid.
+type Scope struct {
+	Host   string
+	Domain bool
+}
+
+// Covers reports whether a URL with host h is in the scope.
+func (s Scope) Covers(h string) bool {
+	if h == s.Host {
+		return true
+	}
+	return s.Domain && len(h) > len(s.Host) && strings.HasSuffix(h, s.Host) && h[len(h)-len(s.Host)-1] == '.'
+}
+
+// CondOp says what a [Condition] asks of the value of its key.
+type CondOp uint8
+
+// The condition operators. The paper's context maps a key to a value or the wildcard "*"; Absent
+// adds the paper's ⊥ (a key not present in the URL) so that a learned context can say "no
+// such parameter".
+const (
+	Equal  CondOp = iota + 1 // the key is present with exactly Value
+	Any                      // the key is present, with any value (the wildcard "*")
+	Absent                   // the key is not present (⊥)
+)
+
+// A Condition is one entry of a rule's context: a key and what its value must be.
+type Condition struct {
+	Key   urlnorm.Key
+	Op    CondOp
+	Value string // for Equal
+}
+
+// A Context is the conjunction of its conditions (Koppula et al., Definition 2: C: K -> V ∪ {*}).
+// Keys it does not name may have any value or be absent.
+type Context []Condition
+
+// ActOp says what an [Action] does to the value of its key.
+type ActOp uint8
+
+// The transformation operators (Koppula et al., Definition 2: T: K -> V ∪ {⊥, K'}). Keys that
+// no action names are kept as they are, which is how a generalized key passes its wildcard
+// value through.
+const (
+	Assign ActOp = iota + 1 // the key gets the literal Value; it is added if absent
+	Delete                  // the key is removed (⊥)
+	Copy                    // the key gets the value of the key From of the same URL, converted by Conv; added if absent
+)
+
+// A Conversion is a value conversion applied to the value that a [Copy] action takes.
+type Conversion uint8
+
+// The value conversions. The paper also lists Encode and Decode; percent-encoding is settled
+// by the canonicalizer that every rewritten URL goes through, so they are left out.
+const (
+	NoConversion Conversion = iota
+	Lower                   // "Recipe" -> "recipe" (ASCII letters only)
+	Upper                   // "Recipe" -> "RECIPE" (ASCII letters only)
+)
+
+// An Action is one entry of a rule's transformation.
+//
+// Assigning or copying to a key the URL lacks adds it: a query parameter is appended; a path
+// segment with Pos p is inserted before the segment now at position p (so it lands at p), one
+// with only RPos r is inserted so that r-1 of the URL's segments follow it, and past the end it
+// is appended. Positions always count the segments of the URL before the rewrite. An action on a
+// whole token (Sub and RSub 0) that the host's deep-token patterns split replaces or deletes all
+// its deep tokens; deleting a deep token empties it (it keeps its place).
+type Action struct {
+	Key   urlnorm.Key
+	Op    ActOp
+	Value string      // for Assign
+	From  urlnorm.Key // for Copy: the key whose value is taken (the paper's key reference)
+	Conv  Conversion  // for Copy
+}
+
+// A Transformation is a rule's list of actions, applied together: every Copy reads the URL as it
+// was before the rule, so the order of actions does not change the result, except that insertions
+// at one place keep their order.
+type Transformation []Action
+
+// Stats are a rule's statistics from learning (Koppula et al. §5): they order rules that match
+// the same URL and travel with the rule in the file.
+type Stats struct {
+	Coverage  int     // URLs of the training set the rule applied to
+	Precision float64 // fraction of those it rewrote without a false merge, in [0, 1]
+	Support   int     // dup clusters (or pairwise rules) the rule was generalized from
+}
+
+// A Rule rewrites URLs of its scope that its context matches by its transformation (Koppula et
+// al., Definition 2). A Rule is a plain value: build it with a composite literal. NewSet copies
+// it; nothing in this package mutates a Rule it is given.
+type Rule struct {
+	Scope     Scope
+	Context   Context
+	Transform Transformation
+	Stats     Stats
+}
+
+// Literals returns the number of Equal conditions of the rule's context: its specificity.
+func (r *Rule) Literals() int {
+	n := 0
+	for _, c := range r.Context {
+		if c.Op == Equal {
+			n++
+		}
+	}
+	return n
+}
+
+// Validate reports whether the rule is well formed; the error wraps ErrInvalidRule.
+// A rule must have a scope and at least one action; every key must address a token
+// (a path key gives Pos, RPos or both; a query key has a Name and no RPos; other parts have no
+// positions); no key may appear twice in the context or the transformation; the scheme and host
+// cannot be deleted or set to ""; a Domain scope must be a registrable domain.
+func (r *Rule) Validate() error {
+	if err := r.Scope.validate(); err != nil {
+		return err
+	}
+	if len(r.Transform) == 0 {
+		return invalid("empty transformation")
+	}
+	if p := r.Stats.Precision; !(p >= 0 && p <= 1) {
+		return invalid("precision " + strconv.FormatFloat(p, 'g', -1, 64) + " not in [0, 1]")
+	}
+	if r.Stats.Coverage < 0 || r.Stats.Support < 0 {
+		return invalid("negative coverage or support")
+	}
+	for i, c := range r.Context {
+		if err := validKey(c.Key); err != nil {
+			return err
+		}
+		if c.Op < Equal || c.Op > Absent {
+			return invalid("condition op " + strconv.Itoa(int(c.Op)))
+		}
+		if c.Op != Equal && c.Value != "" {
+			return invalid("value on a non-Equal condition of " + keyText(c.Key))
+		}
+		for _, d := range r.Context[:i] {
+			if d.Key == c.Key {
+				return invalid("two conditions on " + keyText(c.Key))
+			}
+		}
+	}
+	for i, a := range r.Transform {
+		if err := validKey(a.Key); err != nil {
+			return err
+		}
+		switch a.Op {
+		case Assign:
+			if a.From != (urlnorm.Key{}) || a.Conv != NoConversion {
+				return invalid("reference on an Assign to " + keyText(a.Key))
+			}
+			if a.Value == "" && (a.Key.Part == urlnorm.PartScheme || a.Key.Part == urlnorm.PartHost) {
+				return invalid("empty " + a.Key.Part.String())
+			}
+		case Delete:
+			if a.Value != "" || a.From != (urlnorm.Key{}) || a.Conv != NoConversion {
+				return invalid("value on a Delete of " + keyText(a.Key))
+			}
+			if a.Key.Part == urlnorm.PartScheme || a.Key.Part == urlnorm.PartHost {
+				return invalid("delete of " + a.Key.Part.String())
+			}
+		case Copy:
+			if a.Value != "" {
+				return invalid("value on a Copy to " + keyText(a.Key))
+			}
+			if err := validKey(a.From); err != nil {
+				return err
+			}
+			if a.Conv > Upper {
+				return invalid("conversion " + strconv.Itoa(int(a.Conv)))
+			}
+		default:
+			return invalid("action op " + strconv.Itoa(int(a.Op)))
+		}
+		for _, b := range r.Transform[:i] {
+			if b.Key == a.Key {
+				return invalid("two actions on " + keyText(a.Key))
+			}
+		}
+	}
+	return nil
+}
+
+func (s Scope) validate() error {
+	if s.Host == "" {
+		return invalid("empty host scope")
+	}
+	for i := 0; i < len(s.Host); i++ {
+		if c := s.Host[i]; c <= ' ' || c >= 0x7f || c == '/' || c == '?' || c == '#' || c == '"' || ('A' <= c && c <= 'Z') {
+			return invalid("host scope " + strconv.Quote(s.Host) + " not a canonical host")
+		}
+	}
+	if s.Domain {
+		d, err := publicsuffix.EffectiveTLDPlusOne(s.Host)
+		if err != nil || d != s.Host {
+			return invalid("domain scope " + strconv.Quote(s.Host) + " not a registrable domain")
+		}
+	}
+	return nil
+}
+
+func validKey(k urlnorm.Key) error {
+	if k.Pos < 0 || k.RPos < 0 || k.Sub < 0 || k.RSub < 0 {
+		return invalid("negative position in " + keyText(k))
+	}
+	switch k.Part {
+	case urlnorm.PartPath:
+		if k.Pos == 0 && k.RPos == 0 {
+			return invalid("path key without a position")
+		}
+		if k.Name != "" {
+			return invalid("path key with a name")
+		}
+	case urlnorm.PartQuery:
+		if k.RPos != 0 {
+			return invalid("query key " + keyText(k) + " with a position from the end")
+		}
+	case urlnorm.PartScheme, urlnorm.PartUserinfo, urlnorm.PartHost, urlnorm.PartPort, urlnorm.PartFragment:
+		if k.Pos != 0 || k.RPos != 0 || k.Name != "" {
+			return invalid(k.Part.String() + " key with a position or a name")
+		}
+	default:
+		return invalid("key of unknown part " + strconv.Itoa(int(k.Part)))
+	}
+	return nil
+}
+
+// before reports whether rule a takes precedence over rule b when both match a URL: more
+// literal conditions first (the most specific rule), then higher precision, then higher coverage,
+// then higher support, then an exact-host scope before a domain scope, then the rule's text in
+// byte order, so that the order is total and does not depend on the order rules were given in.
+func before(a, b *Rule, ta, tb string) bool {
+	if la, lb := a.Literals(), b.Literals(); la != lb {
+		return la > lb
+	}
+	if a.Stats.Precision != b.Stats.Precision {
+		return a.Stats.Precision > b.Stats.Precision
+	}
+	if a.Stats.Coverage != b.Stats.Coverage {
+		return a.Stats.Coverage > b.Stats.Coverage
+	}
+	if a.Stats.Support != b.Stats.Support {
+		return a.Stats.Support > b.Stats.Support
+	}
+	if a.Scope.Domain != b.Scope.Domain {
+		return !a.Scope.Domain
+	}
+	return ta < tb
+}
+
+// clone returns a copy of r that shares no slice with it.
+func (r *Rule) clone() Rule {
+	c := *r
+	c.Context = append(Context(nil), r.Context...)
+	c.Transform = append(Transformation(nil), r.Transform...)
+	return c
+}

@@ -1,0 +1,176 @@
+package rules
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// Shorthands for keys in tests.
+func pathKey(pos, rpos int16) urlnorm.Key {
+	return urlnorm.Key{Part: urlnorm.PartPath, Pos: pos, RPos: rpos}
+}
+func queryKey(name string) urlnorm.Key {
+	return urlnorm.Key{Part: urlnorm.PartQuery, Name: name, Pos: 1}
+}
+
+var (
+	hostKey   = urlnorm.Key{Part: urlnorm.PartHost}
+	schemeKey = urlnorm.Key{Part: urlnorm.PartScheme}
+)
+
+// mustRule parses a rule's text form or fails the test.
+func mustRule(t testing.TB, s string) Rule {
+	t.Helper()
+	r, err := ParseRule(s)
+	if err != nil {
+		t.Fatalf("ParseRule(%q): %v", s, err)
+	}
+	return r
+}
+
+func mustSet(t testing.TB, opts *Options, lines ...string) *Set {
+	t.Helper()
+	var rs []Rule
+	for _, l := range lines {
+		rs = append(rs, mustRule(t, l))
+	}
+	s, err := NewSet(rs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestNormalize(t *testing.T) {
+	tests := []struct {
+		rules   []string
+		in, out string
+		err     error
+	}{
+		// WSDM'10 §2.1, alignment: c(k(-,1)) = index.html, t(k(-,1)) = ⊥ on any depth.
+		{[]string{`host=ag.arizona.edu cov=2 prec=1 sup=2 if path(-,1)="index.html" then path(-,1)=-`},
+			"http://ag.arizona.edu/srnr/about/art/index.html", "http://ag.arizona.edu/srnr/about/art", nil},
+		// The same rule on a shallower URL.
+		{[]string{`host=ag.arizona.edu cov=2 prec=1 sup=2 if path(-,1)="index.html" then path(-,1)=-`},
+			"http://ag.arizona.edu/art/index.html", "http://ag.arizona.edu/art", nil},
+		// Another host is out of scope.
+		{[]string{`host=ag.arizona.edu cov=2 prec=1 sup=2 if path(-,1)="index.html" then path(-,1)=-`},
+			"http://www.arizona.edu/art/index.html", "http://www.arizona.edu/art/index.html", nil},
+		// WSDM'10 §3.2.2 imdb: a wildcard passes the id through; a literal replaces the last segment.
+		{[]string{`host=www.imdb.com cov=2 prec=1 sup=2 if path(1,3)="title" path(2,2)=* path(3,1)="photogallery" then path(3,1)="mediaindex"`},
+			"http://www.imdb.com/title/tt0810900/photogallery", "http://www.imdb.com/title/tt0810900/mediaindex", nil},
+		// Value conversion: Uppercase(k(3,3)) as in the allrecipes example (path(1,3) here).
+		{[]string{`host=allrecipes.com cov=1 prec=1 sup=1 if path(1,3)="Recipe" then path(1,3)=upper(@path(1,3))`},
+			"http://allrecipes.com/Recipe/Smores/default.aspx", "http://allrecipes.com/RECIPE/Smores/default.aspx", nil},
+		// Key reference: query title into path segment 2, segment 1 set, the parameter deleted.
+		{[]string{`host=en.wiki.org cov=1 prec=1 sup=1 if path(1,2)="w" path(2,1)="index.php" query("title")=* then path(1,2)="wiki" path(2,1)=@query("title") query("title")=-`},
+			"http://en.wiki.org/w/index.php?title=Apple", "http://en.wiki.org/wiki/Apple", nil},
+		// Key reference into a segment the URL lacks: /?title=X -> /wiki/X (insertion after segment 1).
+		{[]string{`host=en.wiki.org cov=1 prec=1 sup=1 if path(1,1)="" query("title")=* then path(1,1)="wiki" path(2,-)=@query("title") query("title")=-`},
+			"http://en.wiki.org/?title=Apple", "http://en.wiki.org/wiki/Apple", nil},
+		// Path to query: /story/123 -> /story.php?id=123 (added parameter).
+		{[]string{`host=news.example cov=1 prec=1 sup=1 if path(1,2)="story" path(2,1)=* then path(1,2)="story.php" path(2,1)=- query("id")=@path(2,1)`},
+			"http://news.example/story/123", "http://news.example/story.php?id=123", nil},
+		// Assigning to a key the URL has replaces its value.
+		{[]string{`host=a.example cov=1 prec=1 sup=1 if path(-,1)="p" then path(-,2)="x"`},
+			"http://a.example/a/b/p", "http://a.example/a/x/p", nil},
+		// Insertion by position from the end: two of the URL's segments follow the new one.
+		{[]string{`host=a.example cov=1 prec=1 sup=1 if path(-,1)="p" then path(-,3)="x"`},
+			"http://a.example/a/p", "http://a.example/x/a/p", nil},
+		// Insertion by position from the start, past the end: appended.
+		{[]string{`host=a.example cov=1 prec=1 sup=1 if path(-,1)="p" then path(5,-)="x"`},
+			"http://a.example/a/p", "http://a.example/a/p/x", nil},
+		// A session parameter deleted, other parameters kept in order.
+		{[]string{`host=shop.example cov=1 prec=1 sup=1 if query("sid")=* then query("sid")=-`},
+			"http://shop.example/p?a=1&sid=abc&b=2", "http://shop.example/p?a=1&b=2", nil},
+		// An Absent condition: rule applies only without the parameter.
+		{[]string{`host=shop.example cov=1 prec=1 sup=1 if query("id")=- then query("page")=-`},
+			"http://shop.example/p?id=1&page=2", "http://shop.example/p?id=1&page=2", nil},
+		// Domain scope and host rewrite: the mobile host to www.
+		{[]string{`domain=example.com cov=1 prec=1 sup=1 if host="m.example.com" then host="www.example.com"`},
+			"https://m.example.com/a?b", "https://www.example.com/a?b", nil},
+		// Scheme rewrite chained with a host rewrite: two rewrites reach the fixed point.
+		{[]string{
+			`domain=example.com cov=1 prec=1 sup=1 if scheme="http" then scheme="https"`,
+			`domain=example.com cov=1 prec=1 sup=1 if host="example.com" then host="www.example.com"`},
+			"http://example.com/x", "https://www.example.com/x", nil},
+		// The most specific rule wins: two literals beat one.
+		{[]string{
+			`host=h.example cov=9 prec=1 sup=1 if path(1,-)="a" then path(1,-)="one"`,
+			`host=h.example cov=1 prec=0.5 sup=1 if path(1,-)="a" path(2,-)="b" then path(1,-)="two"`},
+			"http://h.example/a/b", "http://h.example/two/b", nil},
+		// Equal specificity: higher precision wins.
+		{[]string{
+			`host=h.example cov=9 prec=0.9 sup=1 if path(1,-)="a" then path(1,-)="one"`,
+			`host=h.example cov=1 prec=1 sup=1 if path(2,-)="b" then path(2,-)="two"`},
+			"http://h.example/a/b", "http://h.example/one/two", nil},
+		// A cycle a -> b -> a stops with the last URL and is reported.
+		{[]string{
+			`host=c.example cov=1 prec=1 sup=1 if path(1,1)="a" then path(1,1)="b"`,
+			`host=c.example cov=1 prec=1 sup=1 if path(1,1)="b" then path(1,1)="a"`},
+			"http://c.example/a", "http://c.example/a", ErrCycle},
+		// A rule that grows the URL forever stops at the bound.
+		{[]string{`host=g.example cov=1 prec=1 sup=1 if path(1,-)="x" then path(1,-)="x/x"`},
+			"http://g.example/x", "", ErrRewriteLimit},
+		// A URL that is not hierarchical comes back with the error.
+		{[]string{`host=g.example cov=1 prec=1 sup=1 if then path(1,-)="x"`},
+			"mailto:a@b", "mailto:a@b", urlnorm.ErrNotHierarchical},
+		// A rule with an empty context applies to every URL of its host, once (fixed point).
+		{[]string{`host=g.example cov=1 prec=1 sup=1 if then scheme="https"`},
+			"http://g.example/a", "https://g.example/a", nil},
+	}
+	for _, tt := range tests {
+		s := mustSet(t, nil, tt.rules...)
+		for _, slow := range []bool{false, true} {
+			got, err := s.normalize(tt.in, slow)
+			if !errors.Is(err, tt.err) || tt.err == nil && err != nil {
+				t.Errorf("Normalize(%q) slow=%v error %v, want %v", tt.in, slow, err, tt.err)
+			}
+			if tt.out != "" && got != tt.out {
+				t.Errorf("Normalize(%q) slow=%v = %q, want %q", tt.in, slow, got, tt.out)
+			}
+		}
+	}
+}
+
+func TestParseRuleRoundTrip(t *testing.T) {
+	lines := []string{
+		`host=www.imdb.com cov=120 prec=0.98 sup=4 if path(1,-)="title" path(2.1,-.2)="tt" path(2.2,-)=* path(-,1)="photogallery" then path(-,1)="mediaindex"`,
+		`domain=example.com cov=0 prec=1 sup=0 if host="m.example.com" query("a b",2)=- query("x")[1,-]="y" then host="www.example.com" query("q")=lower(@query("Q")) port=-`,
+		`host=h.example cov=1 prec=0.5 sup=1 if then fragment=- userinfo=- path(1,-)=@fragment`,
+	}
+	for _, l := range lines {
+		r := mustRule(t, l)
+		if got := r.String(); got != l {
+			t.Errorf("ParseRule(%q).String() = %q", l, got)
+		}
+	}
+	bad := []string{
+		`host=h.example cov=1 prec=1 sup=1 if then`,                       // empty transformation
+		`host=h.example cov=1 prec=2 sup=1 if then scheme="a"`,            // precision out of range
+		`host= cov=1 prec=1 sup=1 if then scheme="a"`,                     // empty scope
+		`domain=www.example.com cov=1 prec=1 sup=1 if then scheme="a"`,    // not a registrable domain
+		`host=h.example cov=1 prec=1 sup=1 if then host=-`,                // host deleted
+		`host=h.example cov=1 prec=1 sup=1 if path(-,-)="a" then port=-`,  // path key without position
+		`host=h.example cov=1 prec=1 sup=1 if path(0,1)="a" then port=-`,  // position 0
+		`host=h.example cov=1 prec=1 sup=1 if then port=- port=-`,         // two actions on a key
+		`host=h.example cov=1 prec=1 sup=1 if then port="1`,               // unterminated quote
+		`host=h.example cov=1 prec=1 sup=1 if then nokey="1"`,             // unknown part
+		`host=h.example cov=1 prec=1 sup=1 if then path(99999,-)="1"`,     // position overflow
+		`host=h.example cov=1 prec=NaN sup=1 if then port=-`,              // NaN precision
+		`host=h.example cov=1 prec=1 sup=1 if x then port=-`,              // garbage condition
+		`host=h.example cov=1 prec=1 sup=1 if then query("a")=@query("b"`, // unclosed reference
+	}
+	for _, l := range bad {
+		if _, err := ParseRule(l); err == nil {
+			t.Errorf("ParseRule(%q) accepted", l)
+		} else if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrInvalidRule) {
+			t.Errorf("ParseRule(%q) error %v wraps neither ErrFormat nor ErrInvalidRule", l, err)
+		} else if !strings.HasPrefix(err.Error(), "invalid rule") && !strings.HasPrefix(err.Error(), "malformed") {
+			t.Errorf("ParseRule(%q) error %q", l, err)
+		}
+	}
+}
