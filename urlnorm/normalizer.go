@@ -11,7 +11,7 @@ import (
 // Sentinel errors of Canonical and Key, wrapped in an *Error; test them with
 // errors.Is.
 var (
-	// ErrTooLong reports input longer than Options.MaxLength.
+	// ErrTooLong reports input, or a result, longer than Options.MaxLength.
 	ErrTooLong = errors.New("url too long")
 	// ErrNotAbsolute reports input without a scheme (and GuessScheme unset).
 	ErrNotAbsolute = errors.New("missing scheme")
@@ -59,8 +59,8 @@ func (c chain) Normalize(raw string) (string, error) {
 type Normalizer struct {
 	flags    Flags
 	maxLen   int
-	session  []paramRule
-	tracking []paramRule
+	session  *ruleSet
+	tracking *ruleSet
 	index    []string
 	hostEx   map[string]*exception
 	domainEx map[string]*exception
