@@ -10,7 +10,8 @@ import (
 const DefaultMaxLength = 8 << 10
 
 // ParamRule names a query parameter to remove. Names compare ASCII
-// case-insensitively.
+// case-insensitively. It is a plain value; the zero value matches nothing
+// and is skipped.
 type ParamRule struct {
 	// Name is the parameter name; a trailing '*' matches any suffix
 	// ("utm_*" matches utm_source and utm_medium).
@@ -23,7 +24,8 @@ type ParamRule struct {
 
 // Exception relaxes normalization on one host or on every host of one
 // registrable domain, for sites where a generic rule removes something that
-// names content (a "sid" parameter that is a story id).
+// names content (a "sid" parameter that is a story id). The zero value is
+// invalid (NewOptions rejects it); NewOptions copies it.
 type Exception struct {
 	// Host is an exact host as Canonical prints it ("news.example.com").
 	// Exactly one of Host and Domain is set.
@@ -40,8 +42,8 @@ type Exception struct {
 }
 
 // Options holds the settings that are values rather than on/off flags. The
-// zero value means the defaults. NewOptions copies what it needs, so the
-// caller may reuse or change an Options after the call.
+// zero value means the defaults. NewOptions copies what it needs and does not
+// modify it, so the caller may reuse or change an Options after the call.
 type Options struct {
 	// SessionParams lists the session-id parameters DropSessionIDs removes;
 	// nil means DefaultSessionParams, an empty non-nil slice means none.

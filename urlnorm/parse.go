@@ -208,11 +208,7 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 	}
 
 	dst = append(dst, schemeNames[kind]...)
-	if kind == schemeFile {
-		dst = append(dst, "://"...)
-	} else {
-		dst = append(dst, "://"...)
-	}
+	dst = append(dst, "://"...)
 	hostStart := len(dst)
 	var err error
 	if hostStr != "" {
