@@ -1,9 +1,10 @@
 package urlnorm
 
 // Flags selects normalizations. Each flag is one normalization, documented
-// with its effect as before -> after. The zero value selects none of the
-// optional normalizations: the URL is still parsed and serialized the WHATWG
-// way (see the package documentation for what is always done).
+// with its effect as before -> after. The zero value is usable and selects
+// none of the optional normalizations: the URL is still parsed and
+// serialized the WHATWG way (see the package documentation for what is
+// always done). Flags is a plain value, safe to copy and share.
 //
 // Flags split into two classes. The canonical class ([CanonicalFlags]) only
 // makes changes that keep the URL fetchable and pointing at the same

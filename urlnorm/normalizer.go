@@ -11,7 +11,7 @@ import (
 // Sentinel errors of Canonical and Key, wrapped in an *Error; test them with
 // errors.Is.
 var (
-	// ErrTooLong reports input longer than Options.MaxLength.
+	// ErrTooLong reports input, or a result, longer than Options.MaxLength.
 	ErrTooLong = errors.New("url too long")
 	// ErrNotAbsolute reports input without a scheme (and GuessScheme unset).
 	ErrNotAbsolute = errors.New("missing scheme")
@@ -28,14 +28,16 @@ var (
 
 // Stage is one step of URL normalization: a static Normalizer, a learned
 // rule set, or a Chain of them. Implementations must be safe for concurrent
-// use.
+// use and must not keep the string they are given beyond the call unless
+// they return it.
 type Stage interface {
 	Normalize(raw string) (string, error)
 }
 
 // Chain returns a Stage that applies stages in order, feeding each the
 // previous output, and stops at the first error. With no stages it returns
-// its input unchanged.
+// its input unchanged. Chain copies the slice; the Stage it returns is safe
+// for concurrent use if every stage is.
 func Chain(stages ...Stage) Stage {
 	return chain(append([]Stage(nil), stages...))
 }
@@ -59,8 +61,8 @@ func (c chain) Normalize(raw string) (string, error) {
 type Normalizer struct {
 	flags    Flags
 	maxLen   int
-	session  []paramRule
-	tracking []paramRule
+	session  *ruleSet
+	tracking *ruleSet
 	index    []string
 	hostEx   map[string]*exception
 	domainEx map[string]*exception

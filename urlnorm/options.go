@@ -10,7 +10,8 @@ import (
 const DefaultMaxLength = 8 << 10
 
 // ParamRule names a query parameter to remove. Names compare ASCII
-// case-insensitively.
+// case-insensitively. It is a plain value; the zero value matches nothing
+// and is skipped.
 type ParamRule struct {
 	// Name is the parameter name; a trailing '*' matches any suffix
 	// ("utm_*" matches utm_source and utm_medium).
@@ -23,7 +24,8 @@ type ParamRule struct {
 
 // Exception relaxes normalization on one host or on every host of one
 // registrable domain, for sites where a generic rule removes something that
-// names content (a "sid" parameter that is a story id).
+// names content (a "sid" parameter that is a story id). The zero value is
+// invalid (NewOptions rejects it); NewOptions copies it.
 type Exception struct {
 	// Host is an exact host as Canonical prints it ("news.example.com").
 	// Exactly one of Host and Domain is set.
@@ -40,8 +42,8 @@ type Exception struct {
 }
 
 // Options holds the settings that are values rather than on/off flags. The
-// zero value means the defaults. NewOptions copies what it needs, so the
-// caller may reuse or change an Options after the call.
+// zero value means the defaults. NewOptions copies what it needs and does not
+// modify it, so the caller may reuse or change an Options after the call.
 type Options struct {
 	// SessionParams lists the session-id parameters DropSessionIDs removes;
 	// nil means DefaultSessionParams, an empty non-nil slice means none.
@@ -55,8 +57,9 @@ type Options struct {
 	// Exceptions relax normalization per host or registrable domain. A Host
 	// exception wins over a Domain exception for the same host.
 	Exceptions []Exception
-	// MaxLength caps the input length in bytes; 0 means DefaultMaxLength.
-	// Longer input fails with ErrTooLong.
+	// MaxLength caps the length in bytes of the input and of the result; 0
+	// means DefaultMaxLength. Longer input, or input whose escaped result
+	// would be longer, fails with ErrTooLong.
 	MaxLength int
 }
 
@@ -107,6 +110,13 @@ func DefaultIndexFiles() []string {
 	}
 }
 
+// ruleSet is a compiled list of parameter rules with a filter on the first
+// letter, so most parameters are rejected with one table lookup.
+type ruleSet struct {
+	rules []paramRule
+	first [256]bool // lower-case first letters of rule names (all, for "*")
+}
+
 type paramRule struct {
 	name    string // lower-case, without the '*'
 	prefix  bool
@@ -118,7 +128,8 @@ type exception struct {
 	clear Flags
 }
 
-func compileRules(rs []ParamRule) []paramRule {
+func compileRules(rs []ParamRule) *ruleSet {
+	set := &ruleSet{}
 	out := make([]paramRule, 0, len(rs))
 	for _, r := range rs {
 		name := strings.ToLower(r.Name)
@@ -130,8 +141,19 @@ func compileRules(rs []ParamRule) []paramRule {
 			continue
 		}
 		out = append(out, paramRule{name: name, prefix: prefix, idValue: r.IDValue})
+		if name == "" {
+			for c := range set.first {
+				set.first[c] = true
+			}
+		} else {
+			set.first[name[0]] = true
+			if 'a' <= name[0] && name[0] <= 'z' {
+				set.first[name[0]-'a'+'A'] = true
+			}
+		}
 	}
-	return out
+	set.rules = out
+	return set
 }
 
 func compileException(e Exception) *exception {
@@ -171,7 +193,11 @@ func (x *exception) keeps(name []byte) bool {
 
 // matchParam reports whether a parameter (name and value as they appear in
 // the normalized query) matches one of rs.
-func matchParam(rs []paramRule, name, value []byte) bool {
+func matchParam(set *ruleSet, name, value []byte) bool {
+	if len(name) == 0 || !set.first[name[0]] {
+		return false
+	}
+	rs := set.rules
 	for i := range rs {
 		r := &rs[i]
 		if r.prefix {

@@ -4,7 +4,10 @@ package urlnorm
 // basic URL parser for special schemes without a base URL, writing the
 // serialization straight into dst, and applies the flags on the way.
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 type schemeKind uint8
 
@@ -96,14 +99,21 @@ func trimControlSpace(s string) string {
 
 // removeTabNewline removes ASCII tab, LF and CR anywhere, as WHATWG does.
 func removeTabNewline(s string) string {
-	k := 0
-	for ; k < len(s); k++ {
-		if c := s[k]; c <= '\r' && (c == '\t' || c == '\n' || c == '\r') {
+	k := strings.IndexByte(s, '\t')
+	if k < 0 {
+		k = strings.IndexByte(s, '\n')
+	}
+	if k < 0 {
+		k = strings.IndexByte(s, '\r')
+	}
+	if k < 0 {
+		return s
+	}
+	for i := 0; i < k; i++ {
+		if c := s[i]; c == '\n' || c == '\r' {
+			k = i
 			break
 		}
-	}
-	if k == len(s) {
-		return s
 	}
 	b := make([]byte, k, len(s))
 	copy(b, s[:k])
@@ -198,11 +208,7 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 	}
 
 	dst = append(dst, schemeNames[kind]...)
-	if kind == schemeFile {
-		dst = append(dst, "://"...)
-	} else {
-		dst = append(dst, "://"...)
-	}
+	dst = append(dst, "://"...)
 	hostStart := len(dst)
 	var err error
 	if hostStr != "" {
@@ -245,20 +251,24 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 	}
 
 	// Path, then query, then fragment.
-	pe := 0
-	for pe < len(rest) && rest[pe] != '?' && rest[pe] != '#' {
-		pe++
+	pe := strings.IndexByte(rest, '#')
+	if pe < 0 {
+		pe = len(rest)
+	}
+	if q := strings.IndexByte(rest[:pe], '?'); q >= 0 {
+		pe = q
 	}
 	pathStart := len(dst)
 	dst = appendPath(dst, rest[:pe], f, kind == schemeFile)
-	if f&(DropSessionIDs|RemoveDuplicateSlashes|DropIndex|LowercasePath) != 0 {
+	if f&(RemoveDuplicateSlashes|DropIndex|LowercasePath) != 0 ||
+		f&DropSessionIDs != 0 && (bytes.IndexByte(dst[pathStart:], ';') >= 0 || bytes.IndexByte(dst[pathStart:], '(') >= 0) {
 		dst = n.keyPath(dst, pathStart, f)
 	}
 	rest = rest[pe:]
 	if len(rest) > 0 && rest[0] == '?' {
-		qe := 1
-		for qe < len(rest) && rest[qe] != '#' {
-			qe++
+		qe := strings.IndexByte(rest, '#')
+		if qe < 0 {
+			qe = len(rest)
 		}
 		dst = append(dst, '?')
 		qStart := len(dst)
@@ -289,6 +299,11 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 		i := start + len(schemeNames[kind]) - 1
 		copy(dst[i:], dst[i+1:])
 		dst = dst[:len(dst)-1]
+	}
+	if len(dst)-start > n.maxLen {
+		// Escaping can triple the length; capping the output too keeps every
+		// result a valid input.
+		return n.fail(dst, start, op, raw, ErrTooLong)
 	}
 	return dst, nil
 }
@@ -400,10 +415,18 @@ func appendPath(dst []byte, p string, f Flags, file bool) []byte {
 		i = 1
 	}
 	first := true
+	backslash := strings.IndexByte(p, '\\') >= 0
 	for {
-		e := i
-		for e < len(p) && !isSlash(p[e]) {
-			e++
+		var e int
+		if backslash {
+			e = i
+			for e < len(p) && !isSlash(p[e]) {
+				e++
+			}
+		} else if e = strings.IndexByte(p[i:], '/'); e < 0 {
+			e = len(p)
+		} else {
+			e += i
 		}
 		seg := p[i:e]
 		last := e == len(p)

@@ -88,3 +88,27 @@ func TestCanonicalErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestAllocs(t *testing.T) {
+	n := New(Crawler)
+	canonical := "http://example.com/a/b?a=1&b=2"
+	messy := "HTTP://Example.com:80/a/./b?b=2&a=1#f"
+	buf := make([]byte, 0, 256)
+	tests := []struct {
+		name string
+		max  float64
+		f    func()
+	}{
+		{"AppendKey canonical input", 0, func() { buf, _ = n.AppendKey(buf[:0], canonical) }},
+		{"AppendKey messy input", 0, func() { buf, _ = n.AppendKey(buf[:0], messy) }},
+		{"AppendCanonical messy input", 0, func() { buf, _ = n.AppendCanonical(buf[:0], messy) }},
+		{"Key canonical input", 0, func() { n.Key(canonical) }},
+		{"Key messy input", 1, func() { n.Key(messy) }},
+		{"Canonical messy input", 1, func() { n.Canonical(messy) }},
+	}
+	for _, tc := range tests {
+		if got := testing.AllocsPerRun(100, tc.f); got > tc.max {
+			t.Errorf("%s: %v allocs, want at most %v", tc.name, got, tc.max)
+		}
+	}
+}
