@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,4 +115,68 @@ func BenchmarkAppendHashesCorpus(b *testing.B) {
 			dst = AppendHashes(dst[:0], t, Options{})
 		}
 	}
+}
+
+func BenchmarkMinHash(b *testing.B) {
+	// A 10 KB document: shingling plus the signature, per document.
+	text := benchText(10<<10, 2)
+	m := NewMinHasher(128, 1)
+	var hs, sig []uint64
+	b.Run("10KB/shingle+sign", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		b.ReportAllocs()
+		for b.Loop() {
+			hs = AppendHashes(hs[:0], text, Options{})
+			sig = m.AppendSignature(sig[:0], hs)
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "sigs/s")
+	})
+	hs = AppendHashes(hs[:0], text, Options{})
+	b.Run("10KB/sign", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sig = m.AppendSignature(sig[:0], hs)
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "sigs/s")
+	})
+}
+
+// BenchmarkLSHQuery queries an index of n documents of random signatures
+// with a near-duplicate of an indexed one. n is 100,000, or 1,000,000 with
+// UNDUST_LONG=1 (about 1 GB of memory).
+func BenchmarkLSHQuery(b *testing.B) {
+	n := 100_000
+	if os.Getenv("UNDUST_LONG") != "" {
+		n = 1_000_000
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	l := NewLSH(128, 0.8)
+	sigs := make([][]uint64, 1000)
+	sig := make([]uint64, 128)
+	for i := range n {
+		for j := range sig {
+			sig[j] = r.Uint64()
+		}
+		if i < len(sigs) {
+			sigs[i] = slices.Clone(sig)
+		}
+		l.Insert(uint64(i), sig)
+	}
+	queries := make([][]uint64, len(sigs))
+	for i, s := range sigs {
+		queries[i] = mutate(r, s, 0.1)
+	}
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	b.Run(strconv.Itoa(n), func(b *testing.B) {
+		b.ReportAllocs()
+		var dst []uint64
+		i := 0
+		for b.Loop() {
+			dst, _ = l.AppendQuery(dst[:0], queries[i%len(queries)])
+			i++
+		}
+		b.ReportMetric(float64(ms.HeapAlloc)/float64(n), "heapB/doc")
+	})
 }

@@ -2,6 +2,7 @@ package shingle_test
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/undust/undust/shingle"
 )
@@ -30,4 +31,35 @@ func ExampleAppendHashes() {
 	fmt.Printf("%#x\n", buf)
 	// Output:
 	// [0x8aa7fc645ef26892 0x1df13295a9233b92]
+}
+
+func ExampleMinHasher() {
+	a := "The printer is set up once on the main server and is then shared with every workstation in the network."
+	b := "The printer is set up once on the main server and is then shared with every computer in the network."
+	m := shingle.NewMinHasher(128, 1)
+	sa := m.Signature(shingle.Hashes(a, shingle.Options{}))
+	sb := m.Signature(shingle.Hashes(b, shingle.Options{}))
+	exact := shingle.NewSet(shingle.Hashes(a, shingle.Options{})).Jaccard(shingle.NewSet(shingle.Hashes(b, shingle.Options{})))
+	fmt.Printf("exact %.2f, estimate %.2f\n", exact, shingle.Estimate(sa, sb))
+	// Output:
+	// exact 0.60, estimate 0.60
+}
+
+func ExampleLSH() {
+	docs := []string{
+		"Open the printer administration page and choose add printer; the wizard finds printers on the network.",
+		"Open the printer administration page and choose add printer; the wizard finds the printers on the network.",
+		"Backups run every night at two and are kept for thirty days on the second disk of the server.",
+	}
+	m := shingle.NewMinHasher(128, 1)
+	index := shingle.NewLSH(128, 0.5)
+	for i, d := range docs {
+		index.Insert(uint64(i), m.Signature(shingle.Hashes(d, shingle.Options{})))
+	}
+	q := m.Signature(shingle.Hashes("Open the printer administration page and choose add printer; the wizard finds printers on your network.", shingle.Options{}))
+	keys, _ := index.Query(q)
+	slices.Sort(keys)
+	fmt.Println(keys)
+	// Output:
+	// [0 1]
 }

@@ -100,34 +100,23 @@ func (t *tokenizer) tokenize(s string, o Options) {
 		t.scan(s)
 	} else {
 		for len(s) > 0 {
-			n := norm.NFKC.QuickSpanString(s)
-			if n > 0 {
-				t.scan(s[:n])
-				s = s[n:]
-				continue
+			// ASCII and CJK Unified Ideographs are NFKC-stable
+			// starters that never compose with what precedes them, so
+			// a run of them is scanned as is. The run's last rune may
+			// compose with a following combining mark, so it goes to
+			// the normalizer with the other runes.
+			n, last := fastPrefix(s, !o.Punct)
+			if n == len(s) {
+				t.scan(s)
+				break
 			}
-			if r, size := utf8.DecodeRuneInString(s); 0xFF01 <= r && r <= 0xFF5E && !startsWithMark(s[size:]) {
-				// Full-width ASCII variants (common in CJK text)
-				// are <wide> compatibility forms of ASCII 0x21-0x7E:
-				// map them directly unless a combining mark follows,
-				// which could compose with the result.
-				var one [1]byte
-				one[0] = byte(r - 0xFEE0)
-				t.scan(unsafeString(one[:]))
-				s = s[size:]
-				continue
-			}
-			m := norm.NFKC.NextBoundaryInString(s, true)
-			if m <= 0 {
-				m = len(s)
-			}
-			// norm.Iter normalizes segment by segment into its own
-			// buffer; Form.AppendString would allocate.
-			t.iter.InitString(norm.NFKC, s[:m])
-			for !t.iter.Done() {
-				t.scanBytes(t.iter.Next())
-			}
-			s = s[m:]
+			t.scan(s[:last])
+			s = s[last:]
+			// s[:end] holds that rune and the following run of other
+			// runes; a boundary is always before the next fast rune.
+			end := otherRun(s, n-last, !o.Punct)
+			t.normalize(s[:end])
+			s = s[end:]
 		}
 	}
 	t.endToken()
@@ -140,6 +129,110 @@ func startsWithMark(s string) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.Is(unicode.M, r)
+}
+
+// fastPrefix returns the length n of the longest prefix of s made of runes
+// that need no normalization in context (ASCII, CJK Unified Ideographs and,
+// when sep is set, the punctuation in sepRunes), and the start of its last
+// rune (0 if the prefix is empty).
+func fastPrefix(s string, sep bool) (n, last int) {
+	i, l := 0, 0
+	for i < len(s) {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			l = i
+			i++
+			continue
+		}
+		if b >= 0xE0 && b <= 0xEF && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+			r := rune(b&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+			if r >= 0x800 && (0x4E00 <= r && r <= 0x9FFF || sep && sepRunes[r>>6]&(1<<(r&63)) != 0) {
+				l = i
+				i += 3
+				continue
+			}
+		}
+		break
+	}
+	return i, l
+}
+
+// sepRunes is a bitmap of the three-byte-encoded punctuation runes whose
+// NFKC form has no letter or number and that are starters with a boundary
+// before them (the CJK and full-width punctuation of Chinese text among
+// them). When punctuation is not kept they only separate tokens, before
+// and after normalization alike, so they need not be normalized.
+var sepRunes = func() (bits [0x10000 / 64]uint64) {
+	for r := rune(0x800); r < 0x10000; r++ {
+		if !unicode.IsPunct(r) || 0xD800 <= r && r < 0xE000 {
+			continue
+		}
+		s := string(r)
+		p := norm.NFKC.PropertiesString(s)
+		if p.CCC() != 0 || !p.BoundaryBefore() {
+			continue
+		}
+		ok := true
+		for _, q := range norm.NFKC.String(s) {
+			if unicode.IsLetter(q) || unicode.IsNumber(q) || isHan(q) {
+				ok = false
+			}
+		}
+		if ok {
+			bits[r>>6] |= 1 << (r & 63)
+		}
+	}
+	return bits
+}()
+
+// otherRun returns the end of the run of non-fast runes that starts at
+// s[from:].
+func otherRun(s string, from int, sep bool) int {
+	i := from
+	for i < len(s) {
+		n, _ := fastPrefix(s[i:], sep)
+		if n > 0 {
+			return i
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return i
+}
+
+// normalize scans s after NFKC normalization. s must start and end at
+// normalization boundaries.
+func (t *tokenizer) normalize(s string) {
+	for len(s) > 0 {
+		n := norm.NFKC.QuickSpanString(s)
+		if n > 0 {
+			t.scan(s[:n])
+			s = s[n:]
+			continue
+		}
+		if r, size := utf8.DecodeRuneInString(s); 0xFF01 <= r && r <= 0xFF5E && !startsWithMark(s[size:]) {
+			// Full-width ASCII variants (common in CJK text) are
+			// <wide> compatibility forms of ASCII 0x21-0x7E: map them
+			// directly unless a combining mark follows, which could
+			// compose with the result.
+			var one [1]byte
+			one[0] = byte(r - 0xFEE0)
+			t.scan(unsafeString(one[:]))
+			s = s[size:]
+			continue
+		}
+		m := norm.NFKC.NextBoundaryInString(s, true)
+		if m <= 0 {
+			m = len(s)
+		}
+		// norm.Iter normalizes segment by segment into its own buffer;
+		// Form.AppendString would allocate.
+		t.iter.InitString(norm.NFKC, s[:m])
+		for !t.iter.Done() {
+			t.scanBytes(t.iter.Next())
+		}
+		s = s[m:]
+	}
 }
 
 // asciiClass: 1 for letters and digits, 2 for upper-case letters, 3 for
