@@ -1,13 +1,19 @@
 package simhash
 
 import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/undust/undust/shingle"
 )
 
 func BenchmarkSum64(b *testing.B) {
@@ -198,4 +204,60 @@ func BenchmarkFindPairs(b *testing.B) {
 			FindPairsExact(fps, 3)
 		}
 	})
+}
+
+// BenchmarkSumText is the task's text fingerprinting figure: tokenize,
+// shingle, hash and accumulate, in bytes of text per second.
+func BenchmarkSumText(b *testing.B) {
+	for _, size := range []int{1 << 10, 10 << 10, 100 << 10} {
+		text := benchText(size, 1)
+		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			var sink uint64
+			for b.Loop() {
+				sink += SumText(text, shingle.Options{})
+			}
+			_ = sink
+		})
+	}
+}
+
+// BenchmarkSumTextCorpus fingerprints the main texts of the neardup corpus
+// in the directory named by UNDUST_NEARDUP (skipped without it).
+func BenchmarkSumTextCorpus(b *testing.B) {
+	dir := os.Getenv("UNDUST_NEARDUP")
+	if dir == "" {
+		b.Skip("UNDUST_NEARDUP not set")
+	}
+	f, err := os.Open(filepath.Join(dir, "main_text.jsonl.gz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc := bufio.NewScanner(z)
+	sc.Buffer(nil, 1<<28)
+	var texts []string
+	var n int64
+	for sc.Scan() {
+		var d struct{ Main string }
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			b.Fatal(err)
+		}
+		texts = append(texts, d.Main)
+		n += int64(len(d.Main))
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	var sink uint64
+	for b.Loop() {
+		for _, t := range texts {
+			sink += SumText(t, shingle.Options{})
+		}
+	}
+	_ = sink
 }
