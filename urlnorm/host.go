@@ -56,7 +56,17 @@ func appendHost(dst []byte, h string, f Flags) ([]byte, error) {
 	}
 	start := len(dst)
 	slow := false
+	plain := true
 	for i := 0; i < len(h); i++ {
+		if c := h[i]; c >= 0x80 || hostClass[c] != hcOK {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		dst = append(dst, h...)
+	}
+	for i := 0; !plain && i < len(h); i++ {
 		c := h[i]
 		if c >= 0x80 {
 			slow = true

@@ -273,3 +273,30 @@ func TestIPv6MatchesNetip(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainPathFastPath checks appendPath's fast path for paths already in
+// normal form against the segment-by-segment code, over the corpus paths and
+// some dot-segment shapes.
+func TestPlainPathFastPath(t *testing.T) {
+	urls, _ := loadCorpus(t)
+	paths := []string{"/", "/.", "/..", "/./", "/../", "/a/.", "/a/..", "/a/.b", "/a/..b", "/.a/", "/a//b", "/a%2e", "/a\\b", "/a b"}
+	for _, u := range urls {
+		if i := strings.Index(u, "://"); i >= 0 {
+			p := u[i+3:]
+			if j := strings.IndexByte(p, '/'); j >= 0 {
+				p, _, _ = strings.Cut(p[j:], "?")
+				p, _, _ = strings.Cut(p, "#")
+				paths = append(paths, p)
+			}
+		}
+	}
+	for _, f := range []Flags{Safe, Safe &^ EncodeStrict, 0} {
+		for _, p := range paths {
+			got := appendPath(nil, p, f, false)
+			want := appendPathSegments(nil, p, f, false)
+			if string(got) != string(want) {
+				t.Errorf("appendPath(%q, %v) = %q, segment by segment %q", p, f, got, want)
+			}
+		}
+	}
+}
