@@ -141,8 +141,9 @@ func refIPv4Number(p string) (uint64, bool) {
 	case len(p) > 1 && p[0] == '0':
 		p, base = p[1:], 8
 	}
-	if strings.ContainsAny(p, "+-_") {
-		return 0, false
+	digits := map[int]string{8: "01234567", 10: "0123456789", 16: "0123456789abcdefABCDEF"}[base]
+	if strings.Trim(p, digits) != "" {
+		return 0, false // (ParseUint may report overflow before a bad digit)
 	}
 	v, err := strconv.ParseUint(p, base, 64)
 	if err != nil {
