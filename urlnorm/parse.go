@@ -306,8 +306,6 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 
 func containsByte(s string, c byte) bool { return strings.IndexByte(s, c) >= 0 }
 
-func lastIndexByte(s string, c byte) int { return strings.LastIndexByte(s, c) }
-
 // authorityByte marks the bytes splitAuthority stops at.
 var authorityByte = [256]bool{'/': true, '\\': true, '?': true, '#': true, '@': true}
 
