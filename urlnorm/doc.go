@@ -78,7 +78,8 @@
 //
 // A Normalizer is immutable and safe for concurrent use. The parser is a
 // single pass over the input that writes straight into the output buffer;
-// AppendKey into a reused buffer does not allocate for ASCII hosts, and Key
+// AppendKey into a reused buffer does not allocate for ASCII hosts (except
+// for FoldWWW on a www host, which asks the public suffix list), and Key
 // and Canonical return their input without allocating when it is already in
 // normal form.
 package urlnorm

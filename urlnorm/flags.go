@@ -65,8 +65,9 @@ const (
 	// DropTracking removes tracking parameters named in
 	// Options.TrackingParams: ?id=7&utm_source=x&gclid=y -> ?id=7.
 	DropTracking
-	// FoldWWW removes a leading www, www2, www12... label unless what is left
-	// is a public suffix: http://www2.a.com/ -> http://a.com/.
+	// FoldWWW removes leading www, www2, www12... labels unless what is left
+	// is a public suffix: http://www2.a.com/ -> http://a.com/,
+	// http://www.www.a.com/ -> http://a.com/, http://www.co.uk/ stays.
 	FoldWWW
 	// DropIndex removes a final directory index file named in
 	// Options.IndexFiles: /a/index.html -> /a/.

@@ -85,78 +85,110 @@ func checkOutput(t *testing.T, in, out string) *url.URL {
 	return u
 }
 
-func FuzzCanonical(f *testing.F) {
-	seedCorpus(f)
-	safe := New(Safe)
-	crawler := New(Crawler)
-	f.Fuzz(func(t *testing.T, in string) {
-		c, err := safe.Canonical(in)
-		if err != nil {
-			checkError(t, err)
-			if rh, _, ok := refConnect(in); ok && !errors.Is(err, ErrTooLong) {
-				t.Fatalf("Canonical(%q) failed with %v; a WHATWG parser connects to %q", in, err, rh)
-			}
-			return
+var (
+	fuzzSafe       = New(Safe)
+	fuzzCrawler    = New(Crawler)
+	fuzzAggressive = New(Aggressive)
+)
+
+// checkCanonical checks the properties of Canonical for one input: errors
+// are typed, the result is idempotent (also for Crawler), parses with
+// net/url and connects to the host and port a WHATWG parser would.
+func checkCanonical(t *testing.T, in string) {
+	t.Helper()
+	c, err := fuzzSafe.Canonical(in)
+	if err != nil {
+		checkError(t, err)
+		if rh, _, ok := refConnect(in); ok && !errors.Is(err, ErrTooLong) {
+			t.Fatalf("Canonical(%q) failed with %v; a WHATWG parser connects to %q", in, err, rh)
 		}
-		if c2, err := safe.Canonical(c); err != nil || c2 != c {
-			t.Fatalf("not idempotent: %q -> %q -> %q, %v", in, c, c2, err)
-		}
-		if k, err := crawler.Canonical(in); err != nil {
-			t.Fatalf("Crawler.Canonical(%q) failed (%v) where Safe succeeded", in, err)
-		} else if k2, err := crawler.Canonical(k); err != nil || k2 != k {
-			t.Fatalf("Crawler.Canonical not idempotent: %q -> %q -> %q, %v", in, k, k2, err)
-		}
-		u := checkOutput(t, in, c)
-		if u.Scheme == "file" {
-			return
-		}
-		rh, rp, ok := refConnect(in)
-		if !ok {
-			t.Fatalf("Canonical(%q) = %q, but a WHATWG parser rejects it", in, c)
-		}
-		gh := u.Hostname()
-		if strings.HasPrefix(rh, "[") {
-			ga, err1 := netip.ParseAddr(gh)
-			ra, err2 := netip.ParseAddr(rh[1 : len(rh)-1])
-			if err1 != nil || err2 != nil || ga != ra {
-				t.Fatalf("Canonical(%q) = %q: host %q, WHATWG host %q", in, c, gh, rh)
-			}
-		} else if gh != rh {
+		return
+	}
+	if c2, err := fuzzSafe.Canonical(c); err != nil || c2 != c {
+		t.Fatalf("not idempotent: %q -> %q -> %q, %v", in, c, c2, err)
+	}
+	if k, err := fuzzCrawler.Canonical(in); err != nil {
+		t.Fatalf("Crawler.Canonical(%q) failed (%v) where Safe succeeded", in, err)
+	} else if k2, err := fuzzCrawler.Canonical(k); err != nil || k2 != k {
+		t.Fatalf("Crawler.Canonical not idempotent: %q -> %q -> %q, %v", in, k, k2, err)
+	}
+	u := checkOutput(t, in, c)
+	if u.Scheme == "file" {
+		return
+	}
+	rh, rp, ok := refConnect(in)
+	if !ok {
+		t.Fatalf("Canonical(%q) = %q, but a WHATWG parser rejects it", in, c)
+	}
+	gh := u.Hostname()
+	if strings.HasPrefix(rh, "[") {
+		ga, err1 := netip.ParseAddr(gh)
+		ra, err2 := netip.ParseAddr(rh[1 : len(rh)-1])
+		if err1 != nil || err2 != nil || ga != ra {
 			t.Fatalf("Canonical(%q) = %q: host %q, WHATWG host %q", in, c, gh, rh)
 		}
-		if u.Port() != rp {
-			t.Fatalf("Canonical(%q) = %q: port %q, WHATWG port %q", in, c, u.Port(), rp)
+	} else if gh != rh {
+		t.Fatalf("Canonical(%q) = %q: host %q, WHATWG host %q", in, c, gh, rh)
+	}
+	if u.Port() != rp {
+		t.Fatalf("Canonical(%q) = %q: port %q, WHATWG port %q", in, c, u.Port(), rp)
+	}
+}
+
+// checkKey checks the properties of Key for one input: idempotent for
+// Crawler and Aggressive, parses with net/url, AppendKey agrees with Key,
+// and the Crawler key equals the string-function reference.
+func checkKey(t *testing.T, in string) {
+	t.Helper()
+	for _, n := range []*Normalizer{fuzzCrawler, fuzzAggressive} {
+		k, err := n.Key(in)
+		if err != nil {
+			checkError(t, err)
+			continue
 		}
-	})
+		if k2, err := n.Key(k); err != nil || k2 != k {
+			t.Fatalf("%v: not idempotent: %q -> %q -> %q, %v", n.Flags(), in, k, k2, err)
+		}
+		checkOutput(t, in, k)
+		var buf [8]byte
+		if b, err := n.AppendKey(buf[:3], in); err != nil || string(b[3:]) != k || string(b[:3]) != string(buf[:3]) {
+			t.Fatalf("AppendKey(%q) = %q, %v; Key = %q", in, b, err, k)
+		}
+	}
+	c, err := fuzzCrawler.Canonical(in)
+	if err != nil {
+		return
+	}
+	k, _ := fuzzCrawler.Key(in)
+	if want := refCrawlerKey(fuzzCrawler, c); k != want {
+		t.Fatalf("Key(%q) = %q; reference from canonical %q gives %q", in, k, c, want)
+	}
+}
+
+func FuzzCanonical(f *testing.F) {
+	seedCorpus(f)
+	f.Fuzz(checkCanonical)
 }
 
 func FuzzKey(f *testing.F) {
 	seedCorpus(f)
-	crawler := New(Crawler)
-	aggressive := New(Aggressive)
-	f.Fuzz(func(t *testing.T, in string) {
-		for _, n := range []*Normalizer{crawler, aggressive} {
-			k, err := n.Key(in)
-			if err != nil {
-				checkError(t, err)
-				continue
-			}
-			if k2, err := n.Key(k); err != nil || k2 != k {
-				t.Fatalf("%v: not idempotent: %q -> %q -> %q, %v", n.Flags(), in, k, k2, err)
-			}
-			checkOutput(t, in, k)
-			var buf [8]byte
-			if b, err := n.AppendKey(buf[:3], in); err != nil || string(b[3:]) != k || string(b[:3]) != string(buf[:3]) {
-				t.Fatalf("AppendKey(%q) = %q, %v; Key = %q", in, b, err, k)
-			}
-		}
-		c, err := crawler.Canonical(in)
-		if err != nil {
-			return
-		}
-		k, _ := crawler.Key(in)
-		if want := refCrawlerKey(crawler, c); k != want {
-			t.Fatalf("Key(%q) = %q; reference from canonical %q gives %q", in, k, c, want)
-		}
-	})
+	f.Fuzz(checkKey)
+}
+
+// TestCorpusProperties runs the fuzz properties over the real URLs: every
+// fourth by default, all with UNDUST_LONG=1, the first 2,000 with -short.
+func TestCorpusProperties(t *testing.T) {
+	urls, _ := loadCorpus(t)
+	step := 4
+	if os.Getenv("UNDUST_LONG") != "" {
+		step = 1
+	}
+	if testing.Short() {
+		urls, step = urls[:2000], 1
+	}
+	for i := 0; i < len(urls); i += step {
+		u := urls[i]
+		checkCanonical(t, u)
+		checkKey(t, u)
+	}
 }

@@ -56,7 +56,17 @@ func appendHost(dst []byte, h string, f Flags) ([]byte, error) {
 	}
 	start := len(dst)
 	slow := false
+	plain := true
 	for i := 0; i < len(h); i++ {
+		if c := h[i]; c >= 0x80 || hostClass[c] != hcOK {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		dst = append(dst, h...)
+	}
+	for i := 0; !plain && i < len(h); i++ {
 		c := h[i]
 		if c >= 0x80 {
 			slow = true
@@ -322,27 +332,28 @@ func appendHex16(dst []byte, v uint16) []byte {
 	return dst
 }
 
-// foldWWW removes a leading "www", "www2", "www12"... label from the host at
-// the end of dst, unless the rest is a public suffix.
+// foldWWW removes leading "www", "www2", "www12"... labels from the host at
+// the end of dst, as long as what is left is neither empty, nor starts with
+// an empty label, nor is an IPv4-like or public-suffix name. It repeats, so
+// that the key of a key is the key itself: www.www.a.com -> a.com.
 func foldWWW(dst []byte, hostStart int) []byte {
-	h := dst[hostStart:]
-	if len(h) < 4 || string(h[:3]) != "www" {
-		return dst
+	for {
+		h := dst[hostStart:]
+		if len(h) < 4 || string(h[:3]) != "www" {
+			return dst
+		}
+		i := 3
+		for i < len(h) && isDigit(h[i]) {
+			i++
+		}
+		if i+1 >= len(h) || h[i] != '.' || h[i+1] == '.' || endsInNumber(h[i+1:]) {
+			return dst
+		}
+		rest := string(h[i+1:])
+		if ps, _ := publicsuffix.PublicSuffix(rest); ps == rest {
+			return dst
+		}
+		copy(h, h[i+1:])
+		dst = dst[:len(dst)-(i+1)]
 	}
-	i := 3
-	for i < len(h) && isDigit(h[i]) {
-		i++
-	}
-	if i >= len(h) || h[i] != '.' {
-		return dst
-	}
-	rest := string(h[i+1:])
-	if rest == "" || endsInNumber(h[i+1:]) {
-		return dst
-	}
-	if ps, _ := publicsuffix.PublicSuffix(rest); ps == rest {
-		return dst
-	}
-	copy(h, h[i+1:])
-	return dst[:len(dst)-(i+1)]
 }

@@ -55,6 +55,9 @@ func TestKeyAggressive(t *testing.T) {
 		{"http://www2.a.com/", "http://a.com/"},                        // www2
 		{"http://www.co.uk/", "http://www.co.uk/"},                     // www before a public suffix kept
 		{"http://wwwx.a.com/", "http://wwwx.a.com/"},                   // not a www label
+		{"http://www.www.a.com/", "http://a.com/"},                     // repeated www labels
+		{"http://www.www.com/", "http://www.com/"},                     // until a public suffix would remain
+		{"http://www.www..a/", "http://www..a/"},                       // not into an empty label (fuzz)
 		{"http://a.com/dir/index.html", "http://a.com/dir/"},           // index file
 		{"http://a.com/dir/Default.ASPX?x=1", "http://a.com/dir/?x=1"}, // index file, any case
 		{"http://a.com/A/B%c3%A9.HTML", "http://a.com/a/b%C3%A9.html"}, // lower-case path, escapes stay upper

@@ -1,10 +1,6 @@
 package urlnorm
 
-import (
-	"strings"
-
-	"golang.org/x/net/publicsuffix"
-)
+import "strings"
 
 // DefaultMaxLength is the input length cap used when Options.MaxLength is 0.
 const DefaultMaxLength = 8 << 10
@@ -164,7 +160,9 @@ func compileException(e Exception) *exception {
 	return x
 }
 
-// lookupException returns the exception for a canonical host, or nil.
+// lookupException returns the exception for a canonical host, or nil: an
+// exact Host exception, else the Domain exception of the longest suffix of
+// the host that has one. Map lookups with string(b) keys do not allocate.
 func (n *Normalizer) lookupException(host []byte) *exception {
 	if x, ok := n.hostEx[string(host)]; ok {
 		return x
@@ -172,11 +170,14 @@ func (n *Normalizer) lookupException(host []byte) *exception {
 	if len(n.domainEx) == 0 || len(host) == 0 || host[0] == '[' {
 		return nil
 	}
-	d, err := publicsuffix.EffectiveTLDPlusOne(string(host))
-	if err != nil {
-		return nil
+	for i := 0; i < len(host); i++ {
+		if i == 0 || host[i-1] == '.' {
+			if x, ok := n.domainEx[string(host[i:])]; ok {
+				return x
+			}
+		}
 	}
-	return n.domainEx[d]
+	return nil
 }
 
 func (x *exception) keeps(name []byte) bool {

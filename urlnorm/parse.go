@@ -174,12 +174,8 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 			i++
 		}
 		rest = rest[i:]
-		e := authorityEnd(rest)
-		auth := rest[:e]
-		rest = rest[e:]
-		if at := lastIndexByte(auth, '@'); at >= 0 {
-			userinfo, hasUser, auth = auth[:at], true, auth[at+1:]
-		}
+		var auth string
+		auth, userinfo, hasUser, rest = splitAuthority(rest)
 		hostStr, portStr, hasPort = splitHostPortWHATWG(auth)
 		if hostStr == "" {
 			return n.fail(dst, start, op, raw, ErrInvalidHost)
@@ -310,7 +306,28 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 
 func containsByte(s string, c byte) bool { return strings.IndexByte(s, c) >= 0 }
 
-func lastIndexByte(s string, c byte) int { return strings.LastIndexByte(s, c) }
+// authorityByte marks the bytes splitAuthority stops at.
+var authorityByte = [256]bool{'/': true, '\\': true, '?': true, '#': true, '@': true}
+
+// splitAuthority splits s, which starts after the scheme's slashes, into the
+// host and port text, the userinfo (before the last '@') and the rest.
+func splitAuthority(s string) (hostport, userinfo string, hasUser bool, rest string) {
+	at := -1
+	i := 0
+	for ; i < len(s); i++ {
+		if c := s[i]; authorityByte[c] {
+			if c != '@' {
+				break
+			}
+			at = i
+		}
+	}
+	hostport, rest = s[:i], s[i:]
+	if at >= 0 {
+		userinfo, hasUser, hostport = hostport[:at], true, hostport[at+1:]
+	}
+	return hostport, userinfo, hasUser, rest
+}
 
 // authorityEnd returns the index of the first '/', '\', '?' or '#'.
 func authorityEnd(s string) int {
@@ -326,6 +343,13 @@ func authorityEnd(s string) int {
 // splitHostPortWHATWG splits at the first ':' outside brackets (WHATWG host
 // state); tokens.go's splitHostPort serves already normalized URLs.
 func splitHostPortWHATWG(s string) (host, port string, hasPort bool) {
+	k := strings.IndexByte(s, ':')
+	if k < 0 {
+		return s, "", false
+	}
+	if strings.IndexByte(s[:k], '[') < 0 {
+		return s[:k], s[k+1:], true
+	}
 	inBracket := false
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
@@ -402,6 +426,17 @@ func reverse(b []byte) {
 // each percent-encoded, with dot segments resolved when the flag says so.
 // The result always starts with '/'.
 func appendPath(dst []byte, p string, f Flags, file bool) []byte {
+	if p == "" {
+		return append(dst, '/')
+	}
+	if !file && isPlainPath(p, f&EncodeStrict != 0) {
+		return append(dst, p...)
+	}
+	return appendPathSegments(dst, p, f, file)
+}
+
+// appendPathSegments is the general case of appendPath, segment by segment.
+func appendPathSegments(dst []byte, p string, f Flags, file bool) []byte {
 	pathStart := len(dst)
 	set := setPath
 	if f&EncodeStrict != 0 {
@@ -464,6 +499,43 @@ func appendPath(dst []byte, p string, f Flags, file bool) []byte {
 		dst = append(dst, '/')
 	}
 	return dst
+}
+
+// pathStop[strict][c] marks bytes that need work in a path: escapes,
+// backslashes and bytes of the percent-encode set.
+var pathStop = func() (t [2][256]bool) {
+	for c := range 256 {
+		t[0][c] = encodeTable[c]&setPath != 0 || c == '%' || c == '\\'
+		t[1][c] = encodeTable[c]&setPathStrict != 0 || c == '%' || c == '\\'
+	}
+	return t
+}()
+
+// isPlainPath reports whether p is already in normal form: it starts with
+// '/', needs no escaping and has no dot segments.
+func isPlainPath(p string, strict bool) bool {
+	if p[0] != '/' {
+		return false
+	}
+	stop := &pathStop[0]
+	if strict {
+		stop = &pathStop[1]
+	}
+	for i := 0; i < len(p); i++ {
+		if stop[p[i]] {
+			return false
+		}
+	}
+	for i := 0; ; {
+		k := strings.Index(p[i:], "/.")
+		if k < 0 {
+			return true
+		}
+		i += k + 2
+		if i == len(p) || p[i] == '/' || p[i] == '.' && (i+1 == len(p) || p[i+1] == '/') {
+			return false
+		}
+	}
 }
 
 func isNormDriveLetter(b []byte) bool {

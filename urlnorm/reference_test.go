@@ -141,8 +141,9 @@ func refIPv4Number(p string) (uint64, bool) {
 	case len(p) > 1 && p[0] == '0':
 		p, base = p[1:], 8
 	}
-	if strings.ContainsAny(p, "+-_") {
-		return 0, false
+	digits := map[int]string{8: "01234567", 10: "0123456789", 16: "0123456789abcdefABCDEF"}[base]
+	if strings.Trim(p, digits) != "" {
+		return 0, false // (ParseUint may report overflow before a bad digit)
 	}
 	v, err := strconv.ParseUint(p, base, 64)
 	if err != nil {
@@ -270,6 +271,36 @@ func TestIPv6MatchesNetip(t *testing.T) {
 		want := "[" + netip.MustParseAddr(s).String() + "]"
 		if err != nil || string(got) != want {
 			t.Errorf("appendIPv6(%q) = %q, %v; netip says %q", s, got, err, want)
+		}
+	}
+}
+
+// TestPlainPathFastPath checks appendPath's fast path for paths already in
+// normal form against the segment-by-segment code, over the corpus paths and
+// some dot-segment shapes.
+func TestPlainPathFastPath(t *testing.T) {
+	urls, _ := loadCorpus(t)
+	if testing.Short() {
+		urls = urls[:2000]
+	}
+	paths := []string{"/", "/.", "/..", "/./", "/../", "/a/.", "/a/..", "/a/.b", "/a/..b", "/.a/", "/a//b", "/a%2e", "/a\\b", "/a b"}
+	for _, u := range urls {
+		if i := strings.Index(u, "://"); i >= 0 {
+			p := u[i+3:]
+			if j := strings.IndexByte(p, '/'); j >= 0 {
+				p, _, _ = strings.Cut(p[j:], "?")
+				p, _, _ = strings.Cut(p, "#")
+				paths = append(paths, p)
+			}
+		}
+	}
+	for _, f := range []Flags{Safe, Safe &^ EncodeStrict, 0} {
+		for _, p := range paths {
+			got := appendPath(nil, p, f, false)
+			want := appendPathSegments(nil, p, f, false)
+			if string(got) != string(want) {
+				t.Errorf("appendPath(%q, %v) = %q, segment by segment %q", p, f, got, want)
+			}
 		}
 	}
 }

@@ -106,6 +106,15 @@ func TestAllocs(t *testing.T) {
 		{"Key messy input", 1, func() { n.Key(messy) }},
 		{"Canonical messy input", 1, func() { n.Canonical(messy) }},
 	}
+	withEx, err := NewOptions(Crawler, Options{Exceptions: []Exception{{Domain: "slashdot.org", Keep: []string{"sid"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests = append(tests, struct {
+		name string
+		max  float64
+		f    func()
+	}{"AppendKey with a domain exception", 0, func() { buf, _ = withEx.AppendKey(buf[:0], "http://news.slashdot.org/a?sid=1") }})
 	for _, tc := range tests {
 		if got := testing.AllocsPerRun(100, tc.f); got > tc.max {
 			t.Errorf("%s: %v allocs, want at most %v", tc.name, got, tc.max)
