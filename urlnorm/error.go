@@ -1,6 +1,9 @@
 package urlnorm
 
-import "strconv"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // An Error reports a URL that could not be normalized or tokenized: the operation, the input
 // and the cause, which is one of this package's sentinel errors or an error from a lower layer.
@@ -11,7 +14,11 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return "urlnorm: " + e.Op + " " + quote(e.URL) + ": " + e.Err.Error()
+	msg := "unknown error"
+	if e.Err != nil {
+		msg = e.Err.Error()
+	}
+	return "urlnorm: " + e.Op + " " + quote(e.URL) + ": " + msg
 }
 
 // Unwrap returns the cause, so errors.Is(err, urlnorm.ErrTooLong) works.
@@ -21,7 +28,12 @@ func (e *Error) Unwrap() error { return e.Err }
 func quote(s string) string {
 	const max = 200
 	if len(s) > max {
-		s = s[:max] + "..."
+		// Cut at a rune boundary so the quoted text stays valid UTF-8.
+		i := max
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		s = s[:i] + "..."
 	}
 	return strconv.Quote(s)
 }

@@ -226,3 +226,22 @@ func TestJoinDeepTokens(t *testing.T) {
 		t.Errorf("Join(deep tokens) = %q, want %q", got, want)
 	}
 }
+
+func TestErrorMessage(t *testing.T) {
+	tests := []struct {
+		e    *Error
+		want string
+	}{
+		{&Error{Op: "key", URL: "http://[x", Err: ErrInvalidHost}, `urlnorm: key "http://[x": ` + ErrInvalidHost.Error()},
+		// A zero Error still prints.
+		{&Error{}, `urlnorm:  "": unknown error`},
+		// Long inputs are cut at a rune boundary.
+		{&Error{Op: "key", URL: strings.Repeat("a", 199) + "é" + "tail", Err: ErrTooLong},
+			`urlnorm: key "` + strings.Repeat("a", 199) + `...": ` + ErrTooLong.Error()},
+	}
+	for _, tt := range tests {
+		if got := tt.e.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+}
