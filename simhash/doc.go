@@ -24,6 +24,14 @@
 // Accumulator.Add), or any real number supplied by the caller, such as an
 // inverse document frequency (Sum64Weighted, Accumulator.AddWeighted).
 //
+// SumText fingerprints text directly: the w-shingle hashes of package
+// shingle (5-word shingles of NFKC lower-cased text by default), weighted by
+// counts. Counts let text that repeats within a page (menus, footers, a
+// sidebar listing every version) dominate its fingerprint; on the neardup
+// corpus, fingerprints of full-page text are far less precise than those of
+// main content (htmltext's Options.MainContent), or than fingerprints of the
+// shingle set (Sum64 of a shingle.Set, every distinct shingle weighing 1).
+//
 // For example, the features 0b110, 0b011 and 0b010 give V[0] = -1,
 // V[1] = +3, V[2] = -1 and V[3..63] = -3, so Sum64 returns 0b010; the
 // Hamming distance from 0b110 is 1.
@@ -59,7 +67,10 @@
 // share their high-order bits; rotating moves other bits to the top. The
 // notes compare adjacent entries only and rotate by one bit at a time, up to
 // 64 times; FindPairs does that by default, and also takes a window (compare
-// each entry with the next W entries) and a rotation step. It finds only
+// each entry with the next W entries) and a rotation step. Rotation is to
+// the left (the notes show both directions; on 64 rotations they are the
+// same passes); the notes' aside of also comparing the first and last
+// entries is not done. It finds only
 // true pairs (within k) but may miss some; its recall against the exact
 // answer (FindPairsExact) is measured in the tests, as a function of
 // rotations and window.

@@ -44,10 +44,15 @@ func flip(r *rand.Rand, fp uint64, d int) uint64 {
 // clustered returns n fingerprints in clusters of near neighbours, so that
 // queries have many matches at every distance up to maxD.
 func clustered(r *rand.Rand, n, maxD int) []uint64 {
+	return clusteredBy(r, n, maxD, 8)
+}
+
+// clusteredBy is clustered with clusters of size fingerprints.
+func clusteredBy(r *rand.Rand, n, maxD, size int) []uint64 {
 	fps := make([]uint64, n)
 	var base uint64
 	for i := range fps {
-		if i%8 == 0 {
+		if i%size == 0 {
 			base = r.Uint64()
 		}
 		fps[i] = flip(r, base, r.IntN(maxD+1))
