@@ -98,7 +98,7 @@ func recall(t *testing.T, got, want []Pair) float64 {
 // prints the tables (also with -v).
 func TestFindPairsRecall(t *testing.T) {
 	n := 1500
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		n = 500
 	}
 	long := os.Getenv("UNDUST_LONG") != ""

@@ -61,9 +61,9 @@ func clusteredBy(r *rand.Rand, n, maxD, size int) []uint64 {
 }
 
 func TestIndexMatchesScan(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 500
+	n, queries := 3000, 1000
+	if testing.Short() || raceEnabled {
+		n, queries = 1000, 300
 	}
 	tests := []struct {
 		k, tables int
@@ -112,7 +112,7 @@ func TestIndexMatchesScan(t *testing.T) {
 			t.Fatalf("k=%d: Len = %d, want %d", tt.k, x.Len(), len(ref))
 		}
 		var got []Match
-		for q := range 2000 {
+		for q := range queries {
 			fp := r.Uint64()
 			if q%4 != 0 {
 				fp = flip(r, fps[r.IntN(n)], r.IntN(tt.k+2))
