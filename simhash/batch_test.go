@@ -1,9 +1,11 @@
 package simhash
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -158,6 +160,26 @@ func recallTable(t *testing.T, sb *strings.Builder, fps []uint64, k, cluster int
 				fmt.Fprintf(sb, " %6.3f", got)
 			}
 			sb.WriteString("\n")
+		}
+	}
+}
+
+// TestRadixSort compares the radix sort with the standard library's stable
+// sort, on keys with few distinct bytes (skipped passes) and many ties.
+func TestRadixSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for _, n := range []int{0, 1, 2, 3, 100, 5000} {
+		for _, mask := range []uint64{0, 0xff, 0xff00ff0000000000, ^uint64(0)} {
+			items := make([]item, n)
+			for i := range items {
+				items[i] = item{r.Uint64() & mask, i}
+			}
+			want := slices.Clone(items)
+			slices.SortStableFunc(want, func(a, b item) int { return cmp.Compare(a.key, b.key) })
+			radixSort(items, make([]item, n))
+			if !slices.Equal(items, want) {
+				t.Fatalf("n=%d mask=%#x: radixSort differs from a stable sort", n, mask)
+			}
 		}
 	}
 }
