@@ -38,18 +38,19 @@
 //
 // # Online index
 //
-// Index implements the permuted tables of Manku et al.: cut
-// the 64 bits into B blocks; two fingerprints within distance K agree on at
+// Index implements the permuted tables of Manku et al.: cut the 64 bits
+// into B blocks; two fingerprints within distance K agree on at
 // least B-K whole blocks, so a table keyed by each choice of B-K blocks,
 // probed at the query's key, finds every match. Manku et al. sort each
 // permuted table and probe by binary search; because an Index takes inserts
 // and deletes one at a time, each table here is instead a directory of
 // buckets addressed by the leading bits of its key (up to the whole key),
 // grown as the index grows so that a bucket holds 4 to 8 fingerprints on
-// average. The default is B = K+1 (4 tables of 48-bit keys for K = 3, the
-// least memory); IndexOptions.Tables buys shorter candidate lists with more
-// tables (10 tables of 5 blocks choose 2, or 20 of 6 choose 3, for K = 3, as
-// in the paper's designs). A match found in several tables is reported once.
+// average. The default is B = K+1 (for K = 3, 4 tables each keyed by one
+// 16-bit block: the least memory); IndexOptions.Tables buys longer keys and
+// shorter candidate lists with more tables (for K = 3, 10 tables keyed by 2
+// of 5 blocks, about 26 bits, or 20 tables keyed by 3 of 6 blocks, 32 bits,
+// as in the paper's designs). A match found in several tables is reported once.
 //
 // # Other libraries' fingerprints
 //
@@ -70,8 +71,7 @@
 // each entry with the next W entries) and a rotation step. Rotation is to
 // the left (the notes show both directions; on 64 rotations they are the
 // same passes); the notes' aside of also comparing the first and last
-// entries is not done. It finds only
-// true pairs (within k) but may miss some; its recall against the exact
-// answer (FindPairsExact) is measured in the tests, as a function of
-// rotations and window.
+// entries is not done. It finds only true pairs (within k) but may miss
+// some; its recall against the exact answer (FindPairsExact) is measured in
+// the tests, as a function of rotations and window.
 package simhash

@@ -71,7 +71,7 @@ func TestIndexMatchesScan(t *testing.T) {
 		{0, 0},  // exact matches: one table keyed by the whole fingerprint
 		{1, 0},  // 2 tables of 32 bits
 		{2, 0},  // 3 tables
-		{3, 0},  // Manku's k=3 with the default 4 tables of 48 bits
+		{3, 0},  // Manku's k=3 with the default 4 tables, each keyed by one 16-bit block
 		{3, 10}, // 10 tables: 5 blocks, choose 2
 		{3, 20}, // 20 tables: 6 blocks, choose 3
 		{4, 0},  // 5 tables
