@@ -1,9 +1,11 @@
 package simhash
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,33 +96,53 @@ func recall(t *testing.T, got, want []Pair) float64 {
 // TestFindPairsRecall measures recall against the exact answer as a function
 // of rotations and window, checks that it never decreases when either grows,
 // and that a window spanning the whole input finds everything. With
-// UNDUST_LONG=1 it uses 20000 fingerprints and prints the table.
+// UNDUST_LONG=1 it uses 20000 fingerprints (plus 5000 unrelated ones) and
+// prints the tables (also with -v).
 func TestFindPairsRecall(t *testing.T) {
-	n := 3000
+	n := 1500
+	if testing.Short() || raceEnabled {
+		n = 500
+	}
 	long := os.Getenv("UNDUST_LONG") != ""
 	if long {
 		n = 20000
 	}
 	const k = 3
-	r := rand.New(rand.NewPCG(13, 14))
-	fps := clustered(r, n, k) // clusters of 8 within distance <= 6 of each other
-	for range n / 4 {
-		fps = append(fps, r.Uint64()) // unrelated pages
+	var sb strings.Builder
+	for _, cluster := range []int{2, 8} {
+		r := rand.New(rand.NewPCG(13, uint64(cluster)))
+		// Clusters whose members are within k of their centre (so within 2k
+		// of each other), and unrelated pages.
+		fps := clusteredBy(r, n, k, cluster)
+		for range n / 4 {
+			fps = append(fps, r.Uint64())
+		}
+		recallTable(t, &sb, fps, k, cluster)
 	}
+	if long || testing.Verbose() {
+		t.Log("\n" + sb.String())
+	}
+	r := rand.New(rand.NewPCG(15, 16))
+	small := clustered(r, 200, k)
+	if got := recall(t, FindPairs(small, k, &BatchOptions{Rotations: 1, Window: len(small)}), FindPairsExact(small, k)); got != 1 {
+		t.Errorf("window spanning the input: recall %.3f, want 1", got)
+	}
+}
+
+func recallTable(t *testing.T, sb *strings.Builder, fps []uint64, k, cluster int) {
 	exact := FindPairsExact(fps, k)
 	rotations := []int{1, 2, 4, 8, 16, 32, 64}
 	windows := []int{1, 2, 4, 8, 16}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "n=%d k=%d exact pairs=%d\n", len(fps), k, len(exact))
+	fmt.Fprintf(sb, "n=%d k=%d clusters of %d, exact pairs=%d\n", len(fps), k, cluster, len(exact))
 	for _, step := range []int{1, 0} {
-		fmt.Fprintf(&sb, "step=%s | window:", map[int]string{1: "1", 0: "64/rotations"}[step])
+		fmt.Fprintf(sb, "step=%s | window:", map[int]string{1: "1", 0: "64/rotations"}[step])
 		for _, w := range windows {
-			fmt.Fprintf(&sb, " %6d", w)
+			fmt.Fprintf(sb, " %6d", w)
 		}
 		sb.WriteString("\n")
 		prevRow := make([]float64, len(windows))
 		for _, rot := range rotations {
-			fmt.Fprintf(&sb, "rotations %3d      :", rot)
+			fmt.Fprintf(sb, "rotations %3d      :", rot)
 			prev := 0.0
 			for wi, w := range windows {
 				s := step
@@ -135,16 +157,29 @@ func TestFindPairsRecall(t *testing.T) {
 					t.Errorf("window %d: recall fell from %.3f to %.3f as rotations grew to %d", w, prevRow[wi], got, rot)
 				}
 				prev, prevRow[wi] = got, got
-				fmt.Fprintf(&sb, " %6.3f", got)
+				fmt.Fprintf(sb, " %6.3f", got)
 			}
 			sb.WriteString("\n")
 		}
 	}
-	if long || testing.Verbose() {
-		t.Log("\n" + sb.String())
-	}
-	small := fps[:200]
-	if got := recall(t, FindPairs(small, k, &BatchOptions{Rotations: 1, Window: len(small)}), FindPairsExact(small, k)); got != 1 {
-		t.Errorf("window spanning the input: recall %.3f, want 1", got)
+}
+
+// TestRadixSort compares the radix sort with the standard library's stable
+// sort, on keys with few distinct bytes (skipped passes) and many ties.
+func TestRadixSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for _, n := range []int{0, 1, 2, 3, 100, 5000} {
+		for _, mask := range []uint64{0, 0xff, 0xff00ff0000000000, ^uint64(0)} {
+			items := make([]item, n)
+			for i := range items {
+				items[i] = item{r.Uint64() & mask, i}
+			}
+			want := slices.Clone(items)
+			slices.SortStableFunc(want, func(a, b item) int { return cmp.Compare(a.key, b.key) })
+			radixSort(items, make([]item, n))
+			if !slices.Equal(items, want) {
+				t.Fatalf("n=%d mask=%#x: radixSort differs from a stable sort", n, mask)
+			}
+		}
 	}
 }

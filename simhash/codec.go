@@ -49,10 +49,12 @@ type DecodeError struct {
 	Err    error
 }
 
+// Error describes the problem with its byte offset.
 func (e *DecodeError) Error() string {
 	return fmt.Sprintf("simhash: decoding index at byte %d: %s: %v", e.Offset, e.Detail, e.Err)
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // WriteTo writes the index (its K, block layout and every id with its

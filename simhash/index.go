@@ -26,8 +26,8 @@ type IndexOptions struct {
 	// B blocks and every choice of B-K blocks makes one table, C(B, K) tables
 	// in all; NewIndex takes the largest B whose C(B, K) is at most Tables.
 	// More tables mean longer exact-match prefixes, fewer candidates per
-	// query and more memory. 0 (or anything below K+1) means B = K+1: K+1
-	// tables, each keyed by all but one block (4 tables of 48 bits for K=3).
+	// query and more memory. 0 (or anything below C(K+2, K)) means B = K+1:
+	// K+1 tables, each keyed by one block (4 tables of 16 bits for K = 3).
 	Tables int
 }
 

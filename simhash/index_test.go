@@ -44,10 +44,15 @@ func flip(r *rand.Rand, fp uint64, d int) uint64 {
 // clustered returns n fingerprints in clusters of near neighbours, so that
 // queries have many matches at every distance up to maxD.
 func clustered(r *rand.Rand, n, maxD int) []uint64 {
+	return clusteredBy(r, n, maxD, 8)
+}
+
+// clusteredBy is clustered with clusters of size fingerprints.
+func clusteredBy(r *rand.Rand, n, maxD, size int) []uint64 {
 	fps := make([]uint64, n)
 	var base uint64
 	for i := range fps {
-		if i%8 == 0 {
+		if i%size == 0 {
 			base = r.Uint64()
 		}
 		fps[i] = flip(r, base, r.IntN(maxD+1))
@@ -56,9 +61,9 @@ func clustered(r *rand.Rand, n, maxD int) []uint64 {
 }
 
 func TestIndexMatchesScan(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 500
+	n, queries := 3000, 1000
+	if testing.Short() || raceEnabled {
+		n, queries = 1000, 300
 	}
 	tests := []struct {
 		k, tables int
@@ -66,7 +71,7 @@ func TestIndexMatchesScan(t *testing.T) {
 		{0, 0},  // exact matches: one table keyed by the whole fingerprint
 		{1, 0},  // 2 tables of 32 bits
 		{2, 0},  // 3 tables
-		{3, 0},  // Manku's k=3 with the default 4 tables of 48 bits
+		{3, 0},  // Manku's k=3 with the default 4 tables, each keyed by one 16-bit block
 		{3, 10}, // 10 tables: 5 blocks, choose 2
 		{3, 20}, // 20 tables: 6 blocks, choose 3
 		{4, 0},  // 5 tables
@@ -107,7 +112,7 @@ func TestIndexMatchesScan(t *testing.T) {
 			t.Fatalf("k=%d: Len = %d, want %d", tt.k, x.Len(), len(ref))
 		}
 		var got []Match
-		for q := range 2000 {
+		for q := range queries {
 			fp := r.Uint64()
 			if q%4 != 0 {
 				fp = flip(r, fps[r.IntN(n)], r.IntN(tt.k+2))

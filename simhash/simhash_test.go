@@ -66,11 +66,12 @@ func TestSum64Weighted(t *testing.T) {
 		want uint64
 	}{
 		{"empty", nil, nil, 0}, // empty input gives 0
-		{"heavy wins", []uint64{0b01, 0b10}, []float64{2, 1}, 0b01},  // a weight-2 feature outweighs a weight-1 one
-		{"equal ties", []uint64{0b01, 0b10}, []float64{1.5, 1.5}, 0}, // equal weights tie on differing bits
-		{"negative", []uint64{0b01}, []float64{-1}, ^uint64(1)},      // a negative weight votes against its bits: its clear bits win
-		{"zero weight", []uint64{0b1}, []float64{0}, 0},              // weight 0 adds nothing
-		{"nan", []uint64{math.MaxUint64}, []float64{math.NaN()}, 0},  // NaN total gives 0, no panic
+		{"heavy wins", []uint64{0b01, 0b10}, []float64{2, 1}, 0b01},        // a weight-2 feature outweighs a weight-1 one
+		{"equal ties", []uint64{0b01, 0b10}, []float64{1.5, 1.5}, 0},       // equal weights tie on differing bits
+		{"negative", []uint64{0b01}, []float64{-1}, ^uint64(1)},            // a negative weight votes against its bits: its clear bits win
+		{"zero weight", []uint64{0b1}, []float64{0}, 0},                    // weight 0 adds nothing
+		{"nan", []uint64{math.MaxUint64}, []float64{math.NaN()}, 0},        // NaN total gives 0, no panic
+		{"inf", []uint64{math.MaxUint64, 1}, []float64{math.Inf(1), 1}, 0}, // infinite weight gives 0, no panic
 	}
 	for _, tt := range tests {
 		if got := Sum64Weighted(tt.hs, tt.ws); got != tt.want {
