@@ -154,3 +154,22 @@ func TestAllPairsJaccard(t *testing.T) {
 		t.Fatal("test sets have no pair above 0.3")
 	}
 }
+
+// TestDefaultRowsMain checks every family's default row on the main text
+// of the synthetic corpus: all four near-duplicate pairs, nothing else.
+func TestDefaultRowsMain(t *testing.T) {
+	rows := evalRows(t, "-method", "default", "-text", "main")
+	n := 0
+	for key, r := range rows {
+		if r.Family == "digest" {
+			continue // exact duplicates only: checked in TestEvalTestdata
+		}
+		n++
+		if r.Predicted != 4 || r.TruePos != 4 || r.TrapFP != 0 {
+			t.Errorf("%s: predicted %d, true %d, trap FP %d; want 4 4 0", key, r.Predicted, r.TruePos, r.TrapFP)
+		}
+	}
+	if n < 4 {
+		t.Errorf("only %d default rows besides digest", n)
+	}
+}
