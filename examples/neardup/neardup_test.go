@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,5 +172,76 @@ func TestDefaultRowsMain(t *testing.T) {
 	}
 	if n < 4 {
 		t.Errorf("only %d default rows besides digest", n)
+	}
+}
+
+func TestIndexQuery(t *testing.T) {
+	dir := t.TempDir()
+	idx := filepath.Join(dir, "pages.idx")
+	var out, errb bytes.Buffer
+	if code := run([]string{"index", "-pages", "testdata/pages.jsonl", "-o", idx}, &out, &errb); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, errb.String())
+	}
+	// Query with the corpus itself: every page finds itself, p01 finds
+	// its reprint p02 and its edit p03, and the trap p04 finds only
+	// itself and its original p07.
+	out.Reset()
+	if code := run([]string{"query", "-index", idx, "-pages", "testdata/pages.jsonl"}, &out, &errb); code != 0 {
+		t.Fatalf("query: exit %d: %s", code, errb.String())
+	}
+	matches := map[string][]string{}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n")[1:] {
+		f := strings.Split(l, "\t")
+		matches[f[0]] = append(matches[f[0]], f[1])
+	}
+	tests := []struct {
+		id   string
+		want []string
+	}{
+		{"p01", []string{"p01", "p02", "p03"}}, // original: reprint and edit
+		{"p04", []string{"p04", "p07"}},        // reprint in a trap template: its original only
+		{"p09", []string{"p09"}},               // empty article: main content falls back to the navigation text
+	}
+	for _, tt := range tests {
+		if got := matches[tt.id]; !slices.Equal(got, tt.want) {
+			t.Errorf("query %s matched %v, want %v", tt.id, got, tt.want)
+		}
+	}
+	// A directory of HTML files works too.
+	hdir := filepath.Join(dir, "html")
+	os.Mkdir(hdir, 0o755)
+	pages, err := readInputs("testdata/pages.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(hdir, "q.html"), []byte(pages[1].HTML), 0o644)
+	out.Reset()
+	if code := run([]string{"query", "-index", idx, "-dir", hdir}, &out, &errb); code != 0 || !strings.Contains(out.String(), "q.html\tp01\t") {
+		t.Errorf("query -dir: exit %d, output %q", code, out.String())
+	}
+	// Damaged and foreign index files are errors (exit 1), not panics.
+	data, _ := os.ReadFile(idx)
+	for name, b := range map[string][]byte{
+		"truncated": data[:len(data)-5],
+		"foreign":   []byte("hello\n"),
+		"flipped":   append(append([]byte(nil), data[:len(data)-20]...), append([]byte{data[len(data)-20] ^ 1}, data[len(data)-19:]...)...),
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		errb.Reset()
+		if code := run([]string{"query", "-index", p, "-pages", "testdata/pages.jsonl"}, &out, &errb); code != 1 {
+			t.Errorf("%s index: exit %d, want 1 (%s)", name, code, errb.String())
+		}
+	}
+	for _, args := range [][]string{
+		{"index", "-pages", "testdata/pages.jsonl"},                       // no -o
+		{"index", "-o", idx},                                              // no input
+		{"index", "-pages", "x", "-dir", "y", "-o", idx},                  // both inputs
+		{"index", "-pages", "testdata/pages.jsonl", "-o", idx, "-t", "2"}, // bad threshold
+		{"query", "-pages", "testdata/pages.jsonl"},                       // no -index
+	} {
+		if code := run(args, &out, &errb); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, code)
+		}
 	}
 }
