@@ -9,7 +9,8 @@
 // settle on and the one the neardup corpus labels were computed with:
 // NFKC normalization, lower case, every CJK ideograph (Unicode script Han)
 // a token of its own, every other maximal run of letters and numbers
-// (Unicode categories L and N) a token, everything else a separator. So
+// (Unicode categories L and N) a token, everything else a separator.
+// Invalid UTF-8 bytes read as U+FFFD (a separator) before normalization. So
 // "Hello, 世界 World2" is "hello", "世", "界", "world2". English is split
 // into words, Chinese into characters, and mixed text works without a word
 // segmenter. [Options] turns on the other choices the notes list: keeping

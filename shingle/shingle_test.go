@@ -14,6 +14,12 @@ import (
 // slowTokens is the reference tokenizer: normalize the whole text, then
 // walk it rune by rune building strings.
 func slowTokens(text string, o Options) []string {
+	// Invalid UTF-8 bytes read as U+FFFD before normalization.
+	var valid strings.Builder
+	for _, r := range text {
+		valid.WriteRune(r)
+	}
+	text = valid.String()
 	if !o.NoNFKC {
 		text = norm.NFKC.String(text)
 	}

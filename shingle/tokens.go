@@ -110,6 +110,15 @@ func (t *tokenizer) tokenize(s string, o Options) {
 				t.scan(s)
 				break
 			}
+			if r, size := utf8.DecodeRuneInString(s[n:]); r == utf8.RuneError && size == 1 {
+				// An invalid byte reads as U+FFFD, a starter that
+				// composes with nothing, so it is a boundary on
+				// both sides. (The normalizer itself may swallow
+				// the runes after an invalid byte unnormalized.)
+				t.scan(s[:n+1])
+				s = s[n+1:]
+				continue
+			}
 			t.scan(s[:last])
 			s = s[last:]
 			// s[:end] holds that rune and the following run of other
@@ -187,6 +196,7 @@ var sepRunes = func() (bits [0x10000 / 64]uint64) {
 
 // otherRun returns the end of the run of non-fast runes that starts at
 // s[from:].
+// It also ends before an invalid byte.
 func otherRun(s string, from int, sep bool) int {
 	i := from
 	for i < len(s) {
@@ -194,7 +204,10 @@ func otherRun(s string, from int, sep bool) int {
 		if n > 0 {
 			return i
 		}
-		_, size := utf8.DecodeRuneInString(s[i:])
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
 		i += size
 	}
 	return i
@@ -210,7 +223,8 @@ func (t *tokenizer) normalize(s string) {
 			s = s[n:]
 			continue
 		}
-		if r, size := utf8.DecodeRuneInString(s); 0xFF01 <= r && r <= 0xFF5E && !startsWithMark(s[size:]) {
+		r, size := utf8.DecodeRuneInString(s)
+		if 0xFF01 <= r && r <= 0xFF5E && !startsWithMark(s[size:]) {
 			// Full-width ASCII variants (common in CJK text) are
 			// <wide> compatibility forms of ASCII 0x21-0x7E: map them
 			// directly unless a combining mark follows, which could
