@@ -8,7 +8,7 @@ import (
 )
 
 // SpotOptions are the SpotSigs parameters. The zero value means the
-// defaults.
+// defaults. Functions taking it only read Antecedents.
 type SpotOptions struct {
 	// Antecedents are the (normalized) stop words that anchor spot
 	// signatures; nil means DefaultAntecedents.
@@ -50,9 +50,9 @@ func (o SpotOptions) withDefaults() SpotOptions {
 // multiset. A Spots value is never modified by this package and is safe
 // for concurrent reads.
 type Spots struct {
-	Hashes []uint64
-	Counts []uint32
-	Size   int // sum of Counts, |d| in the SpotSigs papers
+	Hashes []uint64 // distinct signature hashes, increasing
+	Counts []uint32 // occurrences of each
+	Size   int      // sum of Counts, |d| in the SpotSigs papers
 }
 
 // SpotSignatures returns the spot signatures of text (Theobald, Siddharth,
@@ -158,7 +158,7 @@ func (s Spots) intersection(t Spots) int {
 }
 
 // ScoredPair is a pair of documents, by index with A < B, and their
-// similarity.
+// similarity; a plain value.
 type ScoredPair struct {
 	A, B int
 	Sim  float64
@@ -248,7 +248,8 @@ func SpotPairs(docs []Spots, t float64) []ScoredPair {
 	return out
 }
 
-// SizeSpotOptions are the SizeSpotSigs parameters.
+// SizeSpotOptions are the SizeSpotSigs parameters. The zero value means
+// the defaults; it is a plain value.
 type SizeSpotOptions struct {
 	Spot SpotOptions
 	// MinSpots is the least number of spot signatures for a page to be

@@ -39,7 +39,8 @@ const (
 // Options are the tokenization and shingling choices the lecture notes
 // list. The zero value means the defaults, which reproduce the neardup
 // corpus: NFKC, lower case, words, CJK ideographs as single tokens,
-// punctuation and stop words dropped, w = 5.
+// punctuation and stop words dropped, w = 5. Options is a plain value,
+// safe to share.
 type Options struct {
 	// Width is w, the number of tokens in a shingle; 0 means 5.
 	Width int
