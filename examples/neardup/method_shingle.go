@@ -152,3 +152,28 @@ func templateSets(in *Input) []shingle.Set {
 	})
 	return sets
 }
+
+// jaccard-mod8:0.80 is the lecture notes' sampled variant: only shingle
+// hashes that are 0 mod 8 are kept as fingerprints, and J of the samples
+// stands for J of the sets. Pages with no sampled hash keep their whole set.
+func init() {
+	register(Method{
+		Family: "jaccard",
+		Name:   "jaccard-mod8:0.80",
+		Param:  "J>=0.80",
+		Run: func(in *Input) Result {
+			sets := make([]shingle.Set, len(in.Sets))
+			for i, s := range in.Sets {
+				sets[i] = s.Sample(nil, 8)
+				if len(sets[i]) == 0 {
+					sets[i] = s
+				}
+			}
+			var res Result
+			for _, p := range allPairsJaccard(sets, 0.8) {
+				res.Pairs = append(res.Pairs, p.Pair)
+			}
+			return res
+		},
+	})
+}
