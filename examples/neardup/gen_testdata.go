@@ -5,9 +5,7 @@
 // templates, with reprints, an edit, an excerpt, template traps and an
 // empty page. The labels are computed the way the neardup corpus computes
 // them: exact Jaccard and containment of 5-shingles of the main text (the
-// article).
-//
-//go:generate go run gen_testdata.go
+// article). Run it with go generate; the directive is in main.go.
 package main
 
 import (

@@ -30,6 +30,8 @@
 // usage (unknown subcommand or flag, missing -corpus).
 package main
 
+//go:generate go run gen_testdata.go
+
 import (
 	"errors"
 	"flag"
