@@ -322,6 +322,28 @@ func (t *tokenizer) scan(s string) {
 			i++
 			continue
 		}
+		// Three-byte runes (CJK text) decoded inline: CJK Unified
+		// Ideographs are tokens, and without Punct the punctuation in
+		// sepRunes only separates.
+		if b >= 0xE0 && b <= 0xEF && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+			r := rune(b&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+			if r >= 0x800 && !(0xD800 <= r && r < 0xE000) {
+				if 0x4E00 <= r && r <= 0x9FFF {
+					t.endToken()
+					t.wantSpace = false
+					t.openToken()
+					t.buf = append(t.buf, s[i:i+3]...)
+					t.inTok = false
+					i += 3
+					continue
+				}
+				if !t.opt.Punct && sepRunes[r>>6]&(1<<(r&63)) != 0 {
+					t.space()
+					i += 3
+					continue
+				}
+			}
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case isHan(r):
