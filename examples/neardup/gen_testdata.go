@@ -82,6 +82,18 @@ func main() {
 		main[s.id] = shingle.NewSet(shingle.Hashes(s.article, shingle.Options{}))
 	}
 	f.Close()
+	mf, err := os.Create("testdata/main_text.jsonl")
+	if err != nil {
+		panic(err)
+	}
+	menc := json.NewEncoder(mf)
+	menc.SetEscapeHTML(false)
+	for _, s := range specs {
+		if err := menc.Encode(map[string]string{"id": s.id, "title": s.title, "main": s.article}); err != nil {
+			panic(err)
+		}
+	}
+	mf.Close()
 	var truth strings.Builder
 	truth.WriteString("id_a\tid_b\tresemblance\tcontainment_a_in_b\tcontainment_b_in_a\tkind\n")
 	for i, a := range specs {

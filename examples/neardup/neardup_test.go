@@ -54,15 +54,21 @@ func evalRows(t *testing.T, args ...string) map[string]Row {
 		t.Fatalf("run(%q) = %d: %s", args, code, errb.String())
 	}
 	var res struct {
-		Pages   int   `json:"pages"`
-		NearDup int   `json:"near_dup_pairs"`
-		Rows    []Row `json:"rows"`
+		Pages      int   `json:"pages"`
+		NearDup    int   `json:"near_dup_pairs"`
+		Checked    int   `json:"truth_j_checked"`
+		Reproduced int   `json:"truth_j_reproduced"`
+		Rows       []Row `json:"rows"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("bad JSON: %v\n%s", err, out.String())
 	}
 	if res.Pages != 9 || res.NearDup != 4 {
 		t.Fatalf("corpus counts: %d pages, %d near-dup pairs; want 9, 4", res.Pages, res.NearDup)
+	}
+	// The truth J of all 7 labelled pairs is recomputed from main_text.
+	if res.Checked != 7 || res.Reproduced != 7 {
+		t.Errorf("truth J reproduced for %d of %d pairs, want 7 of 7", res.Reproduced, res.Checked)
 	}
 	m := map[string]Row{}
 	for _, r := range res.Rows {
