@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode"
@@ -203,5 +204,18 @@ func TestAppendHashesAllocs(t *testing.T) {
 	AppendHashes(dst, text, Options{}) // warm the pool
 	if n := testing.AllocsPerRun(100, func() { dst = AppendHashes(dst[:0], text, Options{}) }); n != 0 {
 		t.Errorf("AppendHashes allocates %v times per call, want 0", n)
+	}
+}
+
+func TestSum64(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for n := range 80 {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		if got, want := sum64(b), xxhash.Sum64(b); got != want {
+			t.Errorf("sum64 of %d bytes = %#x, xxhash %#x", n, got, want)
+		}
 	}
 }
