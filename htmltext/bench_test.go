@@ -25,6 +25,7 @@ func BenchmarkExtract(b *testing.B) {
 		b.Run("testdata/"+name, func(b *testing.B) {
 			b.SetBytes(n)
 			b.ReportAllocs()
+			start := cpuTime()
 			for b.Loop() {
 				for _, p := range all {
 					if _, err := Extract(p, Options{MainContent: main}); err != nil {
@@ -32,6 +33,7 @@ func BenchmarkExtract(b *testing.B) {
 					}
 				}
 			}
+			reportCPU(b, start, n)
 		})
 	}
 }
@@ -72,6 +74,7 @@ func BenchmarkExtractCorpus(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(n)
 			b.ReportAllocs()
+			start := cpuTime()
 			for b.Loop() {
 				for _, p := range pages {
 					if _, err := Extract(p, Options{MainContent: main}); err != nil {
@@ -79,6 +82,7 @@ func BenchmarkExtractCorpus(b *testing.B) {
 					}
 				}
 			}
+			reportCPU(b, start, n)
 		})
 	}
 }

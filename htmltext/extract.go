@@ -58,7 +58,7 @@ type frame struct {
 
 // para is a paragraph with the block features main-content selection uses.
 type para struct {
-	text   string
+	start  int // text is out[start:start+bytes]
 	bytes  int // length of the collapsed text
 	link   int // bytes of it inside links
 	boiler bool
@@ -76,6 +76,7 @@ type extractor struct {
 	nextList                       int
 
 	cur      []byte
+	out      []byte // text of all paragraphs, back to back
 	curLink  int
 	curSpace bool // last byte of cur is a collapsed space
 	paras    []para
@@ -395,11 +396,13 @@ func (e *extractor) flush() {
 	if bytes.IndexByte(e.cur, '\n') >= 0 { // only text inside pre keeps newlines
 		for _, s := range splitBlank(string(e.cur)) {
 			q := p
-			q.text, q.bytes = s, len(s)
+			q.start, q.bytes = len(e.out), len(s)
+			e.out = append(e.out, s...)
 			e.paras = append(e.paras, q)
 		}
-	} else if s := strings.TrimSpace(string(e.cur)); s != "" {
-		p.text, p.bytes = s, len(s)
+	} else if s := bytes.TrimSpace(e.cur); len(s) > 0 {
+		p.start, p.bytes = len(e.out), len(s)
+		e.out = append(e.out, s...)
 		e.paras = append(e.paras, p)
 	}
 	e.cur = e.cur[:0]
@@ -435,9 +438,15 @@ func splitBlank(s string) []string {
 
 func (e *extractor) result() Text {
 	t := Text{Title: e.title}
+	all := string(e.out) // one allocation for the text of every paragraph
+	text := func(p para) string { return all[p.start : p.start+p.bytes] }
 	if !e.opt.MainContent {
+		t.Paragraphs = make([]string, 0, len(e.paras))
 		for _, p := range e.paras {
-			t.Paragraphs = append(t.Paragraphs, p.text)
+			t.Paragraphs = append(t.Paragraphs, text(p))
+		}
+		if len(t.Paragraphs) == 0 {
+			t.Paragraphs = nil
 		}
 		return t
 	}
@@ -454,11 +463,11 @@ func (e *extractor) result() Text {
 		if p.boiler || linky(p) && count[p.list] >= 3 {
 			continue
 		}
-		t.Paragraphs = append(t.Paragraphs, p.text)
+		t.Paragraphs = append(t.Paragraphs, text(p))
 	}
 	if len(t.Paragraphs) == 0 {
 		for _, p := range e.paras {
-			t.Paragraphs = append(t.Paragraphs, p.text)
+			t.Paragraphs = append(t.Paragraphs, text(p))
 		}
 	}
 	return t

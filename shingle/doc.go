@@ -9,7 +9,8 @@
 // settle on and the one the neardup corpus labels were computed with:
 // NFKC normalization, lower case, every CJK ideograph (Unicode script Han)
 // a token of its own, every other maximal run of letters and numbers
-// (Unicode categories L and N) a token, everything else a separator. So
+// (Unicode categories L and N) a token, everything else a separator.
+// Invalid UTF-8 bytes read as U+FFFD (a separator) before normalization. So
 // "Hello, 世界 World2" is "hello", "世", "界", "world2". English is split
 // into words, Chinese into characters, and mixed text works without a word
 // segmenter. [Options] turns on the other choices the notes list: keeping
@@ -25,4 +26,41 @@
 // single spaces, which makes it reproducible in any language with an
 // xxhash library: "a rose is a rose" with w = 4 hashes "a rose is a" and
 // "rose is a rose".
+//
+// # Sets, resemblance and containment
+//
+// A [Set] is the sorted distinct hashes of a document. For the lecture's
+// A = {0, 1, 2, 5, 6} and B = {0, 2, 3, 5, 7, 9}, Jaccard(A, B) = 3/8 and
+// the containment of A in B is 3/5. [Set.Sample] keeps the hashes that are
+// 0 mod m, the notes' mod-m fingerprints. [Digest] and [Digest64] hash the
+// normalized text for exact duplicates. Sets are plain sorted slices: on
+// documentation pages they hold hundreds to a few thousand hashes, where a
+// merge of two slices beats a compressed bitmap, so roaring bitmaps are not
+// used.
+//
+// # MinHash and LSH
+//
+// [MinHasher] computes k-value signatures (k = 128 by default) by one
+// permutation hashing with optimal densification; the scheme is spelled
+// out on the type. [Estimate] is the fraction of agreeing positions, with
+// standard deviation sqrt(J(1-J)/k), 0.044 at J = 0.5 (a seeded
+// statistical test checks it). [LSH] bands signatures for a threshold and
+// finds candidates in O(b*r + candidates); it is safe for concurrent
+// queries and saves to a versioned, checksummed format.
+//
+// # SpotSigs and SizeSpotSigs
+//
+// [SpotSignatures] follows Theobald, Siddharth and Paepcke (SIGIR 2008): a
+// signature is an antecedent (a stop word) and the chain of the next c
+// non-antecedent tokens at spot distance d. The paper's text is not in
+// the project's sources, so the defaults are this package's choice: d = 1,
+// c = 2 (the paper's running example "a:rally:kick" has that shape), and
+// a list of frequent English function words plus frequent Chinese
+// function characters, since Chinese is tokenized into characters.
+// Similarity is the weighted Jaccard of signature multisets. [SpotPairs]
+// returns all pairs above a threshold with the size partitioning and
+// early-break bounds of the SpotSigs / SizeSpotSigs search, exactly.
+// [SizeSpots] is this package's reading of SizeSpotSigs (Mao et al., PAKDD
+// 2011, as summarised by the "Duplicate Remover" paper): spot signatures
+// for pages with enough of them, shingles for the rest.
 package shingle

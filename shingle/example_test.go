@@ -63,3 +63,22 @@ func ExampleLSH() {
 	// Output:
 	// [0 1]
 }
+
+func ExampleSet_Jaccard() {
+	a := shingle.NewSet(shingle.Hashes("a rose is a rose is a rose", shingle.Options{Width: 2}))
+	b := shingle.NewSet(shingle.Hashes("a rose is a flower", shingle.Options{Width: 2}))
+	fmt.Printf("J = %.2f, C(b in a) = %.2f\n", a.Jaccard(b), b.Containment(a))
+	// Output:
+	// J = 0.75, C(b in a) = 0.75
+}
+
+func ExampleSpotSignatures() {
+	a := shingle.SpotSignatures("The printer is on the desk and the cable is in the drawer.", shingle.SpotOptions{})
+	b := shingle.SpotSignatures("Welcome! The printer is on the desk and the cable is in the drawer. Share this page.", shingle.SpotOptions{})
+	fmt.Printf("%d and %d spots, similarity %.2f\n", a.Size, b.Size, a.Jaccard(b))
+	pairs := shingle.SpotPairs([]shingle.Spots{a, b}, 0.8)
+	fmt.Println(len(pairs), "pair above 0.8")
+	// Output:
+	// 5 and 6 spots, similarity 0.83
+	// 1 pair above 0.8
+}

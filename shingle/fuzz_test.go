@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,69 @@ func FuzzHashes(f *testing.F) {
 			if !slices.Equal(again, got) {
 				t.Fatalf("Tokens not idempotent on %q: %q then %q", s, got, again)
 			}
+		}
+	})
+}
+
+// FuzzReadLSH feeds arbitrary bytes, seeded with valid index files and
+// their mutations, to the decoder: it must return an index or an error,
+// never panic, and a returned index must save to the same bytes.
+func FuzzReadLSH(f *testing.F) {
+	for _, n := range []int{0, 1, 5} {
+		l := NewLSHBands(3, 2)
+		for i := range n {
+			l.Insert(uint64(i), []uint64{uint64(i), 2, 3, uint64(i * 7), 5, 6})
+		}
+		var buf bytes.Buffer
+		l.WriteTo(&buf)
+		f.Add(buf.Bytes())
+	}
+	f.Add([]byte("undust-lsh\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := ReadLSH(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if _, err := l.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ReadLSH(bytes.NewReader(buf.Bytes()))
+		if err != nil || m.Len() != l.Len() {
+			t.Fatalf("round trip of a valid index failed: %v", err)
+		}
+	})
+}
+
+// FuzzSpotPairs checks the pruned all-pairs search against brute force on
+// small random collections derived from the input.
+func FuzzSpotPairs(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 1, 2, 3, 0, 1, 2}, uint8(50))
+	f.Add([]byte("the cat sat on the mat; the cat sat"), uint8(80))
+	f.Fuzz(func(t *testing.T, data []byte, th uint8) {
+		tt := float64(th%100+1) / 100
+		var docs []Spots
+		var cur []uint64
+		for _, b := range data {
+			if b == 0 {
+				docs = append(docs, SpotsOf(cur))
+				cur = cur[:0]
+				continue
+			}
+			cur = append(cur, uint64(b%16))
+		}
+		docs = append(docs, SpotsOf(cur))
+		got := SpotPairs(docs, tt)
+		var want []ScoredPair
+		for i := range docs {
+			for j := i + 1; j < len(docs); j++ {
+				if s := docs[i].Jaccard(docs[j]); s >= tt {
+					want = append(want, ScoredPair{i, j, s})
+				}
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("t=%v: SpotPairs %v, brute force %v", tt, got, want)
 		}
 	})
 }

@@ -192,3 +192,19 @@ func TestLSHConcurrent(t *testing.T) {
 	})
 	wg.Wait()
 }
+
+func TestLSHQueryAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	l := NewLSH(128, 0.8)
+	var sigs [][]uint64
+	for i := range 1000 {
+		s := randomHashes(r, 128)
+		sigs = append(sigs, s)
+		l.Insert(uint64(i), s)
+	}
+	dst := make([]uint64, 0, 64)
+	q := mutate(r, sigs[7], 0.1)
+	if n := testing.AllocsPerRun(100, func() { dst, _ = l.AppendQuery(dst[:0], q) }); n != 0 {
+		t.Errorf("AppendQuery allocates %v times, want 0", n)
+	}
+}

@@ -3,8 +3,6 @@ package shingle
 import (
 	"strings"
 	"sync"
-
-	"github.com/cespare/xxhash/v2"
 )
 
 var tokenizers = sync.Pool{New: func() any { return new(tokenizer) }}
@@ -60,14 +58,14 @@ func (t *tokenizer) appendHashes(dst []uint64, text string, o Options) []uint64 
 		return dst
 	}
 	if n < w {
-		return append(dst, xxhash.Sum64(t.buf))
+		return append(dst, sum64(t.buf))
 	}
 	for i := 0; i+w <= n; i++ {
 		e := len(t.buf)
 		if i+w < n {
 			e = int(t.starts[i+w]) - 1
 		}
-		dst = append(dst, xxhash.Sum64(t.buf[t.starts[i]:e]))
+		dst = append(dst, sum64(t.buf[t.starts[i]:e]))
 	}
 	return dst
 }

@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode"
@@ -14,6 +15,12 @@ import (
 // slowTokens is the reference tokenizer: normalize the whole text, then
 // walk it rune by rune building strings.
 func slowTokens(text string, o Options) []string {
+	// Invalid UTF-8 bytes read as U+FFFD before normalization.
+	var valid strings.Builder
+	for _, r := range text {
+		valid.WriteRune(r)
+	}
+	text = valid.String()
 	if !o.NoNFKC {
 		text = norm.NFKC.String(text)
 	}
@@ -197,5 +204,18 @@ func TestAppendHashesAllocs(t *testing.T) {
 	AppendHashes(dst, text, Options{}) // warm the pool
 	if n := testing.AllocsPerRun(100, func() { dst = AppendHashes(dst[:0], text, Options{}) }); n != 0 {
 		t.Errorf("AppendHashes allocates %v times per call, want 0", n)
+	}
+}
+
+func TestSum64(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for n := range 80 {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		if got, want := sum64(b), xxhash.Sum64(b); got != want {
+			t.Errorf("sum64 of %d bytes = %#x, xxhash %#x", n, got, want)
+		}
 	}
 }

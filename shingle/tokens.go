@@ -39,7 +39,8 @@ const (
 // Options are the tokenization and shingling choices the lecture notes
 // list. The zero value means the defaults, which reproduce the neardup
 // corpus: NFKC, lower case, words, CJK ideographs as single tokens,
-// punctuation and stop words dropped, w = 5.
+// punctuation and stop words dropped, w = 5. Options is a plain value,
+// safe to share.
 type Options struct {
 	// Width is w, the number of tokens in a shingle; 0 means 5.
 	Width int
@@ -109,6 +110,15 @@ func (t *tokenizer) tokenize(s string, o Options) {
 			if n == len(s) {
 				t.scan(s)
 				break
+			}
+			if r, size := utf8.DecodeRuneInString(s[n:]); r == utf8.RuneError && size == 1 {
+				// An invalid byte reads as U+FFFD, a starter that
+				// composes with nothing, so it is a boundary on
+				// both sides. (The normalizer itself may swallow
+				// the runes after an invalid byte unnormalized.)
+				t.scan(s[:n+1])
+				s = s[n+1:]
+				continue
 			}
 			t.scan(s[:last])
 			s = s[last:]
@@ -187,6 +197,7 @@ var sepRunes = func() (bits [0x10000 / 64]uint64) {
 
 // otherRun returns the end of the run of non-fast runes that starts at
 // s[from:].
+// It also ends before an invalid byte.
 func otherRun(s string, from int, sep bool) int {
 	i := from
 	for i < len(s) {
@@ -194,7 +205,10 @@ func otherRun(s string, from int, sep bool) int {
 		if n > 0 {
 			return i
 		}
-		_, size := utf8.DecodeRuneInString(s[i:])
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
 		i += size
 	}
 	return i
@@ -210,7 +224,8 @@ func (t *tokenizer) normalize(s string) {
 			s = s[n:]
 			continue
 		}
-		if r, size := utf8.DecodeRuneInString(s); 0xFF01 <= r && r <= 0xFF5E && !startsWithMark(s[size:]) {
+		r, size := utf8.DecodeRuneInString(s)
+		if 0xFF01 <= r && r <= 0xFF5E && !startsWithMark(s[size:]) {
 			// Full-width ASCII variants (common in CJK text) are
 			// <wide> compatibility forms of ASCII 0x21-0x7E: map them
 			// directly unless a combining mark follows, which could
@@ -306,6 +321,28 @@ func (t *tokenizer) scan(s string) {
 			}
 			i++
 			continue
+		}
+		// Three-byte runes (CJK text) decoded inline: CJK Unified
+		// Ideographs are tokens, and without Punct the punctuation in
+		// sepRunes only separates.
+		if b >= 0xE0 && b <= 0xEF && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+			r := rune(b&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+			if r >= 0x800 && !(0xD800 <= r && r < 0xE000) {
+				if 0x4E00 <= r && r <= 0x9FFF {
+					t.endToken()
+					t.wantSpace = false
+					t.openToken()
+					t.buf = append(t.buf, s[i:i+3]...)
+					t.inTok = false
+					i += 3
+					continue
+				}
+				if !t.opt.Punct && sepRunes[r>>6]&(1<<(r&63)) != 0 {
+					t.space()
+					i += 3
+					continue
+				}
+			}
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {

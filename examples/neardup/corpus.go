@@ -39,6 +39,13 @@ type Corpus struct {
 
 	full, main []Doc
 
+	// Conformance of the shingle tokenizer: of Checked truth pairs whose
+	// J was recomputed from main_text.jsonl(.gz) when the corpus has it,
+	// Reproduced matched truth_pairs.tsv to its 4 decimals.
+	Checked, Reproduced int
+
+	truthJ map[Pair]float64
+
 	NearDup   map[Pair]bool // J >= 0.8 on main text
 	Contained map[Pair]bool // a containment >= 0.9
 	Trap      map[Pair]bool // traps.tsv
@@ -127,7 +134,7 @@ func loadCorpus(dir string) (*Corpus, error) {
 		c.IDs = append(c.IDs, p.ID)
 		c.index[p.ID] = i
 	}
-	c.NearDup, c.Contained = map[Pair]bool{}, map[Pair]bool{}
+	c.NearDup, c.Contained, c.truthJ = map[Pair]bool{}, map[Pair]bool{}, map[Pair]float64{}
 	err = c.readTSV(filepath.Join(dir, "truth_pairs.tsv"), 6, func(p Pair, f []string) error {
 		j, err1 := strconv.ParseFloat(f[2], 64)
 		cab, err2 := strconv.ParseFloat(f[3], 64)
@@ -135,6 +142,7 @@ func loadCorpus(dir string) (*Corpus, error) {
 		if err := errors.Join(err1, err2, err3); err != nil {
 			return err
 		}
+		c.truthJ[p] = j
 		if j >= 0.8 {
 			c.NearDup[p] = true
 		}
@@ -154,8 +162,50 @@ func loadCorpus(dir string) (*Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkTruth(dir); err != nil {
+		return nil, err
+	}
 	c.extract()
 	return c, nil
+}
+
+// checkTruth recomputes the resemblance of every truth pair from the
+// corpus's main text, if it has main_text.jsonl(.gz), with the default
+// shingle options.
+func (c *Corpus) checkTruth(dir string) error {
+	rc, name, err := openMaybeGz(dir, "main_text.jsonl")
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	sc := bufio.NewScanner(rc)
+	sc.Buffer(make([]byte, 0, 1<<20), maxLine)
+	sets := make([]shingle.Set, len(c.IDs))
+	for line := 1; sc.Scan(); line++ {
+		var m struct {
+			ID   string `json:"id"`
+			Main string `json:"main"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			return fmt.Errorf("%s:%d: %v", name, line, err)
+		}
+		if i, ok := c.index[m.ID]; ok {
+			sets[i] = shingle.NewSet(shingle.Hashes(m.Main, shingle.Options{}))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	for p, want := range c.truthJ {
+		c.Checked++
+		if got := sets[p.A].Jaccard(sets[p.B]); got > want-0.00051 && got < want+0.00051 {
+			c.Reproduced++
+		}
+	}
+	return nil
 }
 
 // readTSV reads a labels file with a header line; each row starts with

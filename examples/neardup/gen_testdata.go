@@ -5,9 +5,7 @@
 // templates, with reprints, an edit, an excerpt, template traps and an
 // empty page. The labels are computed the way the neardup corpus computes
 // them: exact Jaccard and containment of 5-shingles of the main text (the
-// article).
-//
-//go:generate go run gen_testdata.go
+// article). Run it with go generate; the directive is in main.go.
 package main
 
 import (
@@ -84,6 +82,18 @@ func main() {
 		main[s.id] = shingle.NewSet(shingle.Hashes(s.article, shingle.Options{}))
 	}
 	f.Close()
+	mf, err := os.Create("testdata/main_text.jsonl")
+	if err != nil {
+		panic(err)
+	}
+	menc := json.NewEncoder(mf)
+	menc.SetEscapeHTML(false)
+	for _, s := range specs {
+		if err := menc.Encode(map[string]string{"id": s.id, "title": s.title, "main": s.article}); err != nil {
+			panic(err)
+		}
+	}
+	mf.Close()
 	var truth strings.Builder
 	truth.WriteString("id_a\tid_b\tresemblance\tcontainment_a_in_b\tcontainment_b_in_a\tkind\n")
 	for i, a := range specs {

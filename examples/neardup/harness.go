@@ -292,6 +292,9 @@ func evaluate(c *Corpus, ms []Method, variants []bool, progress io.Writer) []Row
 func writeText(w io.Writer, c *Corpus, rows []Row) error {
 	fmt.Fprintf(w, "corpus: %d pages, %d near-duplicate pairs (J>=0.8), %d contained pairs (C>=0.9), %d trap pairs\n",
 		len(c.IDs), len(c.NearDup), len(c.Contained), len(c.Trap))
+	if c.Checked > 0 {
+		fmt.Fprintf(w, "tokenizer conformance: J of %d/%d truth pairs reproduced from main_text\n", c.Reproduced, c.Checked)
+	}
 	fmt.Fprintf(w, "extraction: %.2fs full, %.2fs main; shingle sets %.2fs\n\n", c.ExtractFull.Seconds(), c.ExtractMain.Seconds(), c.SetTime.Seconds())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "method\ttext\tparam\tdefault\tpairs\tprecision\trecall\tF1\tcontained-R\ttrap-FP\tremoval\ttime(s)\t")
@@ -312,12 +315,14 @@ func writeText(w io.Writer, c *Corpus, rows []Row) error {
 
 func writeJSON(w io.Writer, c *Corpus, rows []Row) error {
 	out := struct {
-		Pages     int   `json:"pages"`
-		NearDup   int   `json:"near_dup_pairs"`
-		Contained int   `json:"contained_pairs"`
-		Traps     int   `json:"trap_pairs"`
-		Rows      []Row `json:"rows"`
-	}{len(c.IDs), len(c.NearDup), len(c.Contained), len(c.Trap), rows}
+		Pages      int   `json:"pages"`
+		NearDup    int   `json:"near_dup_pairs"`
+		Contained  int   `json:"contained_pairs"`
+		Traps      int   `json:"trap_pairs"`
+		Checked    int   `json:"truth_j_checked"`
+		Reproduced int   `json:"truth_j_reproduced"`
+		Rows       []Row `json:"rows"`
+	}{len(c.IDs), len(c.NearDup), len(c.Contained), len(c.Trap), c.Checked, c.Reproduced, rows}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

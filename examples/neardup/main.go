@@ -4,6 +4,8 @@
 // Usage:
 //
 //	neardup eval -corpus DIR [-method LIST] [-text both|main|full] [-json] [-q]
+//	neardup index (-pages FILE | -dir DIR) -o INDEX [-t 0.8] [-full]
+//	neardup query -index INDEX (-pages FILE | -dir DIR) [-t T]
 //
 // The corpus directory holds pages.jsonl or pages.jsonl.gz (one JSON object
 // per line: {"id", "url", "lang", "html"}), truth_pairs.tsv and traps.tsv
@@ -16,9 +18,19 @@
 // "jaccard:0.80", "digest:*", "default"); the default is every method.
 // See harness.go for how a method is added.
 //
+// index reads pages (JSON lines as above, or a directory of .html files
+// whose ids are their relative paths), extracts the main content (or the
+// full text with -full), and writes their 128-value MinHash signatures and
+// an LSH index tuned for the Jaccard threshold -t to INDEX. query reads
+// pages the same way and prints, as TSV, each indexed page whose signature
+// agrees with the query's in at least a fraction -t of positions (the
+// index's threshold by default): query id, match id, match URL, estimate.
+//
 // Exit codes: 0 success, 1 failure (unreadable or malformed files), 2 bad
 // usage (unknown subcommand or flag, missing -corpus).
 package main
+
+//go:generate go run gen_testdata.go
 
 import (
 	"errors"
@@ -36,6 +48,8 @@ const usage = `usage: neardup <command> [flags]
 
 commands:
   eval   evaluate near-duplicate methods on a labelled corpus
+  index  build a MinHash+LSH index of pages
+  query  find indexed near-duplicates of pages
 
 Run "neardup <command> -h" for the flags of a command.
 `
@@ -49,6 +63,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "eval":
 		return runEval(args[1:], stdout, stderr)
+	case "index":
+		return runIndex(args[1:], stdout, stderr)
+	case "query":
+		return runQuery(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 
+	"github.com/undust/undust/htmltext"
 	"github.com/undust/undust/shingle"
 )
 
@@ -106,4 +108,72 @@ func allPairsJaccard(sets []shingle.Set, min float64) []scoredPair {
 		touched = touched[:0]
 	}
 	return out
+}
+
+// jaccard+template:0.80 adds cross-page template learning: the paragraphs
+// that repeat on at least half (and at least 3) of the pages of one host
+// are learned with htmltext.Boilerplate and dropped before shingling.
+func init() {
+	register(Method{
+		Family: "jaccard",
+		Name:   "jaccard+template:0.80",
+		Param:  "J>=0.80",
+		Run: func(in *Input) Result {
+			sets := in.Cache("template-sets", func() any { return templateSets(in) }).([]shingle.Set)
+			var res Result
+			for _, p := range allPairsJaccard(sets, 0.8) {
+				res.Pairs = append(res.Pairs, p.Pair)
+			}
+			return res
+		},
+	})
+}
+
+// templateSets learns each host's template from its pages and returns the
+// shingle sets of the pages without it.
+func templateSets(in *Input) []shingle.Set {
+	hosts := map[string]*htmltext.Boilerplate{}
+	hostOf := make([]string, len(in.Docs))
+	for i, d := range in.Docs {
+		h := d.URL
+		if u, err := url.Parse(d.URL); err == nil {
+			h = u.Host
+		}
+		hostOf[i] = h
+		if hosts[h] == nil {
+			hosts[h] = &htmltext.Boilerplate{}
+		}
+		hosts[h].Add(htmltext.Text{Paragraphs: d.Paragraphs})
+	}
+	sets := make([]shingle.Set, len(in.Docs))
+	parallel(len(in.Docs), func(i int) {
+		t := hosts[hostOf[i]].Strip(htmltext.Text{Paragraphs: in.Docs[i].Paragraphs})
+		sets[i] = shingle.NewSet(shingle.Hashes(t.String(), shingle.Options{}))
+	})
+	return sets
+}
+
+// jaccard-mod8:0.80 is the lecture notes' sampled variant: only shingle
+// hashes that are 0 mod 8 are kept as fingerprints, and J of the samples
+// stands for J of the sets. Pages with no sampled hash keep their whole set.
+func init() {
+	register(Method{
+		Family: "jaccard",
+		Name:   "jaccard-mod8:0.80",
+		Param:  "J>=0.80",
+		Run: func(in *Input) Result {
+			sets := make([]shingle.Set, len(in.Sets))
+			for i, s := range in.Sets {
+				sets[i] = s.Sample(nil, 8)
+				if len(sets[i]) == 0 {
+					sets[i] = s
+				}
+			}
+			var res Result
+			for _, p := range allPairsJaccard(sets, 0.8) {
+				res.Pairs = append(res.Pairs, p.Pair)
+			}
+			return res
+		},
+	})
 }

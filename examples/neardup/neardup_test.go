@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,15 +54,21 @@ func evalRows(t *testing.T, args ...string) map[string]Row {
 		t.Fatalf("run(%q) = %d: %s", args, code, errb.String())
 	}
 	var res struct {
-		Pages   int   `json:"pages"`
-		NearDup int   `json:"near_dup_pairs"`
-		Rows    []Row `json:"rows"`
+		Pages      int   `json:"pages"`
+		NearDup    int   `json:"near_dup_pairs"`
+		Checked    int   `json:"truth_j_checked"`
+		Reproduced int   `json:"truth_j_reproduced"`
+		Rows       []Row `json:"rows"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("bad JSON: %v\n%s", err, out.String())
 	}
 	if res.Pages != 9 || res.NearDup != 4 {
 		t.Fatalf("corpus counts: %d pages, %d near-dup pairs; want 9, 4", res.Pages, res.NearDup)
+	}
+	// The truth J of all 7 labelled pairs is recomputed from main_text.
+	if res.Checked != 7 || res.Reproduced != 7 {
+		t.Errorf("truth J reproduced for %d of %d pairs, want 7 of 7", res.Reproduced, res.Checked)
 	}
 	m := map[string]Row{}
 	for _, r := range res.Rows {
@@ -152,5 +159,99 @@ func TestAllPairsJaccard(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("test sets have no pair above 0.3")
+	}
+}
+
+// TestDefaultRowsMain checks the default rows of the shingle-based
+// families on the main text of the synthetic corpus: all four
+// near-duplicate pairs, nothing else. (Other families, in their own
+// method files, have their own tests.)
+func TestDefaultRowsMain(t *testing.T) {
+	rows := evalRows(t, "-method", "default", "-text", "main")
+	n := 0
+	for key, r := range rows {
+		switch r.Family {
+		case "jaccard", "minhash", "spotsigs", "sizespotsigs":
+		default:
+			continue
+		}
+		n++
+		if r.Predicted != 4 || r.TruePos != 4 || r.TrapFP != 0 {
+			t.Errorf("%s: predicted %d, true %d, trap FP %d; want 4 4 0", key, r.Predicted, r.TruePos, r.TrapFP)
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d default rows of the shingle families, want 4", n)
+	}
+}
+
+func TestIndexQuery(t *testing.T) {
+	dir := t.TempDir()
+	idx := filepath.Join(dir, "pages.idx")
+	var out, errb bytes.Buffer
+	if code := run([]string{"index", "-pages", "testdata/pages.jsonl", "-o", idx}, &out, &errb); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, errb.String())
+	}
+	// Query with the corpus itself: every page finds itself, p01 finds
+	// its reprint p02 and its edit p03, and the trap p04 finds only
+	// itself and its original p07.
+	out.Reset()
+	if code := run([]string{"query", "-index", idx, "-pages", "testdata/pages.jsonl"}, &out, &errb); code != 0 {
+		t.Fatalf("query: exit %d: %s", code, errb.String())
+	}
+	matches := map[string][]string{}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n")[1:] {
+		f := strings.Split(l, "\t")
+		matches[f[0]] = append(matches[f[0]], f[1])
+	}
+	tests := []struct {
+		id   string
+		want []string
+	}{
+		{"p01", []string{"p01", "p02", "p03"}}, // original: reprint and edit
+		{"p04", []string{"p04", "p07"}},        // reprint in a trap template: its original only
+		{"p09", []string{"p09"}},               // empty article: main content falls back to the navigation text
+	}
+	for _, tt := range tests {
+		if got := matches[tt.id]; !slices.Equal(got, tt.want) {
+			t.Errorf("query %s matched %v, want %v", tt.id, got, tt.want)
+		}
+	}
+	// A directory of HTML files works too.
+	hdir := filepath.Join(dir, "html")
+	os.Mkdir(hdir, 0o755)
+	pages, err := readInputs("testdata/pages.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(hdir, "q.html"), []byte(pages[1].HTML), 0o644)
+	out.Reset()
+	if code := run([]string{"query", "-index", idx, "-dir", hdir}, &out, &errb); code != 0 || !strings.Contains(out.String(), "q.html\tp01\t") {
+		t.Errorf("query -dir: exit %d, output %q", code, out.String())
+	}
+	// Damaged and foreign index files are errors (exit 1), not panics.
+	data, _ := os.ReadFile(idx)
+	for name, b := range map[string][]byte{
+		"truncated": data[:len(data)-5],
+		"foreign":   []byte("hello\n"),
+		"flipped":   append(append([]byte(nil), data[:len(data)-20]...), append([]byte{data[len(data)-20] ^ 1}, data[len(data)-19:]...)...),
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		errb.Reset()
+		if code := run([]string{"query", "-index", p, "-pages", "testdata/pages.jsonl"}, &out, &errb); code != 1 {
+			t.Errorf("%s index: exit %d, want 1 (%s)", name, code, errb.String())
+		}
+	}
+	for _, args := range [][]string{
+		{"index", "-pages", "testdata/pages.jsonl"},                       // no -o
+		{"index", "-o", idx},                                              // no input
+		{"index", "-pages", "x", "-dir", "y", "-o", idx},                  // both inputs
+		{"index", "-pages", "testdata/pages.jsonl", "-o", idx, "-t", "2"}, // bad threshold
+		{"query", "-pages", "testdata/pages.jsonl"},                       // no -index
+	} {
+		if code := run(args, &out, &errb); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, code)
+		}
 	}
 }
