@@ -18,18 +18,38 @@ type span struct {
 	star bool
 }
 
-// Delimiter kinds around a candidate anchor.
+// A delim is the delimiter before or after a candidate anchor: one of delimStart, delimEnd and
+// delimChange, or delimChar with the delimiter's bytes (one byte, or the three of a
+// percent-escape) in its low 24 bits. It is an integer so that cluster keys hash fast.
+type delim uint32
+
 const (
-	delimStart  uint8 = iota + 1 // the start of the token, written "^"
-	delimEnd                     // the end of the token, written "$"
-	delimChange                  // a unit change, no character, written "~"
-	delimChar                    // a delimiter character, written as itself
+	delimStart  delim = (iota + 1) << 24 // the start of the token, written "^"
+	delimEnd                             // the end of the token, written "$"
+	delimChange                          // a unit change, no character, written "~"
+	delimChar                            // a delimiter character, written as itself
 )
 
-// delim is the delimiter before or after a candidate anchor.
-type delim struct {
-	kind uint8
-	text string // for delimChar
+// charDelim returns the delim of the delimiter unit t (one byte or a percent-escape).
+func charDelim(t string) delim {
+	if len(t) == 3 {
+		return delimChar | delim(t[0])<<16 | delim(t[1])<<8 | delim(t[2])
+	}
+	return delimChar | delim(t[0])
+}
+
+// kind returns delimStart, delimEnd, delimChange or delimChar.
+func (d delim) kind() delim { return d &^ (1<<24 - 1) }
+
+// text returns the delimiter's bytes of a delimChar.
+func (d delim) text() string {
+	if d.kind() != delimChar {
+		return ""
+	}
+	if low := d & (1<<24 - 1); low > 0xff {
+		return string([]byte{byte(low >> 16), byte(low >> 8), byte(low)})
+	}
+	return string([]byte{byte(d)})
 }
 
 // anchorKey identifies a selected anchor: its cluster (the star it sits in, counted from 0 in
@@ -73,21 +93,21 @@ func (n *node) addAnchor(k anchorKey) {
 func preDelim(s string, us []unit, i int) delim {
 	switch {
 	case i == 0:
-		return delim{kind: delimStart}
+		return delimStart
 	case us[i-1].kind == kindDelim:
-		return delim{kind: delimChar, text: s[us[i-1].start:us[i-1].end]}
+		return charDelim(s[us[i-1].start:us[i-1].end])
 	}
-	return delim{kind: delimChange}
+	return delimChange
 }
 
 func postDelim(s string, us []unit, i int) delim {
 	switch {
 	case i == len(us)-1:
-		return delim{kind: delimEnd}
+		return delimEnd
 	case us[i+1].kind == kindDelim:
-		return delim{kind: delimChar, text: s[us[i+1].start:us[i+1].end]}
+		return charDelim(s[us[i+1].start:us[i+1].end])
 	}
-	return delim{kind: delimChange}
+	return delimChange
 }
 
 // candidate reports whether unit i of us is a candidate anchor: alphanumeric and not the whole

@@ -108,7 +108,7 @@ func unescape(s string) (string, bool) {
 }
 
 func appendDelim(dst []byte, d delim) []byte {
-	switch d.kind {
+	switch d {
 	case delimStart:
 		return append(dst, '^')
 	case delimEnd:
@@ -116,7 +116,7 @@ func appendDelim(dst []byte, d delim) []byte {
 	case delimChange:
 		return append(dst, '~')
 	}
-	return appendEscaped(dst, d.text)
+	return appendEscaped(dst, d.text())
 }
 
 // appendSpans appends the text of the pattern that the alignment spans of s spells.
@@ -361,22 +361,22 @@ func ParsePatterns(text []byte) (*Patterns, error) {
 }
 
 // parseDelim parses a delimiter field; edge is the token edge ("^" or "$") allowed there.
-func parseDelim(s string, edge uint8) (delim, bool) {
+func parseDelim(s string, edge delim) (delim, bool) {
 	switch s {
 	case "^":
-		return delim{kind: delimStart}, edge == delimStart
+		return delimStart, edge == delimStart
 	case "$":
-		return delim{kind: delimEnd}, edge == delimEnd
+		return delimEnd, edge == delimEnd
 	case "~":
-		return delim{kind: delimChange}, true
+		return delimChange, true
 	}
 	t, ok := unescape(s)
 	if !ok {
-		return delim{}, false
+		return 0, false
 	}
 	us := appendUnits(nil, t)
 	if len(us) != 1 || us[0].kind != kindDelim {
-		return delim{}, false
+		return 0, false
 	}
-	return delim{kind: delimChar, text: t}, true
+	return charDelim(t), true
 }
