@@ -194,6 +194,7 @@ func (o *Options) learnTree(vals []string, cl *clusterer) *node {
 	if len(root.kids) == 0 {
 		return nil
 	}
+	root.index()
 	return root
 }
 
@@ -529,7 +530,7 @@ func (o *Options) grow(n *node, toks []ltok, depth int, cl *clusterer) {
 		if kids == nil {
 			continue
 		}
-		n.sel, n.minLen, n.maxLen, n.first = t.sel, t.minLen, t.maxLen, t.first
+		n.sel, n.byValue, n.gaps, n.minLen, n.maxLen, n.first = t.sel, t.byValue, t.gaps, t.minLen, t.maxLen, t.first
 		n.kids = kids
 		for i, k := range kids {
 			o.grow(k, kidToks[i], depth+1, cl)

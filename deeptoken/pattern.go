@@ -69,18 +69,37 @@ type node struct {
 	elems []elem
 	sel   map[anchorKey]struct{}
 	kids  []*node
+	// The anchors of sel indexed for splitting: by value, and which stars have any.
+	byValue map[string][]anchorSpec
+	gaps    map[int32]bool
+	// The kids by the hash of their pattern (see index).
+	kidHash map[uint64][]*node
 	// A quick filter over sel: the lengths and first bytes of the selected anchors.
 	minLen, maxLen int
 	first          [4]uint64
+}
+
+// anchorSpec is an anchorKey without its value (and type, which the value fixes).
+type anchorSpec struct {
+	gap       int32
+	pos       int16
+	pre, post delim
 }
 
 // addAnchor adds k to the node's selected anchors.
 func (n *node) addAnchor(k anchorKey) {
 	if n.sel == nil {
 		n.sel = make(map[anchorKey]struct{})
+		n.byValue = make(map[string][]anchorSpec)
+		n.gaps = make(map[int32]bool)
 		n.minLen = len(k.value)
 	}
+	if _, ok := n.sel[k]; ok {
+		return
+	}
 	n.sel[k] = struct{}{}
+	n.byValue[k.value] = append(n.byValue[k.value], anchorSpec{gap: k.gap, pos: k.pos, pre: k.pre, post: k.post})
+	n.gaps[k.gap] = true
 	n.minLen = min(n.minLen, len(k.value))
 	n.maxLen = max(n.maxLen, len(k.value))
 	if k.value != "" {
@@ -145,16 +164,14 @@ func (n *node) selected(s string, us []unit, i int, gap int32, ord, cnt int) boo
 	if n.first[c>>6]&(1<<(c&63)) == 0 {
 		return false
 	}
-	k := anchorKey{gap: gap, pre: preDelim(s, us, i), post: postDelim(s, us, i), num: u.numeric(), value: s[u.start:u.end]}
-	if _, ok := n.sel[k]; ok {
-		return true
+	specs := n.byValue[s[u.start:u.end]]
+	if len(specs) == 0 {
+		return false
 	}
+	pre, post := preDelim(s, us, i), postDelim(s, us, i)
 	a, b := ords(ord, cnt)
-	for _, k.pos = range [2]int16{a, b} {
-		if k.pos == 0 {
-			continue
-		}
-		if _, ok := n.sel[k]; ok {
+	for _, sp := range specs {
+		if sp.gap == gap && sp.pre == pre && sp.post == post && (sp.pos == 0 || sp.pos == a || sp.pos == b) {
 			return true
 		}
 	}
@@ -172,6 +189,11 @@ func (n *node) refine(dst []span, s string, us []unit, spans []span) ([]span, bo
 	for _, sp := range spans {
 		if !sp.star {
 			dst = append(dst, sp)
+			continue
+		}
+		if !n.gaps[gap] {
+			dst = append(dst, sp)
+			gap++
 			continue
 		}
 		cnt := 0
@@ -214,6 +236,67 @@ func (n *node) refine(dst []span, s string, us []unit, spans []span) ([]span, bo
 	return dst, found
 }
 
+// FNV-1a, over a pattern's elements: each literal's bytes then a 0xfe, or a 0xff for a star.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func hashElems(elems []elem) uint64 {
+	h := uint64(fnvOffset)
+	for _, e := range elems {
+		if e.star {
+			h = (h ^ 0xff) * fnvPrime
+			continue
+		}
+		for i := 0; i < len(e.lit); i++ {
+			h = (h ^ uint64(e.lit[i])) * fnvPrime
+		}
+		h = (h ^ 0xfe) * fnvPrime
+	}
+	return h
+}
+
+// hashSpans is hashElems of the pattern that the alignment spans of s spells.
+func hashSpans(s string, us []unit, spans []span) uint64 {
+	h := uint64(fnvOffset)
+	for _, sp := range spans {
+		if sp.star {
+			h = (h ^ 0xff) * fnvPrime
+			continue
+		}
+		u := us[sp.a]
+		for i := u.start; i < u.end; i++ {
+			h = (h ^ uint64(s[i])) * fnvPrime
+		}
+		h = (h ^ 0xfe) * fnvPrime
+	}
+	return h
+}
+
+// index builds the kid indexes of the tree under n; a tree is indexed once built, before use.
+func (n *node) index() {
+	if len(n.kids) == 0 {
+		return
+	}
+	n.kidHash = make(map[uint64][]*node, len(n.kids))
+	for _, k := range n.kids {
+		h := hashElems(k.elems)
+		n.kidHash[h] = append(n.kidHash[h], k)
+		k.index()
+	}
+}
+
+// kid returns the kid whose pattern the alignment spans of s spells, or nil.
+func (n *node) kid(s string, us []unit, spans []span) *node {
+	for _, k := range n.kidHash[hashSpans(s, us, spans)] {
+		if k.matches(s, us, spans) {
+			return k
+		}
+	}
+	return nil
+}
+
 // matches reports whether the node's pattern is the one that the alignment spans spells.
 func (n *node) matches(s string, us []unit, spans []span) bool {
 	if len(n.elems) != len(spans) {
@@ -247,13 +330,7 @@ func leaf(n *node, s string, ubuf []unit, buf0, buf1 []span) ([]unit, []span) {
 		if !found {
 			break
 		}
-		var kid *node
-		for _, k := range n.kids {
-			if k.matches(s, us, next) {
-				kid = k
-				break
-			}
-		}
+		kid := n.kid(s, us, next)
 		if kid == nil {
 			break
 		}
@@ -313,14 +390,14 @@ const maxSub = 1<<15 - 1
 // another part than path or query are copied unchanged. toks is not modified; dst and toks must
 // not overlap.
 //
-// With enough capacity in dst, AppendSplit does not allocate for tokens of up to 48 units.
+// With enough capacity in dst, AppendSplit does not allocate for tokens of up to 96 units.
 func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
 	if p == nil || len(p.trees) == 0 {
 		return append(dst, toks...)
 	}
 	var (
-		ubuf       [48]unit
-		sbuf, tbuf [24]span
+		ubuf       [96]unit
+		sbuf, tbuf [64]span
 	)
 	for _, t := range toks {
 		k, ok := keyOf(t.Key)

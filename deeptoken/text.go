@@ -11,21 +11,6 @@ import (
 	"github.com/undust/undust/urlnorm"
 )
 
-// The text form of a Patterns is one line per statement, each ending in "\n", fields separated
-// by one space:
-//
-//	key path 2                 the tree of path segment 2 (urlnorm.Key.Pos) follows
-//	key query =_nkw            the tree of query parameter "_nkw" follows ("=" then the name)
-//	node 0 *                   a pattern at depth 0 (the root, always "*")
-//	anchor 0 1 ^ - friends     a selected anchor of the node above: star 0, first candidate in it
-//	                           (0: anywhere, -1: the last), start and end delimiters, value
-//	node 1 friends - *         a child pattern of the last node of depth 0
-//
-// Pattern elements are "*" or a literal unit. Delimiters are "^" (start of the token), "$" (end),
-// "~" (a unit change) or the delimiter character. Literal text escapes the bytes " ", "%", "*",
-// "^", "$", "~", control bytes and bytes >= 0x7f as %XX. Keys come sorted (path by position, then
-// query by name), nodes in pre-order with children sorted by their text, anchors sorted.
-
 // maxParseDepth bounds the depth of a parsed tree.
 const maxParseDepth = 1000
 
@@ -155,7 +140,20 @@ func (k treeKey) compare(o treeKey) int {
 // AppendText appends the text form of p to dst and returns the extended buffer: lines ending
 // in "\n", none empty and none starting with "#", in a deterministic order, so that the same
 // patterns give byte-identical text. A nil or empty Patterns appends nothing. [ParsePatterns]
-// reads the text back.
+// reads the text back. The lines are statements with fields separated by one space:
+//
+//	key path 2                 the tree of path segment 2 (urlnorm.Key.Pos) follows
+//	node 0 *                   its root pattern, at depth 0, always "*"
+//	anchor 0 1 ^ - friends     an anchor that refines the node above: its star (from 0), its
+//	                           position among the star's candidates (0 anywhere, 1 the first,
+//	                           -1 the last), start and end delimiters, value
+//	node 1 friends - *         a child pattern of the last node of depth 0
+//	key query =_nkw            the tree of query parameter "_nkw" follows ("=" then the name)
+//
+// Pattern elements are "*" or a literal unit. Delimiters are "^" (start of the token), "$"
+// (end), "~" (a unit change) or the delimiter character. Text escapes the bytes " ", "%", "*",
+// "^", "$", "~", control bytes and bytes >= 0x7f as %XX. Keys come sorted (path by position,
+// then query by name), nodes in pre-order with children sorted by their text, anchors sorted.
 func (p *Patterns) AppendText(dst []byte) []byte {
 	if p == nil {
 		return dst
@@ -356,6 +354,9 @@ func ParsePatterns(text []byte) (*Patterns, error) {
 	}
 	if !closeKey() {
 		return nil, &ParseError{Line: line, Msg: "key without patterns"}
+	}
+	for _, root := range p.trees {
+		root.index()
 	}
 	return p, nil
 }
