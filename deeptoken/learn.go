@@ -28,7 +28,8 @@ type Options struct {
 	MaxVariation float64
 	// MaxChildren is the largest number of child patterns a refinement may make. Default 32.
 	MaxChildren int
-	// MaxDepth bounds the depth of a pattern tree (d_max of the paper's Lemma 1). Default 12.
+	// MaxDepth bounds the depth of a pattern tree (d_max of the paper's Lemma 1). Default 12,
+	// at most 1000.
 	MaxDepth int
 	// MaxValues bounds the distinct values a Learner keeps per key; later new values are
 	// ignored. Default 1<<17.
@@ -63,6 +64,7 @@ func (o Options) withDefaults() Options {
 	if o.MaxDepth <= 0 {
 		o.MaxDepth = 12
 	}
+	o.MaxDepth = min(o.MaxDepth, maxParseDepth) // deeper trees would not parse back
 	if o.MaxValues <= 0 {
 		o.MaxValues = 1 << 17
 	}
@@ -169,6 +171,7 @@ func (l *Learner) Patterns() *Patterns {
 			p.trees[k] = root
 		}
 	}
+	p.finish()
 	return p
 }
 
@@ -194,7 +197,6 @@ func (o *Options) learnTree(vals []string, cl *clusterer) *node {
 	if len(root.kids) == 0 {
 		return nil
 	}
-	root.index()
 	return root
 }
 

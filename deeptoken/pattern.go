@@ -349,6 +349,42 @@ func leaf(n *node, s string, ubuf []unit, buf0, buf1 []span) ([]unit, []span) {
 // immutable once built by a [Learner] or [ParsePatterns] and is safe for concurrent use.
 type Patterns struct {
 	trees map[treeKey]*node
+	// The trees indexed for AppendSplit (see finish).
+	paths   []*node // by path position
+	queries map[string]*node
+}
+
+// finish indexes the trees once they are built.
+func (p *Patterns) finish() {
+	p.queries = make(map[string]*node)
+	for k, root := range p.trees {
+		root.index()
+		switch k.part {
+		case urlnorm.PartPath:
+			if int(k.pos) >= len(p.paths) {
+				p.paths = append(p.paths, make([]*node, int(k.pos)+1-len(p.paths))...)
+			}
+			p.paths[k.pos] = root
+		case urlnorm.PartQuery:
+			p.queries[k.name] = root
+		}
+	}
+}
+
+// tree returns the pattern tree of a token with key k, or nil.
+func (p *Patterns) tree(k urlnorm.Key) *node {
+	if k.Sub != 0 || k.RSub != 0 {
+		return nil
+	}
+	switch k.Part {
+	case urlnorm.PartPath:
+		if k.Pos > 0 && int(k.Pos) < len(p.paths) {
+			return p.paths[k.Pos]
+		}
+	case urlnorm.PartQuery:
+		return p.queries[k.Name]
+	}
+	return nil
 }
 
 // treeKey names the pattern tree of a key.
@@ -400,12 +436,10 @@ func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
 		sbuf, tbuf [64]span
 	)
 	for _, t := range toks {
-		k, ok := keyOf(t.Key)
-		if !ok || t.Bare {
-			dst = append(dst, t)
-			continue
+		var root *node
+		if !t.Bare {
+			root = p.tree(t.Key)
 		}
-		root := p.trees[k]
 		if root == nil {
 			dst = append(dst, t)
 			continue

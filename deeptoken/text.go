@@ -355,9 +355,7 @@ func ParsePatterns(text []byte) (*Patterns, error) {
 	if !closeKey() {
 		return nil, &ParseError{Line: line, Msg: "key without patterns"}
 	}
-	for _, root := range p.trees {
-		root.index()
-	}
+	p.finish()
 	return p, nil
 }
 
