@@ -245,7 +245,8 @@ func compareClusterKey(a, b clusterKey) int {
 type clusterer struct {
 	index  table // packed clusterKey -> index in list
 	list   []cluster
-	ids    map[string]int32 // anchor value -> id, an index in names
+	idt    table            // hash of an anchor value -> id, an index in names
+	ids    map[string]int32 // anchor value -> id, for values whose hash collides in idt
 	names  []string
 	stats  table // cluster index << 32 | anchor id -> index in astats
 	astats []anchorStat
@@ -257,6 +258,7 @@ func (cl *clusterer) reset() {
 		cl.ids = make(map[string]int32)
 	}
 	cl.index.reset()
+	cl.idt.reset()
 	clear(cl.ids)
 	cl.stats.reset()
 	cl.list, cl.names, cl.astats, cl.refs = cl.list[:0], cl.names[:0], cl.astats[:0], cl.refs[:0]
@@ -364,17 +366,38 @@ func (o *Options) clusters(toks []ltok, cl *clusterer) {
 			}
 			if id < 0 {
 				u := t.units[i]
-				v := t.val[u.start:u.end]
-				var ok bool
-				if id, ok = cl.ids[v]; !ok {
-					id = int32(len(cl.names))
-					cl.ids[v] = id
-					cl.names = append(cl.names, v)
-				}
+				id = cl.intern(t.val[u.start:u.end])
 			}
 			cl.count(r, id, ti)
 		}
 	})
+}
+
+// intern returns the id of the anchor value v, giving it one if it has none.
+func (cl *clusterer) intern(v string) int32 {
+	h := uint64(fnvOffset)
+	for i := 0; i < len(v); i++ {
+		h = (h ^ uint64(v[i])) * fnvPrime
+	}
+	h >>= 1 // a table holds keys below 1<<64-1
+	id, ok := cl.idt.get(h)
+	if !ok {
+		id = int32(len(cl.names))
+		cl.idt.put(h, id)
+		cl.names = append(cl.names, v)
+		return id
+	}
+	if cl.names[id] == v {
+		return id
+	}
+	// Another value has the same hash: the map decides.
+	if id, ok := cl.ids[v]; ok {
+		return id
+	}
+	id = int32(len(cl.names))
+	cl.ids[v] = id
+	cl.names = append(cl.names, v)
+	return id
 }
 
 // cluster returns the index of the cluster ck, counting token ti in it.

@@ -35,3 +35,28 @@ func TestTable(t *testing.T) {
 		}
 	}
 }
+
+// TestIntern checks that intern gives equal values one id and different values different ids,
+// also when their hashes collide.
+func TestIntern(t *testing.T) {
+	var cl clusterer
+	cl.reset()
+	// Force collisions: put a foreign id under the hash of "b" before interning "b".
+	a := cl.intern("a")
+	h := uint64(fnvOffset)
+	h = ((h ^ 'b') * fnvPrime) >> 1
+	cl.idt.put(h, a)
+	b := cl.intern("b")
+	c := cl.intern("c")
+	for _, tt := range []struct {
+		v    string
+		want int32
+	}{{"a", a}, {"b", b}, {"c", c}} {
+		if got := cl.intern(tt.v); got != tt.want || cl.names[got] != tt.v {
+			t.Errorf("intern(%q) = %d (%q), want %d", tt.v, got, cl.names[got], tt.want)
+		}
+	}
+	if a == b || b == c || a == c {
+		t.Errorf("ids not distinct: %d %d %d", a, b, c)
+	}
+}
