@@ -555,7 +555,11 @@ func (o *Options) grow(n *node, toks []ltok, depth int, cl *clusterer) {
 		if kids == nil {
 			continue
 		}
-		n.sel, n.byValue, n.gaps, n.minLen, n.maxLen, n.first = t.sel, t.byValue, t.gaps, t.minLen, t.maxLen, t.first
+		// Rebuild the anchors with copied values (see children).
+		for k := range t.sel {
+			k.value = strings.Clone(k.value)
+			n.addAnchor(k)
+		}
 		n.kids = kids
 		for i, k := range kids {
 			o.grow(k, kidToks[i], depth+1, cl)
@@ -610,6 +614,11 @@ func (o *Options) children(t *node, toks []ltok) ([]*node, [][]ltok) {
 	kids := make([]*node, len(kept))
 	kidToks := make([][]ltok, len(kept))
 	for i, g := range kept {
+		// The literals are substrings of the learner's values: copy them, so that patterns
+		// do not keep those alive.
+		for j := range g.elems {
+			g.elems[j].lit = strings.Clone(g.elems[j].lit)
+		}
 		kids[i] = &node{elems: g.elems}
 		kidToks[i] = g.toks
 	}
