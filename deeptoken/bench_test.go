@@ -99,7 +99,8 @@ func BenchmarkSplit(b *testing.B) {
 	}
 }
 
-// trainHosts reads train.tsv from $UNDUST_DUPCLUSTERS, or skips.
+// trainHosts reads train.tsv from $UNDUST_DUPCLUSTERS, or skips, and returns the dedup keys
+// (urlnorm.Crawler) of its URLs by host, as a crawler would learn from them.
 func trainHosts(tb testing.TB) (map[string][]string, []string) {
 	dir := os.Getenv("UNDUST_DUPCLUSTERS")
 	if dir == "" {
@@ -110,7 +111,7 @@ func trainHosts(tb testing.TB) (map[string][]string, []string) {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	return readHosts(tb, f)
+	return readHosts(tb, f, urlnorm.New(urlnorm.Crawler))
 }
 
 // learnAll learns the patterns of every host.
@@ -130,8 +131,9 @@ func learnAll(hosts map[string][]string, order []string) (map[string]*Patterns, 
 	return out, n
 }
 
-// BenchmarkTrain learns the patterns of every host of train.tsv ($UNDUST_DUPCLUSTERS); "read"
-// reads the file, groups it by host and tokenizes every URL, for comparison.
+// BenchmarkTrain learns the patterns of every host of train.tsv ($UNDUST_DUPCLUSTERS) from the
+// dedup keys of its URLs; "read" reads the file, normalizes every URL to its key, groups the
+// keys by host and tokenizes them, for comparison.
 func BenchmarkTrain(b *testing.B) {
 	hosts, order := trainHosts(b)
 	b.Run("learn", func(b *testing.B) {
