@@ -1,6 +1,9 @@
 package deeptoken
 
 import (
+	"slices"
+	"sync"
+
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -70,8 +73,11 @@ type node struct {
 	sel   map[anchorKey]struct{}
 	kids  []*node
 	// The anchors of sel indexed for splitting: by value, and which stars have any.
-	byValue map[string][]anchorSpec
-	gaps    map[int32]bool
+	vals    []string       // the distinct anchor values
+	specs   [][]anchorSpec // the anchors of each value
+	byValue map[string]int // value -> index in vals, when there are many
+	gapMask uint64         // bit g: star g (< 64) has anchors
+	gapsHi  map[int32]bool // stars >= 64 that have anchors
 	// The kids by the hash of their pattern (see index).
 	kidHash map[uint64][]*node
 	// A quick filter over sel: the lengths and first bytes of the selected anchors.
@@ -86,20 +92,68 @@ type anchorSpec struct {
 	pre, post delim
 }
 
+// maxScan is the number of anchor values up to which a node finds a value by a linear scan,
+// faster than hashing for a few short strings.
+const maxScan = 8
+
+// hasGap reports whether star gap has anchors.
+func (n *node) hasGap(gap int32) bool {
+	if gap < 64 {
+		return n.gapMask&(1<<gap) != 0
+	}
+	return n.gapsHi[gap]
+}
+
+// specsOf returns the anchors of value v.
+func (n *node) specsOf(v string) []anchorSpec {
+	if n.byValue != nil {
+		if i, ok := n.byValue[v]; ok {
+			return n.specs[i]
+		}
+		return nil
+	}
+	for i, w := range n.vals {
+		if len(w) == len(v) && w == v {
+			return n.specs[i]
+		}
+	}
+	return nil
+}
+
 // addAnchor adds k to the node's selected anchors.
 func (n *node) addAnchor(k anchorKey) {
 	if n.sel == nil {
 		n.sel = make(map[anchorKey]struct{})
-		n.byValue = make(map[string][]anchorSpec)
-		n.gaps = make(map[int32]bool)
 		n.minLen = len(k.value)
 	}
 	if _, ok := n.sel[k]; ok {
 		return
 	}
 	n.sel[k] = struct{}{}
-	n.byValue[k.value] = append(n.byValue[k.value], anchorSpec{gap: k.gap, pos: k.pos, pre: k.pre, post: k.post})
-	n.gaps[k.gap] = true
+	i := slices.Index(n.vals, k.value)
+	if i < 0 {
+		i = len(n.vals)
+		n.vals = append(n.vals, k.value)
+		n.specs = append(n.specs, nil)
+		if len(n.vals) > maxScan {
+			if n.byValue == nil {
+				n.byValue = make(map[string]int)
+				for j, v := range n.vals {
+					n.byValue[v] = j
+				}
+			}
+			n.byValue[k.value] = i
+		}
+	}
+	n.specs[i] = append(n.specs[i], anchorSpec{gap: k.gap, pos: k.pos, pre: k.pre, post: k.post})
+	if k.gap < 64 {
+		n.gapMask |= 1 << k.gap
+	} else {
+		if n.gapsHi == nil {
+			n.gapsHi = make(map[int32]bool)
+		}
+		n.gapsHi[k.gap] = true
+	}
 	n.minLen = min(n.minLen, len(k.value))
 	n.maxLen = max(n.maxLen, len(k.value))
 	if k.value != "" {
@@ -164,7 +218,7 @@ func (n *node) selected(s string, us []unit, i int, gap int32, ord, cnt int) boo
 	if n.first[c>>6]&(1<<(c&63)) == 0 {
 		return false
 	}
-	specs := n.byValue[s[u.start:u.end]]
+	specs := n.specsOf(s[u.start:u.end])
 	if len(specs) == 0 {
 		return false
 	}
@@ -191,7 +245,7 @@ func (n *node) refine(dst []span, s string, us []unit, spans []span) ([]span, bo
 			dst = append(dst, sp)
 			continue
 		}
-		if !n.gaps[gap] {
+		if !n.hasGap(gap) {
 			dst = append(dst, sp)
 			gap++
 			continue
@@ -415,6 +469,14 @@ func (p *Patterns) Len() int {
 	return len(p.trees)
 }
 
+// scratch is the working memory of AppendSplit.
+type scratch struct {
+	ubuf       [96]unit
+	sbuf, tbuf [64]span
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
 // maxSub is the largest deep-token index a Key holds.
 const maxSub = 1<<15 - 1
 
@@ -426,15 +488,13 @@ const maxSub = 1<<15 - 1
 // another part than path or query are copied unchanged. toks is not modified; dst and toks must
 // not overlap.
 //
-// With enough capacity in dst, AppendSplit does not allocate for tokens of up to 96 units.
+// With enough capacity in dst, AppendSplit does not allocate for tokens of up to 96 units (its
+// working memory comes from a sync.Pool).
 func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
 	if p == nil || len(p.trees) == 0 {
 		return append(dst, toks...)
 	}
-	var (
-		ubuf       [96]unit
-		sbuf, tbuf [64]span
-	)
+	var sc *scratch // from a pool: zeroing arrays this size on every call costs more than a split
 	for _, t := range toks {
 		var root *node
 		if !t.Bare {
@@ -444,7 +504,10 @@ func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
 			dst = append(dst, t)
 			continue
 		}
-		us, spans := leaf(root, t.Value, ubuf[:0], sbuf[:0], tbuf[:0])
+		if sc == nil {
+			sc = scratchPool.Get().(*scratch)
+		}
+		us, spans := leaf(root, t.Value, sc.ubuf[:0], sc.sbuf[:0], sc.tbuf[:0])
 		if len(spans) < 2 || len(spans) > maxSub {
 			dst = append(dst, t)
 			continue
@@ -456,6 +519,9 @@ func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
 			d.Value = t.Value[us[sp.a].start:us[sp.b-1].end]
 			dst = append(dst, d)
 		}
+	}
+	if sc != nil {
+		scratchPool.Put(sc)
 	}
 	return dst
 }
