@@ -146,7 +146,9 @@ func Learn(urls iter.Seq[string], opts Options) *Patterns {
 // Patterns runs the pattern-tree learning (WSDM'10 Algorithm 1, DeepTokenize, from the
 // pattern "*") on the distinct values of every key and returns the learned patterns. Keys whose
 // tree is the bare "*" (no anchor was selected) are left out. The result does not depend on the
-// order in which tokens were added. Patterns may be called again after more Adds.
+// order in which tokens were added (unless a key reached Options.MaxValues, which keeps the
+// first values). Patterns may be called again after more Adds; the result shares no memory with
+// the Learner.
 //
 // It runs in time O(n·d) for n distinct values and trees of depth d (Lemma 1): every level of
 // a tree looks at each value a bounded number of times.
