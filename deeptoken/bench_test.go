@@ -133,7 +133,8 @@ func learnAll(hosts map[string][]string, order []string) (map[string]*Patterns, 
 
 // BenchmarkTrain learns the patterns of every host of train.tsv ($UNDUST_DUPCLUSTERS) from the
 // dedup keys of its URLs; "read" reads the file, normalizes every URL to its key, groups the
-// keys by host and tokenizes them, for comparison.
+// keys by host and tokenizes them, and "readraw" only reads the file and groups its raw URLs by
+// host, for comparison.
 func BenchmarkTrain(b *testing.B) {
 	hosts, order := trainHosts(b)
 	b.Run("learn", func(b *testing.B) {
@@ -155,6 +156,20 @@ func BenchmarkTrain(b *testing.B) {
 					toks, _ = urlnorm.Tokenize(toks[:0], u)
 				}
 			}
+		}
+		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	})
+	b.Run("readraw", func(b *testing.B) {
+		// Only reading and grouping the raw URLs, no urlnorm.
+		b.ReportAllocs()
+		cpu := cpuTime()
+		for b.Loop() {
+			f, err := os.Open(filepath.Join(os.Getenv("UNDUST_DUPCLUSTERS"), "train.tsv"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			readHosts(b, f, nil)
+			f.Close()
 		}
 		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	})
