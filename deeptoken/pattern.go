@@ -328,6 +328,9 @@ func hashSpans(s string, us []unit, spans []span) uint64 {
 	return h
 }
 
+// maxLinearKids is the number of kids up to which kid compares with each in turn.
+const maxLinearKids = 2
+
 // index builds the kid indexes of the tree under n; a tree is indexed once built, before use.
 func (n *node) index() {
 	if len(n.kids) == 0 {
@@ -343,6 +346,15 @@ func (n *node) index() {
 
 // kid returns the kid whose pattern the alignment spans of s spells, or nil.
 func (n *node) kid(s string, us []unit, spans []span) *node {
+	if len(n.kids) <= maxLinearKids {
+		// Comparing with a few kids (most fail on length) is cheaper than hashing.
+		for _, k := range n.kids {
+			if k.matches(s, us, spans) {
+				return k
+			}
+		}
+		return nil
+	}
 	for _, k := range n.kidHash[hashSpans(s, us, spans)] {
 		if k.matches(s, us, spans) {
 			return k
