@@ -1,6 +1,9 @@
 package deeptoken
 
 import (
+	"slices"
+	"sync"
+
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -18,18 +21,38 @@ type span struct {
 	star bool
 }
 
-// Delimiter kinds around a candidate anchor.
+// A delim is the delimiter before or after a candidate anchor: one of delimStart, delimEnd and
+// delimChange, or delimChar with the delimiter's bytes (one byte, or the three of a
+// percent-escape) in its low 24 bits. It is an integer so that cluster keys hash fast.
+type delim uint32
+
 const (
-	delimStart  uint8 = iota + 1 // the start of the token, written "^"
-	delimEnd                     // the end of the token, written "$"
-	delimChange                  // a unit change, no character, written "~"
-	delimChar                    // a delimiter character, written as itself
+	delimStart  delim = (iota + 1) << 24 // the start of the token, written "^"
+	delimEnd                             // the end of the token, written "$"
+	delimChange                          // a unit change, no character, written "~"
+	delimChar                            // a delimiter character, written as itself
 )
 
-// delim is the delimiter before or after a candidate anchor.
-type delim struct {
-	kind uint8
-	text string // for delimChar
+// charDelim returns the delim of the delimiter unit t (one byte or a percent-escape).
+func charDelim(t string) delim {
+	if len(t) == 3 {
+		return delimChar | delim(t[0])<<16 | delim(t[1])<<8 | delim(t[2])
+	}
+	return delimChar | delim(t[0])
+}
+
+// kind returns delimStart, delimEnd, delimChange or delimChar.
+func (d delim) kind() delim { return d &^ (1<<24 - 1) }
+
+// text returns the delimiter's bytes of a delimChar.
+func (d delim) text() string {
+	if d.kind() != delimChar {
+		return ""
+	}
+	if low := d & (1<<24 - 1); low > 0xff {
+		return string([]byte{byte(low >> 16), byte(low >> 8), byte(low)})
+	}
+	return string([]byte{byte(d)})
 }
 
 // anchorKey identifies a selected anchor: its cluster (the star it sits in, counted from 0 in
@@ -49,9 +72,52 @@ type node struct {
 	elems []elem
 	sel   map[anchorKey]struct{}
 	kids  []*node
+	// The anchors of sel indexed for splitting: by value, and which stars have any.
+	vals    []string       // the distinct anchor values
+	specs   [][]anchorSpec // the anchors of each value
+	byValue map[string]int // value -> index in vals, when there are many
+	gapMask uint64         // bit g: star g (< 64) has anchors
+	gapsHi  map[int32]bool // stars >= 64 that have anchors
+	// The kids by the hash of their pattern (see index).
+	kidHash map[uint64][]*node
 	// A quick filter over sel: the lengths and first bytes of the selected anchors.
 	minLen, maxLen int
 	first          [4]uint64
+}
+
+// anchorSpec is an anchorKey without its value (and type, which the value fixes).
+type anchorSpec struct {
+	gap       int32
+	pos       int16
+	pre, post delim
+}
+
+// maxScan is the number of anchor values up to which a node finds a value by a linear scan,
+// faster than hashing for a few short strings.
+const maxScan = 8
+
+// hasGap reports whether star gap has anchors.
+func (n *node) hasGap(gap int32) bool {
+	if gap < 64 {
+		return n.gapMask&(1<<gap) != 0
+	}
+	return n.gapsHi[gap]
+}
+
+// specsOf returns the anchors of value v.
+func (n *node) specsOf(v string) []anchorSpec {
+	if n.byValue != nil {
+		if i, ok := n.byValue[v]; ok {
+			return n.specs[i]
+		}
+		return nil
+	}
+	for i, w := range n.vals {
+		if len(w) == len(v) && w == v {
+			return n.specs[i]
+		}
+	}
+	return nil
 }
 
 // addAnchor adds k to the node's selected anchors.
@@ -60,7 +126,34 @@ func (n *node) addAnchor(k anchorKey) {
 		n.sel = make(map[anchorKey]struct{})
 		n.minLen = len(k.value)
 	}
+	if _, ok := n.sel[k]; ok {
+		return
+	}
 	n.sel[k] = struct{}{}
+	i := slices.Index(n.vals, k.value)
+	if i < 0 {
+		i = len(n.vals)
+		n.vals = append(n.vals, k.value)
+		n.specs = append(n.specs, nil)
+		if len(n.vals) > maxScan {
+			if n.byValue == nil {
+				n.byValue = make(map[string]int)
+				for j, v := range n.vals {
+					n.byValue[v] = j
+				}
+			}
+			n.byValue[k.value] = i
+		}
+	}
+	n.specs[i] = append(n.specs[i], anchorSpec{gap: k.gap, pos: k.pos, pre: k.pre, post: k.post})
+	if k.gap < 64 {
+		n.gapMask |= 1 << k.gap
+	} else {
+		if n.gapsHi == nil {
+			n.gapsHi = make(map[int32]bool)
+		}
+		n.gapsHi[k.gap] = true
+	}
 	n.minLen = min(n.minLen, len(k.value))
 	n.maxLen = max(n.maxLen, len(k.value))
 	if k.value != "" {
@@ -73,21 +166,21 @@ func (n *node) addAnchor(k anchorKey) {
 func preDelim(s string, us []unit, i int) delim {
 	switch {
 	case i == 0:
-		return delim{kind: delimStart}
+		return delimStart
 	case us[i-1].kind == kindDelim:
-		return delim{kind: delimChar, text: s[us[i-1].start:us[i-1].end]}
+		return charDelim(s[us[i-1].start:us[i-1].end])
 	}
-	return delim{kind: delimChange}
+	return delimChange
 }
 
 func postDelim(s string, us []unit, i int) delim {
 	switch {
 	case i == len(us)-1:
-		return delim{kind: delimEnd}
+		return delimEnd
 	case us[i+1].kind == kindDelim:
-		return delim{kind: delimChar, text: s[us[i+1].start:us[i+1].end]}
+		return charDelim(s[us[i+1].start:us[i+1].end])
 	}
-	return delim{kind: delimChange}
+	return delimChange
 }
 
 // candidate reports whether unit i of us is a candidate anchor: alphanumeric and not the whole
@@ -125,16 +218,14 @@ func (n *node) selected(s string, us []unit, i int, gap int32, ord, cnt int) boo
 	if n.first[c>>6]&(1<<(c&63)) == 0 {
 		return false
 	}
-	k := anchorKey{gap: gap, pre: preDelim(s, us, i), post: postDelim(s, us, i), num: u.numeric(), value: s[u.start:u.end]}
-	if _, ok := n.sel[k]; ok {
-		return true
+	specs := n.specsOf(s[u.start:u.end])
+	if len(specs) == 0 {
+		return false
 	}
+	pre, post := preDelim(s, us, i), postDelim(s, us, i)
 	a, b := ords(ord, cnt)
-	for _, k.pos = range [2]int16{a, b} {
-		if k.pos == 0 {
-			continue
-		}
-		if _, ok := n.sel[k]; ok {
+	for _, sp := range specs {
+		if sp.gap == gap && sp.pre == pre && sp.post == post && (sp.pos == 0 || sp.pos == a || sp.pos == b) {
 			return true
 		}
 	}
@@ -152,6 +243,11 @@ func (n *node) refine(dst []span, s string, us []unit, spans []span) ([]span, bo
 	for _, sp := range spans {
 		if !sp.star {
 			dst = append(dst, sp)
+			continue
+		}
+		if !n.hasGap(gap) {
+			dst = append(dst, sp)
+			gap++
 			continue
 		}
 		cnt := 0
@@ -194,6 +290,79 @@ func (n *node) refine(dst []span, s string, us []unit, spans []span) ([]span, bo
 	return dst, found
 }
 
+// FNV-1a, over a pattern's elements: each literal's bytes then a 0xfe, or a 0xff for a star.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func hashElems(elems []elem) uint64 {
+	h := uint64(fnvOffset)
+	for _, e := range elems {
+		if e.star {
+			h = (h ^ 0xff) * fnvPrime
+			continue
+		}
+		for i := 0; i < len(e.lit); i++ {
+			h = (h ^ uint64(e.lit[i])) * fnvPrime
+		}
+		h = (h ^ 0xfe) * fnvPrime
+	}
+	return h
+}
+
+// hashSpans is hashElems of the pattern that the alignment spans of s spells.
+func hashSpans(s string, us []unit, spans []span) uint64 {
+	h := uint64(fnvOffset)
+	for _, sp := range spans {
+		if sp.star {
+			h = (h ^ 0xff) * fnvPrime
+			continue
+		}
+		u := us[sp.a]
+		for i := u.start; i < u.end; i++ {
+			h = (h ^ uint64(s[i])) * fnvPrime
+		}
+		h = (h ^ 0xfe) * fnvPrime
+	}
+	return h
+}
+
+// maxLinearKids is the number of kids up to which kid compares with each in turn.
+const maxLinearKids = 2
+
+// index builds the kid indexes of the tree under n; a tree is indexed once built, before use.
+func (n *node) index() {
+	if len(n.kids) == 0 {
+		return
+	}
+	n.kidHash = make(map[uint64][]*node, len(n.kids))
+	for _, k := range n.kids {
+		h := hashElems(k.elems)
+		n.kidHash[h] = append(n.kidHash[h], k)
+		k.index()
+	}
+}
+
+// kid returns the kid whose pattern the alignment spans of s spells, or nil.
+func (n *node) kid(s string, us []unit, spans []span) *node {
+	if len(n.kids) <= maxLinearKids {
+		// Comparing with a few kids (most fail on length) is cheaper than hashing.
+		for _, k := range n.kids {
+			if k.matches(s, us, spans) {
+				return k
+			}
+		}
+		return nil
+	}
+	for _, k := range n.kidHash[hashSpans(s, us, spans)] {
+		if k.matches(s, us, spans) {
+			return k
+		}
+	}
+	return nil
+}
+
 // matches reports whether the node's pattern is the one that the alignment spans spells.
 func (n *node) matches(s string, us []unit, spans []span) bool {
 	if len(n.elems) != len(spans) {
@@ -227,13 +396,7 @@ func leaf(n *node, s string, ubuf []unit, buf0, buf1 []span) ([]unit, []span) {
 		if !found {
 			break
 		}
-		var kid *node
-		for _, k := range n.kids {
-			if k.matches(s, us, next) {
-				kid = k
-				break
-			}
-		}
+		kid := n.kid(s, us, next)
 		if kid == nil {
 			break
 		}
@@ -252,6 +415,42 @@ func leaf(n *node, s string, ubuf []unit, buf0, buf1 []span) ([]unit, []span) {
 // immutable once built by a [Learner] or [ParsePatterns] and is safe for concurrent use.
 type Patterns struct {
 	trees map[treeKey]*node
+	// The trees indexed for AppendSplit (see finish).
+	paths   []*node // by path position
+	queries map[string]*node
+}
+
+// finish indexes the trees once they are built.
+func (p *Patterns) finish() {
+	p.queries = make(map[string]*node)
+	for k, root := range p.trees {
+		root.index()
+		switch k.part {
+		case urlnorm.PartPath:
+			if int(k.pos) >= len(p.paths) {
+				p.paths = append(p.paths, make([]*node, int(k.pos)+1-len(p.paths))...)
+			}
+			p.paths[k.pos] = root
+		case urlnorm.PartQuery:
+			p.queries[k.name] = root
+		}
+	}
+}
+
+// tree returns the pattern tree of a token with key k, or nil.
+func (p *Patterns) tree(k urlnorm.Key) *node {
+	if k.Sub != 0 || k.RSub != 0 {
+		return nil
+	}
+	switch k.Part {
+	case urlnorm.PartPath:
+		if k.Pos > 0 && int(k.Pos) < len(p.paths) {
+			return p.paths[k.Pos]
+		}
+	case urlnorm.PartQuery:
+		return p.queries[k.Name]
+	}
+	return nil
 }
 
 // treeKey names the pattern tree of a key.
@@ -282,6 +481,14 @@ func (p *Patterns) Len() int {
 	return len(p.trees)
 }
 
+// scratch is the working memory of AppendSplit.
+type scratch struct {
+	ubuf       [96]unit
+	sbuf, tbuf [64]span
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
 // maxSub is the largest deep-token index a Key holds.
 const maxSub = 1<<15 - 1
 
@@ -293,27 +500,26 @@ const maxSub = 1<<15 - 1
 // another part than path or query are copied unchanged. toks is not modified; dst and toks must
 // not overlap.
 //
-// With enough capacity in dst, AppendSplit does not allocate for tokens of up to 48 units.
+// With enough capacity in dst, AppendSplit does not allocate for tokens of up to 96 units (its
+// working memory comes from a sync.Pool).
 func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
 	if p == nil || len(p.trees) == 0 {
 		return append(dst, toks...)
 	}
-	var (
-		ubuf       [48]unit
-		sbuf, tbuf [24]span
-	)
+	var sc *scratch // from a pool: zeroing arrays this size on every call costs more than a split
 	for _, t := range toks {
-		k, ok := keyOf(t.Key)
-		if !ok || t.Bare {
-			dst = append(dst, t)
-			continue
+		var root *node
+		if !t.Bare {
+			root = p.tree(t.Key)
 		}
-		root := p.trees[k]
 		if root == nil {
 			dst = append(dst, t)
 			continue
 		}
-		us, spans := leaf(root, t.Value, ubuf[:0], sbuf[:0], tbuf[:0])
+		if sc == nil {
+			sc = scratchPool.Get().(*scratch)
+		}
+		us, spans := leaf(root, t.Value, sc.ubuf[:0], sc.sbuf[:0], sc.tbuf[:0])
 		if len(spans) < 2 || len(spans) > maxSub {
 			dst = append(dst, t)
 			continue
@@ -325,6 +531,9 @@ func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
 			d.Value = t.Value[us[sp.a].start:us[sp.b-1].end]
 			dst = append(dst, d)
 		}
+	}
+	if sc != nil {
+		scratchPool.Put(sc)
 	}
 	return dst
 }

@@ -12,8 +12,10 @@ import (
 	"github.com/undust/undust/urlnorm"
 )
 
-// readHosts reads a dupclusters TSV and returns the URLs of each host name, in file order.
-func readHosts(tb testing.TB, r io.Reader) (map[string][]string, []string) {
+// readHosts reads a dupclusters TSV and returns the URLs of each host name, in file order, and
+// the host names in order of first appearance. With a normalizer, URLs are replaced by their
+// dedup keys (and URLs it rejects are left out).
+func readHosts(tb testing.TB, r io.Reader, norm *urlnorm.Normalizer) (map[string][]string, []string) {
 	tb.Helper()
 	hosts := make(map[string][]string)
 	var order []string
@@ -29,6 +31,13 @@ func readHosts(tb testing.TB, r io.Reader) (map[string][]string, []string) {
 			tb.Fatalf("bad line %q", line)
 		}
 		u := f[1]
+		if norm != nil {
+			k, err := norm.Key(u)
+			if err != nil {
+				continue
+			}
+			u = k
+		}
 		_, rest, ok := strings.Cut(u, "://")
 		if !ok {
 			continue
@@ -51,7 +60,7 @@ func sampleHosts(tb testing.TB) map[string][]string {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	h, _ := readHosts(tb, f)
+	h, _ := readHosts(tb, f, nil)
 	return h
 }
 

@@ -60,14 +60,14 @@ func slowSplit(p *Patterns, toks []urlnorm.Token) []urlnorm.Token {
 
 func isDelimUnit(u string) bool { return classOf(u[0]) == kindDelim }
 
-func slowDelim(us []string, j int, edge uint8) delim {
+func slowDelim(us []string, j int, edge delim) delim {
 	switch {
 	case j < 0 || j >= len(us):
-		return delim{kind: edge}
+		return edge
 	case isDelimUnit(us[j]):
-		return delim{kind: delimChar, text: us[j]}
+		return charDelim(us[j])
 	}
-	return delim{kind: delimChange}
+	return delimChange
 }
 
 func slowRefine(n *node, us []string, spans []span) ([]span, bool) {

@@ -11,21 +11,6 @@ import (
 	"github.com/undust/undust/urlnorm"
 )
 
-// The text form of a Patterns is one line per statement, each ending in "\n", fields separated
-// by one space:
-//
-//	key path 2                 the tree of path segment 2 (urlnorm.Key.Pos) follows
-//	key query =_nkw            the tree of query parameter "_nkw" follows ("=" then the name)
-//	node 0 *                   a pattern at depth 0 (the root, always "*")
-//	anchor 0 1 ^ - friends     a selected anchor of the node above: star 0, first candidate in it
-//	                           (0: anywhere, -1: the last), start and end delimiters, value
-//	node 1 friends - *         a child pattern of the last node of depth 0
-//
-// Pattern elements are "*" or a literal unit. Delimiters are "^" (start of the token), "$" (end),
-// "~" (a unit change) or the delimiter character. Literal text escapes the bytes " ", "%", "*",
-// "^", "$", "~", control bytes and bytes >= 0x7f as %XX. Keys come sorted (path by position, then
-// query by name), nodes in pre-order with children sorted by their text, anchors sorted.
-
 // maxParseDepth bounds the depth of a parsed tree.
 const maxParseDepth = 1000
 
@@ -108,7 +93,7 @@ func unescape(s string) (string, bool) {
 }
 
 func appendDelim(dst []byte, d delim) []byte {
-	switch d.kind {
+	switch d {
 	case delimStart:
 		return append(dst, '^')
 	case delimEnd:
@@ -116,7 +101,7 @@ func appendDelim(dst []byte, d delim) []byte {
 	case delimChange:
 		return append(dst, '~')
 	}
-	return appendEscaped(dst, d.text)
+	return appendEscaped(dst, d.text())
 }
 
 // appendSpans appends the text of the pattern that the alignment spans of s spells.
@@ -155,7 +140,20 @@ func (k treeKey) compare(o treeKey) int {
 // AppendText appends the text form of p to dst and returns the extended buffer: lines ending
 // in "\n", none empty and none starting with "#", in a deterministic order, so that the same
 // patterns give byte-identical text. A nil or empty Patterns appends nothing. [ParsePatterns]
-// reads the text back.
+// reads the text back. The lines are statements with fields separated by one space:
+//
+//	key path 2                 the tree of path segment 2 (urlnorm.Key.Pos) follows
+//	node 0 *                   its root pattern, at depth 0, always "*"
+//	anchor 0 1 ^ - friends     an anchor that refines the node above: its star (from 0), its
+//	                           position among the star's candidates (0 anywhere, 1 the first,
+//	                           -1 the last), start and end delimiters, value
+//	node 1 friends - *         a child pattern of the last node of depth 0
+//	key query =_nkw            the tree of query parameter "_nkw" follows ("=" then the name)
+//
+// Pattern elements are "*" or a literal unit. Delimiters are "^" (start of the token), "$"
+// (end), "~" (a unit change) or the delimiter character. Text escapes the bytes " ", "%", "*",
+// "^", "$", "~", control bytes and bytes >= 0x7f as %XX. Keys come sorted (path by position,
+// then query by name), nodes in pre-order with children sorted by their text, anchors sorted.
 func (p *Patterns) AppendText(dst []byte) []byte {
 	if p == nil {
 		return dst
@@ -357,26 +355,27 @@ func ParsePatterns(text []byte) (*Patterns, error) {
 	if !closeKey() {
 		return nil, &ParseError{Line: line, Msg: "key without patterns"}
 	}
+	p.finish()
 	return p, nil
 }
 
 // parseDelim parses a delimiter field; edge is the token edge ("^" or "$") allowed there.
-func parseDelim(s string, edge uint8) (delim, bool) {
+func parseDelim(s string, edge delim) (delim, bool) {
 	switch s {
 	case "^":
-		return delim{kind: delimStart}, edge == delimStart
+		return delimStart, edge == delimStart
 	case "$":
-		return delim{kind: delimEnd}, edge == delimEnd
+		return delimEnd, edge == delimEnd
 	case "~":
-		return delim{kind: delimChange}, true
+		return delimChange, true
 	}
 	t, ok := unescape(s)
 	if !ok {
-		return delim{}, false
+		return 0, false
 	}
 	us := appendUnits(nil, t)
 	if len(us) != 1 || us[0].kind != kindDelim {
-		return delim{}, false
+		return 0, false
 	}
-	return delim{kind: delimChar, text: t}, true
+	return charDelim(t), true
 }
