@@ -44,13 +44,14 @@ type Metrics struct {
 	FalsePairs     int64
 }
 
+type kc struct {
+	key string
+	c   int32
+}
+
 // Measure normalizes every URL of clusters with n and measures the result. A URL that n rejects
 // keeps itself as its key.
 func Measure(clusters []Cluster, n Normalizer) Metrics {
-	type kc struct {
-		key string
-		c   int32
-	}
 	var all []kc
 	for ci, c := range clusters {
 		seen := map[string]bool{}
@@ -66,13 +67,64 @@ func Measure(clusters []Cluster, n Normalizer) Metrics {
 			all = append(all, kc{k, int32(ci)})
 		}
 	}
+	return measureKeys(all, len(clusters))
+}
+
+// corpus is a set of labelled URLs prepared and parsed once, for measuring many models.
+type corpus struct {
+	raw      []string
+	prep     []string
+	p        []parsed
+	cluster  []int32
+	clusters int
+}
+
+func newCorpus(clusters []Cluster) *corpus {
+	c := &corpus{clusters: len(clusters)}
+	for ci, cl := range clusters {
+		seen := map[string]bool{}
+		for _, u := range cl.URLs {
+			if seen[u.Raw] {
+				continue
+			}
+			seen[u.Raw] = true
+			c.raw = append(c.raw, u.Raw)
+			c.cluster = append(c.cluster, int32(ci))
+			prep, ok := Prepare(u.Raw)
+			var p parsed
+			if ok {
+				p, _, ok = parse(prep, nil)
+			}
+			if !ok {
+				prep = ""
+			}
+			c.prep = append(c.prep, prep)
+			c.p = append(c.p, p)
+		}
+	}
+	return c
+}
+
+func (c *corpus) measure(m *Model) Metrics {
+	all := make([]kc, len(c.raw))
+	for i := range c.raw {
+		k := c.raw[i]
+		if c.prep[i] != "" {
+			k = m.normalizeParsed(c.prep[i], &c.p[i])
+		}
+		all[i] = kc{k, c.cluster[i]}
+	}
+	return measureKeys(all, c.clusters)
+}
+
+func measureKeys(all []kc, nclusters int) Metrics {
 	slices.SortFunc(all, func(a, b kc) int {
 		if c := strings.Compare(a.key, b.key); c != 0 {
 			return c
 		}
 		return int(a.c - b.c)
 	})
-	m := Metrics{URLs: len(all), Clusters: len(clusters)}
+	m := Metrics{URLs: len(all), Clusters: nclusters}
 	var pairs, same int64
 	falseURLs := 0
 	for i := 0; i < len(all); {
@@ -151,13 +203,14 @@ type Baseline struct {
 func Tables(m *Model, clusters []Cluster, baselines []Baseline, sel Options) []Row {
 	sel = sel.withDefaults()
 	var rows []Row
-	base := Measure(clusters, PrepareNormalizer)
+	cp := newCorpus(clusters)
+	base := cp.measure(&Model{})
 	for _, b := range baselines {
 		rows = append(rows, Row{Method: b.Name, Metrics: Measure(clusters, b.Normalizer)})
 	}
 	total := m.Select(-1, 1, false).NumRules()
 	add := func(method, pname string, cov int, mm *Model) {
-		r := Row{Method: method, Precision: pname, MinCoverage: cov, Rules: mm.NumRules(), Metrics: Measure(clusters, mm)}
+		r := Row{Method: method, Precision: pname, MinCoverage: cov, Rules: mm.NumRules(), Metrics: cp.measure(mm)}
 		if total > 0 {
 			r.RulesPct = 100 * float64(r.Rules) / float64(total)
 		}

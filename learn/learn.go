@@ -95,6 +95,8 @@ type Rule struct {
 	Transform Transform
 	Coverage  int
 	False     int
+
+	check []Cond // Context in the order Normalize checks it
 }
 
 // Precision is the rule's precision on the training clusters, (Coverage-False)/Coverage, as in
@@ -133,11 +135,11 @@ func (r *Rule) String() string {
 
 // site is the learned model of one site.
 type site struct {
-	name  string
-	hosts []string
-	tree  *siteTree
-	rules []Rule
-	leaf  []*node // leaf[i] holds rules[i]
+	name    string
+	hosts   []string
+	rules   []Rule             // in the order Normalize tries them
+	byHost  map[string][]int32 // rules whose context names the host
+	anyHost []int32            // rules whose context does not
 }
 
 // A Model is the set of rules learned from dup clusters, with the decision trees that index
@@ -266,6 +268,7 @@ func (m *Model) Rules() []Rule {
 		for j, r := range s.rules {
 			if m.on[i][j] {
 				r.Context = slices.Clone(r.Context)
+				r.check = nil
 				out = append(out, r)
 			}
 		}
@@ -294,43 +297,50 @@ func (m *Model) Normalize(raw string) (string, error) {
 	if !ok {
 		return prep, nil
 	}
+	return m.normalizeParsed(prep, &p), nil
+}
+
+// normalizeParsed is Normalize after Prepare and parse.
+func (m *Model) normalizeParsed(prep string, p *parsed) string {
 	s := m.byHost[p.host]
 	if s == nil {
-		return prep, nil
+		return prep
 	}
 	si := slices.Index(m.sites, s)
+	cur := *p
 	changed := false
 	for range maxPasses {
-		r := m.match(si, &p)
+		r := m.match(si, &cur)
 		if r == nil {
 			break
 		}
-		q, ok := r.Transform.apply(&p)
+		q, ok := r.Transform.apply(&cur)
 		if !ok {
 			break
 		}
-		p, changed = q, true
-		if s2 := m.byHost[p.host]; s2 != s && s2 != nil {
+		cur, changed = q, true
+		if s2 := m.byHost[cur.host]; s2 != s && s2 != nil {
 			s, si = s2, slices.Index(m.sites, s2)
 		}
 	}
 	if !changed {
-		return prep, nil
+		return prep
 	}
-	return p.String(), nil
+	return cur.String()
 }
 
 func (m *Model) match(si int, p *parsed) *Rule {
 	s := m.sites[si]
-	n := s.tree.walk(p)
-	if n == nil || n.rule < 0 || !m.on[si][n.rule] {
-		return nil
+	for _, ri := range s.candidates(p) {
+		if !m.on[si][ri] {
+			continue
+		}
+		r := &s.rules[ri]
+		if holds(r.check, p) {
+			return r
+		}
 	}
-	r := &s.rules[n.rule]
-	if !holds(r.Context, p) {
-		return nil
-	}
-	return r
+	return nil
 }
 
 // WriteTo writes the selected rules in the rules text format, version 1: a header line, then per

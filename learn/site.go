@@ -1,46 +1,47 @@
 package learn
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/undust/undust/urlnorm"
 )
 
 // learnSite runs the stages for one site: preparation, target and source selection, pairwise
-// rules, the decision tree, rule read-out and the measurement of every rule on the site's
-// training URLs.
+// rules, generalization per class, and the measurement of every rule on the site's training URLs.
 func learnSite(name string, cls []*Cluster, opt Options) (*site, Stats) {
 	st := Stats{Sites: 1, Clusters: len(cls)}
-	t := &siteTree{attrIdx: map[urlnorm.Key]int32{}, vals: map[string]int32{}}
-	valStr := []string{""}
-	classIdx := map[string]int32{"identity": 0}
-	t.classes = []Transform{{}}
+	attrIdx := map[urlnorm.Key]int32{}
+	vals := map[string]int32{}
+	rs := &rowSet{valStr: []string{""}}
+	classIdx := map[string]int32{}
+	var classes []Transform
 	hostSet := map[string]bool{}
 
 	var all []*member // every prepared training URL of the site
 	var rowFeat [][]feat
-	var rowClass []int32
 	var buf []urlnorm.Token
 
 	addRow := func(m *member, class int32) {
 		var fs []feat
 		attrKeys(&m.p, func(k urlnorm.Key, v string) {
-			a, ok := t.attrIdx[k]
+			a, ok := attrIdx[k]
 			if !ok {
-				a = int32(len(t.attrs))
-				t.attrIdx[k] = a
-				t.attrs = append(t.attrs, k)
+				a = int32(len(rs.attrs))
+				attrIdx[k] = a
+				rs.attrs = append(rs.attrs, k)
 			}
-			id, ok := t.vals[v]
+			id, ok := vals[v]
 			if !ok {
-				id = int32(len(valStr))
-				t.vals[v] = id
-				valStr = append(valStr, v)
+				id = int32(len(rs.valStr))
+				vals[v] = id
+				rs.valStr = append(rs.valStr, v)
 			}
 			fs = append(fs, feat{a, id})
 		})
 		rowFeat = append(rowFeat, fs)
-		rowClass = append(rowClass, class)
+		rs.class = append(rs.class, class)
 	}
 
 	for ci, c := range cls {
@@ -66,97 +67,60 @@ func learnSite(name string, cls []*Cluster, opt Options) (*site, Stats) {
 			hostSet[p.host] = true
 			ms = append(ms, &member{prep: prep, p: p, importance: u.Importance, inlinks: u.Inlinks, cluster: int32(ci)})
 		}
-		if len(ms) == 0 {
+		all = append(all, ms...)
+		if len(ms) < 2 {
 			continue
 		}
-		all = append(all, ms...)
 		slices.SortStableFunc(ms, targetRank)
 		k := min(opt.Targets, len(ms))
 		targets := ms[:k]
-		for _, tg := range targets {
-			addRow(tg, 0)
-		}
 		for _, src := range selectSources(ms[k:], opt.MaxSources) {
 			for _, tg := range targets {
 				tr := derive(&src.p, &tg.p)
 				key := tr.String()
 				id, ok := classIdx[key]
 				if !ok {
-					id = int32(len(t.classes))
+					id = int32(len(classes))
 					classIdx[key] = id
-					t.classes = append(t.classes, tr)
+					classes = append(classes, tr)
 				}
 				st.Pairs++
 				addRow(src, id)
 			}
 		}
 	}
-	st.Classes = len(t.classes) - 1
+	st.Classes = len(classes)
 
 	// Dense row x attribute matrix of value ids (0 = absent).
-	na := len(t.attrs)
+	na := len(rs.attrs)
 	flat := make([]int32, len(rowFeat)*na)
-	rowVals := make([][]int32, len(rowFeat))
+	rs.vals = make([][]int32, len(rowFeat))
 	for r, fs := range rowFeat {
-		rowVals[r] = flat[r*na : (r+1)*na : (r+1)*na]
+		rs.vals[r] = flat[r*na : (r+1)*na : (r+1)*na]
 		for _, f := range fs {
-			rowVals[r][f.attr] = f.val
+			rs.vals[r][f.attr] = f.val
 		}
 	}
-	b := &treeBuilder{t: t, rowClass: rowClass, rowVals: rowVals, minSupport: opt.MinSupport,
-		maxDepth: opt.MaxDepth, cnt: make([]int32, len(valStr))}
-	rows := make([]int32, len(rowFeat))
-	for i := range rows {
-		rows[i] = int32(i)
-	}
-	leafRows := map[*node][]int32{}
-	b.leafRows = leafRows
-	t.root = b.build(rows, make([]bool, na), 0)
 
-	s := &site{name: name, tree: t}
+	s := &site{name: name}
 	for h := range hostSet {
 		s.hosts = append(s.hosts, h)
 	}
 	slices.Sort(s.hosts)
 
-	// Read out one rule per leaf whose majority class is not the identity.
-	var readout func(n *node, path []Cond)
-	readout = func(n *node, path []Cond) {
-		if n.attr < 0 {
-			st.Leaves++
-			if n.class == 0 {
-				return
-			}
-			var pos []int32
-			for _, r := range leafRows[n] {
-				if rowClass[r] == n.class {
-					pos = append(pos, r)
-				}
-			}
-			n.rule = int32(len(s.rules))
-			s.rules = append(s.rules, Rule{Site: name, Context: contextOf(t, path, rowVals, pos, valStr), Transform: t.classes[n.class]})
-			s.leaf = append(s.leaf, n)
-			return
-		}
-		k := t.attrs[n.attr]
-		keys := make([]int32, 0, len(n.branches))
-		for v := range n.branches {
-			keys = append(keys, v)
-		}
-		slices.Sort(keys)
-		for _, v := range keys {
-			c := Cond{Key: k, Kind: CondEq, Value: valStr[v]}
-			if v == 0 {
-				c = Cond{Key: k, Kind: CondAbsent}
-			}
-			readout(n.branches[v], append(slices.Clip(path), c))
-		}
-		if n.other != nil {
-			readout(n.other, append(slices.Clip(path), Cond{Key: k, Kind: CondAny}))
+	// Generalize each class's pairwise rules into contexts.
+	order := keyOrder(rs)
+	byClass := make([][]int32, len(classes))
+	for r, c := range rs.class {
+		byClass[c] = append(byClass[c], int32(r))
+	}
+	for c, rows := range byClass {
+		for _, ctx := range generalize(rs, order, rows, opt.MinSupport) {
+			s.rules = append(s.rules, Rule{Site: name, Context: ctx, Transform: classes[c]})
 		}
 	}
-	readout(t.root, nil)
-	st.Rules = len(s.rules)
+	st.Leaves = len(s.rules)
+	s.order()
 
 	// Measure each rule on all training URLs of the site, in isolation (Koppula et al. §5:
 	// coverage, and the URLs u with r(u) = v for a v of another cluster).
@@ -166,37 +130,107 @@ func learnSite(name string, cls []*Cluster, opt Options) (*site, Stats) {
 	}
 	outs := make([]map[string]int32, len(s.rules))
 	for _, m := range all {
-		n := t.walk(&m.p)
-		if n == nil || n.rule < 0 {
-			continue
-		}
-		r := &s.rules[n.rule]
-		if !holds(r.Context, &m.p) {
-			continue
-		}
-		q, ok := r.Transform.apply(&m.p)
-		if !ok {
-			continue
-		}
-		r.Coverage++
-		out := q.String()
-		bad := false
-		if c, ok := ident[out]; ok && c != m.cluster {
-			bad = true
-		}
-		if outs[n.rule] == nil {
-			outs[n.rule] = map[string]int32{}
-		}
-		if c, ok := outs[n.rule][out]; ok && c != m.cluster {
-			bad = true
-		} else if !ok {
-			outs[n.rule][out] = m.cluster
-		}
-		if bad {
-			r.False++
+		for _, ri := range s.candidates(&m.p) {
+			r := &s.rules[ri]
+			if !holds(r.check, &m.p) {
+				continue
+			}
+			q, ok := r.Transform.apply(&m.p)
+			if !ok {
+				continue
+			}
+			r.Coverage++
+			out := q.String()
+			bad := false
+			if c, ok := ident[out]; ok && c != m.cluster {
+				bad = true
+			}
+			if outs[ri] == nil {
+				outs[ri] = map[string]int32{}
+			}
+			if c, ok := outs[ri][out]; ok && c != m.cluster {
+				bad = true
+			} else if !ok {
+				outs[ri][out] = m.cluster
+			}
+			if bad {
+				r.False++
+			}
 		}
 	}
+	st.Rules = len(s.rules)
 	return s, st
 }
 
 type feat struct{ attr, val int32 }
+
+// order sorts the site's rules into the order Normalize tries them, most specific first: more
+// conditions that name a value or an absence, then more conditions, then the transformation and
+// context text; and indexes them by the host their context requires.
+func (s *site) order() {
+	spec := func(r *Rule) int {
+		n := 0
+		for _, c := range r.Context {
+			if c.Kind != CondAny {
+				n++
+			}
+		}
+		return n
+	}
+	slices.SortStableFunc(s.rules, func(a, b Rule) int {
+		if c := cmp.Compare(spec(&b), spec(&a)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(b.Context), len(a.Context)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.String(), b.String())
+	})
+	s.byHost = map[string][]int32{}
+	s.anyHost = nil
+	for i := range s.rules {
+		r := &s.rules[i]
+		// Check Eq conditions on the path first: they fail fastest.
+		r.check = slices.Clone(r.Context)
+		slices.SortStableFunc(r.check, func(a, b Cond) int {
+			return cmp.Compare(condCost(a), condCost(b))
+		})
+		host := ""
+		for _, c := range r.Context {
+			if c.Key.Part == urlnorm.PartHost && c.Kind == CondEq {
+				host = c.Value
+			}
+		}
+		if host == "" {
+			s.anyHost = append(s.anyHost, int32(i))
+		} else {
+			s.byHost[host] = append(s.byHost[host], int32(i))
+		}
+	}
+}
+
+func condCost(c Cond) int {
+	switch {
+	case c.Kind == CondEq && c.Key.Part == urlnorm.PartPath:
+		return 0
+	case c.Kind == CondEq:
+		return 1
+	}
+	return 2
+}
+
+// candidates returns the indexes of the rules that may apply to p, in order.
+func (s *site) candidates(p *parsed) []int32 {
+	h := s.byHost[p.host]
+	if len(s.anyHost) == 0 {
+		return h
+	}
+	if len(h) == 0 {
+		return s.anyHost
+	}
+	out := make([]int32, 0, len(h)+len(s.anyHost))
+	out = append(out, h...)
+	out = append(out, s.anyHost...)
+	slices.Sort(out)
+	return out
+}
