@@ -315,7 +315,7 @@ func (m *Model) normalizeParsed(prep string, p *parsed) string {
 			break
 		}
 		q, ok := r.Transform.apply(&cur)
-		if !ok {
+		if !ok || q.String() == cur.String() {
 			break
 		}
 		cur, changed = q, true

@@ -139,8 +139,11 @@ func learnSite(name string, cls []*Cluster, opt Options) (*site, Stats) {
 			if !ok {
 				continue
 			}
-			r.Coverage++
 			out := q.String()
+			if out == m.prep {
+				continue // matched but changed nothing: not applied
+			}
+			r.Coverage++
 			bad := false
 			if c, ok := ident[out]; ok && c != m.cluster {
 				bad = true
