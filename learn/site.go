@@ -11,6 +11,23 @@ import (
 // learnSite runs the stages for one site: preparation, target and source selection, pairwise
 // rules, generalization per class, and the measurement of every rule on the site's training URLs.
 func learnSite(name string, cls []*Cluster, opt Options) (*site, Stats) {
+	pw := pairwise(cls, opt)
+	s := &site{name: name, hosts: pw.hosts}
+	return s.finish(pw, opt)
+}
+
+// pairwiseRules is the outcome of the pairwise stage for one site.
+type pairwiseRules struct {
+	st      Stats
+	rs      *rowSet
+	classes []Transform
+	all     []*member
+	hosts   []string
+}
+
+// pairwise prepares a site's URLs, selects targets and sources and derives the pairwise rules
+// (Algorithm 4, GenerateAllRules).
+func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 	st := Stats{Sites: 1, Clusters: len(cls)}
 	attrIdx := map[urlnorm.Key]int32{}
 	vals := map[string]int32{}
@@ -102,12 +119,17 @@ func learnSite(name string, cls []*Cluster, opt Options) (*site, Stats) {
 		}
 	}
 
-	s := &site{name: name}
+	var hosts []string
 	for h := range hostSet {
-		s.hosts = append(s.hosts, h)
+		hosts = append(hosts, h)
 	}
-	slices.Sort(s.hosts)
+	slices.Sort(hosts)
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts}
+}
 
+// finish generalizes a site's pairwise rules and measures the generalized rules.
+func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
+	st, rs, classes, all, name := pw.st, pw.rs, pw.classes, pw.all, s.name
 	// Generalize each class's pairwise rules into contexts.
 	order := keyOrder(rs)
 	byClass := make([][]int32, len(classes))
