@@ -269,3 +269,16 @@ func Evaluate(clusters []Cluster, seed uint64, opt Options, baselines []Baseline
 	rep.Both = Tables(m, clusters, baselines, opt)
 	return rep, nil
 }
+
+// Transfer learns on train (all of it, with opt) and measures the model on test, whose sites
+// are different: only the rules widened beyond one site (Model.Global) can apply there. It
+// returns the static baseline (Prepare) and the learned model's metrics on test, and the widened
+// rules.
+func Transfer(train, test []Cluster, opt Options) (static, learned Metrics, global []Rule, err error) {
+	m, _, err := Learn(train, opt)
+	if err != nil {
+		return Metrics{}, Metrics{}, nil, err
+	}
+	cp := newCorpus(test)
+	return cp.measure(&Model{}), cp.measure(m), m.Global(), nil
+}

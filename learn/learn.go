@@ -24,6 +24,10 @@ type Options struct {
 	MaxDepth int
 	// MinCoverage drops rules that apply to fewer training URLs (default 3).
 	MinCoverage int
+	// MinSites is the number of sites on which a parameter must be learned as deletable (a
+	// selected rule deletes it whatever its value) before it is widened to every site; 0 means
+	// 3, negative never widens. See Model.Global.
+	MinSites int
 	// MinPrecision drops rules whose estimated precision on the training clusters is lower
 	// (default 0.95; negative keeps every rule). See Rule.Estimate for the estimate.
 	MinPrecision float64
@@ -49,6 +53,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MinPrecision == 0 {
 		o.MinPrecision = 0.95
+	}
+	if o.MinSites == 0 {
+		o.MinSites = 3
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
@@ -140,6 +147,8 @@ type site struct {
 	rules   []Rule             // in the order Normalize tries them
 	byHost  map[string][]int32 // rules whose context names the host
 	anyHost []int32            // rules whose context does not
+
+	paramDel map[string]*evidence // per query parameter: deleting it everywhere
 }
 
 // A Model is the set of rules learned from dup clusters, with the decision trees that index
@@ -148,6 +157,7 @@ type site struct {
 // A Model is immutable after Learn and safe for concurrent use; Select returns a new Model that
 // shares the trees. The zero value is an empty model that normalizes every URL to Prepare's form.
 type Model struct {
+	global []Rule // widened rules, for hosts of no learned site
 	sites  []*site
 	byHost map[string]*site
 	on     [][]bool // on[i][j]: rule j of site i is selected
@@ -206,6 +216,7 @@ func (l *TreeLearner) Learn(clusters []Cluster) (*Model, Stats, error) {
 	wg.Wait()
 	m := &Model{sites: sites}
 	m.index()
+	m.global = widen(sites, opt)
 	var st Stats
 	for _, s := range stats {
 		st.add(s)
@@ -230,7 +241,7 @@ func (m *Model) index() {
 // coverage reaches minCoverage. With estimate set, precision is Rule.Estimate; otherwise it is
 // the raw training precision, as in the paper's tables. A negative minPrecision keeps all.
 func (m *Model) Select(minPrecision float64, minCoverage int, estimate bool) *Model {
-	out := &Model{sites: m.sites, byHost: m.byHost, on: make([][]bool, len(m.sites))}
+	out := &Model{global: m.global, sites: m.sites, byHost: m.byHost, on: make([][]bool, len(m.sites))}
 	for i, s := range m.sites {
 		out.on[i] = make([]bool, len(s.rules))
 		for j := range s.rules {
@@ -304,7 +315,7 @@ func (m *Model) Normalize(raw string) (string, error) {
 func (m *Model) normalizeParsed(prep string, p *parsed) string {
 	s := m.byHost[p.host]
 	if s == nil {
-		return prep
+		return m.normalizeGlobal(prep, p)
 	}
 	si := slices.Index(m.sites, s)
 	cur := *p
@@ -354,6 +365,13 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		n += int64(k)
 	}
 	write("# undust learned rules v1\n")
+	if len(m.global) > 0 {
+		write("site * hosts=*\n")
+		for i := range m.global {
+			write("# " + m.global[i].Site + "\n")
+			write(m.global[i].String() + "\n")
+		}
+	}
 	for i, s := range m.sites {
 		write("site " + s.name + " hosts=" + strings.Join(s.hosts, ",") + "\n")
 		for j := range s.rules {

@@ -184,7 +184,85 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 		}
 	}
 	st.Rules = len(s.rules)
+
+	// Evidence for widening: what deleting each query parameter from every training URL of the
+	// site that has it would do, in isolation.
+	s.paramDel = map[string]*evidence{}
+	outsP := map[string]map[string]int32{}
+	for _, m := range all {
+		for i, q := range m.p.query {
+			if i > 0 && m.p.query[i-1].Name == q.Name {
+				continue
+			}
+			tr := Transform{Query: []QueryOp{{Name: q.Name, Delete: true}}}
+			out, ok := tr.apply(&m.p)
+			if !ok {
+				continue
+			}
+			o := out.String()
+			ev := s.paramDel[q.Name]
+			if ev == nil {
+				ev = &evidence{}
+				s.paramDel[q.Name] = ev
+				outsP[q.Name] = map[string]int32{}
+			}
+			ev.Coverage++
+			bad := false
+			if c, ok := ident[o]; ok && c != m.cluster {
+				bad = true
+			}
+			if c, ok := outsP[q.Name][o]; ok && c != m.cluster {
+				bad = true
+			} else if !ok {
+				outsP[q.Name][o] = m.cluster
+			}
+			if bad {
+				ev.False++
+			}
+		}
+	}
+	for i := range s.rules {
+		r := &s.rules[i]
+		if !isParamDeletion(r) {
+			continue
+		}
+		for _, q := range r.Transform.Query {
+			if ev := s.paramDel[q.Name]; ev != nil && r.Estimate() >= opt.MinPrecision && r.Coverage >= opt.MinCoverage {
+				ev.Learned = true
+			}
+		}
+	}
 	return s, st
+}
+
+// evidence is what deleting one query parameter everywhere on a site would do.
+type evidence struct {
+	Coverage, False int
+	Learned         bool // a selected rule of the site deletes it with a wildcard value
+}
+
+// isParamDeletion reports whether r only deletes query parameters whose value its context
+// wildcards: the kind of rule that can hold beyond its site (session ids, tracking parameters).
+func isParamDeletion(r *Rule) bool {
+	t := &r.Transform
+	if t.Scheme != nil || t.Host != nil || t.PathCase != 0 || t.Del != 0 || len(t.Ins) != 0 || len(t.Query) == 0 {
+		return false
+	}
+	for _, q := range t.Query {
+		if !q.Delete {
+			return false
+		}
+		wild := false
+		for _, c := range r.Context {
+			if c.Key.Part == urlnorm.PartQuery && c.Key.Name == q.Name && c.Kind == CondAny {
+				wild = true
+			}
+		}
+		if !wild {
+			return false
+		}
+	}
+	return true
 }
 
 type feat struct{ attr, val int32 }
