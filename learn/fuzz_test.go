@@ -73,3 +73,46 @@ func FuzzCDXReader(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDeriveApply checks, for any two URLs, that Prepare is idempotent and that applying the
+// pairwise transformation derived from a source and a target to the source gives the target
+// (Algorithm 3 loses nothing), and that the transformation's text names it uniquely enough to
+// be stable: deriving twice gives the same text.
+func FuzzDeriveApply(f *testing.F) {
+	for _, p := range [][2]string{
+		{"http://en.wikipedia.org/wiki?title=Web_crawler", "http://en.wikipedia.org/wiki/Web_crawler"},
+		{"http://allrecipes.com/Recipe/Smores/default.aspx", "http://allrecipes.com/RECIPE/Smores/default.aspx"},
+		{"http://x.com/story/123", "http://x.com/story.php?id=123"},
+		{"https://m.x.com/a?b&c=1&c=2", "http://www.x.com/a/?c=1"},
+		{"http://x.com/", "http://x.com/a//b/"},
+	} {
+		f.Add(p[0], p[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		pa, ok1 := Prepare(a)
+		pb, ok2 := Prepare(b)
+		if !ok1 || !ok2 {
+			return
+		}
+		if again, ok := Prepare(pa); !ok || again != pa {
+			t.Fatalf("Prepare not idempotent: %q -> %q -> %q (%v)", a, pa, again, ok)
+		}
+		sa, _, ok1 := parse(pa, nil)
+		sb, _, ok2 := parse(pb, nil)
+		if !ok1 || !ok2 {
+			return
+		}
+		if sa.String() != pa {
+			t.Fatalf("parse(%q).String() = %q", pa, sa.String())
+		}
+		tr := derive(&sa, &sb)
+		out, ok := tr.apply(&sa)
+		if !ok || out.String() != pb {
+			t.Fatalf("apply(derive(%q, %q)) = %q, %v (transform %s)", pa, pb, out.String(), ok, tr.String())
+		}
+		tr2 := derive(&sa, &sb)
+		if tr.String() != tr2.String() {
+			t.Fatalf("derive not deterministic: %s vs %s", tr.String(), tr2.String())
+		}
+	})
+}

@@ -204,3 +204,20 @@ func TestCDXReaderErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTSVReaderAllocs checks the streaming promise: a record costs one allocation (its URL
+// string) once the cluster id is interned.
+func TestTSVReaderAllocs(t *testing.T) {
+	line := "h1-p1\thttp://a.com/x?sid=0123456789\t0.5\t3\n"
+	in := strings.Repeat(line, 1000)
+	r := NewTSVReader(strings.NewReader(in), ReaderOptions{})
+	r.Next() // intern the id, warm the buffers
+	allocs := testing.AllocsPerRun(500, func() {
+		if !r.Next() {
+			t.Fatal("input exhausted")
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("%.1f allocations per record, want at most 1", allocs)
+	}
+}

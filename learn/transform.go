@@ -141,8 +141,7 @@ func (t *Transform) String() string {
 
 // parsed is a prepared URL split into the parts a Transform works on.
 type parsed struct {
-	scheme, host string
-	rest         string // userinfo and port, kept as they are: "user@" prefix handled by host
+	scheme, host string // host is the whole authority: userinfo, host name and port
 	path         []string
 	query        []urlnorm.Token // PartQuery tokens, sorted by name (Prepare sorts them)
 }
@@ -158,11 +157,11 @@ func parse(prepared string, buf []urlnorm.Token) (parsed, []urlnorm.Token, bool)
 		case urlnorm.PartScheme:
 			p.scheme = t.Value
 		case urlnorm.PartHost:
-			p.host = t.Value
+			p.host += t.Value
 		case urlnorm.PartUserinfo:
-			p.rest = t.Value + "@" + p.rest
+			p.host = t.Value + "@" + p.host
 		case urlnorm.PartPort:
-			p.rest += ":" + t.Value
+			p.host += ":" + t.Value
 		case urlnorm.PartPath:
 			p.path = append(p.path, t.Value)
 		case urlnorm.PartQuery:
@@ -176,14 +175,7 @@ func (p *parsed) String() string {
 	var b strings.Builder
 	b.WriteString(p.scheme)
 	b.WriteString("://")
-	if i := strings.IndexByte(p.rest, '@'); i >= 0 {
-		b.WriteString(p.rest[:i+1])
-		b.WriteString(p.host)
-		b.WriteString(p.rest[i+1:])
-	} else {
-		b.WriteString(p.host)
-		b.WriteString(p.rest)
-	}
+	b.WriteString(p.host)
 	for _, s := range p.path {
 		b.WriteByte('/')
 		b.WriteString(s)
@@ -222,9 +214,12 @@ func (p *parsed) lookup(k urlnorm.Key) (string, bool) {
 			return p.path[n-int(k.RPos)], true
 		}
 	case urlnorm.PartQuery:
+		n := int16(0)
 		for _, q := range p.query {
 			if q.Name == k.Name {
-				return q.Value, true
+				if n++; n >= k.Pos {
+					return q.Value, true
+				}
 			}
 		}
 	}
@@ -272,24 +267,31 @@ func derive(src, tgt *parsed) Transform {
 		t.Ins = append(t.Ins, valueOp(&cs, v, w.fromEnd, false))
 	}
 
-	// Query, by name (first occurrence of each name only; repeated names are rare and kept).
+	// Query, by name: a name whose values (in order) differ is deleted, or set to the target's
+	// values, one op per occurrence.
+	names := make([]string, 0, len(src.query)+len(tgt.query))
 	for _, q := range src.query {
-		if _, ok := tgt.lookup(urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}); !ok {
-			if n := len(t.Query); n == 0 || t.Query[n-1].Name != q.Name {
-				t.Query = append(t.Query, QueryOp{Name: q.Name, Delete: true})
-			}
-		}
+		names = append(names, q.Name)
 	}
 	for _, q := range tgt.query {
-		sv, ok := src.lookup(urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name})
-		if ok && sv == q.Value {
+		names = append(names, q.Name)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	for _, name := range names {
+		sv, tv := queryValues(src.query, name), queryValues(tgt.query, name)
+		if slices.Equal(sv, tv) {
 			continue
 		}
-		if slices.ContainsFunc(t.Query, func(o QueryOp) bool { return o.Name == q.Name }) {
+		if len(tv) == 0 {
+			t.Query = append(t.Query, QueryOp{Name: name, Delete: true})
 			continue
 		}
-		op := valueOp(src, q.Value, false, q.Bare)
-		t.Query = append(t.Query, QueryOp{Name: q.Name, Op: op})
+		for _, q := range tgt.query {
+			if q.Name == name {
+				t.Query = append(t.Query, QueryOp{Name: name, Op: valueOp(src, q.Value, false, q.Bare)})
+			}
+		}
 	}
 	slices.SortStableFunc(t.Query, func(a, b QueryOp) int { return strings.Compare(a.Name, b.Name) })
 	return t
@@ -318,7 +320,11 @@ func valueOp(src *parsed, v string, fromEnd, bare bool) Op {
 		}
 		for _, q := range src.query {
 			if !q.Bare && conv(q.Value) == v && (kind == OpRef || q.Value != v) {
-				return Op{Kind: kind, Ref: urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}}
+				k := urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}
+				if q.Pos > 1 {
+					k.Pos = q.Pos
+				}
+				return Op{Kind: kind, Ref: k}
 			}
 		}
 	}
@@ -375,7 +381,7 @@ func window(s, t []string) pathWindow {
 // apply applies t to src and reports whether it could: a reference to a key the source lacks
 // or a window beyond the source's path makes it inapplicable.
 func (t *Transform) apply(src *parsed) (parsed, bool) {
-	out := parsed{scheme: src.scheme, host: src.host, rest: src.rest}
+	out := parsed{scheme: src.scheme, host: src.host}
 	if t.Scheme != nil {
 		v, ok := t.Scheme.eval(src, src.path)
 		if !ok {
@@ -454,4 +460,20 @@ func (o *Op) eval(src *parsed, sp []string) (string, bool) {
 		return "", false
 	}
 	return convert(v, o.Kind), true
+}
+
+// queryValues returns the values of the parameters named name, in order; a bare parameter
+// counts as the value "\x00" so that ?a and ?a= differ.
+func queryValues(q []urlnorm.Token, name string) []string {
+	var out []string
+	for _, t := range q {
+		if t.Name == name {
+			if t.Bare {
+				out = append(out, "\x00")
+			} else {
+				out = append(out, t.Value)
+			}
+		}
+	}
+	return out
 }
