@@ -75,7 +75,8 @@ type Stats struct {
 	BadURLs               int // URLs that did not parse and were left out
 	Pairs                 int // pairwise rules (source, target pairs)
 	Classes               int // distinct transformations among them
-	Leaves                int // decision-tree leaves, over all sites
+	Leaves                int // generalized contexts, over all sites
+	Overwriting           int // of those, dropped because they overwrite a wildcard (see doc)
 	Rules                 int // generalized rules before selection
 	Selected              int // rules kept by MinCoverage and MinPrecision
 }
@@ -88,6 +89,7 @@ func (s *Stats) add(o Stats) {
 	s.Pairs += o.Pairs
 	s.Classes += o.Classes
 	s.Leaves += o.Leaves
+	s.Overwriting += o.Overwriting
 	s.Rules += o.Rules
 	s.Selected += o.Selected
 }

@@ -59,7 +59,9 @@ func TestDerive(t *testing.T) {
 		{"http://allrecipes.com/Recipe/Smores/default.aspx", "http://allrecipes.com/RECIPE/Smores/default.aspx",
 			`path[+0-1+upper(path(1,-))]`},
 		// a case-insensitive server: the whole path lowercased is one conversion
-		{"http://x.com/Recipe/Smores/Default.aspx", "http://x.com/recipe/smores/default.aspx", `path=lower`},
+		{"http://x.com/RECIPE/Smores/DEFAULT.aspx", "http://x.com/recipe/smores/default.aspx", `path=lower`},
+		// a wiki: only the first letter differs, and the narrower conversion is learned
+		{"http://x.com/wiki/Mango_poem", "http://x.com/wiki/mango_poem", `path=lowerfirst`},
 		// ag.arizona.edu (WSDM'10 §2): irrelevant index file, anchored at the end
 		{"http://ag.arizona.edu/srnr/about/art/index.html", "http://ag.arizona.edu/srnr/about/art", `path[-0-1]`},
 		// IMDb (WSDM'10 §3.2.2): synonym section name, a literal
@@ -232,12 +234,12 @@ func TestLearnWorkedExamples(t *testing.T) {
 			// form with fewer capitals, so the learned conversion is Lowercase (TestDerive checks the
 			// paper's Uppercase pair), and it generalizes over recipes
 			"allrecipes", clustersOf(
-				[]string{"http://allrecipes.com/Recipe/Smores/default.aspx", "http://allrecipes.com/recipe/smores/default.aspx"},
+				[]string{"http://allrecipes.com/RECIPE/SMORES/default.aspx", "http://allrecipes.com/recipe/smores/default.aspx"},
 				[]string{"http://allrecipes.com/RECIPE/Pie/Default.aspx", "http://allrecipes.com/recipe/pie/default.aspx"},
 			),
-			`rule cov=2 false=0 if host="allrecipes.com" path(-,1)=* path(-,2)=* path(-,3)=* path(1,-)=* path(2,-)=* path(3,-)=* scheme="http" then path=lower`,
+			`rule cov=2 false=0 if host="allrecipes.com" path(-,1)=* path(-,2)=* path(-,3)="RECIPE" path(1,-)="RECIPE" path(2,-)=* path(3,-)=* scheme="http" then path=lower`,
 			map[string]string{
-				"http://allrecipes.com/Recipe/Cake/DEFAULT.aspx": "http://allrecipes.com/recipe/cake/default.aspx",
+				"http://allrecipes.com/RECIPE/Cake/DEFAULT.aspx": "http://allrecipes.com/recipe/cake/default.aspx",
 			},
 		},
 	}

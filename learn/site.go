@@ -138,10 +138,15 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	}
 	for c, rows := range byClass {
 		for _, ctx := range generalize(rs, order, rows, opt.MinSupport) {
-			s.rules = append(s.rules, Rule{Site: name, Context: ctx, Transform: classes[c]})
+			r := Rule{Site: name, Context: ctx, Transform: classes[c]}
+			if overwritesWildcard(&r) {
+				st.Overwriting++
+				continue
+			}
+			s.rules = append(s.rules, r)
 		}
 	}
-	st.Leaves = len(s.rules)
+	st.Leaves = len(s.rules) + st.Overwriting
 	s.order()
 
 	// Measure each rule on all training URLs of the site, in isolation (Koppula et al. §5:
@@ -336,4 +341,33 @@ func (s *site) candidates(p *parsed) []int32 {
 	out = append(out, s.anyHost...)
 	slices.Sort(out)
 	return out
+}
+
+// overwritesWildcard reports whether r replaces path segments that its context does not fix
+// (a wildcard or no condition) with a literal: "whatever the last segment is, make it wall".
+// Such a rule maps every page under a prefix to one URL; the paper's transformation
+// generalization would make its literal a wildcard too, which is to say the rule is not
+// learned. Rules that delete segments, or replace fixed segments, are kept.
+func overwritesWildcard(r *Rule) bool {
+	t := &r.Transform
+	if t.Del == 0 || !slices.ContainsFunc(t.Ins, func(o Op) bool { return o.Kind == OpLiteral && o.Lit != "" }) {
+		return false
+	}
+	fixed := map[urlnorm.Key]bool{}
+	for _, c := range r.Context {
+		if c.Kind == CondEq {
+			fixed[c.Key] = true
+		}
+	}
+	for i := range t.Del {
+		// The deleted segments, addressed from the anchored side.
+		k := urlnorm.Key{Part: urlnorm.PartPath, Pos: int16(t.Skip + i + 1)}
+		if t.FromEnd {
+			k = urlnorm.Key{Part: urlnorm.PartPath, RPos: int16(t.Skip + i + 1)}
+		}
+		if !fixed[k] {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/undust/undust/urlnorm"
 )
@@ -13,11 +15,20 @@ type OpKind uint8
 
 // The kinds of a transformation's operations (Koppula et al. Definition 2 and Algorithm 3).
 const (
-	OpLiteral OpKind = iota + 1 // a fixed value
-	OpRef                       // the value of another key of the source URL (key reference)
-	OpLower                     // the lowercased value of a key of the source (value conversion)
-	OpUpper                     // the uppercased value of a key of the source (value conversion)
+	OpLiteral    OpKind = iota + 1 // a fixed value
+	OpRef                          // the value of another key of the source URL (key reference)
+	OpLower                        // the lowercased value of a key of the source (value conversion)
+	OpUpper                        // the uppercased value of a key of the source (value conversion)
+	OpLowerFirst                   // the value with its first letter lowercased (value conversion)
+	OpUpperFirst                   // the value with its first letter uppercased, as wikis do
 )
+
+// conversions are the value conversions in the order derive tries them: the narrower first, so
+// that a pair differing in the first letter only is learned as such (on a wiki, where only the
+// first letter is case-insensitive, lowercasing the whole title would merge different pages).
+var conversions = [...]OpKind{OpLowerFirst, OpUpperFirst, OpLower, OpUpper}
+
+var opNames = [...]string{OpLower: "lower", OpUpper: "upper", OpLowerFirst: "lowerfirst", OpUpperFirst: "upperfirst"}
 
 // An Op computes one value of the target URL.
 type Op struct {
@@ -36,10 +47,8 @@ func (o Op) String() string {
 		return strconv.Quote(o.Lit)
 	case OpRef:
 		return o.Ref.String()
-	case OpLower:
-		return "lower(" + o.Ref.String() + ")"
-	case OpUpper:
-		return "upper(" + o.Ref.String() + ")"
+	case OpLower, OpUpper, OpLowerFirst, OpUpperFirst:
+		return opNames[o.Kind] + "(" + o.Ref.String() + ")"
 	}
 	return "op(" + strconv.Itoa(int(o.Kind)) + ")"
 }
@@ -64,7 +73,7 @@ type QueryOp struct {
 type Transform struct {
 	Scheme   *Op    // nil keeps the scheme
 	Host     *Op    // nil keeps the host
-	PathCase OpKind // 0, OpLower or OpUpper: applied to every path segment first
+	PathCase OpKind // 0 or a value conversion, applied to every path segment first
 	FromEnd  bool
 	Skip     int
 	Del      int
@@ -100,11 +109,7 @@ func (t *Transform) String() string {
 	}
 	if t.PathCase != 0 {
 		sp()
-		if t.PathCase == OpLower {
-			b.WriteString("path=lower")
-		} else {
-			b.WriteString("path=upper")
-		}
+		b.WriteString("path=" + opNames[t.PathCase])
 	}
 	if t.Del != 0 || len(t.Ins) != 0 {
 		sp()
@@ -243,7 +248,7 @@ func derive(src, tgt *parsed) Transform {
 	// Path: try no conversion, lowercase, uppercase; keep the one with the smallest window.
 	sp := src.path
 	best, bestCase := window(sp, tgt.path), OpKind(0)
-	for _, c := range []OpKind{OpLower, OpUpper} {
+	for _, c := range conversions {
 		conv := convertAll(sp, c)
 		if slices.Equal(conv, sp) {
 			continue
@@ -311,7 +316,7 @@ func valueOp(src *parsed, v string, fromEnd, bare bool) Op {
 		}
 		return urlnorm.Key{Part: urlnorm.PartPath, Pos: int16(i + 1)}
 	}
-	for _, kind := range []OpKind{OpRef, OpLower, OpUpper} {
+	for _, kind := range []OpKind{OpRef, OpLowerFirst, OpUpperFirst, OpLower, OpUpper} {
 		conv := func(s string) string { return convert(s, kind) }
 		for i, s := range src.path {
 			if conv(s) == v && (kind == OpRef || s != v) {
@@ -337,6 +342,20 @@ func convert(s string, k OpKind) string {
 		return strings.ToLower(s)
 	case OpUpper:
 		return strings.ToUpper(s)
+	case OpLowerFirst, OpUpperFirst:
+		if s == "" {
+			return s
+		}
+		r, n := utf8.DecodeRuneInString(s)
+		if k == OpLowerFirst {
+			r = unicode.ToLower(r)
+		} else {
+			r = unicode.ToUpper(r)
+		}
+		if r == utf8.RuneError {
+			return s
+		}
+		return string(r) + s[n:]
 	}
 	return s
 }
