@@ -56,9 +56,15 @@
 //     Options.MinCoverage and the estimated precision (Coverage-False)/(Coverage+1) reaches
 //     Options.MinPrecision: one pseudo-error keeps a rule seen on three URLs from claiming
 //     perfection. The evaluation tables use the paper's raw precision for their thresholds.
+//     Two filters guard precision on unseen clusters: a rule that overwrites path segments none
+//     of which its context fixes with a literal ("whatever the last segment is, make it wall")
+//     is not learned (the paper's transformation generalization would turn its literal into a
+//     wildcard); and a query parameter that a selected rule deletes whatever its value gets a
+//     site-wide rule "delete P" only if deleting it from every training URL of the site passes
+//     the same selection.
 //
 // Rules are tried most specific first (more value and absence conditions, then more conditions),
-// and [Model.Normalize] reapplies them to their own output at most 4 times, so that a mirror
+// and [Model.Normalize] reapplies them to their own output at most 8 times, so that a mirror
 // rewritten to the www host is then rewritten to the bare host. Learning is deterministic: the
 // same clusters and options give a byte-identical rules file ([Model.WriteTo]), whatever the
 // number of workers.

@@ -45,6 +45,7 @@ imdb-5	http://www.imdb.com/title/tt0068646/mediaindex
 	// rule cov=2 false=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,2)="tt0120338" path(-,3)="title" path(1,-)="title" path(2,-)="tt0120338" path(3,-)="photogallery" query(sid)=* scheme="http" then path[-0-1+"mediaindex"] query[-sid]
 	// rule cov=2 false=0 if host="www.imdb.com" path(-,1)="mediaindex" path(-,2)=* path(-,3)="title" path(1,-)="title" path(2,-)=* path(3,-)="mediaindex" query(sid)=* scheme="http" then query[-sid]
 	// rule cov=4 false=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,2)=* path(-,3)="title" path(1,-)="title" path(2,-)=* path(3,-)="photogallery" scheme="http" then path[-0-1+"mediaindex"]
+	// rule cov=4 false=0 if query(sid)=* then query[-sid]
 	// http://www.imdb.com/title/tt0071562/mediaindex
 	// http://www.imdb.com/title/tt0071562/mediaindex
 }

@@ -290,14 +290,14 @@ func (m *Model) Rules() []Rule {
 }
 
 // maxPasses bounds how often Normalize reapplies rules to their own output.
-const maxPasses = 4
+const maxPasses = 8
 
 // ErrNotURL is returned by Normalize for a string that is not an absolute http(s) URL.
 var ErrNotURL = errors.New("learn: not an absolute http(s) URL")
 
 // Normalize returns the dedup key of raw: Prepare's form, rewritten by the selected rule that
 // applies to it (the leaf its site's decision tree leads to, if that leaf's rule is selected and
-// its context holds), repeatedly, at most 4 times, until no rule applies.
+// its context holds), repeatedly, at most 8 times, until no rule applies.
 func (m *Model) Normalize(raw string) (string, error) {
 	prep, ok := Prepare(raw)
 	if !ok {

@@ -237,6 +237,33 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 			}
 		}
 	}
+
+	// Widen within the site: a parameter that a selected rule deletes whatever its value, and
+	// whose deletion from every training URL of the site merges no two clusters more than the
+	// selection allows, gets a rule of its own, "delete P" wherever P is. Rules learned from
+	// pairs name every parameter their clusters had (utm_source with utm_medium and
+	// utm_campaign); this one covers P in any company. It is the least specific rule of the
+	// site, so learned rules go first, and Normalize's passes apply it after them.
+	var names []string
+	for name, ev := range s.paramDel {
+		if ev.Learned {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		ev := s.paramDel[name]
+		s.rules = append(s.rules, Rule{
+			Site:      name,
+			Context:   []Cond{{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name}, Kind: CondAny}},
+			Transform: Transform{Query: []QueryOp{{Name: name, Delete: true}}},
+			Coverage:  ev.Coverage,
+			False:     ev.False,
+		})
+		s.rules[len(s.rules)-1].Site = s.name
+		st.Rules++
+	}
+	s.order()
 	return s, st
 }
 
@@ -343,8 +370,9 @@ func (s *site) candidates(p *parsed) []int32 {
 	return out
 }
 
-// overwritesWildcard reports whether r replaces path segments that its context does not fix
-// (a wildcard or no condition) with a literal: "whatever the last segment is, make it wall".
+// overwritesWildcard reports whether r replaces path segments none of which its context fixes
+// (each a wildcard or without condition) with a literal: "whatever the last segment is, make it
+// wall". Replacing "<any slug>/dp" by "o" is kept: the fixed "dp" ties it to one pattern.
 // Such a rule maps every page under a prefix to one URL; the paper's transformation
 // generalization would make its literal a wildcard too, which is to say the rule is not
 // learned. Rules that delete segments, or replace fixed segments, are kept.
@@ -365,9 +393,9 @@ func overwritesWildcard(r *Rule) bool {
 		if t.FromEnd {
 			k = urlnorm.Key{Part: urlnorm.PartPath, RPos: int16(t.Skip + i + 1)}
 		}
-		if !fixed[k] {
-			return true
+		if fixed[k] {
+			return false
 		}
 	}
-	return false
+	return true
 }
