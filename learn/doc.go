@@ -19,9 +19,11 @@
 // A site (the part of a dupclusters id before "-", or a crawl index's host or domain) is the
 // unit of work; sites are learned in parallel. For each site:
 //
-//  1. Every URL is brought to [Prepare]'s form (a stand-in for urlnorm's Crawler key: lowercase
-//     scheme and host, no default port or fragment, empty query parameters dropped, query sorted
-//     by name) and cut into keyed tokens with urlnorm.Tokenize (WSDM'10 Definition 1).
+//  1. Every URL is brought to [Prepare]'s form, urlnorm's Crawler dedup key (the static
+//     canonicalization a crawler applies anyway: lowercase scheme and host, no default port or
+//     fragment, query sorted, empty parameters, generated session ids and tracking parameters
+//     dropped), and cut into keyed tokens with urlnorm.Tokenize (WSDM'10 Definition 1). A
+//     rewritten URL is brought back to that form, as package rules does.
 //  2. Target selection: a cluster's URLs are ranked for being the normalized form, static before
 //     dynamic (fewer query parameters), fewer hops (path segments), shorter, fewer capitals, more
 //     in-links, then by text; the top k (Options.Targets, default 1) are targets. The order is
@@ -83,6 +85,7 @@
 // # Not yet
 //
 // Deep tokens (package deeptoken) and the rules package's model and file format are not in main
-// yet: this package tokenizes into basic tokens only, keeps its own rule type, and its text format
-// is a report, not yet rules.Load input.
+// yet: this package tokenizes into basic tokens only, keeps its own rule type (whose path edits,
+// first-letter conversions and most-specific-first order the rules model would need), and its
+// text format is a report, not yet rules.Load input.
 package learn

@@ -20,7 +20,8 @@ type NormalizerFunc func(string) (string, error)
 // Normalize calls f.
 func (f NormalizerFunc) Normalize(raw string) (string, error) { return f(raw) }
 
-// PrepareNormalizer is the Normalizer of Prepare alone: the static key the learner starts from.
+// PrepareNormalizer is the Normalizer of Prepare alone: the static key the learner starts from
+// (urlnorm's Crawler key, for http and https URLs).
 var PrepareNormalizer Normalizer = NormalizerFunc(func(raw string) (string, error) {
 	if p, ok := Prepare(raw); ok {
 		return p, nil

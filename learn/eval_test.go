@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/undust/undust/urlnorm"
 )
 
 func readDataset(t testing.TB, dir, name string) []Cluster {
@@ -37,7 +39,10 @@ func TestEvaluateDupclusters(t *testing.T) {
 	for _, name := range []string{"train.tsv", "dev.tsv"} {
 		cls := readDataset(t, dir, name)
 		sets[name] = cls
-		rep, err := Evaluate(cls, 1, Options{}, []Baseline{{"prepare (static)", PrepareNormalizer}})
+		rep, err := Evaluate(cls, 1, Options{}, []Baseline{
+			{"urlnorm Crawler key (static)", urlnorm.New(urlnorm.Crawler)},
+			{"urlnorm Aggressive key (static)", urlnorm.New(urlnorm.Aggressive)},
+		})
 		if err != nil {
 			t.Fatal(err)
 		}

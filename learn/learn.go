@@ -339,7 +339,7 @@ func (m *Model) normalizeParsed(prep string, p *parsed) string {
 	if !changed {
 		return prep
 	}
-	return cur.String()
+	return finalize(cur.String())
 }
 
 func (m *Model) match(si int, p *parsed) *Rule {

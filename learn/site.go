@@ -166,7 +166,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 			if !ok {
 				continue
 			}
-			out := q.String()
+			out := finalize(q.String())
 			if out == m.prep {
 				continue // matched but changed nothing: not applied
 			}
@@ -204,7 +204,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 			if !ok {
 				continue
 			}
-			o := out.String()
+			o := finalize(out.String())
 			ev := s.paramDel[q.Name]
 			if ev == nil {
 				ev = &evidence{}

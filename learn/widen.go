@@ -98,5 +98,5 @@ func (m *Model) normalizeGlobal(prep string, p *parsed) string {
 	if !changed {
 		return prep
 	}
-	return cur.String()
+	return finalize(cur.String())
 }
