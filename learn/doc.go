@@ -62,8 +62,9 @@
 //     of which its context fixes with a literal ("whatever the last segment is, make it wall")
 //     is not learned (the paper's transformation generalization would turn its literal into a
 //     wildcard); and a query parameter that a selected rule deletes whatever its value gets a
-//     site-wide rule "delete P" only if deleting it from every training URL of the site passes
-//     the same selection.
+//     site-wide rule "delete P" only if deleting it from every training URL of the site merges
+//     no two clusters (a phpBB forum id f= is redundant in viewtopic.php?f=1&t=7 and is not in
+//     viewforum.php?f=1).
 //
 // Rules are tried most specific first (more value and absence conditions, then more conditions),
 // and [Model.Normalize] reapplies them to their own output at most 8 times, so that a mirror

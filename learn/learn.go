@@ -321,17 +321,14 @@ func (m *Model) normalizeParsed(prep string, p *parsed) string {
 	}
 	si := slices.Index(m.sites, s)
 	cur := *p
+	curStr := prep
 	changed := false
 	for range maxPasses {
-		r := m.match(si, &cur)
-		if r == nil {
+		q, out, ok := m.rewrite(si, &cur, curStr)
+		if !ok {
 			break
 		}
-		q, ok := r.Transform.apply(&cur)
-		if !ok || q.String() == cur.String() {
-			break
-		}
-		cur, changed = q, true
+		cur, curStr, changed = q, out, true
 		if s2 := m.byHost[cur.host]; s2 != s && s2 != nil {
 			s, si = s2, slices.Index(m.sites, s2)
 		}
@@ -339,21 +336,34 @@ func (m *Model) normalizeParsed(prep string, p *parsed) string {
 	if !changed {
 		return prep
 	}
-	return finalize(cur.String())
+	return curStr
 }
 
-func (m *Model) match(si int, p *parsed) *Rule {
+// rewrite applies the first selected rule of site si, in order, whose context holds for p and
+// whose output differs from p (cur is p's text); it returns the output parsed and as text.
+func (m *Model) rewrite(si int, p *parsed, cur string) (parsed, string, bool) {
 	s := m.sites[si]
 	for _, ri := range s.candidates(p) {
 		if !m.on[si][ri] {
 			continue
 		}
 		r := &s.rules[ri]
-		if holds(r.check, p) {
-			return r
+		if !holds(r.check, p) {
+			continue
+		}
+		q, ok := r.Transform.apply(p)
+		if !ok {
+			continue
+		}
+		out := finalize(q.String())
+		if out == cur {
+			continue
+		}
+		if q2, _, ok := parse(out, nil); ok {
+			return q2, out, true
 		}
 	}
-	return nil
+	return parsed{}, "", false
 }
 
 // WriteTo writes the selected rules in the rules text format, version 1: a header line, then per

@@ -324,16 +324,23 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// slowMatch is the reference for the rule index: a linear scan of all selected rules of the
-// site in order.
-func slowMatch(m *Model, si int, p *parsed) *Rule {
+// slowRewrite is the reference for the rule index: a linear scan of all selected rules of the
+// site in order, checking contexts in their written order.
+func slowRewrite(m *Model, si int, p *parsed, cur string) (string, bool) {
 	for j := range m.sites[si].rules {
 		r := &m.sites[si].rules[j]
-		if m.on[si][j] && holds(r.Context, p) {
-			return r
+		if !m.on[si][j] || !holds(r.Context, p) {
+			continue
+		}
+		q, ok := r.Transform.apply(p)
+		if !ok {
+			continue
+		}
+		if out := finalize(q.String()); out != cur {
+			return out, true
 		}
 	}
-	return nil
+	return "", false
 }
 
 // TestMatchIndex compares the host index and condition order of Normalize with a linear scan.
@@ -346,22 +353,25 @@ func TestMatchIndex(t *testing.T) {
 	n := 0
 	for _, c := range cls {
 		for _, u := range c.URLs {
+			prep, _ := Prepare(u.Raw)
 			p := mustParse(t, u.Raw)
 			s := m.byHost[p.host]
 			if s == nil {
 				t.Fatalf("host of %q not indexed", u.Raw)
 			}
 			si := slices.Index(m.sites, s)
-			if fast, slow := m.match(si, &p), slowMatch(m, si, &p); fast != slow {
-				t.Errorf("%q: index matched %v, linear scan %v", u.Raw, fast, slow)
+			_, fast, okf := m.rewrite(si, &p, prep)
+			slow, oks := slowRewrite(m, si, &p, prep)
+			if fast != slow || okf != oks {
+				t.Errorf("%q: index rewrote to %q (%v), linear scan to %q (%v)", u.Raw, fast, okf, slow, oks)
 			}
-			if m.match(si, &p) != nil {
+			if okf {
 				n++
 			}
 		}
 	}
 	if n == 0 {
-		t.Error("no URL matched a rule")
+		t.Error("no URL was rewritten")
 	}
 }
 

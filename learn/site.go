@@ -239,14 +239,14 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	}
 
 	// Widen within the site: a parameter that a selected rule deletes whatever its value, and
-	// whose deletion from every training URL of the site merges no two clusters more than the
-	// selection allows, gets a rule of its own, "delete P" wherever P is. Rules learned from
+	// whose deletion from every training URL of the site merges no two clusters, gets a rule of
+	// its own, "delete P" wherever P is. Rules learned from
 	// pairs name every parameter their clusters had (utm_source with utm_medium and
 	// utm_campaign); this one covers P in any company. It is the least specific rule of the
 	// site, so learned rules go first, and Normalize's passes apply it after them.
 	var names []string
 	for name, ev := range s.paramDel {
-		if ev.Learned {
+		if ev.Learned && ev.False == 0 {
 			names = append(names, name)
 		}
 	}
@@ -300,8 +300,8 @@ func isParamDeletion(r *Rule) bool {
 type feat struct{ attr, val int32 }
 
 // order sorts the site's rules into the order Normalize tries them, most specific first: more
-// conditions that name a value or an absence, then more conditions, then the transformation and
-// context text; and indexes them by the host their context requires.
+// conditions that name a value or an absence, then more conditions, then larger coverage (once
+// measured), then the text; and indexes them by the host their context requires.
 func (s *site) order() {
 	spec := func(r *Rule) int {
 		n := 0
@@ -317,6 +317,9 @@ func (s *site) order() {
 			return c
 		}
 		if c := cmp.Compare(len(b.Context), len(a.Context)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.Coverage, a.Coverage); c != 0 {
 			return c
 		}
 		return strings.Compare(a.String(), b.String())
