@@ -13,7 +13,7 @@ import (
 )
 
 // A Capture is one record of a crawl index: a URL fetched once, with its HTTP status, MIME type
-// and payload digest.
+// and payload digest. It is a plain value (safe to copy; the zero value is an empty capture).
 type Capture struct {
 	URL    string // the original URL (CDX field "a")
 	Mime   string // "text/html", "warc/revisit", "-"
@@ -161,7 +161,7 @@ func (c *CDXReader) Err() error { return c.err }
 // Skipped returns the number of malformed lines skipped so far (with ReaderOptions.SkipBad).
 func (c *CDXReader) Skipped() int { return c.skipped }
 
-// Grouping says how CaptureClusters names the site of a URL.
+// Grouping says how CaptureClusters names the site of a URL. The zero value is ByHost.
 type Grouping uint8
 
 const (

@@ -7,7 +7,8 @@ import (
 	"github.com/cespare/xxhash/v2"
 )
 
-// A URL is one member of a dup cluster.
+// A URL is one member of a dup cluster. It is a plain value (safe to copy; the zero value is
+// an empty URL, which learning skips as unparsable).
 type URL struct {
 	Raw        string  // the URL as crawled
 	Importance float64 // page importance, 0 when unknown
@@ -16,7 +17,7 @@ type URL struct {
 
 // A Cluster is a dup cluster: distinct URLs that served the same content. Site is the unit that
 // rules are learned for (the part of a TSV cluster id before "-", or a crawl index's host or
-// registrable domain).
+// registrable domain). It is a plain value; the learner reads clusters and never modifies them.
 type Cluster struct {
 	ID   string
 	Site string

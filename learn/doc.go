@@ -35,7 +35,8 @@
 //     cluster the same importance, and then the number of distinct tokens stands in for it, as
 //     the paper suggests. Pairs are linear in cluster size (Lemma 2).
 //  4. Pairwise rules (Algorithm 3): the context is the source's keys; each target value is a key
-//     reference, a value conversion (lowercase, uppercase) or a literal, and source keys missing
+//     reference, a value conversion (first letter lowercased or uppercased, tried first, then
+//     the whole value) or a literal, and source keys missing
 //     from the target are deleted. Deviation: the path part of a transformation is an edit of the
 //     source path (a window of segments, anchored at the start or at the end, replaced by new
 //     values, after an optional case conversion of every segment) rather than a value per
@@ -66,11 +67,22 @@
 //     no two clusters (a phpBB forum id f= is redundant in viewtopic.php?f=1&t=7 and is not in
 //     viewforum.php?f=1).
 //
-// Rules are tried most specific first (more value and absence conditions, then more conditions),
-// and [Model.Normalize] reapplies them to their own output at most 8 times, so that a mirror
+// Rules are tried most specific first (more value and absence conditions, then more conditions,
+// then larger coverage); the first whose context holds and whose output differs from its input
+// applies, and [Model.Normalize] reapplies them to their own output at most 8 times, so that a mirror
 // rewritten to the www host is then rewritten to the bare host. Learning is deterministic: the
 // same clusters and options give a byte-identical rules file ([Model.WriteTo]), whatever the
 // number of workers.
+//
+// # Widening beyond a site
+//
+// Rules are per site, but some parameters mean the same on many sites (feature=, ref=,
+// replytocom=). A query parameter is widened into a rule for every host of no learned site
+// ([Model.Global]) when selected rules delete it, whatever its value, on at least
+// Options.MinSites sites (default 3), and deleting it from every training URL of every site that
+// has it merges clusters on no site beyond 10% and passes Options.MinPrecision overall. Its
+// evidence (sites learned, sites seen, coverage, errors) is written with it. [Transfer] measures
+// what these rules do on sites never seen.
 //
 // # Evaluation
 //

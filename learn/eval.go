@@ -9,12 +9,13 @@ import (
 )
 
 // A Normalizer maps a URL to its dedup key. A learned *Model is one; so are urlnorm's
-// normalizers, which the evaluation uses as baselines.
+// normalizers, which the evaluation uses as baselines. Measure calls it from one goroutine.
 type Normalizer interface {
 	Normalize(raw string) (string, error)
 }
 
-// NormalizerFunc adapts a function to a Normalizer.
+// NormalizerFunc adapts a function to a Normalizer; it is as safe for concurrent use as the
+// function.
 type NormalizerFunc func(string) (string, error)
 
 // Normalize calls f.
@@ -30,7 +31,7 @@ var PrepareNormalizer Normalizer = NormalizerFunc(func(raw string) (string, erro
 })
 
 // Metrics measure a normalizer on labelled clusters (Koppula et al. §5, and the pair measures of
-// the dupclusters data set).
+// the dupclusters data set). It is a plain value.
 type Metrics struct {
 	URLs, Clusters int
 	Keys           int     // distinct normalized URLs
@@ -168,7 +169,8 @@ func measureKeys(all []kc, nclusters int) Metrics {
 	return m
 }
 
-// A Row is one line of the evaluation tables (Koppula et al. Tables 3-6 and the baselines).
+// A Row is one line of the evaluation tables (Koppula et al. Tables 3-6 and the baselines). It
+// is a plain value.
 type Row struct {
 	Method      string  // "learned", or a baseline's name
 	Precision   string  // the precision threshold: "=1", ">=0.95", ">=0.9", ">=0.8", "all"
@@ -191,7 +193,8 @@ var Thresholds = []struct {
 // Coverages are the minimum coverages of the paper's Table 4 and 6, after the learner's default.
 var Coverages = []int{3, 10, 100, 1000}
 
-// A Baseline is a static normalizer evaluated beside the learned rules.
+// A Baseline is a static normalizer evaluated beside the learned rules; Tables calls it from one
+// goroutine.
 type Baseline struct {
 	Name string
 	Normalizer
@@ -247,7 +250,7 @@ func WriteTable(w io.Writer, rows []Row) error {
 	return nil
 }
 
-// A Report is the evaluation of one data set by the paper's protocol.
+// A Report is the evaluation of one data set by the paper's protocol. It is a plain value.
 type Report struct {
 	Learn        Stats
 	LearnTime    time.Duration

@@ -11,7 +11,8 @@ import (
 	"sync"
 )
 
-// Options configure learning. The zero value means the defaults given per field.
+// Options configure learning. The zero value means the defaults given per field; Learn copies
+// it.
 type Options struct {
 	// Targets is k, the number of top-ranked URLs of a cluster used as targets (default 1).
 	Targets int
@@ -64,12 +65,13 @@ func (o Options) withDefaults() Options {
 }
 
 // A Learner learns URL rewrite rules from dup clusters. The decision-tree learner of this
-// package (TreeLearner) implements it; so will the multiple-alignment learner.
+// package (TreeLearner) implements it; so will the multiple-alignment learner. Implementations
+// must not modify the clusters they are given.
 type Learner interface {
 	Learn(clusters []Cluster) (*Model, Stats, error)
 }
 
-// Stats counts what learning saw and made.
+// Stats counts what learning saw and made. It is a plain value.
 type Stats struct {
 	Sites, Clusters, URLs int
 	BadURLs               int // URLs that did not parse and were left out
@@ -97,7 +99,9 @@ func (s *Stats) add(o Stats) {
 // A Rule is a generalized rule: where its context holds, its transformation rewrites a URL to
 // the normalized form of its dup cluster. Coverage and False are measured on the training
 // clusters: the training URLs of the site the rule applies to, and those of them it maps onto a
-// URL (or the rewrite of a URL) of another cluster.
+// URL (or the rewrite of a URL) of another cluster. A Rule is a value; Model.Rules returns
+// copies, safe to keep and modify. The zero Rule has an empty context (it holds everywhere) and
+// the identity transformation.
 type Rule struct {
 	Site      string
 	Context   []Cond

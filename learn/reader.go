@@ -8,7 +8,8 @@ import (
 	"strconv"
 )
 
-// A Record is one line of a dup-cluster TSV file: a URL and the cluster it belongs to.
+// A Record is one line of a dup-cluster TSV file: a URL and the cluster it belongs to. It is a
+// plain value (safe to copy and share; the zero value is an empty record).
 type Record struct {
 	Cluster    string  // the cluster id, "h0042-p000123"
 	URL        string  // the URL as written in the file
@@ -17,7 +18,8 @@ type Record struct {
 	Line       int     // 1-based line number in the input
 }
 
-// ReaderOptions configure the readers of this package. The zero value means the defaults.
+// ReaderOptions configure the readers of this package. The zero value means the defaults; the
+// readers copy it.
 type ReaderOptions struct {
 	// SkipBad counts malformed lines and skips them instead of stopping with a *ParseError.
 	SkipBad bool
@@ -40,7 +42,7 @@ var (
 )
 
 // A ParseError reports a malformed input line: its number, the offending field text and the
-// cause, one of the ErrXxx sentinels above or a strconv error.
+// cause, one of the ErrXxx sentinels above. It is a plain value, safe to share.
 type ParseError struct {
 	Line  int    // 1-based line number
 	Field string // the field or line that failed, shortened

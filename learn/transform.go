@@ -10,7 +10,8 @@ import (
 	"github.com/undust/undust/urlnorm"
 )
 
-// OpKind is what a transformation writes for one token of the target URL.
+// OpKind is what a transformation writes for one token of the target URL. The zero value is
+// no operation (in Transform.PathCase: no conversion).
 type OpKind uint8
 
 // The kinds of a transformation's operations (Koppula et al. Definition 2 and Algorithm 3).
@@ -30,7 +31,7 @@ var conversions = [...]OpKind{OpLowerFirst, OpUpperFirst, OpLower, OpUpper}
 
 var opNames = [...]string{OpLower: "lower", OpUpper: "upper", OpLowerFirst: "lowerfirst", OpUpperFirst: "upperfirst"}
 
-// An Op computes one value of the target URL.
+// An Op computes one value of the target URL. It is a plain value, safe to copy and share.
 type Op struct {
 	Kind OpKind
 	Ref  urlnorm.Key // the source key read by OpRef, OpLower, OpUpper
@@ -53,7 +54,8 @@ func (o Op) String() string {
 	return "op(" + strconv.Itoa(int(o.Kind)) + ")"
 }
 
-// A QueryOp sets or deletes one query parameter of the target.
+// A QueryOp sets or deletes one query parameter of the target. It is a plain value, safe to
+// copy and share.
 type QueryOp struct {
 	Name   string
 	Delete bool // the parameter is removed (the paper's ⊥)

@@ -6,7 +6,7 @@ import (
 	"github.com/undust/undust/urlnorm"
 )
 
-// CondKind is the kind of a context condition.
+// CondKind is the kind of a context condition. The zero value is not a valid kind.
 type CondKind uint8
 
 // Context conditions (the paper's c(k) = v, c(k) = *, and k absent).
@@ -16,7 +16,7 @@ const (
 	CondAbsent                     // the key is absent (⊥)
 )
 
-// A Cond is one condition of a rule's context.
+// A Cond is one condition of a rule's context. It is a plain value, safe to copy and share.
 type Cond struct {
 	Key   urlnorm.Key // a path key gives Pos or RPos, not both
 	Kind  CondKind
