@@ -231,7 +231,23 @@ func Tables(m *Model, clusters []Cluster, baselines []Baseline, sel Options) []R
 			add("learned", th.Name, cov, m.Select(th.Min, cov, false))
 		}
 	}
-	add("learned (selection)", fmt.Sprintf("est>=%.2f", sel.MinPrecision), sel.MinCoverage, m.Select(sel.MinPrecision, sel.MinCoverage, true))
+	chosen := m.Select(sel.MinPrecision, sel.MinCoverage, true)
+	add("learned (selection)", fmt.Sprintf("est>=%.2f", sel.MinPrecision), sel.MinCoverage, chosen)
+	// The same selection through package rules, as a crawler loads it.
+	if set, n, err := chosen.RuleSet(); err == nil {
+		r := Row{Method: "rules.Set of the selection", Precision: fmt.Sprintf("est>=%.2f", sel.MinPrecision),
+			MinCoverage: sel.MinCoverage, Rules: n, Metrics: Measure(clusters, SetNormalizer(set))}
+		if total > 0 {
+			r.RulesPct = 100 * float64(r.Rules) / float64(total)
+		}
+		if m.NumSites() > 0 {
+			r.PerSite = float64(r.Rules) / float64(m.NumSites())
+		}
+		if r.Rules > 0 {
+			r.AvgReductionPerRule = float64(base.Keys-r.Keys) / float64(r.Rules)
+		}
+		rows = append(rows, r)
+	}
 	return rows
 }
 

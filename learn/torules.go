@@ -127,3 +127,27 @@ func convertRule(r *Rule, siteHosts []string) ([]rules.Rule, bool) {
 	}
 	return out, true
 }
+
+// RuleSet is ToRules followed by rules.NewSet, with urlnorm's Crawler normalizer as the set's
+// canonicalizer; n is the number of rules.Rule in the set.
+func (m *Model) RuleSet() (set *rules.Set, n int, err error) {
+	rs, _ := m.ToRules()
+	set, err = rules.NewSet(rs, &rules.Options{Canonicalizer: crawler})
+	return set, len(rs), err
+}
+
+// SetNormalizer returns the dedup key of a URL under a rule set learned by this package: the
+// URL's Prepare form (urlnorm's Crawler key), rewritten by set and brought back to that form.
+func SetNormalizer(set *rules.Set) Normalizer {
+	return NormalizerFunc(func(raw string) (string, error) {
+		p, ok := Prepare(raw)
+		if !ok {
+			return "", ErrNotURL
+		}
+		k, err := set.Normalize(p)
+		if err != nil {
+			return "", err
+		}
+		return finalize(k), nil
+	})
+}
