@@ -1,6 +1,8 @@
 package learn
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -29,9 +31,11 @@ func keyOrder(rs *rowSet) []int32 {
 	for _, c := range rs.class {
 		classHist[c]++
 	}
+	// Floating-point sums depend on their order: every sum below runs over sorted keys, so that
+	// equal scores stay equal from run to run and the ranking is deterministic.
 	h0 := 0.0
-	for _, k := range classHist {
-		p := float64(k) / float64(n)
+	for _, c := range slices.Sorted(maps.Keys(classHist)) {
+		p := float64(classHist[c]) / float64(n)
 		h0 -= p * math.Log2(p)
 	}
 	type vc struct{ v, c int32 }
@@ -45,12 +49,18 @@ func keyOrder(rs *rowSet) []int32 {
 			valHist[v]++
 		}
 		hcond, split := 0.0, 0.0
-		for _, k := range valHist {
-			p := float64(k) / float64(n)
+		for _, v := range slices.Sorted(maps.Keys(valHist)) {
+			p := float64(valHist[v]) / float64(n)
 			split -= p * math.Log2(p)
 		}
-		for x, k := range joint {
-			pj := float64(k) / float64(n)
+		jk := slices.SortedFunc(maps.Keys(joint), func(a, b vc) int {
+			if a.v != b.v {
+				return cmp.Compare(a.v, b.v)
+			}
+			return cmp.Compare(a.c, b.c)
+		})
+		for _, x := range jk {
+			pj := float64(joint[x]) / float64(n)
 			pv := float64(valHist[x.v]) / float64(n)
 			hcond -= pj * math.Log2(pj/pv)
 		}
