@@ -1,0 +1,228 @@
+// Command urldedup learns URL rewrite rules from dup clusters, applies them, and evaluates them
+// by the protocol of Koppula et al. (WSDM 2010) §5.
+//
+// Usage:
+//
+//	urldedup learn (-clusters FILE | -cdx FILE [-domain]) [-min-precision P] [-min-coverage N] [-o RULES] [-report FILE]
+//	urldedup apply -rules RULES < urls > keys
+//	urldedup eval -data DIR [-seed S]
+//
+// learn reads dup clusters (the TSV format cluster<TAB>url[<TAB>importance[<TAB>inlinks]], or a
+// CDX/CDXJ crawl index grouped by payload digest), learns rules with package learn and writes
+// the rule set in package rules' file format (-o, standard output by default) and, with -report,
+// the learner's own text form with each rule's training coverage and errors. apply reads URLs,
+// one per line, and prints the dedup key of each: urlnorm's Crawler key rewritten by the rules.
+// eval runs the 50/50 protocol on DIR/train.tsv and DIR/dev.tsv and the cross-site transfer
+// from train to dev, and prints Markdown tables.
+//
+// Exit codes: 0 success, 1 failure (unreadable or malformed input), 2 bad usage.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/undust/undust/learn"
+	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	var err error
+	switch os.Args[1] {
+	case "learn":
+		err = cmdLearn(os.Args[2:], os.Stdout)
+	case "apply":
+		err = cmdApply(os.Args[2:], os.Stdin, os.Stdout)
+	case "eval":
+		err = cmdEval(os.Args[2:], os.Stdout)
+	default:
+		usage()
+	}
+	if errors.Is(err, errUsage) {
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "urldedup:", err)
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage")
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: urldedup learn|apply|eval [flags]; urldedup CMD -h for flags")
+	os.Exit(2)
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(os.Stderr)
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	return nil
+}
+
+func cmdLearn(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("learn", flag.ContinueOnError)
+	clusters := fs.String("clusters", "", "dup-cluster TSV file")
+	cdx := fs.String("cdx", "", "CDX or CDXJ crawl index")
+	domain := fs.Bool("domain", false, "with -cdx: group by registrable domain instead of host")
+	minPrec := fs.Float64("min-precision", 0.95, "minimum estimated precision of a rule")
+	minCov := fs.Int("min-coverage", 3, "minimum training coverage of a rule")
+	out := fs.String("o", "", "rules file to write (default standard output)")
+	report := fs.String("report", "", "also write the learner's text report here")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if (*clusters == "") == (*cdx == "") {
+		fmt.Fprintln(os.Stderr, "urldedup learn: give one of -clusters or -cdx")
+		return errUsage
+	}
+	cls, err := readClusters(*clusters, *cdx, *domain)
+	if err != nil {
+		return err
+	}
+	m, st, err := learn.Learn(cls, learn.Options{MinPrecision: *minPrec, MinCoverage: *minCov})
+	if err != nil {
+		return err
+	}
+	set, n, err := m.RuleSet()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected, %d written as rules\n",
+		st.Sites, st.URLs, st.Pairs, st.Rules, st.Selected, n)
+	w := stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	if _, err := set.WriteTo(w); err != nil {
+		return err
+	}
+	if *report != "" {
+		f, err := os.Create(*report)
+		if err != nil {
+			return err
+		}
+		if _, err := m.WriteTo(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	return nil
+}
+
+func readClusters(tsv, cdx string, domain bool) ([]learn.Cluster, error) {
+	name := tsv
+	if name == "" {
+		name = cdx
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if tsv != "" {
+		cls, _, err := learn.ReadClusters(bufio.NewReader(f), learn.ReaderOptions{})
+		return cls, err
+	}
+	g := learn.ByHost
+	if domain {
+		g = learn.ByDomain
+	}
+	return learn.CaptureClusters(learn.NewCDXReader(f, learn.ReaderOptions{}), g)
+}
+
+func cmdApply(args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
+	rulesFile := fs.String("rules", "", "rules file written by urldedup learn")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *rulesFile == "" {
+		fmt.Fprintln(os.Stderr, "urldedup apply: -rules is required")
+		return errUsage
+	}
+	f, err := os.Open(*rulesFile)
+	if err != nil {
+		return err
+	}
+	set, err := rules.Load(f, &rules.Options{Canonicalizer: urlnorm.New(urlnorm.Crawler)})
+	f.Close()
+	if err != nil {
+		return err
+	}
+	norm := learn.SetNormalizer(set)
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	bw := bufio.NewWriter(stdout)
+	defer bw.Flush()
+	for sc.Scan() {
+		key, err := norm.Normalize(sc.Text())
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "urldedup apply: %q: %v\n", sc.Text(), err)
+			key = sc.Text()
+		}
+		fmt.Fprintln(bw, key)
+	}
+	return sc.Err()
+}
+
+func cmdEval(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	dir := fs.String("data", "", "directory holding train.tsv and dev.tsv")
+	seed := fs.Uint64("seed", 1, "seed of the 50/50 split")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *dir == "" {
+		fmt.Fprintln(os.Stderr, "urldedup eval: -data is required")
+		return errUsage
+	}
+	sets := map[string][]learn.Cluster{}
+	for _, name := range []string{"train.tsv", "dev.tsv"} {
+		cls, err := readClusters(filepath.Join(*dir, name), "", false)
+		if err != nil {
+			return err
+		}
+		sets[name] = cls
+		rep, err := learn.Evaluate(cls, *seed, learn.Options{}, []learn.Baseline{
+			{Name: "urlnorm Crawler key (static)", Normalizer: urlnorm.New(urlnorm.Crawler)},
+			{Name: "urlnorm Aggressive key (static)", Normalizer: urlnorm.New(urlnorm.Aggressive)},
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "## %s\n\nlearned on one half in %v: %+v\n\n### unseen half\n\n", name, rep.LearnTime, rep.Learn)
+		learn.WriteTable(stdout, rep.Unseen)
+		fmt.Fprintf(stdout, "\n### both halves\n\n")
+		learn.WriteTable(stdout, rep.Both)
+		fmt.Fprintln(stdout)
+	}
+	static, got, global, err := learn.Transfer(sets["train.tsv"], sets["dev.tsv"], learn.Options{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "## transfer: rules learned on train.tsv applied to dev.tsv\n\n%d widened rules:\n\n", len(global))
+	for _, r := range global {
+		fmt.Fprintf(stdout, "- %s: `%s`\n", r.Site, r.String())
+	}
+	fmt.Fprintf(stdout, "\nstatic reduction %.4f (%.3f of max), with widened rules %.4f (%.3f of max), pair precision %.4f, false pairs %d\n",
+		static.Reduction, static.OfMax, got.Reduction, got.OfMax, got.PairPrecision, got.FalsePairs)
+	return nil
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLearnApply learns rules from a small cluster file, writes them in package rules' format,
+// loads them back and checks the keys of unseen URLs. Four clusters give a rule of estimated
+// precision 4/5, hence -min-precision 0.5.
+func TestLearnApply(t *testing.T) {
+	dir := t.TempDir()
+	tsv := filepath.Join(dir, "clusters.tsv")
+	var b strings.Builder
+	b.WriteString("# cluster\turl\n")
+	for i, id := range []string{"tt0810900", "tt0053198", "tt0120338", "tt0111161"} {
+		c := "imdb-" + string(rune('a'+i))
+		b.WriteString(c + "\thttp://www.imdb.com/title/" + id + "/photogallery\n")
+		b.WriteString(c + "\thttp://www.imdb.com/title/" + id + "/mediaindex\n")
+	}
+	if err := os.WriteFile(tsv, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rulesFile := filepath.Join(dir, "rules.txt")
+	if err := cmdLearn([]string{"-clusters", tsv, "-o", rulesFile, "-min-precision", "0.5"}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	in := strings.NewReader("http://www.imdb.com/title/tt0068646/photogallery\nhttp://www.imdb.com/name/nm0000001/photogallery\n")
+	if err := cmdApply([]string{"-rules", rulesFile}, in, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := "http://www.imdb.com/title/tt0068646/mediaindex\nhttp://www.imdb.com/name/nm0000001/photogallery\n"
+	if out.String() != want {
+		t.Errorf("apply printed\n%s\nwant\n%s", out.String(), want)
+	}
+}
+
+// TestUsage checks that a missing required flag is a usage error.
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{{}, {"-min-coverage", "x"}} {
+		if err := cmdLearn(args, &bytes.Buffer{}); err != errUsage {
+			t.Errorf("learn %q: error %v, want usage", args, err)
+		}
+	}
+	if err := cmdApply(nil, strings.NewReader(""), &bytes.Buffer{}); err != errUsage {
+		t.Errorf("apply without -rules: error %v", err)
+	}
+	if err := cmdEval(nil, &bytes.Buffer{}); err != errUsage {
+		t.Errorf("eval without -data: error %v", err)
+	}
+}

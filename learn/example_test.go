@@ -1,0 +1,88 @@
+package learn_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/undust/undust/learn"
+)
+
+// Learn rules from dup clusters and normalize URLs that were never seen.
+func ExampleLearn() {
+	tsv := `# cluster	url
+imdb-1	http://www.imdb.com/title/tt0810900/photogallery
+imdb-1	http://www.imdb.com/title/tt0810900/mediaindex
+imdb-2	http://www.imdb.com/title/tt0053198/photogallery
+imdb-2	http://www.imdb.com/title/tt0053198/mediaindex
+imdb-3	http://www.imdb.com/title/tt0120338/photogallery?sid=a81f
+imdb-3	http://www.imdb.com/title/tt0120338/photogallery?sid=77c0
+imdb-3	http://www.imdb.com/title/tt0120338/mediaindex
+imdb-4	http://www.imdb.com/title/tt0111161/mediaindex?sid=0b3e
+imdb-4	http://www.imdb.com/title/tt0111161/mediaindex
+imdb-5	http://www.imdb.com/title/tt0068646/mediaindex?sid=9a9a
+imdb-5	http://www.imdb.com/title/tt0068646/mediaindex
+`
+	clusters, _, err := learn.ReadClusters(strings.NewReader(tsv), learn.ReaderOptions{})
+	if err != nil {
+		panic(err)
+	}
+	m, _, err := learn.Learn(clusters, learn.Options{MinCoverage: 1, MinPrecision: -1})
+	if err != nil {
+		panic(err)
+	}
+	m.WriteTo(os.Stdout)
+	for _, u := range []string{
+		"http://www.imdb.com/title/tt0071562/photogallery",
+		"http://www.imdb.com/title/tt0071562/photogallery?sid=ffff",
+	} {
+		key, _ := m.Normalize(u)
+		fmt.Println(key)
+	}
+	// Output:
+	// # undust learned rules v1
+	// site imdb hosts=www.imdb.com
+	// rule cov=2 false=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,2)="tt0120338" path(-,3)="title" path(1,-)="title" path(2,-)="tt0120338" path(3,-)="photogallery" query(sid)=* scheme="http" then path[-0-1+"mediaindex"] query[-sid]
+	// rule cov=2 false=0 if host="www.imdb.com" path(-,1)="mediaindex" path(-,2)=* path(-,3)="title" path(1,-)="title" path(2,-)=* path(3,-)="mediaindex" query(sid)=* scheme="http" then query[-sid]
+	// rule cov=4 false=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,2)=* path(-,3)="title" path(1,-)="title" path(2,-)=* path(3,-)="photogallery" scheme="http" then path[-0-1+"mediaindex"]
+	// rule cov=4 false=0 if query(sid)=* then query[-sid]
+	// http://www.imdb.com/title/tt0071562/mediaindex
+	// http://www.imdb.com/title/tt0071562/mediaindex
+}
+
+// Read a dup-cluster file, skipping malformed lines.
+func ExampleReadClusters() {
+	tsv := "h1-p1\thttp://a.com/x\t0.5\t3\nbroken line\nh1-p1\thttp://a.com/x?sid=1\t0.5\t1\n"
+	clusters, skipped, err := learn.ReadClusters(strings.NewReader(tsv), learn.ReaderOptions{SkipBad: true})
+	fmt.Println(len(clusters), clusters[0].Site, len(clusters[0].URLs), skipped, err)
+	// Output: 1 h1 2 1 <nil>
+}
+
+// Group a CDX crawl index into dup clusters by payload digest: status 200 only, revisits and
+// redirects skipped.
+func ExampleCaptureClusters() {
+	cdx := ` CDX N b a m s k r M S V g
+com,example)/ 20200101000000 http://example.com/ text/html 200 AAAA - - 10 0 x.warc.gz
+com,example)/ 20200101000001 https://example.com/ text/html 200 AAAA - - 10 10 x.warc.gz
+com,example)/ 20200101000002 https://example.com/ warc/revisit - AAAA - - 10 20 x.warc.gz
+com,example)/a 20200101000003 http://example.com/a unk 302 RRRR - - 10 30 x.warc.gz
+com,example)/b 20200101000004 http://example.com/b unk 302 RRRR - - 10 40 x.warc.gz
+`
+	clusters, err := learn.CaptureClusters(learn.NewCDXReader(strings.NewReader(cdx), learn.ReaderOptions{}), learn.ByDomain)
+	for _, c := range clusters {
+		fmt.Println(c.ID, len(c.URLs))
+	}
+	fmt.Println(err)
+	// Output:
+	// example.com AAAA 2
+	// <nil>
+}
+
+// Measure a normalizer on labelled clusters.
+func ExampleMeasure() {
+	tsv := "s-1\thttp://a.com/x\ns-1\thttp://a.com/x?\ns-2\thttp://a.com/y\n"
+	clusters, _, _ := learn.ReadClusters(strings.NewReader(tsv), learn.ReaderOptions{})
+	m := learn.Measure(clusters, learn.PrepareNormalizer)
+	fmt.Printf("reduction %.3f of max %.3f, pair precision %.2f\n", m.Reduction, m.MaxReduction, m.PairPrecision)
+	// Output: reduction 0.333 of max 0.333, pair precision 1.00
+}

@@ -1,0 +1,151 @@
+package learn
+
+import (
+	"cmp"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// rowSet holds a site's pairwise rules as rows: the source's value id per attribute (0 =
+// absent) and the class (transformation) id.
+type rowSet struct {
+	attrs  []urlnorm.Key
+	vals   [][]int32
+	class  []int32
+	valStr []string
+}
+
+// keyOrder ranks the attributes by gain ratio with respect to the classes over all rows
+// (Koppula et al. Algorithm 5, lines 3-4: the key with the largest information gain is chosen
+// first; Quinlan's gain ratio keeps keys with many values from winning on their diversity
+// alone). Ties keep the attribute order, so the ranking is deterministic.
+func keyOrder(rs *rowSet) []int32 {
+	n := len(rs.class)
+	order := make([]int32, len(rs.attrs))
+	score := make([]float64, len(rs.attrs))
+	classHist := map[int32]int{}
+	for _, c := range rs.class {
+		classHist[c]++
+	}
+	// Floating-point sums depend on their order: every sum below runs over sorted keys, so that
+	// equal scores stay equal from run to run and the ranking is deterministic.
+	h0 := 0.0
+	for _, c := range slices.Sorted(maps.Keys(classHist)) {
+		p := float64(classHist[c]) / float64(n)
+		h0 -= p * math.Log2(p)
+	}
+	type vc struct{ v, c int32 }
+	for a := range rs.attrs {
+		order[a] = int32(a)
+		joint := map[vc]int{}
+		valHist := map[int32]int{}
+		for r := range n {
+			v := rs.vals[r][a]
+			joint[vc{v, rs.class[r]}]++
+			valHist[v]++
+		}
+		hcond, split := 0.0, 0.0
+		for _, v := range slices.Sorted(maps.Keys(valHist)) {
+			p := float64(valHist[v]) / float64(n)
+			split -= p * math.Log2(p)
+		}
+		jk := slices.SortedFunc(maps.Keys(joint), func(a, b vc) int {
+			if a.v != b.v {
+				return cmp.Compare(a.v, b.v)
+			}
+			return cmp.Compare(a.c, b.c)
+		})
+		for _, x := range jk {
+			pj := float64(joint[x]) / float64(n)
+			pv := float64(valHist[x.v]) / float64(n)
+			hcond -= pj * math.Log2(pj/pv)
+		}
+		if split > 0 {
+			score[a] = (h0 - hcond) / split
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		switch {
+		case score[a] > score[b]:
+			return -1
+		case score[a] < score[b]:
+			return 1
+		}
+		return 0
+	})
+	return order
+}
+
+// generalize turns the rows of one class into generalized contexts (Koppula et al. Algorithm 5,
+// lines 5-18): keys are taken in the order of keyOrder; at each node, a value held by a strict
+// majority of the node's rows becomes a branch c(k) = v (or "k absent"), and the other rows are
+// reconsidered on the same key; when no value holds a majority, the key is wildcarded: c(k) = *
+// if every row has it, no condition if some lack it. Branches with fewer than minSupport rows
+// are dropped, and so are the rules they would give. Each path from the root is a context.
+func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]Cond {
+	var out [][]Cond
+	var rec func(rows []int32, ki int, path []Cond)
+	rec = func(rows []int32, ki int, path []Cond) {
+		if len(rows) < minSupport {
+			return
+		}
+		if ki == len(order) {
+			out = append(out, slices.Clone(path))
+			return
+		}
+		a := order[ki]
+		k := rs.attrs[a]
+		rest := rows
+		for len(rest) >= minSupport {
+			cnt := map[int32]int{}
+			best, bestN := int32(0), -1
+			for _, r := range rest {
+				v := rs.vals[r][a]
+				cnt[v]++
+			}
+			for v, c := range cnt {
+				if c > bestN || c == bestN && v < best {
+					best, bestN = v, c
+				}
+			}
+			if bestN == len(rest) && best == 0 && len(rest) == len(rows) {
+				// No row of the node has the key: it says nothing about this class.
+				rec(rest, ki+1, path)
+				return
+			}
+			if 2*bestN <= len(rest) {
+				// No majority: wildcard.
+				present := cnt[0] == 0
+				if present {
+					rec(rest, ki+1, append(slices.Clip(path), Cond{Key: k, Kind: CondAny}))
+				} else {
+					rec(rest, ki+1, path)
+				}
+				return
+			}
+			var in, out []int32
+			for _, r := range rest {
+				if rs.vals[r][a] == best {
+					in = append(in, r)
+				} else {
+					out = append(out, r)
+				}
+			}
+			c := Cond{Key: k, Kind: CondEq, Value: rs.valStr[best]}
+			if best == 0 {
+				c = Cond{Key: k, Kind: CondAbsent}
+			}
+			rec(in, ki+1, append(slices.Clip(path), c))
+			rest = out
+		}
+	}
+	rec(rows, 0, nil)
+	for _, c := range out {
+		slices.SortFunc(c, func(a, b Cond) int { return strings.Compare(a.Key.String(), b.Key.String()) })
+	}
+	return out
+}

@@ -1,0 +1,404 @@
+package learn
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// learnSite runs the stages for one site: preparation, target and source selection, pairwise
+// rules, generalization per class, and the measurement of every rule on the site's training URLs.
+func learnSite(name string, cls []*Cluster, opt Options) (*site, Stats) {
+	pw := pairwise(cls, opt)
+	s := &site{name: name, hosts: pw.hosts}
+	return s.finish(pw, opt)
+}
+
+// pairwiseRules is the outcome of the pairwise stage for one site.
+type pairwiseRules struct {
+	st      Stats
+	rs      *rowSet
+	classes []Transform
+	all     []*member
+	hosts   []string
+}
+
+// pairwise prepares a site's URLs, selects targets and sources and derives the pairwise rules
+// (Algorithm 4, GenerateAllRules).
+func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
+	st := Stats{Sites: 1, Clusters: len(cls)}
+	attrIdx := map[urlnorm.Key]int32{}
+	vals := map[string]int32{}
+	rs := &rowSet{valStr: []string{""}}
+	classIdx := map[string]int32{}
+	var classes []Transform
+	hostSet := map[string]bool{}
+
+	var all []*member // every prepared training URL of the site
+	var rowFeat [][]feat
+	var buf []urlnorm.Token
+
+	addRow := func(m *member, class int32) {
+		var fs []feat
+		attrKeys(&m.p, func(k urlnorm.Key, v string) {
+			a, ok := attrIdx[k]
+			if !ok {
+				a = int32(len(rs.attrs))
+				attrIdx[k] = a
+				rs.attrs = append(rs.attrs, k)
+			}
+			id, ok := vals[v]
+			if !ok {
+				id = int32(len(rs.valStr))
+				vals[v] = id
+				rs.valStr = append(rs.valStr, v)
+			}
+			fs = append(fs, feat{a, id})
+		})
+		rowFeat = append(rowFeat, fs)
+		rs.class = append(rs.class, class)
+	}
+
+	for ci, c := range cls {
+		ms := make([]*member, 0, len(c.URLs))
+		seen := map[string]bool{}
+		for _, u := range c.URLs {
+			st.URLs++
+			prep, ok := Prepare(u.Raw)
+			if !ok {
+				st.BadURLs++
+				continue
+			}
+			if seen[prep] {
+				continue
+			}
+			seen[prep] = true
+			var p parsed
+			p, buf, ok = parse(prep, buf)
+			if !ok {
+				st.BadURLs++
+				continue
+			}
+			hostSet[p.host] = true
+			ms = append(ms, &member{prep: prep, p: p, importance: u.Importance, inlinks: u.Inlinks, cluster: int32(ci)})
+		}
+		all = append(all, ms...)
+		if len(ms) < 2 {
+			continue
+		}
+		slices.SortStableFunc(ms, targetRank)
+		k := min(opt.Targets, len(ms))
+		targets := ms[:k]
+		for _, src := range selectSources(ms[k:], opt.MaxSources) {
+			for _, tg := range targets {
+				tr := derive(&src.p, &tg.p)
+				key := tr.String()
+				id, ok := classIdx[key]
+				if !ok {
+					id = int32(len(classes))
+					classIdx[key] = id
+					classes = append(classes, tr)
+				}
+				st.Pairs++
+				addRow(src, id)
+			}
+		}
+	}
+	st.Classes = len(classes)
+
+	// Dense row x attribute matrix of value ids (0 = absent).
+	na := len(rs.attrs)
+	flat := make([]int32, len(rowFeat)*na)
+	rs.vals = make([][]int32, len(rowFeat))
+	for r, fs := range rowFeat {
+		rs.vals[r] = flat[r*na : (r+1)*na : (r+1)*na]
+		for _, f := range fs {
+			rs.vals[r][f.attr] = f.val
+		}
+	}
+
+	var hosts []string
+	for h := range hostSet {
+		hosts = append(hosts, h)
+	}
+	slices.Sort(hosts)
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts}
+}
+
+// finish generalizes a site's pairwise rules and measures the generalized rules.
+func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
+	st, rs, classes, all, name := pw.st, pw.rs, pw.classes, pw.all, s.name
+	// Generalize each class's pairwise rules into contexts.
+	order := keyOrder(rs)
+	byClass := make([][]int32, len(classes))
+	for r, c := range rs.class {
+		byClass[c] = append(byClass[c], int32(r))
+	}
+	for c, rows := range byClass {
+		for _, ctx := range generalize(rs, order, rows, opt.MinSupport) {
+			r := Rule{Site: name, Context: ctx, Transform: classes[c]}
+			if overwritesWildcard(&r) {
+				st.Overwriting++
+				continue
+			}
+			s.rules = append(s.rules, r)
+		}
+	}
+	st.Leaves = len(s.rules) + st.Overwriting
+	s.order()
+
+	// Measure each rule on all training URLs of the site, in isolation (Koppula et al. §5:
+	// coverage, and the URLs u with r(u) = v for a v of another cluster).
+	ident := make(map[string]int32, len(all))
+	for _, m := range all {
+		ident[m.prep] = m.cluster
+	}
+	outs := make([]map[string]int32, len(s.rules))
+	for _, m := range all {
+		for _, ri := range s.candidates(&m.p) {
+			r := &s.rules[ri]
+			if !holds(r.check, &m.p) {
+				continue
+			}
+			q, ok := r.Transform.apply(&m.p)
+			if !ok {
+				continue
+			}
+			out := finalize(q.String())
+			if out == m.prep {
+				continue // matched but changed nothing: not applied
+			}
+			r.Coverage++
+			bad := false
+			if c, ok := ident[out]; ok && c != m.cluster {
+				bad = true
+			}
+			if outs[ri] == nil {
+				outs[ri] = map[string]int32{}
+			}
+			if c, ok := outs[ri][out]; ok && c != m.cluster {
+				bad = true
+			} else if !ok {
+				outs[ri][out] = m.cluster
+			}
+			if bad {
+				r.False++
+			}
+		}
+	}
+	st.Rules = len(s.rules)
+
+	// Evidence for widening: what deleting each query parameter from every training URL of the
+	// site that has it would do, in isolation.
+	s.paramDel = map[string]*evidence{}
+	outsP := map[string]map[string]int32{}
+	for _, m := range all {
+		for i, q := range m.p.query {
+			if i > 0 && m.p.query[i-1].Name == q.Name {
+				continue
+			}
+			tr := Transform{Query: []QueryOp{{Name: q.Name, Delete: true}}}
+			out, ok := tr.apply(&m.p)
+			if !ok {
+				continue
+			}
+			o := finalize(out.String())
+			ev := s.paramDel[q.Name]
+			if ev == nil {
+				ev = &evidence{}
+				s.paramDel[q.Name] = ev
+				outsP[q.Name] = map[string]int32{}
+			}
+			ev.Coverage++
+			bad := false
+			if c, ok := ident[o]; ok && c != m.cluster {
+				bad = true
+			}
+			if c, ok := outsP[q.Name][o]; ok && c != m.cluster {
+				bad = true
+			} else if !ok {
+				outsP[q.Name][o] = m.cluster
+			}
+			if bad {
+				ev.False++
+			}
+		}
+	}
+	for i := range s.rules {
+		r := &s.rules[i]
+		if !isParamDeletion(r) {
+			continue
+		}
+		for _, q := range r.Transform.Query {
+			if ev := s.paramDel[q.Name]; ev != nil && r.Estimate() >= opt.MinPrecision && r.Coverage >= opt.MinCoverage {
+				ev.Learned = true
+			}
+		}
+	}
+
+	// Widen within the site: a parameter that a selected rule deletes whatever its value, and
+	// whose deletion from every training URL of the site merges no two clusters, gets a rule of
+	// its own, "delete P" wherever P is. Rules learned from
+	// pairs name every parameter their clusters had (utm_source with utm_medium and
+	// utm_campaign); this one covers P in any company. It is the least specific rule of the
+	// site, so learned rules go first, and Normalize's passes apply it after them.
+	var names []string
+	for name, ev := range s.paramDel {
+		if ev.Learned && ev.False == 0 {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		ev := s.paramDel[name]
+		s.rules = append(s.rules, Rule{
+			Site:      name,
+			Context:   []Cond{{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name}, Kind: CondAny}},
+			Transform: Transform{Query: []QueryOp{{Name: name, Delete: true}}},
+			Coverage:  ev.Coverage,
+			False:     ev.False,
+		})
+		s.rules[len(s.rules)-1].Site = s.name
+		st.Rules++
+	}
+	s.order()
+	return s, st
+}
+
+// evidence is what deleting one query parameter everywhere on a site would do.
+type evidence struct {
+	Coverage, False int
+	Learned         bool // a selected rule of the site deletes it with a wildcard value
+}
+
+// isParamDeletion reports whether r only deletes query parameters whose value its context
+// wildcards: the kind of rule that can hold beyond its site (session ids, tracking parameters).
+func isParamDeletion(r *Rule) bool {
+	t := &r.Transform
+	if t.Scheme != nil || t.Host != nil || t.PathCase != 0 || t.Del != 0 || len(t.Ins) != 0 || len(t.Query) == 0 {
+		return false
+	}
+	for _, q := range t.Query {
+		if !q.Delete {
+			return false
+		}
+		wild := false
+		for _, c := range r.Context {
+			if c.Key.Part == urlnorm.PartQuery && c.Key.Name == q.Name && c.Kind == CondAny {
+				wild = true
+			}
+		}
+		if !wild {
+			return false
+		}
+	}
+	return true
+}
+
+type feat struct{ attr, val int32 }
+
+// order sorts the site's rules into the order Normalize tries them, most specific first: more
+// conditions that name a value or an absence, then more conditions, then larger coverage (once
+// measured), then the text; and indexes them by the host their context requires.
+func (s *site) order() {
+	spec := func(r *Rule) int {
+		n := 0
+		for _, c := range r.Context {
+			if c.Kind != CondAny {
+				n++
+			}
+		}
+		return n
+	}
+	slices.SortStableFunc(s.rules, func(a, b Rule) int {
+		if c := cmp.Compare(spec(&b), spec(&a)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(b.Context), len(a.Context)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.Coverage, a.Coverage); c != 0 {
+			return c
+		}
+		return strings.Compare(a.String(), b.String())
+	})
+	s.byHost = map[string][]int32{}
+	s.anyHost = nil
+	for i := range s.rules {
+		r := &s.rules[i]
+		// Check Eq conditions on the path first: they fail fastest.
+		r.check = slices.Clone(r.Context)
+		slices.SortStableFunc(r.check, func(a, b Cond) int {
+			return cmp.Compare(condCost(a), condCost(b))
+		})
+		host := ""
+		for _, c := range r.Context {
+			if c.Key.Part == urlnorm.PartHost && c.Kind == CondEq {
+				host = c.Value
+			}
+		}
+		if host == "" {
+			s.anyHost = append(s.anyHost, int32(i))
+		} else {
+			s.byHost[host] = append(s.byHost[host], int32(i))
+		}
+	}
+}
+
+func condCost(c Cond) int {
+	switch {
+	case c.Kind == CondEq && c.Key.Part == urlnorm.PartPath:
+		return 0
+	case c.Kind == CondEq:
+		return 1
+	}
+	return 2
+}
+
+// candidates returns the indexes of the rules that may apply to p, in order.
+func (s *site) candidates(p *parsed) []int32 {
+	h := s.byHost[p.host]
+	if len(s.anyHost) == 0 {
+		return h
+	}
+	if len(h) == 0 {
+		return s.anyHost
+	}
+	out := make([]int32, 0, len(h)+len(s.anyHost))
+	out = append(out, h...)
+	out = append(out, s.anyHost...)
+	slices.Sort(out)
+	return out
+}
+
+// overwritesWildcard reports whether r replaces path segments none of which its context fixes
+// (each a wildcard or without condition) with a literal: "whatever the last segment is, make it
+// wall". Replacing "<any slug>/dp" by "o" is kept: the fixed "dp" ties it to one pattern.
+// Such a rule maps every page under a prefix to one URL; the paper's transformation
+// generalization would make its literal a wildcard too, which is to say the rule is not
+// learned. Rules that delete segments, or replace fixed segments, are kept.
+func overwritesWildcard(r *Rule) bool {
+	t := &r.Transform
+	if t.Del == 0 || !slices.ContainsFunc(t.Ins, func(o Op) bool { return o.Kind == OpLiteral && o.Lit != "" }) {
+		return false
+	}
+	fixed := map[urlnorm.Key]bool{}
+	for _, c := range r.Context {
+		if c.Kind == CondEq {
+			fixed[c.Key] = true
+		}
+	}
+	for i := range t.Del {
+		// The deleted segments, addressed from the anchored side.
+		k := urlnorm.Key{Part: urlnorm.PartPath, Pos: int16(t.Skip + i + 1)}
+		if t.FromEnd {
+			k = urlnorm.Key{Part: urlnorm.PartPath, RPos: int16(t.Skip + i + 1)}
+		}
+		if fixed[k] {
+			return false
+		}
+	}
+	return true
+}

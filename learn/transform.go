@@ -1,0 +1,500 @@
+package learn
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// OpKind is what a transformation writes for one token of the target URL. The zero value is
+// no operation (in Transform.PathCase: no conversion).
+type OpKind uint8
+
+// The kinds of a transformation's operations (Koppula et al. Definition 2 and Algorithm 3).
+const (
+	OpLiteral    OpKind = iota + 1 // a fixed value
+	OpRef                          // the value of another key of the source URL (key reference)
+	OpLower                        // the lowercased value of a key of the source (value conversion)
+	OpUpper                        // the uppercased value of a key of the source (value conversion)
+	OpLowerFirst                   // the value with its first letter lowercased (value conversion)
+	OpUpperFirst                   // the value with its first letter uppercased, as wikis do
+)
+
+// conversions are the value conversions in the order derive tries them: the narrower first, so
+// that a pair differing in the first letter only is learned as such (on a wiki, where only the
+// first letter is case-insensitive, lowercasing the whole title would merge different pages).
+var conversions = [...]OpKind{OpLowerFirst, OpUpperFirst, OpLower, OpUpper}
+
+var opNames = [...]string{OpLower: "lower", OpUpper: "upper", OpLowerFirst: "lowerfirst", OpUpperFirst: "upperfirst"}
+
+// An Op computes one value of the target URL. It is a plain value, safe to copy and share.
+type Op struct {
+	Kind OpKind
+	Ref  urlnorm.Key // the source key read by OpRef, OpLower, OpUpper
+	Lit  string      // the value written by OpLiteral
+	Bare bool        // a query parameter written without "=" (OpLiteral only)
+}
+
+func (o Op) String() string {
+	switch o.Kind {
+	case OpLiteral:
+		if o.Bare {
+			return "bare"
+		}
+		return strconv.Quote(o.Lit)
+	case OpRef:
+		return o.Ref.String()
+	case OpLower, OpUpper, OpLowerFirst, OpUpperFirst:
+		return opNames[o.Kind] + "(" + o.Ref.String() + ")"
+	}
+	return "op(" + strconv.Itoa(int(o.Kind)) + ")"
+}
+
+// A QueryOp sets or deletes one query parameter of the target. It is a plain value, safe to
+// copy and share.
+type QueryOp struct {
+	Name   string
+	Delete bool // the parameter is removed (the paper's ⊥)
+	Op     Op   // otherwise the parameter is set to this
+}
+
+// A Transform turns a source URL into its target (the paper's transformation t). Unlike the
+// paper, which keys every target value by position, the path is described as an edit of the
+// source path: optional case conversion of every segment, then a window of Del segments, Skip
+// segments from the start (or from the end when FromEnd is set), replaced by the values of Ins.
+// So "drop the last segment index.html" is one transformation at every depth (the paper's
+// ag.arizona.edu example), and "drop the slug before /dp/ID" is one for every product. Path
+// references in Ins address source segments from the anchored side (Pos from the start, RPos
+// from the end). Query parameters are set or deleted by name.
+//
+// The zero Transform is the identity. A Transform is a value: safe to copy and share.
+type Transform struct {
+	Scheme   *Op    // nil keeps the scheme
+	Host     *Op    // nil keeps the host
+	PathCase OpKind // 0 or a value conversion, applied to every path segment first
+	FromEnd  bool
+	Skip     int
+	Del      int
+	Ins      []Op
+	Query    []QueryOp // sorted by name
+}
+
+// IsIdentity reports whether t changes nothing.
+func (t *Transform) IsIdentity() bool {
+	return t.Scheme == nil && t.Host == nil && t.PathCase == 0 && t.Del == 0 && len(t.Ins) == 0 && len(t.Query) == 0
+}
+
+// String returns a canonical text form of t: equal transforms have equal strings. It is the
+// "transformation" half of a line of the rules text format, e.g.
+// `path[-0-1+""] query[-sid]` for "at the end, delete one segment and insert the empty segment;
+// delete sid".
+func (t *Transform) String() string {
+	if t.IsIdentity() {
+		return "identity"
+	}
+	var b strings.Builder
+	sp := func() {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+	}
+	if t.Scheme != nil {
+		b.WriteString("scheme=" + t.Scheme.String())
+	}
+	if t.Host != nil {
+		sp()
+		b.WriteString("host=" + t.Host.String())
+	}
+	if t.PathCase != 0 {
+		sp()
+		b.WriteString("path=" + opNames[t.PathCase])
+	}
+	if t.Del != 0 || len(t.Ins) != 0 {
+		sp()
+		b.WriteString("path[")
+		if t.FromEnd {
+			b.WriteByte('-')
+		} else {
+			b.WriteByte('+')
+		}
+		b.WriteString(strconv.Itoa(t.Skip))
+		b.WriteString("-" + strconv.Itoa(t.Del))
+		for _, o := range t.Ins {
+			b.WriteString("+" + o.String())
+		}
+		b.WriteByte(']')
+	}
+	if len(t.Query) != 0 {
+		sp()
+		b.WriteString("query[")
+		for i, q := range t.Query {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if q.Delete {
+				b.WriteString("-" + q.Name)
+			} else {
+				b.WriteString(q.Name + "=" + q.Op.String())
+			}
+		}
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+// parsed is a prepared URL split into the parts a Transform works on.
+type parsed struct {
+	scheme, host string // host is the whole authority: userinfo, host name and port
+	path         []string
+	query        []urlnorm.Token // PartQuery tokens, sorted by name (Prepare sorts them)
+}
+
+func parse(prepared string, buf []urlnorm.Token) (parsed, []urlnorm.Token, bool) {
+	toks, err := urlnorm.Tokenize(buf[:0], prepared)
+	if err != nil {
+		return parsed{}, toks, false
+	}
+	var p parsed
+	for _, t := range toks {
+		switch t.Part {
+		case urlnorm.PartScheme:
+			p.scheme = t.Value
+		case urlnorm.PartHost:
+			p.host += t.Value
+		case urlnorm.PartUserinfo:
+			p.host = t.Value + "@" + p.host
+		case urlnorm.PartPort:
+			p.host += ":" + t.Value
+		case urlnorm.PartPath:
+			p.path = append(p.path, t.Value)
+		case urlnorm.PartQuery:
+			p.query = append(p.query, t)
+		}
+	}
+	return p, toks, true
+}
+
+func (p *parsed) String() string {
+	var b strings.Builder
+	b.WriteString(p.scheme)
+	b.WriteString("://")
+	b.WriteString(p.host)
+	for _, s := range p.path {
+		b.WriteByte('/')
+		b.WriteString(s)
+	}
+	if len(p.path) == 0 {
+		b.WriteByte('/')
+	}
+	for i, q := range p.query {
+		if i == 0 {
+			b.WriteByte('?')
+		} else {
+			b.WriteByte('&')
+		}
+		b.WriteString(q.Name)
+		if !q.Bare {
+			b.WriteByte('=')
+			b.WriteString(q.Value)
+		}
+	}
+	return b.String()
+}
+
+// lookup returns the value of key k in p.
+func (p *parsed) lookup(k urlnorm.Key) (string, bool) {
+	switch k.Part {
+	case urlnorm.PartScheme:
+		return p.scheme, true
+	case urlnorm.PartHost:
+		return p.host, true
+	case urlnorm.PartPath:
+		n := len(p.path)
+		if k.Pos > 0 && int(k.Pos) <= n {
+			return p.path[k.Pos-1], true
+		}
+		if k.Pos == 0 && k.RPos > 0 && int(k.RPos) <= n {
+			return p.path[n-int(k.RPos)], true
+		}
+	case urlnorm.PartQuery:
+		n := int16(0)
+		for _, q := range p.query {
+			if q.Name == k.Name {
+				if n++; n >= k.Pos {
+					return q.Value, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// derive computes the pairwise transformation from src to tgt: Koppula et al. Algorithm 3
+// (GeneratePairwiseRule), lines 2-11, in this package's edit form. For each target value it
+// tries, in the paper's order, a key reference (the same value under another source key), a value
+// conversion (lowercase, uppercase), then a literal; source keys absent from the target are
+// deleted.
+func derive(src, tgt *parsed) Transform {
+	var t Transform
+	if src.scheme != tgt.scheme {
+		t.Scheme = &Op{Kind: OpLiteral, Lit: tgt.scheme}
+	}
+	if src.host != tgt.host {
+		t.Host = &Op{Kind: OpLiteral, Lit: tgt.host}
+	}
+
+	// Path: try no conversion, lowercase, uppercase; keep the one with the smallest window.
+	sp := src.path
+	best, bestCase := window(sp, tgt.path), OpKind(0)
+	for _, c := range conversions {
+		conv := convertAll(sp, c)
+		if slices.Equal(conv, sp) {
+			continue
+		}
+		if w := window(conv, tgt.path); w.cost() < best.cost() {
+			best, bestCase = w, c
+		}
+	}
+	t.PathCase = bestCase
+	if bestCase != 0 {
+		sp = convertAll(sp, bestCase)
+	}
+	w := best
+	t.FromEnd, t.Skip, t.Del = w.fromEnd, w.skip, w.del
+	if w.del == 0 && len(w.ins) == 0 {
+		t.FromEnd, t.Skip = false, 0
+	}
+	cs := *src
+	cs.path = sp
+	for _, v := range w.ins {
+		t.Ins = append(t.Ins, valueOp(&cs, v, w.fromEnd, false))
+	}
+
+	// Query, by name: a name whose values (in order) differ is deleted, or set to the target's
+	// values, one op per occurrence.
+	names := make([]string, 0, len(src.query)+len(tgt.query))
+	for _, q := range src.query {
+		names = append(names, q.Name)
+	}
+	for _, q := range tgt.query {
+		names = append(names, q.Name)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	for _, name := range names {
+		sv, tv := queryValues(src.query, name), queryValues(tgt.query, name)
+		if slices.Equal(sv, tv) {
+			continue
+		}
+		if len(tv) == 0 {
+			t.Query = append(t.Query, QueryOp{Name: name, Delete: true})
+			continue
+		}
+		for _, q := range tgt.query {
+			if q.Name == name {
+				t.Query = append(t.Query, QueryOp{Name: name, Op: valueOp(src, q.Value, false, q.Bare)})
+			}
+		}
+	}
+	slices.SortStableFunc(t.Query, func(a, b QueryOp) int { return strings.Compare(a.Name, b.Name) })
+	return t
+}
+
+// valueOp finds how the target value v can be computed from src: key reference, value
+// conversion or literal. Empty values and bare parameters are always literal: a reference to an
+// empty segment would tie the rule to an accident of the source.
+func valueOp(src *parsed, v string, fromEnd, bare bool) Op {
+	if bare || v == "" {
+		return Op{Kind: OpLiteral, Lit: v, Bare: bare}
+	}
+	n := len(src.path)
+	pathKey := func(i int) urlnorm.Key {
+		if fromEnd {
+			return urlnorm.Key{Part: urlnorm.PartPath, RPos: int16(n - i)}
+		}
+		return urlnorm.Key{Part: urlnorm.PartPath, Pos: int16(i + 1)}
+	}
+	for _, kind := range []OpKind{OpRef, OpLowerFirst, OpUpperFirst, OpLower, OpUpper} {
+		conv := func(s string) string { return convert(s, kind) }
+		for i, s := range src.path {
+			if conv(s) == v && (kind == OpRef || s != v) {
+				return Op{Kind: kind, Ref: pathKey(i)}
+			}
+		}
+		for _, q := range src.query {
+			if !q.Bare && conv(q.Value) == v && (kind == OpRef || q.Value != v) {
+				k := urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}
+				if q.Pos > 1 {
+					k.Pos = q.Pos
+				}
+				return Op{Kind: kind, Ref: k}
+			}
+		}
+	}
+	return Op{Kind: OpLiteral, Lit: v}
+}
+
+func convert(s string, k OpKind) string {
+	switch k {
+	case OpLower:
+		return strings.ToLower(s)
+	case OpUpper:
+		return strings.ToUpper(s)
+	case OpLowerFirst, OpUpperFirst:
+		if s == "" {
+			return s
+		}
+		r, n := utf8.DecodeRuneInString(s)
+		if k == OpLowerFirst {
+			r = unicode.ToLower(r)
+		} else {
+			r = unicode.ToUpper(r)
+		}
+		if r == utf8.RuneError {
+			return s
+		}
+		return string(r) + s[n:]
+	}
+	return s
+}
+
+func convertAll(p []string, k OpKind) []string {
+	out := make([]string, len(p))
+	for i, s := range p {
+		out[i] = convert(s, k)
+	}
+	return out
+}
+
+type pathWindow struct {
+	fromEnd   bool
+	skip, del int
+	ins       []string
+}
+
+func (w pathWindow) cost() int { return w.del + len(w.ins) }
+
+// window finds the smallest replaced window between source and target paths: the longest
+// common prefix and suffix are kept. The edit is anchored on the side with the shorter kept run,
+// so that what it counts does not depend on the depth of the other side.
+func window(s, t []string) pathWindow {
+	p := 0
+	for p < len(s) && p < len(t) && s[p] == t[p] {
+		p++
+	}
+	q := 0
+	for q < len(s)-p && q < len(t)-p && s[len(s)-1-q] == t[len(t)-1-q] {
+		q++
+	}
+	w := pathWindow{del: len(s) - p - q, ins: t[p : len(t)-q]}
+	if q < p {
+		w.fromEnd, w.skip = true, q
+	} else {
+		w.skip = p
+	}
+	return w
+}
+
+// apply applies t to src and reports whether it could: a reference to a key the source lacks
+// or a window beyond the source's path makes it inapplicable.
+func (t *Transform) apply(src *parsed) (parsed, bool) {
+	out := parsed{scheme: src.scheme, host: src.host}
+	if t.Scheme != nil {
+		v, ok := t.Scheme.eval(src, src.path)
+		if !ok {
+			return out, false
+		}
+		out.scheme = v
+	}
+	if t.Host != nil {
+		v, ok := t.Host.eval(src, src.path)
+		if !ok {
+			return out, false
+		}
+		out.host = v
+	}
+	sp := src.path
+	if t.PathCase != 0 {
+		sp = convertAll(sp, t.PathCase)
+	}
+	n := len(sp)
+	if t.Skip+t.Del > n {
+		return out, false
+	}
+	start := t.Skip
+	if t.FromEnd {
+		start = n - t.Skip - t.Del
+	}
+	out.path = make([]string, 0, n-t.Del+len(t.Ins))
+	out.path = append(out.path, sp[:start]...)
+	for _, o := range t.Ins {
+		v, ok := o.eval(src, sp)
+		if !ok {
+			return out, false
+		}
+		out.path = append(out.path, v)
+	}
+	out.path = append(out.path, sp[start+t.Del:]...)
+	if len(out.path) == 0 {
+		// A URL always has a path: the empty path is the single empty segment of "/".
+		out.path = append(out.path, "")
+	}
+
+	out.query = make([]urlnorm.Token, 0, len(src.query)+len(t.Query))
+	for _, q := range src.query {
+		if !slices.ContainsFunc(t.Query, func(o QueryOp) bool { return o.Name == q.Name }) {
+			out.query = append(out.query, q)
+		}
+	}
+	for _, o := range t.Query {
+		if o.Delete {
+			continue
+		}
+		v, ok := o.Op.eval(src, sp)
+		if !ok {
+			return out, false
+		}
+		out.query = append(out.query, urlnorm.Token{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: o.Name}, Value: v, Bare: o.Op.Bare})
+	}
+	slices.SortStableFunc(out.query, func(a, b urlnorm.Token) int { return strings.Compare(a.Name, b.Name) })
+	return out, true
+}
+
+// eval computes an op's value; path references read the (case-converted) source path sp.
+func (o *Op) eval(src *parsed, sp []string) (string, bool) {
+	if o.Kind == OpLiteral {
+		return o.Lit, true
+	}
+	var v string
+	var ok bool
+	if o.Ref.Part == urlnorm.PartPath {
+		tmp := parsed{path: sp}
+		v, ok = tmp.lookup(o.Ref)
+	} else {
+		v, ok = src.lookup(o.Ref)
+	}
+	if !ok {
+		return "", false
+	}
+	return convert(v, o.Kind), true
+}
+
+// queryValues returns the values of the parameters named name, in order; a bare parameter
+// counts as the value "\x00" so that ?a and ?a= differ.
+func queryValues(q []urlnorm.Token, name string) []string {
+	var out []string
+	for _, t := range q {
+		if t.Name == name {
+			if t.Bare {
+				out = append(out, "\x00")
+			} else {
+				out = append(out, t.Value)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,74 @@
+package learn
+
+import (
+	"strconv"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// CondKind is the kind of a context condition. The zero value is not a valid kind.
+type CondKind uint8
+
+// Context conditions (the paper's c(k) = v, c(k) = *, and k absent).
+const (
+	CondEq     CondKind = iota + 1 // the key has this value
+	CondAny                        // the key is present, with any value (the paper's wildcard)
+	CondAbsent                     // the key is absent (⊥)
+)
+
+// A Cond is one condition of a rule's context. It is a plain value, safe to copy and share.
+type Cond struct {
+	Key   urlnorm.Key // a path key gives Pos or RPos, not both
+	Kind  CondKind
+	Value string // for CondEq
+}
+
+func (c Cond) String() string {
+	switch c.Kind {
+	case CondEq:
+		return c.Key.String() + "=" + strconv.Quote(c.Value)
+	case CondAny:
+		return c.Key.String() + "=*"
+	}
+	return c.Key.String() + "=!"
+}
+
+// attrKeys enumerates the keys of p that the decision tree may test: scheme, host, every path
+// segment by position from the start and from the end, and every query parameter by name.
+func attrKeys(p *parsed, fn func(k urlnorm.Key, v string)) {
+	fn(urlnorm.Key{Part: urlnorm.PartScheme}, p.scheme)
+	fn(urlnorm.Key{Part: urlnorm.PartHost}, p.host)
+	n := len(p.path)
+	for i, s := range p.path {
+		fn(urlnorm.Key{Part: urlnorm.PartPath, Pos: int16(i + 1)}, s)
+		fn(urlnorm.Key{Part: urlnorm.PartPath, RPos: int16(n - i)}, s)
+	}
+	for i, q := range p.query {
+		if i > 0 && p.query[i-1].Name == q.Name {
+			continue
+		}
+		fn(urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}, q.Value)
+	}
+}
+
+// holds reports whether p satisfies every condition.
+func holds(conds []Cond, p *parsed) bool {
+	for _, c := range conds {
+		v, ok := p.lookup(c.Key)
+		switch c.Kind {
+		case CondEq:
+			if !ok || v != c.Value {
+				return false
+			}
+		case CondAny:
+			if !ok {
+				return false
+			}
+		case CondAbsent:
+			if ok {
+				return false
+			}
+		}
+	}
+	return true
+}
