@@ -266,7 +266,7 @@ func (x *Extractor) AppendCode(dst []byte, paragraphs []string) []byte {
 		}
 		dst = e.flush(dst)
 	}
-	if utf8.RuneCount(dst[start:]) >= x.minCode {
+	if runeCount(dst[start:]) >= x.minCode {
 		return dst
 	}
 	// Step 4: the first 4N symbols of the text, anchors included.
@@ -529,4 +529,16 @@ func (x *Extractor) word(dst []byte, e *emitter, h uint64, first rune, n int) []
 	}
 	_, anchor := x.words[h]
 	return e.token(dst, wordRune(h), anchor)
+}
+
+// runeCount counts the runes of valid UTF-8 (utf8.RuneCount allocates in
+// this Go release).
+func runeCount(p []byte) int {
+	n := 0
+	for _, c := range p {
+		if c&0xc0 != 0x80 {
+			n++
+		}
+	}
+	return n
 }
