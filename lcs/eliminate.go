@@ -77,20 +77,49 @@ func (e *Eliminator) threshold() float64 {
 // Check returns the verdict on code against the kept codes without adding
 // it. An empty code is never a duplicate.
 func (e *Eliminator) Check(code string) Result {
-	n, _, owner := e.m.longest(code)
+	return e.check(code, false)
+}
+
+// check returns the verdict on code. With fast, a code that is not a
+// duplicate may get a lower bound of Common: the walk stops as soon as a
+// common substring long enough for δ cannot be found any more.
+func (e *Eliminator) check(code string, fast bool) Result {
+	size := utf8.RuneCountInString(code)
+	delta := e.threshold()
+	need := 0
+	if fast {
+		need = needed(size, delta)
+	}
+	n, _, owner := e.m.longest(code, size, need)
 	r := Result{Of: int(owner), Common: n}
 	if n > 0 {
-		r.Score = float64(n) / float64(utf8.RuneCountInString(code))
-		r.Dup = r.Score >= e.threshold()
+		r.Score = float64(n) / float64(size)
+		r.Dup = r.Score >= delta
 	}
 	return r
 }
 
-// Add checks code like Check and keeps it unless it is a duplicate. It
-// returns the id given to the code, the number of codes added before it,
-// and the verdict; ids of dropped codes are not reused.
+// needed returns the least common length k with k/size >= delta, computed
+// with the same division as Result.Score.
+func needed(size int, delta float64) int {
+	k := int(math.Ceil(delta * float64(size)))
+	for k > 0 && float64(k-1)/float64(size) >= delta {
+		k--
+	}
+	for k < size && float64(k)/float64(size) < delta {
+		k++
+	}
+	return k
+}
+
+// Add checks code and keeps it unless it is a duplicate. It returns the id
+// given to the code, the number of codes added before it, and the verdict;
+// ids of dropped codes are not reused. The verdict is the one Check would
+// give, except that for a code that is kept, Common, Score and Of may come
+// from a shorter common substring than the longest: Add stops looking once
+// no common substring can reach δ, which saves most of the walk.
 func (e *Eliminator) Add(code string) (id int, r Result) {
-	r = e.Check(code)
+	r = e.check(code, true)
 	id = e.added
 	e.added++
 	if r.Dup {

@@ -13,7 +13,7 @@ func Longest(a, b string) string {
 	}
 	var m automaton
 	m.insert(a, 0)
-	n, end, _ := m.longest(b)
+	n, end, _ := m.longest(b, utf8.RuneCountInString(b), 0)
 	if n == 0 {
 		return ""
 	}
