@@ -22,6 +22,10 @@ import (
 //	            is dropped when a kept page's code covers at least δ of its
 //	            own by one common substring
 //
+//	lcs-nocut:0.75
+//	            the default row without Algorithm 2's cut of the text to its
+//	            first 1000 characters: what the cut costs on contained pages
+//
 // The feature codes (lcs.Code of each page's paragraphs) are computed once
 // per input and charged to the first row that needs them, lcs:exact. Pages
 // without text (an empty code or an empty MD5 input) are never duplicates.
@@ -55,17 +59,30 @@ func init() {
 			Param:   fmt.Sprintf("S>=%.2f", delta),
 			Default: delta == lcs.DefaultDelta,
 			Run: func(in *Input) Result {
-				codes := lcsCodes(in)
-				res := Result{Removed: []Removal{}}
-				for i, r := range lcs.Eliminate(codes, delta) {
-					if r.Dup {
-						res.Removed = append(res.Removed, Removal{Dropped: int32(i), Kept: int32(r.Of)})
-					}
-				}
-				return res
+				return lcsEliminate(lcsCodes(in), delta)
 			},
 		})
 	}
+	register(Method{Family: "lcs-nocut", Name: "lcs-nocut:0.75", Param: "S>=0.75", Default: true, Run: func(in *Input) Result {
+		x, err := lcs.NewExtractor(&lcs.Options{MaxChars: -1})
+		if err != nil {
+			panic(err) // constant, valid options
+		}
+		codes := make([]string, len(in.Docs))
+		parallel(len(in.Docs), func(i int) { codes[i] = x.Code(in.Docs[i].Paragraphs) })
+		return lcsEliminate(codes, lcs.DefaultDelta)
+	}})
+}
+
+// lcsEliminate drops the duplicates lcs.Eliminate finds among codes.
+func lcsEliminate(codes []string, delta float64) Result {
+	res := Result{Removed: []Removal{}}
+	for i, r := range lcs.Eliminate(codes, delta) {
+		if r.Dup {
+			res.Removed = append(res.Removed, Removal{Dropped: int32(i), Kept: int32(r.Of)})
+		}
+	}
+	return res
 }
 
 // lcsCodes returns the feature code of every page, computed once per input.
