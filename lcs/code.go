@@ -212,7 +212,8 @@ func (x *Extractor) Code(paragraphs []string) string {
 
 // AppendCode appends the feature code of paragraphs, UTF-8 encoded, to dst
 // and returns the extended buffer. It is the append-style twin of
-// [Extractor.Code].
+// [Extractor.Code]. It does not allocate when dst has room for the code and
+// the cut text has at most 64 non-empty paragraphs.
 func (x *Extractor) AppendCode(dst []byte, paragraphs []string) []byte {
 	// Step 1 and 2: the visible length of each paragraph within the first
 	// maxChars visible characters. Empty paragraphs do not count.
@@ -394,7 +395,8 @@ var asciiClass = func() (t [utf8.RuneSelf]int) {
 }()
 
 // isInvisible reports the characters that Algorithm 2 step 2 removes: white
-// space, control and format characters (such as U+200B and U+FEFF).
+// space, control and format characters (such as U+200B and U+FEFF), and
+// U+FFFD, which is also what an invalid UTF-8 byte decodes to.
 func isInvisible(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r <= ' ' || r == 0x7f
