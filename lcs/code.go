@@ -369,6 +369,9 @@ func classify(r rune) int {
 	if r < utf8.RuneSelf {
 		return asciiClass[r]
 	}
+	if r >= 0x4e00 && r <= 0x9fff { // CJK Unified Ideographs, the common case
+		return classCJK
+	}
 	switch {
 	case isInvisible(r):
 		return classInvisible
@@ -400,6 +403,11 @@ var asciiClass = func() (t [utf8.RuneSelf]int) {
 func isInvisible(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r <= ' ' || r == 0x7f
+	}
+	if r > 0x3000 && r < 0xfeff {
+		// CJK punctuation, kana, ideographs, Hangul, compatibility forms:
+		// no space, control or format character lies in this range.
+		return false
 	}
 	return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError
 }

@@ -401,6 +401,28 @@ func TestCodeMatchesSlow(t *testing.T) {
 	}
 }
 
+// TestClassesMatchSlow checks the fast paths of the rune classes against
+// the unicode package, for every rune.
+func TestClassesMatchSlow(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if got, want := isInvisible(r), slowInvisible(r); got != want {
+			t.Fatalf("isInvisible(%U) = %v, want %v", r, got, want)
+		}
+		want := classOther
+		switch {
+		case slowInvisible(r):
+			want = classInvisible
+		case slowCJK(r):
+			want = classCJK
+		case slowWordRune(r):
+			want = classWord
+		}
+		if got := classify(r); got != want {
+			t.Fatalf("classify(%U) = %d, want %d", r, got, want)
+		}
+	}
+}
+
 func TestNewExtractorErrors(t *testing.T) {
 	tests := []struct {
 		opt  Options
