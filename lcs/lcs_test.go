@@ -387,3 +387,22 @@ func TestCheckAllocs(t *testing.T) {
 		t.Errorf("Check allocates %v times, want 0", n)
 	}
 }
+
+func TestBytes(t *testing.T) {
+	var e Eliminator
+	if n := e.Bytes(); n != 0 {
+		t.Errorf("Bytes() of the zero value = %d, want 0", n)
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, c := range randCodes(r, 300, len(testAlpha)) {
+		e.Add(c)
+	}
+	// Bytes counts capacity, so at least what is in use.
+	if n, min := e.Bytes(), len(e.m.st)*stateBytes+len(e.m.edge)*8; n < min || min <= stateBytes {
+		t.Errorf("Bytes() = %d, want at least %d (states and arena in use)", n, min)
+	}
+	e.Reset()
+	if n := e.Bytes(); n == 0 {
+		t.Errorf("Bytes() after Reset = 0, want the memory kept for reuse")
+	}
+}
