@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -230,18 +229,12 @@ func BenchmarkEliminate(b *testing.B) {
 // and MB/s also counts the time other processes hold the cores; CPU time
 // does not (it still feels their cache and memory traffic).
 func reportCPU(b *testing.B, cpu0 time.Duration, bytes int) {
+	if !haveCPUTime {
+		return
+	}
 	cpu := cpuTime() - cpu0
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	if bytes > 0 && cpu > 0 {
 		b.ReportMetric(float64(bytes)*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 	}
-}
-
-// cpuTime returns the user and system CPU time of the process so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
