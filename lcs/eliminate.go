@@ -142,6 +142,15 @@ func (e *Eliminator) Kept() int { return e.kept }
 // Bytes returns the memory held by the Eliminator's automaton.
 func (e *Eliminator) Bytes() int { return e.m.bytes() }
 
+// Grow makes room for keeping codes of about runes runes in total, so that
+// the automaton's arrays need not grow (and be copied) while codes are
+// added. It is a hint: adding more works too.
+func (e *Eliminator) Grow(runes int) {
+	if runes > 0 {
+		e.m.reserve(runes)
+	}
+}
+
 // Reset drops all kept codes and the id count, keeping the memory for reuse.
 func (e *Eliminator) Reset() {
 	e.m.reset()
@@ -158,12 +167,15 @@ func Eliminate(codes []string, delta float64) []Result {
 	checkDelta(delta)
 	lens := make([]int, len(codes))
 	order := make([]int, len(codes))
+	total := 0
 	for i, c := range codes {
 		lens[i] = utf8.RuneCountInString(c)
 		order[i] = i
+		total += lens[i]
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return lens[b] - lens[a] })
 	e := NewEliminator(delta)
+	e.Grow(total)
 	out := make([]Result, len(codes))
 	for _, i := range order {
 		_, r := e.Add(codes[i])

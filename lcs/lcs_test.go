@@ -406,3 +406,22 @@ func TestBytes(t *testing.T) {
 		t.Errorf("Bytes() after Reset = 0, want the memory kept for reuse")
 	}
 }
+
+// TestGrow checks that Grow reserves room and changes no verdict.
+func TestGrow(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	codes := randCodes(r, 200, len(testAlpha))
+	var plain, grown Eliminator
+	grown.Grow(5000)
+	if grown.Bytes() < 5000*stateBytes {
+		t.Fatalf("Bytes() after Grow(5000) = %d, want room for 5000 states", grown.Bytes())
+	}
+	grown.Grow(0) // no-op
+	for _, c := range codes {
+		_, a := plain.Add(c)
+		_, b := grown.Add(c)
+		if a != b {
+			t.Fatalf("Add(%q) = %+v after Grow, %+v without", c, b, a)
+		}
+	}
+}
