@@ -1,0 +1,347 @@
+package lcs
+
+import (
+	"math"
+	"math/bits"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// automaton is a generalized suffix automaton (a DAWG of all substrings of
+// the strings added to it), built online: adding a string of n runes costs
+// amortized O(n) time and creates at most 2n states and 3n transitions.
+//
+// Transitions are stored per state, chosen for few cache misses on an
+// automaton far larger than the caches: up to two inline in the state (most
+// states have one or two), up to eight in an unsorted block of an arena,
+// more in an open-addressing hash table in the arena (load at most 1/2).
+// Blocks have power-of-two sizes; a size-class allocator with free lists
+// reuses the blocks left behind when a state outgrows its block.
+type automaton struct {
+	st   []state
+	edge []uint64 // arena of transitions: symbol<<32 | target
+	free [32][]uint32
+}
+
+// state is one state of the automaton: the class of substrings that share
+// their set of end positions. It is 32 bytes, half a cache line.
+type state struct {
+	len   int32  // length of the longest substring in the class
+	link  int32  // suffix link; -1 for the root
+	owner int32  // id of the first string added that contains the class
+	deg   int32  // number of transitions
+	e0    uint64 // deg <= 2: first transition; deg > 2: arena offset of the block
+	e1    uint64 // deg == 2: second transition
+}
+
+const (
+	stateBytes = int(unsafe.Sizeof(state{}))
+	noEdge     = ^uint64(0) // an empty hash slot: no rune is 0xffffffff
+	maxLinear  = 8          // blocks up to this many transitions are scanned
+)
+
+func edge(c rune, t int32) uint64 { return uint64(uint32(c))<<32 | uint64(uint32(t)) }
+func edgeSym(e uint64) rune       { return rune(e >> 32) }
+func edgeTo(e uint64) int32       { return int32(uint32(e)) }
+
+// blockClass returns log2 of the block size for a state with deg > 2
+// transitions: 4 or 8 entries scanned linearly, else a hash table of at
+// least twice deg slots.
+func blockClass(deg int32) int {
+	if deg <= maxLinear {
+		return bits.Len32(uint32(deg - 1))
+	}
+	return bits.Len32(uint32(2*deg - 1))
+}
+
+func hashSlot(c rune, class int) uint32 {
+	return uint32(c) * 0x9e3779b1 >> (32 - class)
+}
+
+func (m *automaton) reset() {
+	m.st = append(m.st[:0], state{link: -1, owner: -1})
+	m.edge = m.edge[:0]
+	for i := range m.free {
+		m.free[i] = m.free[i][:0]
+	}
+}
+
+// reserve makes room for adding strings of about runes runes in total
+// without growing the arrays: about 1.2 states and 2.2 arena entries per
+// rune are used on text-like strings.
+func (m *automaton) reserve(runes int) {
+	if len(m.st) == 0 {
+		m.reset()
+	}
+	if need := len(m.st) + runes*5/4 + 1; need > cap(m.st) {
+		st := make([]state, len(m.st), need)
+		copy(st, m.st)
+		m.st = st
+	}
+	if need := len(m.edge) + runes*9/4; need > cap(m.edge) {
+		edge := make([]uint64, len(m.edge), need)
+		copy(edge, m.edge)
+		m.edge = edge
+	}
+}
+
+// bytes returns the memory held by the automaton.
+func (m *automaton) bytes() int {
+	n := cap(m.st)*stateBytes + cap(m.edge)*8
+	for _, f := range m.free {
+		n += cap(f) * 4
+	}
+	return n
+}
+
+// find returns the transition from s on c, or nil. The pointer is valid
+// until the automaton grows.
+func (m *automaton) find(s int32, c rune) *uint64 {
+	st := &m.st[s]
+	switch d := st.deg; {
+	case d == 0:
+		return nil
+	case d <= 2:
+		if edgeSym(st.e0) == c {
+			return &st.e0
+		}
+		if d == 2 && edgeSym(st.e1) == c {
+			return &st.e1
+		}
+		return nil
+	case d <= maxLinear:
+		block := m.edge[st.e0 : st.e0+uint64(d)]
+		for i := range block {
+			if edgeSym(block[i]) == c {
+				return &block[i]
+			}
+		}
+		return nil
+	}
+	p := &m.edge[m.slot(st, c)]
+	if *p == noEdge {
+		return nil
+	}
+	return p
+}
+
+// next returns the target of the transition from s on c, or -1.
+func (m *automaton) next(s int32, c rune) int32 {
+	if e := m.find(s, c); e != nil {
+		return edgeTo(*e)
+	}
+	return -1
+}
+
+// slot returns the index of c's slot in the hash block of st, or of the
+// empty slot where c would go.
+func (m *automaton) slot(st *state, c rune) uint64 {
+	class := blockClass(st.deg)
+	mask := uint32(1)<<class - 1
+	block := m.edge[st.e0 : st.e0+uint64(mask)+1]
+	for i := hashSlot(c, class); ; i = (i + 1) & mask {
+		if e := block[i]; e == noEdge || edgeSym(e) == c {
+			return st.e0 + uint64(i)
+		}
+	}
+}
+
+// alloc returns the offset of a free block of 1<<class entries.
+func (m *automaton) alloc(class int) uint64 {
+	if f := m.free[class]; len(f) > 0 {
+		off := f[len(f)-1]
+		m.free[class] = f[:len(f)-1]
+		return uint64(off)
+	}
+	off := len(m.edge)
+	if off+1<<class > math.MaxUint32 {
+		panic("lcs: automaton arena exceeds 2^32 transitions")
+	}
+	m.edge = append(m.edge, make([]uint64, 1<<class)...)
+	return uint64(off)
+}
+
+// add adds a transition from s on c to t; s has none on c.
+func (m *automaton) add(s int32, c rune, t int32) {
+	st := &m.st[s]
+	e := edge(c, t)
+	d := st.deg
+	switch {
+	case d == 0:
+		st.e0 = e
+	case d == 1:
+		st.e1 = e
+	case d == 2:
+		off := m.alloc(blockClass(3))
+		st = &m.st[s]
+		m.edge[off], m.edge[off+1], m.edge[off+2] = st.e0, st.e1, e
+		st.e0, st.e1 = off, 0
+	case d < maxLinear:
+		if class := blockClass(d); class != blockClass(d+1) {
+			off := m.alloc(class + 1)
+			st = &m.st[s]
+			copy(m.edge[off:off+uint64(d)], m.edge[st.e0:st.e0+uint64(d)])
+			m.free[class] = append(m.free[class], uint32(st.e0))
+			st.e0 = off
+		}
+		m.edge[st.e0+uint64(d)] = e
+	default:
+		if class := blockClass(d); d == maxLinear || class != blockClass(d+1) {
+			// Move to a (larger) hash block.
+			old := st.e0
+			newClass := blockClass(d + 1)
+			off := m.alloc(newClass)
+			st = &m.st[s]
+			block := m.edge[off : off+1<<newClass]
+			for i := range block {
+				block[i] = noEdge
+			}
+			st.e0 = off
+			var oldBlock []uint64
+			if d == maxLinear {
+				oldBlock = m.edge[old : old+uint64(d)]
+			} else {
+				oldBlock = m.edge[old : old+1<<class]
+			}
+			st.deg = d + 1 // the new class, for slot
+			for _, o := range oldBlock {
+				if o != noEdge {
+					m.edge[m.slot(st, edgeSym(o))] = o
+				}
+			}
+			m.free[class] = append(m.free[class], uint32(old))
+		}
+		st.deg = d + 1
+		m.edge[m.slot(st, c)] = e
+		return
+	}
+	st.deg = d + 1
+}
+
+// newState appends a state and returns its index.
+func (m *automaton) newState(s state) int32 {
+	if len(m.st) >= math.MaxInt32 {
+		panic("lcs: automaton exceeds 2^31 states")
+	}
+	m.st = append(m.st, s)
+	return int32(len(m.st) - 1)
+}
+
+// clone returns a copy of q, transitions included, with length n.
+func (m *automaton) clone(q int32, n int32) int32 {
+	s := m.st[q]
+	s.len = n
+	if s.deg > 2 {
+		class := blockClass(s.deg)
+		off := m.alloc(class)
+		copy(m.edge[off:off+1<<class], m.edge[s.e0:s.e0+1<<class])
+		s.e0 = off
+	}
+	return m.newState(s)
+}
+
+// insert adds the string s, with id, to the automaton.
+func (m *automaton) insert(s string, id int32) {
+	if len(m.st) == 0 {
+		m.reset()
+	}
+	last := int32(0)
+	for _, c := range s {
+		last = m.extend(last, c, id)
+	}
+}
+
+// extend adds c after the state last, the state of the whole prefix added
+// so far of the current string, and returns the state of the longer prefix.
+// This is the online construction for several strings: a prefix that
+// already occurs needs no new state, only possibly a clone.
+func (m *automaton) extend(last int32, c rune, id int32) int32 {
+	if q := m.next(last, c); q >= 0 {
+		if m.st[q].len == m.st[last].len+1 {
+			return q
+		}
+		return m.split(last, c, q)
+	}
+	cur := m.newState(state{len: m.st[last].len + 1, owner: id})
+	p := last
+	var q int32
+	for {
+		if e := m.find(p, c); e != nil {
+			q = edgeTo(*e)
+			break
+		}
+		m.add(p, c, cur)
+		if p = m.st[p].link; p < 0 {
+			m.st[cur].link = 0
+			return cur
+		}
+	}
+	if m.st[q].len == m.st[p].len+1 {
+		m.st[cur].link = q
+		return cur
+	}
+	m.st[cur].link = m.split(p, c, q)
+	return cur
+}
+
+// split clones q, the target of p on c, into a state of length len(p)+1,
+// redirects p and its suffixes from q to the clone, and returns the clone.
+// The clone keeps q's owner: its substrings occurred first where q's did.
+func (m *automaton) split(p int32, c rune, q int32) int32 {
+	cl := m.clone(q, m.st[p].len+1)
+	m.st[q].link = cl
+	for p >= 0 {
+		e := m.find(p, c)
+		if edgeTo(*e) != q {
+			break // p has c, as a suffix of a state that has
+		}
+		*e = edge(c, cl)
+		p = m.st[p].link
+	}
+	return cl
+}
+
+// longest walks s, of size runes, through the automaton and returns the
+// length in runes of the longest substring of s that is a substring of some
+// added string, the byte offset in s where the first such substring ends,
+// and the owner of its state (the first added string containing it), -1 if
+// nothing matched. It takes O(size) steps (amortized).
+//
+// With need > 0 it may stop early, once no substring of need runes can be
+// found any more (the current match plus the runes left fall short); the
+// result is then the longest found so far, shorter than need.
+func (m *automaton) longest(s string, size, need int) (n, end int, owner int32) {
+	owner = -1
+	if len(m.st) == 0 {
+		return 0, 0, -1
+	}
+	v, l := int32(0), int32(0)
+	best, bestAt := int32(0), 0
+	left := int32(size) // runes not yet walked
+	for i, c := range s {
+		left--
+		for {
+			if e := m.find(v, c); e != nil {
+				v, l = edgeTo(*e), l+1
+				break
+			}
+			if v == 0 {
+				l = 0
+				break
+			}
+			v = m.st[v].link
+			l = m.st[v].len
+		}
+		if l > best {
+			best, bestAt, owner = l, i, m.st[v].owner
+		}
+		if int(best) < need && int(l+left) < need {
+			break
+		}
+	}
+	if best > 0 {
+		_, size := utf8.DecodeRuneInString(s[bestAt:])
+		end = bestAt + size
+	}
+	return int(best), end, owner
+}
