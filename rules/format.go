@@ -181,7 +181,7 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 	if err := t.init(rules, &opts, lines); err != nil {
 		return n, err
 	}
-	s.rules, s.exact, s.domain, s.opts, s.maxRw = t.rules, t.exact, t.domain, t.opts, t.maxRw
+	s.rules, s.twins, s.exact, s.domain, s.opts, s.maxRw = t.rules, t.twins, t.exact, t.domain, t.opts, t.maxRw
 	return n, nil
 }
 

@@ -120,7 +120,7 @@ func (s *Set) Evaluate(urls []Labeled) Metrics {
 		for _, r := range all {
 			rm := &m.Rules[r]
 			rm.Coverage++
-			out, err := s.apply(sc, int(r))
+			out, err := s.apply(sc, int(r), it.canon)
 			if err != nil {
 				continue
 			}

@@ -51,9 +51,10 @@ type Options struct {
 // which replaces its content and must not run concurrently with anything else. The zero Set is
 // an empty set that leaves every URL unchanged. NewSet copies the rules it is given.
 type Set struct {
-	rules   []crule // in precedence order: index 0 wins over every other rule
-	exact   map[string]*bucket
-	domain  map[string]*bucket
+	rules   []crule           // in precedence order: index 0 wins over every other rule
+	twins   map[int32][]int32 // rules left out of the index, by the equal rule before them
+	exact   map[string]*node  // rules of an exact-host scope, by host
+	domain  map[string]*node  // rules of a domain scope, by domain
 	opts    Options
 	maxRw   int
 	scratch sync.Pool
@@ -62,26 +63,60 @@ type Set struct {
 // crule is a rule compiled for matching.
 type crule struct {
 	Rule
-	conds []Condition // Equal conditions first, then the others, then Any on the keys Copy reads
+	conds  []Condition // Equal conditions first, then the others, then Any on the keys Copy reads
+	routes []Condition // necessary conditions on routing keys, one per key, for the index
 }
 
-// bucket indexes the rules of one scope (an exact host or a domain). Each rule that has an Equal
-// condition is filed under one of them, its anchor: the (key, value) that the fewest rules of
-// the bucket share. A URL then only meets the rules filed under the values its tokens have at the
-// anchor keys, and the rules without an Equal condition.
-type bucket struct {
-	keys   []urlnorm.Key        // the distinct anchor keys
-	values []map[string][]int32 // per anchor key: value -> rule indexes, ascending
-	rest   []int32              // rules with no Equal condition, ascending
-	count  map[anchor]int       // build-time only
-	rules  []int32              // build-time only
-	_      [0]func()            // not comparable
+// routeKey is the key under which the index files a condition on k: a path key that gives a
+// position from the start drops the one from the end, and a deep key that gives an index from
+// the start drops the one from the end, so that path(1,3), path(1,2) and path(1,-) meet under
+// path(1,-). A condition on path(1,3) implies one on path(1,-) (the same value, or presence),
+// which is all the index needs.
+func routeKey(k urlnorm.Key) urlnorm.Key {
+	if k.Part == urlnorm.PartPath && k.Pos != 0 {
+		k.RPos = 0
+	}
+	if k.Sub != 0 {
+		k.RSub = 0
+	}
+	return k
 }
 
-type anchor struct {
-	key   urlnorm.Key
-	value string
+// routes returns the conditions that the index may file rule c under: for each routing key, the
+// first Equal or Any condition that implies it, or an Absent condition on exactly that key
+// (absence of path(1,3) does not imply absence of path(1,-)).
+func routes(conds []Condition) []Condition {
+	var rs []Condition
+	for _, c := range conds {
+		k := routeKey(c.Key)
+		if c.Op == Absent && k != c.Key {
+			continue
+		}
+		if slices.ContainsFunc(rs, func(r Condition) bool { return r.Key == k }) {
+			continue
+		}
+		c.Key = k
+		rs = append(rs, c)
+	}
+	return rs
 }
+
+// A node indexes a list of rules (ascending indexes, so in precedence order), like a decision
+// tree over literal conditions: an inner node splits its rules by their Equal condition on one
+// key (Equal by value, Any, Absent, none; see build for the choice of key). A leaf is a short list that is checked rule by rule. A URL
+// then meets only the rules filed under its own values along one path, and the rests on the way.
+type node struct {
+	min      int32 // the smallest rule index in the subtree: a search for a better rule skips it
+	leaf     []int32
+	key      urlnorm.Key
+	children map[string]*node // rules with an Equal condition on key, by value
+	present  *node            // rules with an Any condition on key
+	absent   *node            // rules with an Absent condition on key
+	rest     *node            // rules with no condition on key
+}
+
+// maxLeaf is the size up to which a node is not split.
+const maxLeaf = 4
 
 // scratch holds the buffers of one Normalize call.
 type scratch struct {
@@ -92,7 +127,6 @@ type scratch struct {
 	buf   []byte
 	canon []byte
 	chain []string
-	all   []int32
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
@@ -180,79 +214,122 @@ func compile(r Rule) crule {
 			c.conds = append(c.conds, Condition{Key: a.From, Op: Any})
 		}
 	}
+	c.routes = routes(c.conds)
 	return c
 }
 
-// index files every rule in the bucket of its scope under its anchor.
+// index builds the tree of each scope. A rule with the same scope, context and transformation as
+// a rule before it can never be the one that applies: it is left out of the trees and recorded
+// in s.twins, for matchAll.
 func (s *Set) index() {
-	s.exact, s.domain = map[string]*bucket{}, map[string]*bucket{}
+	lists := [2]map[string][]int32{{}, {}}
+	first := map[string]int32{}
+	s.twins = nil
+	var b []byte
 	for i := range s.rules {
 		r := &s.rules[i]
-		m := s.exact
-		if r.Scope.Domain {
-			m = s.domain
-		}
-		b := m[r.Scope.Host]
-		if b == nil {
-			b = &bucket{count: map[anchor]int{}}
-			m[r.Scope.Host] = b
-		}
-		b.rules = append(b.rules, int32(i))
-		for _, c := range r.Context {
-			if c.Op == Equal {
-				b.count[anchor{c.Key, c.Value}]++
+		z := r.Rule
+		z.Stats = Stats{}
+		b = z.AppendText(b[:0])
+		if j, ok := first[string(b)]; ok {
+			if s.twins == nil {
+				s.twins = map[int32][]int32{}
 			}
-		}
-	}
-	for _, m := range []map[string]*bucket{s.exact, s.domain} {
-		for _, b := range m {
-			s.fill(b)
-		}
-	}
-}
-
-func (s *Set) fill(b *bucket) {
-	keyUse := map[urlnorm.Key]int{}
-	for a, n := range b.count {
-		keyUse[a.key] += n
-	}
-	slot := map[urlnorm.Key]int{}
-	for _, i := range b.rules {
-		r := &s.rules[i]
-		best, bestN := -1, 0
-		for j, c := range r.Context {
-			if c.Op != Equal {
-				continue
-			}
-			n := b.count[anchor{c.Key, c.Value}]
-			if best < 0 || n < bestN || n == bestN && betterKey(c.Key, r.Context[best].Key, keyUse) {
-				best, bestN = j, n
-			}
-		}
-		if best < 0 {
-			b.rest = append(b.rest, i)
+			s.twins[j] = append(s.twins[j], int32(i))
 			continue
 		}
-		c := r.Context[best]
-		k, ok := slot[c.Key]
-		if !ok {
-			k = len(b.keys)
-			slot[c.Key] = k
-			b.keys = append(b.keys, c.Key)
-			b.values = append(b.values, map[string][]int32{})
+		first[string(b)] = int32(i)
+		d := 0
+		if r.Scope.Domain {
+			d = 1
 		}
-		b.values[k][c.Value] = append(b.values[k][c.Value], i)
+		lists[d][r.Scope.Host] = append(lists[d][r.Scope.Host], int32(i))
 	}
-	b.count, b.rules = nil, nil
+	s.exact, s.domain = make(map[string]*node, len(lists[0])), make(map[string]*node, len(lists[1]))
+	for h, l := range lists[0] {
+		s.exact[h] = s.build(l, nil)
+	}
+	for h, l := range lists[1] {
+		s.domain[h] = s.build(l, nil)
+	}
 }
 
-// betterKey prefers, between two equally selective anchors, the key more rules share (fewer
-// distinct keys to probe), then the smaller key text, so the choice is deterministic.
-func betterKey(a, b urlnorm.Key, use map[urlnorm.Key]int) bool {
-	if use[a] != use[b] {
-		return use[a] > use[b]
+// build makes the node of rules list; used holds the keys split on above it.
+func (s *Set) build(list []int32, used []urlnorm.Key) *node {
+	if len(list) <= maxLeaf {
+		return &node{min: list[0], leaf: list}
 	}
-	return keyText(a) < keyText(b)
+	// For every key: how many rules have a condition on it, and how they split. Split on the
+	// key that the most rules have a condition on (a URL that fails it skips them all), then the
+	// one with the most distinct branches, then by key text. A key on which every rule has the
+	// same condition splits nothing.
+	type stat struct {
+		n        int
+		branches map[Condition]bool
+	}
+	stats := map[urlnorm.Key]*stat{}
+	for _, i := range list {
+		for _, c := range s.rules[i].routes {
+			if slices.Contains(used, c.Key) {
+				continue
+			}
+			st := stats[c.Key]
+			if st == nil {
+				st = &stat{branches: map[Condition]bool{}}
+				stats[c.Key] = st
+			}
+			st.n++
+			st.branches[c] = true
+		}
+	}
+	var best urlnorm.Key
+	bestN, bestB := 0, 0
+	for k, st := range stats {
+		if st.n == len(list) && len(st.branches) == 1 {
+			continue
+		}
+		b := len(st.branches)
+		if st.n > bestN || st.n == bestN && (b > bestB || b == bestB && keyText(k) < keyText(best)) {
+			best, bestN, bestB = k, st.n, b
+		}
+	}
+	if bestN == 0 {
+		return &node{min: list[0], leaf: list}
+	}
+	n := &node{min: list[0], key: best}
+	parts := map[string][]int32{}
+	var present, absent, rest []int32
+	for _, i := range list {
+		rs := s.rules[i].routes
+		j := slices.IndexFunc(rs, func(c Condition) bool { return c.Key == best })
+		switch {
+		case j < 0:
+			rest = append(rest, i)
+		case rs[j].Op == Equal:
+			parts[rs[j].Value] = append(parts[rs[j].Value], i)
+		case rs[j].Op == Any:
+			present = append(present, i)
+		default:
+			absent = append(absent, i)
+		}
+	}
+	used = append(used[:len(used):len(used)], best)
+	if len(parts) > 0 {
+		n.children = make(map[string]*node, len(parts))
+		for v, l := range parts {
+			n.children[v] = s.build(l, used)
+		}
+	}
+	if len(present) > 0 {
+		n.present = s.build(present, used)
+	}
+	if len(absent) > 0 {
+		n.absent = s.build(absent, used)
+	}
+	if len(rest) > 0 {
+		n.rest = s.build(rest, used)
+	}
+	return n
 }
 
 // Len returns the number of rules in the set.
@@ -288,15 +365,18 @@ func (s *Set) putScratch(sc *scratch) {
 // match returns the index of the rule of highest precedence whose scope and context hold in v,
 // or -1. It meets only the rules filed under v's values at the anchor keys of v's host's
 // buckets and the rules without a literal condition.
-func (s *Set) match(v *view) int {
+func (s *Set) match(v *view) int { return s.matchFrom(v, 0) }
+
+// matchFrom is match among the rules from index from on.
+func (s *Set) matchFrom(v *view, from int32) int {
 	best := int32(len(s.rules))
 	if b := s.exact[v.host]; b != nil {
-		best = s.matchBucket(b, v, best)
+		best = s.find(b, v, from, best)
 	}
 	if len(s.domain) > 0 {
 		for h := v.host; ; {
 			if b := s.domain[h]; b != nil {
-				best = s.matchBucket(b, v, best)
+				best = s.find(b, v, from, best)
 			}
 			j := strings.IndexByte(h, '.')
 			if j < 0 {
@@ -311,19 +391,33 @@ func (s *Set) match(v *view) int {
 	return int(best)
 }
 
-func (s *Set) matchBucket(b *bucket, v *view, best int32) int32 {
-	for k, key := range b.keys {
-		val, ok := v.lookup(key)
-		if !ok {
-			continue
+// find returns the first rule of n's tree in [from, best) that matches v, or best.
+func (s *Set) find(n *node, v *view, from, best int32) int32 {
+	for n != nil && n.min < best {
+		if n.leaf != nil {
+			return s.first(n.leaf, v, from, best)
 		}
-		best = s.first(b.values[k][val], v, best)
+		if val, ok := v.lookup(n.key); ok {
+			if c := n.children[val]; c != nil {
+				best = s.find(c, v, from, best)
+			}
+			if n.present != nil {
+				best = s.find(n.present, v, from, best)
+			}
+		} else if n.absent != nil {
+			best = s.find(n.absent, v, from, best)
+		}
+		n = n.rest
 	}
-	return s.first(b.rest, v, best)
+	return best
 }
 
-// first returns the first rule of list (ascending) below best that matches v, or best.
-func (s *Set) first(list []int32, v *view, best int32) int32 {
+// first returns the first rule of list (ascending) in [from, best) that matches v, or best.
+func (s *Set) first(list []int32, v *view, from, best int32) int32 {
+	if from > 0 {
+		j, _ := slices.BinarySearch(list, from)
+		list = list[j:]
+	}
 	for _, i := range list {
 		if i >= best {
 			break
@@ -343,16 +437,25 @@ func (s *Set) matchAll(dst []int32, v *view) []int32 {
 		for _, i := range list {
 			if s.rules[i].matches(v) {
 				dst = append(dst, i)
+				dst = append(dst, s.twins[i]...)
 			}
 		}
 	}
-	visit := func(b *bucket) {
-		for k, key := range b.keys {
-			if val, ok := v.lookup(key); ok {
-				add(b.values[k][val])
+	var visit func(n *node)
+	visit = func(n *node) {
+		for n != nil {
+			if n.leaf != nil {
+				add(n.leaf)
+				return
 			}
+			if val, ok := v.lookup(n.key); ok {
+				visit(n.children[val])
+				visit(n.present)
+			} else {
+				visit(n.absent)
+			}
+			n = n.rest
 		}
-		add(b.rest)
 	}
 	if b := s.exact[v.host]; b != nil {
 		visit(b)
@@ -429,7 +532,7 @@ func (s *Set) normalize(u string, slow bool) (string, error) {
 		if i < 0 {
 			return cur, nil
 		}
-		next, err := s.apply(sc, i)
+		next, err := s.apply(sc, i, cur)
 		if err != nil {
 			return cur, err
 		}
@@ -461,28 +564,32 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 			if i < 0 {
 				return "", nil
 			}
-			next, err := s.apply(sc, i)
+			next, err := s.apply(sc, i, cur)
 			if err != nil || next != cur {
 				return next, err
 			}
 		}
 	}
-	sc.all = s.matchAll(sc.all[:0], &sc.v)
-	for _, j := range sc.all {
-		if int(j) <= i {
-			continue
+	for {
+		i = s.matchFrom(&sc.v, int32(i+1))
+		if i < 0 {
+			return "", nil
 		}
-		next, err := s.apply(sc, int(j))
+		next, err := s.apply(sc, i, cur)
 		if err != nil || next != cur {
 			return next, err
 		}
 	}
-	return "", nil
 }
 
-// apply rewrites the URL in sc.v by rule i and canonicalizes the result.
-func (s *Set) apply(sc *scratch, i int) (string, error) {
-	sc.buf = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc)
+// apply rewrites the URL cur, tokenized in sc.v, by rule i and canonicalizes the result; if the
+// rule changes no token, it returns cur.
+func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
+	var changed bool
+	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc)
+	if !changed {
+		return cur, nil
+	}
 	if s.opts.Canonicalizer == nil {
 		return string(sc.buf), nil
 	}
