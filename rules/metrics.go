@@ -54,7 +54,7 @@ type Metrics struct {
 }
 
 // Evaluate computes the metrics of the set on urls. Each URL is canonicalized with the set's
-// canonicalizer (if any) and normalized by the set; every rule is also applied on its own to
+// canonicalizer and normalized by the set; every rule is also applied on its own to
 // every URL it matches, for its coverage and precision. It takes O(n log n + m) time for n URLs
 // and m rule matches; pair counts are summed per normalized URL and per (normalized URL,
 // cluster), never by enumerating pairs. Evaluate is safe to call concurrently and does not
@@ -85,14 +85,12 @@ func (s *Set) Evaluate(urls []Labeled) Metrics {
 			clusterID[l.Cluster] = id
 		}
 		it := item{cluster: id, canon: l.URL}
-		if s.opts.Canonicalizer != nil {
-			b, err := s.opts.Canonicalizer.AppendCanonical(sc.canon[:0], l.URL)
-			sc.canon = b
-			if err != nil {
-				m.Errors++
-			} else {
-				it.canon = string(b)
-			}
+		b, err := s.canonicalizer().AppendCanonical(sc.canon[:0], l.URL)
+		sc.canon = b
+		if err != nil {
+			m.Errors++
+		} else if string(b) != l.URL {
+			it.canon = string(b)
 		}
 		items = append(items, it)
 	}

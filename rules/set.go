@@ -27,7 +27,8 @@ type Patterns interface {
 }
 
 // A Canonicalizer rewrites a URL to its canonical form; *urlnorm.Normalizer is one. Every URL
-// that a rule writes goes through it, so that a rule's output is a canonical URL.
+// that a rule writes goes through it, so that a rule's output is a canonical URL. It must be
+// safe for concurrent use and must not keep the string it is given.
 type Canonicalizer interface {
 	AppendCanonical(dst []byte, raw string) ([]byte, error)
 }
@@ -41,8 +42,10 @@ type Options struct {
 	// ParsePatterns reads one host's patterns from the lines that AppendText wrote; the reader
 	// needs it for a file with patterns.
 	ParsePatterns func(text []byte) (Patterns, error)
-	// Canonicalizer canonicalizes every rewritten URL; nil leaves rewritten URLs as the rules
-	// write them.
+	// Canonicalizer canonicalizes every rewritten URL, and the URLs that Evaluate is given;
+	// nil means urlnorm.New(urlnorm.Safe). To keep rewritten URLs in the form of a dedup key
+	// (urlnorm's Key: sorted query, session ids dropped), give a type whose AppendCanonical
+	// calls a Normalizer's AppendKey.
 	Canonicalizer Canonicalizer
 }
 
@@ -349,6 +352,22 @@ func (s *Set) patternsFor(h string) Patterns {
 	return s.opts.Patterns[h]
 }
 
+// A Set is a stage of urlnorm's normalization, and urlnorm's Normalizer is a Canonicalizer.
+var (
+	_ urlnorm.Stage = (*Set)(nil)
+	_ Canonicalizer = (*urlnorm.Normalizer)(nil)
+)
+
+// defaultCanonicalizer is the canonicalizer of a Set whose Options name none.
+var defaultCanonicalizer = urlnorm.New(urlnorm.Safe)
+
+func (s *Set) canonicalizer() Canonicalizer {
+	if s.opts.Canonicalizer != nil {
+		return s.opts.Canonicalizer
+	}
+	return defaultCanonicalizer
+}
+
 func (s *Set) getScratch() *scratch {
 	if sc, ok := s.scratch.Get().(*scratch); ok {
 		return sc
@@ -357,6 +376,12 @@ func (s *Set) getScratch() *scratch {
 }
 
 func (s *Set) putScratch(sc *scratch) {
+	// Keep no part of the caller's URLs alive in the pool.
+	clear(sc.v.whole)
+	clear(sc.v.deepBuf)
+	clear(sc.out[:cap(sc.out)])
+	clear(sc.fin)
+	clear(sc.ins)
 	clear(sc.chain)
 	sc.chain = sc.chain[:0]
 	s.scratch.Put(sc)
@@ -590,16 +615,14 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	if !changed {
 		return cur, nil
 	}
-	if s.opts.Canonicalizer == nil {
-		return string(sc.buf), nil
-	}
 	// The canonicalizer reads the rewritten URL in place; it must not keep it, so an error
 	// (which may quote it) is made again from a copy.
 	var err error
-	sc.canon, err = s.opts.Canonicalizer.AppendCanonical(sc.canon[:0], unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
+	c := s.canonicalizer()
+	sc.canon, err = c.AppendCanonical(sc.canon[:0], unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
 	if err != nil {
 		raw := string(sc.buf)
-		_, err = s.opts.Canonicalizer.AppendCanonical(nil, raw)
+		_, err = c.AppendCanonical(nil, raw)
 		return "", &Error{Op: "canonical", Input: raw, Err: err}
 	}
 	return string(sc.canon), nil
