@@ -194,12 +194,12 @@ func ExampleSet_Evaluate() {
 	//  15     0 1.000  vaporbirch.org: path(1,1)="watch" query("feature")=* then query("feature")=-
 	//   6     0 1.000  vaporbirch.org: path(1,1)="watch" query("t")=* then query("t")=-
 	//   7     6 0.143  vistamesa.com.br: path(1,1)="b" query("sort")=* then query("sort")=-
-	//  85     0 1.000  vistamesa.com.br: path(1,3)=* path(2,2)="p" path(3,1)=* then path(1,3)=-
+	//  85     0 1.000  vistamesa.com.br: path(2,2)="p" path(1,3)=* path(3,1)=* then path(1,3)=-
 	//   4     0 1.000  vistamesa.com.br: query("format")="print" then query("format")=-
 	//   6     0 1.000  wiki.canysummit.com: query("action")="view" then query("action")=-
 	//   3     0 1.000  wiki.canysummit.com: query("printable")="yes" then query("printable")=-
-	//   3     0 1.000  canysummit.com: host="mobile.wiki.canysummit.com" then host="wiki.canysummit.com"
 	//   1     0 1.000  canysummit.com: scheme="https" then scheme="http"
+	//   3     0 1.000  canysummit.com: host="mobile.wiki.canysummit.com" then host="wiki.canysummit.com"
 	//   3     0 1.000  juniperacme.com: host="www.juniperacme.com" then host="juniperacme.com"
 	//   2     0 1.000  shorecedar.es: host="www.shorecedar.es" then host="shorecedar.es"
 	//   2     0 1.000  vaporbirch.org: scheme="https" then scheme="http"

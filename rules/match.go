@@ -146,9 +146,14 @@ func holds(c *Condition, val string, ok bool) bool {
 
 // matches reports whether the context of r holds in v (fast lookup). The scope is not checked.
 func (r *crule) matches(v *view) bool {
-	for i := range r.conds {
-		val, ok := v.lookup(r.conds[i].Key)
-		if !holds(&r.conds[i], val, ok) {
+	for i := range r.Context {
+		val, ok := v.lookup(r.Context[i].Key)
+		if !holds(&r.Context[i], val, ok) {
+			return false
+		}
+	}
+	for _, k := range r.needs {
+		if _, ok := v.lookup(k); !ok {
 			return false
 		}
 	}

@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"cmp"
+	"hash/maphash"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -240,27 +243,66 @@ func validKey(k urlnorm.Key) error {
 	return nil
 }
 
-// before reports whether rule a takes precedence over rule b when both match a URL: more
-// literal conditions first (the most specific rule), then higher precision, then higher coverage,
-// then higher support, then an exact-host scope before a domain scope, then the rule's text in
-// byte order, so that the order is total and does not depend on the order rules were given in.
-func before(a, b *Rule, ta, tb string) bool {
-	if la, lb := a.Literals(), b.Literals(); la != lb {
-		return la > lb
+// precedence orders rules that match one URL: the rule that applies first comes first. More
+// literal conditions first (the most specific rule), then higher precision, then higher
+// coverage, then higher support, then an exact-host scope before a domain scope, then by content
+// (compareContent), so that the order is total and does not depend on the order rules were given
+// in.
+func precedence(a, b *crule) int {
+	return cmp.Or(
+		cmp.Compare(b.lits, a.lits),
+		cmp.Compare(b.Stats.Precision, a.Stats.Precision),
+		cmp.Compare(b.Stats.Coverage, a.Stats.Coverage),
+		cmp.Compare(b.Stats.Support, a.Stats.Support),
+		cmp.Compare(boolInt(a.Scope.Domain), boolInt(b.Scope.Domain)),
+		compareContent(&a.Rule, &b.Rule),
+	)
+}
+
+// compareContent orders rules by scope, context and transformation, ignoring statistics; it is 0
+// for rules that rewrite alike.
+func compareContent(a, b *Rule) int {
+	if c := cmp.Or(strings.Compare(a.Scope.Host, b.Scope.Host), cmp.Compare(boolInt(a.Scope.Domain), boolInt(b.Scope.Domain))); c != 0 {
+		return c
 	}
-	if a.Stats.Precision != b.Stats.Precision {
-		return a.Stats.Precision > b.Stats.Precision
+	if c := slices.CompareFunc(a.Context, b.Context, func(x, y Condition) int {
+		return cmp.Or(compareKey(x.Key, y.Key), cmp.Compare(x.Op, y.Op), strings.Compare(x.Value, y.Value))
+	}); c != 0 {
+		return c
 	}
-	if a.Stats.Coverage != b.Stats.Coverage {
-		return a.Stats.Coverage > b.Stats.Coverage
+	return slices.CompareFunc(a.Transform, b.Transform, func(x, y Action) int {
+		return cmp.Or(compareKey(x.Key, y.Key), cmp.Compare(x.Op, y.Op), strings.Compare(x.Value, y.Value),
+			compareKey(x.From, y.From), cmp.Compare(x.Conv, y.Conv))
+	})
+}
+
+// hashContent hashes what compareContent compares.
+func hashContent(seed maphash.Seed, r *Rule) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteString(r.Scope.Host)
+	key := func(k urlnorm.Key) {
+		maphash.WriteComparable(&h, k)
 	}
-	if a.Stats.Support != b.Stats.Support {
-		return a.Stats.Support > b.Stats.Support
+	for _, c := range r.Context {
+		key(c.Key)
+		h.WriteByte(byte(c.Op))
+		h.WriteString(c.Value)
 	}
-	if a.Scope.Domain != b.Scope.Domain {
-		return !a.Scope.Domain
+	h.WriteByte(0xff)
+	for _, a := range r.Transform {
+		key(a.Key)
+		h.WriteByte(byte(a.Op))
+		h.WriteString(a.Value)
+		key(a.From)
+		h.WriteByte(byte(a.Conv))
 	}
-	return ta < tb
+	return h.Sum64()
+}
+
+func compareKey(a, b urlnorm.Key) int {
+	return cmp.Or(cmp.Compare(a.Part, b.Part), cmp.Compare(a.Pos, b.Pos), cmp.Compare(a.RPos, b.RPos),
+		cmp.Compare(a.Sub, b.Sub), cmp.Compare(a.RSub, b.RSub), strings.Compare(a.Name, b.Name))
 }
 
 // clone returns a copy of r that shares no slice with it.

@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"cmp"
+	"hash/maphash"
 	"slices"
-	"sort"
+
 	"strconv"
 	"strings"
 	"sync"
@@ -63,11 +65,11 @@ type Set struct {
 	scratch sync.Pool
 }
 
-// crule is a rule compiled for matching.
+// crule is a rule compiled for matching: its context has the Equal conditions first.
 type crule struct {
 	Rule
-	conds  []Condition // Equal conditions first, then the others, then Any on the keys Copy reads
-	routes []Condition // necessary conditions on routing keys, one per key, for the index
+	needs []urlnorm.Key // keys that a Copy reads and no condition requires present
+	lits  int           // Literals()
 }
 
 // routeKey is the key under which the index files a condition on k: a path key that gives a
@@ -85,21 +87,24 @@ func routeKey(k urlnorm.Key) urlnorm.Key {
 	return k
 }
 
-// routes returns the conditions that the index may file rule c under: for each routing key, the
-// first Equal or Any condition that implies it, or an Absent condition on exactly that key
-// (absence of path(1,3) does not imply absence of path(1,-)).
-func routes(conds []Condition) []Condition {
+// routesOf returns the conditions that the index may file rule r under: for each routing key,
+// the first Equal or Any condition that implies it (an Any for a key a Copy reads), or an Absent
+// condition on exactly that key (absence of path(1,3) does not imply absence of path(1,-)).
+func routesOf(r *crule) []Condition {
 	var rs []Condition
-	for _, c := range conds {
+	add := func(c Condition) {
 		k := routeKey(c.Key)
-		if c.Op == Absent && k != c.Key {
-			continue
-		}
-		if slices.ContainsFunc(rs, func(r Condition) bool { return r.Key == k }) {
-			continue
+		if c.Op == Absent && k != c.Key || slices.ContainsFunc(rs, func(r Condition) bool { return r.Key == k }) {
+			return
 		}
 		c.Key = k
 		rs = append(rs, c)
+	}
+	for _, c := range r.Context {
+		add(c)
+	}
+	for _, k := range r.needs {
+		add(Condition{Key: k, Op: Any})
 	}
 	return rs
 }
@@ -112,14 +117,25 @@ type node struct {
 	min      int32 // the smallest rule index in the subtree: a search for a better rule skips it
 	leaf     []int32
 	key      urlnorm.Key
-	children map[string]*node // rules with an Equal condition on key, by value
+	kids     []kid            // rules with an Equal condition on key, by value (few values)
+	children map[string]*node // the same, for more than maxKids values
 	present  *node            // rules with an Any condition on key
 	absent   *node            // rules with an Absent condition on key
 	rest     *node            // rules with no condition on key
 }
 
-// maxLeaf is the size up to which a node is not split.
-const maxLeaf = 4
+// kid is one value's branch of a node.
+type kid struct {
+	value string
+	node  *node
+}
+
+// maxLeaf is the size up to which a node is not split; maxKids the number of values up to which
+// a node keeps its branches in a slice instead of a map.
+const (
+	maxLeaf = 4
+	maxKids = 8
+)
 
 // scratch holds the buffers of one Normalize call.
 type scratch struct {
@@ -155,9 +171,11 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 		o.Patterns = maps(o.Patterns)
 	}
 	cr := make([]crule, len(rules))
-	text := make([]string, len(rules))
 	for i := range rules {
-		r := rules[i].clone()
+		r := rules[i]
+		if lines == nil {
+			r = r.clone() // the reader's rules are its own
+		}
 		normalizeRule(&r)
 		if err := r.Validate(); err != nil {
 			if lines != nil {
@@ -166,16 +184,14 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 			return &Error{Op: "rule " + strconv.Itoa(i), Input: r.String(), Err: err}
 		}
 		cr[i] = compile(r)
-		text[i] = r.String()
 	}
-	order := make([]int, len(cr))
+	// precedence is a total order up to rules that are equal in every field, so an unstable sort
+	// (of indexes: rules are large) gives one order.
+	order := make([]int32, len(cr))
 	for i := range order {
-		order[i] = i
+		order[i] = int32(i)
 	}
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		return before(&cr[a].Rule, &cr[b].Rule, text[a], text[b])
-	})
+	slices.SortFunc(order, func(a, b int32) int { return precedence(&cr[a], &cr[b]) })
 	s.rules = make([]crule, len(cr))
 	for i, j := range order {
 		s.rules[i] = cr[j]
@@ -200,71 +216,89 @@ func maps(m map[string]Patterns) map[string]Patterns {
 }
 
 func compile(r Rule) crule {
-	c := crule{Rule: r}
-	for _, x := range r.Context {
-		if x.Op == Equal {
-			c.conds = append(c.conds, x)
-		}
-	}
-	for _, x := range r.Context {
-		if x.Op != Equal {
-			c.conds = append(c.conds, x)
-		}
-	}
+	// Equal conditions first: they fail fastest. The order does not change the rule's meaning.
+	slices.SortStableFunc(r.Context, func(a, b Condition) int {
+		return cmp.Compare(boolInt(a.Op != Equal), boolInt(b.Op != Equal))
+	})
+	c := crule{Rule: r, lits: r.Literals()}
 	// A Copy needs its source: the rule does not apply to a URL without it.
 	for _, a := range r.Transform {
-		if a.Op == Copy && !slices.ContainsFunc(c.conds, func(x Condition) bool { return x.Key == a.From && x.Op != Absent }) {
-			c.conds = append(c.conds, Condition{Key: a.From, Op: Any})
+		if a.Op == Copy && !slices.ContainsFunc(r.Context, func(x Condition) bool { return x.Key == a.From && x.Op != Absent }) &&
+			!slices.Contains(c.needs, a.From) {
+			c.needs = append(c.needs, a.From)
 		}
 	}
-	c.routes = routes(c.conds)
 	return c
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // index builds the tree of each scope. A rule with the same scope, context and transformation as
 // a rule before it can never be the one that applies: it is left out of the trees and recorded
 // in s.twins, for matchAll.
 func (s *Set) index() {
-	lists := [2]map[string][]int32{{}, {}}
-	first := map[string]int32{}
+	// Twins: rules of equal content, found by a hash of it; each is a twin of the first.
+	twin := make([]bool, len(s.rules))
 	s.twins = nil
-	var b []byte
+	seed := maphash.MakeSeed()
+	seen := make(map[uint64][]int32, len(s.rules))
 	for i := range s.rules {
-		r := &s.rules[i]
-		z := r.Rule
-		z.Stats = Stats{}
-		b = z.AppendText(b[:0])
-		if j, ok := first[string(b)]; ok {
-			if s.twins == nil {
-				s.twins = map[int32][]int32{}
+		h := hashContent(seed, &s.rules[i].Rule)
+		for _, j := range seen[h] {
+			if compareContent(&s.rules[j].Rule, &s.rules[i].Rule) == 0 {
+				if s.twins == nil {
+					s.twins = map[int32][]int32{}
+				}
+				twin[i] = true
+				s.twins[j] = append(s.twins[j], int32(i))
+				break
 			}
-			s.twins[j] = append(s.twins[j], int32(i))
+		}
+		if !twin[i] {
+			seen[h] = append(seen[h], int32(i))
+		}
+	}
+	lists := [2]map[string][]int32{{}, {}}
+	for i := range s.rules {
+		if twin[i] {
 			continue
 		}
-		first[string(b)] = int32(i)
+		r := &s.rules[i]
 		d := 0
 		if r.Scope.Domain {
 			d = 1
 		}
 		lists[d][r.Scope.Host] = append(lists[d][r.Scope.Host], int32(i))
 	}
+	routes := make([][]Condition, len(s.rules))
+	for i := range s.rules {
+		if !twin[i] {
+			routes[i] = routesOf(&s.rules[i])
+		}
+	}
 	s.exact, s.domain = make(map[string]*node, len(lists[0])), make(map[string]*node, len(lists[1]))
 	for h, l := range lists[0] {
-		s.exact[h] = s.build(l, nil)
+		s.exact[h] = build(routes, l, nil)
 	}
 	for h, l := range lists[1] {
-		s.domain[h] = s.build(l, nil)
+		s.domain[h] = build(routes, l, nil)
 	}
 }
 
-// build makes the node of rules list; used holds the keys split on above it.
-func (s *Set) build(list []int32, used []urlnorm.Key) *node {
+// build makes the node of rules list, whose routing conditions routes gives; used holds the
+// keys split on above it.
+func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
 	if len(list) <= maxLeaf {
 		return &node{min: list[0], leaf: list}
 	}
 	// For every key: how many rules have a condition on it, and how they split. Split on the
 	// key that the most rules have a condition on (a URL that fails it skips them all), then the
-	// one with the most distinct branches, then by key text. A key on which every rule has the
+	// one with the most distinct branches, then by key order. A key on which every rule has the
 	// same condition splits nothing.
 	type stat struct {
 		n        int
@@ -272,7 +306,7 @@ func (s *Set) build(list []int32, used []urlnorm.Key) *node {
 	}
 	stats := map[urlnorm.Key]*stat{}
 	for _, i := range list {
-		for _, c := range s.rules[i].routes {
+		for _, c := range routes[i] {
 			if slices.Contains(used, c.Key) {
 				continue
 			}
@@ -292,7 +326,7 @@ func (s *Set) build(list []int32, used []urlnorm.Key) *node {
 			continue
 		}
 		b := len(st.branches)
-		if st.n > bestN || st.n == bestN && (b > bestB || b == bestB && keyText(k) < keyText(best)) {
+		if st.n > bestN || st.n == bestN && (b > bestB || b == bestB && compareKey(k, best) < 0) {
 			best, bestN, bestB = k, st.n, b
 		}
 	}
@@ -301,14 +335,18 @@ func (s *Set) build(list []int32, used []urlnorm.Key) *node {
 	}
 	n := &node{min: list[0], key: best}
 	parts := map[string][]int32{}
+	var values []string
 	var present, absent, rest []int32
 	for _, i := range list {
-		rs := s.rules[i].routes
+		rs := routes[i]
 		j := slices.IndexFunc(rs, func(c Condition) bool { return c.Key == best })
 		switch {
 		case j < 0:
 			rest = append(rest, i)
 		case rs[j].Op == Equal:
+			if _, ok := parts[rs[j].Value]; !ok {
+				values = append(values, rs[j].Value)
+			}
 			parts[rs[j].Value] = append(parts[rs[j].Value], i)
 		case rs[j].Op == Any:
 			present = append(present, i)
@@ -317,22 +355,40 @@ func (s *Set) build(list []int32, used []urlnorm.Key) *node {
 		}
 	}
 	used = append(used[:len(used):len(used)], best)
-	if len(parts) > 0 {
-		n.children = make(map[string]*node, len(parts))
-		for v, l := range parts {
-			n.children[v] = s.build(l, used)
+	if len(values) > maxKids {
+		n.children = make(map[string]*node, len(values))
+	}
+	for _, v := range values {
+		c := build(routes, parts[v], used)
+		if n.children != nil {
+			n.children[v] = c
+		} else {
+			n.kids = append(n.kids, kid{v, c})
 		}
 	}
 	if len(present) > 0 {
-		n.present = s.build(present, used)
+		n.present = build(routes, present, used)
 	}
 	if len(absent) > 0 {
-		n.absent = s.build(absent, used)
+		n.absent = build(routes, absent, used)
 	}
 	if len(rest) > 0 {
-		n.rest = s.build(rest, used)
+		n.rest = build(routes, rest, used)
 	}
 	return n
+}
+
+// child returns the node of the rules with an Equal condition of value val on n's key, or nil.
+func (n *node) child(val string) *node {
+	if n.children != nil {
+		return n.children[val]
+	}
+	for i := range n.kids {
+		if n.kids[i].value == val {
+			return n.kids[i].node
+		}
+	}
+	return nil
 }
 
 // Len returns the number of rules in the set.
@@ -423,7 +479,7 @@ func (s *Set) find(n *node, v *view, from, best int32) int32 {
 			return s.first(n.leaf, v, from, best)
 		}
 		if val, ok := v.lookup(n.key); ok {
-			if c := n.children[val]; c != nil {
+			if c := n.child(val); c != nil {
 				best = s.find(c, v, from, best)
 			}
 			if n.present != nil {
@@ -474,7 +530,7 @@ func (s *Set) matchAll(dst []int32, v *view) []int32 {
 				return
 			}
 			if val, ok := v.lookup(n.key); ok {
-				visit(n.children[val])
+				visit(n.child(val))
 				visit(n.present)
 			} else {
 				visit(n.absent)
