@@ -5,13 +5,15 @@ import (
 	"slices"
 )
 
-// A Labeled is a URL with the id of its true dup cluster, as in a dupclusters TSV line.
+// A Labeled is a URL with the id of its true dup cluster, as in a dupclusters TSV line. A plain
+// value; Evaluate does not modify or keep it.
 type Labeled struct {
 	Cluster string
 	URL     string
 }
 
-// RuleMetrics are one rule's figures on a labelled URL set (Koppula et al., WSDM 2010, §5).
+// RuleMetrics are one rule's figures on a labelled URL set (Koppula et al., WSDM 2010, §5). A
+// plain value, owned by the caller.
 type RuleMetrics struct {
 	// Coverage is rcov, the number of URLs the rule applies to: its scope and context hold on
 	// the URL's canonical form.
@@ -26,7 +28,8 @@ type RuleMetrics struct {
 }
 
 // Metrics are a rule set's figures on a labelled URL set. URLs, Clusters, Normalized and the
-// ratios count distinct URL strings; a URL given twice counts once, with its first label.
+// ratios count distinct URL strings; a URL given twice counts once, with its first label. A plain
+// value owned by the caller; the zero Metrics are those of no URLs and no rules.
 type Metrics struct {
 	URLs       int // |U_orig|
 	Clusters   int // true clusters among them

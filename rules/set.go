@@ -19,7 +19,8 @@ const DefaultMaxRewrites = 8
 
 // Patterns are one host's deep-token patterns (package deeptoken): they split the tokens of the
 // host's URLs into deep tokens, so that rules can address parts of a path segment or a value,
-// and they write themselves as text lines for the rule file.
+// and they write themselves as text lines for the rule file. Implementations must be safe for
+// concurrent use and must not modify toks. A Set keeps the Patterns it is given.
 type Patterns interface {
 	// AppendSplit appends toks to dst with the tokens that the patterns cover replaced by their
 	// deep tokens (Sub and RSub set, the token's other key fields kept).
@@ -35,7 +36,8 @@ type Canonicalizer interface {
 	AppendCanonical(dst []byte, raw string) ([]byte, error)
 }
 
-// Options configure a Set. The zero Options are the defaults.
+// Options configure a Set. The zero Options are the defaults. NewSet and Load copy the Options
+// and the Patterns map (not the Patterns themselves).
 type Options struct {
 	// MaxRewrites bounds the rewrites of one URL; 0 means DefaultMaxRewrites.
 	MaxRewrites int
