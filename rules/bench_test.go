@@ -61,7 +61,7 @@ func benchSet(b *testing.B) (*Set, []Labeled) {
 
 // BenchmarkNormalize normalizes the ~100,000 URLs of dev.tsv, one per op, with 10,000 rules:
 // all of them, those that some rule rewrites, and those that no rule changes; Tokenize is the
-// floor that every URL pays.
+// floor that every URL pays, and urlnorm's Key the static normalization before the rules.
 func BenchmarkNormalize(b *testing.B) {
 	s, ls := benchSet(b)
 	var all, changed, same []string
@@ -115,6 +115,11 @@ func BenchmarkNormalize(b *testing.B) {
 	run("unchanged", same, norm)
 	var toks []urlnorm.Token
 	run("tokenize", all, func(u string) { toks, _ = urlnorm.Tokenize(toks[:0], u) })
+	// The static dedup key of the same URLs, which a URL that no rule matches should cost
+	// little more than.
+	key := urlnorm.New(urlnorm.Crawler)
+	var buf []byte
+	run("urlnorm-key", all, func(u string) { buf, _ = key.AppendKey(buf[:0], u) })
 }
 
 // BenchmarkLoad reads a 10,000-rule file and reports the heap the set keeps per rule.

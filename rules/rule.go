@@ -255,14 +255,16 @@ func validKey(k urlnorm.Key) error {
 // (compareContent), so that the order is total and does not depend on the order rules were given
 // in.
 func precedence(a, b *crule) int {
-	return cmp.Or(
+	if c := cmp.Or(
 		cmp.Compare(b.lits, a.lits),
 		cmp.Compare(b.Stats.Precision, a.Stats.Precision),
 		cmp.Compare(b.Stats.Coverage, a.Stats.Coverage),
 		cmp.Compare(b.Stats.Support, a.Stats.Support),
 		cmp.Compare(boolInt(a.Scope.Domain), boolInt(b.Scope.Domain)),
-		compareContent(&a.Rule, &b.Rule),
-	)
+	); c != 0 {
+		return c
+	}
+	return compareContent(&a.Rule, &b.Rule)
 }
 
 // compareContent orders rules by scope, context and transformation, ignoring statistics; it is 0
@@ -288,7 +290,9 @@ func hashContent(seed maphash.Seed, r *Rule) uint64 {
 	h.SetSeed(seed)
 	h.WriteString(r.Scope.Host)
 	key := func(k urlnorm.Key) {
-		maphash.WriteComparable(&h, k)
+		h.Write([]byte{byte(k.Part), byte(k.Pos), byte(k.Pos >> 8), byte(k.RPos), byte(k.RPos >> 8),
+			byte(k.Sub), byte(k.Sub >> 8), byte(k.RSub), byte(k.RSub >> 8)})
+		h.WriteString(k.Name)
 	}
 	for _, c := range r.Context {
 		key(c.Key)

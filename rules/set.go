@@ -298,13 +298,14 @@ func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
 	if len(list) <= maxLeaf {
 		return &node{min: list[0], leaf: list}
 	}
-	// For every key: how many rules have a condition on it, and how they split. Split on the
-	// key that the most rules have a condition on (a URL that fails it skips them all), then the
-	// one with the most distinct branches, then by key order. A key on which every rule has the
-	// same condition splits nothing.
+	// For every key: how many rules have a condition on it, and whether the conditions differ.
+	// Split on the key that the most rules have a condition on (a URL that fails it skips them
+	// all), ties broken by key order. A key on which every rule has the same condition splits
+	// nothing.
 	type stat struct {
-		n        int
-		branches map[Condition]bool
+		n     int
+		first Condition
+		mixed bool
 	}
 	stats := map[urlnorm.Key]*stat{}
 	for _, i := range list {
@@ -314,22 +315,21 @@ func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
 			}
 			st := stats[c.Key]
 			if st == nil {
-				st = &stat{branches: map[Condition]bool{}}
+				st = &stat{first: c}
 				stats[c.Key] = st
 			}
 			st.n++
-			st.branches[c] = true
+			st.mixed = st.mixed || c != st.first
 		}
 	}
 	var best urlnorm.Key
-	bestN, bestB := 0, 0
+	bestN := 0
 	for k, st := range stats {
-		if st.n == len(list) && len(st.branches) == 1 {
+		if st.n == len(list) && !st.mixed {
 			continue
 		}
-		b := len(st.branches)
-		if st.n > bestN || st.n == bestN && (b > bestB || b == bestB && compareKey(k, best) < 0) {
-			best, bestN, bestB = k, st.n, b
+		if st.n > bestN || st.n == bestN && compareKey(k, best) < 0 {
+			best, bestN = k, st.n
 		}
 	}
 	if bestN == 0 {
