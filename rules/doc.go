@@ -21,6 +21,10 @@
 //
 // rewrites http://www.imdb.com/title/tt0810900/photogallery to .../title/tt0810900/mediaindex.
 //
+// Deep tokens come from package deeptoken: give a Set each host's learned *deeptoken.Patterns
+// ([Options].Patterns) and rules can address a part of a segment or of a value, path(1.3,-) for
+// the third deep token of the first segment. The patterns travel in the rule file.
+//
 // # Matching
 //
 // A [Set] keeps the rules of each scope in a small decision tree over their conditions: a node

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/undust/undust/deeptoken"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -41,10 +42,11 @@ type Canonicalizer interface {
 type Options struct {
 	// MaxRewrites bounds the rewrites of one URL; 0 means DefaultMaxRewrites.
 	MaxRewrites int
-	// Patterns maps a host (exact, as in a canonical URL) to its deep-token patterns.
+	// Patterns maps a host (exact, as in a canonical URL) to its deep-token patterns, usually a
+	// *deeptoken.Patterns learned from the host's URLs.
 	Patterns map[string]Patterns
-	// ParsePatterns reads one host's patterns from the lines that AppendText wrote; the reader
-	// needs it for a file with patterns.
+	// ParsePatterns reads one host's patterns from the lines that AppendText wrote, for the
+	// reader; nil means deeptoken.ParsePatterns.
 	ParsePatterns func(text []byte) (Patterns, error)
 	// Canonicalizer canonicalizes every rewritten URL, and the URLs that Evaluate is given;
 	// nil means urlnorm.New(urlnorm.Safe). To keep rewritten URLs in the form of a dedup key
@@ -415,6 +417,18 @@ var (
 	_ urlnorm.Stage = (*Set)(nil)
 	_ Canonicalizer = (*urlnorm.Normalizer)(nil)
 )
+
+// parseDeepTokens is the default Options.ParsePatterns.
+func parseDeepTokens(text []byte) (Patterns, error) {
+	p, err := deeptoken.ParsePatterns(text)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// *deeptoken.Patterns are Patterns.
+var _ Patterns = (*deeptoken.Patterns)(nil)
 
 // defaultCanonicalizer is the canonicalizer of a Set whose Options name none.
 var defaultCanonicalizer = urlnorm.New(urlnorm.Safe)
