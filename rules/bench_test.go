@@ -60,20 +60,25 @@ func benchSet(b *testing.B) (*Set, []Labeled) {
 }
 
 // BenchmarkNormalize normalizes the ~100,000 URLs of dev.tsv, one per op, with 10,000 rules:
-// all of them, those that some rule rewrites, and those that no rule changes; Tokenize is the
+// all of them, those that some rule rewrites, those that no rule changes, and those whose context
+// no rule matches; Tokenize is the
 // floor that every URL pays, and urlnorm's Key the static normalization before the rules.
 func BenchmarkNormalize(b *testing.B) {
 	s, ls := benchSet(b)
-	var all, changed, same []string
+	var all, changed, same, nomatch []string
+	var v view
 	for _, l := range ls {
 		all = append(all, l.URL)
+		if v.load(l.URL, s) == nil && s.match(&v) < 0 {
+			nomatch = append(nomatch, l.URL)
+		}
 		if out, _ := s.Normalize(l.URL); out != l.URL {
 			changed = append(changed, l.URL)
 		} else {
 			same = append(same, l.URL)
 		}
 	}
-	b.Logf("%d rules, %d URLs: %d rewritten, %d unchanged", s.Len(), len(all), len(changed), len(same))
+	b.Logf("%d rules, %d URLs: %d rewritten, %d unchanged, %d matched by no rule", s.Len(), len(all), len(changed), len(same), len(nomatch))
 	run := func(name string, urls []string, f func(string)) {
 		b.Run(name, func(b *testing.B) {
 			n := 0
@@ -113,6 +118,7 @@ func BenchmarkNormalize(b *testing.B) {
 	})
 	run("rewritten", changed, norm)
 	run("unchanged", same, norm)
+	run("nomatch", nomatch, norm)
 	var toks []urlnorm.Token
 	run("tokenize", all, func(u string) { toks, _ = urlnorm.Tokenize(toks[:0], u) })
 	// The static dedup key of the same URLs, which a URL that no rule matches should cost
