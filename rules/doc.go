@@ -21,15 +21,22 @@
 //
 // rewrites http://www.imdb.com/title/tt0810900/photogallery to .../title/tt0810900/mediaindex.
 //
+// Deep tokens come from package deeptoken: give a Set each host's learned *deeptoken.Patterns
+// ([Options].Patterns) and rules can address a part of a segment or of a value, path(1.3,-) for
+// the third deep token of the first segment. The patterns travel in the rule file.
+//
 // # Matching
 //
-// A [Set] files each rule under its scope, and within the scope under one literal condition,
-// the (key, value) that fewest rules of the scope share. A URL is checked only against the rules
-// filed under its own values at those keys, and the rules with no literal condition. When
-// several rules match, the rule with most literal conditions applies; ties go to higher
-// precision, then coverage, then support, then exact-host scope, then the rule's text, so the
-// choice never depends on the order rules were given in. The rewritten URL goes through the
-// set's canonicalizer and is matched again, up to [Options].MaxRewrites (8) times.
+// A [Set] keeps the rules of each scope in a small decision tree over their conditions: a node
+// splits its rules by their condition on one key (an Equal value, Any, Absent, or none), the key
+// that most of its rules have a condition on; path keys meet by their position from the start
+// when they give one (path(1,3) and path(1,-) both need segment 1). A URL walks down the branches
+// that its own values select, so it is checked against the few rules of the leaves it reaches,
+// not against every rule of its host. When several rules match, the rule with most literal
+// conditions applies; ties go to higher precision, then coverage, then support, then exact-host
+// scope, then the rule's content, so the choice never depends on the order rules were given in.
+// The rewritten URL goes through the set's canonicalizer (urlnorm's Safe canonical form by
+// default) and is matched again, up to [Options].MaxRewrites (8) times.
 //
 // # Choices where the paper is silent
 //

@@ -22,7 +22,7 @@ var (
 
 // An Error reports a failure of an operation on one URL or one rule: the operation
 // ("normalize", "rule 3"), the input and the cause, which is one of this package's sentinel
-// errors or an error from package urlnorm.
+// errors or an error from package urlnorm. It is a plain value, safe to share once returned.
 type Error struct {
 	Op    string // "normalize", "canonical", "rule 3"
 	Input string // the URL or the rule, as given
@@ -37,7 +37,8 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // A ParseError reports a line of a rule file that the reader rejects: its 1-based line number,
-// the line (shortened) and the cause, which wraps ErrFormat or ErrInvalidRule.
+// the line (shortened) and the cause, which wraps ErrFormat or ErrInvalidRule. It is a plain
+// value, safe to share once returned.
 type ParseError struct {
 	Line int
 	Text string

@@ -44,6 +44,23 @@ func ExampleNewSet() {
 	// host=www.imdb.com cov=120 prec=1 sup=4 if path(1,3)="title" path(2,2)=* path(3,1)="photogallery" then path(3,1)="mediaindex"
 }
 
+func ExampleSet_Normalize_chain() {
+	// A crawler frontier chains the static dedup key (here: scheme and host lower-cased, the
+	// default port, the tracking parameter and the session id dropped) and the learned rules,
+	// whose output goes through urlnorm's canonicalizer.
+	learned, err := rules.Load(strings.NewReader(`undust-rules v1
+rule host=shop.example.com cov=40 prec=1 sup=9 if path(1,2)="item" path(2,1)=* then path(1,2)="p" path(2,1)=upper(@path(2,1))
+`), nil)
+	if err != nil {
+		panic(err)
+	}
+	frontier := urlnorm.Chain(urlnorm.New(urlnorm.Crawler), learned)
+	key, err := frontier.Normalize("HTTP://Shop.Example.com:80/item/ab%2fc?utm_source=x&sessionid=0a1b2c3d4e5f6a7b8c9d")
+	fmt.Println(key, err)
+	// Output:
+	// http://shop.example.com/p/AB%2FC <nil>
+}
+
 func ExampleParseRule() {
 	// A key reference with a value conversion: the wiki title moves from the query into the
 	// path, and a https mirror folds onto http.
@@ -177,12 +194,12 @@ func ExampleSet_Evaluate() {
 	//  15     0 1.000  vaporbirch.org: path(1,1)="watch" query("feature")=* then query("feature")=-
 	//   6     0 1.000  vaporbirch.org: path(1,1)="watch" query("t")=* then query("t")=-
 	//   7     6 0.143  vistamesa.com.br: path(1,1)="b" query("sort")=* then query("sort")=-
-	//  85     0 1.000  vistamesa.com.br: path(1,3)=* path(2,2)="p" path(3,1)=* then path(1,3)=-
+	//  85     0 1.000  vistamesa.com.br: path(2,2)="p" path(1,3)=* path(3,1)=* then path(1,3)=-
 	//   4     0 1.000  vistamesa.com.br: query("format")="print" then query("format")=-
 	//   6     0 1.000  wiki.canysummit.com: query("action")="view" then query("action")=-
 	//   3     0 1.000  wiki.canysummit.com: query("printable")="yes" then query("printable")=-
-	//   3     0 1.000  canysummit.com: host="mobile.wiki.canysummit.com" then host="wiki.canysummit.com"
 	//   1     0 1.000  canysummit.com: scheme="https" then scheme="http"
+	//   3     0 1.000  canysummit.com: host="mobile.wiki.canysummit.com" then host="wiki.canysummit.com"
 	//   3     0 1.000  juniperacme.com: host="www.juniperacme.com" then host="juniperacme.com"
 	//   2     0 1.000  shorecedar.es: host="www.shorecedar.es" then host="shorecedar.es"
 	//   2     0 1.000  vaporbirch.org: scheme="https" then scheme="http"

@@ -81,7 +81,8 @@ func (s *Set) WriteTo(w io.Writer) (int64, error) {
 
 // ReadFrom replaces the content of s with the set that r holds in the text format, and returns
 // the number of bytes read. It keeps the options of s (for a zero Set, the defaults); the
-// patterns of the file replace Options.Patterns and need Options.ParsePatterns. A line that is
+// patterns of the file replace Options.Patterns, read with Options.ParsePatterns
+// (deeptoken.ParsePatterns by default). A line that is
 // not in the format is reported as a *ParseError with its line number, wrapping ErrFormat or
 // ErrInvalidRule; s is then left as it was. ReadFrom must not run concurrently with any other
 // use of s.
@@ -165,12 +166,13 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 	opts := s.opts
 	opts.Patterns = nil
 	if len(patterns) > 0 {
-		if opts.ParsePatterns == nil {
-			return n, &ParseError{Line: minLine(pline), Err: malformed("deep-token patterns but no Options.ParsePatterns")}
+		parse := opts.ParsePatterns
+		if parse == nil {
+			parse = parseDeepTokens
 		}
 		opts.Patterns = make(map[string]Patterns, len(patterns))
 		for h, text := range patterns {
-			p, err := opts.ParsePatterns(text)
+			p, err := parse(text)
 			if err != nil {
 				return n, &ParseError{Line: pline[h], Text: "pattern " + h, Err: errors.Join(ErrFormat, err)}
 			}
@@ -181,18 +183,8 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 	if err := t.init(rules, &opts, lines); err != nil {
 		return n, err
 	}
-	s.rules, s.exact, s.domain, s.opts, s.maxRw = t.rules, t.exact, t.domain, t.opts, t.maxRw
+	s.rules, s.twins, s.exact, s.domain, s.opts, s.maxRw = t.rules, t.twins, t.exact, t.domain, t.opts, t.maxRw
 	return n, nil
-}
-
-func minLine(m map[string]int) int {
-	l := 0
-	for _, v := range m {
-		if l == 0 || v < l {
-			l = v
-		}
-	}
-	return l
 }
 
 // Load reads a set in the text format from r with the given options (nil for the defaults): it

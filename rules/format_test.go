@@ -3,8 +3,11 @@ package rules
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/undust/undust/deeptoken"
 )
 
 const sampleFile = `undust-rules v1
@@ -114,5 +117,49 @@ func TestReadErrors(t *testing.T) {
 	// A file without a final newline reads.
 	if s, err := Load(strings.NewReader("undust-rules v1\n"+strings.TrimSuffix(rule, "\n")), nil); err != nil || s.Len() != 1 {
 		t.Errorf("Load(no final newline) = %v", err)
+	}
+}
+
+// TestDeepTokenPatterns runs rules on deep tokens of patterns that package deeptoken learned,
+// through a file and back with the default pattern reader.
+func TestDeepTokenPatterns(t *testing.T) {
+	var us []string
+	for _, l := range loadSample(t) {
+		if strings.Contains(l.URL, "//juniperacme.com/") {
+			us = append(us, l.URL)
+		}
+	}
+	p := deeptoken.Learn(slices.Values(us), deeptoken.Options{})
+	// The slug before _UPC_ is lower-cased: a rule on deep tokens 1 and 3 of segment 1.
+	r := mustRule(t, `host=juniperacme.com cov=1 prec=1 sup=1 if path(1.3,-)="UPC" path(1.5,-)=* then path(1.1,-)=lower(@path(1.1,-))`)
+	s, err := NewSet([]Rule{r}, &Options{Patterns: map[string]Patterns{"juniperacme.com": p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const in = "http://juniperacme.com/Physics-Boat-Player_UPC_593018169856_W0?_fcls=0&_pcatid=60"
+	const want = "http://juniperacme.com/physics-boat-player_UPC_593018169856_W0?_fcls=0&_pcatid=60"
+	if got, err := s.Normalize(in); got != want || err != nil {
+		t.Fatalf("Normalize(%q) = %q, %v; want %q", in, got, err, want)
+	}
+	var b1, b2 bytes.Buffer
+	s.WriteTo(&b1)
+	if !strings.Contains(b1.String(), "\npattern juniperacme.com ") {
+		t.Fatalf("no pattern lines in\n%s", b1.String())
+	}
+	s2, err := Load(bytes.NewReader(b1.Bytes()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.WriteTo(&b2)
+	if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
+		t.Errorf("round trip with deep-token patterns differs")
+	}
+	if got, _ := s2.Normalize(in); got != want {
+		t.Errorf("after the round trip, Normalize(%q) = %q, want %q", in, got, want)
+	}
+	// Without its patterns the host's segment is one token: the rule does not apply.
+	s3, _ := NewSet([]Rule{r}, nil)
+	if got, _ := s3.Normalize(in); got != in {
+		t.Errorf("without patterns, Normalize(%q) = %q", in, got)
 	}
 }

@@ -127,8 +127,11 @@ func genRules(ls []Labeled, max int, seed uint64) []Rule {
 		}
 		byCluster[l.Cluster] = append(byCluster[l.Cluster], l.URL)
 	}
+	// Pairwise rules per site, then taken round-robin over the sites, so that a limited set
+	// still covers every site.
 	seen := map[string]bool{}
-	var out []Rule
+	perSite := map[string][]Rule{}
+	var sites []string
 	for _, c := range order {
 		us := byCluster[c]
 		if len(us) < 2 {
@@ -140,6 +143,7 @@ func genRules(ls []Labeled, max int, seed uint64) []Rule {
 			}
 			return strings.Compare(a, b)
 		})
+		site, _, _ := strings.Cut(c, "-")
 		for _, u := range us {
 			if u == tgt {
 				continue
@@ -153,13 +157,28 @@ func genRules(ls []Labeled, max int, seed uint64) []Rule {
 				continue
 			}
 			seen[txt] = true
-			out = append(out, r)
-			if len(out) == max {
-				return out
+			if _, ok := perSite[site]; !ok {
+				sites = append(sites, site)
 			}
+			perSite[site] = append(perSite[site], r)
 		}
 	}
-	return out
+	var out []Rule
+	for i := 0; ; i++ {
+		added := false
+		for _, site := range sites {
+			if rs := perSite[site]; i < len(rs) {
+				out = append(out, rs[i])
+				added = true
+				if len(out) == max {
+					return out
+				}
+			}
+		}
+		if !added {
+			return out
+		}
+	}
 }
 
 func pairwise(u, v string, rng *rand.Rand) (Rule, bool) {
@@ -263,13 +282,21 @@ func pairwise(u, v string, rng *rand.Rand) (Rule, bool) {
 	if len(r.Transform) == 0 {
 		return Rule{}, false
 	}
+	// Generalize ids to "*" only when the transformation does not write an id literally: a
+	// literal id in the target means the rule is about this one page.
+	general := !slices.ContainsFunc(r.Transform, func(a Action) bool {
+		return a.Op == Assign && strings.ContainsAny(a.Value, "0123456789")
+	})
+	// One way of addressing path segments per rule, as a generalizing learner leaves it: both
+	// positions (the pairwise rule), from the start only, or from the end only.
+	style := rng.IntN(3)
 	for _, t := range tu {
 		k := t.Key
 		if k.Part == urlnorm.PartHost || k.Part == urlnorm.PartPort || k.Part == urlnorm.PartUserinfo {
 			continue
 		}
 		c := Condition{Key: k, Op: Equal, Value: t.Value}
-		if strings.ContainsAny(t.Value, "0123456789") || len(t.Value) > 24 {
+		if general && (strings.ContainsAny(t.Value, "0123456789") || len(t.Value) > 24) {
 			c.Op, c.Value = Any, ""
 		}
 		if k.Part == urlnorm.PartPath {
@@ -278,11 +305,11 @@ func pairwise(u, v string, rng *rand.Rand) (Rule, bool) {
 			if copied[kk] {
 				c.Op, c.Value = Any, ""
 			}
-			switch rng.IntN(4) {
-			case 0:
-				c.Key.Pos = 0
+			switch style {
 			case 1:
 				c.Key.RPos = 0
+			case 2:
+				c.Key.Pos = 0
 			}
 		} else if copied[k] {
 			c.Op, c.Value = Any, ""

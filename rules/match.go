@@ -13,6 +13,8 @@ type view struct {
 	host      string
 	pathStart int // index in whole of the first path segment
 	nseg      int // number of path segments
+	hostAt    int // index in whole of the host
+	queryAt   int // index in whole of the first query parameter, len(whole) if none
 }
 
 // load tokenizes u into v, reusing v's buffers.
@@ -22,11 +24,15 @@ func (v *view) load(u string, s *Set) error {
 	if err != nil {
 		return err
 	}
-	v.host, v.pathStart, v.nseg = "", -1, 0
+	v.host, v.pathStart, v.nseg, v.queryAt = "", -1, 0, len(v.whole)
 	for i, t := range v.whole {
 		switch t.Part {
 		case urlnorm.PartHost:
-			v.host = t.Value
+			v.host, v.hostAt = t.Value, i
+		case urlnorm.PartQuery:
+			if v.queryAt == len(v.whole) {
+				v.queryAt = i
+			}
 		case urlnorm.PartPath:
 			if v.pathStart < 0 {
 				v.pathStart = i
@@ -73,7 +79,20 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 		}
 		return "", false
 	}
-	if k.Part == urlnorm.PartPath {
+	switch k.Part {
+	case urlnorm.PartScheme:
+		return v.whole[0].Value, true
+	case urlnorm.PartHost:
+		return v.host, true
+	case urlnorm.PartQuery:
+		for i := v.queryAt; i < len(v.whole); i++ {
+			t := &v.whole[i]
+			if t.Pos == k.Pos && t.Part == urlnorm.PartQuery && t.Name == k.Name {
+				return t.Value, true
+			}
+		}
+		return "", false
+	case urlnorm.PartPath:
 		var i int
 		switch {
 		case k.Pos != 0:
@@ -127,9 +146,14 @@ func holds(c *Condition, val string, ok bool) bool {
 
 // matches reports whether the context of r holds in v (fast lookup). The scope is not checked.
 func (r *crule) matches(v *view) bool {
-	for i := range r.conds {
-		val, ok := v.lookup(r.conds[i].Key)
-		if !holds(&r.conds[i], val, ok) {
+	for i := range r.Context {
+		val, ok := v.lookup(r.Context[i].Key)
+		if !holds(&r.Context[i], val, ok) {
+			return false
+		}
+	}
+	for _, k := range r.needs {
+		if _, ok := v.lookup(k); !ok {
 			return false
 		}
 	}
@@ -165,9 +189,11 @@ type insertion struct {
 	before int
 }
 
-// rewrite appends to dst the URL that rule r makes of v, before canonicalization. The context
-// must hold. sc provides buffers.
-func rewrite(dst []byte, r *Rule, v *view, sc *scratch) []byte {
+// rewrite appends to dst the URL that rule r makes of v, before canonicalization, and reports
+// whether the rule changed a token; if not, it appends nothing. The context must hold. sc
+// provides buffers.
+func rewrite(dst []byte, r *Rule, v *view, sc *scratch) ([]byte, bool) {
+	changed := false
 	out := append(sc.out[:0], v.deep...)
 	ins := sc.ins[:0]
 	for _, a := range r.Transform {
@@ -187,10 +213,10 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch) []byte {
 				if out[i].Part != 0 && sameDeep(out[i].Key, a.Key) {
 					found = true
 					if a.Op == Delete {
-						out[i].Value = ""
-					} else {
-						out[i].Value, out[i].Bare = val, false
+						val = ""
 					}
+					changed = changed || out[i].Value != val || out[i].Bare
+					out[i].Value, out[i].Bare = val, false
 					break
 				}
 			}
@@ -205,9 +231,12 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch) []byte {
 			switch {
 			case a.Op == Delete:
 				t.Part = 0 // AppendJoin skips tokens of no part
+				changed = true
 			case !found:
+				changed = changed || t.Value != val || t.Bare
 				t.Value, t.Bare = val, false
 			default:
+				changed = changed || t.Value != ""
 				t.Value = "" // later deep tokens of a replaced token
 			}
 			found = true
@@ -226,6 +255,9 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch) []byte {
 		}
 	}
 	sc.out = out[:0]
+	if !changed && len(ins) == 0 {
+		return dst, false
+	}
 	if len(ins) > 0 {
 		fin := sc.fin[:0]
 		seg := 0
@@ -250,7 +282,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch) []byte {
 		out = fin
 	}
 	sc.ins = ins
-	return urlnorm.AppendJoin(dst, out)
+	return urlnorm.AppendJoin(dst, out), true
 }
 
 func lowerASCII(s string) string {

@@ -4,8 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"testing"
+
+	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/urlnorm"
 )
 
 // TestFastMatchesSlow checks that the indexed matcher and the linear scan normalize every URL
@@ -31,7 +35,7 @@ func TestFastMatchesSlow(t *testing.T) {
 	}
 	for _, d := range sets {
 		rs := genRules(d.urls, d.rules, 7)
-		s, err := NewSet(rs, &Options{Patterns: map[string]Patterns{"juniperacme.com": &splitter{seps: "Q_Z"}}})
+		s, err := NewSet(rs, &Options{Patterns: learnPatterns(d.urls)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,4 +124,25 @@ func TestNewSetErrors(t *testing.T) {
 	if got, _ := s.Normalize("http://h.example/a"); got != "http://h.example/b" {
 		t.Errorf("set changed with the caller's rule: %q", got)
 	}
+}
+
+// learnPatterns learns deep-token patterns per host with package deeptoken.
+func learnPatterns(ls []Labeled) map[string]Patterns {
+	byHost := map[string][]string{}
+	for _, l := range ls {
+		if toks, err := urlnorm.Tokenize(nil, l.URL); err == nil {
+			for _, t := range toks {
+				if t.Part == urlnorm.PartHost {
+					byHost[t.Value] = append(byHost[t.Value], l.URL)
+				}
+			}
+		}
+	}
+	m := map[string]Patterns{}
+	for h, us := range byHost {
+		if p := deeptoken.Learn(slices.Values(us), deeptoken.Options{}); p.Len() > 0 {
+			m[h] = p
+		}
+	}
+	return m
 }

@@ -5,13 +5,15 @@ import (
 	"slices"
 )
 
-// A Labeled is a URL with the id of its true dup cluster, as in a dupclusters TSV line.
+// A Labeled is a URL with the id of its true dup cluster, as in a dupclusters TSV line. A plain
+// value; Evaluate does not modify or keep it.
 type Labeled struct {
 	Cluster string
 	URL     string
 }
 
-// RuleMetrics are one rule's figures on a labelled URL set (Koppula et al., WSDM 2010, §5).
+// RuleMetrics are one rule's figures on a labelled URL set (Koppula et al., WSDM 2010, §5). A
+// plain value, owned by the caller.
 type RuleMetrics struct {
 	// Coverage is rcov, the number of URLs the rule applies to: its scope and context hold on
 	// the URL's canonical form.
@@ -26,7 +28,8 @@ type RuleMetrics struct {
 }
 
 // Metrics are a rule set's figures on a labelled URL set. URLs, Clusters, Normalized and the
-// ratios count distinct URL strings; a URL given twice counts once, with its first label.
+// ratios count distinct URL strings; a URL given twice counts once, with its first label. A plain
+// value owned by the caller; the zero Metrics are those of no URLs and no rules.
 type Metrics struct {
 	URLs       int // |U_orig|
 	Clusters   int // true clusters among them
@@ -54,7 +57,7 @@ type Metrics struct {
 }
 
 // Evaluate computes the metrics of the set on urls. Each URL is canonicalized with the set's
-// canonicalizer (if any) and normalized by the set; every rule is also applied on its own to
+// canonicalizer and normalized by the set; every rule is also applied on its own to
 // every URL it matches, for its coverage and precision. It takes O(n log n + m) time for n URLs
 // and m rule matches; pair counts are summed per normalized URL and per (normalized URL,
 // cluster), never by enumerating pairs. Evaluate is safe to call concurrently and does not
@@ -85,14 +88,12 @@ func (s *Set) Evaluate(urls []Labeled) Metrics {
 			clusterID[l.Cluster] = id
 		}
 		it := item{cluster: id, canon: l.URL}
-		if s.opts.Canonicalizer != nil {
-			b, err := s.opts.Canonicalizer.AppendCanonical(sc.canon[:0], l.URL)
-			sc.canon = b
-			if err != nil {
-				m.Errors++
-			} else {
-				it.canon = string(b)
-			}
+		b, err := s.canonicalizer().AppendCanonical(sc.canon[:0], l.URL)
+		sc.canon = b
+		if err != nil {
+			m.Errors++
+		} else if string(b) != l.URL {
+			it.canon = string(b)
 		}
 		items = append(items, it)
 	}
@@ -120,7 +121,7 @@ func (s *Set) Evaluate(urls []Labeled) Metrics {
 		for _, r := range all {
 			rm := &m.Rules[r]
 			rm.Coverage++
-			out, err := s.apply(sc, int(r))
+			out, err := s.apply(sc, int(r), it.canon)
 			if err != nil {
 				continue
 			}

@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"cmp"
+	"hash/maphash"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,7 +14,8 @@ import (
 // A Scope names the hosts a rule applies to: one exact host, or (Domain set) every host whose
 // registrable domain is Host, Host itself included ("example.com" covers "www.example.com" and
 // "m.shop.example.com"). Host is written as in a canonical URL: lower case, punycode, no port.
-// The zero Scope is invalid.
+// A Scope is a plain value, safe to copy and share; the zero Scope is invalid (Validate rejects
+// it).
 type Scope struct {
 	Host   string
 	Domain bool
@@ -25,7 +29,7 @@ func (s Scope) Covers(h string) bool {
 	return s.Domain && len(h) > len(s.Host) && strings.HasSuffix(h, s.Host) && h[len(h)-len(s.Host)-1] == '.'
 }
 
-// CondOp says what a [Condition] asks of the value of its key.
+// CondOp says what a [Condition] asks of the value of its key. Its zero value is invalid.
 type CondOp uint8
 
 // The condition operators. The paper's context maps a key to a value or the wildcard "*"; Absent
@@ -37,7 +41,8 @@ const (
 	Absent                   // the key is not present (⊥)
 )
 
-// A Condition is one entry of a rule's context: a key and what its value must be.
+// A Condition is one entry of a rule's context: a key and what its value must be. It is a plain
+// value, safe to copy and share; the zero Condition is invalid (no part, no op).
 type Condition struct {
 	Key   urlnorm.Key
 	Op    CondOp
@@ -45,10 +50,11 @@ type Condition struct {
 }
 
 // A Context is the conjunction of its conditions (Koppula et al., Definition 2: C: K -> V ∪ {*}).
-// Keys it does not name may have any value or be absent.
+// Keys it does not name may have any value or be absent. A nil Context matches every URL of the
+// rule's scope. NewSet copies it (and puts its Equal conditions first in the copy).
 type Context []Condition
 
-// ActOp says what an [Action] does to the value of its key.
+// ActOp says what an [Action] does to the value of its key. Its zero value is invalid.
 type ActOp uint8
 
 // The transformation operators (Koppula et al., Definition 2: T: K -> V ∪ {⊥, K'}). Keys that
@@ -60,7 +66,8 @@ const (
 	Copy                    // the key gets the value of the key From of the same URL, converted by Conv; added if absent
 )
 
-// A Conversion is a value conversion applied to the value that a [Copy] action takes.
+// A Conversion is a value conversion applied to the value that a [Copy] action takes. The zero
+// value is NoConversion.
 type Conversion uint8
 
 // The value conversions. The paper also lists Encode and Decode; percent-encoding is settled
@@ -71,7 +78,8 @@ const (
 	Upper                   // "Recipe" -> "RECIPE" (ASCII letters only)
 )
 
-// An Action is one entry of a rule's transformation.
+// An Action is one entry of a rule's transformation. It is a plain value, safe to copy and
+// share; the zero Action is invalid.
 //
 // Assigning or copying to a key the URL lacks adds it: a query parameter is appended; a path
 // segment with Pos p is inserted before the segment now at position p (so it lands at p), one
@@ -89,11 +97,11 @@ type Action struct {
 
 // A Transformation is a rule's list of actions, applied together: every Copy reads the URL as it
 // was before the rule, so the order of actions does not change the result, except that insertions
-// at one place keep their order.
+// at one place keep their order. A rule needs at least one action; NewSet copies the slice.
 type Transformation []Action
 
 // Stats are a rule's statistics from learning (Koppula et al. §5): they order rules that match
-// the same URL and travel with the rule in the file.
+// the same URL and travel with the rule in the file. A plain value; the zero Stats are valid.
 type Stats struct {
 	Coverage  int     // URLs of the training set the rule applied to
 	Precision float64 // fraction of those it rewrote without a false merge, in [0, 1]
@@ -101,8 +109,9 @@ type Stats struct {
 }
 
 // A Rule rewrites URLs of its scope that its context matches by its transformation (Koppula et
-// al., Definition 2). A Rule is a plain value: build it with a composite literal. NewSet copies
-// it; nothing in this package mutates a Rule it is given.
+// al., Definition 2). A Rule is a plain value: build it with a composite literal. The zero Rule
+// is invalid. A Rule is safe for concurrent reads; NewSet copies it, and nothing in this package
+// mutates a Rule it is given.
 type Rule struct {
 	Scope     Scope
 	Context   Context
@@ -240,27 +249,70 @@ func validKey(k urlnorm.Key) error {
 	return nil
 }
 
-// before reports whether rule a takes precedence over rule b when both match a URL: more
-// literal conditions first (the most specific rule), then higher precision, then higher coverage,
-// then higher support, then an exact-host scope before a domain scope, then the rule's text in
-// byte order, so that the order is total and does not depend on the order rules were given in.
-func before(a, b *Rule, ta, tb string) bool {
-	if la, lb := a.Literals(), b.Literals(); la != lb {
-		return la > lb
+// precedence orders rules that match one URL: the rule that applies first comes first. More
+// literal conditions first (the most specific rule), then higher precision, then higher
+// coverage, then higher support, then an exact-host scope before a domain scope, then by content
+// (compareContent), so that the order is total and does not depend on the order rules were given
+// in.
+func precedence(a, b *crule) int {
+	if c := cmp.Or(
+		cmp.Compare(b.lits, a.lits),
+		cmp.Compare(b.Stats.Precision, a.Stats.Precision),
+		cmp.Compare(b.Stats.Coverage, a.Stats.Coverage),
+		cmp.Compare(b.Stats.Support, a.Stats.Support),
+		cmp.Compare(boolInt(a.Scope.Domain), boolInt(b.Scope.Domain)),
+	); c != 0 {
+		return c
 	}
-	if a.Stats.Precision != b.Stats.Precision {
-		return a.Stats.Precision > b.Stats.Precision
+	return compareContent(&a.Rule, &b.Rule)
+}
+
+// compareContent orders rules by scope, context and transformation, ignoring statistics; it is 0
+// for rules that rewrite alike.
+func compareContent(a, b *Rule) int {
+	if c := cmp.Or(strings.Compare(a.Scope.Host, b.Scope.Host), cmp.Compare(boolInt(a.Scope.Domain), boolInt(b.Scope.Domain))); c != 0 {
+		return c
 	}
-	if a.Stats.Coverage != b.Stats.Coverage {
-		return a.Stats.Coverage > b.Stats.Coverage
+	if c := slices.CompareFunc(a.Context, b.Context, func(x, y Condition) int {
+		return cmp.Or(compareKey(x.Key, y.Key), cmp.Compare(x.Op, y.Op), strings.Compare(x.Value, y.Value))
+	}); c != 0 {
+		return c
 	}
-	if a.Stats.Support != b.Stats.Support {
-		return a.Stats.Support > b.Stats.Support
+	return slices.CompareFunc(a.Transform, b.Transform, func(x, y Action) int {
+		return cmp.Or(compareKey(x.Key, y.Key), cmp.Compare(x.Op, y.Op), strings.Compare(x.Value, y.Value),
+			compareKey(x.From, y.From), cmp.Compare(x.Conv, y.Conv))
+	})
+}
+
+// hashContent hashes what compareContent compares.
+func hashContent(seed maphash.Seed, r *Rule) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteString(r.Scope.Host)
+	key := func(k urlnorm.Key) {
+		h.Write([]byte{byte(k.Part), byte(k.Pos), byte(k.Pos >> 8), byte(k.RPos), byte(k.RPos >> 8),
+			byte(k.Sub), byte(k.Sub >> 8), byte(k.RSub), byte(k.RSub >> 8)})
+		h.WriteString(k.Name)
 	}
-	if a.Scope.Domain != b.Scope.Domain {
-		return !a.Scope.Domain
+	for _, c := range r.Context {
+		key(c.Key)
+		h.WriteByte(byte(c.Op))
+		h.WriteString(c.Value)
 	}
-	return ta < tb
+	h.WriteByte(0xff)
+	for _, a := range r.Transform {
+		key(a.Key)
+		h.WriteByte(byte(a.Op))
+		h.WriteString(a.Value)
+		key(a.From)
+		h.WriteByte(byte(a.Conv))
+	}
+	return h.Sum64()
+}
+
+func compareKey(a, b urlnorm.Key) int {
+	return cmp.Or(cmp.Compare(a.Part, b.Part), cmp.Compare(a.Pos, b.Pos), cmp.Compare(a.RPos, b.RPos),
+		cmp.Compare(a.Sub, b.Sub), cmp.Compare(a.RSub, b.RSub), strings.Compare(a.Name, b.Name))
 }
 
 // clone returns a copy of r that shares no slice with it.

@@ -1,13 +1,16 @@
 package rules
 
 import (
+	"cmp"
+	"hash/maphash"
 	"slices"
-	"sort"
+
 	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
 
+	"github.com/undust/undust/deeptoken"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -17,7 +20,8 @@ const DefaultMaxRewrites = 8
 
 // Patterns are one host's deep-token patterns (package deeptoken): they split the tokens of the
 // host's URLs into deep tokens, so that rules can address parts of a path segment or a value,
-// and they write themselves as text lines for the rule file.
+// and they write themselves as text lines for the rule file. Implementations must be safe for
+// concurrent use and must not modify toks. A Set keeps the Patterns it is given.
 type Patterns interface {
 	// AppendSplit appends toks to dst with the tokens that the patterns cover replaced by their
 	// deep tokens (Sub and RSub set, the token's other key fields kept).
@@ -27,22 +31,27 @@ type Patterns interface {
 }
 
 // A Canonicalizer rewrites a URL to its canonical form; *urlnorm.Normalizer is one. Every URL
-// that a rule writes goes through it, so that a rule's output is a canonical URL.
+// that a rule writes goes through it, so that a rule's output is a canonical URL. It must be
+// safe for concurrent use and must not keep the string it is given.
 type Canonicalizer interface {
 	AppendCanonical(dst []byte, raw string) ([]byte, error)
 }
 
-// Options configure a Set. The zero Options are the defaults.
+// Options configure a Set. The zero Options are the defaults. NewSet and Load copy the Options
+// and the Patterns map (not the Patterns themselves).
 type Options struct {
 	// MaxRewrites bounds the rewrites of one URL; 0 means DefaultMaxRewrites.
 	MaxRewrites int
-	// Patterns maps a host (exact, as in a canonical URL) to its deep-token patterns.
+	// Patterns maps a host (exact, as in a canonical URL) to its deep-token patterns, usually a
+	// *deeptoken.Patterns learned from the host's URLs.
 	Patterns map[string]Patterns
-	// ParsePatterns reads one host's patterns from the lines that AppendText wrote; the reader
-	// needs it for a file with patterns.
+	// ParsePatterns reads one host's patterns from the lines that AppendText wrote, for the
+	// reader; nil means deeptoken.ParsePatterns.
 	ParsePatterns func(text []byte) (Patterns, error)
-	// Canonicalizer canonicalizes every rewritten URL; nil leaves rewritten URLs as the rules
-	// write them.
+	// Canonicalizer canonicalizes every rewritten URL, and the URLs that Evaluate is given;
+	// nil means urlnorm.New(urlnorm.Safe). To keep rewritten URLs in the form of a dedup key
+	// (urlnorm's Key: sorted query, session ids dropped), give a type whose AppendCanonical
+	// calls a Normalizer's AppendKey.
 	Canonicalizer Canonicalizer
 }
 
@@ -51,37 +60,86 @@ type Options struct {
 // which replaces its content and must not run concurrently with anything else. The zero Set is
 // an empty set that leaves every URL unchanged. NewSet copies the rules it is given.
 type Set struct {
-	rules   []crule // in precedence order: index 0 wins over every other rule
-	exact   map[string]*bucket
-	domain  map[string]*bucket
+	rules   []crule           // in precedence order: index 0 wins over every other rule
+	twins   map[int32][]int32 // rules left out of the index, by the equal rule before them
+	exact   map[string]*node  // rules of an exact-host scope, by host
+	domain  map[string]*node  // rules of a domain scope, by domain
 	opts    Options
 	maxRw   int
 	scratch sync.Pool
 }
 
-// crule is a rule compiled for matching.
+// crule is a rule compiled for matching: its context has the Equal conditions first.
 type crule struct {
 	Rule
-	conds []Condition // Equal conditions first, then the others, then Any on the keys Copy reads
+	needs []urlnorm.Key // keys that a Copy reads and no condition requires present
+	lits  int           // Literals()
 }
 
-// bucket indexes the rules of one scope (an exact host or a domain). Each rule that has an Equal
-// condition is filed under one of them, its anchor: the (key, value) that the fewest rules of
-// the bucket share. A URL then only meets the rules filed under the values its tokens have at the
-// anchor keys, and the rules without an Equal condition.
-type bucket struct {
-	keys   []urlnorm.Key        // the distinct anchor keys
-	values []map[string][]int32 // per anchor key: value -> rule indexes, ascending
-	rest   []int32              // rules with no Equal condition, ascending
-	count  map[anchor]int       // build-time only
-	rules  []int32              // build-time only
-	_      [0]func()            // not comparable
+// routeKey is the key under which the index files a condition on k: a path key that gives a
+// position from the start drops the one from the end, and a deep key that gives an index from
+// the start drops the one from the end, so that path(1,3), path(1,2) and path(1,-) meet under
+// path(1,-). A condition on path(1,3) implies one on path(1,-) (the same value, or presence),
+// which is all the index needs.
+func routeKey(k urlnorm.Key) urlnorm.Key {
+	if k.Part == urlnorm.PartPath && k.Pos != 0 {
+		k.RPos = 0
+	}
+	if k.Sub != 0 {
+		k.RSub = 0
+	}
+	return k
 }
 
-type anchor struct {
-	key   urlnorm.Key
+// routesOf returns the conditions that the index may file rule r under: for each routing key,
+// the first Equal or Any condition that implies it (an Any for a key a Copy reads), or an Absent
+// condition on exactly that key (absence of path(1,3) does not imply absence of path(1,-)).
+func routesOf(r *crule) []Condition {
+	var rs []Condition
+	add := func(c Condition) {
+		k := routeKey(c.Key)
+		if c.Op == Absent && k != c.Key || slices.ContainsFunc(rs, func(r Condition) bool { return r.Key == k }) {
+			return
+		}
+		c.Key = k
+		rs = append(rs, c)
+	}
+	for _, c := range r.Context {
+		add(c)
+	}
+	for _, k := range r.needs {
+		add(Condition{Key: k, Op: Any})
+	}
+	return rs
+}
+
+// A node indexes a list of rules (ascending indexes, so in precedence order), like a decision
+// tree over literal conditions: an inner node splits its rules by their Equal condition on one
+// key (Equal by value, Any, Absent, none; see build for the choice of key). A leaf is a short list that is checked rule by rule. A URL
+// then meets only the rules filed under its own values along one path, and the rests on the way.
+type node struct {
+	min      int32 // the smallest rule index in the subtree: a search for a better rule skips it
+	leaf     []int32
+	key      urlnorm.Key
+	kids     []kid            // rules with an Equal condition on key, by value (few values)
+	children map[string]*node // the same, for more than maxKids values
+	present  *node            // rules with an Any condition on key
+	absent   *node            // rules with an Absent condition on key
+	rest     *node            // rules with no condition on key
+}
+
+// kid is one value's branch of a node.
+type kid struct {
 	value string
+	node  *node
 }
+
+// maxLeaf is the size up to which a node is not split; maxKids the number of values up to which
+// a node keeps its branches in a slice instead of a map.
+const (
+	maxLeaf = 4
+	maxKids = 8
+)
 
 // scratch holds the buffers of one Normalize call.
 type scratch struct {
@@ -92,7 +150,6 @@ type scratch struct {
 	buf   []byte
 	canon []byte
 	chain []string
-	all   []int32
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
@@ -118,9 +175,11 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 		o.Patterns = maps(o.Patterns)
 	}
 	cr := make([]crule, len(rules))
-	text := make([]string, len(rules))
 	for i := range rules {
-		r := rules[i].clone()
+		r := rules[i]
+		if lines == nil {
+			r = r.clone() // the reader's rules are its own
+		}
 		normalizeRule(&r)
 		if err := r.Validate(); err != nil {
 			if lines != nil {
@@ -129,16 +188,14 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 			return &Error{Op: "rule " + strconv.Itoa(i), Input: r.String(), Err: err}
 		}
 		cr[i] = compile(r)
-		text[i] = r.String()
 	}
-	order := make([]int, len(cr))
+	// precedence is a total order up to rules that are equal in every field, so an unstable sort
+	// (of indexes: rules are large) gives one order.
+	order := make([]int32, len(cr))
 	for i := range order {
-		order[i] = i
+		order[i] = int32(i)
 	}
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		return before(&cr[a].Rule, &cr[b].Rule, text[a], text[b])
-	})
+	slices.SortFunc(order, func(a, b int32) int { return precedence(&cr[a], &cr[b]) })
 	s.rules = make([]crule, len(cr))
 	for i, j := range order {
 		s.rules[i] = cr[j]
@@ -163,96 +220,179 @@ func maps(m map[string]Patterns) map[string]Patterns {
 }
 
 func compile(r Rule) crule {
-	c := crule{Rule: r}
-	for _, x := range r.Context {
-		if x.Op == Equal {
-			c.conds = append(c.conds, x)
-		}
-	}
-	for _, x := range r.Context {
-		if x.Op != Equal {
-			c.conds = append(c.conds, x)
-		}
-	}
+	// Equal conditions first: they fail fastest. The order does not change the rule's meaning.
+	slices.SortStableFunc(r.Context, func(a, b Condition) int {
+		return cmp.Compare(boolInt(a.Op != Equal), boolInt(b.Op != Equal))
+	})
+	c := crule{Rule: r, lits: r.Literals()}
 	// A Copy needs its source: the rule does not apply to a URL without it.
 	for _, a := range r.Transform {
-		if a.Op == Copy && !slices.ContainsFunc(c.conds, func(x Condition) bool { return x.Key == a.From && x.Op != Absent }) {
-			c.conds = append(c.conds, Condition{Key: a.From, Op: Any})
+		if a.Op == Copy && !slices.ContainsFunc(r.Context, func(x Condition) bool { return x.Key == a.From && x.Op != Absent }) &&
+			!slices.Contains(c.needs, a.From) {
+			c.needs = append(c.needs, a.From)
 		}
 	}
 	return c
 }
 
-// index files every rule in the bucket of its scope under its anchor.
-func (s *Set) index() {
-	s.exact, s.domain = map[string]*bucket{}, map[string]*bucket{}
-	for i := range s.rules {
-		r := &s.rules[i]
-		m := s.exact
-		if r.Scope.Domain {
-			m = s.domain
-		}
-		b := m[r.Scope.Host]
-		if b == nil {
-			b = &bucket{count: map[anchor]int{}}
-			m[r.Scope.Host] = b
-		}
-		b.rules = append(b.rules, int32(i))
-		for _, c := range r.Context {
-			if c.Op == Equal {
-				b.count[anchor{c.Key, c.Value}]++
-			}
-		}
+func boolInt(b bool) int {
+	if b {
+		return 1
 	}
-	for _, m := range []map[string]*bucket{s.exact, s.domain} {
-		for _, b := range m {
-			s.fill(b)
-		}
-	}
+	return 0
 }
 
-func (s *Set) fill(b *bucket) {
-	keyUse := map[urlnorm.Key]int{}
-	for a, n := range b.count {
-		keyUse[a.key] += n
-	}
-	slot := map[urlnorm.Key]int{}
-	for _, i := range b.rules {
-		r := &s.rules[i]
-		best, bestN := -1, 0
-		for j, c := range r.Context {
-			if c.Op != Equal {
-				continue
-			}
-			n := b.count[anchor{c.Key, c.Value}]
-			if best < 0 || n < bestN || n == bestN && betterKey(c.Key, r.Context[best].Key, keyUse) {
-				best, bestN = j, n
+// index builds the tree of each scope. A rule with the same scope, context and transformation as
+// a rule before it can never be the one that applies: it is left out of the trees and recorded
+// in s.twins, for matchAll.
+func (s *Set) index() {
+	// Twins: rules of equal content, found by a hash of it; each is a twin of the first.
+	twin := make([]bool, len(s.rules))
+	s.twins = nil
+	seed := maphash.MakeSeed()
+	seen := make(map[uint64][]int32, len(s.rules))
+	for i := range s.rules {
+		h := hashContent(seed, &s.rules[i].Rule)
+		for _, j := range seen[h] {
+			if compareContent(&s.rules[j].Rule, &s.rules[i].Rule) == 0 {
+				if s.twins == nil {
+					s.twins = map[int32][]int32{}
+				}
+				twin[i] = true
+				s.twins[j] = append(s.twins[j], int32(i))
+				break
 			}
 		}
-		if best < 0 {
-			b.rest = append(b.rest, i)
+		if !twin[i] {
+			seen[h] = append(seen[h], int32(i))
+		}
+	}
+	lists := [2]map[string][]int32{{}, {}}
+	for i := range s.rules {
+		if twin[i] {
 			continue
 		}
-		c := r.Context[best]
-		k, ok := slot[c.Key]
-		if !ok {
-			k = len(b.keys)
-			slot[c.Key] = k
-			b.keys = append(b.keys, c.Key)
-			b.values = append(b.values, map[string][]int32{})
+		r := &s.rules[i]
+		d := 0
+		if r.Scope.Domain {
+			d = 1
 		}
-		b.values[k][c.Value] = append(b.values[k][c.Value], i)
+		lists[d][r.Scope.Host] = append(lists[d][r.Scope.Host], int32(i))
 	}
-	b.count, b.rules = nil, nil
+	routes := make([][]Condition, len(s.rules))
+	for i := range s.rules {
+		if !twin[i] {
+			routes[i] = routesOf(&s.rules[i])
+		}
+	}
+	s.exact, s.domain = make(map[string]*node, len(lists[0])), make(map[string]*node, len(lists[1]))
+	for h, l := range lists[0] {
+		s.exact[h] = build(routes, l, nil)
+	}
+	for h, l := range lists[1] {
+		s.domain[h] = build(routes, l, nil)
+	}
 }
 
-// betterKey prefers, between two equally selective anchors, the key more rules share (fewer
-// distinct keys to probe), then the smaller key text, so the choice is deterministic.
-func betterKey(a, b urlnorm.Key, use map[urlnorm.Key]int) bool {
-	if use[a] != use[b] {
-		return use[a] > use[b]
+// build makes the node of rules list, whose routing conditions routes gives; used holds the
+// keys split on above it.
+func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
+	if len(list) <= maxLeaf {
+		return &node{min: list[0], leaf: list}
 	}
-	return keyText(a) < keyText(b)
+	// For every key: how many rules have a condition on it, and whether the conditions differ.
+	// Split on the key that the most rules have a condition on (a URL that fails it skips them
+	// all), ties broken by key order. A key on which every rule has the same condition splits
+	// nothing.
+	type stat struct {
+		n     int
+		first Condition
+		mixed bool
+	}
+	stats := map[urlnorm.Key]*stat{}
+	for _, i := range list {
+		for _, c := range routes[i] {
+			if slices.Contains(used, c.Key) {
+				continue
+			}
+			st := stats[c.Key]
+			if st == nil {
+				st = &stat{first: c}
+				stats[c.Key] = st
+			}
+			st.n++
+			st.mixed = st.mixed || c != st.first
+		}
+	}
+	var best urlnorm.Key
+	bestN := 0
+	for k, st := range stats {
+		if st.n == len(list) && !st.mixed {
+			continue
+		}
+		if st.n > bestN || st.n == bestN && compareKey(k, best) < 0 {
+			best, bestN = k, st.n
+		}
+	}
+	if bestN == 0 {
+		return &node{min: list[0], leaf: list}
+	}
+	n := &node{min: list[0], key: best}
+	parts := map[string][]int32{}
+	var values []string
+	var present, absent, rest []int32
+	for _, i := range list {
+		rs := routes[i]
+		j := slices.IndexFunc(rs, func(c Condition) bool { return c.Key == best })
+		switch {
+		case j < 0:
+			rest = append(rest, i)
+		case rs[j].Op == Equal:
+			if _, ok := parts[rs[j].Value]; !ok {
+				values = append(values, rs[j].Value)
+			}
+			parts[rs[j].Value] = append(parts[rs[j].Value], i)
+		case rs[j].Op == Any:
+			present = append(present, i)
+		default:
+			absent = append(absent, i)
+		}
+	}
+	used = append(used[:len(used):len(used)], best)
+	if len(values) > maxKids {
+		n.children = make(map[string]*node, len(values))
+	}
+	for _, v := range values {
+		c := build(routes, parts[v], used)
+		if n.children != nil {
+			n.children[v] = c
+		} else {
+			n.kids = append(n.kids, kid{v, c})
+		}
+	}
+	if len(present) > 0 {
+		n.present = build(routes, present, used)
+	}
+	if len(absent) > 0 {
+		n.absent = build(routes, absent, used)
+	}
+	if len(rest) > 0 {
+		n.rest = build(routes, rest, used)
+	}
+	return n
+}
+
+// child returns the node of the rules with an Equal condition of value val on n's key, or nil.
+func (n *node) child(val string) *node {
+	if n.children != nil {
+		return n.children[val]
+	}
+	for i := range n.kids {
+		if n.kids[i].value == val {
+			return n.kids[i].node
+		}
+	}
+	return nil
 }
 
 // Len returns the number of rules in the set.
@@ -272,6 +412,34 @@ func (s *Set) patternsFor(h string) Patterns {
 	return s.opts.Patterns[h]
 }
 
+// A Set is a stage of urlnorm's normalization, and urlnorm's Normalizer is a Canonicalizer.
+var (
+	_ urlnorm.Stage = (*Set)(nil)
+	_ Canonicalizer = (*urlnorm.Normalizer)(nil)
+)
+
+// parseDeepTokens is the default Options.ParsePatterns.
+func parseDeepTokens(text []byte) (Patterns, error) {
+	p, err := deeptoken.ParsePatterns(text)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// *deeptoken.Patterns are Patterns.
+var _ Patterns = (*deeptoken.Patterns)(nil)
+
+// defaultCanonicalizer is the canonicalizer of a Set whose Options name none.
+var defaultCanonicalizer = urlnorm.New(urlnorm.Safe)
+
+func (s *Set) canonicalizer() Canonicalizer {
+	if s.opts.Canonicalizer != nil {
+		return s.opts.Canonicalizer
+	}
+	return defaultCanonicalizer
+}
+
 func (s *Set) getScratch() *scratch {
 	if sc, ok := s.scratch.Get().(*scratch); ok {
 		return sc
@@ -280,6 +448,12 @@ func (s *Set) getScratch() *scratch {
 }
 
 func (s *Set) putScratch(sc *scratch) {
+	// Keep no part of the caller's URLs alive in the pool.
+	clear(sc.v.whole)
+	clear(sc.v.deepBuf)
+	clear(sc.out[:cap(sc.out)])
+	clear(sc.fin)
+	clear(sc.ins)
 	clear(sc.chain)
 	sc.chain = sc.chain[:0]
 	s.scratch.Put(sc)
@@ -288,15 +462,18 @@ func (s *Set) putScratch(sc *scratch) {
 // match returns the index of the rule of highest precedence whose scope and context hold in v,
 // or -1. It meets only the rules filed under v's values at the anchor keys of v's host's
 // buckets and the rules without a literal condition.
-func (s *Set) match(v *view) int {
+func (s *Set) match(v *view) int { return s.matchFrom(v, 0) }
+
+// matchFrom is match among the rules from index from on.
+func (s *Set) matchFrom(v *view, from int32) int {
 	best := int32(len(s.rules))
 	if b := s.exact[v.host]; b != nil {
-		best = s.matchBucket(b, v, best)
+		best = s.find(b, v, from, best)
 	}
 	if len(s.domain) > 0 {
 		for h := v.host; ; {
 			if b := s.domain[h]; b != nil {
-				best = s.matchBucket(b, v, best)
+				best = s.find(b, v, from, best)
 			}
 			j := strings.IndexByte(h, '.')
 			if j < 0 {
@@ -311,19 +488,33 @@ func (s *Set) match(v *view) int {
 	return int(best)
 }
 
-func (s *Set) matchBucket(b *bucket, v *view, best int32) int32 {
-	for k, key := range b.keys {
-		val, ok := v.lookup(key)
-		if !ok {
-			continue
+// find returns the first rule of n's tree in [from, best) that matches v, or best.
+func (s *Set) find(n *node, v *view, from, best int32) int32 {
+	for n != nil && n.min < best {
+		if n.leaf != nil {
+			return s.first(n.leaf, v, from, best)
 		}
-		best = s.first(b.values[k][val], v, best)
+		if val, ok := v.lookup(n.key); ok {
+			if c := n.child(val); c != nil {
+				best = s.find(c, v, from, best)
+			}
+			if n.present != nil {
+				best = s.find(n.present, v, from, best)
+			}
+		} else if n.absent != nil {
+			best = s.find(n.absent, v, from, best)
+		}
+		n = n.rest
 	}
-	return s.first(b.rest, v, best)
+	return best
 }
 
-// first returns the first rule of list (ascending) below best that matches v, or best.
-func (s *Set) first(list []int32, v *view, best int32) int32 {
+// first returns the first rule of list (ascending) in [from, best) that matches v, or best.
+func (s *Set) first(list []int32, v *view, from, best int32) int32 {
+	if from > 0 {
+		j, _ := slices.BinarySearch(list, from)
+		list = list[j:]
+	}
 	for _, i := range list {
 		if i >= best {
 			break
@@ -343,16 +534,25 @@ func (s *Set) matchAll(dst []int32, v *view) []int32 {
 		for _, i := range list {
 			if s.rules[i].matches(v) {
 				dst = append(dst, i)
+				dst = append(dst, s.twins[i]...)
 			}
 		}
 	}
-	visit := func(b *bucket) {
-		for k, key := range b.keys {
-			if val, ok := v.lookup(key); ok {
-				add(b.values[k][val])
+	var visit func(n *node)
+	visit = func(n *node) {
+		for n != nil {
+			if n.leaf != nil {
+				add(n.leaf)
+				return
 			}
+			if val, ok := v.lookup(n.key); ok {
+				visit(n.child(val))
+				visit(n.present)
+			} else {
+				visit(n.absent)
+			}
+			n = n.rest
 		}
-		add(b.rest)
 	}
 	if b := s.exact[v.host]; b != nil {
 		visit(b)
@@ -429,7 +629,7 @@ func (s *Set) normalize(u string, slow bool) (string, error) {
 		if i < 0 {
 			return cur, nil
 		}
-		next, err := s.apply(sc, i)
+		next, err := s.apply(sc, i, cur)
 		if err != nil {
 			return cur, err
 		}
@@ -461,38 +661,40 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 			if i < 0 {
 				return "", nil
 			}
-			next, err := s.apply(sc, i)
+			next, err := s.apply(sc, i, cur)
 			if err != nil || next != cur {
 				return next, err
 			}
 		}
 	}
-	sc.all = s.matchAll(sc.all[:0], &sc.v)
-	for _, j := range sc.all {
-		if int(j) <= i {
-			continue
+	for {
+		i = s.matchFrom(&sc.v, int32(i+1))
+		if i < 0 {
+			return "", nil
 		}
-		next, err := s.apply(sc, int(j))
+		next, err := s.apply(sc, i, cur)
 		if err != nil || next != cur {
 			return next, err
 		}
 	}
-	return "", nil
 }
 
-// apply rewrites the URL in sc.v by rule i and canonicalizes the result.
-func (s *Set) apply(sc *scratch, i int) (string, error) {
-	sc.buf = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc)
-	if s.opts.Canonicalizer == nil {
-		return string(sc.buf), nil
+// apply rewrites the URL cur, tokenized in sc.v, by rule i and canonicalizes the result; if the
+// rule changes no token, it returns cur.
+func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
+	var changed bool
+	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc)
+	if !changed {
+		return cur, nil
 	}
 	// The canonicalizer reads the rewritten URL in place; it must not keep it, so an error
 	// (which may quote it) is made again from a copy.
 	var err error
-	sc.canon, err = s.opts.Canonicalizer.AppendCanonical(sc.canon[:0], unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
+	c := s.canonicalizer()
+	sc.canon, err = c.AppendCanonical(sc.canon[:0], unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
 	if err != nil {
 		raw := string(sc.buf)
-		_, err = s.opts.Canonicalizer.AppendCanonical(nil, raw)
+		_, err = c.AppendCanonical(nil, raw)
 		return "", &Error{Op: "canonical", Input: raw, Err: err}
 	}
 	return string(sc.canon), nil
