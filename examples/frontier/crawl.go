@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
+
+	"github.com/undust/undust/urlnorm"
 )
 
 // loopback routes every request, whatever its host and scheme, to the simulated site's server
@@ -51,12 +53,6 @@ func httpClient(addr string) *http.Client {
 	}
 }
 
-// A normalizer maps a URL to its dedup key: urlnorm's static key, or that chained with learned
-// rules. The frontier enqueues a URL only if its key is new; it fetches the URL as found.
-type normalizer interface {
-	Normalize(string) (string, error)
-}
-
 // A contentCheck sees each fetched page and says whether it duplicates one seen before (after
 // fetching). A crawler does not store, index or follow the links of a duplicate.
 type contentCheck interface {
@@ -75,8 +71,8 @@ type fetch struct {
 type crawl struct {
 	name       string
 	client     *http.Client
-	key        normalizer
-	check      contentCheck // may be nil
+	key        urlnorm.Stage // the dedup key: a URL is enqueued only if its key is new; it is fetched as found
+	check      contentCheck  // may be nil
 	maxFetches int
 	progress   *progress
 

@@ -27,6 +27,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/undust/undust/urlnorm"
 )
 
 type config struct {
@@ -98,7 +100,7 @@ func run(c config, w io.Writer) error {
 	}
 
 	// Pass 2: static key chained with the learned rules before enqueueing, SimHash after fetching.
-	p2 := &crawl{name: "pass 2", client: client, key: chain{static, learned}, check: newNearDup(),
+	p2 := &crawl{name: "pass 2", client: client, key: urlnorm.Chain(static, learned), check: newNearDup(),
 		maxFetches: c.maxFetches, progress: newProgress("pass 2", c.maxFetches, c.quiet)}
 	if err := p2.run(seed); err != nil {
 		return err
@@ -111,19 +113,6 @@ func run(c config, w io.Writer) error {
 	}
 	printReport(w, c, s, p1, p2, r1, r2, len(clusters), nrules, learnTime, rulesPath, svgPath, time.Since(start))
 	return nil
-}
-
-// chain applies normalizers in order: the static key, then the learned rules.
-type chain []normalizer
-
-func (c chain) Normalize(u string) (string, error) {
-	for _, n := range c {
-		var err error
-		if u, err = n.Normalize(u); err != nil {
-			return "", err
-		}
-	}
-	return u, nil
 }
 
 // A passScore is what the site's truth says of one pass.
