@@ -355,12 +355,13 @@ func (s *site) outlinks(id pageID, r *rand.Rand) []pageID {
 // link returns one of the many URLs of page id.
 func (s *site) link(id pageID, r *rand.Rand) string {
 	kind, rest, _ := strings.Cut(string(id), "/")
+	// Most links use the site's own form (https, www); some use the aliases.
 	host := siteHost
-	if r.IntN(5) == 0 {
+	if r.IntN(8) == 0 {
 		host = bareHost
 	}
 	scheme := "https"
-	if r.IntN(3) == 0 {
+	if r.IntN(6) == 0 {
 		scheme = "http"
 	}
 	var path string
