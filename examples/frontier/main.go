@@ -60,59 +60,95 @@ func main() {
 	}
 }
 
+// A report is what a run found: the crawls, what the site's truth says of them, and where the
+// rules and the picture went.
+type report struct {
+	config
+	pages          int // distinct pages of the site
+	p1, p2         *crawl
+	r1, r2         passScore
+	clusters       int
+	rules          int
+	learnTime      time.Duration
+	rulesPath, svg string
+	total          time.Duration
+}
+
+// lost counts the distinct pages of pass 1 that pass 2 did not fetch and keep: it must be 0.
+func (r *report) lost() int {
+	n := 0
+	for id := range r.r1.pages {
+		if !r.r2.kept[id] {
+			n++
+		}
+	}
+	return n
+}
+
 func run(c config, w io.Writer) error {
+	r, err := loop(c)
+	if err != nil {
+		return err
+	}
+	r.print(w)
+	return nil
+}
+
+// loop runs pass 1, learning and pass 2 against a new simulated site.
+func loop(c config) (*report, error) {
 	start := time.Now()
 	if c.out == "" {
 		dir, err := os.MkdirTemp("", "undust-frontier-")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		c.out = dir
 	} else if err := os.MkdirAll(c.out, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	s := newSite(c.size, c.seed)
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	client := httpClient(srv.Listener.Addr().String())
 	seed := "https://" + siteHost + "/"
-
 	static := staticKey()
+	rep := &report{config: c, pages: len(s.allPages())}
 
 	// Pass 1: the static key only; every page fingerprinted, nothing skipped after fetching.
-	p1 := &crawl{name: "pass 1", client: client, key: static, maxFetches: c.maxFetches,
+	rep.p1 = &crawl{name: "pass 1", client: client, key: static, maxFetches: c.maxFetches,
 		progress: newProgress("pass 1", c.maxFetches, c.quiet)}
-	if err := p1.run(seed); err != nil {
-		return err
+	if err := rep.p1.run(seed); err != nil {
+		return nil, err
 	}
-	clusters := clusterByContent(p1.fetches)
+	clusters := clusterByContent(rep.p1.fetches)
+	rep.clusters = len(clusters)
 
 	// Learn rules from the clusters of pass 1 and write them.
 	t0 := time.Now()
 	learned, nrules, err := learnRules(clusters)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	learnTime := time.Since(t0)
-	rulesPath := filepath.Join(c.out, "rules.txt")
-	if err := writeRules(rulesPath, learned); err != nil {
-		return err
+	rep.rules, rep.learnTime = nrules, time.Since(t0)
+	rep.rulesPath = filepath.Join(c.out, "rules.txt")
+	if err := writeRules(rep.rulesPath, learned); err != nil {
+		return nil, err
 	}
 
 	// Pass 2: static key chained with the learned rules before enqueueing, SimHash after fetching.
-	p2 := &crawl{name: "pass 2", client: client, key: urlnorm.Chain(static, learned), check: newNearDup(),
+	rep.p2 = &crawl{name: "pass 2", client: client, key: urlnorm.Chain(static, learned), check: newNearDup(),
 		maxFetches: c.maxFetches, progress: newProgress("pass 2", c.maxFetches, c.quiet)}
-	if err := p2.run(seed); err != nil {
-		return err
+	if err := rep.p2.run(seed); err != nil {
+		return nil, err
 	}
 
-	r1, r2 := score(s, p1), score(s, p2)
-	svgPath := filepath.Join(c.out, "discovery.svg")
-	if err := writePlot(svgPath, c, r1, r2); err != nil {
-		return err
+	rep.r1, rep.r2 = score(s, rep.p1), score(s, rep.p2)
+	rep.svg = filepath.Join(c.out, "discovery.svg")
+	if err := writePlot(rep.svg, c, rep.r1, rep.r2); err != nil {
+		return nil, err
 	}
-	printReport(w, c, s, p1, p2, r1, r2, len(clusters), nrules, learnTime, rulesPath, svgPath, time.Since(start))
-	return nil
+	rep.total = time.Since(start)
+	return rep, nil
 }
 
 // A passScore is what the site's truth says of one pass.
@@ -160,32 +196,25 @@ func writePlot(path string, c config, r1, r2 passScore) error {
 	return err
 }
 
-func printReport(w io.Writer, c config, s *site, p1, p2 *crawl, r1, r2 passScore, nclusters, nrules int,
-	learnTime time.Duration, rulesPath, svgPath string, total time.Duration) {
-	all := s.allPages()
-	lost := 0
-	for id := range r1.pages {
-		if !r2.kept[id] {
-			lost++
-		}
-	}
+func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "undust frontier: simulated site of %d distinct pages (seed %d), fetch budget %d a pass\n\n",
-		len(all), c.seed, c.maxFetches)
-	fmt.Fprintf(w, "%-34s %10s %10s\n", "", "pass 1", "pass 2")
-	fmt.Fprintf(w, "%-34s %10s %10s\n", "", "static", "+learned")
-	row := func(name string, a, b any) { fmt.Fprintf(w, "%-34s %10v %10v\n", name, a, b) }
-	row("pages fetched", r1.fetches, r2.fetches)
-	row("distinct pages discovered", len(r1.pages), len(r2.pages))
-	row("fetches of an already-fetched page", r1.dupFetch, r2.dupFetch)
-	row("duplicates avoided before fetching", p1.avoided, p2.avoided)
-	row("duplicates caught after fetching", countDup(p1), countDup(p2))
-	row("fetches per distinct page", ratio(r1.fetches, len(r1.pages)), ratio(r2.fetches, len(r2.pages)))
+		r.pages, r.seed, r.maxFetches)
+	fmt.Fprintf(w, "%-38s %10s %10s\n", "", "pass 1", "pass 2")
+	fmt.Fprintf(w, "%-38s %10s %10s\n", "", "static", "+learned")
+	row := func(name string, a, b any) { fmt.Fprintf(w, "%-38s %10v %10v\n", name, a, b) }
+	row("pages fetched", r.r1.fetches, r.r2.fetches)
+	row("distinct pages discovered", len(r.r1.pages), len(r.r2.pages))
+	row("fetches of an already-fetched page", r.r1.dupFetch, r.r2.dupFetch)
+	row("duplicate links skipped before fetch", r.p1.avoided, r.p2.avoided)
+	row("duplicates caught after fetching", countDup(r.p1), countDup(r.p2))
+	row("fetches per distinct page", ratio(r.r1.fetches, len(r.r1.pages)), ratio(r.r2.fetches, len(r.r2.pages)))
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "dup clusters from pass 1:           %d\n", nclusters)
-	fmt.Fprintf(w, "rules learned:                      %d (in %v), %s\n", nrules, learnTime.Round(time.Millisecond), rulesPath)
-	fmt.Fprintf(w, "distinct pages lost in pass 2:      %d (pages of pass 1 that pass 2 did not fetch and keep)\n", lost)
-	fmt.Fprintf(w, "picture:                            %s\n", svgPath)
-	fmt.Fprintf(w, "time:                               %v\n", total.Round(time.Millisecond))
+	fmt.Fprintf(w, "dup clusters from pass 1:   %d\n", r.clusters)
+	fmt.Fprintf(w, "rules learned:              %d in %v, written to %s\n", r.rules, r.learnTime.Round(time.Millisecond), r.rulesPath)
+	fmt.Fprintf(w, "fetches saved by pass 2:    %d (%.0f%%)\n", r.r1.fetches-r.r2.fetches, 100*float64(r.r1.fetches-r.r2.fetches)/float64(max(r.r1.fetches, 1)))
+	fmt.Fprintf(w, "distinct pages lost:        %d (pages of pass 1 that pass 2 did not fetch and keep; must be 0)\n", r.lost())
+	fmt.Fprintf(w, "picture:                    %s\n", r.svg)
+	fmt.Fprintf(w, "time:                       %v\n", r.total.Round(time.Millisecond))
 }
 
 func countDup(c *crawl) int {
