@@ -144,7 +144,7 @@ func loop(c config) (*report, error) {
 
 	rep.r1, rep.r2 = score(s, rep.p1), score(s, rep.p2)
 	rep.svg = filepath.Join(c.out, "discovery.svg")
-	if err := writePlot(rep.svg, c, rep.r1, rep.r2); err != nil {
+	if err := writePlot(rep.svg, rep); err != nil {
 		return nil, err
 	}
 	rep.total = time.Since(start)
@@ -180,15 +180,15 @@ func score(s *site, c *crawl) passScore {
 	return r
 }
 
-func writePlot(path string, c config, r1, r2 passScore) error {
+func writePlot(path string, r *report) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	title := fmt.Sprintf("Distinct pages discovered per fetch (site of %d pages, seed %d)", c.size, c.seed)
+	title := fmt.Sprintf("Distinct pages discovered per fetch (site of %d pages, seed %d)", r.pages, r.seed)
 	err = writeSVG(f, title, []series{
-		{name: "pass 1: static key", color: "#d62728", y: r1.curve},
-		{name: "pass 2: static + learned", color: "#1f77b4", y: r2.curve},
+		{name: "pass 1: static key", color: "#d62728", y: r.r1.curve},
+		{name: "pass 2: static + learned", color: "#1f77b4", y: r.r2.curve},
 	})
 	if cerr := f.Close(); err == nil {
 		err = cerr
