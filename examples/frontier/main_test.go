@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// The closed loop on a small site: pass 2 needs fewer fetches than pass 1, loses no distinct
+// page, and the rules file and the picture are written.
+func TestLoop(t *testing.T) {
+	dir := t.TempDir()
+	size, budget := 80, 1500
+	if testing.Short() {
+		size, budget = 40, 600
+	}
+	r, err := loop(config{size: size, seed: 5, maxFetches: budget, out: dir, quiet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.lost() != 0 {
+		t.Errorf("pass 2 lost %d distinct pages", r.lost())
+	}
+	if len(r.r2.pages) != r.pages {
+		t.Errorf("pass 2 discovered %d of the site's %d pages", len(r.r2.pages), r.pages)
+	}
+	if r.r2.fetches >= r.r1.fetches/2 {
+		t.Errorf("pass 2 made %d fetches, pass 1 %d: want less than half", r.r2.fetches, r.r1.fetches)
+	}
+	if r.rules == 0 {
+		t.Error("no rules learned")
+	}
+	for _, p := range []string{r.rulesPath, r.svg} {
+		if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	svg, _ := os.ReadFile(r.svg)
+	if !bytes.HasPrefix(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("<polyline")) {
+		t.Errorf("picture is not an SVG with lines: %.60q", svg)
+	}
+	var out strings.Builder
+	r.print(&out)
+	for _, want := range []string{"pages fetched", "distinct pages lost:        0", "rules learned:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestNiceCeil(t *testing.T) {
+	for _, tt := range []struct{ in, want int }{{1, 5}, {5, 5}, {6, 10}, {11, 25}, {26, 50}, {4000, 5000}, {333, 500}} {
+		if got := niceCeil(tt.in); got != tt.want {
+			t.Errorf("niceCeil(%d) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
