@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/undust/undust/internal/svgplot"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -185,11 +186,24 @@ func writePlot(path string, r *report) error {
 	if err != nil {
 		return err
 	}
-	title := fmt.Sprintf("Distinct pages discovered per fetch (site of %d pages, seed %d)", r.pages, r.seed)
-	err = writeSVG(f, title, []series{
-		{name: "pass 1: static key", color: "#d62728", y: r.r1.curve},
-		{name: "pass 2: static + learned", color: "#1f77b4", y: r.r2.curve},
-	})
+	curve := func(ys []int) []svgplot.Point {
+		pts := make([]svgplot.Point, len(ys)+1)
+		for i, y := range ys {
+			pts[i+1] = svgplot.Point{X: float64(i + 1), Y: float64(y)}
+		}
+		return pts
+	}
+	c := svgplot.Chart{
+		Title:    fmt.Sprintf("Distinct pages discovered per fetch (site of %d pages, seed %d)", r.pages, r.seed),
+		XLabel:   "pages fetched",
+		YLabel:   "distinct pages discovered",
+		Diagonal: true,
+		Series: []svgplot.Series{
+			{Name: "pass 1: static key", Points: curve(r.r1.curve)},
+			{Name: "pass 2: static + learned", Points: curve(r.r2.curve)},
+		},
+	}
+	err = c.WriteSVG(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

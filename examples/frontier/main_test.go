@@ -48,11 +48,3 @@ func TestLoop(t *testing.T) {
 		}
 	}
 }
-
-func TestNiceCeil(t *testing.T) {
-	for _, tt := range []struct{ in, want int }{{1, 5}, {5, 5}, {6, 10}, {11, 25}, {26, 50}, {4000, 5000}, {333, 500}} {
-		if got := niceCeil(tt.in); got != tt.want {
-			t.Errorf("niceCeil(%d) = %d, want %d", tt.in, got, tt.want)
-		}
-	}
-}
