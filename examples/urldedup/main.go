@@ -5,7 +5,8 @@
 //
 //	urldedup learn (-clusters FILE | -cdx FILE [-domain]) [-min-precision P] [-min-coverage N] [-o RULES] [-report FILE]
 //	urldedup apply -rules RULES < urls > keys
-//	urldedup eval -data DIR [-seed S]
+//	urldedup eval -data DIR [-seed S] [-plot DIR]
+//	urldedup stats (-clusters FILE | -cdx FILE [-domain])
 //
 // learn reads dup clusters (the TSV format cluster<TAB>url[<TAB>importance[<TAB>inlinks]], or a
 // CDX/CDXJ crawl index grouped by payload digest), learns rules with package learn and writes
@@ -13,7 +14,10 @@
 // the learner's own text form with each rule's training coverage and errors. apply reads URLs,
 // one per line, and prints the dedup key of each: urlnorm's Crawler key rewritten by the rules.
 // eval runs the 50/50 protocol on DIR/train.tsv and DIR/dev.tsv and the cross-site transfer
-// from train to dev, and prints Markdown tables.
+// from train to dev, and prints Markdown tables; with -plot it also draws, per data set, the
+// precision-reduction trade-off on the held-out half (NAME-tradeoff.svg) and the rule coverage
+// distribution, the paper's Figure 3 (NAME-coverage.svg). stats prints a data set's sites, hosts,
+// clusters, cluster sizes, maximum possible reduction and what urlnorm's static keys reach.
 //
 // Exit codes: 0 success, 1 failure (unreadable or malformed input), 2 bad usage.
 package main
@@ -26,6 +30,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
@@ -44,6 +49,8 @@ func main() {
 		err = cmdApply(os.Args[2:], os.Stdin, os.Stdout)
 	case "eval":
 		err = cmdEval(os.Args[2:], os.Stdout)
+	case "stats":
+		err = cmdStats(os.Args[2:], os.Stdout)
 	default:
 		usage()
 	}
@@ -59,7 +66,7 @@ func main() {
 var errUsage = errors.New("usage")
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: urldedup learn|apply|eval [flags]; urldedup CMD -h for flags")
+	fmt.Fprintln(os.Stderr, "usage: urldedup learn|apply|eval|stats [flags]; urldedup CMD -h for flags")
 	os.Exit(2)
 }
 
@@ -187,6 +194,7 @@ func cmdEval(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	dir := fs.String("data", "", "directory holding train.tsv and dev.tsv")
 	seed := fs.Uint64("seed", 1, "seed of the 50/50 split")
+	plotDir := fs.String("plot", "", "directory for the trade-off and coverage pictures (none by default)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -213,6 +221,11 @@ func cmdEval(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "\n### both halves\n\n")
 		learn.WriteTable(stdout, rep.Both)
 		fmt.Fprintln(stdout)
+		if *plotDir != "" {
+			if err := plotEval(*plotDir, name, cls, rep); err != nil {
+				return err
+			}
+		}
 	}
 	static, got, global, err := learn.Transfer(sets["train.tsv"], sets["dev.tsv"], learn.Options{})
 	if err != nil {
@@ -225,4 +238,22 @@ func cmdEval(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "\nstatic reduction %.4f (%.3f of max), with widened rules %.4f (%.3f of max), pair precision %.4f, false pairs %d\n",
 		static.Reduction, static.OfMax, got.Reduction, got.OfMax, got.PairPrecision, got.FalsePairs)
 	return nil
+}
+
+// plotEval draws the pictures of one data set's evaluation into dir.
+func plotEval(dir, name string, cls []learn.Cluster, rep learn.Report) error {
+	base := filepath.Join(dir, strings.TrimSuffix(name, ".tsv"))
+	if err := writeTradeoff(base+"-tradeoff.svg", "Precision vs reduction, unseen half of "+name, rep.Unseen); err != nil {
+		return err
+	}
+	// Figure 3 plots every generalized rule: learn on the whole set without selection.
+	m, _, err := learn.Learn(cls, learn.Options{MinPrecision: -1, MinCoverage: 1})
+	if err != nil {
+		return err
+	}
+	var cov []int
+	for _, r := range m.Rules() {
+		cov = append(cov, r.Coverage)
+	}
+	return writeCoverage(base+"-coverage.svg", "Rule coverage distribution, "+name, cov)
 }
