@@ -34,7 +34,7 @@ func writeTradeoff(path, title string, rows []learn.Row) error {
 	}
 	return writeChart(path, &svgplot.Chart{
 		Title: title, XLabel: "reduction, fraction of the maximum possible", YLabel: "pair precision (held-out half)",
-		XMax: 1, YMax: 1, Series: series,
+		XMax: 1, YMax: 1, Series: series, LegendBottomLeft: true,
 	})
 }
 

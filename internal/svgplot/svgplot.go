@@ -30,6 +30,8 @@ type Chart struct {
 	XMax, YMax            float64 // fixed axis ends; 0 means a round number above the data
 	// Diagonal draws the dashed line y = x, the ideal of a discovery curve.
 	Diagonal bool
+	// LegendBottomLeft puts the legend in the lower left corner instead of the upper right.
+	LegendBottomLeft bool
 }
 
 var palette = []string{"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"}
@@ -99,9 +101,12 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", px(p.X), py(p.Y), color)
 			}
 		}
-		ly := top + 16 + 18*i
-		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"/>`+"\n", left+plotW-220, ly, left+plotW-196, ly, color)
-		fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`+"\n", left+plotW-190, ly+4, html.EscapeString(s.Name))
+		lx, ly := left+plotW-220, top+16+18*i
+		if c.LegendBottomLeft {
+			lx, ly = left+12, top+plotH-12-18*(len(c.Series)-1-i)
+		}
+		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"/>`+"\n", lx, ly, lx+24, ly, color)
+		fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`+"\n", lx+30, ly+4, html.EscapeString(s.Name))
 	}
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
@@ -126,6 +131,12 @@ func NiceCeil(v float64) float64 {
 }
 
 func tick(v float64) string {
+	switch {
+	case v >= 1e6 && math.Mod(v, 1e5) == 0:
+		return tick(v/1e6) + "M"
+	case v >= 1e4 && math.Mod(v, 100) == 0:
+		return tick(v/1e3) + "k"
+	}
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return fmt.Sprintf("%.0f", v)
 	}

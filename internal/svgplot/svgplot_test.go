@@ -85,3 +85,14 @@ func TestThinning(t *testing.T) {
 		t.Errorf("last point missing: ...%s", line[len(line)-30:])
 	}
 }
+
+func TestTick(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{{0, "0"}, {5, "5"}, {0.2, "0.2"}, {0.25, "0.25"}, {2000, "2000"}, {20000, "20k"}, {250000, "250k"}, {1e6, "1M"}, {1.5e6, "1.5M"}} {
+		if got := tick(tt.v); got != tt.want {
+			t.Errorf("tick(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
