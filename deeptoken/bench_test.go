@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -38,11 +39,11 @@ func BenchmarkLearn(b *testing.B) {
 		b.Run(fmt.Sprintf("urls=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(size))
-			cpu := cpuTime()
+			m := cpubench.Start(b)
 			for b.Loop() {
 				Learn(slices.Values(urls), Options{MaxSample: -1})
 			}
-			cpu = cpuTime() - cpu
+			cpu := m.Elapsed()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/url")
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/url")
 		})
@@ -70,31 +71,31 @@ func BenchmarkSplit(b *testing.B) {
 		b.Run(c.name+"/split", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.url)))
-			cpu := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				dst = p.AppendSplit(dst[:0], toks)
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			cpu.Report(0)
 		})
 		tbuf := make([]urlnorm.Token, 0, 16)
 		b.Run(c.name+"/tokenize", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.url)))
-			cpu := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				tbuf, _ = urlnorm.Tokenize(tbuf[:0], c.url)
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			cpu.Report(0)
 		})
 		b.Run(c.name+"/tokenize+split", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.url)))
-			cpu := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				tbuf, _ = urlnorm.Tokenize(tbuf[:0], c.url)
 				dst = p.AppendSplit(dst[:0], tbuf)
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			cpu.Report(0)
 		})
 	}
 }
@@ -139,16 +140,16 @@ func BenchmarkTrain(b *testing.B) {
 	hosts, order := trainHosts(b)
 	b.Run("learn", func(b *testing.B) {
 		b.ReportAllocs()
-		cpu := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
 			learnAll(hosts, order)
 		}
-		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		cpu.Report(0)
 	})
 	b.Run("read", func(b *testing.B) {
 		b.ReportAllocs()
 		var toks []urlnorm.Token
-		cpu := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
 			h, _ := trainHosts(b)
 			for _, us := range h {
@@ -157,12 +158,12 @@ func BenchmarkTrain(b *testing.B) {
 				}
 			}
 		}
-		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		cpu.Report(0)
 	})
 	b.Run("readraw", func(b *testing.B) {
 		// Only reading and grouping the raw URLs, no urlnorm.
 		b.ReportAllocs()
-		cpu := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
 			f, err := os.Open(filepath.Join(os.Getenv("UNDUST_DUPCLUSTERS"), "train.tsv"))
 			if err != nil {
@@ -171,7 +172,7 @@ func BenchmarkTrain(b *testing.B) {
 			readHosts(b, f, nil)
 			f.Close()
 		}
-		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		cpu.Report(0)
 	})
 }
 

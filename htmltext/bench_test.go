@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/undust/undust/internal/cpubench"
 )
 
 func BenchmarkExtract(b *testing.B) {
@@ -25,7 +27,7 @@ func BenchmarkExtract(b *testing.B) {
 		b.Run("testdata/"+name, func(b *testing.B) {
 			b.SetBytes(n)
 			b.ReportAllocs()
-			start := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				for _, p := range all {
 					if _, err := Extract(p, Options{MainContent: main}); err != nil {
@@ -33,7 +35,7 @@ func BenchmarkExtract(b *testing.B) {
 					}
 				}
 			}
-			reportCPU(b, start, n)
+			cpu.Report(n)
 		})
 	}
 }
@@ -74,7 +76,7 @@ func BenchmarkExtractCorpus(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(n)
 			b.ReportAllocs()
-			start := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				for _, p := range pages {
 					if _, err := Extract(p, Options{MainContent: main}); err != nil {
@@ -82,7 +84,7 @@ func BenchmarkExtractCorpus(b *testing.B) {
 					}
 				}
 			}
-			reportCPU(b, start, n)
+			cpu.Report(n)
 		})
 	}
 }

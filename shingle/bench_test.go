@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/undust/undust/internal/cpubench"
 )
 
 // benchText returns about n bytes of deterministic documentation-like
@@ -49,11 +51,11 @@ func BenchmarkAppendHashes(b *testing.B) {
 			dst := make([]uint64, 0, len(text))
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
-			start := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				dst = AppendHashes(dst[:0], text, Options{})
 			}
-			reportCPU(b, start, int64(len(text)))
+			cpu.Report(int64(len(text)))
 		})
 	}
 }
@@ -112,13 +114,13 @@ func BenchmarkAppendHashesCorpus(b *testing.B) {
 	var dst []uint64
 	b.SetBytes(n)
 	b.ReportAllocs()
-	start := cpuTime()
+	cpu := cpubench.Start(b)
 	for b.Loop() {
 		for _, t := range texts {
 			dst = AppendHashes(dst[:0], t, Options{})
 		}
 	}
-	reportCPU(b, start, n)
+	cpu.Report(n)
 }
 
 func BenchmarkMinHash(b *testing.B) {
@@ -129,25 +131,25 @@ func BenchmarkMinHash(b *testing.B) {
 	b.Run("10KB/shingle+sign", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		b.ReportAllocs()
-		start := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
 			hs = AppendHashes(hs[:0], text, Options{})
 			sig = m.AppendSignature(sig[:0], hs)
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "sigs/s")
-		if d := cpuTime() - start; d > 0 {
+		if d := cpu.Elapsed(); d > 0 {
 			b.ReportMetric(float64(b.N)/d.Seconds(), "cpu-sigs/s")
 		}
 	})
 	hs = AppendHashes(hs[:0], text, Options{})
 	b.Run("10KB/sign", func(b *testing.B) {
 		b.ReportAllocs()
-		start := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
 			sig = m.AppendSignature(sig[:0], hs)
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "sigs/s")
-		if d := cpuTime() - start; d > 0 {
+		if d := cpu.Elapsed(); d > 0 {
 			b.ReportMetric(float64(b.N)/d.Seconds(), "cpu-sigs/s")
 		}
 	})
@@ -185,12 +187,12 @@ func BenchmarkLSHQuery(b *testing.B) {
 		b.ReportAllocs()
 		var dst []uint64
 		i := 0
-		start := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
 			dst, _ = l.AppendQuery(dst[:0], queries[i%len(queries)])
 			i++
 		}
-		reportCPU(b, start, 0)
+		cpu.Report(0)
 		b.ReportMetric(float64(ms.HeapAlloc)/float64(n), "heapB/doc")
 	})
 }
