@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/undust/undust/internal/corpus"
 	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/urlnorm"
 )
@@ -103,11 +103,7 @@ func BenchmarkSplit(b *testing.B) {
 // trainHosts reads train.tsv from $UNDUST_DUPCLUSTERS, or skips, and returns the dedup keys
 // (urlnorm.Crawler) of its URLs by host, as a crawler would learn from them.
 func trainHosts(tb testing.TB) (map[string][]string, []string) {
-	dir := os.Getenv("UNDUST_DUPCLUSTERS")
-	if dir == "" {
-		tb.Skip("set UNDUST_DUPCLUSTERS to the dupclusters directory to run")
-	}
-	f, err := os.Open(filepath.Join(dir, "train.tsv"))
+	f, err := os.Open(corpus.DupClusters(tb, "train.tsv"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -165,7 +161,7 @@ func BenchmarkTrain(b *testing.B) {
 		b.ReportAllocs()
 		cpu := cpubench.Start(b)
 		for b.Loop() {
-			f, err := os.Open(filepath.Join(os.Getenv("UNDUST_DUPCLUSTERS"), "train.tsv"))
+			f, err := os.Open(corpus.DupClusters(b, "train.tsv"))
 			if err != nil {
 				b.Fatal(err)
 			}

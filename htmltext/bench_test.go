@@ -1,13 +1,9 @@
 package htmltext
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/undust/undust/internal/corpus"
 	"github.com/undust/undust/internal/cpubench"
 )
 
@@ -40,31 +36,13 @@ func BenchmarkExtract(b *testing.B) {
 	}
 }
 
-// BenchmarkExtractCorpus extracts the pages of the neardup corpus named by
-// UNDUST_NEARDUP (the directory holding pages.jsonl.gz); it skips without it.
+// BenchmarkExtractCorpus extracts the first 1000 pages of the neardup corpus
+// named by UNDUST_NEARDUP (the directory holding pages.jsonl.gz); it skips
+// without it.
 func BenchmarkExtractCorpus(b *testing.B) {
-	dir := os.Getenv("UNDUST_NEARDUP")
-	if dir == "" {
-		b.Skip("UNDUST_NEARDUP not set")
-	}
-	f, err := os.Open(filepath.Join(dir, "pages.jsonl.gz"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc := bufio.NewScanner(z)
-	sc.Buffer(nil, 1<<28)
 	var pages [][]byte
 	var n int64
-	for sc.Scan() && len(pages) < 1000 {
-		var p struct{ HTML string }
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			b.Fatal(err)
-		}
+	for _, p := range corpus.Pages(b, 1000) {
 		pages = append(pages, []byte(p.HTML))
 		n += int64(len(p.HTML))
 	}

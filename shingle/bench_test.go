@@ -1,18 +1,15 @@
 package shingle
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/undust/undust/internal/corpus"
 	"github.com/undust/undust/internal/cpubench"
 )
 
@@ -76,37 +73,10 @@ func byteSize(n int) string {
 	return strconv.Itoa(n) + "B"
 }
 
-// corpusTexts loads up to max main texts of the neardup corpus named by
-// UNDUST_NEARDUP; it skips the benchmark without it.
-func corpusTexts(b *testing.B, max int) []string {
-	dir := os.Getenv("UNDUST_NEARDUP")
-	if dir == "" {
-		b.Skip("UNDUST_NEARDUP not set")
-	}
-	f, err := os.Open(filepath.Join(dir, "main_text.jsonl.gz"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc := bufio.NewScanner(z)
-	sc.Buffer(nil, 1<<28)
-	var out []string
-	for sc.Scan() && len(out) < max {
-		var d struct{ Main string }
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			b.Fatal(err)
-		}
-		out = append(out, d.Main)
-	}
-	return out
-}
-
+// BenchmarkAppendHashesCorpus hashes the main texts of the neardup corpus
+// named by UNDUST_NEARDUP; it skips without it.
 func BenchmarkAppendHashesCorpus(b *testing.B) {
-	texts := corpusTexts(b, 4042)
+	texts := corpus.MainTexts(b, 4042)
 	var n int64
 	for _, t := range texts {
 		n += int64(len(t))

@@ -1,18 +1,15 @@
 package simhash
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/undust/undust/internal/corpus"
 	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/shingle"
 )
@@ -239,30 +236,10 @@ func BenchmarkSumText(b *testing.B) {
 // BenchmarkSumTextCorpus fingerprints the main texts of the neardup corpus
 // in the directory named by UNDUST_NEARDUP (skipped without it).
 func BenchmarkSumTextCorpus(b *testing.B) {
-	dir := os.Getenv("UNDUST_NEARDUP")
-	if dir == "" {
-		b.Skip("UNDUST_NEARDUP not set")
-	}
-	f, err := os.Open(filepath.Join(dir, "main_text.jsonl.gz"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc := bufio.NewScanner(z)
-	sc.Buffer(nil, 1<<28)
-	var texts []string
+	texts := corpus.MainTexts(b, 0)
 	var n int64
-	for sc.Scan() {
-		var d struct{ Main string }
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			b.Fatal(err)
-		}
-		texts = append(texts, d.Main)
-		n += int64(len(d.Main))
+	for _, t := range texts {
+		n += int64(len(t))
 	}
 	b.SetBytes(n)
 	b.ReportAllocs()
