@@ -8,32 +8,11 @@ import (
 )
 
 func BenchmarkExtract(b *testing.B) {
-	pages := readTestdata(b)
-	var all [][]byte
-	var n int64
-	for _, p := range pages {
-		all = append(all, p)
-		n += int64(len(p))
+	var pages [][]byte
+	for _, p := range readTestdata(b) {
+		pages = append(pages, p)
 	}
-	for _, main := range []bool{false, true} {
-		name := "full"
-		if main {
-			name = "main"
-		}
-		b.Run("testdata/"+name, func(b *testing.B) {
-			b.SetBytes(n)
-			b.ReportAllocs()
-			cpu := cpubench.Start(b)
-			for b.Loop() {
-				for _, p := range all {
-					if _, err := Extract(p, Options{MainContent: main}); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			cpu.Report(n)
-		})
-	}
+	benchExtract(b, "testdata/", pages)
 }
 
 // BenchmarkExtractCorpus extracts the first 1000 pages of the neardup corpus
@@ -41,17 +20,25 @@ func BenchmarkExtract(b *testing.B) {
 // without it.
 func BenchmarkExtractCorpus(b *testing.B) {
 	var pages [][]byte
-	var n int64
 	for _, p := range corpus.Pages(b, 1000) {
 		pages = append(pages, []byte(p.HTML))
-		n += int64(len(p.HTML))
+	}
+	benchExtract(b, "", pages)
+}
+
+// benchExtract extracts every page per op in two sub-benchmarks,
+// prefix+"full" (the whole text) and prefix+"main" (MainContent).
+func benchExtract(b *testing.B, prefix string, pages [][]byte) {
+	var n int64
+	for _, p := range pages {
+		n += int64(len(p))
 	}
 	for _, main := range []bool{false, true} {
 		name := "full"
 		if main {
 			name = "main"
 		}
-		b.Run(name, func(b *testing.B) {
+		b.Run(prefix+name, func(b *testing.B) {
 			b.SetBytes(n)
 			b.ReportAllocs()
 			cpu := cpubench.Start(b)
