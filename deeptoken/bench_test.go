@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/undust/undust/internal/corpus"
+	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -38,11 +39,11 @@ func BenchmarkLearn(b *testing.B) {
 		b.Run(fmt.Sprintf("urls=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(size))
-			cpu := cpuTime()
+			m := cpubench.Start(b)
 			for b.Loop() {
 				Learn(slices.Values(urls), Options{MaxSample: -1})
 			}
-			cpu = cpuTime() - cpu
+			cpu := m.Elapsed()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/url")
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/url")
 		})
@@ -70,31 +71,31 @@ func BenchmarkSplit(b *testing.B) {
 		b.Run(c.name+"/split", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.url)))
-			cpu := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				dst = p.AppendSplit(dst[:0], toks)
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			cpu.Report(0)
 		})
 		tbuf := make([]urlnorm.Token, 0, 16)
 		b.Run(c.name+"/tokenize", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.url)))
-			cpu := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				tbuf, _ = urlnorm.Tokenize(tbuf[:0], c.url)
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			cpu.Report(0)
 		})
 		b.Run(c.name+"/tokenize+split", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.url)))
-			cpu := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				tbuf, _ = urlnorm.Tokenize(tbuf[:0], c.url)
 				dst = p.AppendSplit(dst[:0], tbuf)
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			cpu.Report(0)
 		})
 	}
 }
@@ -102,11 +103,7 @@ func BenchmarkSplit(b *testing.B) {
 // trainHosts reads train.tsv from $UNDUST_DUPCLUSTERS, or skips, and returns the dedup keys
 // (urlnorm.Crawler) of its URLs by host, as a crawler would learn from them.
 func trainHosts(tb testing.TB) (map[string][]string, []string) {
-	dir := os.Getenv("UNDUST_DUPCLUSTERS")
-	if dir == "" {
-		tb.Skip("set UNDUST_DUPCLUSTERS to the dupclusters directory to run")
-	}
-	f, err := os.Open(filepath.Join(dir, "train.tsv"))
+	f, err := os.Open(corpus.DupClusters(tb, "train.tsv"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -139,16 +136,16 @@ func BenchmarkTrain(b *testing.B) {
 	hosts, order := trainHosts(b)
 	b.Run("learn", func(b *testing.B) {
 		b.ReportAllocs()
-		cpu := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
 			learnAll(hosts, order)
 		}
-		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		cpu.Report(0)
 	})
 	b.Run("read", func(b *testing.B) {
 		b.ReportAllocs()
 		var toks []urlnorm.Token
-		cpu := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
 			h, _ := trainHosts(b)
 			for _, us := range h {
@@ -157,21 +154,21 @@ func BenchmarkTrain(b *testing.B) {
 				}
 			}
 		}
-		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		cpu.Report(0)
 	})
 	b.Run("readraw", func(b *testing.B) {
 		// Only reading and grouping the raw URLs, no urlnorm.
 		b.ReportAllocs()
-		cpu := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
-			f, err := os.Open(filepath.Join(os.Getenv("UNDUST_DUPCLUSTERS"), "train.tsv"))
+			f, err := os.Open(corpus.DupClusters(b, "train.tsv"))
 			if err != nil {
 				b.Fatal(err)
 			}
 			readHosts(b, f, nil)
 			f.Close()
 		}
-		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		cpu.Report(0)
 	})
 }
 

@@ -7,8 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
+
+	"github.com/undust/undust/internal/cpubench"
 )
 
 // cjkAlphabet returns k CJK characters, the most frequent first.
@@ -132,11 +133,11 @@ func BenchmarkCode(b *testing.B) {
 					b.SetBytes(int64(textBytes(paras)))
 					b.ReportAllocs()
 					dst := make([]byte, 0, 1<<16)
-					cpu0 := cpuTime()
+					cpu := cpubench.Start(b)
 					for b.Loop() {
 						dst = x.x.AppendCode(dst[:0], paras)
 					}
-					reportCPU(b, cpu0, textBytes(paras))
+					cpu.Report(int64(textBytes(paras)))
 				})
 			}
 		}
@@ -164,13 +165,13 @@ func BenchmarkCodeRealPages(b *testing.B) {
 			b.SetBytes(int64(n))
 			b.ReportAllocs()
 			dst := make([]byte, 0, 1<<16)
-			cpu0 := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				for _, p := range pages {
 					dst = x.x.AppendCode(dst[:0], p.Paragraphs)
 				}
 			}
-			reportCPU(b, cpu0, n)
+			cpu.Report(int64(n))
 		})
 	}
 }
@@ -179,11 +180,11 @@ func BenchmarkLongest(b *testing.B) {
 	codes := synthCodes(1, 2, 0)
 	b.SetBytes(int64(len(codes[0]) + len(codes[1])))
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu := cpubench.Start(b)
 	for b.Loop() {
 		Longest(codes[0], codes[1])
 	}
-	reportCPU(b, cpu0, len(codes[0])+len(codes[1]))
+	cpu.Report(int64(len(codes[0]) + len(codes[1])))
 }
 
 func BenchmarkEliminate(b *testing.B) {
@@ -204,7 +205,7 @@ func BenchmarkEliminate(b *testing.B) {
 			b.SetBytes(int64(bytes))
 			b.ReportAllocs()
 			var kept, mem int
-			cpu0 := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				// What Eliminate does, keeping the Eliminator for its
 				// figures: sort longest first, add in that order.
@@ -219,24 +220,9 @@ func BenchmarkEliminate(b *testing.B) {
 				}
 				kept, mem = e.Kept(), e.Bytes()
 			}
-			reportCPU(b, cpu0, 0)
+			cpu.Report(0)
 			b.ReportMetric(float64(kept), "kept")
 			b.ReportMetric(float64(mem)/float64(kept), "B/kept")
 		})
-	}
-}
-
-// reportCPU reports the CPU time per op since cpu0 and, with bytes > 0, the
-// throughput in CPU time. On a shared machine the wall clock behind ns/op
-// and MB/s also counts the time other processes hold the cores; CPU time
-// does not (it still feels their cache and memory traffic).
-func reportCPU(b *testing.B, cpu0 time.Duration, bytes int) {
-	if !haveCPUTime {
-		return
-	}
-	cpu := cpuTime() - cpu0
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
-	if bytes > 0 && cpu > 0 {
-		b.ReportMetric(float64(bytes)*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 	}
 }

@@ -1,17 +1,16 @@
 package shingle
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/undust/undust/internal/corpus"
+	"github.com/undust/undust/internal/cpubench"
 )
 
 // benchText returns about n bytes of deterministic documentation-like
@@ -49,11 +48,11 @@ func BenchmarkAppendHashes(b *testing.B) {
 			dst := make([]uint64, 0, len(text))
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
-			start := cpuTime()
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				dst = AppendHashes(dst[:0], text, Options{})
 			}
-			reportCPU(b, start, int64(len(text)))
+			cpu.Report(int64(len(text)))
 		})
 	}
 }
@@ -74,37 +73,10 @@ func byteSize(n int) string {
 	return strconv.Itoa(n) + "B"
 }
 
-// corpusTexts loads up to max main texts of the neardup corpus named by
-// UNDUST_NEARDUP; it skips the benchmark without it.
-func corpusTexts(b *testing.B, max int) []string {
-	dir := os.Getenv("UNDUST_NEARDUP")
-	if dir == "" {
-		b.Skip("UNDUST_NEARDUP not set")
-	}
-	f, err := os.Open(filepath.Join(dir, "main_text.jsonl.gz"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc := bufio.NewScanner(z)
-	sc.Buffer(nil, 1<<28)
-	var out []string
-	for sc.Scan() && len(out) < max {
-		var d struct{ Main string }
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			b.Fatal(err)
-		}
-		out = append(out, d.Main)
-	}
-	return out
-}
-
+// BenchmarkAppendHashesCorpus hashes the main texts of the neardup corpus
+// named by UNDUST_NEARDUP; it skips without it.
 func BenchmarkAppendHashesCorpus(b *testing.B) {
-	texts := corpusTexts(b, 4042)
+	texts := corpus.MainTexts(b, 4042)
 	var n int64
 	for _, t := range texts {
 		n += int64(len(t))
@@ -112,13 +84,13 @@ func BenchmarkAppendHashesCorpus(b *testing.B) {
 	var dst []uint64
 	b.SetBytes(n)
 	b.ReportAllocs()
-	start := cpuTime()
+	cpu := cpubench.Start(b)
 	for b.Loop() {
 		for _, t := range texts {
 			dst = AppendHashes(dst[:0], t, Options{})
 		}
 	}
-	reportCPU(b, start, n)
+	cpu.Report(n)
 }
 
 func BenchmarkMinHash(b *testing.B) {
@@ -129,25 +101,25 @@ func BenchmarkMinHash(b *testing.B) {
 	b.Run("10KB/shingle+sign", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		b.ReportAllocs()
-		start := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
 			hs = AppendHashes(hs[:0], text, Options{})
 			sig = m.AppendSignature(sig[:0], hs)
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "sigs/s")
-		if d := cpuTime() - start; d > 0 {
+		if d := cpu.Elapsed(); d > 0 {
 			b.ReportMetric(float64(b.N)/d.Seconds(), "cpu-sigs/s")
 		}
 	})
 	hs = AppendHashes(hs[:0], text, Options{})
 	b.Run("10KB/sign", func(b *testing.B) {
 		b.ReportAllocs()
-		start := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
 			sig = m.AppendSignature(sig[:0], hs)
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "sigs/s")
-		if d := cpuTime() - start; d > 0 {
+		if d := cpu.Elapsed(); d > 0 {
 			b.ReportMetric(float64(b.N)/d.Seconds(), "cpu-sigs/s")
 		}
 	})
@@ -185,12 +157,12 @@ func BenchmarkLSHQuery(b *testing.B) {
 		b.ReportAllocs()
 		var dst []uint64
 		i := 0
-		start := cpuTime()
+		cpu := cpubench.Start(b)
 		for b.Loop() {
 			dst, _ = l.AppendQuery(dst[:0], queries[i%len(queries)])
 			i++
 		}
-		reportCPU(b, start, 0)
+		cpu.Report(0)
 		b.ReportMetric(float64(ms.HeapAlloc)/float64(n), "heapB/doc")
 	})
 }

@@ -1,43 +1,22 @@
 package simhash
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/undust/undust/internal/corpus"
+	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/shingle"
 )
 
-// cpuMeter reports, when the benchmark ends, the bytes processed per CPU
-// second ("cpuMB/s") and the CPU time per operation ("cpu-ns/op").
-type cpuMeter struct {
-	b     *testing.B
-	start time.Duration
-	bytes int64
-}
-
-func startCPU(b *testing.B, bytesPerOp int64) *cpuMeter {
-	return &cpuMeter{b: b, start: cpuTime(), bytes: bytesPerOp}
-}
-
-func (m *cpuMeter) stop() {
-	d := cpuTime() - m.start
-	if d <= 0 || m.b.N == 0 {
-		return
-	}
-	if m.bytes > 0 {
-		m.b.ReportMetric(float64(m.bytes)*float64(m.b.N)/d.Seconds()/1e6, "cpuMB/s")
-	}
-	m.b.ReportMetric(float64(d.Nanoseconds())/float64(m.b.N), "cpu-ns/op")
-}
+// cpuMBs is the name simhash's benchmarks have always given the bytes per
+// CPU second (cpubench.Meter.Report calls it "cpu-MB/s").
+const cpuMBs = "cpuMB/s"
 
 func BenchmarkSum64(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000} {
@@ -50,11 +29,11 @@ func BenchmarkSum64(b *testing.B) {
 			b.SetBytes(int64(8 * n))
 			b.ReportAllocs()
 			var sink uint64
-			m := startCPU(b, int64(8*n))
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				sink += Sum64(hs)
 			}
-			m.stop()
+			cpu.ReportAs(int64(8*n), cpuMBs)
 			_ = sink
 		})
 	}
@@ -144,7 +123,7 @@ func BenchmarkIndexQuery(b *testing.B) {
 				lat := make([]time.Duration, 0, 1<<16)
 				b.ReportAllocs()
 				i := 0
-				m := startCPU(b, 0)
+				cpu := cpubench.Start(b)
 				for b.Loop() {
 					q := qs[i&(len(qs)-1)]
 					if i&15 == 0 && len(lat) < cap(lat) {
@@ -156,7 +135,7 @@ func BenchmarkIndexQuery(b *testing.B) {
 					}
 					i++
 				}
-				m.stop()
+				cpu.Report(0)
 				reportLatency(b, lat)
 				b.ReportMetric(float64(heap)/float64(n), "heapB/fp")
 				b.ReportMetric(float64(heap)/float64(n)/float64(x.Tables()), "heapB/fp/table")
@@ -175,7 +154,7 @@ func BenchmarkIndexInsert(b *testing.B) {
 				lat := make([]time.Duration, 0, 1<<16)
 				b.ReportAllocs()
 				i := 0
-				m := startCPU(b, 0)
+				cpu := cpubench.Start(b)
 				for b.Loop() {
 					// Insert a new id, then delete an old one, so the index
 					// stays at n fingerprints whatever b.N is.
@@ -190,7 +169,7 @@ func BenchmarkIndexInsert(b *testing.B) {
 					x.Delete(uint64(i))
 					i++
 				}
-				m.stop()
+				cpu.Report(0)
 				reportLatency(b, lat)
 			})
 		}
@@ -244,11 +223,11 @@ func BenchmarkSumText(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			var sink uint64
-			m := startCPU(b, int64(len(text)))
+			cpu := cpubench.Start(b)
 			for b.Loop() {
 				sink += SumText(text, shingle.Options{})
 			}
-			m.stop()
+			cpu.ReportAs(int64(len(text)), cpuMBs)
 			_ = sink
 		})
 	}
@@ -257,40 +236,20 @@ func BenchmarkSumText(b *testing.B) {
 // BenchmarkSumTextCorpus fingerprints the main texts of the neardup corpus
 // in the directory named by UNDUST_NEARDUP (skipped without it).
 func BenchmarkSumTextCorpus(b *testing.B) {
-	dir := os.Getenv("UNDUST_NEARDUP")
-	if dir == "" {
-		b.Skip("UNDUST_NEARDUP not set")
-	}
-	f, err := os.Open(filepath.Join(dir, "main_text.jsonl.gz"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc := bufio.NewScanner(z)
-	sc.Buffer(nil, 1<<28)
-	var texts []string
+	texts := corpus.MainTexts(b, 0)
 	var n int64
-	for sc.Scan() {
-		var d struct{ Main string }
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			b.Fatal(err)
-		}
-		texts = append(texts, d.Main)
-		n += int64(len(d.Main))
+	for _, t := range texts {
+		n += int64(len(t))
 	}
 	b.SetBytes(n)
 	b.ReportAllocs()
 	var sink uint64
-	m := startCPU(b, n)
+	cpu := cpubench.Start(b)
 	for b.Loop() {
 		for _, t := range texts {
 			sink += SumText(t, shingle.Options{})
 		}
 	}
-	m.stop()
+	cpu.ReportAs(n, cpuMBs)
 	_ = sink
 }

@@ -5,18 +5,11 @@ package urlnorm
 import (
 	"net/url"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
-)
 
-// threadCPU returns the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID).
-func threadCPU() time.Duration {
-	var ts syscall.Timespec
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 3, uintptr(unsafe.Pointer(&ts)), 0)
-	return time.Duration(ts.Nano())
-}
+	"github.com/undust/undust/internal/cpubench"
+)
 
 // BenchmarkCorpusCPU runs each function over the whole corpus per op and
 // reports the thread CPU time per URL (cpu-ns/URL) beside the wall-clock
@@ -44,11 +37,11 @@ func BenchmarkCorpusCPU(b *testing.B) {
 			var cpu time.Duration
 			passes := 0
 			for b.Loop() {
-				t0 := threadCPU()
+				t0 := cpubench.ThreadTime()
 				for _, u := range urls {
 					f.f(u)
 				}
-				cpu += threadCPU() - t0
+				cpu += cpubench.ThreadTime() - t0
 				passes++
 			}
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(passes*len(urls)), "cpu-ns/URL")

@@ -1,16 +1,15 @@
 //go:build unix
 
-package lcs
+package cpubench
 
 import (
 	"syscall"
 	"time"
 )
 
-const haveCPUTime = true
-
-// cpuTime returns the user and system CPU time of the process so far.
-func cpuTime() time.Duration {
+// ProcessTime returns the CPU time, user plus system, the process has used
+// so far (getrusage RUSAGE_SELF), or 0 if the system cannot say.
+func ProcessTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package shingle
-
-import "time"
-
-// cpuTime is not available here; the CPU metrics then read 0.
-func cpuTime() time.Duration { return 0 }
