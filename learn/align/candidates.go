@@ -1,0 +1,240 @@
+package align
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/undust/undust/learn"
+	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
+)
+
+// kv is a token value at a key.
+type kv struct {
+	key   urlnorm.Key
+	value string
+}
+
+// pv is a token value in a part (and query name), whatever its position.
+type pv struct {
+	part  urlnorm.Part
+	name  string
+	value string
+}
+
+// freqs counts, over a site's generation clusters, the clusters in which a value occurs at a
+// key (for literals in contexts) and in a part (for choosing a canonical value).
+type freqs struct {
+	atKey  map[kv]int
+	inPart map[pv]int
+}
+
+func newFreqs(items []item, clusters [][]int) *freqs {
+	f := &freqs{atKey: map[kv]int{}, inPart: map[pv]int{}}
+	for _, idx := range clusters {
+		k1 := map[kv]bool{}
+		k2 := map[pv]bool{}
+		for _, i := range idx {
+			for _, t := range items[i].toks {
+				k1[kv{t.Key, tokenText(t)}] = true
+				k2[pv{t.Part, t.Name, tokenText(t)}] = true
+			}
+		}
+		for k := range k1 {
+			f.atKey[k]++
+		}
+		for k := range k2 {
+			f.inPart[k]++
+		}
+	}
+	return f
+}
+
+// canonical returns the value of vals that the site uses most (clusters at the part), ties to
+// the shorter, then the smaller value: the value that every cluster rewrites to, so that the
+// rules of different clusters agree.
+func (f *freqs) canonical(part urlnorm.Part, name string, vals []string) string {
+	best := vals[0]
+	for _, v := range vals[1:] {
+		a, b := f.inPart[pv{part, name, v}], f.inPart[pv{part, name, best}]
+		if a > b || a == b && (len(v) < len(best) || len(v) == len(best) && v < best) {
+			best = v
+		}
+	}
+	return best
+}
+
+// A candidate is a rule generated from the consensus of at least one cluster.
+type candidate struct {
+	rule     rules.Rule
+	text     string
+	clusters int // generation clusters that yield it
+	last     int // the last cluster counted
+	nseg     int // path segments of the URLs its context matches
+}
+
+// candidates aligns the sampled URLs of every generation cluster and returns the candidate rules
+// that at least opt.MinFreq clusters yield (the paper's Algorithm 3.3), in a deterministic order.
+func candidates(items []item, clusters [][]int, ids []string, fr *freqs, opt Options, st *learn.Stats) []*candidate {
+	byText := map[string]*candidate{}
+	var order []*candidate
+	var s seqs
+	for ci, idx := range clusters {
+		if len(idx) < 2 {
+			continue
+		}
+		smp := sample(items, idx, ids[ci], opt.K, opt.Seed)
+		s = s[:0]
+		for _, i := range smp {
+			s = append(s, items[i].toks)
+		}
+		k := len(smp)
+		st.Pairs += k * (k - 1) / 2
+		p := multiAlign(s)
+		for r := range p.rows {
+			it := &items[smp[p.rows[r]]]
+			rule, ok, bad := ruleOf(s, p, r, it.host, fr, opt)
+			if bad {
+				st.Overwriting++
+			}
+			if !ok {
+				continue
+			}
+			text := rule.String()
+			c := byText[text]
+			if c == nil {
+				c = &candidate{rule: rule, text: text, last: -1, nseg: it.nseg}
+				byText[text] = c
+				order = append(order, c)
+			}
+			if c.last != ci {
+				c.last = ci
+				c.clusters++
+			}
+		}
+	}
+	st.Classes += len(order)
+	var out []*candidate
+	for _, c := range order {
+		if c.clusters >= opt.MinFreq {
+			out = append(out, c)
+		}
+	}
+	st.Leaves += len(out)
+	return out
+}
+
+// ruleOf returns the rule that rewrites row r of the consensus p of sequences s to the
+// cluster's canonical form, and whether there is one: false when the row is already in it, or
+// when its rewrite needs what package rules cannot express (inexpressible set).
+func ruleOf(s seqs, p *profile, r int, host string, fr *freqs, opt Options) (rule rules.Rule, ok, inexpressible bool) {
+	toks := s[p.rows[r]]
+	var acts rules.Transformation
+	for c := range p.cols {
+		col := &p.cols[c]
+		ti := col.cells[r]
+		if ti < 0 {
+			continue
+		}
+		t := toks[ti]
+		key := actionKey(t)
+		vals := p.vals[c]
+		gap := slices.Contains(col.cells, -1)
+		switch {
+		case !gap && len(vals) == 1:
+			// A fixed token: kept.
+		case gap && t.Part != urlnorm.PartScheme && t.Part != urlnorm.PartHost:
+			// An optional token: the canonical form lacks it.
+			acts = append(acts, rules.Action{Key: key, Op: rules.Delete})
+		case t.Part == urlnorm.PartScheme || t.Part == urlnorm.PartHost || t.Part == urlnorm.PartPort:
+			if v := fr.canonical(t.Part, t.Name, vals); v != t.Value {
+				acts = append(acts, rules.Action{Key: key, Op: rules.Assign, Value: v})
+			}
+		case caseVariants(vals):
+			if t.Bare {
+				continue
+			}
+			lo := strings.ToLower(t.Value)
+			if lo == t.Value {
+				continue
+			}
+			if !sameButFirst(vals) {
+				// Only the first letter varies (a wiki title): the model has no first-letter
+				// conversion, and lowercasing the whole value would merge distinct titles.
+				return rules.Rule{}, false, true
+			}
+			acts = append(acts, rules.Action{Key: key, Op: rules.Copy, From: key, Conv: rules.Lower})
+		case allFrequent(t, vals, fr, opt.LiteralMin):
+			// Synonyms (photogallery, mediaindex): rewrite to the one the site uses most.
+			if v := fr.canonical(t.Part, t.Name, vals); v != tokenText(t) {
+				if v == "\x00bare" {
+					return rules.Rule{}, false, true
+				}
+				acts = append(acts, rules.Action{Key: key, Op: rules.Assign, Value: v})
+			}
+		default:
+			// Rare values that differ between duplicates carry no content: deleted, so the
+			// rule's output is a signature of the cluster rather than one of its URLs.
+			acts = append(acts, rules.Action{Key: key, Op: rules.Delete})
+		}
+	}
+	if len(acts) == 0 {
+		return rules.Rule{}, false, false
+	}
+	rule = rules.Rule{Scope: rules.Scope{Host: host}, Transform: acts}
+	for _, t := range toks {
+		if t.Part == urlnorm.PartHost {
+			continue
+		}
+		c := rules.Condition{Key: actionKey(t), Op: rules.Any}
+		if fr.atKey[kv{t.Key, tokenText(t)}] >= opt.LiteralMin {
+			c.Op, c.Value = rules.Equal, t.Value
+		}
+		rule.Context = append(rule.Context, c)
+	}
+	if rule.Validate() != nil {
+		return rules.Rule{}, false, true
+	}
+	return rule, true, false
+}
+
+// actionKey is the key of token t as a rule names it.
+func actionKey(t urlnorm.Token) urlnorm.Key {
+	k := t.Key
+	if k.Part == urlnorm.PartQuery && k.Pos == 0 {
+		k.Pos = 1
+	}
+	return k
+}
+
+// caseVariants reports whether the values are equal up to ASCII case.
+func caseVariants(vals []string) bool {
+	lo := strings.ToLower(vals[0])
+	for _, v := range vals[1:] {
+		if strings.ToLower(v) != lo {
+			return false
+		}
+	}
+	return true
+}
+
+// sameButFirst reports whether the case variants differ in more than their first letter: whole
+// lowercasing then does what the duplicates show. It returns false when they are equal but for
+// the case of the first byte.
+func sameButFirst(vals []string) bool {
+	for _, v := range vals[1:] {
+		if len(v) > 1 && v[1:] != vals[0][1:] {
+			return true
+		}
+	}
+	return false
+}
+
+func allFrequent(t urlnorm.Token, vals []string, fr *freqs, min int) bool {
+	for _, v := range vals {
+		if fr.inPart[pv{t.Part, t.Name, v}] < min {
+			return false
+		}
+	}
+	return true
+}

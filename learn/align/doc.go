@@ -1,0 +1,2 @@
+// Package align learns URL rewrite rules by multiple URL alignment.
+package align
