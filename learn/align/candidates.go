@@ -93,23 +93,22 @@ func candidates(items []item, clusters [][]int, ids []string, fr *freqs, opt Opt
 		p := multiAlign(s)
 		for r := range p.rows {
 			it := &items[smp[p.rows[r]]]
-			rule, ok, bad := ruleOf(s, p, r, it.host, fr, opt)
+			rs, bad := ruleOf(s, p, r, it.host, fr, opt)
 			if bad {
 				st.Overwriting++
 			}
-			if !ok {
-				continue
-			}
-			text := rule.String()
-			c := byText[text]
-			if c == nil {
-				c = &candidate{rule: rule, text: text, last: -1, nseg: it.nseg}
-				byText[text] = c
-				order = append(order, c)
-			}
-			if c.last != ci {
-				c.last = ci
-				c.clusters++
+			for _, rule := range rs {
+				text := rule.String()
+				c := byText[text]
+				if c == nil {
+					c = &candidate{rule: rule, text: text, last: -1, nseg: it.nseg}
+					byText[text] = c
+					order = append(order, c)
+				}
+				if c.last != ci {
+					c.last = ci
+					c.clusters++
+				}
 			}
 		}
 	}
@@ -127,9 +126,10 @@ func candidates(items []item, clusters [][]int, ids []string, fr *freqs, opt Opt
 // ruleOf returns the rule that rewrites row r of the consensus p of sequences s to the
 // cluster's canonical form, and whether there is one: false when the row is already in it, or
 // when its rewrite needs what package rules cannot express (inexpressible set).
-func ruleOf(s seqs, p *profile, r int, host string, fr *freqs, opt Options) (rule rules.Rule, ok, inexpressible bool) {
+func ruleOf(s seqs, p *profile, r int, host string, fr *freqs, opt Options) (out []rules.Rule, inexpressible bool) {
 	toks := s[p.rows[r]]
 	var acts rules.Transformation
+	var actCols []int // the column of each action
 	for c := range p.cols {
 		col := &p.cols[c]
 		ti := col.cells[r]
@@ -161,14 +161,14 @@ func ruleOf(s seqs, p *profile, r int, host string, fr *freqs, opt Options) (rul
 			if !sameButFirst(vals) {
 				// Only the first letter varies (a wiki title): the model has no first-letter
 				// conversion, and lowercasing the whole value would merge distinct titles.
-				return rules.Rule{}, false, true
+				return nil, true
 			}
 			acts = append(acts, rules.Action{Key: key, Op: rules.Copy, From: key, Conv: rules.Lower})
 		case allFrequent(t, vals, fr, opt.LiteralMin):
 			// Synonyms (photogallery, mediaindex): rewrite to the one the site uses most.
 			if v := fr.canonical(t.Part, t.Name, vals); v != tokenText(t) {
 				if v == "\x00bare" {
-					return rules.Rule{}, false, true
+					return nil, true
 				}
 				acts = append(acts, rules.Action{Key: key, Op: rules.Assign, Value: v})
 			}
@@ -177,25 +177,77 @@ func ruleOf(s seqs, p *profile, r int, host string, fr *freqs, opt Options) (rul
 			// rule's output is a signature of the cluster rather than one of its URLs.
 			acts = append(acts, rules.Action{Key: key, Op: rules.Delete})
 		}
+		for len(actCols) < len(acts) {
+			actCols = append(actCols, c)
+		}
 	}
 	if len(acts) == 0 {
-		return rules.Rule{}, false, false
+		return nil, false
 	}
-	rule = rules.Rule{Scope: rules.Scope{Host: host}, Transform: acts}
+	// The whole rewrite of the row, its context naming every token of the row.
+	whole := rules.Rule{Scope: rules.Scope{Host: host}, Transform: acts}
 	for _, t := range toks {
-		if t.Part == urlnorm.PartHost {
-			continue
+		if t.Part != urlnorm.PartHost {
+			whole.Context = append(whole.Context, cond(t, fr, opt))
 		}
-		c := rules.Condition{Key: actionKey(t), Op: rules.Any}
-		if fr.atKey[kv{t.Key, tokenText(t)}] >= opt.LiteralMin {
-			c.Op, c.Value = rules.Equal, t.Value
+	}
+	if whole.Validate() != nil {
+		return nil, true
+	}
+	out = append(out, whole)
+	if len(acts) == 1 {
+		return out, false
+	}
+	// One rule per action, whose context names the row's path segments (they fix its length),
+	// the tokens of columns every row has, and the token it acts on: it applies whatever the
+	// other optional tokens are, and chains with the rules for them.
+	cols := colOf(p, r)
+	for i, a := range acts {
+		one := rules.Rule{Scope: rules.Scope{Host: host}, Transform: rules.Transformation{a}}
+		for ti, t := range toks {
+			c := cols[ti]
+			col := &p.cols[c]
+			switch {
+			case t.Part == urlnorm.PartHost:
+				continue
+			case c == actCols[i] || !slices.Contains(col.cells, -1) && len(p.vals[c]) == 1:
+				one.Context = append(one.Context, cond(t, fr, opt))
+			case t.Part == urlnorm.PartPath || !slices.Contains(col.cells, -1):
+				one.Context = append(one.Context, rules.Condition{Key: actionKey(t), Op: rules.Any})
+			}
 		}
-		rule.Context = append(rule.Context, c)
+		if one.Validate() == nil {
+			out = append(out, one)
+		}
 	}
-	if rule.Validate() != nil {
-		return rules.Rule{}, false, true
+	return out, false
+}
+
+// cond is the context condition on token t: its literal value when the site's generation
+// clusters have that value at that key at least opt.LiteralMin times, else the wildcard.
+func cond(t urlnorm.Token, fr *freqs, opt Options) rules.Condition {
+	c := rules.Condition{Key: actionKey(t), Op: rules.Any}
+	if fr.atKey[kv{t.Key, tokenText(t)}] >= opt.LiteralMin {
+		c.Op, c.Value = rules.Equal, t.Value
 	}
-	return rule, true, false
+	return c
+}
+
+// colOf returns, for every token of row r, its column in p.
+func colOf(p *profile, r int) []int {
+	n := 0
+	for c := range p.cols {
+		if p.cols[c].cells[r] >= 0 {
+			n++
+		}
+	}
+	out := make([]int, n)
+	for c := range p.cols {
+		if ti := p.cols[c].cells[r]; ti >= 0 {
+			out[ti] = c
+		}
+	}
+	return out
 }
 
 // actionKey is the key of token t as a rule names it.

@@ -227,11 +227,8 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 				continue
 			}
 			if seen[it.prep] {
-				if half == 1 {
-					// Distinct raw URLs with one prepared form still count as URLs for validation.
-					it.cluster = int32(ci)
-					val = append(val, it)
-				}
+				// Raw URLs that the static key already merges are one URL here: a pair of them
+				// would support any rule that matches them.
 				continue
 			}
 			seen[it.prep] = true
