@@ -101,7 +101,7 @@ func candidates(items []item, clusters [][]int, ids []string, fr *freqs, opt Opt
 				text := rule.String()
 				c := byText[text]
 				if c == nil {
-					c = &candidate{rule: rule, text: text, last: -1, nseg: it.nseg}
+					c = &candidate{rule: rule, text: text, last: -1, nseg: shape(&rule)}
 					byText[text] = c
 					order = append(order, c)
 				}
@@ -167,10 +167,16 @@ func ruleOf(s seqs, p *profile, r int, host string, fr *freqs, opt Options) (out
 		case allFrequent(t, vals, fr, opt.LiteralMin):
 			// Synonyms (photogallery, mediaindex): rewrite to the one the site uses most.
 			if v := fr.canonical(t.Part, t.Name, vals); v != tokenText(t) {
-				if v == "\x00bare" {
+				switch {
+				case v == "\x00bare":
 					return nil, true
+				case v == "" && t.Part == urlnorm.PartPath && t.RPos == 1:
+					// /dir/ and /dir/index.html: where another cluster has /dir too, it
+					// deletes the optional last segment; deleting here agrees with it.
+					acts = append(acts, rules.Action{Key: key, Op: rules.Delete})
+				default:
+					acts = append(acts, rules.Action{Key: key, Op: rules.Assign, Value: v})
 				}
-				acts = append(acts, rules.Action{Key: key, Op: rules.Assign, Value: v})
 			}
 		default:
 			// Rare values that differ between duplicates carry no content: deleted, so the
@@ -195,6 +201,7 @@ func ruleOf(s seqs, p *profile, r int, host string, fr *freqs, opt Options) (out
 		return nil, true
 	}
 	out = append(out, whole)
+	out = append(out, wideRules(toks, acts, actCols, colOf(p, r), host, fr, opt)...)
 	if len(acts) == 1 {
 		return out, false
 	}
@@ -289,4 +296,59 @@ func allFrequent(t urlnorm.Token, vals []string, fr *freqs, min int) bool {
 		}
 	}
 	return true
+}
+
+// wideRules returns, for the actions of a row that mean the same wherever the path goes, a rule
+// for the whole host whose context names only the token acted on: deleting a query parameter
+// (context: the parameter, with its value if frequent), deleting a last path segment with a
+// frequent value (index.html, the empty segment of a trailing slash: context the last segment,
+// keyed from the end), and setting the scheme or host. Validation decides whether they hold
+// across the host; they let the rules of clusters of different shapes agree.
+func wideRules(toks []urlnorm.Token, acts rules.Transformation, actCols []int, cols []int, host string, fr *freqs, opt Options) []rules.Rule {
+	var out []rules.Rule
+	for i, a := range acts {
+		var t urlnorm.Token
+		found := false
+		for ti := range toks {
+			if cols[ti] == actCols[i] {
+				t, found = toks[ti], true
+				break
+			}
+		}
+		if !found {
+			continue
+		}
+		w := rules.Rule{Scope: rules.Scope{Host: host}}
+		switch {
+		case t.Part == urlnorm.PartQuery && a.Op == rules.Delete:
+			w.Context = rules.Context{cond(t, fr, opt)}
+			w.Transform = rules.Transformation{a}
+		case t.Part == urlnorm.PartPath && a.Op == rules.Delete && t.RPos == 1 && fr.atKey[kv{t.Key, tokenText(t)}] >= opt.LiteralMin:
+			k := urlnorm.Key{Part: urlnorm.PartPath, RPos: 1}
+			w.Context = rules.Context{{Key: k, Op: rules.Equal, Value: t.Value}}
+			w.Transform = rules.Transformation{{Key: k, Op: rules.Delete}}
+		case t.Part == urlnorm.PartScheme || t.Part == urlnorm.PartHost:
+			w.Transform = rules.Transformation{a}
+			if t.Part == urlnorm.PartScheme {
+				w.Context = rules.Context{{Key: t.Key, Op: rules.Equal, Value: t.Value}}
+			}
+		default:
+			continue
+		}
+		if w.Validate() == nil {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// shape returns the number of path segments of the URLs that r's context can match: Pos+RPos-1
+// of a path condition that gives both, or -1 when none does.
+func shape(r *rules.Rule) int {
+	for _, c := range r.Context {
+		if c.Key.Part == urlnorm.PartPath && c.Key.Pos > 0 && c.Key.RPos > 0 && c.Op != rules.Absent {
+			return int(c.Key.Pos) + int(c.Key.RPos) - 1
+		}
+	}
+	return -1
 }

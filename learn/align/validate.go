@@ -84,10 +84,12 @@ func validate(cands []*candidate, val []item, opt Options, st *learn.Stats) []ru
 	}
 	byShape := map[hostShape][]int{}
 	byForm := map[string][]int{}
+	byHost := map[string][]int{}
 	for i := range val {
 		it := &val[i]
 		byShape[hostShape{it.host, it.nseg}] = append(byShape[hostShape{it.host, it.nseg}], i)
 		byForm[it.prep] = append(byForm[it.prep], i)
+		byHost[it.host] = append(byHost[it.host], i)
 	}
 	var kept []rules.Rule
 	changed := map[int]bool{}
@@ -100,7 +102,11 @@ func validate(cands []*candidate, val []item, opt Options, st *learn.Stats) []ru
 		norm := learn.SetNormalizer(set)
 		clear(changed)
 		clear(outs)
-		for _, i := range byShape[hostShape{c.rule.Scope.Host, c.nseg}] {
+		bucket := byShape[hostShape{c.rule.Scope.Host, c.nseg}]
+		if c.nseg < 0 {
+			bucket = byHost[c.rule.Scope.Host]
+		}
+		for _, i := range bucket {
 			it := &val[i]
 			if !matches(&c.rule, it) {
 				continue
