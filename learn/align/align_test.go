@@ -180,6 +180,8 @@ func TestLearnCandidates(t *testing.T) {
 	want := []string{
 		// the whole rewrite of photogallery, and of mediaindex with a session id
 		`host=www.imdb.com cov=0 prec=0 sup=0 if scheme="http" path(1,3)="title" path(2,2)=* path(3,1)="photogallery" then path(3,1)="mediaindex"`,
+		// the synonym at the last segment, widened to the whole host
+		`host=www.imdb.com cov=0 prec=0 sup=0 if path(-,1)="photogallery" then path(-,1)="mediaindex"`,
 		`host=www.imdb.com cov=0 prec=0 sup=0 if scheme="http" path(1,3)="title" path(2,2)=* path(3,1)="mediaindex" query("sid")=* then query("sid")=-`,
 		// the parameter deletion widened to the whole host
 		`host=www.imdb.com cov=0 prec=0 sup=0 if query("sid")=* then query("sid")=-`,
@@ -189,8 +191,8 @@ func TestLearnCandidates(t *testing.T) {
 	}
 	// Validated on the same URLs, all hold: they merge only duplicates.
 	kept := validate(candidates(items, idx, ids, newFreqs(items, idx), opt, &st), items, opt, &st)
-	if len(kept) != 3 {
-		t.Errorf("validate kept %d rules, want 3", len(kept))
+	if len(kept) != 4 {
+		t.Errorf("validate kept %d rules, want 4", len(kept))
 	}
 	for _, r := range kept {
 		if r.Stats.Precision != 1 || r.Stats.Coverage != 12 {

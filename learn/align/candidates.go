@@ -167,16 +167,10 @@ func ruleOf(s seqs, p *profile, r int, host string, fr *freqs, opt Options) (out
 		case allFrequent(t, vals, fr, opt.LiteralMin):
 			// Synonyms (photogallery, mediaindex): rewrite to the one the site uses most.
 			if v := fr.canonical(t.Part, t.Name, vals); v != tokenText(t) {
-				switch {
-				case v == "\x00bare":
+				if v == "\x00bare" {
 					return nil, true
-				case v == "" && t.Part == urlnorm.PartPath && t.RPos == 1:
-					// /dir/ and /dir/index.html: where another cluster has /dir too, it
-					// deletes the optional last segment; deleting here agrees with it.
-					acts = append(acts, rules.Action{Key: key, Op: rules.Delete})
-				default:
-					acts = append(acts, rules.Action{Key: key, Op: rules.Assign, Value: v})
 				}
+				acts = append(acts, rules.Action{Key: key, Op: rules.Assign, Value: v})
 			}
 		default:
 			// Rare values that differ between duplicates carry no content: deleted, so the
@@ -300,9 +294,9 @@ func allFrequent(t urlnorm.Token, vals []string, fr *freqs, min int) bool {
 
 // wideRules returns, for the actions of a row that mean the same wherever the path goes, a rule
 // for the whole host whose context names only the token acted on: deleting a query parameter
-// (context: the parameter, with its value if frequent), deleting a last path segment with a
-// frequent value (index.html, the empty segment of a trailing slash: context the last segment,
-// keyed from the end), and setting the scheme or host. Validation decides whether they hold
+// (context: the parameter, with its value if frequent), deleting or setting a last path segment
+// with a frequent value (index.html, the empty segment of a trailing slash: context the last
+// segment, keyed from the end), and setting the scheme or host. Validation decides whether they hold
 // across the host; they let the rules of clusters of different shapes agree.
 func wideRules(toks []urlnorm.Token, acts rules.Transformation, actCols []int, cols []int, host string, fr *freqs, opt Options) []rules.Rule {
 	var out []rules.Rule
@@ -323,10 +317,10 @@ func wideRules(toks []urlnorm.Token, acts rules.Transformation, actCols []int, c
 		case t.Part == urlnorm.PartQuery && a.Op == rules.Delete:
 			w.Context = rules.Context{cond(t, fr, opt)}
 			w.Transform = rules.Transformation{a}
-		case t.Part == urlnorm.PartPath && a.Op == rules.Delete && t.RPos == 1 && fr.atKey[kv{t.Key, tokenText(t)}] >= opt.LiteralMin:
+		case t.Part == urlnorm.PartPath && (a.Op == rules.Delete || a.Op == rules.Assign) && t.RPos == 1 && fr.atKey[kv{t.Key, tokenText(t)}] >= opt.LiteralMin:
 			k := urlnorm.Key{Part: urlnorm.PartPath, RPos: 1}
 			w.Context = rules.Context{{Key: k, Op: rules.Equal, Value: t.Value}}
-			w.Transform = rules.Transformation{{Key: k, Op: rules.Delete}}
+			w.Transform = rules.Transformation{{Key: k, Op: a.Op, Value: a.Value}}
 		case t.Part == urlnorm.PartScheme || t.Part == urlnorm.PartHost:
 			w.Transform = rules.Transformation{a}
 			if t.Part == urlnorm.PartScheme {

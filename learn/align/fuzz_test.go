@@ -45,7 +45,7 @@ func FuzzAlign(f *testing.F) {
 		if ab != ba {
 			t.Fatalf("score(%q, %q) = %d, reversed %d", x.prep, y.prep, ab, ba)
 		}
-		if len(x.toks)+len(y.toks) <= 14 {
+		if len(x.toks)+len(y.toks) <= 10 {
 			if slow := slowScore(s, a, b, 0, 0); slow != ab {
 				t.Fatalf("score(%q, %q) = %d, slow %d", x.prep, y.prep, ab, slow)
 			}

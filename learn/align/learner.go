@@ -153,7 +153,7 @@ func prepare(raw string) (item, bool) {
 		return item{}, false
 	}
 	toks, err := urlnorm.Tokenize(nil, p)
-	if err != nil {
+	if err != nil || len(toks) > maxTokens {
 		return item{}, false
 	}
 	it := item{prep: p, toks: toks}
@@ -254,3 +254,8 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 
 // valSeed is mixed into Options.Seed for the generation/validation split.
 const valSeed = 0x9e3779b97f4a7c15
+
+// maxTokens bounds the tokens of a URL that is aligned: an alignment takes time and memory
+// quadratic in the tokens of the two sequences. Longer URLs are left out of learning (counted
+// in Stats.BadURLs).
+const maxTokens = 128
