@@ -152,9 +152,6 @@ func validate(cands []*candidate, val []item, opt Options, st *learn.Stats) []ru
 			supp += all
 			fp += all - same
 		}
-		if debugValidate != nil {
-			debugValidate(c, supp, fp, len(changed))
-		}
 		if supp < int64(opt.MinSupport) {
 			continue
 		}
@@ -168,6 +165,3 @@ func validate(cands []*candidate, val []item, opt Options, st *learn.Stats) []ru
 	}
 	return kept
 }
-
-// debugValidate, when set by a test, sees every validation outcome.
-var debugValidate func(c *candidate, supp, fp int64, cov int)
