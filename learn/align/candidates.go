@@ -294,7 +294,7 @@ func allFrequent(t urlnorm.Token, vals []string, fr *freqs, min int) bool {
 
 // wideRules returns, for the actions of a row that mean the same wherever the path goes, a rule
 // for the whole host whose context names only the token acted on: deleting a query parameter
-// (context: the parameter, with its value if frequent), deleting or setting a last path segment
+// (context: the parameter, whatever its value), deleting or setting a last path segment
 // with a frequent value (index.html, the empty segment of a trailing slash: context the last
 // segment, keyed from the end), and setting the scheme or host. Validation decides whether they hold
 // across the host; they let the rules of clusters of different shapes agree.
@@ -315,7 +315,9 @@ func wideRules(toks []urlnorm.Token, acts rules.Transformation, actCols []int, c
 		w := rules.Rule{Scope: rules.Scope{Host: host}}
 		switch {
 		case t.Part == urlnorm.PartQuery && a.Op == rules.Delete:
-			w.Context = rules.Context{cond(t, fr, opt)}
+			// Whatever the value: rules "delete f if f=10", "... if f=12" would each pass
+			// validation alone and together merge every page that f tells apart.
+			w.Context = rules.Context{{Key: actionKey(t), Op: rules.Any}}
 			w.Transform = rules.Transformation{a}
 		case t.Part == urlnorm.PartPath && (a.Op == rules.Delete || a.Op == rules.Assign) && t.RPos == 1 && fr.atKey[kv{t.Key, tokenText(t)}] >= opt.LiteralMin:
 			k := urlnorm.Key{Part: urlnorm.PartPath, RPos: 1}

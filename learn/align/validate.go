@@ -156,7 +156,10 @@ func validate(cands []*candidate, val []item, opt Options, st *learn.Stats) []ru
 			continue
 		}
 		fpr := float64(fp) / float64(supp)
-		if fpr > opt.FPRMax {
+		if fpr > opt.FPRMax || c.nseg < 0 && fp > 0 {
+			// A rule for the whole host (any path) must merge no two validation clusters: its
+			// many supporting pairs on one kind of page would hide its errors on another
+			// (phpBB's f= is redundant in viewtopic.php and the content in viewforum.php).
 			continue
 		}
 		r := c.rule
