@@ -1,6 +1,7 @@
 package align
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -271,5 +272,44 @@ func TestDeterministic(t *testing.T) {
 		if x != texts[0] {
 			t.Errorf("rule files differ with the number of workers:\n%s\n---\n%s", texts[0], x)
 		}
+	}
+}
+
+// TestForumTrap checks the phpBB trap: f= is redundant in viewtopic.php (a topic's URL works
+// with and without it) and is the content in viewforum.php. The learner must delete it from
+// topics and keep it on forums.
+func TestForumTrap(t *testing.T) {
+	var cls []learn.Cluster
+	for i := range 60 {
+		f, tp := i%6+1, 1000+i
+		cls = append(cls, cluster(fmt.Sprintf("bb-t%d", tp),
+			fmt.Sprintf("http://bb.org/viewtopic.php?f=%d&t=%d", f, tp),
+			fmt.Sprintf("http://bb.org/viewtopic.php?t=%d", tp),
+			fmt.Sprintf("http://bb.org/viewtopic.php?f=%d&t=%d&sid=%08x", f, tp, i*7919)))
+	}
+	for f := 1; f <= 6; f++ {
+		for _, start := range []int{0, 50, 100} {
+			cls = append(cls, cluster(fmt.Sprintf("bb-f%d-%d", f, start),
+				fmt.Sprintf("http://bb.org/viewforum.php?f=%d&start=%d", f, start)))
+		}
+	}
+	set, _, err := (&Learner{}).Learn(cls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := learn.SetNormalizer(set)
+	tests := []struct{ in, want string }{
+		// a topic unseen in training: f and the session id go
+		{"http://bb.org/viewtopic.php?f=3&t=5555&sid=0123abcd", "http://bb.org/viewtopic.php?t=5555"},
+		// a forum page keeps f
+		{"http://bb.org/viewforum.php?f=3&start=50", "http://bb.org/viewforum.php?f=3&start=50"},
+	}
+	for _, tt := range tests {
+		if got, err := n.Normalize(tt.in); err != nil || got != tt.want {
+			t.Errorf("Normalize(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	if m := learn.Measure(cls, n); m.FalsePairs != 0 {
+		t.Errorf("%d false pairs on the training clusters", m.FalsePairs)
 	}
 }
