@@ -16,7 +16,8 @@ type SetLearner interface {
 	Learn(clusters []learn.Cluster) (*rules.Set, learn.Stats, error)
 }
 
-// A Contender is a learner with the name its row of the comparison gets.
+// A Contender is a learner with the name its row of the comparison gets. It is a plain value;
+// Compare calls its Learner from one goroutine.
 type Contender struct {
 	Name    string
 	Learner SetLearner
@@ -34,7 +35,9 @@ type Row struct {
 // Compare splits clusters 50/50 by learn.InHalf(id, seed), as learn.Evaluate does, learns with
 // every contender on half 0, and measures each learned set (through learn.SetNormalizer) and each
 // baseline with learn.Measure on half 1, the clusters no learner saw. Rows come in the order
-// baselines, then contenders. It stops at the first learner error.
+// baselines, then contenders. It stops at the first learner error. It does not modify clusters;
+// it calls the contenders and baselines one after the other, so they need not be safe for
+// concurrent use.
 func Compare(clusters []learn.Cluster, seed uint64, contenders []Contender, baselines []learn.Baseline) ([]Row, error) {
 	train, test := learn.Split(clusters, seed)
 	var rows []Row

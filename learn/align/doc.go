@@ -40,6 +40,11 @@
 // rule, a URL with several actions yields one rule per action, whose context names the path,
 // the columns every row has and the token acted on: these chain (rules.Set reapplies rules to
 // their output) where the whole rule would need the exact combination of optional tokens.
+// Some actions mean the same wherever the path goes, and also yield a rule for the whole host
+// whose context names only the token acted on: deleting a query parameter (whatever its value:
+// one rule per value would pass validation value by value and, together, merge every page the
+// parameter tells apart), deleting or setting a last path segment with a frequent value
+// (index.html, the empty segment of a trailing slash), and setting the scheme or the host.
 // Candidates are grouped by their text (scope, context, transformation) and kept when at least
 // Options.MinFreq (2) clusters yield them.
 //
@@ -54,8 +59,16 @@
 // with at least one changed URL support the rule; pairs of different clusters are false
 // positives. URLs that share a static key count once: two of them would support any rule
 // that matches them. A rule is kept with at least Options.MinSupport (1) supporting pairs and a
-// false-positive rate of at most Options.FPRMax (0.01). Its Stats are the validation coverage,
-// 1 - the false-positive rate, and the number of generation clusters that yielded it.
+// false-positive rate of at most Options.FPRMax (0.01); a rule for the whole host must have no
+// false-positive pair at all, since its many supporting pairs on one kind of page would hide its
+// errors on another (phpBB's f= is redundant in viewtopic.php and the content in viewforum.php).
+// Its Stats are the validation coverage, 1 - the false-positive rate, and the number of
+// generation clusters that yielded it.
+//
+// Validation judges each rule alone, as the paper does. Two rules that are right alone can be
+// wrong together, and two rules that are only right together (a mirror host rewritten, and its
+// path prefix deleted, by rules of two clusters that chose different signatures) are both
+// rejected; the whole-URL rule of each aligned URL is what covers the second case.
 //
 // # Choices where the papers are vague, and limits
 //
@@ -69,6 +82,12 @@
 //     validation rejects.
 //   - Deep tokens (package deeptoken) are not used yet: tokens are whole path segments and
 //     parameters.
+//   - URLs of more than 128 tokens are left out of learning (an alignment is quadratic in the
+//     tokens of its two sequences); they count in Stats.BadURLs.
+//   - Rewriting every URL to one real URL of its cluster (package learn's target), with key
+//     references found by equal values across parts, was tried in place of the signatures and
+//     beside them: alone it reduced less on both data sets, and mixed with the signatures it
+//     made rules that disagree on the canonical form, so it is not used.
 //
 // On the unseen halves of the dupclusters data (learn.Split seed 1), the decision-tree learner
 // reaches a higher reduction than this one at equal pair precision; see the comparison test

@@ -11,7 +11,8 @@ import (
 	"github.com/undust/undust/urlnorm"
 )
 
-// Options configure a Learner. The zero value means the defaults given per field.
+// Options configure a Learner. The zero value means the defaults given per field. It is a
+// plain value; Learn reads a copy and never modifies it.
 type Options struct {
 	// K is the number of URLs of a cluster that are aligned: larger clusters are sampled, the
 	// k URLs whose hash (of cluster id and URL, seeded by Seed) is smallest (default 10). The
