@@ -39,8 +39,8 @@ func ExampleLearner_Learn() {
 		fmt.Println(key)
 	}
 	// Output:
-	// host=www.imdb.com cov=20 prec=1 sup=20 if scheme="http" path(1,3)="title" path(2,2)=* path(3,1)="mediaindex" query("sid")=* then query("sid")=-
-	// host=www.imdb.com cov=20 prec=1 sup=20 if scheme="http" path(1,3)="title" path(2,2)=* path(3,1)="photogallery" then path(3,1)="mediaindex"
+	// host=www.imdb.com cov=20 prec=1 sup=20 if scheme="http" path(1,3)="title" path(3,1)="mediaindex" path(2,2)=* query("sid")=* then query("sid")=-
+	// host=www.imdb.com cov=20 prec=1 sup=20 if scheme="http" path(1,3)="title" path(3,1)="photogallery" path(2,2)=* then path(3,1)="mediaindex"
 	// host=www.imdb.com cov=20 prec=1 sup=20 if path(-,1)="photogallery" then path(-,1)="mediaindex"
 	// host=www.imdb.com cov=20 prec=1 sup=20 if query("sid")=* then query("sid")=-
 	// http://www.imdb.com/title/tt9999/mediaindex
