@@ -89,7 +89,12 @@
 //     beside them: alone it reduced less on both data sets, and mixed with the signatures it
 //     made rules that disagree on the canonical form, so it is not used.
 //
-// On the unseen halves of the dupclusters data (learn.Split seed 1), the decision-tree learner
-// reaches a higher reduction than this one at equal pair precision; see the comparison test
-// TestCompareDupclusters (set UNDUST_DUPCLUSTERS to run it).
+// # Measured
+//
+// On the unseen halves of the dupclusters data (learn.Split seed 1; learned on the other half,
+// both learners' output measured as the rules.Set a crawler loads), this learner reduces dev.tsv
+// more than the decision-tree learner (0.379 against 0.371, pair precision 1.0000 both) and
+// train.tsv less (0.329 against 0.333, pair precision 0.9999 against 1.0000). Run
+// TestCompareDupclusters with UNDUST_DUPCLUSTERS set to the dupclusters directory for the
+// tables. Learning all of train.tsv takes about 5 s on 2 cores.
 package align
