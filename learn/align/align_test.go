@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/undust/undust/learn"
+	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -311,5 +312,49 @@ func TestForumTrap(t *testing.T) {
 	}
 	if m := learn.Measure(cls, n); m.FalsePairs != 0 {
 		t.Errorf("%d false pairs on the training clusters", m.FalsePairs)
+	}
+}
+
+// TestMatchesSet compares validation's prefilter (matches, on the URL's host and path length)
+// with rules.Set, the reference: every URL that a one-rule set changes must pass the filter,
+// (the other direction need not hold: a rule may match and leave a URL as it is).
+func TestMatchesSet(t *testing.T) {
+	cls := append(imdbClusters(12), cluster("imdb-x", "https://www.imdb.com/title/tt1/photogallery/", "http://imdb.com/title/tt1/mediaindex?sid=1&sid=2"))
+	var items []item
+	var idx [][]int
+	var ids []string
+	for ci, c := range cls {
+		var ii []int
+		for _, u := range c.URLs {
+			it, ok := prepare(u.Raw)
+			if !ok {
+				t.Fatalf("prepare(%q) failed", u.Raw)
+			}
+			it.cluster = int32(ci)
+			ii = append(ii, len(items))
+			items = append(items, it)
+		}
+		idx = append(idx, ii)
+		ids = append(ids, c.ID)
+	}
+	var st learn.Stats
+	cands := candidates(items, idx, ids, newFreqs(items, idx), Options{MinFreq: 1}.withDefaults(), &st)
+	if len(cands) == 0 {
+		t.Fatal("no candidates")
+	}
+	for _, c := range cands {
+		set, err := rules.NewSet([]rules.Rule{c.rule}, &rules.Options{Canonicalizer: canonicalizer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range items {
+			it := &items[i]
+			out, err := set.Normalize(it.prep)
+			changed := err == nil && out != it.prep
+			m := matches(&c.rule, it) && (c.nseg < 0 || c.nseg == it.nseg)
+			if changed && !m {
+				t.Errorf("rule %s changes %q (to %q) but the prefilter drops it", c.text, it.prep, out)
+			}
+		}
 	}
 }
