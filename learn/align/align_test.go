@@ -358,3 +358,41 @@ func TestMatchesSet(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyMoved checks clusters where the key moves between path and query (wiki-style
+// /wiki/T = /w/index.php?title=T = /?title=T): the target rules copy the value across parts.
+func TestKeyMoved(t *testing.T) {
+	var cls []learn.Cluster
+	for i := range 60 {
+		title := fmt.Sprintf("Page_%d", 100+i)
+		cls = append(cls, cluster("wk-"+title,
+			"http://wiki.org/wiki/"+title,
+			"http://wiki.org/w/index.php?title="+title,
+			"http://wiki.org/?title="+title,
+			"http://wiki.org/w/index.php?title="+title+"&printable=yes"))
+	}
+	set, _, err := (&Learner{}).Learn(cls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := learn.SetNormalizer(set)
+	keys := map[string]bool{}
+	for _, u := range []string{
+		"http://wiki.org/wiki/Unseen",
+		"http://wiki.org/w/index.php?title=Unseen",
+		"http://wiki.org/?title=Unseen",
+		"http://wiki.org/w/index.php?title=Unseen&printable=yes",
+	} {
+		k, err := n.Normalize(u)
+		if err != nil {
+			t.Errorf("Normalize(%q): %v", u, err)
+		}
+		keys[k] = true
+	}
+	if len(keys) != 1 {
+		t.Errorf("the forms of an unseen title normalize to %d keys, want 1: %v", len(keys), keys)
+	}
+	if m := learn.Measure(cls, n); m.FalsePairs != 0 {
+		t.Errorf("%d false pairs on the training clusters", m.FalsePairs)
+	}
+}

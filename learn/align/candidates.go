@@ -91,11 +91,20 @@ func candidates(items []item, clusters [][]int, ids []string, fr *freqs, opt Opt
 		k := len(smp)
 		st.Pairs += k * (k - 1) / 2
 		p := multiAlign(s)
+		tgt := -1
+		if moved(s) {
+			tgt = target(s)
+		}
 		for r := range p.rows {
 			it := &items[smp[p.rows[r]]]
 			rs, bad := ruleOf(s, p, r, it.host, fr, opt)
 			if bad {
 				st.Overwriting++
+			}
+			if tgt >= 0 && p.rows[r] != tgt {
+				if tr, ok := targetRule(s[p.rows[r]], s[tgt], it.host, fr, opt); ok {
+					rs = append(rs, tr)
+				}
 			}
 			for _, rule := range rs {
 				text := rule.String()
@@ -347,4 +356,188 @@ func shape(r *rules.Rule) int {
 		}
 	}
 	return -1
+}
+
+// moved reports whether a value moves between path and query among the sequences: a path
+// segment of one URL is a query value of another URL that does not have it as a path segment
+// (/wiki/T and /w/index.php?title=T). The alignment keeps parts apart, so such clusters get
+// target rules besides (see targetRule).
+func moved(s seqs) bool {
+	inPath := map[string]int{} // value -> bitmask of rows (first 64) with it as a path segment
+	for r, toks := range s {
+		for _, t := range toks {
+			if t.Part == urlnorm.PartPath && len(t.Value) > 1 {
+				inPath[t.Value] |= 1 << (r % 64)
+			}
+		}
+	}
+	for r, toks := range s {
+		for _, t := range toks {
+			if t.Part == urlnorm.PartQuery && !t.Bare {
+				if m, ok := inPath[t.Value]; ok && m&^(1<<(r%64)) != 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// target returns the index of the sequence that the target rules rewrite a cluster to: fewest
+// query parameters, then fewest path segments, then fewest tokens, then shortest text, then
+// fewest capitals, then the smallest text. The order is structural, as in package learn's
+// target selection, so that similar clusters choose similar targets.
+func target(s seqs) int {
+	type rank struct{ q, p, n, l, caps int }
+	rk := func(toks []urlnorm.Token) (rank, string) {
+		var r rank
+		var b []byte
+		for _, t := range toks {
+			switch t.Part {
+			case urlnorm.PartQuery:
+				r.q++
+			case urlnorm.PartPath:
+				r.p++
+			}
+			for i := 0; i < len(t.Value); i++ {
+				if 'A' <= t.Value[i] && t.Value[i] <= 'Z' {
+					r.caps++
+				}
+			}
+			r.l += len(t.Name) + len(t.Value) + 1
+		}
+		r.n = len(toks)
+		b = urlnorm.AppendJoin(b, toks)
+		return r, string(b)
+	}
+	best, bestR, bestS := 0, rank{}, ""
+	for i := range s {
+		r, txt := rk(s[i])
+		if i == 0 || r.q < bestR.q || r.q == bestR.q && (r.p < bestR.p || r.p == bestR.p && (r.n < bestR.n ||
+			r.n == bestR.n && (r.l < bestR.l || r.l == bestR.l && (r.caps < bestR.caps || r.caps == bestR.caps && txt < bestS)))) {
+			best, bestR, bestS = i, r, txt
+		}
+	}
+	return best
+}
+
+// targetRule returns the rule that rewrites the URL src into the cluster's target tgt, and
+// whether it can be expressed: every value of the target is the value at the same key, a value
+// found elsewhere in src (a key reference, as when a title moves from ?title=T to /wiki/T), or
+// a literal frequent on the site; src's other path segments and parameters are deleted. Its
+// context is src's tokens, literal where frequent. This is the alignment used the other way
+// round: rather than a signature of the consensus, a URL of the cluster.
+func targetRule(src, tgt []urlnorm.Token, host string, fr *freqs, opt Options) (rules.Rule, bool) {
+	var acts rules.Transformation
+	// find returns the key of a token of src with value v, other than at key not.
+	find := func(v string, not urlnorm.Key) (urlnorm.Key, bool) {
+		if v == "" {
+			return urlnorm.Key{}, false
+		}
+		for _, t := range src {
+			if (t.Part == urlnorm.PartPath || t.Part == urlnorm.PartQuery && !t.Bare) && t.Value == v && actionKey(t) != not {
+				return actionKey(t), true
+			}
+		}
+		return urlnorm.Key{}, false
+	}
+	set := func(k urlnorm.Key, t urlnorm.Token) bool {
+		if t.Bare {
+			return false
+		}
+		if from, ok := find(t.Value, k); ok {
+			acts = append(acts, rules.Action{Key: k, Op: rules.Copy, From: from})
+			return true
+		}
+		if t.Value == "" || fr.inPart[pv{t.Part, t.Name, t.Value}] >= opt.LiteralMin {
+			acts = append(acts, rules.Action{Key: k, Op: rules.Assign, Value: t.Value})
+			return true
+		}
+		return false
+	}
+	var sp, tp []urlnorm.Token
+	for _, t := range src {
+		if t.Part == urlnorm.PartPath {
+			sp = append(sp, t)
+		}
+	}
+	for _, t := range tgt {
+		switch t.Part {
+		case urlnorm.PartScheme, urlnorm.PartHost, urlnorm.PartPort:
+			v, ok := lookup(src, t.Key)
+			if !ok || v != t.Value {
+				acts = append(acts, rules.Action{Key: t.Key, Op: rules.Assign, Value: t.Value})
+			}
+		case urlnorm.PartPath:
+			tp = append(tp, t)
+		}
+	}
+	for _, t := range src {
+		if t.Part == urlnorm.PartPort {
+			if _, ok := lookup(tgt, t.Key); !ok {
+				acts = append(acts, rules.Action{Key: t.Key, Op: rules.Delete})
+			}
+		}
+	}
+	n := len(sp)
+	for i, t := range tp {
+		var k urlnorm.Key
+		if i < n {
+			if sp[i].Value == t.Value {
+				continue
+			}
+			k = sp[i].Key
+		} else {
+			k = urlnorm.Key{Part: urlnorm.PartPath, Pos: int16(i + 1)}
+		}
+		if !set(k, t) {
+			return rules.Rule{}, false
+		}
+	}
+	for i := len(tp); i < n; i++ {
+		acts = append(acts, rules.Action{Key: sp[i].Key, Op: rules.Delete})
+	}
+	for _, t := range tgt {
+		if t.Part != urlnorm.PartQuery {
+			continue
+		}
+		k := actionKey(t)
+		v, ok := lookup(src, k)
+		if ok && v == t.Value && srcBare(src, k) == t.Bare {
+			continue
+		}
+		if !set(k, t) {
+			return rules.Rule{}, false
+		}
+	}
+	for _, t := range src {
+		if t.Part != urlnorm.PartQuery {
+			continue
+		}
+		if _, ok := lookup(tgt, actionKey(t)); !ok {
+			acts = append(acts, rules.Action{Key: actionKey(t), Op: rules.Delete})
+		}
+	}
+	if len(acts) == 0 {
+		return rules.Rule{}, false
+	}
+	r := rules.Rule{Scope: rules.Scope{Host: host}, Transform: acts}
+	for _, t := range src {
+		if t.Part != urlnorm.PartHost {
+			r.Context = append(r.Context, cond(t, fr, opt))
+		}
+	}
+	if r.Validate() != nil {
+		return rules.Rule{}, false
+	}
+	return r, true
+}
+
+func srcBare(toks []urlnorm.Token, k urlnorm.Key) bool {
+	for _, t := range toks {
+		if t.Part == k.Part && t.Name == k.Name && t.Pos == max(k.Pos, 1) {
+			return t.Bare
+		}
+	}
+	return false
 }

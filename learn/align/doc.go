@@ -45,6 +45,18 @@
 // one rule per value would pass validation value by value and, together, merge every page the
 // parameter tells apart), deleting or setting a last path segment with a frequent value
 // (index.html, the empty segment of a trailing slash), and setting the scheme or the host.
+//
+// A path segment and a query value never share a column, so a key moved between path and query
+// (/wiki/T = /w/index.php?title=T = /?title=T, /video?video_id=X = short.link/X) defeats the
+// signatures. In a cluster where a path segment of one URL is a query value of another, every
+// URL also yields a target rule: it rewrites the URL into the cluster's target, the URL with
+// fewest query parameters, then path segments, then tokens, then shortest, fewest capitals,
+// smallest (a structural order, as package learn's target selection, so that clusters agree).
+// Each target value is kept where it is, copied from the token of the URL that has it (a key
+// reference: path(2,1) := query(title)), or written as a literal if it is frequent on the site;
+// the URL's other segments and parameters are deleted; a rule that would need a rare literal is
+// not made.
+//
 // Candidates are grouped by their text (scope, context, transformation) and kept when at least
 // Options.MinFreq (2) clusters yield them.
 //
@@ -77,17 +89,14 @@
 //   - Values that differ only in the case of their first letter (wiki titles) need a
 //     first-letter conversion that package rules lacks: such URLs yield no rule and are
 //     counted in Stats.Overwriting.
-//   - A key moved between path and query (/wiki/T = /w/index.php?title=T) is not aligned: a
-//     path segment and a query value never share a column, so such clusters yield rules that
-//     validation rejects.
 //   - Deep tokens (package deeptoken) are not used yet: tokens are whole path segments and
 //     parameters.
 //   - URLs of more than 128 tokens are left out of learning (an alignment is quadratic in the
 //     tokens of its two sequences); they count in Stats.BadURLs.
-//   - Rewriting every URL to one real URL of its cluster (package learn's target), with key
-//     references found by equal values across parts, was tried in place of the signatures and
-//     beside them: alone it reduced less on both data sets, and mixed with the signatures it
-//     made rules that disagree on the canonical form, so it is not used.
+//   - Rewriting every URL to one real URL of its cluster (package learn's target), as the
+//     only rules or beside the signatures in every cluster, reduced less on both data sets
+//     (mixed everywhere, the two kinds of rule disagree on the canonical form); it is kept for
+//     the clusters where a value moves between parts (see above).
 //
 // # Measured
 //
