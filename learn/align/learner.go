@@ -1,0 +1,262 @@
+package align
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/undust/undust/learn"
+	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
+)
+
+// Options configure a Learner. The zero value means the defaults given per field. It is a
+// plain value; Learn reads a copy and never modifies it.
+type Options struct {
+	// K is the number of URLs of a cluster that are aligned: larger clusters are sampled, the
+	// k URLs whose hash (of cluster id and URL, seeded by Seed) is smallest (default 10). The
+	// multiple alignment of a cluster costs O(K^2) pairwise alignments, whatever its size.
+	K int
+	// MinFreq is the number of training clusters that must yield a candidate rule, the same
+	// (context, transformation), for it to be kept (the paper's minfreq; default 2).
+	MinFreq int
+	// LiteralMin is the number of training clusters of a site in which a token value must occur,
+	// at its key, for a rule context to name it as a literal; rarer values (ids, titles, session
+	// ids) become the wildcard "*" (default 3). It also decides which differing values of an
+	// aligned column are synonyms (all frequent: rewrite to one of them) and which are noise
+	// (rare: delete).
+	LiteralMin int
+	// MinSupport is the number of validation URL pairs that a rule must map together (the
+	// paper's minsupp; default 1).
+	MinSupport int
+	// FPRMax is the largest share of those pairs that may be false positives, pairs of URLs of
+	// different clusters (the paper's fprmax; default 0.01; negative means 0).
+	FPRMax float64
+	// Seed seeds the sampling of K URLs and the generation/validation split of each site's
+	// clusters (learn.InHalf(id, Seed^0x9e3779b97f4a7c15): a seed of its own, so that the split is
+	// independent of an evaluation split by learn.Split with a small seed); the default 0 is fine.
+	Seed uint64
+	// Workers is the number of sites learned in parallel (default GOMAXPROCS).
+	Workers int
+}
+
+func (o Options) withDefaults() Options {
+	if o.K <= 0 {
+		o.K = 10
+	}
+	if o.MinFreq <= 0 {
+		o.MinFreq = 2
+	}
+	if o.LiteralMin <= 0 {
+		o.LiteralMin = 3
+	}
+	if o.MinSupport <= 0 {
+		o.MinSupport = 1
+	}
+	if o.FPRMax == 0 {
+		o.FPRMax = 0.01
+	} else if o.FPRMax < 0 {
+		o.FPRMax = 0
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	return o
+}
+
+// Learner learns URL rewrite rules by multiple URL alignment (see the package doc). Its zero
+// value uses the default Options. It is safe for concurrent use, keeps nothing between calls,
+// and does not modify the clusters it is given.
+type Learner struct {
+	Options Options
+}
+
+// canonicalizer is the canonicalizer of the learned sets, as in package learn.
+var canonicalizer = urlnorm.New(urlnorm.Crawler)
+
+// Learn learns rules from clusters, per site (Cluster.Site), sites in parallel, and returns
+// them as a rules.Set with urlnorm's Crawler normalizer as its canonicalizer; measure it with
+// learn.SetNormalizer. The result depends only on the clusters (their order included) and the
+// options. Stats are filled as follows: Sites, Clusters, URLs and BadURLs count the input;
+// Pairs counts pairwise alignments; Classes the distinct candidate rules; Leaves the candidates
+// that at least MinFreq clusters yield; Overwriting the aligned URLs whose rewrite the rules
+// model cannot express (see Inexpressible in the package doc); Rules the candidates validated;
+// Selected the rules kept.
+func (l *Learner) Learn(clusters []learn.Cluster) (*rules.Set, learn.Stats, error) {
+	if len(clusters) == 0 {
+		return nil, learn.Stats{}, learn.ErrNoClusters
+	}
+	opt := l.Options.withDefaults()
+	bySite := map[string][]*learn.Cluster{}
+	var names []string
+	for i := range clusters {
+		c := &clusters[i]
+		if _, ok := bySite[c.Site]; !ok {
+			names = append(names, c.Site)
+		}
+		bySite[c.Site] = append(bySite[c.Site], c)
+	}
+	slices.Sort(names)
+	out := make([][]rules.Rule, len(names))
+	stats := make([]learn.Stats, len(names))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(opt.Workers, len(names)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i], stats[i] = learnSite(bySite[names[i]], opt)
+			}
+		}()
+	}
+	for i := range names {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var all []rules.Rule
+	var st learn.Stats
+	for i := range names {
+		all = append(all, out[i]...)
+		s := stats[i]
+		st.Sites++
+		st.Clusters += s.Clusters
+		st.URLs += s.URLs
+		st.BadURLs += s.BadURLs
+		st.Pairs += s.Pairs
+		st.Classes += s.Classes
+		st.Leaves += s.Leaves
+		st.Overwriting += s.Overwriting
+		st.Rules += s.Rules
+		st.Selected += s.Selected
+	}
+	set, err := rules.NewSet(all, &rules.Options{Canonicalizer: canonicalizer})
+	if err != nil {
+		return nil, st, err
+	}
+	return set, st, nil
+}
+
+// item is one distinct URL of a site, prepared and tokenized.
+type item struct {
+	prep    string
+	toks    []urlnorm.Token
+	cluster int32 // index of its cluster within the site
+	nseg    int
+	host    string
+}
+
+func prepare(raw string) (item, bool) {
+	p, ok := learn.Prepare(raw)
+	if !ok {
+		return item{}, false
+	}
+	toks, err := urlnorm.Tokenize(nil, p)
+	if err != nil || len(toks) > maxTokens {
+		return item{}, false
+	}
+	it := item{prep: p, toks: toks}
+	for _, t := range toks {
+		switch t.Part {
+		case urlnorm.PartHost:
+			it.host = t.Value
+		case urlnorm.PartPath:
+			it.nseg++
+		}
+	}
+	return it, true
+}
+
+// sample returns the indexes of at most k of the items, those with the smallest hash of
+// (seed, cluster id, prepared URL), in ascending order of index.
+func sample(items []item, idx []int, id string, k int, seed uint64) []int {
+	if len(idx) <= k {
+		return idx
+	}
+	type hi struct {
+		h uint64
+		i int
+	}
+	hs := make([]hi, len(idx))
+	var b [8]byte
+	for j, i := range idx {
+		for x := range b {
+			b[x] = byte(seed >> (8 * x))
+		}
+		d := xxhash.New()
+		d.Write(b[:])
+		d.WriteString(id)
+		d.WriteString("\x00")
+		d.WriteString(items[i].prep)
+		hs[j] = hi{d.Sum64(), i}
+	}
+	slices.SortFunc(hs, func(a, b hi) int {
+		if a.h != b.h {
+			if a.h < b.h {
+				return -1
+			}
+			return 1
+		}
+		return a.i - b.i
+	})
+	out := make([]int, k)
+	for j := range out {
+		out[j] = hs[j].i
+	}
+	slices.Sort(out)
+	return out
+}
+
+// learnSite learns the rules of one site.
+func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
+	var st learn.Stats
+	st.Clusters = len(cls)
+	var gen, val []item
+	var genIdx [][]int // per generation cluster: its items
+	var genIDs []string
+	for ci, c := range cls {
+		half := learn.InHalf(c.ID, opt.Seed^valSeed)
+		seen := map[string]bool{}
+		var idx []int
+		for _, u := range c.URLs {
+			st.URLs++
+			it, ok := prepare(u.Raw)
+			if !ok {
+				st.BadURLs++
+				continue
+			}
+			if seen[it.prep] {
+				// Raw URLs that the static key already merges are one URL here: a pair of them
+				// would support any rule that matches them.
+				continue
+			}
+			seen[it.prep] = true
+			it.cluster = int32(ci)
+			if half == 0 {
+				idx = append(idx, len(gen))
+				gen = append(gen, it)
+			} else {
+				val = append(val, it)
+			}
+		}
+		if half == 0 {
+			genIdx = append(genIdx, idx)
+			genIDs = append(genIDs, c.ID)
+		}
+	}
+	fr := newFreqs(gen, genIdx)
+	cands := candidates(gen, genIdx, genIDs, fr, opt, &st)
+	kept := validate(cands, val, opt, &st)
+	st.Selected = len(kept)
+	return kept, st
+}
+
+// valSeed is mixed into Options.Seed for the generation/validation split.
+const valSeed = 0x9e3779b97f4a7c15
+
+// maxTokens bounds the tokens of a URL that is aligned: an alignment takes time and memory
+// quadratic in the tokens of the two sequences. Longer URLs are left out of learning (counted
+// in Stats.BadURLs).
+const maxTokens = 128

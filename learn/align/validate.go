@@ -1,0 +1,170 @@
+package align
+
+import (
+	"github.com/undust/undust/learn"
+	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
+)
+
+// lookup returns the value of key k in toks (whole tokens of one URL), as package rules looks
+// it up, and whether the URL has it.
+func lookup(toks []urlnorm.Token, k urlnorm.Key) (string, bool) {
+	for _, t := range toks {
+		if t.Part != k.Part {
+			continue
+		}
+		switch k.Part {
+		case urlnorm.PartPath:
+			if (k.Pos == 0 || t.Pos == k.Pos) && (k.RPos == 0 || t.RPos == k.RPos) {
+				return t.Value, true
+			}
+		case urlnorm.PartQuery:
+			if t.Name == k.Name && t.Pos == max(k.Pos, 1) {
+				return t.Value, true
+			}
+		default:
+			return t.Value, true
+		}
+	}
+	return "", false
+}
+
+// matches reports whether the rule's scope and context hold for the URL.
+func matches(r *rules.Rule, it *item) bool {
+	if !r.Scope.Covers(it.host) {
+		return false
+	}
+	for i := range r.Context {
+		c := &r.Context[i]
+		v, ok := lookup(it.toks, c.Key)
+		switch c.Op {
+		case rules.Equal:
+			if !ok || v != c.Value {
+				return false
+			}
+		case rules.Any:
+			if !ok {
+				return false
+			}
+		case rules.Absent:
+			if ok {
+				return false
+			}
+		}
+	}
+	for _, a := range r.Transform {
+		if a.Op == rules.Copy {
+			if _, ok := lookup(it.toks, a.From); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// hostShape groups validation URLs by host and number of path segments: every context the
+// learner makes names each path segment by its positions from both ends, so it matches URLs of
+// one length only.
+type hostShape struct {
+	host string
+	nseg int
+}
+
+// validate keeps the candidates that pass the paper's validation (Algorithm 3.4) on the
+// validation URLs val: each candidate is applied, alone, to the URLs of its host that its
+// context matches; the URLs it changes, together with the unchanged URLs that already have one
+// of its outputs, are grouped by output; the pairs of a group with at least one changed URL are
+// the supporting pairs, and those of two different clusters the false-positive pairs. A rule is
+// kept when it has at least opt.MinSupport supporting pairs and a false-positive rate at most
+// opt.FPRMax. Its Stats are its validation coverage (URLs changed), 1 - its false-positive rate,
+// and its support in generation clusters.
+func validate(cands []*candidate, val []item, opt Options, st *learn.Stats) []rules.Rule {
+	if len(cands) == 0 || len(val) == 0 {
+		return nil
+	}
+	byShape := map[hostShape][]int{}
+	byForm := map[string][]int{}
+	byHost := map[string][]int{}
+	for i := range val {
+		it := &val[i]
+		byShape[hostShape{it.host, it.nseg}] = append(byShape[hostShape{it.host, it.nseg}], i)
+		byForm[it.prep] = append(byForm[it.prep], i)
+		byHost[it.host] = append(byHost[it.host], i)
+	}
+	var kept []rules.Rule
+	changed := map[int]bool{}
+	outs := map[string][]int{}
+	for _, c := range cands {
+		set, err := rules.NewSet([]rules.Rule{c.rule}, &rules.Options{Canonicalizer: canonicalizer})
+		if err != nil {
+			continue
+		}
+		norm := learn.SetNormalizer(set)
+		clear(changed)
+		clear(outs)
+		bucket := byShape[hostShape{c.rule.Scope.Host, c.nseg}]
+		if c.nseg < 0 {
+			bucket = byHost[c.rule.Scope.Host]
+		}
+		for _, i := range bucket {
+			it := &val[i]
+			if !matches(&c.rule, it) {
+				continue
+			}
+			out, err := norm.Normalize(it.prep)
+			if err != nil || out == it.prep {
+				continue
+			}
+			changed[i] = true
+			outs[out] = append(outs[out], i)
+		}
+		if len(changed) == 0 {
+			continue
+		}
+		st.Rules++
+		var supp, fp int64
+		counts := map[int32]int64{}
+		for out, members := range outs {
+			clear(counts)
+			var n int64
+			for _, i := range members {
+				counts[val[i].cluster]++
+				n++
+			}
+			// Unchanged URLs that already have this form.
+			unchanged := map[int32]int64{}
+			var nu int64
+			for _, i := range byForm[out] {
+				if !changed[i] {
+					counts[val[i].cluster]++
+					unchanged[val[i].cluster]++
+					n++
+					nu++
+				}
+			}
+			same := int64(0)
+			for cl, k := range counts {
+				same += k * (k - 1) / 2
+				u := unchanged[cl]
+				same -= u * (u - 1) / 2
+			}
+			all := n*(n-1)/2 - nu*(nu-1)/2
+			supp += all
+			fp += all - same
+		}
+		if supp < int64(opt.MinSupport) {
+			continue
+		}
+		fpr := float64(fp) / float64(supp)
+		if fpr > opt.FPRMax || c.nseg < 0 && fp > 0 {
+			// A rule for the whole host (any path) must merge no two validation clusters: its
+			// many supporting pairs on one kind of page would hide its errors on another
+			// (phpBB's f= is redundant in viewtopic.php and the content in viewforum.php).
+			continue
+		}
+		r := c.rule
+		r.Stats = rules.Stats{Coverage: len(changed), Precision: 1 - fpr, Support: c.clusters}
+		kept = append(kept, r)
+	}
+	return kept
+}
