@@ -405,6 +405,16 @@ func (n *node) child(val string) *node {
 	return nil
 }
 
+// Options returns a copy of the options the set was built or loaded with (its Patterns map is a
+// copy too), for building a set like it, e.g. from a selection of its rules.
+func (s *Set) Options() *Options {
+	o := s.opts
+	if o.Patterns != nil {
+		o.Patterns = maps(o.Patterns)
+	}
+	return &o
+}
+
 // Len returns the number of rules in the set.
 func (s *Set) Len() int { return len(s.rules) }
 
