@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/undust/undust/deeptoken"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -28,13 +29,16 @@ type Options struct {
 	MinCoverage int
 	// MinSites is the number of sites on which a parameter must be learned as deletable (a
 	// selected rule deletes it whatever its value) before it is widened to every site; 0 means
-	// 3, negative never widens. See Model.Global.
+	// 3, negative never widens. Widened rules have the every-host scope (rules.AllHosts).
 	MinSites int
 	// MinPrecision drops rules whose estimated precision on the training clusters is lower
-	// (default 0.95; negative keeps every rule). See lrule.Estimate for the estimate.
+	// (default 0.95; negative keeps every rule). The estimate is (Coverage-False)/(Coverage+1); see the package doc.
 	MinPrecision float64
 	// Workers is the number of sites learned in parallel (default GOMAXPROCS).
 	Workers int
+	// NoDeepTokens turns deep tokens off: tokens are not split by learned deep-token patterns
+	// (package deeptoken) before pairwise rules, and the set carries no patterns.
+	NoDeepTokens bool
 }
 
 func (o Options) withDefaults() Options {
@@ -161,6 +165,8 @@ type site struct {
 	anyHost []int32            // rules whose context does not
 
 	paramDel map[string]*evidence // per query parameter: deleting it everywhere
+
+	patterns map[string]*deeptoken.Patterns // deep-token patterns, by host
 }
 
 // TreeLearner is the learner of Koppula et al. (WSDM 2010) §3.2: target and source selection,
@@ -192,15 +198,23 @@ func (l *TreeLearner) Learn(clusters []Cluster) (*rules.Set, Stats, error) {
 	opt := l.Options.withDefaults()
 	sites, global, st := learnSites(clusters, opt)
 	rs := emit(sites, global, opt, &st)
-	set, err := rules.NewSet(rs, setOptions)
+	so := &rules.Options{Key: urlnorm.Crawler}
+	for _, s := range sites { // sites are sorted by name: the first site of a host gives its patterns
+		for h, p := range s.patterns {
+			if so.Patterns == nil {
+				so.Patterns = map[string]rules.Patterns{}
+			}
+			if _, ok := so.Patterns[h]; !ok {
+				so.Patterns[h] = p
+			}
+		}
+	}
+	set, err := rules.NewSet(rs, so)
 	if err != nil {
 		return nil, st, err
 	}
 	return set, st, nil
 }
-
-// setOptions are the options of a learned set: the learner works on urlnorm's Crawler keys.
-var setOptions = &rules.Options{Key: urlnorm.Crawler}
 
 // learnSites learns every site of clusters and the rules widened beyond one site.
 func learnSites(clusters []Cluster, opt Options) ([]*site, []lrule, Stats) {
@@ -249,6 +263,27 @@ func (r *lrule) selected(minPrecision float64, minCoverage int, estimate bool) b
 	return r.Coverage >= minCoverage && (minPrecision < 0 || p >= minPrecision)
 }
 
-// ErrNotURL is returned by Normalizer functions of this package for a string that is not an
-// absolute http(s) URL.
+// ErrNotURL is returned by SetNormalizer's Normalize for a string that is not an absolute
+// http(s) URL.
 var ErrNotURL = errors.New("learn: not an absolute http(s) URL")
+
+// SetNormalizer returns the dedup key of a URL under set for a set built without
+// rules.Options.Key (as the alignment learner builds them): the URL's Prepare form (urlnorm's
+// Crawler key), rewritten by set and brought back to that form. A set with a Key, such as the
+// sets Learn returns, takes raw URLs itself, and SetNormalizer returns it as it is.
+func SetNormalizer(set *rules.Set) Normalizer {
+	if set.Options().Key != 0 {
+		return set
+	}
+	return NormalizerFunc(func(raw string) (string, error) {
+		p, ok := Prepare(raw)
+		if !ok {
+			return "", ErrNotURL
+		}
+		k, err := set.Normalize(p)
+		if err != nil {
+			return "", err
+		}
+		return finalize(k), nil
+	})
+}

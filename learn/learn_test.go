@@ -352,13 +352,21 @@ func TestToRuleFaithful(t *testing.T) {
 				continue
 			}
 			rr.Scope = rules.Scope{Host: rules.AllHosts}
-			set, err := rules.NewSet([]rules.Rule{rr}, &rules.Options{Key: urlnorm.Crawler, MaxRewrites: 1})
+			pats := map[string]rules.Patterns{}
+			for h, p := range s.patterns {
+				pats[h] = p
+			}
+			set, err := rules.NewSet([]rules.Rule{rr}, &rules.Options{Key: urlnorm.Crawler, MaxRewrites: 1, Patterns: pats})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, u := range urls {
 				want := u
-				if p, _, ok := parse(u, nil); ok && holds(r.Context, &p) {
+				p, _, ok := parse(u, nil)
+				if pt := s.patterns[p.host]; ok && pt != nil {
+					p.splitDeep(pt, u)
+				}
+				if ok && holds(r.Context, &p) {
 					if q, ok := r.edit.apply(&p); ok {
 						want = finalize(q.String())
 					}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/undust/undust/deeptoken"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -12,7 +13,7 @@ import (
 // rules, generalization per class, and the measurement of every rule on the site's training URLs.
 func learnSite(name string, cls []*Cluster, opt Options) (*site, Stats) {
 	pw := pairwise(cls, opt)
-	s := &site{name: name, hosts: pw.hosts}
+	s := &site{name: name, hosts: pw.hosts, patterns: pw.patterns}
 	return s.finish(pw, opt)
 }
 
@@ -23,6 +24,32 @@ type pairwiseRules struct {
 	classes []edit
 	all     []*member
 	hosts   []string
+
+	patterns map[string]*deeptoken.Patterns // by host
+}
+
+// learnPatterns learns the deep-token patterns of every host of members (package deeptoken,
+// WSDM'10 §3.1.2) and returns those that split some tokens. A host with a port or user
+// information is left out: package rules keys patterns by host name.
+func learnPatterns(members []*member) map[string]*deeptoken.Patterns {
+	byHost := map[string][]string{}
+	var hosts []string
+	for _, m := range members {
+		if strings.ContainsAny(m.p.host, ":@") {
+			continue
+		}
+		if _, ok := byHost[m.p.host]; !ok {
+			hosts = append(hosts, m.p.host)
+		}
+		byHost[m.p.host] = append(byHost[m.p.host], m.prep)
+	}
+	out := map[string]*deeptoken.Patterns{}
+	for _, h := range hosts {
+		if p := deeptoken.Learn(slices.Values(byHost[h]), deeptoken.Options{}); p.Len() > 0 {
+			out[h] = p
+		}
+	}
+	return out
 }
 
 // pairwise prepares a site's URLs, selects targets and sources and derives the pairwise rules
@@ -61,6 +88,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		rs.class = append(rs.class, class)
 	}
 
+	byCluster := make([][]*member, len(cls))
 	for ci, c := range cls {
 		ms := make([]*member, 0, len(c.URLs))
 		seen := map[string]bool{}
@@ -85,6 +113,20 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 			ms = append(ms, &member{prep: prep, p: p, importance: u.Importance, inlinks: u.Inlinks, cluster: int32(ci)})
 		}
 		all = append(all, ms...)
+		byCluster[ci] = ms
+	}
+	// Deep tokens: per host, patterns learned from the host's training URLs split the tokens
+	// of every URL before pairwise rules are derived.
+	var patterns map[string]*deeptoken.Patterns
+	if !opt.NoDeepTokens {
+		patterns = learnPatterns(all)
+		for _, m := range all {
+			if pt := patterns[m.p.host]; pt != nil {
+				m.p.splitDeep(pt, m.prep)
+			}
+		}
+	}
+	for _, ms := range byCluster {
 		if len(ms) < 2 {
 			continue
 		}
@@ -124,7 +166,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
-	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts}
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns}
 }
 
 // finish generalizes a site's pairwise rules and measures the generalized rules.

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/undust/undust/deeptoken"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -151,6 +152,21 @@ type parsed struct {
 	scheme, host string // host is the whole authority: userinfo, host name and port
 	path         []string
 	query        []urlnorm.Token // PartQuery tokens, sorted by name (Prepare sorts them)
+	deep         []urlnorm.Token // deep tokens of path segments and query values (Sub > 0)
+}
+
+// splitDeep sets p.deep to the deep tokens that pt splits the tokens of prep (p's text) into.
+func (p *parsed) splitDeep(pt *deeptoken.Patterns, prep string) {
+	toks, err := urlnorm.Tokenize(nil, prep)
+	if err != nil {
+		return
+	}
+	p.deep = nil
+	for _, t := range pt.AppendSplit(nil, toks) {
+		if t.Sub != 0 {
+			p.deep = append(p.deep, t)
+		}
+	}
 }
 
 func parse(prepared string, buf []urlnorm.Token) (parsed, []urlnorm.Token, bool) {
@@ -207,6 +223,16 @@ func (p *parsed) String() string {
 
 // lookup returns the value of key k in p.
 func (p *parsed) lookup(k urlnorm.Key) (string, bool) {
+	if k.Sub != 0 || k.RSub != 0 {
+		for _, t := range p.deep {
+			if t.Part == k.Part && (k.Sub == 0 || t.Sub == k.Sub) && (k.RSub == 0 || t.RSub == k.RSub) &&
+				(k.Part != urlnorm.PartPath || (k.Pos == 0 || t.Pos == k.Pos) && (k.RPos == 0 || t.RPos == k.RPos)) &&
+				(k.Part != urlnorm.PartQuery || t.Name == k.Name && t.Pos == max(k.Pos, 1)) {
+				return t.Value, true
+			}
+		}
+		return "", false
+	}
 	switch k.Part {
 	case urlnorm.PartScheme:
 		return p.scheme, true
@@ -334,6 +360,29 @@ func valueOp(src *parsed, v string, fromEnd, bare bool) vop {
 				return vop{Kind: kind, Ref: k}
 			}
 		}
+		if kind != opRef {
+			continue
+		}
+		// A deep token of the source (a part of a segment or a value): "friends" of
+		// "friends-xyz", the id of "3263-slug".
+		for _, t := range src.deep {
+			if t.Value != v {
+				continue
+			}
+			k := urlnorm.Key{Part: t.Part, Sub: t.Sub}
+			switch {
+			case t.Part == urlnorm.PartQuery:
+				k.Name = t.Name
+				if t.Pos > 1 {
+					k.Pos = t.Pos
+				}
+			case fromEnd:
+				k.RPos = t.RPos
+			default:
+				k.Pos = t.Pos
+			}
+			return vop{Kind: kind, Ref: k}
+		}
 	}
 	return vop{Kind: opLiteral, Lit: v}
 }
@@ -403,23 +452,23 @@ func window(s, t []string) pathWindow {
 // or a window beyond the source's path makes it inapplicable.
 func (t *edit) apply(src *parsed) (parsed, bool) {
 	out := parsed{scheme: src.scheme, host: src.host}
+	sp := src.path
+	if t.PathCase != 0 {
+		sp = convertAll(sp, t.PathCase)
+	}
 	if t.Scheme != nil {
-		v, ok := t.Scheme.eval(src, src.path)
+		v, ok := t.Scheme.eval(src, sp, t.PathCase)
 		if !ok {
 			return out, false
 		}
 		out.scheme = v
 	}
 	if t.Host != nil {
-		v, ok := t.Host.eval(src, src.path)
+		v, ok := t.Host.eval(src, sp, t.PathCase)
 		if !ok {
 			return out, false
 		}
 		out.host = v
-	}
-	sp := src.path
-	if t.PathCase != 0 {
-		sp = convertAll(sp, t.PathCase)
 	}
 	n := len(sp)
 	if t.Skip+t.Del > n {
@@ -432,7 +481,7 @@ func (t *edit) apply(src *parsed) (parsed, bool) {
 	out.path = make([]string, 0, n-t.Del+len(t.Ins))
 	out.path = append(out.path, sp[:start]...)
 	for _, o := range t.Ins {
-		v, ok := o.eval(src, sp)
+		v, ok := o.eval(src, sp, t.PathCase)
 		if !ok {
 			return out, false
 		}
@@ -454,7 +503,7 @@ func (t *edit) apply(src *parsed) (parsed, bool) {
 		if o.Delete {
 			continue
 		}
-		v, ok := o.vop.eval(src, sp)
+		v, ok := o.vop.eval(src, sp, t.PathCase)
 		if !ok {
 			return out, false
 		}
@@ -464,18 +513,22 @@ func (t *edit) apply(src *parsed) (parsed, bool) {
 	return out, true
 }
 
-// eval computes an op's value; path references read the (case-converted) source path sp.
-func (o *vop) eval(src *parsed, sp []string) (string, bool) {
+// eval computes an op's value; path references read the source path converted by pc (sp is
+// the converted path).
+func (o *vop) eval(src *parsed, sp []string, pc opKind) (string, bool) {
 	if o.Kind == opLiteral {
 		return o.Lit, true
 	}
 	var v string
 	var ok bool
-	if o.Ref.Part == urlnorm.PartPath {
+	if o.Ref.Part == urlnorm.PartPath && o.Ref.Sub == 0 && o.Ref.RSub == 0 {
 		tmp := parsed{path: sp}
 		v, ok = tmp.lookup(o.Ref)
 	} else {
 		v, ok = src.lookup(o.Ref)
+		if ok && o.Ref.Part == urlnorm.PartPath {
+			v = convert(v, pc) // a deep token of a segment is converted with its segment
+		}
 	}
 	if !ok {
 		return "", false

@@ -34,7 +34,8 @@ func (c cond) String() string {
 }
 
 // attrKeys enumerates the keys of p that the decision tree may test: scheme, host, every path
-// segment by position from the start and from the end, and every query parameter by name.
+// segment by position from the start and from the end, every query parameter by name, and
+// every deep token.
 func attrKeys(p *parsed, fn func(k urlnorm.Key, v string)) {
 	fn(urlnorm.Key{Part: urlnorm.PartScheme}, p.scheme)
 	fn(urlnorm.Key{Part: urlnorm.PartHost}, p.host)
@@ -48,6 +49,16 @@ func attrKeys(p *parsed, fn func(k urlnorm.Key, v string)) {
 			continue
 		}
 		fn(urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}, q.Value)
+	}
+	// Deep tokens (package deeptoken), by index within their token: a segment's by its
+	// position from the start, as deeptoken keys them; a value's by its name, first occurrence.
+	for _, t := range p.deep {
+		switch {
+		case t.Part == urlnorm.PartPath:
+			fn(urlnorm.Key{Part: urlnorm.PartPath, Pos: t.Pos, Sub: t.Sub}, t.Value)
+		case t.Pos <= 1:
+			fn(urlnorm.Key{Part: urlnorm.PartQuery, Name: t.Name, Sub: t.Sub}, t.Value)
+		}
 	}
 }
 
