@@ -99,6 +99,11 @@ func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]con
 		}
 		a := order[ki]
 		k := rs.attrs[a]
+		// A deep token never branches: it is wildcarded (or left out) like a key without a
+		// majority. Branching on deep-token values fragments a class into branches too small to
+		// keep (measured: eBay-style and [id] segments lost rules); deep tokens serve as
+		// references and as the anchors' presence.
+		deep := k.Sub != 0 || k.RSub != 0
 		rest := rows
 		for len(rest) >= minSupport {
 			cnt := map[int32]int{}
@@ -117,7 +122,7 @@ func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]con
 				rec(rest, ki+1, path)
 				return
 			}
-			if 2*bestN <= len(rest) {
+			if 2*bestN <= len(rest) || deep {
 				// No majority: wildcard.
 				present := cnt[0] == 0
 				if present {

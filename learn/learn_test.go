@@ -437,3 +437,36 @@ func TestMeasure(t *testing.T) {
 		t.Errorf("Measure(one key) = %+v", got)
 	}
 }
+
+// TestDeepTokenReference checks the deep-token mechanism of "friends-<random id>": with deep
+// tokens, the target "friends" is a reference to the first deep token of the source's last
+// segment, which generalizes to ids never seen; without them it is a literal overwriting a
+// wildcarded segment, which the learner does not learn.
+func TestDeepTokenReference(t *testing.T) {
+	var groups [][]string
+	for _, id := range []string{"lttU7d6kIuGq", "a8Xk2mQpZr", "Zp03kdLqq1", "mmQ83jdKs0", "Yx7Qe2LkP9"} {
+		groups = append(groups, []string{"http://s.example/u/friends-" + id, "http://s.example/u/friends"})
+	}
+	cls := clustersOf(groups...)
+	tests := []struct {
+		noDeep bool
+		in     string
+		want   string
+	}{
+		// With deep tokens: an id never seen is cut off.
+		{false, "http://s.example/u/friends-QQ9x8Kw2", "http://s.example/u/friends"},
+		// Without: no rule, the URL stays.
+		{true, "http://s.example/u/friends-QQ9x8Kw2", "http://s.example/u/friends-QQ9x8Kw2"},
+	}
+	for _, tt := range tests {
+		set, _, err := Learn(cls, Options{NoDeepTokens: tt.noDeep, MinCoverage: 1, MinPrecision: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := set.Normalize(tt.in); err != nil || got != tt.want {
+			var b strings.Builder
+			set.WriteTo(&b)
+			t.Errorf("noDeep=%v: Normalize(%q) = %q, %v; want %q\n%s", tt.noDeep, tt.in, got, err, tt.want, b.String())
+		}
+	}
+}
