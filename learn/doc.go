@@ -55,7 +55,11 @@
 //     rules are reconsidered on the same key; when no value holds a majority (the paper's
 //     threshold, read as "more than half"), the key becomes a wildcard: c(k) = * if every rule has
 //     the key, no condition if some lack it. Branches with fewer than Options.MinSupport rules
-//     (default 2) are dropped. Each root-to-leaf path is a generalized context. Transformations
+//     (default 2) are dropped. Each root-to-leaf path is a generalized context. A deep token
+//     never gets a branch, only the wildcard (or no condition): measured on dev.tsv, branching on
+//     deep-token values split the classes of eBay-style (W0QQ_fclsZ1QQ...) and [id] segments into
+//     branches below MinSupport and lost their rules; deep tokens earn their keep as references
+//     ("friends" of "friends-<id>") and as the anchors' presence. Transformations
 //     are generalized by construction: references and conversions do not mention the values they
 //     copy, so "delete sid" or "lowercase the path" is one class for every cluster.
 //  6. Selection: every rule is measured on all of the site's training URLs, clusters of one URL
