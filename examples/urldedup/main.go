@@ -229,13 +229,15 @@ func plotEval(dir, name string, cls []learn.Cluster, rep learn.Report) error {
 		return err
 	}
 	// Figure 3 plots every generalized rule: learn on the whole set without selection.
-	m, _, err := learn.Learn(cls, learn.Options{MinPrecision: -1, MinCoverage: 1})
+	set, _, err := learn.Learn(cls, learn.Options{MinPrecision: -1, MinCoverage: 1})
 	if err != nil {
 		return err
 	}
 	var cov []int
-	for _, r := range m.Rules() {
-		cov = append(cov, r.Coverage)
+	for i := range set.Len() {
+		if r := set.Rule(i); r.Scope.Host != rules.AllHosts {
+			cov = append(cov, r.Stats.Coverage)
+		}
 	}
 	return writeCoverage(base+"-coverage.svg", "Rule coverage distribution, "+name, cov)
 }
