@@ -90,7 +90,9 @@
 // segment. Rules that rules.Rule cannot express (a bare query parameter written, a parameter set
 // to several values, a host with a port) are left out and counted in Stats.Unexpressed. The set
 // works on urlnorm's Crawler keys (rules.Options.Key), so its Normalize takes raw URLs and
-// returns a dedup key, and the key flags travel in the file.
+// returns a dedup key, and the key flags travel in the file. One difference from the edit form
+// remains: the edit sets or deletes every occurrence of a query parameter name, a rules action
+// the first occurrence only.
 //
 // Matching follows package rules' precedence, which is the learner's: most specific first (more
 // value and absence conditions, then more conditions, then larger coverage); the first rule

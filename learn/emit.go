@@ -109,7 +109,10 @@ func contextHost(r *lrule) string {
 // remaining segments are deleted, and values beyond the window's length are inserted after it
 // (Insert). A whole-path conversion is a Convert of the whole path. The window must lie within
 // the URL's path, which the rule's context states with an Any condition on the window's far
-// segment when it does not already name it.
+// segment when it does not already name it. One difference remains: the edit sets or deletes
+// every occurrence of a query parameter name, a rules action the first occurrence only, so on a
+// URL that repeats a parameter the rule touches (rare in Crawler keys) the set keeps the other
+// occurrences.
 func toRule(r *lrule) (rules.Rule, bool) {
 	var rr rules.Rule
 	for _, c := range r.Context {
