@@ -144,10 +144,14 @@ func toRule(r *lrule) (rules.Rule, bool) {
 		action(urlnorm.Key{Part: urlnorm.PartScheme}, *t.Scheme, false)
 	}
 	if t.Host != nil {
-		if t.Host.Kind == opLiteral && strings.ContainsAny(t.Host.Lit, ":@") {
+		// The edit writes the whole authority: a host literal without a port or user
+		// information also removes the source's port and user information.
+		if t.Host.Kind != opLiteral || strings.ContainsAny(t.Host.Lit, ":@") {
 			return rr, false
 		}
 		action(urlnorm.Key{Part: urlnorm.PartHost}, *t.Host, false)
+		acts = append(acts, rules.Action{Key: urlnorm.Key{Part: urlnorm.PartPort}, Op: rules.Delete},
+			rules.Action{Key: urlnorm.Key{Part: urlnorm.PartUserinfo}, Op: rules.Delete})
 	}
 	if t.PathCase != 0 {
 		acts = append(acts, rules.Action{Key: urlnorm.Key{Part: urlnorm.PartPath}, Op: rules.Convert,
