@@ -22,8 +22,12 @@
 //  1. Every URL is brought to [Prepare]'s form, urlnorm's Crawler dedup key (the static
 //     canonicalization a crawler applies anyway: lowercase scheme and host, no default port or
 //     fragment, query sorted, empty parameters, generated session ids and tracking parameters
-//     dropped), and cut into keyed tokens with urlnorm.Tokenize (WSDM'10 Definition 1). A
-//     rewritten URL is brought back to that form, as package rules does.
+//     dropped), and cut into keyed tokens with urlnorm.Tokenize (WSDM'10 Definition 1). Then,
+//     per host, deep-token patterns are learned from the host's training URLs (package
+//     deeptoken, WSDM'10 §3.1.2) and split path segments and query values into deep tokens
+//     ("tt" and "0810900" of "tt0810900", "friends" and "-" and an id of "friends-xyz"), keyed
+//     by their index within the token; Options.NoDeepTokens turns this off. A rewritten URL is
+//     brought back to the Crawler key form, as the learned rules.Set does.
 //  2. Target selection: a cluster's URLs are ranked for being the normalized form, static before
 //     dynamic (fewer query parameters), fewer hops (path segments), shorter, fewer capitals, more
 //     in-links, then by text; the top k (Options.Targets, default 1) are targets. The order is
@@ -34,9 +38,10 @@
 //     to each bucket's share of the importance); the dupclusters files give every URL of a
 //     cluster the same importance, and then the number of distinct tokens stands in for it, as
 //     the paper suggests. Pairs are linear in cluster size (Lemma 2).
-//  4. Pairwise rules (Algorithm 3): the context is the source's keys; each target value is a key
-//     reference, a value conversion (first letter lowercased or uppercased, tried first, then
-//     the whole value) or a literal, and source keys missing
+//  4. Pairwise rules (Algorithm 3): the context is the source's keys, deep tokens included; each
+//     target value is a key reference (to a whole token, else to a deep token), a value
+//     conversion (first letter lowercased or uppercased, tried first, then the whole value) or a
+//     literal, and source keys missing
 //     from the target are deleted. Deviation: the path part of a transformation is an edit of the
 //     source path (a window of segments, anchored at the start or at the end, replaced by new
 //     values, after an optional case conversion of every segment) rather than a value per
@@ -50,7 +55,11 @@
 //     rules are reconsidered on the same key; when no value holds a majority (the paper's
 //     threshold, read as "more than half"), the key becomes a wildcard: c(k) = * if every rule has
 //     the key, no condition if some lack it. Branches with fewer than Options.MinSupport rules
-//     (default 2) are dropped. Each root-to-leaf path is a generalized context. Transformations
+//     (default 2) are dropped. Each root-to-leaf path is a generalized context. A deep token
+//     never gets a branch, only the wildcard (or no condition): measured on dev.tsv, branching on
+//     deep-token values split the classes of eBay-style (W0QQ_fclsZ1QQ...) and [id] segments into
+//     branches below MinSupport and lost their rules; deep tokens earn their keep as references
+//     ("friends" of "friends-<id>") and as the anchors' presence. Transformations
 //     are generalized by construction: references and conversions do not mention the values they
 //     copy, so "delete sid" or "lowercase the path" is one class for every cluster.
 //  6. Selection: every rule is measured on all of the site's training URLs, clusters of one URL
@@ -67,22 +76,46 @@
 //     no two clusters (a phpBB forum id f= is redundant in viewtopic.php?f=1&t=7 and is not in
 //     viewforum.php?f=1).
 //
-// Rules are tried most specific first (more value and absence conditions, then more conditions,
-// then larger coverage); the first whose context holds and whose output differs from its input
-// applies, and [Model.Normalize] reapplies them to their own output at most 8 times, so that a mirror
-// rewritten to the www host is then rewritten to the bare host. Learning is deterministic: the
-// same clusters and options give a byte-identical rules file ([Model.WriteTo]), whatever the
+// # One rule model
+//
+// The result of learning is a *rules.Set: every selected rule is written as a rules.Rule, and
+// the set is what a crawler loads ([rules.Load] reads the file that [rules.Set.WriteTo] writes,
+// patterns and all). A rule's scope is the exact host its context names, else the registrable
+// domain of its site's hosts when they share one that no other site has, else one rule per
+// host; its Stats carry the training coverage and precision. The learner's edit form is written
+// with rules' actions: a whole-path case conversion is a Convert of the whole path, the edit
+// window's first values overwrite its segments (Assign, or Copy with a conversion), its other
+// segments are deleted, and values beyond the window's length are inserted after it (Insert);
+// the window must lie within the URL, which the context states with an Any condition on its far
+// segment. Rules that rules.Rule cannot express (a bare query parameter written, a parameter set
+// to several values, a host with a port) are left out and counted in Stats.Unexpressed. The set
+// works on urlnorm's Crawler keys (rules.Options.Key), so its Normalize takes raw URLs and
+// returns a dedup key, and the key flags travel in the file. One difference from the edit form
+// remains: the edit sets or deletes every occurrence of a query parameter name, a rules action
+// the first occurrence only.
+//
+// Matching follows package rules' precedence, which is the learner's: most specific first (more
+// value and absence conditions, then more conditions, then larger coverage); the first rule
+// whose context holds and whose output differs from its input applies, and the set reapplies
+// rules to their own output at most 8 times, so that a mirror rewritten to the www host is then
+// rewritten to the bare host. Each rule is measured in isolation during learning, in the
+// learner's edit form; a test checks on the sample data that every learned rule, written as a
+// rules.Rule, rewrites every training URL of its site exactly as the edit does. Learning is
+// deterministic: the same clusters and options give a byte-identical rules file, whatever the
 // number of workers.
 //
 // # Widening beyond a site
 //
 // Rules are per site, but some parameters mean the same on many sites (feature=, ref=,
-// replytocom=). A query parameter is widened into a rule for every host of no learned site
-// ([Model.Global]) when selected rules delete it, whatever its value, on at least
+// replytocom=). A query parameter is widened into a rule of the every-host scope
+// (rules.AllHosts) when selected rules delete it, whatever its value, on at least
 // Options.MinSites sites (default 3), and deleting it from every training URL of every site that
 // has it merges clusters on no site beyond 10% and passes Options.MinPrecision overall. Its
-// evidence (sites learned, sites seen, coverage, errors) is written with it. [Transfer] measures
-// what these rules do on sites never seen.
+// evidence is in its Stats: coverage and precision summed over the sites, and Support, the
+// number of sites it was learned on. Such a rule has the lowest precedence among rules of equal
+// specificity, so on a learned site it applies only where no site rule rewrites the URL (the
+// learner's own model applied it only to hosts of no learned site). [Transfer] measures what
+// these rules do on sites never seen.
 //
 // # Evaluation
 //
@@ -92,13 +125,7 @@
 // =1, >=0.95, >=0.9, >=0.8 and all, and minimum coverages 3, 10, 100, 1000: number and share of
 // rules, reduction ratio, average reduction per rule, pair precision, false-merge rate and the
 // reduction as a fraction of the maximum possible ([Metrics]), with static baselines in the same
-// table. Set UNDUST_DUPCLUSTERS to the dupclusters directory and run
-// go test -run TestEvaluateDupclusters -v ./learn to print the tables.
-//
-// # Not yet
-//
-// Deep tokens (package deeptoken) and the rules package's model and file format are not in main
-// yet: this package tokenizes into basic tokens only, keeps its own rule type (whose path edits,
-// first-letter conversions and most-specific-first order the rules model would need), and its
-// text format is a report, not yet rules.Load input.
+// table. Every row is a rules.Set ([SelectRules] of the set learned with every rule). Set
+// UNDUST_DUPCLUSTERS to the dupclusters directory and run go test -run TestEvaluateDupclusters
+// -v ./learn (or go run ./examples/urldedup eval -data DIR) to print the tables.
 package learn

@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/undust/undust/rules"
 )
 
-// A Normalizer maps a URL to its dedup key. A learned *Model is one; so are urlnorm's
+// A Normalizer maps a URL to its dedup key. A learned *rules.Set is one; so are urlnorm's
 // normalizers, which the evaluation uses as baselines. Measure calls it from one goroutine.
 type Normalizer interface {
 	Normalize(raw string) (string, error)
@@ -76,7 +78,6 @@ func Measure(clusters []Cluster, n Normalizer) Metrics {
 type corpus struct {
 	raw      []string
 	prep     []string
-	p        []parsed
 	cluster  []int32
 	clusters int
 }
@@ -93,26 +94,26 @@ func newCorpus(clusters []Cluster) *corpus {
 			c.raw = append(c.raw, u.Raw)
 			c.cluster = append(c.cluster, int32(ci))
 			prep, ok := Prepare(u.Raw)
-			var p parsed
-			if ok {
-				p, _, ok = parse(prep, nil)
-			}
 			if !ok {
 				prep = ""
 			}
 			c.prep = append(c.prep, prep)
-			c.p = append(c.p, p)
 		}
 	}
 	return c
 }
 
-func (c *corpus) measure(m *Model) Metrics {
+// measure measures set (nil: Prepare alone) on the corpus. A URL that Prepare rejects keeps
+// itself as its key; a rewrite chain that ends in a cycle or at the bound keeps its last URL.
+func (c *corpus) measure(set *rules.Set) Metrics {
 	all := make([]kc, len(c.raw))
 	for i := range c.raw {
 		k := c.raw[i]
 		if c.prep[i] != "" {
-			k = m.normalizeParsed(c.prep[i], &c.p[i])
+			k = c.prep[i]
+			if set != nil {
+				k, _ = set.Normalize(k)
+			}
 		}
 		all[i] = kc{k, c.cluster[i]}
 	}
@@ -200,26 +201,29 @@ type Baseline struct {
 	Normalizer
 }
 
-// Tables evaluates m on clusters for every precision threshold and minimum coverage, with the
-// baselines first. Rule thresholds use the raw training precision, as the paper's tables do;
-// the last row is the learner's own selection (Rule.Estimate >= sel.MinPrecision, coverage >=
-// sel.MinCoverage).
-func Tables(m *Model, clusters []Cluster, baselines []Baseline, sel Options) []Row {
+// Tables evaluates the learned set on clusters for every precision threshold and minimum
+// coverage, with the baselines first. all should hold every rule learned on the sites (learned
+// with MinPrecision -1 and MinCoverage 1, as Evaluate does); sites is the number of sites
+// learned. Rule thresholds use the raw training precision (Stats.Precision), as the paper's
+// tables do; the rules widened to every host are kept in every row and not counted. The last
+// row is the learner's own selection (estimated precision >= sel.MinPrecision, coverage >=
+// sel.MinCoverage): the set that Learn with sel returns.
+func Tables(all *rules.Set, sites int, clusters []Cluster, baselines []Baseline, sel Options) []Row {
 	sel = sel.withDefaults()
 	var rows []Row
 	cp := newCorpus(clusters)
-	base := cp.measure(&Model{})
+	base := cp.measure(nil)
 	for _, b := range baselines {
 		rows = append(rows, Row{Method: b.Name, Metrics: Measure(clusters, b.Normalizer)})
 	}
-	total := m.Select(-1, 1, false).NumRules()
-	add := func(method, pname string, cov int, mm *Model) {
-		r := Row{Method: method, Precision: pname, MinCoverage: cov, Rules: mm.NumRules(), Metrics: cp.measure(mm)}
+	_, total := SelectRules(all, -1, 1, false)
+	add := func(method, pname string, cov int, set *rules.Set, n int) {
+		r := Row{Method: method, Precision: pname, MinCoverage: cov, Rules: n, Metrics: cp.measure(set)}
 		if total > 0 {
 			r.RulesPct = 100 * float64(r.Rules) / float64(total)
 		}
-		if m.NumSites() > 0 {
-			r.PerSite = float64(r.Rules) / float64(m.NumSites())
+		if sites > 0 {
+			r.PerSite = float64(r.Rules) / float64(sites)
 		}
 		if r.Rules > 0 {
 			r.AvgReductionPerRule = float64(base.Keys-r.Keys) / float64(r.Rules)
@@ -228,27 +232,42 @@ func Tables(m *Model, clusters []Cluster, baselines []Baseline, sel Options) []R
 	}
 	for _, cov := range Coverages {
 		for _, th := range Thresholds {
-			add("learned", th.Name, cov, m.Select(th.Min, cov, false))
+			set, n := SelectRules(all, th.Min, cov, false)
+			add("learned", th.Name, cov, set, n)
 		}
 	}
-	chosen := m.Select(sel.MinPrecision, sel.MinCoverage, true)
-	add("learned (selection)", fmt.Sprintf("est>=%.2f", sel.MinPrecision), sel.MinCoverage, chosen)
-	// The same selection through package rules, as a crawler loads it.
-	if set, n, err := chosen.RuleSet(); err == nil {
-		r := Row{Method: "rules.Set of the selection", Precision: fmt.Sprintf("est>=%.2f", sel.MinPrecision),
-			MinCoverage: sel.MinCoverage, Rules: n, Metrics: Measure(clusters, SetNormalizer(set))}
-		if total > 0 {
-			r.RulesPct = 100 * float64(r.Rules) / float64(total)
-		}
-		if m.NumSites() > 0 {
-			r.PerSite = float64(r.Rules) / float64(m.NumSites())
-		}
-		if r.Rules > 0 {
-			r.AvgReductionPerRule = float64(base.Keys-r.Keys) / float64(r.Rules)
-		}
-		rows = append(rows, r)
-	}
+	set, n := SelectRules(all, sel.MinPrecision, sel.MinCoverage, true)
+	add("learned (selection)", fmt.Sprintf("est>=%.2f", sel.MinPrecision), sel.MinCoverage, set, n)
 	return rows
+}
+
+// SelectRules returns the set of the rules of all whose coverage reaches minCoverage and whose
+// precision reaches minPrecision (a negative minPrecision keeps all), with all's options, and
+// the number of them. With estimate set, precision is the learner's estimate
+// (Coverage-False)/(Coverage+1) (see the package doc), otherwise Stats.Precision. Rules of the
+// every-host scope (widened rules) are always kept and not counted.
+func SelectRules(all *rules.Set, minPrecision float64, minCoverage int, estimate bool) (*rules.Set, int) {
+	var rs []rules.Rule
+	n := 0
+	for i := range all.Len() {
+		r := all.Rule(i)
+		if r.Scope.Host != rules.AllHosts {
+			p := r.Stats.Precision
+			if estimate {
+				p = float64(r.Stats.Coverage-falseOf(r.Stats)) / float64(r.Stats.Coverage+1)
+			}
+			if r.Stats.Coverage < minCoverage || minPrecision >= 0 && p < minPrecision {
+				continue
+			}
+			n++
+		}
+		rs = append(rs, r)
+	}
+	set, err := rules.NewSet(rs, all.Options())
+	if err != nil {
+		panic("learn: rules of a set rejected by NewSet: " + err.Error()) // cannot happen: they were valid in all
+	}
+	return set, n
 }
 
 // WriteTable writes rows as a Markdown table.
@@ -280,25 +299,29 @@ func Evaluate(clusters []Cluster, seed uint64, opt Options, baselines []Baseline
 	all := opt
 	all.MinPrecision, all.MinCoverage = -1, 1
 	t0 := time.Now()
-	m, st, err := Learn(train, all)
+	set, st, err := Learn(train, all)
 	if err != nil {
 		return Report{}, err
 	}
 	rep := Report{Learn: st, LearnTime: time.Since(t0)}
-	rep.Unseen = Tables(m, test, baselines, opt)
-	rep.Both = Tables(m, clusters, baselines, opt)
+	rep.Unseen = Tables(set, st.Sites, test, baselines, opt)
+	rep.Both = Tables(set, st.Sites, clusters, baselines, opt)
 	return rep, nil
 }
 
-// Transfer learns on train (all of it, with opt) and measures the model on test, whose sites
-// are different: only the rules widened beyond one site (Model.Global) can apply there. It
-// returns the static baseline (Prepare) and the learned model's metrics on test, and the widened
-// rules.
-func Transfer(train, test []Cluster, opt Options) (static, learned Metrics, global []Rule, err error) {
-	m, _, err := Learn(train, opt)
+// Transfer learns on train (all of it, with opt) and measures the set on test, whose sites
+// are different: only the rules widened to every host can apply there. It returns the static
+// baseline (Prepare) and the learned set's metrics on test, and the widened rules.
+func Transfer(train, test []Cluster, opt Options) (static, learned Metrics, global []rules.Rule, err error) {
+	set, _, err := Learn(train, opt)
 	if err != nil {
 		return Metrics{}, Metrics{}, nil, err
 	}
+	for i := range set.Len() {
+		if r := set.Rule(i); r.Scope.Host == rules.AllHosts {
+			global = append(global, r)
+		}
+	}
 	cp := newCorpus(test)
-	return cp.measure(&Model{}), cp.measure(m), m.Global(), nil
+	return cp.measure(nil), cp.measure(set), global, nil
 }

@@ -60,7 +60,7 @@ func TestEvaluateDupclusters(t *testing.T) {
 	}
 	var b strings.Builder
 	for _, r := range global {
-		fmt.Fprintf(&b, "%s: %s\n", r.Site, r.String())
+		fmt.Fprintf(&b, "%s\n", r.String())
 	}
 	t.Logf("transfer train.tsv -> dev.tsv: %d widened rules\n%s", len(global), b.String())
 	t.Logf("transfer: static reduction %.4f (of max %.3f), learned reduction %.4f (of max %.3f), pair precision %.4f, false-merge rate %.4f, false pairs %d",
@@ -110,7 +110,7 @@ func TestScaling(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%3d%% of sites: %d sites, %d URLs: wall %v, CPU %v, peak heap %d MB, %d rules selected of %d",
-			frac, st.Sites, urls, wall.Round(time.Millisecond), cpu.Round(time.Millisecond), hp>>20, m.NumRules(), st.Rules)
+			frac, st.Sites, urls, wall.Round(time.Millisecond), cpu.Round(time.Millisecond), hp>>20, m.Len(), st.Rules)
 	}
 }
 

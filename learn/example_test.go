@@ -27,25 +27,30 @@ imdb-5	http://www.imdb.com/title/tt0068646/mediaindex
 	if err != nil {
 		panic(err)
 	}
-	m, _, err := learn.Learn(clusters, learn.Options{MinCoverage: 1, MinPrecision: -1})
+	set, _, err := learn.Learn(clusters, learn.Options{MinCoverage: 1, MinPrecision: -1})
 	if err != nil {
 		panic(err)
 	}
-	m.WriteTo(os.Stdout)
+	set.WriteTo(os.Stdout) // the rules file: rules.Load reads it back
+
 	for _, u := range []string{
 		"http://www.imdb.com/title/tt0071562/photogallery",
 		"http://www.imdb.com/title/tt0071562/photogallery?sid=ffff",
 	} {
-		key, _ := m.Normalize(u)
+		key, _ := set.Normalize(u)
 		fmt.Println(key)
 	}
 	// Output:
-	// # undust learned rules v1
-	// site imdb hosts=www.imdb.com
-	// rule cov=2 false=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,2)="tt0120338" path(-,3)="title" path(1,-)="title" path(2,-)="tt0120338" path(3,-)="photogallery" query(sid)=* scheme="http" then path[-0-1+"mediaindex"] query[-sid]
-	// rule cov=2 false=0 if host="www.imdb.com" path(-,1)="mediaindex" path(-,2)=* path(-,3)="title" path(1,-)="title" path(2,-)=* path(3,-)="mediaindex" query(sid)=* scheme="http" then query[-sid]
-	// rule cov=4 false=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,2)=* path(-,3)="title" path(1,-)="title" path(2,-)=* path(3,-)="photogallery" scheme="http" then path[-0-1+"mediaindex"]
-	// rule cov=4 false=0 if query(sid)=* then query[-sid]
+	// undust-rules v1
+	// key RemoveDefaultPort|RemoveTrailingDot|RemoveDotSegments|UppercaseEscapes|DecodeUnreserved|EscapeStrayPercent|EncodeStrict|DropFragment|SortQuery|DropEmptyParams|DropBareQuery|DropSessionIDs|DropTracking
+	// pattern www.imdb.com key path 2
+	// pattern www.imdb.com node 0 *
+	// pattern www.imdb.com anchor 0 0 ^ ~ tt
+	// pattern www.imdb.com node 1 tt *
+	// rule domain=imdb.com cov=4 prec=1 sup=0 if query("sid")=* then query("sid")=-
+	// rule host=www.imdb.com cov=2 prec=1 sup=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,2)="tt0120338" path(-,3)="title" path(1,-)="title" path(2,-)="tt0120338" path(3,-)="photogallery" scheme="http" path(2.1,-)=* path(2.2,-)=* query("sid")=* then path(-,1)="mediaindex" query("sid")=-
+	// rule host=www.imdb.com cov=2 prec=1 sup=0 if host="www.imdb.com" path(-,1)="mediaindex" path(-,3)="title" path(1,-)="title" path(3,-)="mediaindex" scheme="http" path(-,2)=* path(2,-)=* path(2.1,-)=* path(2.2,-)=* query("sid")=* then query("sid")=-
+	// rule host=www.imdb.com cov=4 prec=1 sup=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,3)="title" path(1,-)="title" path(3,-)="photogallery" scheme="http" path(-,2)=* path(2,-)=* path(2.1,-)=* path(2.2,-)=* then path(-,1)="mediaindex"
 	// http://www.imdb.com/title/tt0071562/mediaindex
 	// http://www.imdb.com/title/tt0071562/mediaindex
 }

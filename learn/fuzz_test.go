@@ -1,8 +1,12 @@
 package learn
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
 )
 
 // FuzzTSVReader checks that any input reads without panic, that every record read has the shape
@@ -113,6 +117,29 @@ func FuzzDeriveApply(f *testing.F) {
 		tr2 := derive(&sa, &sb)
 		if tr.String() != tr2.String() {
 			t.Fatalf("derive not deterministic: %s vs %s", tr.String(), tr2.String())
+		}
+		// Written as a rules.Rule, the transformation rewrites a to b too, unless a repeats a
+		// parameter name that the rule sets or deletes (the rule changes the first occurrence;
+		// see toRule).
+		if tr.isIdentity() {
+			return
+		}
+		for i, q := range sa.query {
+			if i > 0 && sa.query[i-1].Name == q.Name && slices.ContainsFunc(tr.Query, func(o queryOp) bool { return o.Name == q.Name }) {
+				return
+			}
+		}
+		rr, ok := toRule(&lrule{edit: tr})
+		if !ok {
+			return // not expressible: counted in Stats.Unexpressed
+		}
+		rr.Scope = rules.Scope{Host: rules.AllHosts}
+		set, err := rules.NewSet([]rules.Rule{rr}, &rules.Options{Key: urlnorm.Crawler, MaxRewrites: 1})
+		if err != nil {
+			t.Fatalf("NewSet(%s): %v", rr.String(), err)
+		}
+		if got, _ := set.Normalize(pa); got != pb {
+			t.Fatalf("rule %s (from %s) rewrote %q to %q, want %q", rr.String(), tr.String(), pa, got, pb)
 		}
 	})
 }

@@ -86,10 +86,10 @@ func keyOrder(rs *rowSet) []int32 {
 // reconsidered on the same key; when no value holds a majority, the key is wildcarded: c(k) = *
 // if every row has it, no condition if some lack it. Branches with fewer than minSupport rows
 // are dropped, and so are the rules they would give. Each path from the root is a context.
-func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]Cond {
-	var out [][]Cond
-	var rec func(rows []int32, ki int, path []Cond)
-	rec = func(rows []int32, ki int, path []Cond) {
+func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]cond {
+	var out [][]cond
+	var rec func(rows []int32, ki int, path []cond)
+	rec = func(rows []int32, ki int, path []cond) {
 		if len(rows) < minSupport {
 			return
 		}
@@ -99,6 +99,11 @@ func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]Con
 		}
 		a := order[ki]
 		k := rs.attrs[a]
+		// A deep token never branches: it is wildcarded (or left out) like a key without a
+		// majority. Branching on deep-token values fragments a class into branches too small to
+		// keep (measured: eBay-style and [id] segments lost rules); deep tokens serve as
+		// references and as the anchors' presence.
+		deep := k.Sub != 0 || k.RSub != 0
 		rest := rows
 		for len(rest) >= minSupport {
 			cnt := map[int32]int{}
@@ -117,11 +122,11 @@ func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]Con
 				rec(rest, ki+1, path)
 				return
 			}
-			if 2*bestN <= len(rest) {
+			if 2*bestN <= len(rest) || deep {
 				// No majority: wildcard.
 				present := cnt[0] == 0
 				if present {
-					rec(rest, ki+1, append(slices.Clip(path), Cond{Key: k, Kind: CondAny}))
+					rec(rest, ki+1, append(slices.Clip(path), cond{Key: k, Kind: condAny}))
 				} else {
 					rec(rest, ki+1, path)
 				}
@@ -135,9 +140,9 @@ func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]Con
 					out = append(out, r)
 				}
 			}
-			c := Cond{Key: k, Kind: CondEq, Value: rs.valStr[best]}
+			c := cond{Key: k, Kind: condEq, Value: rs.valStr[best]}
 			if best == 0 {
-				c = Cond{Key: k, Kind: CondAbsent}
+				c = cond{Key: k, Kind: condAbsent}
 			}
 			rec(in, ki+1, append(slices.Clip(path), c))
 			rest = out
@@ -145,7 +150,7 @@ func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]Con
 	}
 	rec(rows, 0, nil)
 	for _, c := range out {
-		slices.SortFunc(c, func(a, b Cond) int { return strings.Compare(a.Key.String(), b.Key.String()) })
+		slices.SortFunc(c, func(a, b cond) int { return strings.Compare(a.Key.String(), b.Key.String()) })
 	}
 	return out
 }

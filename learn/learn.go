@@ -1,14 +1,16 @@
 package learn
 
 import (
-	"bufio"
 	"errors"
-	"io"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
 )
 
 // Options configure learning. The zero value means the defaults given per field; Learn copies
@@ -27,13 +29,16 @@ type Options struct {
 	MinCoverage int
 	// MinSites is the number of sites on which a parameter must be learned as deletable (a
 	// selected rule deletes it whatever its value) before it is widened to every site; 0 means
-	// 3, negative never widens. See Model.Global.
+	// 3, negative never widens. Widened rules have the every-host scope (rules.AllHosts).
 	MinSites int
 	// MinPrecision drops rules whose estimated precision on the training clusters is lower
-	// (default 0.95; negative keeps every rule). See Rule.Estimate for the estimate.
+	// (default 0.95; negative keeps every rule). The estimate is (Coverage-False)/(Coverage+1); see the package doc.
 	MinPrecision float64
 	// Workers is the number of sites learned in parallel (default GOMAXPROCS).
 	Workers int
+	// NoDeepTokens turns deep tokens off: tokens are not split by learned deep-token patterns
+	// (package deeptoken) before pairwise rules, and the set carries no patterns.
+	NoDeepTokens bool
 }
 
 func (o Options) withDefaults() Options {
@@ -64,11 +69,11 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// A Learner learns URL rewrite rules from dup clusters. The decision-tree learner of this
-// package (TreeLearner) implements it; so will the multiple-alignment learner. Implementations
-// must not modify the clusters they are given.
+// A Learner learns URL rewrite rules from dup clusters, as a rule set of package rules. The
+// decision-tree learner of this package (TreeLearner) implements it; so will the
+// multiple-alignment learner. Implementations must not modify the clusters they are given.
 type Learner interface {
-	Learn(clusters []Cluster) (*Model, Stats, error)
+	Learn(clusters []Cluster) (*rules.Set, Stats, error)
 }
 
 // Stats counts what learning saw and made. It is a plain value.
@@ -81,6 +86,10 @@ type Stats struct {
 	Overwriting           int // of those, dropped because they overwrite a wildcard (see doc)
 	Rules                 int // generalized rules before selection
 	Selected              int // rules kept by MinCoverage and MinPrecision
+	// Unexpressed counts the selected rules that package rules cannot express and that are
+	// left out of the set: a bare query parameter written, a parameter set to several values,
+	// or a host with a port or user information.
+	Unexpressed int
 }
 
 func (s *Stats) add(o Stats) {
@@ -94,27 +103,28 @@ func (s *Stats) add(o Stats) {
 	s.Overwriting += o.Overwriting
 	s.Rules += o.Rules
 	s.Selected += o.Selected
+	s.Unexpressed += o.Unexpressed
 }
 
-// A Rule is a generalized rule: where its context holds, its transformation rewrites a URL to
-// the normalized form of its dup cluster. Coverage and False are measured on the training
-// clusters: the training URLs of the site the rule applies to, and those of them it maps onto a
-// URL (or the rewrite of a URL) of another cluster. A Rule is a value; Model.Rules returns
-// copies, safe to keep and modify. The zero Rule has an empty context (it holds everywhere) and
-// the identity transformation.
-type Rule struct {
-	Site      string
-	Context   []Cond
-	Transform Transform
-	Coverage  int
-	False     int
+// An lrule is a generalized rule in the learner's own edit form, before it is written as a
+// rules.Rule: where its context holds, its transformation rewrites a URL to the normalized form
+// of its dup cluster. Coverage and False are measured on the training clusters: the training
+// URLs of the site the rule applies to, and those of them it maps onto a URL (or the rewrite of
+// a URL) of another cluster.
+type lrule struct {
+	Site     string
+	Context  []cond
+	edit     edit
+	Coverage int
+	False    int
+	Sites    int // for a widened rule: the sites it was learned on
 
-	check []Cond // Context in the order Normalize checks it
+	check []cond // Context in the order Normalize checks it
 }
 
 // Precision is the rule's precision on the training clusters, (Coverage-False)/Coverage, as in
 // Koppula et al. §5; 0 for a rule that covers nothing.
-func (r *Rule) Precision() float64 {
+func (r *lrule) Precision() float64 {
 	if r.Coverage == 0 {
 		return 0
 	}
@@ -126,11 +136,11 @@ func (r *Rule) Precision() float64 {
 // on few URLs cannot claim perfection: a rule with coverage 3 and no error is estimated 0.75,
 // one with coverage 100 and no error 0.99. The shrinkage makes the selection hold better on
 // unseen clusters than the raw training precision does (see the evaluation in the package doc).
-func (r *Rule) Estimate() float64 {
+func (r *lrule) Estimate() float64 {
 	return float64(r.Coverage-r.False) / float64(r.Coverage+1)
 }
 
-func (r *Rule) String() string {
+func (r *lrule) String() string {
 	var b strings.Builder
 	b.WriteString("rule cov=")
 	b.WriteString(strconv.Itoa(r.Coverage))
@@ -142,31 +152,21 @@ func (r *Rule) String() string {
 		b.WriteString(c.String())
 	}
 	b.WriteString(" then ")
-	b.WriteString(r.Transform.String())
+	b.WriteString(r.edit.String())
 	return b.String()
 }
 
-// site is the learned model of one site.
+// site is what the learner learned on one site, in its own edit form.
 type site struct {
 	name    string
 	hosts   []string
-	rules   []Rule             // in the order Normalize tries them
+	rules   []lrule            // in the order of rules.Set's precedence, for measurement
 	byHost  map[string][]int32 // rules whose context names the host
 	anyHost []int32            // rules whose context does not
 
 	paramDel map[string]*evidence // per query parameter: deleting it everywhere
-}
 
-// A Model is the set of rules learned from dup clusters, with the decision trees that index
-// them. It normalizes URLs of the sites it was learned on; other URLs only get Prepare.
-//
-// A Model is immutable after Learn and safe for concurrent use; Select returns a new Model that
-// shares the trees. The zero value is an empty model that normalizes every URL to Prepare's form.
-type Model struct {
-	global []Rule // widened rules, for hosts of no learned site
-	sites  []*site
-	byHost map[string]*site
-	on     [][]bool // on[i][j]: rule j of site i is selected
+	patterns map[string]*deeptoken.Patterns // deep-token patterns, by host
 }
 
 // TreeLearner is the learner of Koppula et al. (WSDM 2010) §3.2: target and source selection,
@@ -178,20 +178,46 @@ type TreeLearner struct {
 }
 
 // Learn is (&TreeLearner{Options: opt}).Learn(clusters).
-func Learn(clusters []Cluster, opt Options) (*Model, Stats, error) {
+func Learn(clusters []Cluster, opt Options) (*rules.Set, Stats, error) {
 	return (&TreeLearner{Options: opt}).Learn(clusters)
 }
 
 // ErrNoClusters is returned by Learn for an empty input.
 var ErrNoClusters = errors.New("learn: no clusters")
 
-// Learn learns a model from clusters, per site, sites in parallel. The result depends only on
-// the clusters (their order included) and the options, not on the number of workers.
-func (l *TreeLearner) Learn(clusters []Cluster) (*Model, Stats, error) {
+// Learn learns a rule set from clusters, per site, sites in parallel: the rules whose
+// coverage reaches Options.MinCoverage and whose estimated precision reaches
+// Options.MinPrecision, and the rules widened to every host. The set works on urlnorm's Crawler
+// keys (rules.Options.Key), so its Normalize takes raw URLs. The result depends only on the
+// clusters (their order included) and the options, not on the number of workers: the set
+// writes the same bytes.
+func (l *TreeLearner) Learn(clusters []Cluster) (*rules.Set, Stats, error) {
 	if len(clusters) == 0 {
 		return nil, Stats{}, ErrNoClusters
 	}
 	opt := l.Options.withDefaults()
+	sites, global, st := learnSites(clusters, opt)
+	rs := emit(sites, global, opt, &st)
+	so := &rules.Options{Key: urlnorm.Crawler}
+	for _, s := range sites { // sites are sorted by name: the first site of a host gives its patterns
+		for h, p := range s.patterns {
+			if so.Patterns == nil {
+				so.Patterns = map[string]rules.Patterns{}
+			}
+			if _, ok := so.Patterns[h]; !ok {
+				so.Patterns[h] = p
+			}
+		}
+	}
+	set, err := rules.NewSet(rs, so)
+	if err != nil {
+		return nil, st, err
+	}
+	return set, st, nil
+}
+
+// learnSites learns every site of clusters and the rules widened beyond one site.
+func learnSites(clusters []Cluster, opt Options) ([]*site, []lrule, Stats) {
 	bySite := map[string][]*Cluster{}
 	var names []string
 	for i := range clusters {
@@ -220,181 +246,44 @@ func (l *TreeLearner) Learn(clusters []Cluster) (*Model, Stats, error) {
 	}
 	close(next)
 	wg.Wait()
-	m := &Model{sites: sites}
-	m.index()
-	m.global = widen(sites, opt)
 	var st Stats
 	for _, s := range stats {
 		st.add(s)
 	}
-	m = m.Select(opt.MinPrecision, opt.MinCoverage, true)
-	st.Selected = m.NumRules()
-	return m, st, nil
+	return sites, widen(sites, opt), st
 }
 
-func (m *Model) index() {
-	m.byHost = map[string]*site{}
-	for _, s := range m.sites {
-		for _, h := range s.hosts {
-			if _, ok := m.byHost[h]; !ok {
-				m.byHost[h] = s
-			}
-		}
+// selected reports whether r passes the selection by coverage and precision; with estimate,
+// precision is lrule.Estimate, otherwise the raw training precision.
+func (r *lrule) selected(minPrecision float64, minCoverage int, estimate bool) bool {
+	p := r.Precision()
+	if estimate {
+		p = r.Estimate()
 	}
+	return r.Coverage >= minCoverage && (minPrecision < 0 || p >= minPrecision)
 }
 
-// Select returns a model with the rules of m whose precision reaches minPrecision and whose
-// coverage reaches minCoverage. With estimate set, precision is Rule.Estimate; otherwise it is
-// the raw training precision, as in the paper's tables. A negative minPrecision keeps all.
-func (m *Model) Select(minPrecision float64, minCoverage int, estimate bool) *Model {
-	out := &Model{global: m.global, sites: m.sites, byHost: m.byHost, on: make([][]bool, len(m.sites))}
-	for i, s := range m.sites {
-		out.on[i] = make([]bool, len(s.rules))
-		for j := range s.rules {
-			r := &s.rules[j]
-			p := r.Precision()
-			if estimate {
-				p = r.Estimate()
-			}
-			out.on[i][j] = r.Coverage >= minCoverage && (minPrecision < 0 || p >= minPrecision)
-		}
-	}
-	return out
-}
-
-// NumRules returns the number of selected rules.
-func (m *Model) NumRules() int {
-	n := 0
-	for _, on := range m.on {
-		for _, b := range on {
-			if b {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// NumSites returns the number of sites the model has learned.
-func (m *Model) NumSites() int { return len(m.sites) }
-
-// Rules returns copies of the selected rules, by site, in tree order.
-func (m *Model) Rules() []Rule {
-	var out []Rule
-	for i, s := range m.sites {
-		for j, r := range s.rules {
-			if m.on[i][j] {
-				r.Context = slices.Clone(r.Context)
-				r.check = nil
-				out = append(out, r)
-			}
-		}
-	}
-	return out
-}
-
-// maxPasses bounds how often Normalize reapplies rules to their own output.
-const maxPasses = 8
-
-// ErrNotURL is returned by Normalize for a string that is not an absolute http(s) URL.
+// ErrNotURL is returned by SetNormalizer's Normalize for a string that is not an absolute
+// http(s) URL.
 var ErrNotURL = errors.New("learn: not an absolute http(s) URL")
 
-// Normalize returns the dedup key of raw: Prepare's form, rewritten by the selected rule that
-// applies to it (the leaf its site's decision tree leads to, if that leaf's rule is selected and
-// its context holds), repeatedly, at most 8 times, until no rule applies.
-func (m *Model) Normalize(raw string) (string, error) {
-	prep, ok := Prepare(raw)
-	if !ok {
-		return "", errors.Join(ErrNotURL, errors.New("learn: "+quote(raw)))
+// SetNormalizer returns the dedup key of a URL under set for a set built without
+// rules.Options.Key (as the alignment learner builds them): the URL's Prepare form (urlnorm's
+// Crawler key), rewritten by set and brought back to that form. A set with a Key, such as the
+// sets Learn returns, takes raw URLs itself, and SetNormalizer returns it as it is.
+func SetNormalizer(set *rules.Set) Normalizer {
+	if set.Options().Key != 0 {
+		return set
 	}
-	if m == nil || m.byHost == nil {
-		return prep, nil
-	}
-	p, _, ok := parse(prep, nil)
-	if !ok {
-		return prep, nil
-	}
-	return m.normalizeParsed(prep, &p), nil
-}
-
-// normalizeParsed is Normalize after Prepare and parse.
-func (m *Model) normalizeParsed(prep string, p *parsed) string {
-	s := m.byHost[p.host]
-	if s == nil {
-		return m.normalizeGlobal(prep, p)
-	}
-	si := slices.Index(m.sites, s)
-	cur := *p
-	curStr := prep
-	changed := false
-	for range maxPasses {
-		q, out, ok := m.rewrite(si, &cur, curStr)
+	return NormalizerFunc(func(raw string) (string, error) {
+		p, ok := Prepare(raw)
 		if !ok {
-			break
+			return "", ErrNotURL
 		}
-		cur, curStr, changed = q, out, true
-		if s2 := m.byHost[cur.host]; s2 != s && s2 != nil {
-			s, si = s2, slices.Index(m.sites, s2)
+		k, err := set.Normalize(p)
+		if err != nil {
+			return "", err
 		}
-	}
-	if !changed {
-		return prep
-	}
-	return curStr
-}
-
-// rewrite applies the first selected rule of site si, in order, whose context holds for p and
-// whose output differs from p (cur is p's text); it returns the output parsed and as text.
-func (m *Model) rewrite(si int, p *parsed, cur string) (parsed, string, bool) {
-	s := m.sites[si]
-	for _, ri := range s.candidates(p) {
-		if !m.on[si][ri] {
-			continue
-		}
-		r := &s.rules[ri]
-		if !holds(r.check, p) {
-			continue
-		}
-		q, ok := r.Transform.apply(p)
-		if !ok {
-			continue
-		}
-		out := finalize(q.String())
-		if out == cur {
-			continue
-		}
-		if q2, _, ok := parse(out, nil); ok {
-			return q2, out, true
-		}
-	}
-	return parsed{}, "", false
-}
-
-// WriteTo writes the selected rules in the rules text format, version 1: a header line, then per
-// site a "site" line naming its hosts and one "rule" line per rule (coverage, training errors,
-// context, transformation). The output is byte-identical for the same input and options.
-func (m *Model) WriteTo(w io.Writer) (int64, error) {
-	bw := bufio.NewWriter(w)
-	var n int64
-	write := func(s string) {
-		k, _ := bw.WriteString(s)
-		n += int64(k)
-	}
-	write("# undust learned rules v1\n")
-	if len(m.global) > 0 {
-		write("site * hosts=*\n")
-		for i := range m.global {
-			write("# " + m.global[i].Site + "\n")
-			write(m.global[i].String() + "\n")
-		}
-	}
-	for i, s := range m.sites {
-		write("site " + s.name + " hosts=" + strings.Join(s.hosts, ",") + "\n")
-		for j := range s.rules {
-			if m.on[i][j] {
-				write(s.rules[j].String() + "\n")
-			}
-		}
-	}
-	return n, bw.Flush()
+		return finalize(k), nil
+	})
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
 )
 
 func mustParse(t testing.TB, raw string) parsed {
@@ -192,7 +194,7 @@ func TestLearnWorkedExamples(t *testing.T) {
 	tests := []struct {
 		name    string
 		cls     []Cluster
-		rule    string // the one rule expected, in the text format
+		rule    string // the one rule expected, in the rules file format
 		applyTo map[string]string
 	}{
 		{
@@ -201,7 +203,7 @@ func TestLearnWorkedExamples(t *testing.T) {
 				[]string{"http://www.imdb.com/title/tt0810900/photogallery", "http://www.imdb.com/title/tt0810900/mediaindex"},
 				[]string{"http://www.imdb.com/title/tt0053198/photogallery", "http://www.imdb.com/title/tt0053198/mediaindex"},
 			),
-			`rule cov=2 false=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,2)=* path(-,3)="title" path(1,-)="title" path(2,-)=* path(3,-)="photogallery" scheme="http" then path[-0-1+"mediaindex"]`,
+			`host=www.imdb.com cov=2 prec=1 sup=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,3)="title" path(1,-)="title" path(3,-)="photogallery" scheme="http" path(-,2)=* path(2,-)=* then path(-,1)="mediaindex"`,
 			map[string]string{
 				"http://www.imdb.com/title/tt9999999/photogallery": "http://www.imdb.com/title/tt9999999/mediaindex",
 				"http://www.imdb.com/name/nm0000001/photogallery":  "http://www.imdb.com/name/nm0000001/photogallery", // another section: context fails
@@ -213,7 +215,7 @@ func TestLearnWorkedExamples(t *testing.T) {
 				[]string{"http://ag.arizona.edu/srnr/about/art/index.html", "http://ag.arizona.edu/srnr/about/art"},
 				[]string{"http://ag.arizona.edu/art/index.html", "http://ag.arizona.edu/art"},
 			),
-			`rule cov=2 false=0 if host="ag.arizona.edu" path(-,1)="index.html" path(-,2)="art" path(1,-)=* path(2,-)=* scheme="http" then path[-0-1]`,
+			`host=ag.arizona.edu cov=2 prec=1 sup=0 if host="ag.arizona.edu" path(-,1)="index.html" path(-,2)="art" scheme="http" path(1,-)=* path(2,-)=* then path(-,1)=-`,
 			map[string]string{
 				"http://ag.arizona.edu/a/b/c/art/index.html": "http://ag.arizona.edu/a/b/c/art",
 			},
@@ -224,7 +226,7 @@ func TestLearnWorkedExamples(t *testing.T) {
 				[]string{"http://en.wikipedia.org/wiki?title=Casino_Royale", "http://en.wikipedia.org/wiki/Casino_Royale"},
 				[]string{"http://en.wikipedia.org/wiki?title=Web_crawler", "http://en.wikipedia.org/wiki/Web_crawler"},
 			),
-			`rule cov=2 false=0 if host="en.wikipedia.org" path(-,1)="wiki" path(1,-)="wiki" query(title)=* scheme="http" then path[-0-0+query(title)] query[-title]`,
+			`host=en.wikipedia.org cov=2 prec=1 sup=0 if host="en.wikipedia.org" path(-,1)="wiki" path(1,-)="wiki" scheme="http" query("title")=* then path(-,1)+=@query("title") query("title")=-`,
 			map[string]string{
 				"http://en.wikipedia.org/wiki?title=Generalized_linear_model": "http://en.wikipedia.org/wiki/Generalized_linear_model",
 			},
@@ -237,7 +239,7 @@ func TestLearnWorkedExamples(t *testing.T) {
 				[]string{"http://allrecipes.com/RECIPE/SMORES/default.aspx", "http://allrecipes.com/recipe/smores/default.aspx"},
 				[]string{"http://allrecipes.com/RECIPE/Pie/Default.aspx", "http://allrecipes.com/recipe/pie/default.aspx"},
 			),
-			`rule cov=2 false=0 if host="allrecipes.com" path(-,1)=* path(-,2)=* path(-,3)="RECIPE" path(1,-)="RECIPE" path(2,-)=* path(3,-)=* scheme="http" then path=lower`,
+			`host=allrecipes.com cov=2 prec=1 sup=0 if host="allrecipes.com" path(-,3)="RECIPE" path(1,-)="RECIPE" scheme="http" path(-,1)=* path(-,2)=* path(2,-)=* path(3,-)=* then path(-,-)=lower`,
 			map[string]string{
 				"http://allrecipes.com/RECIPE/Cake/DEFAULT.aspx": "http://allrecipes.com/recipe/cake/default.aspx",
 			},
@@ -249,8 +251,8 @@ func TestLearnWorkedExamples(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		var got []string
-		for _, r := range m.Rules() {
-			got = append(got, r.String())
+		for i := range m.Len() {
+			got = append(got, m.Rule(i).String())
 		}
 		if diff := cmp.Diff([]string{tc.rule}, got); diff != "" {
 			t.Errorf("%s: rules mismatch (-want +got):\n%s\nstats %+v", tc.name, diff, st)
@@ -324,54 +326,64 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// slowRewrite is the reference for the rule index: a linear scan of all selected rules of the
-// site in order, checking contexts in their written order.
-func slowRewrite(m *Model, si int, p *parsed, cur string) (string, bool) {
-	for j := range m.sites[si].rules {
-		r := &m.sites[si].rules[j]
-		if !m.on[si][j] || !holds(r.Context, p) {
-			continue
-		}
-		q, ok := r.Transform.apply(p)
-		if !ok {
-			continue
-		}
-		if out := finalize(q.String()); out != cur {
-			return out, true
-		}
-	}
-	return "", false
-}
-
-// TestMatchIndex compares the host index and condition order of Normalize with a linear scan.
-func TestMatchIndex(t *testing.T) {
+// TestToRuleFaithful checks that every learned rule of the sample, written as a rules.Rule,
+// rewrites every training URL of its site as the learner's own edit does: the learner measures
+// its rules in its edit form, and the set must do what was measured.
+func TestToRuleFaithful(t *testing.T) {
 	cls := loadSample(t)
-	m, _, err := Learn(cls, Options{MinCoverage: 1, MinPrecision: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, c := range cls {
-		for _, u := range c.URLs {
-			prep, _ := Prepare(u.Raw)
-			p := mustParse(t, u.Raw)
-			s := m.byHost[p.host]
-			if s == nil {
-				t.Fatalf("host of %q not indexed", u.Raw)
+	opt := Options{MinCoverage: 1, MinPrecision: -1}.withDefaults()
+	sites, _, _ := learnSites(cls, opt)
+	checked, rewritten := 0, 0
+	for _, s := range sites {
+		var urls []string
+		for _, c := range cls {
+			if c.Site == s.name {
+				for _, u := range c.URLs {
+					if p, ok := Prepare(u.Raw); ok {
+						urls = append(urls, p)
+					}
+				}
 			}
-			si := slices.Index(m.sites, s)
-			_, fast, okf := m.rewrite(si, &p, prep)
-			slow, oks := slowRewrite(m, si, &p, prep)
-			if fast != slow || okf != oks {
-				t.Errorf("%q: index rewrote to %q (%v), linear scan to %q (%v)", u.Raw, fast, okf, slow, oks)
+		}
+		for j := range s.rules {
+			r := &s.rules[j]
+			rr, ok := toRule(r)
+			if !ok {
+				continue
 			}
-			if okf {
-				n++
+			rr.Scope = rules.Scope{Host: rules.AllHosts}
+			pats := map[string]rules.Patterns{}
+			for h, p := range s.patterns {
+				pats[h] = p
+			}
+			set, err := rules.NewSet([]rules.Rule{rr}, &rules.Options{Key: urlnorm.Crawler, MaxRewrites: 1, Patterns: pats})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, u := range urls {
+				want := u
+				p, _, ok := parse(u, nil)
+				if pt := s.patterns[p.host]; ok && pt != nil {
+					p.splitDeep(pt, u)
+				}
+				if ok && holds(r.Context, &p) {
+					if q, ok := r.edit.apply(&p); ok {
+						want = finalize(q.String())
+					}
+				}
+				got, _ := set.Normalize(u)
+				if got != want {
+					t.Errorf("rule %s\nas %s\non %q: set %q, learner %q", r, rr.String(), u, got, want)
+				}
+				checked++
+				if want != u {
+					rewritten++
+				}
 			}
 		}
 	}
-	if n == 0 {
-		t.Error("no URL was rewritten")
+	if rewritten < 100 {
+		t.Errorf("only %d of %d rule applications rewrote a URL", rewritten, checked)
 	}
 }
 
@@ -423,5 +435,38 @@ func TestMeasure(t *testing.T) {
 	got = Measure(cls, one)
 	if got.Keys != 1 || got.FalsePairs != 7 || got.PairPrecision != 0.3 || got.FalseMergeRate != 1 {
 		t.Errorf("Measure(one key) = %+v", got)
+	}
+}
+
+// TestDeepTokenReference checks the deep-token mechanism of "friends-<random id>": with deep
+// tokens, the target "friends" is a reference to the first deep token of the source's last
+// segment, which generalizes to ids never seen; without them it is a literal overwriting a
+// wildcarded segment, which the learner does not learn.
+func TestDeepTokenReference(t *testing.T) {
+	var groups [][]string
+	for _, id := range []string{"lttU7d6kIuGq", "a8Xk2mQpZr", "Zp03kdLqq1", "mmQ83jdKs0", "Yx7Qe2LkP9"} {
+		groups = append(groups, []string{"http://s.example/u/friends-" + id, "http://s.example/u/friends"})
+	}
+	cls := clustersOf(groups...)
+	tests := []struct {
+		noDeep bool
+		in     string
+		want   string
+	}{
+		// With deep tokens: an id never seen is cut off.
+		{false, "http://s.example/u/friends-QQ9x8Kw2", "http://s.example/u/friends"},
+		// Without: no rule, the URL stays.
+		{true, "http://s.example/u/friends-QQ9x8Kw2", "http://s.example/u/friends-QQ9x8Kw2"},
+	}
+	for _, tt := range tests {
+		set, _, err := Learn(cls, Options{NoDeepTokens: tt.noDeep, MinCoverage: 1, MinPrecision: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := set.Normalize(tt.in); err != nil || got != tt.want {
+			var b strings.Builder
+			set.WriteTo(&b)
+			t.Errorf("noDeep=%v: Normalize(%q) = %q, %v; want %q\n%s", tt.noDeep, tt.in, got, err, tt.want, b.String())
+		}
 	}
 }

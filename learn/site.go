@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/undust/undust/deeptoken"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -12,7 +13,7 @@ import (
 // rules, generalization per class, and the measurement of every rule on the site's training URLs.
 func learnSite(name string, cls []*Cluster, opt Options) (*site, Stats) {
 	pw := pairwise(cls, opt)
-	s := &site{name: name, hosts: pw.hosts}
+	s := &site{name: name, hosts: pw.hosts, patterns: pw.patterns}
 	return s.finish(pw, opt)
 }
 
@@ -20,9 +21,35 @@ func learnSite(name string, cls []*Cluster, opt Options) (*site, Stats) {
 type pairwiseRules struct {
 	st      Stats
 	rs      *rowSet
-	classes []Transform
+	classes []edit
 	all     []*member
 	hosts   []string
+
+	patterns map[string]*deeptoken.Patterns // by host
+}
+
+// learnPatterns learns the deep-token patterns of every host of members (package deeptoken,
+// WSDM'10 §3.1.2) and returns those that split some tokens. A host with a port or user
+// information is left out: package rules keys patterns by host name.
+func learnPatterns(members []*member) map[string]*deeptoken.Patterns {
+	byHost := map[string][]string{}
+	var hosts []string
+	for _, m := range members {
+		if strings.ContainsAny(m.p.host, ":@") {
+			continue
+		}
+		if _, ok := byHost[m.p.host]; !ok {
+			hosts = append(hosts, m.p.host)
+		}
+		byHost[m.p.host] = append(byHost[m.p.host], m.prep)
+	}
+	out := map[string]*deeptoken.Patterns{}
+	for _, h := range hosts {
+		if p := deeptoken.Learn(slices.Values(byHost[h]), deeptoken.Options{}); p.Len() > 0 {
+			out[h] = p
+		}
+	}
+	return out
 }
 
 // pairwise prepares a site's URLs, selects targets and sources and derives the pairwise rules
@@ -33,7 +60,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 	vals := map[string]int32{}
 	rs := &rowSet{valStr: []string{""}}
 	classIdx := map[string]int32{}
-	var classes []Transform
+	var classes []edit
 	hostSet := map[string]bool{}
 
 	var all []*member // every prepared training URL of the site
@@ -61,6 +88,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		rs.class = append(rs.class, class)
 	}
 
+	byCluster := make([][]*member, len(cls))
 	for ci, c := range cls {
 		ms := make([]*member, 0, len(c.URLs))
 		seen := map[string]bool{}
@@ -85,6 +113,20 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 			ms = append(ms, &member{prep: prep, p: p, importance: u.Importance, inlinks: u.Inlinks, cluster: int32(ci)})
 		}
 		all = append(all, ms...)
+		byCluster[ci] = ms
+	}
+	// Deep tokens: per host, patterns learned from the host's training URLs split the tokens
+	// of every URL before pairwise rules are derived.
+	var patterns map[string]*deeptoken.Patterns
+	if !opt.NoDeepTokens {
+		patterns = learnPatterns(all)
+		for _, m := range all {
+			if pt := patterns[m.p.host]; pt != nil {
+				m.p.splitDeep(pt, m.prep)
+			}
+		}
+	}
+	for _, ms := range byCluster {
 		if len(ms) < 2 {
 			continue
 		}
@@ -124,7 +166,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
-	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts}
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns}
 }
 
 // finish generalizes a site's pairwise rules and measures the generalized rules.
@@ -138,7 +180,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	}
 	for c, rows := range byClass {
 		for _, ctx := range generalize(rs, order, rows, opt.MinSupport) {
-			r := Rule{Site: name, Context: ctx, Transform: classes[c]}
+			r := lrule{Site: name, Context: ctx, edit: classes[c]}
 			if overwritesWildcard(&r) {
 				st.Overwriting++
 				continue
@@ -162,7 +204,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 			if !holds(r.check, &m.p) {
 				continue
 			}
-			q, ok := r.Transform.apply(&m.p)
+			q, ok := r.edit.apply(&m.p)
 			if !ok {
 				continue
 			}
@@ -199,7 +241,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 			if i > 0 && m.p.query[i-1].Name == q.Name {
 				continue
 			}
-			tr := Transform{Query: []QueryOp{{Name: q.Name, Delete: true}}}
+			tr := edit{Query: []queryOp{{Name: q.Name, Delete: true}}}
 			out, ok := tr.apply(&m.p)
 			if !ok {
 				continue
@@ -231,7 +273,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 		if !isParamDeletion(r) {
 			continue
 		}
-		for _, q := range r.Transform.Query {
+		for _, q := range r.edit.Query {
 			if ev := s.paramDel[q.Name]; ev != nil && r.Estimate() >= opt.MinPrecision && r.Coverage >= opt.MinCoverage {
 				ev.Learned = true
 			}
@@ -253,12 +295,12 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	slices.Sort(names)
 	for _, name := range names {
 		ev := s.paramDel[name]
-		s.rules = append(s.rules, Rule{
-			Site:      name,
-			Context:   []Cond{{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name}, Kind: CondAny}},
-			Transform: Transform{Query: []QueryOp{{Name: name, Delete: true}}},
-			Coverage:  ev.Coverage,
-			False:     ev.False,
+		s.rules = append(s.rules, lrule{
+			Site:     name,
+			Context:  []cond{{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name}, Kind: condAny}},
+			edit:     edit{Query: []queryOp{{Name: name, Delete: true}}},
+			Coverage: ev.Coverage,
+			False:    ev.False,
 		})
 		s.rules[len(s.rules)-1].Site = s.name
 		st.Rules++
@@ -275,8 +317,8 @@ type evidence struct {
 
 // isParamDeletion reports whether r only deletes query parameters whose value its context
 // wildcards: the kind of rule that can hold beyond its site (session ids, tracking parameters).
-func isParamDeletion(r *Rule) bool {
-	t := &r.Transform
+func isParamDeletion(r *lrule) bool {
+	t := &r.edit
 	if t.Scheme != nil || t.Host != nil || t.PathCase != 0 || t.Del != 0 || len(t.Ins) != 0 || len(t.Query) == 0 {
 		return false
 	}
@@ -286,7 +328,7 @@ func isParamDeletion(r *Rule) bool {
 		}
 		wild := false
 		for _, c := range r.Context {
-			if c.Key.Part == urlnorm.PartQuery && c.Key.Name == q.Name && c.Kind == CondAny {
+			if c.Key.Part == urlnorm.PartQuery && c.Key.Name == q.Name && c.Kind == condAny {
 				wild = true
 			}
 		}
@@ -303,16 +345,16 @@ type feat struct{ attr, val int32 }
 // conditions that name a value or an absence, then more conditions, then larger coverage (once
 // measured), then the text; and indexes them by the host their context requires.
 func (s *site) order() {
-	spec := func(r *Rule) int {
+	spec := func(r *lrule) int {
 		n := 0
 		for _, c := range r.Context {
-			if c.Kind != CondAny {
+			if c.Kind != condAny {
 				n++
 			}
 		}
 		return n
 	}
-	slices.SortStableFunc(s.rules, func(a, b Rule) int {
+	slices.SortStableFunc(s.rules, func(a, b lrule) int {
 		if c := cmp.Compare(spec(&b), spec(&a)); c != 0 {
 			return c
 		}
@@ -330,12 +372,12 @@ func (s *site) order() {
 		r := &s.rules[i]
 		// Check Eq conditions on the path first: they fail fastest.
 		r.check = slices.Clone(r.Context)
-		slices.SortStableFunc(r.check, func(a, b Cond) int {
+		slices.SortStableFunc(r.check, func(a, b cond) int {
 			return cmp.Compare(condCost(a), condCost(b))
 		})
 		host := ""
 		for _, c := range r.Context {
-			if c.Key.Part == urlnorm.PartHost && c.Kind == CondEq {
+			if c.Key.Part == urlnorm.PartHost && c.Kind == condEq {
 				host = c.Value
 			}
 		}
@@ -347,11 +389,11 @@ func (s *site) order() {
 	}
 }
 
-func condCost(c Cond) int {
+func condCost(c cond) int {
 	switch {
-	case c.Kind == CondEq && c.Key.Part == urlnorm.PartPath:
+	case c.Kind == condEq && c.Key.Part == urlnorm.PartPath:
 		return 0
-	case c.Kind == CondEq:
+	case c.Kind == condEq:
 		return 1
 	}
 	return 2
@@ -379,14 +421,14 @@ func (s *site) candidates(p *parsed) []int32 {
 // Such a rule maps every page under a prefix to one URL; the paper's transformation
 // generalization would make its literal a wildcard too, which is to say the rule is not
 // learned. Rules that delete segments, or replace fixed segments, are kept.
-func overwritesWildcard(r *Rule) bool {
-	t := &r.Transform
-	if t.Del == 0 || !slices.ContainsFunc(t.Ins, func(o Op) bool { return o.Kind == OpLiteral && o.Lit != "" }) {
+func overwritesWildcard(r *lrule) bool {
+	t := &r.edit
+	if t.Del == 0 || !slices.ContainsFunc(t.Ins, func(o vop) bool { return o.Kind == opLiteral && o.Lit != "" }) {
 		return false
 	}
 	fixed := map[urlnorm.Key]bool{}
 	for _, c := range r.Context {
-		if c.Kind == CondEq {
+		if c.Kind == condEq {
 			fixed[c.Key] = true
 		}
 	}

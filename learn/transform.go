@@ -7,62 +7,63 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/undust/undust/deeptoken"
 	"github.com/undust/undust/urlnorm"
 )
 
-// OpKind is what a transformation writes for one token of the target URL. The zero value is
-// no operation (in Transform.PathCase: no conversion).
-type OpKind uint8
+// opKind is what a transformation writes for one token of the target URL. The zero value is
+// no operation (in edit.PathCase: no conversion).
+type opKind uint8
 
 // The kinds of a transformation's operations (Koppula et al. Definition 2 and Algorithm 3).
 const (
-	OpLiteral    OpKind = iota + 1 // a fixed value
-	OpRef                          // the value of another key of the source URL (key reference)
-	OpLower                        // the lowercased value of a key of the source (value conversion)
-	OpUpper                        // the uppercased value of a key of the source (value conversion)
-	OpLowerFirst                   // the value with its first letter lowercased (value conversion)
-	OpUpperFirst                   // the value with its first letter uppercased, as wikis do
+	opLiteral    opKind = iota + 1 // a fixed value
+	opRef                          // the value of another key of the source URL (key reference)
+	opLower                        // the lowercased value of a key of the source (value conversion)
+	opUpper                        // the uppercased value of a key of the source (value conversion)
+	opLowerFirst                   // the value with its first letter lowercased (value conversion)
+	opUpperFirst                   // the value with its first letter uppercased, as wikis do
 )
 
 // conversions are the value conversions in the order derive tries them: the narrower first, so
 // that a pair differing in the first letter only is learned as such (on a wiki, where only the
 // first letter is case-insensitive, lowercasing the whole title would merge different pages).
-var conversions = [...]OpKind{OpLowerFirst, OpUpperFirst, OpLower, OpUpper}
+var conversions = [...]opKind{opLowerFirst, opUpperFirst, opLower, opUpper}
 
-var opNames = [...]string{OpLower: "lower", OpUpper: "upper", OpLowerFirst: "lowerfirst", OpUpperFirst: "upperfirst"}
+var opNames = [...]string{opLower: "lower", opUpper: "upper", opLowerFirst: "lowerfirst", opUpperFirst: "upperfirst"}
 
-// An Op computes one value of the target URL. It is a plain value, safe to copy and share.
-type Op struct {
-	Kind OpKind
-	Ref  urlnorm.Key // the source key read by OpRef, OpLower, OpUpper
-	Lit  string      // the value written by OpLiteral
-	Bare bool        // a query parameter written without "=" (OpLiteral only)
+// An vop computes one value of the target URL. It is a plain value, safe to copy and share.
+type vop struct {
+	Kind opKind
+	Ref  urlnorm.Key // the source key read by opRef, opLower, opUpper
+	Lit  string      // the value written by opLiteral
+	Bare bool        // a query parameter written without "=" (opLiteral only)
 }
 
-func (o Op) String() string {
+func (o vop) String() string {
 	switch o.Kind {
-	case OpLiteral:
+	case opLiteral:
 		if o.Bare {
 			return "bare"
 		}
 		return strconv.Quote(o.Lit)
-	case OpRef:
+	case opRef:
 		return o.Ref.String()
-	case OpLower, OpUpper, OpLowerFirst, OpUpperFirst:
+	case opLower, opUpper, opLowerFirst, opUpperFirst:
 		return opNames[o.Kind] + "(" + o.Ref.String() + ")"
 	}
 	return "op(" + strconv.Itoa(int(o.Kind)) + ")"
 }
 
-// A QueryOp sets or deletes one query parameter of the target. It is a plain value, safe to
+// A queryOp sets or deletes one query parameter of the target. It is a plain value, safe to
 // copy and share.
-type QueryOp struct {
+type queryOp struct {
 	Name   string
 	Delete bool // the parameter is removed (the paper's ⊥)
-	Op     Op   // otherwise the parameter is set to this
+	vop    vop  // otherwise the parameter is set to this
 }
 
-// A Transform turns a source URL into its target (the paper's transformation t). Unlike the
+// A edit turns a source URL into its target (the paper's transformation t). Unlike the
 // paper, which keys every target value by position, the path is described as an edit of the
 // source path: optional case conversion of every segment, then a window of Del segments, Skip
 // segments from the start (or from the end when FromEnd is set), replaced by the values of Ins.
@@ -71,20 +72,20 @@ type QueryOp struct {
 // references in Ins address source segments from the anchored side (Pos from the start, RPos
 // from the end). Query parameters are set or deleted by name.
 //
-// The zero Transform is the identity. A Transform is a value: safe to copy and share.
-type Transform struct {
-	Scheme   *Op    // nil keeps the scheme
-	Host     *Op    // nil keeps the host
-	PathCase OpKind // 0 or a value conversion, applied to every path segment first
+// The zero edit is the identity. A edit is a value: safe to copy and share.
+type edit struct {
+	Scheme   *vop   // nil keeps the scheme
+	Host     *vop   // nil keeps the host
+	PathCase opKind // 0 or a value conversion, applied to every path segment first
 	FromEnd  bool
 	Skip     int
 	Del      int
-	Ins      []Op
-	Query    []QueryOp // sorted by name
+	Ins      []vop
+	Query    []queryOp // sorted by name
 }
 
-// IsIdentity reports whether t changes nothing.
-func (t *Transform) IsIdentity() bool {
+// isIdentity reports whether t changes nothing.
+func (t *edit) isIdentity() bool {
 	return t.Scheme == nil && t.Host == nil && t.PathCase == 0 && t.Del == 0 && len(t.Ins) == 0 && len(t.Query) == 0
 }
 
@@ -92,8 +93,8 @@ func (t *Transform) IsIdentity() bool {
 // "transformation" half of a line of the rules text format, e.g.
 // `path[-0-1+""] query[-sid]` for "at the end, delete one segment and insert the empty segment;
 // delete sid".
-func (t *Transform) String() string {
-	if t.IsIdentity() {
+func (t *edit) String() string {
+	if t.isIdentity() {
 		return "identity"
 	}
 	var b strings.Builder
@@ -138,7 +139,7 @@ func (t *Transform) String() string {
 			if q.Delete {
 				b.WriteString("-" + q.Name)
 			} else {
-				b.WriteString(q.Name + "=" + q.Op.String())
+				b.WriteString(q.Name + "=" + q.vop.String())
 			}
 		}
 		b.WriteByte(']')
@@ -146,11 +147,26 @@ func (t *Transform) String() string {
 	return b.String()
 }
 
-// parsed is a prepared URL split into the parts a Transform works on.
+// parsed is a prepared URL split into the parts a edit works on.
 type parsed struct {
 	scheme, host string // host is the whole authority: userinfo, host name and port
 	path         []string
 	query        []urlnorm.Token // PartQuery tokens, sorted by name (Prepare sorts them)
+	deep         []urlnorm.Token // deep tokens of path segments and query values (Sub > 0)
+}
+
+// splitDeep sets p.deep to the deep tokens that pt splits the tokens of prep (p's text) into.
+func (p *parsed) splitDeep(pt *deeptoken.Patterns, prep string) {
+	toks, err := urlnorm.Tokenize(nil, prep)
+	if err != nil {
+		return
+	}
+	p.deep = nil
+	for _, t := range pt.AppendSplit(nil, toks) {
+		if t.Sub != 0 {
+			p.deep = append(p.deep, t)
+		}
+	}
 }
 
 func parse(prepared string, buf []urlnorm.Token) (parsed, []urlnorm.Token, bool) {
@@ -207,6 +223,16 @@ func (p *parsed) String() string {
 
 // lookup returns the value of key k in p.
 func (p *parsed) lookup(k urlnorm.Key) (string, bool) {
+	if k.Sub != 0 || k.RSub != 0 {
+		for _, t := range p.deep {
+			if t.Part == k.Part && (k.Sub == 0 || t.Sub == k.Sub) && (k.RSub == 0 || t.RSub == k.RSub) &&
+				(k.Part != urlnorm.PartPath || (k.Pos == 0 || t.Pos == k.Pos) && (k.RPos == 0 || t.RPos == k.RPos)) &&
+				(k.Part != urlnorm.PartQuery || t.Name == k.Name && t.Pos == max(k.Pos, 1)) {
+				return t.Value, true
+			}
+		}
+		return "", false
+	}
 	switch k.Part {
 	case urlnorm.PartScheme:
 		return p.scheme, true
@@ -238,18 +264,18 @@ func (p *parsed) lookup(k urlnorm.Key) (string, bool) {
 // tries, in the paper's order, a key reference (the same value under another source key), a value
 // conversion (lowercase, uppercase), then a literal; source keys absent from the target are
 // deleted.
-func derive(src, tgt *parsed) Transform {
-	var t Transform
+func derive(src, tgt *parsed) edit {
+	var t edit
 	if src.scheme != tgt.scheme {
-		t.Scheme = &Op{Kind: OpLiteral, Lit: tgt.scheme}
+		t.Scheme = &vop{Kind: opLiteral, Lit: tgt.scheme}
 	}
 	if src.host != tgt.host {
-		t.Host = &Op{Kind: OpLiteral, Lit: tgt.host}
+		t.Host = &vop{Kind: opLiteral, Lit: tgt.host}
 	}
 
 	// Path: try no conversion, lowercase, uppercase; keep the one with the smallest window.
 	sp := src.path
-	best, bestCase := window(sp, tgt.path), OpKind(0)
+	best, bestCase := window(sp, tgt.path), opKind(0)
 	for _, c := range conversions {
 		conv := convertAll(sp, c)
 		if slices.Equal(conv, sp) {
@@ -291,25 +317,25 @@ func derive(src, tgt *parsed) Transform {
 			continue
 		}
 		if len(tv) == 0 {
-			t.Query = append(t.Query, QueryOp{Name: name, Delete: true})
+			t.Query = append(t.Query, queryOp{Name: name, Delete: true})
 			continue
 		}
 		for _, q := range tgt.query {
 			if q.Name == name {
-				t.Query = append(t.Query, QueryOp{Name: name, Op: valueOp(src, q.Value, false, q.Bare)})
+				t.Query = append(t.Query, queryOp{Name: name, vop: valueOp(src, q.Value, false, q.Bare)})
 			}
 		}
 	}
-	slices.SortStableFunc(t.Query, func(a, b QueryOp) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(t.Query, func(a, b queryOp) int { return strings.Compare(a.Name, b.Name) })
 	return t
 }
 
 // valueOp finds how the target value v can be computed from src: key reference, value
 // conversion or literal. Empty values and bare parameters are always literal: a reference to an
 // empty segment would tie the rule to an accident of the source.
-func valueOp(src *parsed, v string, fromEnd, bare bool) Op {
+func valueOp(src *parsed, v string, fromEnd, bare bool) vop {
 	if bare || v == "" {
-		return Op{Kind: OpLiteral, Lit: v, Bare: bare}
+		return vop{Kind: opLiteral, Lit: v, Bare: bare}
 	}
 	n := len(src.path)
 	pathKey := func(i int) urlnorm.Key {
@@ -318,38 +344,61 @@ func valueOp(src *parsed, v string, fromEnd, bare bool) Op {
 		}
 		return urlnorm.Key{Part: urlnorm.PartPath, Pos: int16(i + 1)}
 	}
-	for _, kind := range []OpKind{OpRef, OpLowerFirst, OpUpperFirst, OpLower, OpUpper} {
+	for _, kind := range []opKind{opRef, opLowerFirst, opUpperFirst, opLower, opUpper} {
 		conv := func(s string) string { return convert(s, kind) }
 		for i, s := range src.path {
-			if conv(s) == v && (kind == OpRef || s != v) {
-				return Op{Kind: kind, Ref: pathKey(i)}
+			if conv(s) == v && (kind == opRef || s != v) {
+				return vop{Kind: kind, Ref: pathKey(i)}
 			}
 		}
 		for _, q := range src.query {
-			if !q.Bare && conv(q.Value) == v && (kind == OpRef || q.Value != v) {
+			if !q.Bare && conv(q.Value) == v && (kind == opRef || q.Value != v) {
 				k := urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}
 				if q.Pos > 1 {
 					k.Pos = q.Pos
 				}
-				return Op{Kind: kind, Ref: k}
+				return vop{Kind: kind, Ref: k}
 			}
 		}
+		if kind != opRef {
+			continue
+		}
+		// A deep token of the source (a part of a segment or a value): "friends" of
+		// "friends-xyz", the id of "3263-slug".
+		for _, t := range src.deep {
+			if t.Value != v {
+				continue
+			}
+			k := urlnorm.Key{Part: t.Part, Sub: t.Sub}
+			switch {
+			case t.Part == urlnorm.PartQuery:
+				k.Name = t.Name
+				if t.Pos > 1 {
+					k.Pos = t.Pos
+				}
+			case fromEnd:
+				k.RPos = t.RPos
+			default:
+				k.Pos = t.Pos
+			}
+			return vop{Kind: kind, Ref: k}
+		}
 	}
-	return Op{Kind: OpLiteral, Lit: v}
+	return vop{Kind: opLiteral, Lit: v}
 }
 
-func convert(s string, k OpKind) string {
+func convert(s string, k opKind) string {
 	switch k {
-	case OpLower:
+	case opLower:
 		return strings.ToLower(s)
-	case OpUpper:
+	case opUpper:
 		return strings.ToUpper(s)
-	case OpLowerFirst, OpUpperFirst:
+	case opLowerFirst, opUpperFirst:
 		if s == "" {
 			return s
 		}
 		r, n := utf8.DecodeRuneInString(s)
-		if k == OpLowerFirst {
+		if k == opLowerFirst {
 			r = unicode.ToLower(r)
 		} else {
 			r = unicode.ToUpper(r)
@@ -362,7 +411,7 @@ func convert(s string, k OpKind) string {
 	return s
 }
 
-func convertAll(p []string, k OpKind) []string {
+func convertAll(p []string, k opKind) []string {
 	out := make([]string, len(p))
 	for i, s := range p {
 		out[i] = convert(s, k)
@@ -401,25 +450,25 @@ func window(s, t []string) pathWindow {
 
 // apply applies t to src and reports whether it could: a reference to a key the source lacks
 // or a window beyond the source's path makes it inapplicable.
-func (t *Transform) apply(src *parsed) (parsed, bool) {
+func (t *edit) apply(src *parsed) (parsed, bool) {
 	out := parsed{scheme: src.scheme, host: src.host}
+	sp := src.path
+	if t.PathCase != 0 {
+		sp = convertAll(sp, t.PathCase)
+	}
 	if t.Scheme != nil {
-		v, ok := t.Scheme.eval(src, src.path)
+		v, ok := t.Scheme.eval(src, sp, t.PathCase)
 		if !ok {
 			return out, false
 		}
 		out.scheme = v
 	}
 	if t.Host != nil {
-		v, ok := t.Host.eval(src, src.path)
+		v, ok := t.Host.eval(src, sp, t.PathCase)
 		if !ok {
 			return out, false
 		}
 		out.host = v
-	}
-	sp := src.path
-	if t.PathCase != 0 {
-		sp = convertAll(sp, t.PathCase)
 	}
 	n := len(sp)
 	if t.Skip+t.Del > n {
@@ -432,7 +481,7 @@ func (t *Transform) apply(src *parsed) (parsed, bool) {
 	out.path = make([]string, 0, n-t.Del+len(t.Ins))
 	out.path = append(out.path, sp[:start]...)
 	for _, o := range t.Ins {
-		v, ok := o.eval(src, sp)
+		v, ok := o.eval(src, sp, t.PathCase)
 		if !ok {
 			return out, false
 		}
@@ -446,7 +495,7 @@ func (t *Transform) apply(src *parsed) (parsed, bool) {
 
 	out.query = make([]urlnorm.Token, 0, len(src.query)+len(t.Query))
 	for _, q := range src.query {
-		if !slices.ContainsFunc(t.Query, func(o QueryOp) bool { return o.Name == q.Name }) {
+		if !slices.ContainsFunc(t.Query, func(o queryOp) bool { return o.Name == q.Name }) {
 			out.query = append(out.query, q)
 		}
 	}
@@ -454,28 +503,32 @@ func (t *Transform) apply(src *parsed) (parsed, bool) {
 		if o.Delete {
 			continue
 		}
-		v, ok := o.Op.eval(src, sp)
+		v, ok := o.vop.eval(src, sp, t.PathCase)
 		if !ok {
 			return out, false
 		}
-		out.query = append(out.query, urlnorm.Token{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: o.Name}, Value: v, Bare: o.Op.Bare})
+		out.query = append(out.query, urlnorm.Token{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: o.Name}, Value: v, Bare: o.vop.Bare})
 	}
 	slices.SortStableFunc(out.query, func(a, b urlnorm.Token) int { return strings.Compare(a.Name, b.Name) })
 	return out, true
 }
 
-// eval computes an op's value; path references read the (case-converted) source path sp.
-func (o *Op) eval(src *parsed, sp []string) (string, bool) {
-	if o.Kind == OpLiteral {
+// eval computes an op's value; path references read the source path converted by pc (sp is
+// the converted path).
+func (o *vop) eval(src *parsed, sp []string, pc opKind) (string, bool) {
+	if o.Kind == opLiteral {
 		return o.Lit, true
 	}
 	var v string
 	var ok bool
-	if o.Ref.Part == urlnorm.PartPath {
+	if o.Ref.Part == urlnorm.PartPath && o.Ref.Sub == 0 && o.Ref.RSub == 0 {
 		tmp := parsed{path: sp}
 		v, ok = tmp.lookup(o.Ref)
 	} else {
 		v, ok = src.lookup(o.Ref)
+		if ok && o.Ref.Part == urlnorm.PartPath {
+			v = convert(v, pc) // a deep token of a segment is converted with its segment
+		}
 	}
 	if !ok {
 		return "", false

@@ -6,35 +6,36 @@ import (
 	"github.com/undust/undust/urlnorm"
 )
 
-// CondKind is the kind of a context condition. The zero value is not a valid kind.
-type CondKind uint8
+// condKind is the kind of a context condition. The zero value is not a valid kind.
+type condKind uint8
 
 // Context conditions (the paper's c(k) = v, c(k) = *, and k absent).
 const (
-	CondEq     CondKind = iota + 1 // the key has this value
-	CondAny                        // the key is present, with any value (the paper's wildcard)
-	CondAbsent                     // the key is absent (⊥)
+	condEq     condKind = iota + 1 // the key has this value
+	condAny                        // the key is present, with any value (the paper's wildcard)
+	condAbsent                     // the key is absent (⊥)
 )
 
-// A Cond is one condition of a rule's context. It is a plain value, safe to copy and share.
-type Cond struct {
+// A cond is one condition of a rule's context. It is a plain value, safe to copy and share.
+type cond struct {
 	Key   urlnorm.Key // a path key gives Pos or RPos, not both
-	Kind  CondKind
-	Value string // for CondEq
+	Kind  condKind
+	Value string // for condEq
 }
 
-func (c Cond) String() string {
+func (c cond) String() string {
 	switch c.Kind {
-	case CondEq:
+	case condEq:
 		return c.Key.String() + "=" + strconv.Quote(c.Value)
-	case CondAny:
+	case condAny:
 		return c.Key.String() + "=*"
 	}
 	return c.Key.String() + "=!"
 }
 
 // attrKeys enumerates the keys of p that the decision tree may test: scheme, host, every path
-// segment by position from the start and from the end, and every query parameter by name.
+// segment by position from the start and from the end, every query parameter by name, and
+// every deep token.
 func attrKeys(p *parsed, fn func(k urlnorm.Key, v string)) {
 	fn(urlnorm.Key{Part: urlnorm.PartScheme}, p.scheme)
 	fn(urlnorm.Key{Part: urlnorm.PartHost}, p.host)
@@ -49,22 +50,32 @@ func attrKeys(p *parsed, fn func(k urlnorm.Key, v string)) {
 		}
 		fn(urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}, q.Value)
 	}
+	// Deep tokens (package deeptoken), by index within their token: a segment's by its
+	// position from the start, as deeptoken keys them; a value's by its name, first occurrence.
+	for _, t := range p.deep {
+		switch {
+		case t.Part == urlnorm.PartPath:
+			fn(urlnorm.Key{Part: urlnorm.PartPath, Pos: t.Pos, Sub: t.Sub}, t.Value)
+		case t.Pos <= 1:
+			fn(urlnorm.Key{Part: urlnorm.PartQuery, Name: t.Name, Sub: t.Sub}, t.Value)
+		}
+	}
 }
 
 // holds reports whether p satisfies every condition.
-func holds(conds []Cond, p *parsed) bool {
+func holds(conds []cond, p *parsed) bool {
 	for _, c := range conds {
 		v, ok := p.lookup(c.Key)
 		switch c.Kind {
-		case CondEq:
+		case condEq:
 			if !ok || v != c.Value {
 				return false
 			}
-		case CondAny:
+		case condAny:
 			if !ok {
 				return false
 			}
-		case CondAbsent:
+		case condAbsent:
 			if ok {
 				return false
 			}

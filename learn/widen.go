@@ -13,13 +13,13 @@ import (
 //   - on at least Options.MinSites sites a selected rule deletes it with a wildcard value (the
 //     parameter is learned as a session id or tracking parameter there), and
 //   - deleting it from every training URL of every site that has it, measured site by site,
-//     reaches Options.MinPrecision by Rule.Estimate in total and never makes a site's precision
+//     reaches Options.MinPrecision by lrule.Estimate in total and never makes a site's precision
 //     drop below 0.9: a parameter that carries content on some site (s= as a search query, t= as
 //     a topic id) is not widened, however many sites use it as a session id.
 //
-// The evidence (sites learned, sites seen, coverage, errors) is kept in the rule: Site is "*",
-// Coverage and False sum the sites' measurements, and the rule's text names the sites.
-func widen(sites []*site, opt Options) []Rule {
+// The evidence is kept in the rule: Coverage and False sum the sites' measurements and Sites
+// counts the sites it was learned on; in the rules.Set, Stats.Support is that count.
+func widen(sites []*site, opt Options) []lrule {
 	if opt.MinSites < 0 {
 		return nil
 	}
@@ -50,53 +50,24 @@ func widen(sites []*site, opt Options) []Rule {
 	var names []string
 	for name, a := range byParam {
 		if a.learned >= opt.MinSites && !a.bad {
-			r := Rule{Coverage: a.cov, False: a.f}
+			r := lrule{Coverage: a.cov, False: a.f}
 			if opt.MinPrecision < 0 || r.Estimate() >= opt.MinPrecision {
 				names = append(names, name)
 			}
 		}
 	}
 	slices.Sort(names)
-	var out []Rule
+	var out []lrule
 	for _, name := range names {
 		a := byParam[name]
-		out = append(out, Rule{
-			Site:      "* learned on " + strconv.Itoa(a.learned) + " of " + strconv.Itoa(a.seen) + " sites",
-			Context:   []Cond{{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name}, Kind: CondAny}},
-			Transform: Transform{Query: []QueryOp{{Name: name, Delete: true}}},
-			Coverage:  a.cov,
-			False:     a.f,
+		out = append(out, lrule{
+			Site:     "* learned on " + strconv.Itoa(a.learned) + " of " + strconv.Itoa(a.seen) + " sites",
+			Context:  []cond{{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name}, Kind: condAny}},
+			edit:     edit{Query: []queryOp{{Name: name, Delete: true}}},
+			Coverage: a.cov,
+			False:    a.f,
+			Sites:    a.learned,
 		})
 	}
 	return out
-}
-
-// Global returns copies of the rules widened beyond one site. They apply only to URLs whose
-// host belongs to no learned site: a learned site's own rules know better.
-func (m *Model) Global() []Rule {
-	out := slices.Clone(m.global)
-	for i := range out {
-		out[i].Context = slices.Clone(out[i].Context)
-	}
-	return out
-}
-
-// normalizeGlobal applies every widened rule whose parameter p has.
-func (m *Model) normalizeGlobal(prep string, p *parsed) string {
-	cur := *p
-	changed := false
-	for i := range m.global {
-		r := &m.global[i]
-		if !holds(r.Context, &cur) {
-			continue
-		}
-		q, ok := r.Transform.apply(&cur)
-		if ok {
-			cur, changed = q, true
-		}
-	}
-	if !changed {
-		return prep
-	}
-	return finalize(cur.String())
 }

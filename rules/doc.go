@@ -10,10 +10,12 @@
 //
 // A URL is a function from keys to values (Definition 1): the tokens of urlnorm.Tokenize, keyed
 // by part, by path position from the start and from the end, by query name, and by deep-token
-// index within a token. A [Rule] (Definition 2) has a [Scope] (an exact host, or every host under
-// a registrable domain), a [Context] of conditions on keys (a value, the wildcard "*", or ⊥, key
-// absent) and a [Transformation] of actions on keys (assign a literal, delete ⊥, copy the value
-// of another key — the paper's key reference — with a value conversion). Keys a context does
+// index within a token. A [Rule] (Definition 2) has a [Scope] (an exact host, every host under
+// a registrable domain, or every host: [AllHosts]), a [Context] of conditions on keys (a value,
+// the wildcard "*", or ⊥, key absent) and a [Transformation] of actions on keys (assign a
+// literal, delete ⊥, copy the value of another key — the paper's key reference — with a value
+// conversion, convert a value in place, or the whole path at any depth; an assignment or copy
+// to a path key can insert a segment rather than overwrite one). Keys a context does
 // not name are unconstrained; keys a transformation does not name are kept, which is how a
 // wildcard passes its value through. Take www.imdb.com of the paper:
 //
@@ -32,9 +34,12 @@
 // that most of its rules have a condition on; path keys meet by their position from the start
 // when they give one (path(1,3) and path(1,-) both need segment 1). A URL walks down the branches
 // that its own values select, so it is checked against the few rules of the leaves it reaches,
-// not against every rule of its host. When several rules match, the rule with most literal
-// conditions applies; ties go to higher precision, then coverage, then support, then exact-host
-// scope, then the rule's content, so the choice never depends on the order rules were given in.
+// not against every rule of its host. When several rules match, the most specific applies: the
+// rule with most literal conditions (Equal and Absent), then most conditions; ties go to higher
+// coverage, then precision, then support, then exact-host scope before domain scope before the
+// every-host scope, then the rule's content, so the choice never depends on the order rules were
+// given in. This is the order in which package learn measured its rules, so a learned set
+// rewrites as the learner measured it.
 // The rewritten URL goes through the set's canonicalizer (urlnorm's Safe canonical form by
 // default) and is matched again, up to [Options].MaxRewrites (8) times.
 //
@@ -46,8 +51,15 @@
 //     A Copy action implicitly requires its source key to be present.
 //   - Assigning to a key the URL lacks adds it (the paper's "key add"); a path segment is inserted
 //     at the position its key gives, counted on the URL before the rewrite.
-//   - Of the paper's value conversions, Lowercase and Uppercase are kept (ASCII letters only).
-//     Encode and Decode are left to the canonicalizer that every rewritten URL goes through.
+//   - Of the paper's value conversions, Lowercase and Uppercase are kept (ASCII letters only),
+//     with LowerFirst and UpperFirst (the first byte only, if an ASCII letter: a wiki title is
+//     case-insensitive in its first letter only). Encode and Decode are left to the
+//     canonicalizer that every rewritten URL goes through.
+//   - The paper keys a transformation by absolute position, so "lowercase the path" or "add a
+//     trailing slash" is one rule per depth. Here a Convert of the whole path
+//     (path(-,-)=lower in the file) converts every segment before the other actions apply, and an
+//     Assign or Copy with Insert (path(-,1)+="" in the file) inserts a segment where one exists,
+//     so a window of segments can be replaced by more segments than it had.
 //   - Of the matching rules, the first in precedence order that changes the URL applies, so a rule
 //     that leaves a URL as it is (a lowercasing rule on a lower-case URL) does not hide the rules
 //     after it. Rewriting stops when no matching rule changes the URL, at a URL seen

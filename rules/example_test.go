@@ -187,14 +187,14 @@ func ExampleSet_Evaluate() {
 	// pair precision 0.9542 (500 of 524 pairs), false-merge rate 0.0826 (9 clusters)
 	// cov false  prec  rule
 	//  26     0 1.000  vistamesa.com.br: path(1,4)="exec" path(2,3)="obidos" path(3,2)="ASIN" path(4,1)=* then path(1,4)="p" path(2,3)=- path(3,2)=-
+	//   8     0 1.000  wiki.canysummit.com: path(1,2)="mediawiki" path(2,1)="index.php" query("title")=* query("action")=- then path(1,2)="view" path(2,1)=@query("title") query("title")=-
 	//   5     0 1.000  vaporbirch.org: path(1,1)="watch" query("hl")="en" then query("hl")=-
 	//   5     0 1.000  vistamesa.com.br: path(1,1)="b" query("page")="1" then query("page")=-
-	//   8     0 1.000  wiki.canysummit.com: path(1,2)="mediawiki" path(2,1)="index.php" query("title")=* query("action")=- then path(1,2)="view" path(2,1)=@query("title") query("title")=-
-	//   9     0 1.000  shorecedar.es: path(3,1)="default.asp" then path(3,1)=""
+	//  85     0 1.000  vistamesa.com.br: path(2,2)="p" path(1,3)=* path(3,1)=* then path(1,3)=-
 	//  15     0 1.000  vaporbirch.org: path(1,1)="watch" query("feature")=* then query("feature")=-
 	//   6     0 1.000  vaporbirch.org: path(1,1)="watch" query("t")=* then query("t")=-
 	//   7     6 0.143  vistamesa.com.br: path(1,1)="b" query("sort")=* then query("sort")=-
-	//  85     0 1.000  vistamesa.com.br: path(2,2)="p" path(1,3)=* path(3,1)=* then path(1,3)=-
+	//   9     0 1.000  shorecedar.es: path(3,1)="default.asp" then path(3,1)=""
 	//   4     0 1.000  vistamesa.com.br: query("format")="print" then query("format")=-
 	//   6     0 1.000  wiki.canysummit.com: query("action")="view" then query("action")=-
 	//   3     0 1.000  wiki.canysummit.com: query("printable")="yes" then query("printable")=-
@@ -204,8 +204,8 @@ func ExampleSet_Evaluate() {
 	//   2     0 1.000  shorecedar.es: host="www.shorecedar.es" then host="shorecedar.es"
 	//   2     0 1.000  vaporbirch.org: scheme="https" then scheme="http"
 	//   5     0 1.000  vistamesa.com.br: host="www.vistamesa.com.br" then host="vistamesa.com.br"
-	//   2     0 1.000  pine.ly: path(1,1)=* then scheme="http" host="vaporbirch.org" path(1,1)="watch" query("v")=@path(1,1)
 	//  33     0 1.000  shorecedar.es: path(1,3)=* path(3,1)=* then path(1,3)=lower(@path(1,3)) path(2,2)=lower(@path(2,2)) path(3,1)=lower(@path(3,1))
+	//   2     0 1.000  pine.ly: path(1,1)=* then scheme="http" host="vaporbirch.org" path(1,1)="watch" query("v")=@path(1,1)
 	//   1     0 1.000  vaporbirch.org: query("")=* then query("")=-
 	//   5     0 1.000  vistamesa.com.br: query("")=* then query("")=-
 	//   8     0 1.000  vistamesa.com.br: query("fbclid")=* then query("fbclid")=-

@@ -7,16 +7,20 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/undust/undust/urlnorm"
 )
 
 // The file format, version 1. UTF-8 text, one item per line, LF line endings:
 //
 //	undust-rules v1
+//	key RemoveDefaultPort|...|SortQuery
 //	# comments and blank lines are ignored
 //	pattern www.imdb.com <one line of the host's deep-token patterns>
 //	rule host=www.imdb.com cov=120 prec=1 sup=4 if path(1,3)="title" path(2,2)=* then path(3,1)="mediaindex"
 //
-// The first line is the magic and the version. A "pattern" line carries one line of a host's
+// The first line is the magic and the version. An optional "key" line names the urlnorm flags
+// of Options.Key (Flags.String). A "pattern" line carries one line of a host's
 // deep-token patterns (Patterns.AppendText), in order; a "rule" line carries one rule in the
 // form of Rule.AppendText. The writer puts patterns first, sorted by host, then rules sorted by
 // scope and, within a scope, in precedence order, so that one set always writes the same bytes.
@@ -33,6 +37,11 @@ func (s *Set) WriteTo(w io.Writer) (int64, error) {
 	var b []byte
 	b = append(b, header...)
 	b = append(b, '\n')
+	if s.opts.Key != 0 {
+		b = append(b, "key "...)
+		b = append(b, s.opts.Key.String()...)
+		b = append(b, '\n')
+	}
 	hosts := make([]string, 0, len(s.opts.Patterns))
 	for h := range s.opts.Patterns {
 		hosts = append(hosts, h)
@@ -82,7 +91,8 @@ func (s *Set) WriteTo(w io.Writer) (int64, error) {
 // ReadFrom replaces the content of s with the set that r holds in the text format, and returns
 // the number of bytes read. It keeps the options of s (for a zero Set, the defaults); the
 // patterns of the file replace Options.Patterns, read with Options.ParsePatterns
-// (deeptoken.ParsePatterns by default). A line that is
+// (deeptoken.ParsePatterns by default), and its key line (or its absence) replaces Options.Key.
+// A line that is
 // not in the format is reported as a *ParseError with its line number, wrapping ErrFormat or
 // ErrInvalidRule; s is then left as it was. ReadFrom must not run concurrently with any other
 // use of s.
@@ -94,6 +104,7 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 		rules    []Rule
 		lines    []int
 		patterns = map[string][]byte{}
+		key      urlnorm.Flags
 		pline    = map[string]int{}
 	)
 	for {
@@ -141,6 +152,12 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 				}
 				rules = append(rules, rl)
 				lines = append(lines, lineNo)
+			case strings.HasPrefix(text, "key "):
+				f, ok := parseFlags(text[len("key "):])
+				if !ok {
+					return n, &ParseError{Line: lineNo, Text: text, Err: malformed("want key FLAG|FLAG...")}
+				}
+				key = f
 			case strings.HasPrefix(text, "pattern "):
 				rest := text[len("pattern "):]
 				sp := strings.IndexByte(rest, ' ')
@@ -165,6 +182,7 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 	}
 	opts := s.opts
 	opts.Patterns = nil
+	opts.Key = key
 	if len(patterns) > 0 {
 		parse := opts.ParsePatterns
 		if parse == nil {
@@ -183,8 +201,27 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 	if err := t.init(rules, &opts, lines); err != nil {
 		return n, err
 	}
-	s.rules, s.twins, s.exact, s.domain, s.opts, s.maxRw = t.rules, t.twins, t.exact, t.domain, t.opts, t.maxRw
+	s.rules, s.twins, s.exact, s.domain, s.opts, s.keyer, s.maxRw = t.rules, t.twins, t.exact, t.domain, t.opts, t.keyer, t.maxRw
 	return n, nil
+}
+
+// parseFlags reads urlnorm flags in the form of Flags.String ("A|B|C").
+func parseFlags(text string) (urlnorm.Flags, bool) {
+	var f urlnorm.Flags
+	for name := range strings.SplitSeq(text, "|") {
+		found := false
+		for i := range 64 {
+			if b := urlnorm.Flags(1) << i; b.String() == name {
+				f |= b
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, false
+		}
+	}
+	return f, f != 0
 }
 
 // Load reads a set in the text format from r with the given options (nil for the defaults): it

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/urlnorm"
 )
 
 const sampleFile = `undust-rules v1
@@ -161,5 +162,47 @@ func TestDeepTokenPatterns(t *testing.T) {
 	s3, _ := NewSet([]Rule{r}, nil)
 	if got, _ := s3.Normalize(in); got != in {
 		t.Errorf("without patterns, Normalize(%q) = %q", in, got)
+	}
+}
+
+// TestKeyedSet checks Options.Key: input and output in urlnorm's Crawler key form, the key line
+// of the file, and that a loaded set writes the same bytes and rewrites alike.
+func TestKeyedSet(t *testing.T) {
+	s := mustSet(t, &Options{Key: urlnorm.Crawler},
+		`host=k.example cov=3 prec=1 sup=1 if path(-,1)="index.html" then path(-,1)=-`,
+		`host=* cov=3 prec=1 sup=1 if query("ref")=* then query("ref")=-`)
+	tests := []struct{ in, want string }{
+		// The input is keyed (query sorted, fragment dropped), then rewritten.
+		{"HTTP://K.example:80/a/index.html?b=2&a=1#top", "http://k.example/a?a=1&b=2"},
+		// The every-host rule on another host, output keyed.
+		{"http://other.example/x?ref=abc&z=1", "http://other.example/x?z=1"},
+		// No rule applies: the key comes back.
+		{"http://k.example/?b=1&a=2", "http://k.example/?a=2&b=1"},
+	}
+	var buf bytes.Buffer
+	if _, err := s.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "\nkey "+urlnorm.Crawler.String()+"\n") {
+		t.Fatalf("no key line in\n%s", buf.String())
+	}
+	l, err := Load(bytes.NewReader(buf.Bytes()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if _, err := l.WriteTo(&again); err != nil || again.String() != buf.String() {
+		t.Errorf("loaded set writes\n%s\nwant\n%s (err %v)", again.String(), buf.String(), err)
+	}
+	for _, tt := range tests {
+		for _, set := range []*Set{s, l} {
+			if got, err := set.Normalize(tt.in); err != nil || got != tt.want {
+				t.Errorf("Normalize(%q) = %q, %v, want %q", tt.in, got, err, tt.want)
+			}
+		}
+	}
+	// A bad key line is a parse error.
+	if _, err := Load(strings.NewReader(header+"\nkey NoSuchFlag\n"), nil); !errors.Is(err, ErrFormat) {
+		t.Errorf("bad key line: error %v, want ErrFormat", err)
 	}
 }

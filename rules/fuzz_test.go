@@ -15,6 +15,7 @@ func FuzzReadFrom(f *testing.F) {
 	f.Add([]byte(sampleFile))
 	f.Add([]byte("undust-rules v1\nrule host=a.example cov=1 prec=1 sup=1 if then port=-\n"))
 	f.Add([]byte("undust-rules v1\n# c\n\nrule domain=example.com cov=3 prec=0.5 sup=2 if query(\"a\",2)[1,-]=- path(-.2,1)=\"\\x00\" then query(\"q\")=upper(@path(1,-))\n"))
+	f.Add([]byte("undust-rules v1\nkey " + urlnorm.Crawler.String() + "\nrule host=* cov=1 prec=1 sup=1 if then path(-,-)=upperfirst path(-,1)+=\"\"\n"))
 	f.Add([]byte("undust-rules v2\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		opts := &Options{ParsePatterns: parseSplitter}
@@ -46,6 +47,8 @@ func FuzzParseRule(f *testing.F) {
 		}
 	}
 	f.Add(`host=h.example cov=1 prec=0.5 sup=1 if then fragment=- userinfo=- path(1,-)=@fragment`)
+	f.Add(`host=* cov=3 prec=1 sup=5 if query("sid")=* then query("sid")=-`)
+	f.Add(`host=h.example cov=1 prec=1 sup=1 if path(-,1)=* then path(-,-)=lower path(-,1)=upperfirst(@path(-,1)) path(-,1)+="" path(-,1)+=lowerfirst(@query("t")) query("t")=upper`)
 	f.Fuzz(func(t *testing.T, line string) {
 		r, err := ParseRule(line)
 		if err != nil {
@@ -114,7 +117,7 @@ func randomRules(src *byteSource, host string, toks []urlnorm.Token) []Rule {
 		}
 		return k
 	}
-	scopes := []Scope{{Host: host}, {Host: host}, {Host: "example.com", Domain: true}, {Host: "other.example"}}
+	scopes := []Scope{{Host: host}, {Host: host}, {Host: "example.com", Domain: true}, {Host: "other.example"}, {Host: AllHosts}}
 	var rs []Rule
 	for range 1 + src.n(8) {
 		r := Rule{Scope: scopes[src.n(len(scopes))]}
@@ -126,13 +129,21 @@ func randomRules(src *byteSource, host string, toks []urlnorm.Token) []Rule {
 			r.Context = append(r.Context, c)
 		}
 		for range 1 + src.n(3) {
-			a := Action{Key: key(), Op: ActOp(1 + src.n(3))}
+			a := Action{Key: key(), Op: ActOp(1 + src.n(4))}
 			switch a.Op {
 			case Assign:
 				a.Value = vals[src.n(len(vals))]
 			case Copy:
 				a.From = key()
-				a.Conv = Conversion(src.n(3))
+				a.Conv = Conversion(src.n(5))
+			case Convert:
+				a.Conv = Conversion(1 + src.n(4))
+				if src.n(2) == 0 {
+					a.Key = wholePath
+				}
+			}
+			if (a.Op == Assign || a.Op == Copy) && a.Key.Part == urlnorm.PartPath && a.Key.Sub == 0 && a.Key.RSub == 0 {
+				a.Insert = src.n(3) == 0
 			}
 			r.Transform = append(r.Transform, a)
 		}

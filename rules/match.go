@@ -196,16 +196,45 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch) ([]byte, bool) {
 	changed := false
 	out := append(sc.out[:0], v.deep...)
 	ins := sc.ins[:0]
+	// A Convert of the whole path applies first; path Copies read its result.
+	var pathConv Conversion
+	for _, a := range r.Transform {
+		if a.Op == Convert && a.Key == wholePath {
+			pathConv = a.Conv
+			for i := range out {
+				if t := &out[i]; t.Part == urlnorm.PartPath {
+					if c := pathConv.convert(t.Value); c != t.Value {
+						t.Value, changed = c, true
+					}
+				}
+			}
+		}
+	}
 	for _, a := range r.Transform {
 		val := a.Value
-		if a.Op == Copy {
+		switch a.Op {
+		case Copy:
 			val, _ = v.lookup(a.From)
-			switch a.Conv {
-			case Lower:
-				val = lowerASCII(val)
-			case Upper:
-				val = upperASCII(val)
+			if a.From.Part == urlnorm.PartPath {
+				val = pathConv.convert(val)
 			}
+			val = a.Conv.convert(val)
+		case Convert:
+			if a.Key == wholePath {
+				continue
+			}
+			var ok bool
+			if val, ok = v.lookup(a.Key); !ok {
+				continue // nothing to convert
+			}
+			if a.Key.Part == urlnorm.PartPath {
+				val = pathConv.convert(val)
+			}
+			val = a.Conv.convert(val)
+		}
+		if a.Insert {
+			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
+			continue
 		}
 		found := false
 		if a.Key.Sub != 0 || a.Key.RSub != 0 {
@@ -242,16 +271,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch) ([]byte, bool) {
 			found = true
 		}
 		if !found && a.Op != Delete {
-			t := urlnorm.Token{Key: a.Key, Value: val}
-			before := 0
-			if a.Key.Part == urlnorm.PartPath {
-				if a.Key.Pos != 0 {
-					before = min(int(a.Key.Pos)-1, v.nseg)
-				} else {
-					before = max(v.nseg-int(a.Key.RPos)+1, 0)
-				}
-			}
-			ins = append(ins, insertion{t, before})
+			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 		}
 	}
 	sc.out = out[:0]
@@ -283,6 +303,19 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch) ([]byte, bool) {
 	}
 	sc.ins = ins
 	return urlnorm.AppendJoin(dst, out), true
+}
+
+// insertBefore returns the number of the URL's nseg path segments that come before a segment
+// inserted at key k: with Pos p, p-1 (at most nseg); with only RPos r, so that r-1 follow it.
+// It is 0 for other parts.
+func insertBefore(k urlnorm.Key, nseg int) int {
+	switch {
+	case k.Part != urlnorm.PartPath:
+		return 0
+	case k.Pos != 0:
+		return min(int(k.Pos)-1, nseg)
+	}
+	return max(nseg-int(k.RPos)+1, 0)
 }
 
 func lowerASCII(s string) string {

@@ -13,7 +13,8 @@ import (
 
 // A Scope names the hosts a rule applies to: one exact host, or (Domain set) every host whose
 // registrable domain is Host, Host itself included ("example.com" covers "www.example.com" and
-// "m.shop.example.com"). Host is written as in a canonical URL: lower case, punycode, no port.
+// "m.shop.example.com"), or (Host [AllHosts], "*") every host: a rule widened beyond the sites
+// it was learned on. Host is written as in a canonical URL: lower case, punycode, no port.
 // A Scope is a plain value, safe to copy and share; the zero Scope is invalid (Validate rejects
 // it).
 type Scope struct {
@@ -21,9 +22,12 @@ type Scope struct {
 	Domain bool
 }
 
+// AllHosts is the Host of a Scope that covers every host.
+const AllHosts = "*"
+
 // Covers reports whether a URL with host h is in the scope.
 func (s Scope) Covers(h string) bool {
-	if h == s.Host {
+	if h == s.Host || s.Host == AllHosts && !s.Domain {
 		return true
 	}
 	return s.Domain && len(h) > len(s.Host) && strings.HasSuffix(h, s.Host) && h[len(h)-len(s.Host)-1] == '.'
@@ -61,9 +65,10 @@ type ActOp uint8
 // no action names are kept as they are, which is how a generalized key passes its wildcard
 // value through.
 const (
-	Assign ActOp = iota + 1 // the key gets the literal Value; it is added if absent
-	Delete                  // the key is removed (⊥)
-	Copy                    // the key gets the value of the key From of the same URL, converted by Conv; added if absent
+	Assign  ActOp = iota + 1 // the key gets the literal Value; it is added if absent
+	Delete                   // the key is removed (⊥)
+	Copy                     // the key gets the value of the key From of the same URL, converted by Conv; added if absent
+	Convert                  // the key's own value is converted by Conv in place; on the whole path, every segment
 )
 
 // A Conversion is a value conversion applied to the value that a [Copy] action takes. The zero
@@ -76,7 +81,28 @@ const (
 	NoConversion Conversion = iota
 	Lower                   // "Recipe" -> "recipe" (ASCII letters only)
 	Upper                   // "Recipe" -> "RECIPE" (ASCII letters only)
+	LowerFirst              // "Main_Page" -> "main_Page": the first byte only, if an ASCII letter
+	UpperFirst              // "main_Page" -> "Main_Page": the wiki first-letter case
 )
+
+// convert applies c to v.
+func (c Conversion) convert(v string) string {
+	switch c {
+	case Lower:
+		return lowerASCII(v)
+	case Upper:
+		return upperASCII(v)
+	case LowerFirst:
+		if v != "" && 'A' <= v[0] && v[0] <= 'Z' {
+			return string(v[0]+'a'-'A') + v[1:]
+		}
+	case UpperFirst:
+		if v != "" && 'a' <= v[0] && v[0] <= 'z' {
+			return string(v[0]-'a'+'A') + v[1:]
+		}
+	}
+	return v
+}
 
 // An Action is one entry of a rule's transformation. It is a plain value, safe to copy and
 // share; the zero Action is invalid.
@@ -84,16 +110,30 @@ const (
 // Assigning or copying to a key the URL lacks adds it: a query parameter is appended; a path
 // segment with Pos p is inserted before the segment now at position p (so it lands at p), one
 // with only RPos r is inserted so that r-1 of the URL's segments follow it, and past the end it
-// is appended. Positions always count the segments of the URL before the rewrite. An action on a
+// is appended. Positions always count the segments of the URL before the rewrite. An Assign or
+// Copy to a path key with Insert set always inserts a new segment at that place, even where the
+// URL has a segment at the key: path(-,1)+="" appends an empty segment (a trailing slash), and
+// path(2,-)="a" with path(3,-)+="b" replaces segment 2 by two segments, and so does
+// path(-,1)="a" with path(-,1)+="b" at the end. Several insertions at one place keep their order
+// in the transformation. An action on a
 // whole token (Sub and RSub 0) that the host's deep-token patterns split replaces or deletes all
 // its deep tokens; deleting a deep token empties it (it keeps its place).
+//
+// A Convert on the whole path (Key{Part: urlnorm.PartPath}, no position) converts every path
+// segment before the other actions apply, and Copy actions whose From is a path key read the
+// converted segment; it is the only action whose key has no position. A Convert on any other
+// key converts that token in place, like a Copy from itself.
 type Action struct {
-	Key   urlnorm.Key
-	Op    ActOp
-	Value string      // for Assign
-	From  urlnorm.Key // for Copy: the key whose value is taken (the paper's key reference)
-	Conv  Conversion  // for Copy
+	Key    urlnorm.Key
+	Op     ActOp
+	Value  string      // for Assign
+	From   urlnorm.Key // for Copy: the key whose value is taken (the paper's key reference)
+	Conv   Conversion  // for Copy (optional) and Convert (required)
+	Insert bool        // for Assign and Copy to a path key: insert a new segment
 }
+
+// wholePath is the key of a Convert on every path segment.
+var wholePath = urlnorm.Key{Part: urlnorm.PartPath}
 
 // A Transformation is a rule's list of actions, applied together: every Copy reads the URL as it
 // was before the rule, so the order of actions does not change the result, except that insertions
@@ -119,11 +159,12 @@ type Rule struct {
 	Stats     Stats
 }
 
-// Literals returns the number of Equal conditions of the rule's context: its specificity.
+// Literals returns the number of Equal and Absent conditions of the rule's context: its
+// specificity.
 func (r *Rule) Literals() int {
 	n := 0
 	for _, c := range r.Context {
-		if c.Op == Equal {
+		if c.Op != Any {
 			n++
 		}
 	}
@@ -133,7 +174,8 @@ func (r *Rule) Literals() int {
 // Validate reports whether the rule is well formed; the error wraps ErrInvalidRule.
 // A rule must have a scope and at least one action; every key must address a token
 // (a path key gives Pos, RPos or both; a query key has a Name and no RPos; other parts have no
-// positions); no key may appear twice in the context or the transformation; the scheme and host
+// positions); no key may appear twice in the context, nor in two actions of the transformation
+// that are not insertions; only a Convert may name the whole path; the scheme and host
 // cannot be deleted or set to ""; a Domain scope must be a registrable domain.
 func (r *Rule) Validate() error {
 	if err := r.Scope.validate(); err != nil {
@@ -165,8 +207,13 @@ func (r *Rule) Validate() error {
 		}
 	}
 	for i, a := range r.Transform {
-		if err := validKey(a.Key); err != nil {
-			return err
+		if a.Op != Convert || a.Key != wholePath {
+			if err := validKey(a.Key); err != nil {
+				return err
+			}
+		}
+		if a.Insert && (a.Op != Assign && a.Op != Copy || a.Key.Part != urlnorm.PartPath || a.Key.Sub != 0 || a.Key.RSub != 0) {
+			return invalid("insert on " + keyText(a.Key) + ": only an Assign or Copy to a whole path segment inserts")
 		}
 		switch a.Op {
 		case Assign:
@@ -190,14 +237,21 @@ func (r *Rule) Validate() error {
 			if err := validKey(a.From); err != nil {
 				return err
 			}
-			if a.Conv > Upper {
+			if a.Conv > UpperFirst {
 				return invalid("conversion " + strconv.Itoa(int(a.Conv)))
+			}
+		case Convert:
+			if a.Value != "" || a.From != (urlnorm.Key{}) {
+				return invalid("value on a Convert of " + keyText(a.Key))
+			}
+			if a.Conv == NoConversion || a.Conv > UpperFirst {
+				return invalid("conversion " + strconv.Itoa(int(a.Conv)) + " on a Convert of " + keyText(a.Key))
 			}
 		default:
 			return invalid("action op " + strconv.Itoa(int(a.Op)))
 		}
 		for _, b := range r.Transform[:i] {
-			if b.Key == a.Key {
+			if b.Key == a.Key && !a.Insert && !b.Insert {
 				return invalid("two actions on " + keyText(a.Key))
 			}
 		}
@@ -208,6 +262,9 @@ func (r *Rule) Validate() error {
 func (s Scope) validate() error {
 	if s.Host == "" {
 		return invalid("empty host scope")
+	}
+	if s.Host == AllHosts && !s.Domain {
+		return nil
 	}
 	for i := 0; i < len(s.Host); i++ {
 		if c := s.Host[i]; c <= ' ' || c >= 0x7f || c == '/' || c == '?' || c == '#' || c == '"' || ('A' <= c && c <= 'Z') {
@@ -249,22 +306,35 @@ func validKey(k urlnorm.Key) error {
 	return nil
 }
 
-// precedence orders rules that match one URL: the rule that applies first comes first. More
-// literal conditions first (the most specific rule), then higher precision, then higher
-// coverage, then higher support, then an exact-host scope before a domain scope, then by content
-// (compareContent), so that the order is total and does not depend on the order rules were given
-// in.
+// precedence orders rules that match one URL: the rule that applies first comes first. The
+// most specific rule first: more literal conditions (Equal and Absent), then more conditions,
+// then higher coverage, then higher precision, then higher support, then an exact-host scope
+// before a domain scope before the every-host scope, then by content (compareContent), so that
+// the order is total and does not depend on the order rules were given in. It is the order the
+// learner of package learn measures its rules in.
 func precedence(a, b *crule) int {
 	if c := cmp.Or(
 		cmp.Compare(b.lits, a.lits),
-		cmp.Compare(b.Stats.Precision, a.Stats.Precision),
+		cmp.Compare(len(b.Context), len(a.Context)),
 		cmp.Compare(b.Stats.Coverage, a.Stats.Coverage),
+		cmp.Compare(b.Stats.Precision, a.Stats.Precision),
 		cmp.Compare(b.Stats.Support, a.Stats.Support),
-		cmp.Compare(boolInt(a.Scope.Domain), boolInt(b.Scope.Domain)),
+		cmp.Compare(scopeRank(a.Scope), scopeRank(b.Scope)),
 	); c != 0 {
 		return c
 	}
 	return compareContent(&a.Rule, &b.Rule)
+}
+
+// scopeRank is 0 for an exact host, 1 for a domain, 2 for every host.
+func scopeRank(s Scope) int {
+	switch {
+	case s.Domain:
+		return 1
+	case s.Host == AllHosts:
+		return 2
+	}
+	return 0
 }
 
 // compareContent orders rules by scope, context and transformation, ignoring statistics; it is 0
@@ -280,7 +350,7 @@ func compareContent(a, b *Rule) int {
 	}
 	return slices.CompareFunc(a.Transform, b.Transform, func(x, y Action) int {
 		return cmp.Or(compareKey(x.Key, y.Key), cmp.Compare(x.Op, y.Op), strings.Compare(x.Value, y.Value),
-			compareKey(x.From, y.From), cmp.Compare(x.Conv, y.Conv))
+			compareKey(x.From, y.From), cmp.Compare(x.Conv, y.Conv), cmp.Compare(boolInt(x.Insert), boolInt(y.Insert)))
 	})
 }
 
@@ -306,6 +376,7 @@ func hashContent(seed maphash.Seed, r *Rule) uint64 {
 		h.WriteString(a.Value)
 		key(a.From)
 		h.WriteByte(byte(a.Conv))
+		h.WriteByte(byte(boolInt(a.Insert)))
 	}
 	return h.Sum64()
 }

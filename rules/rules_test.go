@@ -121,6 +121,63 @@ func TestNormalize(t *testing.T) {
 		// A rule with an empty context applies to every URL of its host, once (fixed point).
 		{[]string{`host=g.example cov=1 prec=1 sup=1 if then scheme="https"`},
 			"http://g.example/a", "https://g.example/a", nil},
+		// UpperFirst: the wiki first-letter case, only the first letter changes.
+		{[]string{`host=w.example cov=1 prec=1 sup=1 if path(1,2)="wiki" path(2,1)=* then path(2,1)=upperfirst(@path(2,1))`},
+			"http://w.example/wiki/main_page", "http://w.example/wiki/Main_page", nil},
+		// LowerFirst from a query value into the path.
+		{[]string{`host=w.example cov=1 prec=1 sup=1 if query("t")=* then path(1,-)=lowerfirst(@query("t")) query("t")=-`},
+			"http://w.example/x?t=Main_Page", "http://w.example/main_Page", nil},
+		// A first-letter conversion leaves a value that starts with no letter as it is.
+		{[]string{`host=w.example cov=1 prec=1 sup=1 if path(1,-)=* then path(1,-)=upperfirst`},
+			"http://w.example/%C3%A9t%C3%A9", "http://w.example/%C3%A9t%C3%A9", nil},
+		// A Convert of the whole path lowercases every segment, at any depth.
+		{[]string{`host=c.example cov=1 prec=1 sup=1 if query("a")=- then path(-,-)=lower`},
+			"http://c.example/Recipe/Smores/Default.ASPX", "http://c.example/recipe/smores/default.aspx", nil},
+		// The same rule on a shallower URL.
+		{[]string{`host=c.example cov=1 prec=1 sup=1 if query("a")=- then path(-,-)=lower`},
+			"http://c.example/X", "http://c.example/x", nil},
+		// A whole-path Convert applies before the other actions: a copy from the path reads the
+		// converted segment, and an action on a segment overrides its conversion.
+		{[]string{`host=c.example cov=1 prec=1 sup=1 if path(-,1)="Index.html" then path(-,-)=upper path(-,1)=- query("p")=@path(1,-)`},
+			"http://c.example/ab/cd/Index.html", "http://c.example/AB/CD?p=AB", nil},
+		// A Convert of one key converts it in place; an absent key is left absent.
+		{[]string{`host=c.example cov=1 prec=1 sup=1 if then query("q")=lower query("z")=upper`},
+			"http://c.example/?q=ABC", "http://c.example/?q=abc", nil},
+		// Insert at the end: a trailing slash (an empty segment appended).
+		{[]string{`host=s.example cov=1 prec=1 sup=1 if path(-,1)="dir" then path(-,1)+=""`},
+			"http://s.example/a/dir", "http://s.example/a/dir/", nil},
+		// Insert replaces one segment by two, in the order of the actions: the learner's window.
+		{[]string{`host=s.example cov=1 prec=1 sup=1 if path(1,-)="a-b" then path(1,-)="a" path(2,-)+="b" path(2,-)+=@path(1,-)`},
+			"http://s.example/a-b/z", "http://s.example/a/b/a-b/z", nil},
+		// Insert by position from the end, before the last segment, with a converted reference.
+		{[]string{`host=s.example cov=1 prec=1 sup=1 if path(-,2)="a" path(-,1)="p" then path(-,2)+=upper(@path(-,1))`},
+			"http://s.example/a/p", "http://s.example/a/P/p", nil},
+		// An insertion at the key of an assignment: the last segment replaced by two.
+		{[]string{`host=s.example cov=1 prec=1 sup=1 if path(-,1)="p" then path(-,1)="q" path(-,1)+="r"`},
+			"http://s.example/a/p", "http://s.example/a/q/r", nil},
+		// The every-host scope: a widened rule applies to any host.
+		{[]string{`host=* cov=1 prec=1 sup=1 if query("replytocom")=* then query("replytocom")=-`},
+			"http://any.example/p?replytocom=3&x=1", "http://any.example/p?x=1", nil},
+		// A host rule goes before the every-host rule of equal specificity and statistics.
+		{[]string{
+			`host=* cov=1 prec=1 sup=1 if query("s")=* then query("s")=-`,
+			`host=h.example cov=1 prec=1 sup=1 if query("s")=* then path(1,-)=@query("s") query("s")=-`},
+			"http://h.example/?s=x", "http://h.example/x", nil},
+		// Absent conditions count as literals: the rule with one beats the wildcard rule.
+		{[]string{
+			`host=h.example cov=9 prec=1 sup=1 if query("w")=* then query("w")=- query("k")="w"`,
+			`host=h.example cov=1 prec=1 sup=1 if query("k")=- then query("w")=- query("k")="x"`},
+			"http://h.example/?w=1", "http://h.example/?k=x", nil},
+		// Equal literals: more conditions go first.
+		{[]string{
+			`host=h.example cov=9 prec=1 sup=1 if path(1,-)="a" then path(1,-)="one"`,
+			`host=h.example cov=1 prec=1 sup=1 if path(1,-)="a" path(2,-)=* then path(1,-)="two"`},
+			"http://h.example/a/b", "http://h.example/two/b", nil},
+		// Equal conditions: higher coverage goes first.
+		{[]string{
+			`host=h.example cov=1 prec=1 sup=1 if path(1,-)="a" then path(1,-)="one"`,
+			`host=h.example cov=9 prec=0.96 sup=1 if path(1,-)="a" then path(1,-)="two"`},
+			"http://h.example/a", "http://h.example/two", nil},
 	}
 	for _, tt := range tests {
 		s := mustSet(t, nil, tt.rules...)
@@ -141,6 +198,8 @@ func TestParseRuleRoundTrip(t *testing.T) {
 		`host=www.imdb.com cov=120 prec=0.98 sup=4 if path(1,-)="title" path(2.1,-.2)="tt" path(2.2,-)=* path(-,1)="photogallery" then path(-,1)="mediaindex"`,
 		`domain=example.com cov=0 prec=1 sup=0 if host="m.example.com" query("a b",2)=- query("x")[1,-]="y" then host="www.example.com" query("q")=lower(@query("Q")) port=-`,
 		`host=h.example cov=1 prec=0.5 sup=1 if then fragment=- userinfo=- path(1,-)=@fragment`,
+		`host=* cov=3 prec=1 sup=5 if query("sid")=* then query("sid")=-`,
+		`host=h.example cov=1 prec=1 sup=1 if path(-,1)=* then path(-,-)=lower path(-,1)=upperfirst(@path(-,1)) path(-,1)+="" path(-,1)+=lowerfirst(@query("t")) query("t")=upper`,
 	}
 	for _, l := range lines {
 		r := mustRule(t, l)
@@ -149,20 +208,28 @@ func TestParseRuleRoundTrip(t *testing.T) {
 		}
 	}
 	bad := []string{
-		`host=h.example cov=1 prec=1 sup=1 if then`,                       // empty transformation
-		`host=h.example cov=1 prec=2 sup=1 if then scheme="a"`,            // precision out of range
-		`host= cov=1 prec=1 sup=1 if then scheme="a"`,                     // empty scope
-		`domain=www.example.com cov=1 prec=1 sup=1 if then scheme="a"`,    // not a registrable domain
-		`host=h.example cov=1 prec=1 sup=1 if then host=-`,                // host deleted
-		`host=h.example cov=1 prec=1 sup=1 if path(-,-)="a" then port=-`,  // path key without position
-		`host=h.example cov=1 prec=1 sup=1 if path(0,1)="a" then port=-`,  // position 0
-		`host=h.example cov=1 prec=1 sup=1 if then port=- port=-`,         // two actions on a key
-		`host=h.example cov=1 prec=1 sup=1 if then port="1`,               // unterminated quote
-		`host=h.example cov=1 prec=1 sup=1 if then nokey="1"`,             // unknown part
-		`host=h.example cov=1 prec=1 sup=1 if then path(99999,-)="1"`,     // position overflow
-		`host=h.example cov=1 prec=NaN sup=1 if then port=-`,              // NaN precision
-		`host=h.example cov=1 prec=1 sup=1 if x then port=-`,              // garbage condition
-		`host=h.example cov=1 prec=1 sup=1 if then query("a")=@query("b"`, // unclosed reference
+		`host=h.example cov=1 prec=1 sup=1 if then`,                            // empty transformation
+		`host=h.example cov=1 prec=2 sup=1 if then scheme="a"`,                 // precision out of range
+		`host= cov=1 prec=1 sup=1 if then scheme="a"`,                          // empty scope
+		`domain=www.example.com cov=1 prec=1 sup=1 if then scheme="a"`,         // not a registrable domain
+		`host=h.example cov=1 prec=1 sup=1 if then host=-`,                     // host deleted
+		`host=h.example cov=1 prec=1 sup=1 if path(-,-)="a" then port=-`,       // path key without position
+		`host=h.example cov=1 prec=1 sup=1 if path(0,1)="a" then port=-`,       // position 0
+		`host=h.example cov=1 prec=1 sup=1 if then port=- port=-`,              // two actions on a key
+		`host=h.example cov=1 prec=1 sup=1 if then port="1`,                    // unterminated quote
+		`host=h.example cov=1 prec=1 sup=1 if then nokey="1"`,                  // unknown part
+		`host=h.example cov=1 prec=1 sup=1 if then path(99999,-)="1"`,          // position overflow
+		`host=h.example cov=1 prec=NaN sup=1 if then port=-`,                   // NaN precision
+		`host=h.example cov=1 prec=1 sup=1 if x then port=-`,                   // garbage condition
+		`host=h.example cov=1 prec=1 sup=1 if then query("a")=@query("b"`,      // unclosed reference
+		`host=h.example cov=1 prec=1 sup=1 if then path(-,-)=@path(1,-)`,       // whole path not a Convert
+		`host=h.example cov=1 prec=1 sup=1 if then query("a")+="x"`,            // insert outside the path
+		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)+=-`,               // insert of a deletion
+		`host=h.example cov=1 prec=1 sup=1 if then path(1.2,-)+="x"`,           // insert of a deep token
+		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)="x" path(1,-)=-`,  // two actions, neither an insert
+		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=titlecase`,        // unknown conversion
+		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=lower(@path(2,-)`, // unclosed conversion
+		`domain=* cov=1 prec=1 sup=1 if then port=-`,                           // every host is no domain
 	}
 	for _, l := range bad {
 		if _, err := ParseRule(l); err == nil {

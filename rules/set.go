@@ -51,8 +51,14 @@ type Options struct {
 	// Canonicalizer canonicalizes every rewritten URL, and the URLs that Evaluate is given;
 	// nil means urlnorm.New(urlnorm.Safe). To keep rewritten URLs in the form of a dedup key
 	// (urlnorm's Key: sorted query, session ids dropped), give a type whose AppendCanonical
-	// calls a Normalizer's AppendKey.
+	// calls a Normalizer's AppendKey, or set Key.
 	Canonicalizer Canonicalizer
+	// Key, if not 0, makes the set work on urlnorm dedup keys made with these flags (package
+	// learn's sets use urlnorm.Crawler): Normalize first brings its input to the key form of
+	// urlnorm.New(Key), and every rewritten URL too; Canonicalizer is then not used. A set with a
+	// Key takes raw URLs, at the cost of computing the key (an allocation). The file carries Key
+	// on a "key" line, which ReadFrom restores.
+	Key urlnorm.Flags
 }
 
 // A Set is a rule set indexed for online matching. Build it with NewSet or read it with Load.
@@ -65,6 +71,7 @@ type Set struct {
 	exact   map[string]*node  // rules of an exact-host scope, by host
 	domain  map[string]*node  // rules of a domain scope, by domain
 	opts    Options
+	keyer   *urlnorm.Normalizer // urlnorm.New(opts.Key), if opts.Key is set
 	maxRw   int
 	scratch sync.Pool
 }
@@ -153,9 +160,8 @@ type scratch struct {
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
-// that wraps ErrInvalidRule and names the rule's index, and orders them by precedence: more
-// literal conditions first, then higher precision, coverage and support, exact-host scope before
-// domain scope, then text. A nil opts means the defaults. A query key's occurrence Pos 0 is
+// that wraps ErrInvalidRule and names the rule's index, and orders them by precedence (see the
+// package doc: most specific first). A nil opts means the defaults. A query key's occurrence Pos 0 is
 // taken as 1.
 func NewSet(rules []Rule, opts *Options) (*Set, error) {
 	s := &Set{}
@@ -201,6 +207,10 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 		s.rules[i] = cr[j]
 	}
 	s.opts = o
+	s.keyer = nil
+	if o.Key != 0 {
+		s.keyer = urlnorm.New(o.Key)
+	}
 	s.maxRw = o.MaxRewrites
 	if s.maxRw <= 0 {
 		s.maxRw = DefaultMaxRewrites
@@ -395,6 +405,16 @@ func (n *node) child(val string) *node {
 	return nil
 }
 
+// Options returns a copy of the options the set was built or loaded with (its Patterns map is a
+// copy too), for building a set like it, e.g. from a selection of its rules.
+func (s *Set) Options() *Options {
+	o := s.opts
+	if o.Patterns != nil {
+		o.Patterns = maps(o.Patterns)
+	}
+	return &o
+}
+
 // Len returns the number of rules in the set.
 func (s *Set) Len() int { return len(s.rules) }
 
@@ -468,6 +488,9 @@ func (s *Set) match(v *view) int { return s.matchFrom(v, 0) }
 func (s *Set) matchFrom(v *view, from int32) int {
 	best := int32(len(s.rules))
 	if b := s.exact[v.host]; b != nil {
+		best = s.find(b, v, from, best)
+	}
+	if b := s.exact[AllHosts]; b != nil && v.host != AllHosts {
 		best = s.find(b, v, from, best)
 	}
 	if len(s.domain) > 0 {
@@ -557,6 +580,9 @@ func (s *Set) matchAll(dst []int32, v *view) []int32 {
 	if b := s.exact[v.host]; b != nil {
 		visit(b)
 	}
+	if b := s.exact[AllHosts]; b != nil && v.host != AllHosts {
+		visit(b)
+	}
 	for h := v.host; len(s.domain) > 0; {
 		if b := s.domain[h]; b != nil {
 			visit(b)
@@ -610,6 +636,13 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 }
 
 func (s *Set) normalize(u string, slow bool) (string, error) {
+	if s.keyer != nil {
+		k, err := s.keyer.Key(u)
+		if err != nil {
+			return u, &Error{Op: "key", Input: u, Err: err}
+		}
+		u = k
+	}
 	if len(s.rules) == 0 {
 		return u, nil
 	}
@@ -690,6 +723,15 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	// The canonicalizer reads the rewritten URL in place; it must not keep it, so an error
 	// (which may quote it) is made again from a copy.
 	var err error
+	if s.keyer != nil {
+		sc.canon, err = s.keyer.AppendKey(sc.canon[:0], unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
+		if err != nil {
+			raw := string(sc.buf)
+			_, err = s.keyer.AppendKey(nil, raw)
+			return "", &Error{Op: "key", Input: raw, Err: err}
+		}
+		return string(sc.canon), nil
+	}
 	c := s.canonicalizer()
 	sc.canon, err = c.AppendCanonical(sc.canon[:0], unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
 	if err != nil {

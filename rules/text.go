@@ -98,18 +98,21 @@ func (r *Rule) AppendText(b []byte) []byte {
 	for _, a := range r.Transform {
 		b = append(b, ' ')
 		b = appendKey(b, a.Key)
+		if a.Insert {
+			b = append(b, '+')
+		}
 		b = append(b, '=')
 		switch a.Op {
 		case Assign:
 			b = strconv.AppendQuote(b, a.Value)
 		case Delete:
 			b = append(b, '-')
+		case Convert:
+			b = append(b, convNames[min(int(a.Conv), len(convNames)-1)]...)
 		case Copy:
-			switch a.Conv {
-			case Lower:
-				b = append(b, "lower("...)
-			case Upper:
-				b = append(b, "upper("...)
+			if a.Conv != NoConversion {
+				b = append(b, convNames[min(int(a.Conv), len(convNames)-1)]...)
+				b = append(b, '(')
 			}
 			b = append(b, '@')
 			b = appendKey(b, a.From)
@@ -325,6 +328,7 @@ func (p *parser) rule() Rule {
 	for p.err == nil && p.i < len(p.s) {
 		p.expect(" ")
 		a := Action{Key: p.key()}
+		a.Insert = p.eat("+")
 		p.expect("=")
 		switch {
 		case p.eat("-"):
@@ -332,21 +336,42 @@ func (p *parser) rule() Rule {
 		case p.eat("@"):
 			a.Op = Copy
 			a.From = p.key()
-		case p.eat("lower(@"):
-			a.Op, a.Conv = Copy, Lower
-			a.From = p.key()
-			p.expect(")")
-		case p.eat("upper(@"):
-			a.Op, a.Conv = Copy, Upper
-			a.From = p.key()
-			p.expect(")")
-		default:
+		case p.i < len(p.s) && p.s[p.i] == '"':
 			a.Op = Assign
 			a.Value = p.quoted()
+		default:
+			a.Conv = p.conversion()
+			if p.eat("(@") {
+				a.Op = Copy
+				a.From = p.key()
+				p.expect(")")
+			} else {
+				a.Op = Convert
+			}
 		}
 		r.Transform = append(r.Transform, a)
 	}
 	return r
+}
+
+// convNames are the conversions' names in the text format; the last is for an invalid one.
+var convNames = [...]string{Lower: "lower", Upper: "upper", LowerFirst: "lowerfirst", UpperFirst: "upperfirst", UpperFirst + 1: "?"}
+
+// conversion reads a conversion's name.
+func (p *parser) conversion() Conversion {
+	j := p.i
+	for j < len(p.s) && 'a' <= p.s[j] && p.s[j] <= 'z' {
+		j++
+	}
+	w := p.s[p.i:j]
+	for c := Lower; c <= UpperFirst; c++ {
+		if w == convNames[c] {
+			p.i = j
+			return c
+		}
+	}
+	p.fail("want a value, a reference or a conversion")
+	return NoConversion
 }
 
 // normalizeKey makes equal keys equal values: a query key's occurrence 0 means the first.

@@ -3,16 +3,16 @@
 //
 // Usage:
 //
-//	urldedup learn (-clusters FILE | -cdx FILE [-domain]) [-min-precision P] [-min-coverage N] [-o RULES] [-report FILE]
+//	urldedup learn (-clusters FILE | -cdx FILE [-domain]) [-min-precision P] [-min-coverage N] [-o RULES]
 //	urldedup apply -rules RULES < urls > keys
 //	urldedup eval -data DIR [-seed S] [-plot DIR]
 //	urldedup stats (-clusters FILE | -cdx FILE [-domain])
 //
 // learn reads dup clusters (the TSV format cluster<TAB>url[<TAB>importance[<TAB>inlinks]], or a
 // CDX/CDXJ crawl index grouped by payload digest), learns rules with package learn and writes
-// the rule set in package rules' file format (-o, standard output by default) and, with -report,
-// the learner's own text form with each rule's training coverage and errors. apply reads URLs,
-// one per line, and prints the dedup key of each: urlnorm's Crawler key rewritten by the rules.
+// the rule set in package rules' file format (-o, standard output by default), each rule with
+// its training coverage and precision. apply loads that file with rules.Load, reads URLs, one
+// per line, and prints the dedup key of each: urlnorm's Crawler key rewritten by the rules.
 // eval runs the 50/50 protocol on DIR/train.tsv and DIR/dev.tsv and the cross-site transfer
 // from train to dev, and prints Markdown tables; with -plot it also draws, per data set, the
 // precision-reduction trade-off on the held-out half (NAME-tradeoff.svg) and the rule coverage
@@ -86,7 +86,6 @@ func cmdLearn(args []string, stdout io.Writer) error {
 	minPrec := fs.Float64("min-precision", 0.95, "minimum estimated precision of a rule")
 	minCov := fs.Int("min-coverage", 3, "minimum training coverage of a rule")
 	out := fs.String("o", "", "rules file to write (default standard output)")
-	report := fs.String("report", "", "also write the learner's text report here")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -98,16 +97,12 @@ func cmdLearn(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, st, err := learn.Learn(cls, learn.Options{MinPrecision: *minPrec, MinCoverage: *minCov})
+	set, st, err := learn.Learn(cls, learn.Options{MinPrecision: *minPrec, MinCoverage: *minCov})
 	if err != nil {
 		return err
 	}
-	set, n, err := m.RuleSet()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected, %d written as rules\n",
-		st.Sites, st.URLs, st.Pairs, st.Rules, st.Selected, n)
+	fmt.Fprintf(os.Stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected (%d not expressible), %d rules written\n",
+		st.Sites, st.URLs, st.Pairs, st.Rules, st.Selected, st.Unexpressed, set.Len())
 	w := stdout
 	if *out != "" {
 		f, err := os.Create(*out)
@@ -117,21 +112,8 @@ func cmdLearn(args []string, stdout io.Writer) error {
 		defer f.Close()
 		w = f
 	}
-	if _, err := set.WriteTo(w); err != nil {
-		return err
-	}
-	if *report != "" {
-		f, err := os.Create(*report)
-		if err != nil {
-			return err
-		}
-		if _, err := m.WriteTo(f); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	}
-	return nil
+	_, err = set.WriteTo(w)
+	return err
 }
 
 func readClusters(tsv, cdx string, domain bool) ([]learn.Cluster, error) {
@@ -169,18 +151,18 @@ func cmdApply(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	set, err := rules.Load(f, &rules.Options{Canonicalizer: urlnorm.New(urlnorm.Crawler)})
+	// The file's key line makes the set key its input and output with urlnorm's Crawler flags.
+	set, err := rules.Load(f, nil)
 	f.Close()
 	if err != nil {
 		return err
 	}
-	norm := learn.SetNormalizer(set)
 	sc := bufio.NewScanner(stdin)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	bw := bufio.NewWriter(stdout)
 	defer bw.Flush()
 	for sc.Scan() {
-		key, err := norm.Normalize(sc.Text())
+		key, err := set.Normalize(sc.Text())
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "urldedup apply: %q: %v\n", sc.Text(), err)
 			key = sc.Text()
@@ -233,7 +215,7 @@ func cmdEval(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "## transfer: rules learned on train.tsv applied to dev.tsv\n\n%d widened rules:\n\n", len(global))
 	for _, r := range global {
-		fmt.Fprintf(stdout, "- %s: `%s`\n", r.Site, r.String())
+		fmt.Fprintf(stdout, "- `%s`\n", r.String())
 	}
 	fmt.Fprintf(stdout, "\nstatic reduction %.4f (%.3f of max), with widened rules %.4f (%.3f of max), pair precision %.4f, false pairs %d\n",
 		static.Reduction, static.OfMax, got.Reduction, got.OfMax, got.PairPrecision, got.FalsePairs)
@@ -247,13 +229,15 @@ func plotEval(dir, name string, cls []learn.Cluster, rep learn.Report) error {
 		return err
 	}
 	// Figure 3 plots every generalized rule: learn on the whole set without selection.
-	m, _, err := learn.Learn(cls, learn.Options{MinPrecision: -1, MinCoverage: 1})
+	set, _, err := learn.Learn(cls, learn.Options{MinPrecision: -1, MinCoverage: 1})
 	if err != nil {
 		return err
 	}
 	var cov []int
-	for _, r := range m.Rules() {
-		cov = append(cov, r.Coverage)
+	for i := range set.Len() {
+		if r := set.Rule(i); r.Scope.Host != rules.AllHosts {
+			cov = append(cov, r.Stats.Coverage)
+		}
 	}
 	return writeCoverage(base+"-coverage.svg", "Rule coverage distribution, "+name, cov)
 }

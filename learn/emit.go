@@ -1,0 +1,224 @@
+package learn
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
+	"golang.org/x/net/publicsuffix"
+)
+
+// emit writes the selected rules of sites (Options.MinCoverage, Options.MinPrecision on
+// lrule.Estimate) and the widened rules as rules of package rules. A site's rule gets the
+// site's scope: the exact host its context names, else the registrable domain of the site's
+// hosts when they share one that no other site has, else one rule per host. Widened rules get
+// the every-host scope. Rules that package rules cannot express are counted in
+// st.Unexpressed and left out.
+func emit(sites []*site, global []lrule, opt Options, st *Stats) []rules.Rule {
+	// Domains shared by two sites cannot scope either.
+	owner := map[string]int{}
+	doms := make([]string, len(sites))
+	for i, s := range sites {
+		doms[i] = siteDomain(s.hosts)
+		if doms[i] != "" {
+			owner[doms[i]]++
+		}
+	}
+	var out []rules.Rule
+	st.Selected = 0
+	for i, s := range sites {
+		var scopes []rules.Scope
+		if d := doms[i]; d != "" && owner[d] == 1 {
+			scopes = []rules.Scope{{Host: d, Domain: true}}
+		} else {
+			for _, h := range s.hosts {
+				if !strings.ContainsAny(h, ":@") { // a port or user information: not a host scope
+					scopes = append(scopes, rules.Scope{Host: h})
+				}
+			}
+		}
+		for j := range s.rules {
+			r := &s.rules[j]
+			if !r.selected(opt.MinPrecision, opt.MinCoverage, true) {
+				continue
+			}
+			st.Selected++
+			rr, ok := toRule(r)
+			if !ok {
+				st.Unexpressed++
+				continue
+			}
+			if h := contextHost(r); h != "" && !strings.ContainsAny(h, ":@") {
+				rr.Scope = rules.Scope{Host: h}
+				out = append(out, rr)
+				continue
+			}
+			for _, sc := range scopes {
+				c := rr
+				c.Scope = sc
+				out = append(out, c)
+			}
+		}
+	}
+	for j := range global {
+		r := &global[j]
+		rr, ok := toRule(r)
+		if !ok {
+			st.Unexpressed++
+			continue
+		}
+		rr.Scope = rules.Scope{Host: rules.AllHosts}
+		rr.Stats.Support = r.Sites
+		out = append(out, rr)
+	}
+	return out
+}
+
+// siteDomain returns the registrable domain of every host of a site, or "" if they have none
+// or several.
+func siteDomain(hosts []string) string {
+	d := ""
+	for _, h := range hosts {
+		e, err := publicsuffix.EffectiveTLDPlusOne(h)
+		if err != nil || strings.ContainsAny(h, ":@") || d != "" && e != d {
+			return ""
+		}
+		d = e
+	}
+	return d
+}
+
+// contextHost returns the host that r's context fixes, or "".
+func contextHost(r *lrule) string {
+	for _, c := range r.Context {
+		if c.Key.Part == urlnorm.PartHost && c.Kind == condEq {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+// toRule writes r in package rules' model, without its scope. Its Stats carry the training
+// coverage and precision (Support is left 0; a widened rule's is the number of sites it was
+// learned on). It reports false for a rule the model cannot express.
+//
+// The learner's edit replaces a window of segments, anchored at the start or the end, by new
+// values: the first values overwrite the window's segments (Assign or Copy), the window's
+// remaining segments are deleted, and values beyond the window's length are inserted after it
+// (Insert). A whole-path conversion is a Convert of the whole path. The window must lie within
+// the URL's path, which the rule's context states with an Any condition on the window's far
+// segment when it does not already name it. One difference remains: the edit sets or deletes
+// every occurrence of a query parameter name, a rules action the first occurrence only, so on a
+// URL that repeats a parameter the rule touches (rare in Crawler keys) the set keeps the other
+// occurrences.
+func toRule(r *lrule) (rules.Rule, bool) {
+	var rr rules.Rule
+	for _, c := range r.Context {
+		if c.Key.Part == urlnorm.PartHost && strings.ContainsAny(c.Value, ":@") {
+			return rr, false
+		}
+		op := [...]rules.CondOp{condEq: rules.Equal, condAny: rules.Any, condAbsent: rules.Absent}[c.Kind]
+		rr.Context = append(rr.Context, rules.Condition{Key: c.Key, Op: op, Value: c.Value})
+	}
+	t := &r.edit
+	var acts rules.Transformation
+	ok := true
+	action := func(k urlnorm.Key, o vop, insert bool) {
+		a := rules.Action{Key: k, Insert: insert}
+		switch o.Kind {
+		case opLiteral:
+			if o.Bare {
+				ok = false
+			}
+			a.Op, a.Value = rules.Assign, o.Lit
+		default:
+			a.Op, a.From = rules.Copy, o.Ref
+			a.Conv = [...]rules.Conversion{opRef: rules.NoConversion, opLower: rules.Lower, opUpper: rules.Upper,
+				opLowerFirst: rules.LowerFirst, opUpperFirst: rules.UpperFirst}[o.Kind]
+		}
+		acts = append(acts, a)
+	}
+	if t.Scheme != nil {
+		action(urlnorm.Key{Part: urlnorm.PartScheme}, *t.Scheme, false)
+	}
+	if t.Host != nil {
+		// The edit writes the whole authority: a host literal without a port or user
+		// information also removes the source's port and user information.
+		if t.Host.Kind != opLiteral || strings.ContainsAny(t.Host.Lit, ":@") {
+			return rr, false
+		}
+		action(urlnorm.Key{Part: urlnorm.PartHost}, *t.Host, false)
+		acts = append(acts, rules.Action{Key: urlnorm.Key{Part: urlnorm.PartPort}, Op: rules.Delete},
+			rules.Action{Key: urlnorm.Key{Part: urlnorm.PartUserinfo}, Op: rules.Delete})
+	}
+	if t.PathCase != 0 {
+		acts = append(acts, rules.Action{Key: urlnorm.Key{Part: urlnorm.PartPath}, Op: rules.Convert,
+			Conv: [...]rules.Conversion{opLower: rules.Lower, opUpper: rules.Upper,
+				opLowerFirst: rules.LowerFirst, opUpperFirst: rules.UpperFirst}[t.PathCase]})
+	}
+	// seg returns the key of the i-th segment of the window, from its left.
+	seg := func(i int) urlnorm.Key {
+		if t.FromEnd {
+			return urlnorm.Key{Part: urlnorm.PartPath, RPos: int16(t.Skip + t.Del - i)}
+		}
+		return urlnorm.Key{Part: urlnorm.PartPath, Pos: int16(t.Skip + 1 + i)}
+	}
+	if far := t.Skip + t.Del; far > 0 && (t.Del > 0 || len(t.Ins) > 0) {
+		k := urlnorm.Key{Part: urlnorm.PartPath, Pos: int16(far)}
+		if t.FromEnd {
+			k = urlnorm.Key{Part: urlnorm.PartPath, RPos: int16(far)}
+		}
+		i := slices.IndexFunc(rr.Context, func(c rules.Condition) bool { return c.Key == k })
+		switch {
+		case i < 0:
+			rr.Context = append(rr.Context, rules.Condition{Key: k, Op: rules.Any})
+		case rr.Context[i].Op == rules.Absent:
+			return rr, false // never applies
+		}
+	}
+	for i := range max(t.Del, len(t.Ins)) {
+		switch {
+		case i < t.Del && i < len(t.Ins):
+			action(seg(i), t.Ins[i], false)
+		case i < t.Del:
+			acts = append(acts, rules.Action{Key: seg(i), Op: rules.Delete})
+		default:
+			// Beyond the window: inserted after it, in order.
+			k := urlnorm.Key{Part: urlnorm.PartPath, Pos: int16(t.Skip + t.Del + 1)}
+			if t.FromEnd {
+				k = urlnorm.Key{Part: urlnorm.PartPath, RPos: int16(t.Skip + 1)}
+			}
+			action(k, t.Ins[i], true)
+		}
+	}
+	for i, q := range t.Query {
+		if i > 0 && t.Query[i-1].Name == q.Name {
+			return rr, false
+		}
+		k := urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}
+		if q.Delete {
+			acts = append(acts, rules.Action{Key: k, Op: rules.Delete})
+		} else {
+			action(k, q.vop, false)
+		}
+	}
+	if !ok {
+		return rr, false
+	}
+	rr.Transform = acts
+	rr.Stats = rules.Stats{Coverage: r.Coverage, Precision: r.Precision()}
+	rr.Scope = rules.Scope{Host: "x.example"}
+	if rr.Validate() != nil {
+		return rules.Rule{}, false
+	}
+	rr.Scope = rules.Scope{}
+	return rr, true
+}
+
+// falseOf returns the training errors of a learned rule from its Stats: coverage times one
+// minus precision, rounded.
+func falseOf(s rules.Stats) int {
+	return int(math.Round(float64(s.Coverage) * (1 - s.Precision)))
+}
