@@ -5,7 +5,7 @@
 //
 //	urldedup learn (-clusters FILE | -cdx FILE [-domain]) [-min-precision P] [-min-coverage N] [-o RULES]
 //	urldedup apply -rules RULES < urls > keys
-//	urldedup eval -data DIR [-seed S] [-plot DIR]
+//	urldedup eval -data DIR [-seed S] [-plot DIR] [-learner koppula|align|both]
 //	urldedup stats (-clusters FILE | -cdx FILE [-domain])
 //
 // learn reads dup clusters (the TSV format cluster<TAB>url[<TAB>importance[<TAB>inlinks]], or a
@@ -18,6 +18,10 @@
 // precision-reduction trade-off on the held-out half (NAME-tradeoff.svg) and the rule coverage
 // distribution, the paper's Figure 3 (NAME-coverage.svg). stats prints a data set's sites, hosts,
 // clusters, cluster sizes, maximum possible reduction and what urlnorm's static keys reach.
+//
+// -learner picks the learner: koppula (the default: decision-tree generalization, Koppula et
+// al.) or align (multiple URL alignment, DUSTER). eval -learner align or both prints, instead of
+// the paper's tables, the learners side by side with the static keys on the held-out halves.
 //
 // Exit codes: 0 success, 1 failure (unreadable or malformed input), 2 bad usage.
 package main
@@ -34,7 +38,6 @@ import (
 
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
-	"github.com/undust/undust/urlnorm"
 )
 
 func main() {
@@ -86,6 +89,7 @@ func cmdLearn(args []string, stdout io.Writer) error {
 	minPrec := fs.Float64("min-precision", 0.95, "minimum estimated precision of a rule")
 	minCov := fs.Int("min-coverage", 3, "minimum training coverage of a rule")
 	out := fs.String("o", "", "rules file to write (default standard output)")
+	which := fs.String("learner", "koppula", "koppula (decision trees, WSDM 2010) or align (multiple URL alignment, DUSTER)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -93,11 +97,15 @@ func cmdLearn(args []string, stdout io.Writer) error {
 		fmt.Fprintln(os.Stderr, "urldedup learn: give one of -clusters or -cdx")
 		return errUsage
 	}
+	l, err := learnerNamed(*which, learn.Options{MinPrecision: *minPrec, MinCoverage: *minCov})
+	if err != nil {
+		return err
+	}
 	cls, err := readClusters(*clusters, *cdx, *domain)
 	if err != nil {
 		return err
 	}
-	set, st, err := learn.Learn(cls, learn.Options{MinPrecision: *minPrec, MinCoverage: *minCov})
+	set, st, err := l.Learn(cls)
 	if err != nil {
 		return err
 	}
@@ -177,12 +185,20 @@ func cmdEval(args []string, stdout io.Writer) error {
 	dir := fs.String("data", "", "directory holding train.tsv and dev.tsv")
 	seed := fs.Uint64("seed", 1, "seed of the 50/50 split")
 	plotDir := fs.String("plot", "", "directory for the trade-off and coverage pictures (none by default)")
+	which := fs.String("learner", "koppula", "koppula (the paper's tables), align (side by side with the static keys), or both")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "urldedup eval: -data is required")
 		return errUsage
+	}
+	if *which != "koppula" && *which != "align" && *which != "both" {
+		fmt.Fprintf(os.Stderr, "urldedup eval: -learner %q: want koppula, align or both\n", *which)
+		return errUsage
+	}
+	if *which != "koppula" {
+		return sideBySide(stdout, *dir, *seed, *which == "both")
 	}
 	sets := map[string][]learn.Cluster{}
 	for _, name := range []string{"train.tsv", "dev.tsv"} {
@@ -191,10 +207,7 @@ func cmdEval(args []string, stdout io.Writer) error {
 			return err
 		}
 		sets[name] = cls
-		rep, err := learn.Evaluate(cls, *seed, learn.Options{}, []learn.Baseline{
-			{Name: "urlnorm Crawler key (static)", Normalizer: urlnorm.New(urlnorm.Crawler)},
-			{Name: "urlnorm Aggressive key (static)", Normalizer: urlnorm.New(urlnorm.Aggressive)},
-		})
+		rep, err := learn.Evaluate(cls, *seed, learn.Options{}, baselines())
 		if err != nil {
 			return err
 		}

@@ -74,3 +74,35 @@ func TestPlots(t *testing.T) {
 		t.Errorf("sortedCoverages = %v", got)
 	}
 }
+
+func TestLearnerFlag(t *testing.T) {
+	for _, name := range []string{"koppula", "align"} {
+		if l, err := learnerNamed(name, learn.Options{}); err != nil || l == nil {
+			t.Errorf("learnerNamed(%q) = %v, %v", name, l, err)
+		}
+	}
+	if _, err := learnerNamed("nope", learn.Options{}); err != errUsage {
+		t.Errorf("learnerNamed(nope): error %v, want usage", err)
+	}
+	if err := cmdEval([]string{"-data", t.TempDir(), "-learner", "nope"}, &bytes.Buffer{}); err != errUsage {
+		t.Errorf("eval -learner nope: error %v, want usage", err)
+	}
+	// The alignment learner writes a rules file too.
+	dir := t.TempDir()
+	tsv := filepath.Join(dir, "c.tsv")
+	var b strings.Builder
+	for i := range 6 {
+		c := "s-" + string(rune('a'+i))
+		id := string(rune('0' + i))
+		b.WriteString(c + "\thttp://h.example/item?id=" + id + "&sid=abc" + id + "\n")
+		b.WriteString(c + "\thttp://h.example/item?id=" + id + "\n")
+	}
+	os.WriteFile(tsv, []byte(b.String()), 0o644)
+	var out bytes.Buffer
+	if err := cmdLearn([]string{"-clusters", tsv, "-learner", "align"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "undust-rules v1") {
+		t.Errorf("align rules file starts %.40q", out.String())
+	}
+}
