@@ -12,8 +12,10 @@ import (
 )
 
 // learnerNamed returns the learner a -learner flag names: "koppula", the decision-tree learner
-// of package learn (the default: it keeps pair precision at 1.0000 on both data sets' held-out
-// halves), or "align", the multiple-alignment learner of package learn/align. opt sets the
+// of package learn, or "align", the multiple-alignment learner of package learn/align. Koppula
+// is the default: on the held-out halves of the dupclusters sets (2026-11-21) it reduces more
+// on train.tsv (0.760 of the maximum against 0.732) with fewer rules (1232 against 1987), and
+// less on dev.tsv (0.777 against 0.796), both learners at pair precision >= 0.9998. opt sets the
 // selection thresholds of the Koppula learner; the alignment learner validates its rules on a
 // split of its own and keeps its defaults.
 func learnerNamed(name string, opt learn.Options) (align.SetLearner, error) {
