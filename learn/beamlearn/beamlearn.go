@@ -16,7 +16,7 @@ import (
 	"github.com/undust/undust/learn"
 )
 
-// Format is the format of a pipeline's input.
+// Format is the format of a pipeline's input. The zero value is TSV.
 type Format int
 
 const (
@@ -24,8 +24,8 @@ const (
 	CDX               // a CDX or CDXJ crawl index, clusters by payload digest (learn.CaptureClusters)
 )
 
-// Config configures a pipeline. The zero value reads TSV dup clusters and learns with the
-// defaults of learn.Options; Learn copies it.
+// Config configures a pipeline. It is a plain value: the zero value reads TSV dup clusters and
+// learns with the defaults of learn.Options; Learn copies it into the pipeline's DoFns.
 type Config struct {
 	Format   Format
 	Grouping learn.Grouping // for CDX input: the site of a URL is its host or its domain

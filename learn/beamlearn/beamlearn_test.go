@@ -2,8 +2,11 @@ package beamlearn
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -68,6 +71,118 @@ func TestParity(t *testing.T) {
 		}
 		if bytes.Count(want, []byte("\n")) < 10 {
 			t.Errorf("%s %+v: %d lines of rules: the comparison checks little", tc.file, tc.opt, bytes.Count(want, []byte("\n")))
+		}
+	}
+}
+
+// rulesText is the rules file of set.
+func rulesText(t *testing.T, cls []learn.Cluster, opt learn.Options) string {
+	t.Helper()
+	set, _, err := learn.Learn(cls, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	set.WriteTo(&b)
+	return b.String()
+}
+
+// cdxjOf writes the URLs of the dup clusters in the TSV file at path as a CDXJ index, each
+// cluster's id as the payload digest, with a redirect and a revisit record per cluster that
+// the readers must skip.
+func cdxjOf(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cls, _, err := learn.ReadClusters(f, learn.ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("!meta {\"format\": \"cdxj\"}\n")
+	for _, c := range cls {
+		for i, u := range c.URLs {
+			for _, rec := range []struct{ status, mime string }{{"200", "text/html"}, {"302", "text/html"}, {"200", "warc/revisit"}} {
+				j, _ := json.Marshal(map[string]string{"url": u.Raw, "status": rec.status, "mime": rec.mime, "digest": c.ID})
+				fmt.Fprintf(&b, "key%d 2026010100%04d %s\n", i, i, j)
+			}
+		}
+	}
+	return b.String()
+}
+
+// TestParityCDX checks the pipeline on a crawl index: the rules file of learn.Learn on
+// learn.CaptureClusters of the whole index, by host and by domain.
+func TestParityCDX(t *testing.T) {
+	index := cdxjOf(t, filepath.Join("testdata", "sample.tsv"))
+	in := filepath.Join(t.TempDir(), "sample.cdxj")
+	if err := os.WriteFile(in, []byte(index), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []learn.Grouping{learn.ByHost, learn.ByDomain} {
+		cls, err := learn.CaptureClusters(learn.NewCDXReader(strings.NewReader(index), learn.ReaderOptions{}), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := rulesText(t, cls, learn.Options{})
+		out := filepath.Join(t.TempDir(), "rules.txt")
+		p, s := beam.NewPipelineWithRoot()
+		LearnFiles(s, in, out, Config{Format: CDX, Grouping: g})
+		if err := ptest.Run(p); err != nil {
+			t.Fatalf("grouping %d: %v", g, err)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, string(got)); diff != "" {
+			t.Errorf("grouping %d: pipeline mismatch (-in-process +Prism):\n%s", g, diff)
+		}
+		if strings.Count(want, "\n") < 10 {
+			t.Errorf("grouping %d: %d lines of rules: the comparison checks little", g, strings.Count(want, "\n"))
+		}
+	}
+}
+
+// TestBadLines checks that a malformed line fails the pipeline, and that SkipBad skips it.
+func TestBadLines(t *testing.T) {
+	sample, err := os.ReadFile(filepath.Join("testdata", "sample.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cls, _, err := learn.ReadClusters(bytes.NewReader(sample), learn.ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rulesText(t, cls, learn.Options{})
+	in := filepath.Join(t.TempDir(), "bad.tsv")
+	// a line without a URL column, among good lines
+	if err := os.WriteFile(in, append(sample, "h0000-p999\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, skip := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "rules.txt")
+		p, s := beam.NewPipelineWithRoot()
+		LearnFiles(s, in, out, Config{SkipBad: skip})
+		err := ptest.Run(p)
+		if !skip {
+			if err == nil {
+				t.Errorf("bad line, SkipBad false: the pipeline succeeded")
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("SkipBad: %v", err)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want {
+			t.Errorf("SkipBad: the rules file differs from that of the good lines")
 		}
 	}
 }
