@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
@@ -184,5 +187,63 @@ func TestBadLines(t *testing.T) {
 		if string(got) != want {
 			t.Errorf("SkipBad: the rules file differs from that of the good lines")
 		}
+	}
+}
+
+// TestTrain runs the pipeline on Prism on the dup-cluster file that UNDUST_TRAIN names (the
+// project's train.tsv) and the in-process learner on its lines sorted bytewise, checks that
+// they write the same rules file, and logs both times and the records per site key. Skipped
+// without UNDUST_TRAIN: go test -run TestTrain -v with UNDUST_TRAIN=/path/to/train.tsv.
+func TestTrain(t *testing.T) {
+	in := os.Getenv("UNDUST_TRAIN")
+	if in == "" {
+		t.Skip("UNDUST_TRAIN not set")
+	}
+	data, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	slices.Sort(lines)
+	perSite := map[string]int{}
+	for _, l := range lines {
+		if site, ok, err := siteOf(strings.TrimSuffix(l, "\n"), TSV, learn.ByHost); err == nil && ok {
+			perSite[site]++
+		}
+	}
+	counts := make([]int, 0, len(perSite))
+	largest := ""
+	for site, n := range perSite {
+		counts = append(counts, n)
+		if largest == "" || n > perSite[largest] || n == perSite[largest] && site < largest {
+			largest = site
+		}
+	}
+	slices.Sort(counts)
+	t.Logf("site keys %d: records per key min %d, median %d, p90 %d, max %d (%s)", len(counts),
+		counts[0], counts[len(counts)/2], counts[len(counts)*9/10], counts[len(counts)-1], largest)
+
+	start := time.Now()
+	cls, _, err := learn.ReadClusters(strings.NewReader(strings.Join(lines, "")), learn.ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rulesText(t, cls, learn.Options{})
+	t.Logf("in-process (read and learn, %d workers): %v", runtime.GOMAXPROCS(0), time.Since(start))
+
+	out := filepath.Join(t.TempDir(), "rules.txt")
+	start = time.Now()
+	p, s := beam.NewPipelineWithRoot()
+	LearnFiles(s, in, out, Config{})
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("pipeline on %s: %v", ptest.DefaultRunner(), time.Since(start))
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("the pipeline's rules file differs from the in-process learner's")
 	}
 }
