@@ -10,53 +10,69 @@ import (
 	"golang.org/x/net/publicsuffix"
 )
 
-// emit writes the selected rules of sites (Options.MinCoverage, Options.MinPrecision on
-// lrule.Estimate) and the widened rules as rules of package rules. A site's rule gets the
-// site's scope: the exact host its context names, else the registrable domain of the site's
-// hosts when they share one that no other site has, else one rule per host. Widened rules get
-// the every-host scope. Rules that package rules cannot express are counted in
-// st.Unexpressed and left out.
-func emit(sites []*site, global []lrule, opt Options, st *Stats) []rules.Rule {
+// siteRules writes the selected rules of s (Options.MinCoverage, Options.MinPrecision on
+// lrule.Estimate) as rules of package rules, without their scope, in the site's precedence
+// order, each with the host its context names. It counts them in st.Selected, and those that
+// package rules cannot express, left out, in st.Unexpressed.
+func (s *site) siteRules(opt Options, st *Stats) []SiteRule {
+	var out []SiteRule
+	for j := range s.rules {
+		r := &s.rules[j]
+		if !r.selected(opt.MinPrecision, opt.MinCoverage, true) {
+			continue
+		}
+		st.Selected++
+		rr, ok := toRule(r)
+		if !ok {
+			st.Unexpressed++
+			continue
+		}
+		h := contextHost(r)
+		if strings.ContainsAny(h, ":@") { // a port or user information: not a host scope
+			h = ""
+		}
+		out = append(out, SiteRule{Rule: rr, Host: h})
+	}
+	return out
+}
+
+// emit scopes the selected rules of sites (sorted by name) and writes the widened rules as
+// rules of package rules. A site's rule gets the site's scope: the exact host its context
+// names, else the registrable domain of the site's hosts when they share one that no other
+// site has, else one rule per host. Widened rules get the every-host scope. Widened rules that
+// package rules cannot express are counted in st.Unexpressed and left out.
+func emit(sites []SiteResult, global []lrule, st *Stats) []rules.Rule {
 	// Domains shared by two sites cannot scope either.
 	owner := map[string]int{}
 	doms := make([]string, len(sites))
-	for i, s := range sites {
-		doms[i] = siteDomain(s.hosts)
+	for i := range sites {
+		doms[i] = siteDomain(sites[i].Hosts)
 		if doms[i] != "" {
 			owner[doms[i]]++
 		}
 	}
 	var out []rules.Rule
-	st.Selected = 0
-	for i, s := range sites {
+	for i := range sites {
+		s := &sites[i]
 		var scopes []rules.Scope
 		if d := doms[i]; d != "" && owner[d] == 1 {
 			scopes = []rules.Scope{{Host: d, Domain: true}}
 		} else {
-			for _, h := range s.hosts {
+			for _, h := range s.Hosts {
 				if !strings.ContainsAny(h, ":@") { // a port or user information: not a host scope
 					scopes = append(scopes, rules.Scope{Host: h})
 				}
 			}
 		}
-		for j := range s.rules {
-			r := &s.rules[j]
-			if !r.selected(opt.MinPrecision, opt.MinCoverage, true) {
-				continue
-			}
-			st.Selected++
-			rr, ok := toRule(r)
-			if !ok {
-				st.Unexpressed++
-				continue
-			}
-			if h := contextHost(r); h != "" && !strings.ContainsAny(h, ":@") {
-				rr.Scope = rules.Scope{Host: h}
+		for _, sr := range s.Rules {
+			if sr.Host != "" {
+				rr := sr.Rule
+				rr.Scope = rules.Scope{Host: sr.Host}
 				out = append(out, rr)
 				continue
 			}
 			for _, sc := range scopes {
-				c := rr
+				c := sr.Rule
 				c.Scope = sc
 				out = append(out, c)
 			}

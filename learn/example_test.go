@@ -91,3 +91,40 @@ func ExampleMeasure() {
 	fmt.Printf("reduction %.3f of max %.3f, pair precision %.2f\n", m.Reduction, m.MaxReduction, m.PairPrecision)
 	// Output: reduction 0.333 of max 0.333, pair precision 1.00
 }
+
+// Learn each site on its own (on any machine: a SiteResult is plain data) and assemble the
+// rule set; it is the set that Learn returns for all the clusters.
+func ExampleAssemble() {
+	tsv := `imdb-1	http://www.imdb.com/title/tt0810900/photogallery?sid=1
+imdb-1	http://www.imdb.com/title/tt0810900/photogallery
+imdb-2	http://www.imdb.com/title/tt0053198/photogallery?sid=2
+imdb-2	http://www.imdb.com/title/tt0053198/photogallery
+imdb-3	http://www.imdb.com/title/tt0120338/photogallery?sid=3
+imdb-3	http://www.imdb.com/title/tt0120338/photogallery
+wiki-1	http://en.wiki.org/Main?action=view
+wiki-1	http://en.wiki.org/Main
+`
+	clusters, _, err := learn.ReadClusters(strings.NewReader(tsv), learn.ReaderOptions{})
+	if err != nil {
+		panic(err)
+	}
+	opt := learn.Options{MinCoverage: 1, MinPrecision: -1}
+	bySite := map[string][]learn.Cluster{}
+	for _, c := range clusters {
+		bySite[c.Site] = append(bySite[c.Site], c)
+	}
+	var results []learn.SiteResult
+	for site, cls := range bySite { // any order
+		results = append(results, learn.LearnSite(site, cls, opt))
+	}
+	set, st, err := learn.Assemble(results, opt)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(st.Sites, "sites,", set.Len(), "rules")
+	key, _ := set.Normalize("http://www.imdb.com/title/tt0071562/photogallery?sid=ffff")
+	fmt.Println(key)
+	// Output:
+	// 2 sites, 2 rules
+	// http://www.imdb.com/title/tt0071562/photogallery
+}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/undust/undust/deeptoken"
 	"github.com/undust/undust/rules"
-	"github.com/undust/undust/urlnorm"
 )
 
 // Options configure learning. The zero value means the defaults given per field; Learn copies
@@ -164,7 +163,7 @@ type site struct {
 	byHost  map[string][]int32 // rules whose context names the host
 	anyHost []int32            // rules whose context does not
 
-	paramDel map[string]*evidence // per query parameter: deleting it everywhere
+	paramDel map[string]*Evidence // per query parameter: deleting it everywhere
 
 	patterns map[string]*deeptoken.Patterns // deep-token patterns, by host
 }
@@ -196,28 +195,31 @@ func (l *TreeLearner) Learn(clusters []Cluster) (*rules.Set, Stats, error) {
 		return nil, Stats{}, ErrNoClusters
 	}
 	opt := l.Options.withDefaults()
-	sites, global, st := learnSites(clusters, opt)
-	rs := emit(sites, global, opt, &st)
-	so := &rules.Options{Key: urlnorm.Crawler}
-	for _, s := range sites { // sites are sorted by name: the first site of a host gives its patterns
-		for h, p := range s.patterns {
-			if so.Patterns == nil {
-				so.Patterns = map[string]rules.Patterns{}
+	names, bySite := groupSites(clusters)
+	results := make([]SiteResult, len(names))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(opt.Workers, len(names)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				s, st := learnSite(names[i], bySite[names[i]], opt)
+				results[i] = s.result(opt, st)
 			}
-			if _, ok := so.Patterns[h]; !ok {
-				so.Patterns[h] = p
-			}
-		}
+		}()
 	}
-	set, err := rules.NewSet(rs, so)
-	if err != nil {
-		return nil, st, err
+	for i := range names {
+		next <- i
 	}
-	return set, st, nil
+	close(next)
+	wg.Wait()
+	return Assemble(results, l.Options)
 }
 
-// learnSites learns every site of clusters and the rules widened beyond one site.
-func learnSites(clusters []Cluster, opt Options) ([]*site, []lrule, Stats) {
+// groupSites groups clusters by site, each site's clusters in their input order, and returns
+// the site names sorted.
+func groupSites(clusters []Cluster) ([]string, map[string][]*Cluster) {
 	bySite := map[string][]*Cluster{}
 	var names []string
 	for i := range clusters {
@@ -228,29 +230,7 @@ func learnSites(clusters []Cluster, opt Options) ([]*site, []lrule, Stats) {
 		bySite[c.Site] = append(bySite[c.Site], c)
 	}
 	slices.Sort(names)
-	sites := make([]*site, len(names))
-	stats := make([]Stats, len(names))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(opt.Workers, len(names)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				sites[i], stats[i] = learnSite(names[i], bySite[names[i]], opt)
-			}
-		}()
-	}
-	for i := range names {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	var st Stats
-	for _, s := range stats {
-		st.add(s)
-	}
-	return sites, widen(sites, opt), st
+	return names, bySite
 }
 
 // selected reports whether r passes the selection by coverage and precision; with estimate,

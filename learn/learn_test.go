@@ -332,7 +332,12 @@ func TestDeterminism(t *testing.T) {
 func TestToRuleFaithful(t *testing.T) {
 	cls := loadSample(t)
 	opt := Options{MinCoverage: 1, MinPrecision: -1}.withDefaults()
-	sites, _, _ := learnSites(cls, opt)
+	names, bySite := groupSites(cls)
+	var sites []*site
+	for _, name := range names {
+		s, _ := learnSite(name, bySite[name], opt)
+		sites = append(sites, s)
+	}
 	checked, rewritten := 0, 0
 	for _, s := range sites {
 		var urls []string

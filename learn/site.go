@@ -234,7 +234,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 
 	// Evidence for widening: what deleting each query parameter from every training URL of the
 	// site that has it would do, in isolation.
-	s.paramDel = map[string]*evidence{}
+	s.paramDel = map[string]*Evidence{}
 	outsP := map[string]map[string]int32{}
 	for _, m := range all {
 		for i, q := range m.p.query {
@@ -249,7 +249,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 			o := finalize(out.String())
 			ev := s.paramDel[q.Name]
 			if ev == nil {
-				ev = &evidence{}
+				ev = &Evidence{}
 				s.paramDel[q.Name] = ev
 				outsP[q.Name] = map[string]int32{}
 			}
@@ -309,10 +309,14 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	return s, st
 }
 
-// evidence is what deleting one query parameter everywhere on a site would do.
-type evidence struct {
+// Evidence is what deleting one query parameter from every training URL of a site that has it
+// would do, in isolation: the URLs it changes, those it maps onto a URL (or the rewrite of a
+// URL) of another cluster, and whether a selected rule of the site deletes the parameter
+// whatever its value. Assemble widens a parameter beyond its sites on this evidence. It is a
+// plain value.
+type Evidence struct {
 	Coverage, False int
-	Learned         bool // a selected rule of the site deletes it with a wildcard value
+	Learned         bool
 }
 
 // isParamDeletion reports whether r only deletes query parameters whose value its context

@@ -19,7 +19,7 @@ import (
 //
 // The evidence is kept in the rule: Coverage and False sum the sites' measurements and Sites
 // counts the sites it was learned on; in the rules.Set, Stats.Support is that count.
-func widen(sites []*site, opt Options) []lrule {
+func widen(sites []SiteResult, opt Options) []lrule {
 	if opt.MinSites < 0 {
 		return nil
 	}
@@ -30,7 +30,7 @@ func widen(sites []*site, opt Options) []lrule {
 	}
 	byParam := map[string]*agg{}
 	for _, s := range sites {
-		for name, ev := range s.paramDel {
+		for name, ev := range s.Params {
 			a := byParam[name]
 			if a == nil {
 				a = &agg{}

@@ -1,0 +1,172 @@
+package beamlearn
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local paths
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/undust/undust/learn"
+)
+
+// Format is the format of a pipeline's input. The zero value is TSV.
+type Format int
+
+const (
+	TSV Format = iota // dup clusters: cluster<TAB>url[<TAB>importance[<TAB>inlinks]] (learn.ReadClusters)
+	CDX               // a CDX or CDXJ crawl index, clusters by payload digest (learn.CaptureClusters)
+)
+
+// Config configures a pipeline. It is a plain value: the zero value reads TSV dup clusters and
+// learns with the defaults of learn.Options; Learn copies it into the pipeline's DoFns.
+type Config struct {
+	Format   Format
+	Grouping learn.Grouping // for CDX input: the site of a URL is its host or its domain
+	// SkipBad skips malformed lines instead of failing the pipeline on the first one.
+	SkipBad bool
+	Options learn.Options
+}
+
+func init() {
+	register.DoFn2x1[string, func(string, string), error](&keyFn{})
+	register.Emitter2[string, string]()
+	register.DoFn2x2[string, func(*string) bool, learn.SiteResult, error](&siteFn{})
+	register.Iter1[string]()
+	register.DoFn2x2[int, func(*learn.SiteResult) bool, string, error](&assembleFn{})
+	register.Iter1[learn.SiteResult]()
+	beam.RegisterCoder(reflect.TypeFor[learn.SiteResult](), encodeResult, decodeResult)
+}
+
+// Learn adds to s the stages that learn a rules file from lines, the lines of a dup-cluster
+// file or a crawl index (textio.Read), and returns a collection of one element: the rules file
+// that rules.Set.WriteTo writes, without its final newline (textio.Write adds it). The stages
+// are keyed by site, as Koppula et al. (WSDM 2010) §4 key theirs by host: every line is keyed
+// by its site; each site's lines are learned by learn.LearnSite; the site results are joined
+// by learn.Assemble on one worker.
+//
+// Beam does not keep the order of lines, and the learner's result depends on the order of the
+// clusters: each site's lines are sorted bytewise before they are read, so the rules file is
+// that of learn.Learn on the input sorted bytewise (LC_ALL=C sort), whatever the runner.
+func Learn(s beam.Scope, lines beam.PCollection, cfg Config) beam.PCollection {
+	s = s.Scope("undust.learn")
+	keyed := beam.ParDo(s, &keyFn{Format: cfg.Format, Grouping: cfg.Grouping, SkipBad: cfg.SkipBad}, lines)
+	sites := beam.ParDo(s, &siteFn{Format: cfg.Format, Grouping: cfg.Grouping, Options: cfg.Options},
+		beam.GroupByKey(s, keyed))
+	return beam.ParDo(s, &assembleFn{Options: cfg.Options}, beam.GroupByKey(s, beam.AddFixedKey(s, sites)))
+}
+
+// LearnFiles is Learn on the lines of the files that glob names (any filesystem Beam's textio
+// reads) with the rules file written to out, one file.
+func LearnFiles(s beam.Scope, glob, out string, cfg Config) {
+	textio.Write(s, out, Learn(s, textio.Read(s, glob), cfg))
+}
+
+// keyFn keys each line by its site; comment, header and blank lines are dropped.
+type keyFn struct {
+	Format   Format
+	Grouping learn.Grouping
+	SkipBad  bool
+}
+
+func (f *keyFn) ProcessElement(line string, emit func(string, string)) error {
+	site, ok, err := siteOf(line, f.Format, f.Grouping)
+	if err != nil {
+		if f.SkipBad {
+			return nil
+		}
+		return err
+	}
+	if ok {
+		emit(site, line)
+	}
+	return nil
+}
+
+// siteOf returns the site of one input line with the core's readers; ok is false for a line
+// that holds no record.
+func siteOf(line string, format Format, g learn.Grouping) (site string, ok bool, err error) {
+	if format == CDX {
+		cls, err := learn.CaptureClusters(learn.NewCDXReader(strings.NewReader(line), learn.ReaderOptions{}), g)
+		if err != nil || len(cls) == 0 {
+			return "", false, err
+		}
+		return cls[0].Site, true, nil
+	}
+	r := learn.NewTSVReader(strings.NewReader(line), learn.ReaderOptions{})
+	if !r.Next() {
+		return "", false, r.Err()
+	}
+	return learn.SiteOf(r.Record().Cluster), true, nil
+}
+
+// siteFn learns one site from its lines.
+type siteFn struct {
+	Format   Format
+	Grouping learn.Grouping
+	Options  learn.Options
+}
+
+func (f *siteFn) ProcessElement(site string, lines func(*string) bool) (learn.SiteResult, error) {
+	var all []string
+	var line string
+	for lines(&line) {
+		all = append(all, line)
+	}
+	slices.Sort(all)
+	text := strings.Join(all, "\n") + "\n"
+	var cls []learn.Cluster
+	var err error
+	if f.Format == CDX {
+		cls, err = learn.CaptureClusters(learn.NewCDXReader(strings.NewReader(text), learn.ReaderOptions{}), f.Grouping)
+	} else {
+		cls, _, err = learn.ReadClusters(strings.NewReader(text), learn.ReaderOptions{})
+	}
+	if err != nil {
+		return learn.SiteResult{}, fmt.Errorf("beamlearn: site %q: %w", site, err)
+	}
+	return learn.LearnSite(site, cls, f.Options), nil
+}
+
+// assembleFn joins the site results into the rules file.
+type assembleFn struct {
+	Options learn.Options
+}
+
+func (f *assembleFn) ProcessElement(_ int, results func(*learn.SiteResult) bool) (string, error) {
+	var all []learn.SiteResult
+	var r learn.SiteResult
+	for results(&r) {
+		all = append(all, r)
+		r = learn.SiteResult{}
+	}
+	set, _, err := learn.Assemble(all, f.Options)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if _, err := set.WriteTo(&b); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// encodeResult and decodeResult are Beam's coder of learn.SiteResult: encoding/gob of its
+// plain exported fields.
+func encodeResult(r learn.SiteResult) ([]byte, error) {
+	var b bytes.Buffer
+	err := gob.NewEncoder(&b).Encode(r)
+	return b.Bytes(), err
+}
+
+func decodeResult(data []byte) (learn.SiteResult, error) {
+	var r learn.SiteResult
+	err := gob.NewDecoder(bytes.NewReader(data)).Decode(&r)
+	return r, err
+}

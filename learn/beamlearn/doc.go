@@ -1,0 +1,66 @@
+// Package beamlearn runs the rule learning of package learn as an Apache Beam pipeline, for crawl
+// logs that outgrow one machine: the MapReduce stages of Koppula, Leela, Agarwal, Chitrapura,
+// Garg and Sasturkar, "Learning URL patterns for webpage de-duplication" (WSDM 2010) §4 (deep
+// tokenization, pairwise rules, generalization, all keyed by host, on 100-200 Hadoop nodes),
+// on whichever engine runs Beam: the embedded Prism runner, Flink, Spark or Google Cloud
+// Dataflow. It is a module of its own, so that users of the core library never download Beam.
+//
+// The pipeline is glue around package learn, which owns every algorithm:
+//
+//	textio.Read            the lines of a dup-cluster TSV file or a CDX/CDXJ index (any
+//	                       filesystem Beam's textio reads: local, gs://, s3://)
+//	ParDo key by site      the site of each line, by the core's readers (learn.SiteOf of the
+//	                       cluster id; for a crawl index its host or domain, learn.Grouping)
+//	GroupByKey             one group per site
+//	ParDo learn a site     the site's lines read into clusters (learn.ReadClusters or
+//	                       learn.CaptureClusters) and learned by learn.LearnSite: deep-token
+//	                       patterns, target and source selection, pairwise rules,
+//	                       generalization, measurement and selection
+//	GroupByKey on one key  every learn.SiteResult on one worker (they are small: a site's
+//	                       selected rules, patterns and per-parameter evidence)
+//	ParDo assemble         learn.Assemble: widening across sites, scopes, the rule set, its file
+//	textio.Write           one rules file
+//
+// The paper's stages I-III (deep tokenization, pairwise rules, generalization) run inside the
+// per-site step rather than as separate shuffles: within a site they are the core's functions,
+// and a site's URLs fit one worker (the largest site of the project's train.tsv is 8% of its
+// lines). A site larger than a worker's memory would need the stages split further; the paper
+// keys them by host for the same reason.
+//
+// # Choices
+//
+// Order. Beam keeps no order of lines, and the learner's result depends on the order of the
+// clusters (learn.TreeLearner.Learn says so; on the project's dev.tsv, learning its lines sorted
+// writes a different file than learning them in file order). Each site's lines are sorted bytewise before
+// they are read, so the pipeline writes the rules file that learn.Learn writes for the input
+// sorted bytewise (LC_ALL=C sort), on every runner and however the input is split; for an
+// input already sorted, the file of learn.Learn on it. A test checks this on Prism, byte for
+// byte.
+//
+// CDX headers. Each line is read on its own, so a CDX index is read in the common 11-field
+// layout or as CDXJ; a " CDX ..." header line that lays out other fields does not reach the
+// other workers. Convert such an index to CDXJ first.
+//
+// Bad lines fail the pipeline with the core's *learn.ParseError (its line number is 1: lines
+// are read one by one), unless Config.SkipBad is set.
+//
+// Coders. learn.SiteResult crosses the shuffle with a coder of its own, registered with
+// beam.RegisterCoder: encoding/gob of its exported fields. The DoFns, emitters and iterators
+// are registered with package register, so no reflection is needed at run time.
+//
+// # Runners
+//
+// The command cmd/beamlearn runs the pipeline; beamx picks the runner from --runner:
+//
+//   - prism (the default): embedded, nothing to set up; a test runner that runs on one
+//     machine with its workers in the process.
+//   - universal, for Flink or Spark: start the runner's Beam job server (Flink:
+//     apache/beam_flink1.x_job_server, Spark: apache/beam_spark3_job_server) and pass
+//     --endpoint=HOST:8099; workers run the Go SDK container (--environment_type=DOCKER, the
+//     default, needs Docker on every task manager) or an external worker pool
+//     (--environment_type=EXTERNAL --environment_config=HOST:PORT). Input and output must be on
+//     a filesystem every worker reads (gs://, s3://, or a shared mount).
+//   - dataflow: --project, --region, --staging_location=gs://..., and Google Cloud credentials
+//     (gcloud auth application-default login); the command cross-compiles itself as the worker
+//     binary for linux/amd64.
+package beamlearn
