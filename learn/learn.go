@@ -188,8 +188,9 @@ var ErrNoClusters = errors.New("learn: no clusters")
 // coverage reaches Options.MinCoverage and whose estimated precision reaches
 // Options.MinPrecision, and the rules widened to every host. The set works on urlnorm's Crawler
 // keys (rules.Options.Key), so its Normalize takes raw URLs. The result depends only on the
-// clusters (their order included) and the options, not on the number of workers: the set
-// writes the same bytes.
+// clusters and the options: not on the order of the clusters or of their URLs (each site's
+// clusters are sorted by id, their URLs by text), nor on the number of workers: the set writes
+// the same bytes.
 func (l *TreeLearner) Learn(clusters []Cluster) (*rules.Set, Stats, error) {
 	if len(clusters) == 0 {
 		return nil, Stats{}, ErrNoClusters

@@ -45,10 +45,10 @@ type SiteRule struct {
 
 // LearnSite learns one site from its clusters: target and source selection, deep-token
 // patterns, pairwise rules, generalization, measurement and selection (the per-site stages of
-// TreeLearner.Learn). Every cluster should have Site site; the result depends on the clusters
-// in their order and on opt, which it reads with the defaults of Options. It does not modify
-// the clusters. Learn(clusters, opt) is Assemble of the LearnSite of each site, its clusters in
-// their input order.
+// TreeLearner.Learn). Every cluster should have Site site; the result depends on the clusters,
+// not on their order or that of their URLs, and on opt, which it reads with the defaults of
+// Options. It does not modify the clusters. Learn(clusters, opt) is Assemble of the LearnSite
+// of each site.
 func LearnSite(site string, clusters []Cluster, opt Options) SiteResult {
 	opt = opt.withDefaults()
 	cls := make([]*Cluster, len(clusters))

@@ -12,10 +12,29 @@ import (
 // learnSite runs the stages for one site: preparation, target and source selection, pairwise
 // rules, generalization per class, and the measurement of every rule on the site's training URLs.
 func learnSite(name string, cls []*Cluster, opt Options) (*site, Stats) {
-	pw := pairwise(cls, opt)
+	pw := pairwise(canonicalOrder(cls), opt)
 	s := &site{name: name, hosts: pw.hosts, patterns: pw.patterns}
 	return s.finish(pw, opt)
 }
+
+// canonicalOrder returns the clusters sorted by id, each with its URLs sorted by text, so that
+// what is learned does not depend on the order of the input lines (a Beam shuffle, a sorted or
+// concatenated crawl log). It copies what it sorts and does not modify cls.
+func canonicalOrder(cls []*Cluster) []*Cluster {
+	out := slices.Clone(cls)
+	slices.SortStableFunc(out, func(a, b *Cluster) int { return strings.Compare(a.ID, b.ID) })
+	for i, c := range out {
+		if !slices.IsSortedFunc(c.URLs, compareURL) {
+			cc := *c
+			cc.URLs = slices.Clone(c.URLs)
+			slices.SortStableFunc(cc.URLs, compareURL)
+			out[i] = &cc
+		}
+	}
+	return out
+}
+
+func compareURL(a, b URL) int { return strings.Compare(a.Raw, b.Raw) }
 
 // pairwiseRules is the outcome of the pairwise stage for one site.
 type pairwiseRules struct {

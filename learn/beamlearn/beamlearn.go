@@ -51,9 +51,10 @@ func init() {
 // by its site; each site's lines are learned by learn.LearnSite; the site results are joined
 // by learn.Assemble on one worker.
 //
-// Beam does not keep the order of lines, and the learner's result depends on the order of the
-// clusters: each site's lines are sorted bytewise before they are read, so the rules file is
-// that of learn.Learn on the input sorted bytewise (LC_ALL=C sort), whatever the runner.
+// Beam does not keep the order of lines; the learner does not depend on it (it sorts each
+// site's clusters by id and their URLs by text), and each site's lines are also sorted bytewise
+// before they are read, so that a URL repeated with different importance resolves the same way
+// on every runner: the rules file is that of learn.Learn on the same lines in any order.
 func Learn(s beam.Scope, lines beam.PCollection, cfg Config) beam.PCollection {
 	s = s.Scope("undust.learn")
 	keyed := beam.ParDo(s, &keyFn{Format: cfg.Format, Grouping: cfg.Grouping, SkipBad: cfg.SkipBad}, lines)

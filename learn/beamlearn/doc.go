@@ -29,13 +29,12 @@
 //
 // # Choices
 //
-// Order. Beam keeps no order of lines, and the learner's result depends on the order of the
-// clusters (learn.TreeLearner.Learn says so; on the project's dev.tsv, learning its lines sorted
-// writes a different file than learning them in file order). Each site's lines are sorted bytewise before
-// they are read, so the pipeline writes the rules file that learn.Learn writes for the input
-// sorted bytewise (LC_ALL=C sort), on every runner and however the input is split; for an
-// input already sorted, the file of learn.Learn on it. A test checks this on Prism, byte for
-// byte.
+// Order. Beam keeps no order of lines. The learner does not depend on the order of clusters or
+// of their URLs (learn sorts each site's clusters by id and their URLs by text; a test in learn
+// shuffles them), and each site's lines are also sorted bytewise before they are read, so that a
+// URL repeated with other importance or in-link figures resolves the same way on every runner.
+// So the pipeline writes the rules file that learn.Learn writes for the same lines, on every
+// runner and however the input is split. A test checks this on Prism, byte for byte.
 //
 // CDX headers. Each line is read on its own, so a CDX index is read in the common 11-field
 // layout or as CDXJ; a " CDX ..." header line that lays out other fields does not reach the
