@@ -81,6 +81,9 @@ type crule struct {
 	Rule
 	needs []urlnorm.Key // keys that a Copy reads and no condition requires present
 	lits  int           // Literals()
+	// known has bit j set when the index tree has checked Context[j] on the way to the leaf
+	// that holds the rule, so that matches skips it (conditions after the 64th are always checked).
+	known uint64
 }
 
 // routeKey is the key under which the index files a condition on k: a path key that gives a
@@ -297,18 +300,19 @@ func (s *Set) index() {
 	}
 	s.exact, s.domain = make(map[string]*node, len(lists[0])), make(map[string]*node, len(lists[1]))
 	for h, l := range lists[0] {
-		s.exact[h] = build(routes, l, nil)
+		s.exact[h] = build(s.rules, routes, l, nil)
 	}
 	for h, l := range lists[1] {
-		s.domain[h] = build(routes, l, nil)
+		s.domain[h] = build(s.rules, routes, l, nil)
 	}
 }
 
 // build makes the node of rules list, whose routing conditions routes gives; used holds the
-// keys split on above it.
-func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
+// keys split on above it. It records in each rule of a leaf the conditions that the path to the
+// leaf checks (crule.known).
+func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key) *node {
 	if len(list) <= maxLeaf {
-		return &node{min: list[0], leaf: list}
+		return leaf(rules, routes, list, used)
 	}
 	// For every key: how many rules have a condition on it, and whether the conditions differ.
 	// Split on the key that the most rules have a condition on (a URL that fails it skips them
@@ -345,7 +349,7 @@ func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
 		}
 	}
 	if bestN == 0 {
-		return &node{min: list[0], leaf: list}
+		return leaf(rules, routes, list, used)
 	}
 	n := &node{min: list[0], key: best}
 	parts := map[string][]int32{}
@@ -373,7 +377,7 @@ func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
 		n.children = make(map[string]*node, len(values))
 	}
 	for _, v := range values {
-		c := build(routes, parts[v], used)
+		c := build(rules, routes, parts[v], used)
 		if n.children != nil {
 			n.children[v] = c
 		} else {
@@ -381,15 +385,37 @@ func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
 		}
 	}
 	if len(present) > 0 {
-		n.present = build(routes, present, used)
+		n.present = build(rules, routes, present, used)
 	}
 	if len(absent) > 0 {
-		n.absent = build(routes, absent, used)
+		n.absent = build(rules, routes, absent, used)
 	}
 	if len(rest) > 0 {
-		n.rest = build(routes, rest, used)
+		n.rest = build(rules, routes, rest, used)
 	}
 	return n
+}
+
+// leaf makes the leaf of rules list below the splits on the keys used. A rule reaches the leaf
+// only if each of its routing conditions on a used key held in the URL (find takes the branch of
+// the URL's value, present or absent only then); a context condition equal to one of them is
+// known to hold.
+func leaf(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key) *node {
+	for _, i := range list {
+		r := &rules[i]
+		r.known = 0
+		for _, rt := range routes[i] {
+			if !slices.Contains(used, rt.Key) {
+				continue
+			}
+			for j := range min(len(r.Context), 64) {
+				if r.Context[j] == rt {
+					r.known |= 1 << j
+				}
+			}
+		}
+	}
+	return &node{min: list[0], leaf: list}
 }
 
 // child returns the node of the rules with an Equal condition of value val on n's key, or nil.
