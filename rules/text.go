@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -149,6 +150,10 @@ type parser struct {
 	s   string
 	i   int
 	err error
+	// conds and acts collect a rule's conditions and actions; the rule gets copies of exactly
+	// their length, so a parser reused over many lines allocates each rule's slices once.
+	conds []Condition
+	acts  []Action
 }
 
 func (p *parser) fail(msg string) {
@@ -310,6 +315,7 @@ func (p *parser) rule() Rule {
 	p.expect(" sup=")
 	r.Stats.Support = int(p.int(63))
 	p.expect(" if")
+	p.conds, p.acts = p.conds[:0], p.acts[:0]
 	for p.err == nil && !p.eat(" then") {
 		p.expect(" ")
 		c := Condition{Key: p.key()}
@@ -323,7 +329,7 @@ func (p *parser) rule() Rule {
 			c.Op = Equal
 			c.Value = p.quoted()
 		}
-		r.Context = append(r.Context, c)
+		p.conds = append(p.conds, c)
 	}
 	for p.err == nil && p.i < len(p.s) {
 		p.expect(" ")
@@ -349,7 +355,13 @@ func (p *parser) rule() Rule {
 				a.Op = Convert
 			}
 		}
-		r.Transform = append(r.Transform, a)
+		p.acts = append(p.acts, a)
+	}
+	if len(p.conds) > 0 {
+		r.Context = slices.Clone(p.conds)
+	}
+	if len(p.acts) > 0 {
+		r.Transform = slices.Clone(p.acts)
 	}
 	return r
 }
