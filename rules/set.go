@@ -105,7 +105,7 @@ func routeKey(k urlnorm.Key) urlnorm.Key {
 // the first Equal or Any condition that implies it (an Any for a key a Copy reads), or an Absent
 // condition on exactly that key (absence of path(1,3) does not imply absence of path(1,-)).
 func routesOf(r *crule) []Condition {
-	var rs []Condition
+	rs := make([]Condition, 0, len(r.Context)+len(r.needs))
 	add := func(c Condition) {
 		k := routeKey(c.Key)
 		if c.Op == Absent && k != c.Key || slices.ContainsFunc(rs, func(r Condition) bool { return r.Key == k }) {

@@ -205,6 +205,21 @@ func (p *parser) quoted() string {
 	if p.err != nil {
 		return ""
 	}
+	// Fast path: a value of printable ASCII without a backslash is what it quotes, as
+	// strconv.Unquote would say.
+	if p.i < len(p.s) && p.s[p.i] == '"' {
+		for j := p.i + 1; j < len(p.s); j++ {
+			c := p.s[j]
+			if c == '"' {
+				v := p.s[p.i+1 : j]
+				p.i = j + 1
+				return v
+			}
+			if c == '\\' || c < ' ' || c > '~' {
+				break
+			}
+		}
+	}
 	q, err := strconv.QuotedPrefix(p.s[p.i:])
 	if err != nil || q[0] != '"' {
 		p.fail("want a quoted string")
