@@ -200,14 +200,22 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 	}
 	// precedence is a total order up to rules that are equal in every field, so an unstable sort
 	// (of indexes: rules are large) gives one order.
-	order := make([]int32, len(cr))
+	// The statistics that precedence compares first are copied into a small array, so that the
+	// sort reads contiguous memory and reaches the rules only on ties.
+	order := make([]sortKey, len(cr))
 	for i := range order {
-		order[i] = int32(i)
+		r := &cr[i]
+		order[i] = sortKey{r.lits, len(r.Context), r.Stats.Coverage, r.Stats.Precision, r.Stats.Support, scopeRank(r.Scope), int32(i)}
 	}
-	slices.SortFunc(order, func(a, b int32) int { return precedence(&cr[a], &cr[b]) })
+	slices.SortFunc(order, func(a, b sortKey) int {
+		if c := a.compare(&b); c != 0 {
+			return c
+		}
+		return compareContent(&cr[a.i].Rule, &cr[b.i].Rule)
+	})
 	s.rules = make([]crule, len(cr))
-	for i, j := range order {
-		s.rules[i] = cr[j]
+	for i, k := range order {
+		s.rules[i] = cr[k.i]
 	}
 	s.opts = o
 	s.keyer = nil
@@ -220,6 +228,33 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 	}
 	s.index()
 	return nil
+}
+
+// sortKey holds what precedence compares before the content of rule i.
+type sortKey struct {
+	lits, nctx, cov int
+	prec            float64
+	sup, rank       int
+	i               int32
+}
+
+// compare is precedence up to the content comparison.
+func (a *sortKey) compare(b *sortKey) int {
+	switch {
+	case a.lits != b.lits:
+		return cmp.Compare(b.lits, a.lits)
+	case a.nctx != b.nctx:
+		return cmp.Compare(b.nctx, a.nctx)
+	case a.cov != b.cov:
+		return cmp.Compare(b.cov, a.cov)
+	}
+	if c := cmp.Compare(b.prec, a.prec); c != 0 {
+		return c
+	}
+	if a.sup != b.sup {
+		return cmp.Compare(b.sup, a.sup)
+	}
+	return cmp.Compare(a.rank, b.rank)
 }
 
 func maps(m map[string]Patterns) map[string]Patterns {
