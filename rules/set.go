@@ -353,29 +353,49 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 	// Split on the key that the most rules have a condition on (a URL that fails it skips them
 	// all), ties broken by key order. A key on which every rule has the same condition splits
 	// nothing.
+	// The stats are a slice, searched linearly while it is short and through a map of indexes
+	// after that.
 	type stat struct {
 		n     int
 		first Condition
 		mixed bool
 	}
-	stats := map[urlnorm.Key]*stat{}
+	var stats []stat
+	var where map[urlnorm.Key]int
 	for _, i := range list {
 		for _, c := range routes[i] {
 			if slices.Contains(used, c.Key) {
 				continue
 			}
-			st := stats[c.Key]
-			if st == nil {
-				st = &stat{first: c}
-				stats[c.Key] = st
+			j := -1
+			if where != nil {
+				if k, ok := where[c.Key]; ok {
+					j = k
+				}
+			} else {
+				j = slices.IndexFunc(stats, func(st stat) bool { return st.first.Key == c.Key })
 			}
+			if j < 0 {
+				j = len(stats)
+				stats = append(stats, stat{first: c})
+				if where != nil {
+					where[c.Key] = j
+				} else if len(stats) > 16 {
+					where = make(map[urlnorm.Key]int, 2*len(stats))
+					for k := range stats {
+						where[stats[k].first.Key] = k
+					}
+				}
+			}
+			st := &stats[j]
 			st.n++
 			st.mixed = st.mixed || c != st.first
 		}
 	}
 	var best urlnorm.Key
 	bestN := 0
-	for k, st := range stats {
+	for _, st := range stats {
+		k := st.first.Key
 		if st.n == len(list) && !st.mixed {
 			continue
 		}
