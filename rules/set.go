@@ -213,10 +213,25 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 		}
 		return compareContent(&cr[a.i].Rule, &cr[b.i].Rule)
 	})
-	s.rules = make([]crule, len(cr))
-	for i, k := range order {
-		s.rules[i] = cr[k.i]
+	// Put rule order[i].i at i, in place, one cycle of the permutation at a time.
+	for i := range order {
+		if int(order[i].i) == i {
+			continue
+		}
+		tmp := cr[i]
+		j := i
+		for {
+			k := int(order[j].i)
+			order[j].i = int32(j) // done
+			if k == i {
+				cr[j] = tmp
+				break
+			}
+			cr[j] = cr[k]
+			j = k
+		}
 	}
+	s.rules = cr
 	s.opts = o
 	s.keyer = nil
 	if o.Key != 0 {
@@ -333,19 +348,20 @@ func (s *Set) index() {
 			routes[i] = routesOf(&s.rules[i])
 		}
 	}
+	var buf []keyStat
 	s.exact, s.domain = make(map[string]*node, len(lists[0])), make(map[string]*node, len(lists[1]))
 	for h, l := range lists[0] {
-		s.exact[h] = build(s.rules, routes, l, nil)
+		s.exact[h] = build(s.rules, routes, l, nil, &buf)
 	}
 	for h, l := range lists[1] {
-		s.domain[h] = build(s.rules, routes, l, nil)
+		s.domain[h] = build(s.rules, routes, l, nil, &buf)
 	}
 }
 
 // build makes the node of rules list, whose routing conditions routes gives; used holds the
 // keys split on above it. It records in each rule of a leaf the conditions that the path to the
 // leaf checks (crule.known).
-func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key) *node {
+func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key, buf *[]keyStat) *node {
 	if len(list) <= maxLeaf {
 		return leaf(rules, routes, list, used)
 	}
@@ -355,12 +371,7 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 	// nothing.
 	// The stats are a slice, searched linearly while it is short and through a map of indexes
 	// after that.
-	type stat struct {
-		n     int
-		first Condition
-		mixed bool
-	}
-	var stats []stat
+	stats := (*buf)[:0] // shared with the calls below, which come after the last use of stats
 	var where map[urlnorm.Key]int
 	for _, i := range list {
 		for _, c := range routes[i] {
@@ -373,11 +384,11 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 					j = k
 				}
 			} else {
-				j = slices.IndexFunc(stats, func(st stat) bool { return st.first.Key == c.Key })
+				j = slices.IndexFunc(stats, func(st keyStat) bool { return st.first.Key == c.Key })
 			}
 			if j < 0 {
 				j = len(stats)
-				stats = append(stats, stat{first: c})
+				stats = append(stats, keyStat{first: c})
 				if where != nil {
 					where[c.Key] = j
 				} else if len(stats) > 16 {
@@ -403,6 +414,7 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 			best, bestN = k, st.n
 		}
 	}
+	*buf = stats[:0]
 	if bestN == 0 {
 		return leaf(rules, routes, list, used)
 	}
@@ -432,7 +444,7 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 		n.children = make(map[string]*node, len(values))
 	}
 	for _, v := range values {
-		c := build(rules, routes, parts[v], used)
+		c := build(rules, routes, parts[v], used, buf)
 		if n.children != nil {
 			n.children[v] = c
 		} else {
@@ -440,15 +452,23 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 		}
 	}
 	if len(present) > 0 {
-		n.present = build(rules, routes, present, used)
+		n.present = build(rules, routes, present, used, buf)
 	}
 	if len(absent) > 0 {
-		n.absent = build(rules, routes, absent, used)
+		n.absent = build(rules, routes, absent, used, buf)
 	}
 	if len(rest) > 0 {
-		n.rest = build(rules, routes, rest, used)
+		n.rest = build(rules, routes, rest, used, buf)
 	}
 	return n
+}
+
+// keyStat counts the rules of a node that have a routing condition on the key of first, and
+// says whether their conditions differ.
+type keyStat struct {
+	n     int
+	first Condition
+	mixed bool
 }
 
 // leaf makes the leaf of rules list below the splits on the keys used. A rule reaches the leaf
