@@ -201,7 +201,7 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 	if err := t.init(rules, &opts, lines); err != nil {
 		return n, err
 	}
-	s.rules, s.twins, s.exact, s.domain, s.opts, s.keyer, s.maxRw = t.rules, t.twins, t.exact, t.domain, t.opts, t.keyer, t.maxRw
+	s.rules, s.twins, s.exact, s.domain, s.all, s.opts, s.keyer, s.maxRw = t.rules, t.twins, t.exact, t.domain, t.all, t.opts, t.keyer, t.maxRw
 	return n, nil
 }
 

@@ -70,6 +70,7 @@ type Set struct {
 	twins   map[int32][]int32 // rules left out of the index, by the equal rule before them
 	exact   map[string]*node  // rules of an exact-host scope, by host
 	domain  map[string]*node  // rules of a domain scope, by domain
+	all     *node             // exact[AllHosts], the rules of every host
 	opts    Options
 	keyer   *urlnorm.Normalizer // urlnorm.New(opts.Key), if opts.Key is set
 	maxRw   int
@@ -353,6 +354,7 @@ func (s *Set) index() {
 	for h, l := range lists[0] {
 		s.exact[h] = build(s.rules, routes, l, nil, &buf)
 	}
+	s.all = s.exact[AllHosts]
 	for h, l := range lists[1] {
 		s.domain[h] = build(s.rules, routes, l, nil, &buf)
 	}
@@ -591,7 +593,7 @@ func (s *Set) matchFrom(v *view, from int32) int {
 	if b := s.exact[v.host]; b != nil {
 		best = s.find(b, v, from, best)
 	}
-	if b := s.exact[AllHosts]; b != nil && v.host != AllHosts {
+	if b := s.all; b != nil && v.host != AllHosts {
 		best = s.find(b, v, from, best)
 	}
 	if len(s.domain) > 0 {
@@ -681,7 +683,7 @@ func (s *Set) matchAll(dst []int32, v *view) []int32 {
 	if b := s.exact[v.host]; b != nil {
 		visit(b)
 	}
-	if b := s.exact[AllHosts]; b != nil && v.host != AllHosts {
+	if b := s.all; b != nil && v.host != AllHosts {
 		visit(b)
 	}
 	for h := v.host; len(s.domain) > 0; {
