@@ -106,6 +106,7 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 		patterns = map[string][]byte{}
 		key      urlnorm.Flags
 		pline    = map[string]int{}
+		p        parser // reused: its buffers collect each rule's conditions and actions
 	)
 	for {
 		line, err := br.ReadSlice('\n')
@@ -144,8 +145,7 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 			switch {
 			case text == "" || text[0] == '#':
 			case strings.HasPrefix(text, "rule "):
-				var p parser
-				p.s = text[len("rule "):]
+				p.s, p.i, p.err = text[len("rule "):], 0, nil
 				rl := p.rule()
 				if p.err != nil {
 					return n, &ParseError{Line: lineNo, Text: text, Err: p.err}
@@ -201,7 +201,7 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 	if err := t.init(rules, &opts, lines); err != nil {
 		return n, err
 	}
-	s.rules, s.twins, s.exact, s.domain, s.opts, s.keyer, s.maxRw = t.rules, t.twins, t.exact, t.domain, t.opts, t.keyer, t.maxRw
+	s.rules, s.twins, s.exact, s.domain, s.all, s.opts, s.keyer, s.maxRw = t.rules, t.twins, t.exact, t.domain, t.all, t.opts, t.keyer, t.maxRw
 	return n, nil
 }
 

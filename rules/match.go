@@ -144,9 +144,14 @@ func holds(c *Condition, val string, ok bool) bool {
 	return false
 }
 
-// matches reports whether the context of r holds in v (fast lookup). The scope is not checked.
+// matches reports whether the context of r holds in v (fast lookup), for a URL that reached r's
+// leaf of the index: the scope and the conditions that the way to the leaf checked (r.known) are
+// not checked again.
 func (r *crule) matches(v *view) bool {
 	for i := range r.Context {
+		if i < 64 && r.known&(1<<i) != 0 {
+			continue
+		}
 		val, ok := v.lookup(r.Context[i].Key)
 		if !holds(&r.Context[i], val, ok) {
 			return false

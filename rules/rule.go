@@ -313,14 +313,24 @@ func validKey(k urlnorm.Key) error {
 // the order is total and does not depend on the order rules were given in. It is the order the
 // learner of package learn measures its rules in.
 func precedence(a, b *crule) int {
-	if c := cmp.Or(
-		cmp.Compare(b.lits, a.lits),
-		cmp.Compare(len(b.Context), len(a.Context)),
-		cmp.Compare(b.Stats.Coverage, a.Stats.Coverage),
-		cmp.Compare(b.Stats.Precision, a.Stats.Precision),
-		cmp.Compare(b.Stats.Support, a.Stats.Support),
-		cmp.Compare(scopeRank(a.Scope), scopeRank(b.Scope)),
-	); c != 0 {
+	// Early returns rather than cmp.Or, which would evaluate every comparison: sorting a large
+	// set calls this often.
+	if a.lits != b.lits {
+		return cmp.Compare(b.lits, a.lits)
+	}
+	if len(a.Context) != len(b.Context) {
+		return cmp.Compare(len(b.Context), len(a.Context))
+	}
+	if a.Stats.Coverage != b.Stats.Coverage {
+		return cmp.Compare(b.Stats.Coverage, a.Stats.Coverage)
+	}
+	if c := cmp.Compare(b.Stats.Precision, a.Stats.Precision); c != 0 {
+		return c
+	}
+	if a.Stats.Support != b.Stats.Support {
+		return cmp.Compare(b.Stats.Support, a.Stats.Support)
+	}
+	if c := cmp.Compare(scopeRank(a.Scope), scopeRank(b.Scope)); c != 0 {
 		return c
 	}
 	return compareContent(&a.Rule, &b.Rule)
@@ -340,50 +350,100 @@ func scopeRank(s Scope) int {
 // compareContent orders rules by scope, context and transformation, ignoring statistics; it is 0
 // for rules that rewrite alike.
 func compareContent(a, b *Rule) int {
-	if c := cmp.Or(strings.Compare(a.Scope.Host, b.Scope.Host), cmp.Compare(boolInt(a.Scope.Domain), boolInt(b.Scope.Domain))); c != 0 {
+	if c := strings.Compare(a.Scope.Host, b.Scope.Host); c != 0 {
 		return c
 	}
-	if c := slices.CompareFunc(a.Context, b.Context, func(x, y Condition) int {
-		return cmp.Or(compareKey(x.Key, y.Key), cmp.Compare(x.Op, y.Op), strings.Compare(x.Value, y.Value))
-	}); c != 0 {
+	if a.Scope.Domain != b.Scope.Domain {
+		return cmp.Compare(boolInt(a.Scope.Domain), boolInt(b.Scope.Domain))
+	}
+	if c := slices.CompareFunc(a.Context, b.Context, compareCondition); c != 0 {
 		return c
 	}
-	return slices.CompareFunc(a.Transform, b.Transform, func(x, y Action) int {
-		return cmp.Or(compareKey(x.Key, y.Key), cmp.Compare(x.Op, y.Op), strings.Compare(x.Value, y.Value),
-			compareKey(x.From, y.From), cmp.Compare(x.Conv, y.Conv), cmp.Compare(boolInt(x.Insert), boolInt(y.Insert)))
-	})
+	return slices.CompareFunc(a.Transform, b.Transform, compareAction)
 }
 
-// hashContent hashes what compareContent compares.
+func compareCondition(x, y Condition) int {
+	if c := compareKey(x.Key, y.Key); c != 0 {
+		return c
+	}
+	if x.Op != y.Op {
+		return cmp.Compare(x.Op, y.Op)
+	}
+	return strings.Compare(x.Value, y.Value)
+}
+
+func compareAction(x, y Action) int {
+	if c := compareKey(x.Key, y.Key); c != 0 {
+		return c
+	}
+	if x.Op != y.Op {
+		return cmp.Compare(x.Op, y.Op)
+	}
+	if c := strings.Compare(x.Value, y.Value); c != 0 {
+		return c
+	}
+	if c := compareKey(x.From, y.From); c != 0 {
+		return c
+	}
+	if x.Conv != y.Conv {
+		return cmp.Compare(x.Conv, y.Conv)
+	}
+	return cmp.Compare(boolInt(x.Insert), boolInt(y.Insert))
+}
+
+// hashContent hashes what compareContent compares: rules of equal content hash alike. It
+// mixes fixed-size fields directly and hashes only strings, which makes it cheap enough for
+// finding the twins of a large set.
 func hashContent(seed maphash.Seed, r *Rule) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	h.WriteString(r.Scope.Host)
+	h := maphash.String(seed, r.Scope.Host) ^ uint64(boolInt(r.Scope.Domain))
+	mix := func(x uint64) {
+		h = (h ^ x) * 0x9e3779b97f4a7c15
+		h ^= h >> 29
+	}
 	key := func(k urlnorm.Key) {
-		h.Write([]byte{byte(k.Part), byte(k.Pos), byte(k.Pos >> 8), byte(k.RPos), byte(k.RPos >> 8),
-			byte(k.Sub), byte(k.Sub >> 8), byte(k.RSub), byte(k.RSub >> 8)})
-		h.WriteString(k.Name)
+		mix(uint64(k.Part) | uint64(uint16(k.Pos))<<8 | uint64(uint16(k.RPos))<<24 | uint64(uint16(k.Sub))<<40)
+		mix(uint64(uint16(k.RSub)))
+		if k.Name != "" {
+			mix(maphash.String(seed, k.Name))
+		}
 	}
-	for _, c := range r.Context {
+	for i := range r.Context {
+		c := &r.Context[i]
 		key(c.Key)
-		h.WriteByte(byte(c.Op))
-		h.WriteString(c.Value)
+		mix(uint64(c.Op))
+		if c.Value != "" {
+			mix(maphash.String(seed, c.Value))
+		}
 	}
-	h.WriteByte(0xff)
-	for _, a := range r.Transform {
+	mix(0xff)
+	for i := range r.Transform {
+		a := &r.Transform[i]
 		key(a.Key)
-		h.WriteByte(byte(a.Op))
-		h.WriteString(a.Value)
-		key(a.From)
-		h.WriteByte(byte(a.Conv))
-		h.WriteByte(byte(boolInt(a.Insert)))
+		mix(uint64(a.Op) | uint64(a.Conv)<<8 | uint64(boolInt(a.Insert))<<16)
+		if a.Value != "" {
+			mix(maphash.String(seed, a.Value))
+		}
+		if a.Op == Copy {
+			key(a.From)
+		}
 	}
-	return h.Sum64()
+	return h
 }
 
 func compareKey(a, b urlnorm.Key) int {
-	return cmp.Or(cmp.Compare(a.Part, b.Part), cmp.Compare(a.Pos, b.Pos), cmp.Compare(a.RPos, b.RPos),
-		cmp.Compare(a.Sub, b.Sub), cmp.Compare(a.RSub, b.RSub), strings.Compare(a.Name, b.Name))
+	switch {
+	case a.Part != b.Part:
+		return cmp.Compare(a.Part, b.Part)
+	case a.Pos != b.Pos:
+		return cmp.Compare(a.Pos, b.Pos)
+	case a.RPos != b.RPos:
+		return cmp.Compare(a.RPos, b.RPos)
+	case a.Sub != b.Sub:
+		return cmp.Compare(a.Sub, b.Sub)
+	case a.RSub != b.RSub:
+		return cmp.Compare(a.RSub, b.RSub)
+	}
+	return strings.Compare(a.Name, b.Name)
 }
 
 // clone returns a copy of r that shares no slice with it.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -238,6 +239,26 @@ func TestParseRuleRoundTrip(t *testing.T) {
 			t.Errorf("ParseRule(%q) error %v wraps neither ErrFormat nor ErrInvalidRule", l, err)
 		} else if !strings.HasPrefix(err.Error(), "invalid rule") && !strings.HasPrefix(err.Error(), "malformed") {
 			t.Errorf("ParseRule(%q) error %q", l, err)
+		}
+	}
+}
+
+// TestOrderIsPrecedence checks that NewSet's sort (on copied statistics, then content) puts the
+// rules in the order of precedence, the reference comparison, with statistics drawn so that
+// every tie-breaker is reached.
+func TestOrderIsPrecedence(t *testing.T) {
+	rs := genRules(loadDev(t, 5000), 2000, 3)
+	rng := rand.New(rand.NewPCG(5, 0))
+	for i := range rs {
+		rs[i].Stats = Stats{Coverage: rng.IntN(3), Precision: float64(rng.IntN(3)) / 2, Support: rng.IntN(3)}
+	}
+	s, err := NewSet(rs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(s.rules); i++ {
+		if precedence(&s.rules[i-1], &s.rules[i]) > 0 {
+			t.Fatalf("rule %d %s before rule %d %s", i-1, s.rules[i-1].String(), i, s.rules[i].String())
 		}
 	}
 }

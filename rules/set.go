@@ -70,6 +70,7 @@ type Set struct {
 	twins   map[int32][]int32 // rules left out of the index, by the equal rule before them
 	exact   map[string]*node  // rules of an exact-host scope, by host
 	domain  map[string]*node  // rules of a domain scope, by domain
+	all     *node             // exact[AllHosts], the rules of every host
 	opts    Options
 	keyer   *urlnorm.Normalizer // urlnorm.New(opts.Key), if opts.Key is set
 	maxRw   int
@@ -81,6 +82,9 @@ type crule struct {
 	Rule
 	needs []urlnorm.Key // keys that a Copy reads and no condition requires present
 	lits  int           // Literals()
+	// known has bit j set when the index tree has checked Context[j] on the way to the leaf
+	// that holds the rule, so that matches skips it (conditions after the 64th are always checked).
+	known uint64
 }
 
 // routeKey is the key under which the index files a condition on k: a path key that gives a
@@ -102,7 +106,7 @@ func routeKey(k urlnorm.Key) urlnorm.Key {
 // the first Equal or Any condition that implies it (an Any for a key a Copy reads), or an Absent
 // condition on exactly that key (absence of path(1,3) does not imply absence of path(1,-)).
 func routesOf(r *crule) []Condition {
-	var rs []Condition
+	rs := make([]Condition, 0, len(r.Context)+len(r.needs))
 	add := func(c Condition) {
 		k := routeKey(c.Key)
 		if c.Op == Absent && k != c.Key || slices.ContainsFunc(rs, func(r Condition) bool { return r.Key == k }) {
@@ -197,15 +201,38 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 	}
 	// precedence is a total order up to rules that are equal in every field, so an unstable sort
 	// (of indexes: rules are large) gives one order.
-	order := make([]int32, len(cr))
+	// The statistics that precedence compares first are copied into a small array, so that the
+	// sort reads contiguous memory and reaches the rules only on ties.
+	order := make([]sortKey, len(cr))
 	for i := range order {
-		order[i] = int32(i)
+		r := &cr[i]
+		order[i] = sortKey{r.lits, len(r.Context), r.Stats.Coverage, r.Stats.Precision, r.Stats.Support, scopeRank(r.Scope), int32(i)}
 	}
-	slices.SortFunc(order, func(a, b int32) int { return precedence(&cr[a], &cr[b]) })
-	s.rules = make([]crule, len(cr))
-	for i, j := range order {
-		s.rules[i] = cr[j]
+	slices.SortFunc(order, func(a, b sortKey) int {
+		if c := a.compare(&b); c != 0 {
+			return c
+		}
+		return compareContent(&cr[a.i].Rule, &cr[b.i].Rule)
+	})
+	// Put rule order[i].i at i, in place, one cycle of the permutation at a time.
+	for i := range order {
+		if int(order[i].i) == i {
+			continue
+		}
+		tmp := cr[i]
+		j := i
+		for {
+			k := int(order[j].i)
+			order[j].i = int32(j) // done
+			if k == i {
+				cr[j] = tmp
+				break
+			}
+			cr[j] = cr[k]
+			j = k
+		}
 	}
+	s.rules = cr
 	s.opts = o
 	s.keyer = nil
 	if o.Key != 0 {
@@ -217,6 +244,33 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 	}
 	s.index()
 	return nil
+}
+
+// sortKey holds what precedence compares before the content of rule i.
+type sortKey struct {
+	lits, nctx, cov int
+	prec            float64
+	sup, rank       int
+	i               int32
+}
+
+// compare is precedence up to the content comparison.
+func (a *sortKey) compare(b *sortKey) int {
+	switch {
+	case a.lits != b.lits:
+		return cmp.Compare(b.lits, a.lits)
+	case a.nctx != b.nctx:
+		return cmp.Compare(b.nctx, a.nctx)
+	case a.cov != b.cov:
+		return cmp.Compare(b.cov, a.cov)
+	}
+	if c := cmp.Compare(b.prec, a.prec); c != 0 {
+		return c
+	}
+	if a.sup != b.sup {
+		return cmp.Compare(b.sup, a.sup)
+	}
+	return cmp.Compare(a.rank, b.rank)
 }
 
 func maps(m map[string]Patterns) map[string]Patterns {
@@ -295,48 +349,66 @@ func (s *Set) index() {
 			routes[i] = routesOf(&s.rules[i])
 		}
 	}
+	var buf []keyStat
 	s.exact, s.domain = make(map[string]*node, len(lists[0])), make(map[string]*node, len(lists[1]))
 	for h, l := range lists[0] {
-		s.exact[h] = build(routes, l, nil)
+		s.exact[h] = build(s.rules, routes, l, nil, &buf)
 	}
+	s.all = s.exact[AllHosts]
 	for h, l := range lists[1] {
-		s.domain[h] = build(routes, l, nil)
+		s.domain[h] = build(s.rules, routes, l, nil, &buf)
 	}
 }
 
 // build makes the node of rules list, whose routing conditions routes gives; used holds the
-// keys split on above it.
-func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
+// keys split on above it. It records in each rule of a leaf the conditions that the path to the
+// leaf checks (crule.known).
+func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key, buf *[]keyStat) *node {
 	if len(list) <= maxLeaf {
-		return &node{min: list[0], leaf: list}
+		return leaf(rules, routes, list, used)
 	}
 	// For every key: how many rules have a condition on it, and whether the conditions differ.
 	// Split on the key that the most rules have a condition on (a URL that fails it skips them
 	// all), ties broken by key order. A key on which every rule has the same condition splits
 	// nothing.
-	type stat struct {
-		n     int
-		first Condition
-		mixed bool
-	}
-	stats := map[urlnorm.Key]*stat{}
+	// The stats are a slice, searched linearly while it is short and through a map of indexes
+	// after that.
+	stats := (*buf)[:0] // shared with the calls below, which come after the last use of stats
+	var where map[urlnorm.Key]int
 	for _, i := range list {
 		for _, c := range routes[i] {
 			if slices.Contains(used, c.Key) {
 				continue
 			}
-			st := stats[c.Key]
-			if st == nil {
-				st = &stat{first: c}
-				stats[c.Key] = st
+			j := -1
+			if where != nil {
+				if k, ok := where[c.Key]; ok {
+					j = k
+				}
+			} else {
+				j = slices.IndexFunc(stats, func(st keyStat) bool { return st.first.Key == c.Key })
 			}
+			if j < 0 {
+				j = len(stats)
+				stats = append(stats, keyStat{first: c})
+				if where != nil {
+					where[c.Key] = j
+				} else if len(stats) > 16 {
+					where = make(map[urlnorm.Key]int, 2*len(stats))
+					for k := range stats {
+						where[stats[k].first.Key] = k
+					}
+				}
+			}
+			st := &stats[j]
 			st.n++
 			st.mixed = st.mixed || c != st.first
 		}
 	}
 	var best urlnorm.Key
 	bestN := 0
-	for k, st := range stats {
+	for _, st := range stats {
+		k := st.first.Key
 		if st.n == len(list) && !st.mixed {
 			continue
 		}
@@ -344,8 +416,9 @@ func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
 			best, bestN = k, st.n
 		}
 	}
+	*buf = stats[:0]
 	if bestN == 0 {
-		return &node{min: list[0], leaf: list}
+		return leaf(rules, routes, list, used)
 	}
 	n := &node{min: list[0], key: best}
 	parts := map[string][]int32{}
@@ -373,7 +446,7 @@ func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
 		n.children = make(map[string]*node, len(values))
 	}
 	for _, v := range values {
-		c := build(routes, parts[v], used)
+		c := build(rules, routes, parts[v], used, buf)
 		if n.children != nil {
 			n.children[v] = c
 		} else {
@@ -381,15 +454,45 @@ func build(routes [][]Condition, list []int32, used []urlnorm.Key) *node {
 		}
 	}
 	if len(present) > 0 {
-		n.present = build(routes, present, used)
+		n.present = build(rules, routes, present, used, buf)
 	}
 	if len(absent) > 0 {
-		n.absent = build(routes, absent, used)
+		n.absent = build(rules, routes, absent, used, buf)
 	}
 	if len(rest) > 0 {
-		n.rest = build(routes, rest, used)
+		n.rest = build(rules, routes, rest, used, buf)
 	}
 	return n
+}
+
+// keyStat counts the rules of a node that have a routing condition on the key of first, and
+// says whether their conditions differ.
+type keyStat struct {
+	n     int
+	first Condition
+	mixed bool
+}
+
+// leaf makes the leaf of rules list below the splits on the keys used. A rule reaches the leaf
+// only if each of its routing conditions on a used key held in the URL (find takes the branch of
+// the URL's value, present or absent only then); a context condition equal to one of them is
+// known to hold.
+func leaf(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key) *node {
+	for _, i := range list {
+		r := &rules[i]
+		r.known = 0
+		for _, rt := range routes[i] {
+			if !slices.Contains(used, rt.Key) {
+				continue
+			}
+			for j := range min(len(r.Context), 64) {
+				if r.Context[j] == rt {
+					r.known |= 1 << j
+				}
+			}
+		}
+	}
+	return &node{min: list[0], leaf: list}
 }
 
 // child returns the node of the rules with an Equal condition of value val on n's key, or nil.
@@ -490,7 +593,7 @@ func (s *Set) matchFrom(v *view, from int32) int {
 	if b := s.exact[v.host]; b != nil {
 		best = s.find(b, v, from, best)
 	}
-	if b := s.exact[AllHosts]; b != nil && v.host != AllHosts {
+	if b := s.all; b != nil && v.host != AllHosts {
 		best = s.find(b, v, from, best)
 	}
 	if len(s.domain) > 0 {
@@ -580,7 +683,7 @@ func (s *Set) matchAll(dst []int32, v *view) []int32 {
 	if b := s.exact[v.host]; b != nil {
 		visit(b)
 	}
-	if b := s.exact[AllHosts]; b != nil && v.host != AllHosts {
+	if b := s.all; b != nil && v.host != AllHosts {
 		visit(b)
 	}
 	for h := v.host; len(s.domain) > 0; {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -149,6 +150,10 @@ type parser struct {
 	s   string
 	i   int
 	err error
+	// conds and acts collect a rule's conditions and actions; the rule gets copies of exactly
+	// their length, so a parser reused over many lines allocates each rule's slices once.
+	conds []Condition
+	acts  []Action
 }
 
 func (p *parser) fail(msg string) {
@@ -199,6 +204,21 @@ func (p *parser) int(bits int) int64 {
 func (p *parser) quoted() string {
 	if p.err != nil {
 		return ""
+	}
+	// Fast path: a value of printable ASCII without a backslash is what it quotes, as
+	// strconv.Unquote would say.
+	if p.i < len(p.s) && p.s[p.i] == '"' {
+		for j := p.i + 1; j < len(p.s); j++ {
+			c := p.s[j]
+			if c == '"' {
+				v := p.s[p.i+1 : j]
+				p.i = j + 1
+				return v
+			}
+			if c == '\\' || c < ' ' || c > '~' {
+				break
+			}
+		}
 	}
 	q, err := strconv.QuotedPrefix(p.s[p.i:])
 	if err != nil || q[0] != '"' {
@@ -310,6 +330,7 @@ func (p *parser) rule() Rule {
 	p.expect(" sup=")
 	r.Stats.Support = int(p.int(63))
 	p.expect(" if")
+	p.conds, p.acts = p.conds[:0], p.acts[:0]
 	for p.err == nil && !p.eat(" then") {
 		p.expect(" ")
 		c := Condition{Key: p.key()}
@@ -323,7 +344,7 @@ func (p *parser) rule() Rule {
 			c.Op = Equal
 			c.Value = p.quoted()
 		}
-		r.Context = append(r.Context, c)
+		p.conds = append(p.conds, c)
 	}
 	for p.err == nil && p.i < len(p.s) {
 		p.expect(" ")
@@ -349,7 +370,13 @@ func (p *parser) rule() Rule {
 				a.Op = Convert
 			}
 		}
-		r.Transform = append(r.Transform, a)
+		p.acts = append(p.acts, a)
+	}
+	if len(p.conds) > 0 {
+		r.Context = slices.Clone(p.conds)
+	}
+	if len(p.acts) > 0 {
+		r.Transform = slices.Clone(p.acts)
 	}
 	return r
 }
