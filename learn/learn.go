@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/internal/par"
 	"github.com/undust/undust/rules"
 )
 
@@ -196,31 +196,19 @@ func (l *TreeLearner) Learn(clusters []Cluster) (*rules.Set, Stats, error) {
 		return nil, Stats{}, ErrNoClusters
 	}
 	opt := l.Options.withDefaults()
-	names, bySite := groupSites(clusters)
+	names, bySite := GroupSites(clusters)
 	results := make([]SiteResult, len(names))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(opt.Workers, len(names)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				s, st := learnSite(names[i], bySite[names[i]], opt)
-				results[i] = s.result(opt, st)
-			}
-		}()
-	}
-	for i := range names {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.For(len(names), opt.Workers, func(i int) {
+		s, st := learnSite(names[i], bySite[names[i]], opt)
+		results[i] = s.result(opt, st)
+	})
 	return Assemble(results, l.Options)
 }
 
-// groupSites groups clusters by site, each site's clusters in their input order, and returns
-// the site names sorted.
-func groupSites(clusters []Cluster) ([]string, map[string][]*Cluster) {
+// GroupSites groups clusters by site, each site's clusters in their input order, and returns
+// the site names sorted: the units of work that a learner runs in parallel. The map's values
+// point into clusters, which it does not modify.
+func GroupSites(clusters []Cluster) ([]string, map[string][]*Cluster) {
 	bySite := map[string][]*Cluster{}
 	var names []string
 	for i := range clusters {

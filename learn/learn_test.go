@@ -332,7 +332,7 @@ func TestDeterminism(t *testing.T) {
 func TestToRuleFaithful(t *testing.T) {
 	cls := loadSample(t)
 	opt := Options{MinCoverage: 1, MinPrecision: -1}.withDefaults()
-	names, bySite := groupSites(cls)
+	names, bySite := GroupSites(cls)
 	var sites []*site
 	for _, name := range names {
 		s, _ := learnSite(name, bySite[name], opt)

@@ -28,7 +28,7 @@ func TestLearnSiteAssemble(t *testing.T) {
 		var wantText bytes.Buffer
 		want.WriteTo(&wantText)
 
-		names, bySite := groupSites(cls)
+		names, bySite := GroupSites(cls)
 		var results []SiteResult
 		for _, name := range names {
 			var sc []Cluster

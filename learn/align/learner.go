@@ -3,9 +3,9 @@ package align
 import (
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/undust/undust/internal/par"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
@@ -88,34 +88,12 @@ func (l *Learner) Learn(clusters []learn.Cluster) (*rules.Set, learn.Stats, erro
 		return nil, learn.Stats{}, learn.ErrNoClusters
 	}
 	opt := l.Options.withDefaults()
-	bySite := map[string][]*learn.Cluster{}
-	var names []string
-	for i := range clusters {
-		c := &clusters[i]
-		if _, ok := bySite[c.Site]; !ok {
-			names = append(names, c.Site)
-		}
-		bySite[c.Site] = append(bySite[c.Site], c)
-	}
-	slices.Sort(names)
+	names, bySite := learn.GroupSites(clusters)
 	out := make([][]rules.Rule, len(names))
 	stats := make([]learn.Stats, len(names))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(opt.Workers, len(names)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], stats[i] = learnSite(bySite[names[i]], opt)
-			}
-		}()
-	}
-	for i := range names {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.For(len(names), opt.Workers, func(i int) {
+		out[i], stats[i] = learnSite(bySite[names[i]], opt)
+	})
 	var all []rules.Rule
 	var st learn.Stats
 	for i := range names {
