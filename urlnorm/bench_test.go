@@ -30,73 +30,42 @@ func loadCorpus(tb testing.TB) (urls []string, avg int64) {
 // Each benchmark op handles one URL of the corpus, in turn, so ns/op is
 // time per URL.
 
-func BenchmarkCanonical(b *testing.B) {
+// benchCorpus runs f on the corpus URLs in turn, one per benchmark op.
+func benchCorpus(b *testing.B, f func(u string)) {
 	urls, avg := loadCorpus(b)
-	n := New(Crawler)
 	b.SetBytes(avg)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		n.Canonical(urls[i])
+		f(urls[i])
 		if i++; i == len(urls) {
 			i = 0
 		}
 	}
+}
+
+func BenchmarkCanonical(b *testing.B) {
+	n := New(Crawler)
+	benchCorpus(b, func(u string) { n.Canonical(u) })
 }
 
 func BenchmarkKey(b *testing.B) {
-	urls, avg := loadCorpus(b)
 	n := New(Crawler)
-	b.SetBytes(avg)
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		n.Key(urls[i])
-		if i++; i == len(urls) {
-			i = 0
-		}
-	}
+	benchCorpus(b, func(u string) { n.Key(u) })
 }
 
 func BenchmarkAppendKey(b *testing.B) {
-	urls, avg := loadCorpus(b)
 	n := New(Crawler)
 	buf := make([]byte, 0, 4096)
-	b.SetBytes(avg)
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		buf, _ = n.AppendKey(buf[:0], urls[i])
-		if i++; i == len(urls) {
-			i = 0
-		}
-	}
+	benchCorpus(b, func(u string) { buf, _ = n.AppendKey(buf[:0], u) })
 }
 
 func BenchmarkKeyAggressive(b *testing.B) {
-	urls, avg := loadCorpus(b)
 	n := New(Aggressive)
-	b.SetBytes(avg)
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		n.Key(urls[i])
-		if i++; i == len(urls) {
-			i = 0
-		}
-	}
+	benchCorpus(b, func(u string) { n.Key(u) })
 }
 
 // BenchmarkNetURLParse is the yardstick: net/url.Parse over the same URLs.
 func BenchmarkNetURLParse(b *testing.B) {
-	urls, avg := loadCorpus(b)
-	b.SetBytes(avg)
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		url.Parse(urls[i])
-		if i++; i == len(urls) {
-			i = 0
-		}
-	}
+	benchCorpus(b, func(u string) { url.Parse(u) })
 }
