@@ -118,15 +118,8 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "index `file` to write")
 	threshold := fs.Float64("t", 0.8, "Jaccard `threshold` the LSH bands are tuned for")
 	full := fs.Bool("full", false, "index full page text instead of main content")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "neardup index: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
 	}
 	if *out == "" {
 		fmt.Fprintln(stderr, "neardup index: -o is required")
@@ -255,15 +248,8 @@ func runQuery(args []string, stdout, stderr io.Writer) int {
 	pagesFile := fs.String("pages", "", "JSON-lines `file` of query pages (.gz allowed)")
 	dir := fs.String("dir", "", "`directory` of query .html files")
 	threshold := fs.Float64("t", 0, "report matches with estimated Jaccard >= `t` (default: the index's threshold)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "neardup query: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
 	}
 	if *index == "" {
 		fmt.Fprintln(stderr, "neardup query: -index is required")

@@ -83,15 +83,8 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	text := fs.String("text", "both", "text variants to evaluate: both, main or full")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "neardup eval: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if code, ok := parseArgs(fs, args, stderr); !ok {
+		return code
 	}
 	if *corpus == "" {
 		fmt.Fprintln(stderr, "neardup eval: -corpus is required")
@@ -134,4 +127,20 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// parseArgs parses a subcommand's flags and rejects positional arguments. When it returns
+// false, the subcommand exits with code: 0 after -h, 2 for bad usage (the message is printed).
+func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "neardup %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return 2, false
+	}
+	return 0, true
 }
