@@ -1,0 +1,140 @@
+package hostile
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/undust/undust/internal/cpubench"
+)
+
+// Cost is what one call of a function under test used.
+type Cost struct {
+	Bytes  uint64        // bytes allocated on the heap (runtime.MemStats.TotalAlloc)
+	Allocs uint64        // heap allocations (runtime.MemStats.Mallocs)
+	CPU    time.Duration // process CPU time, user plus system; 0 where unknown
+	Steps  int           // a count the function reports itself, when it has one
+}
+
+// Measure runs f once and returns what it used. f may return a step count of
+// its own (loop iterations, bytes scanned), or 0.
+//
+// The byte and allocation counts are exact for the calling goroutine only when
+// nothing else allocates meanwhile; tests that use them must not run in
+// parallel with others.
+func Measure(f func() int) Cost {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	t0 := cpubench.ProcessTime()
+	steps := f()
+	cpu := cpubench.ProcessTime() - t0
+	runtime.ReadMemStats(&after)
+	return Cost{
+		Bytes:  after.TotalAlloc - before.TotalAlloc,
+		Allocs: after.Mallocs - before.Mallocs,
+		CPU:    cpu,
+		Steps:  steps,
+	}
+}
+
+// Growth says how a cost may grow when the input doubles.
+type Growth struct {
+	// Sizes are the input sizes to try, each about twice the one before.
+	// At least two are needed.
+	Sizes []int
+	// MaxBytesRatio bounds Bytes(2n)/Bytes(n); 0 means 2.5.
+	MaxBytesRatio float64
+	// MaxCPURatio bounds CPU(2n)/CPU(n) on the sum over Repeat calls; 0 means
+	// 3, generous so that the check holds on a loaded machine. A negative
+	// value skips the CPU check (for functions whose other measures suffice).
+	MaxCPURatio float64
+	// MaxStepsRatio bounds Steps(2n)/Steps(n) when steps are reported; 0
+	// means 2.2.
+	MaxStepsRatio float64
+	// Repeat is how many times each size is run for CPU time (the fastest
+	// run counts, to shed the noise of other processes); 0 means 3.
+	Repeat int
+	// MinBytes: byte counts below it are too small to compare and are
+	// raised to it; 0 means 64 KiB.
+	MinBytes uint64
+	// MinCPU: CPU times below it are raised to it; 0 means 2 ms.
+	MinCPU time.Duration
+}
+
+// Linear checks that run(n), called at each of g.Sizes, allocates, spends CPU
+// time and counts steps at most linearly in n: from one size to the next, each
+// cost may grow by at most its ratio in g. It fails t with every size's costs
+// when one does not. run returns the step count it measured, or 0.
+//
+// Typical use doubles an adversarial input a few times:
+//
+//	hostile.Linear(t, hostile.Growth{Sizes: []int{1 << 12, 1 << 13, 1 << 14}},
+//		func(n int) int { Extract(hostile.NestedTags("pre", n), opts); return 0 })
+func Linear(t testing.TB, g Growth, run func(n int) int) {
+	t.Helper()
+	if len(g.Sizes) < 2 {
+		panic("hostile: Linear needs at least two sizes")
+	}
+	def := func(v, d float64) float64 {
+		if v == 0 {
+			return d
+		}
+		return v
+	}
+	maxB, maxC, maxS := def(g.MaxBytesRatio, 2.5), def(g.MaxCPURatio, 3), def(g.MaxStepsRatio, 2.2)
+	repeat := g.Repeat
+	if repeat <= 0 {
+		repeat = 3
+	}
+	minB := g.MinBytes
+	if minB == 0 {
+		minB = 64 << 10
+	}
+	minC := g.MinCPU
+	if minC == 0 {
+		minC = 2 * time.Millisecond
+	}
+	costs := make([]Cost, len(g.Sizes))
+	for i, n := range g.Sizes {
+		best := Cost{}
+		for r := 0; r < repeat; r++ {
+			c := Measure(func() int { return run(n) })
+			if r == 0 || c.CPU < best.CPU {
+				best.CPU = c.CPU
+			}
+			if r == 0 {
+				best.Bytes, best.Allocs, best.Steps = c.Bytes, c.Allocs, c.Steps
+			}
+		}
+		costs[i] = best
+	}
+	report := func(what string, i int) {
+		t.Helper()
+		msg := fmt.Sprintf("%s grows faster than linearly from n=%d to n=%d (ratio of sizes %.2f):\n",
+			what, g.Sizes[i-1], g.Sizes[i], float64(g.Sizes[i])/float64(g.Sizes[i-1]))
+		for j, c := range costs {
+			msg += fmt.Sprintf("  n=%-10d bytes=%-12d allocs=%-10d cpu=%-12v steps=%d\n",
+				g.Sizes[j], c.Bytes, c.Allocs, c.CPU, c.Steps)
+		}
+		t.Error(msg)
+	}
+	for i := 1; i < len(costs); i++ {
+		scale := float64(g.Sizes[i]) / float64(g.Sizes[i-1]) / 2 // bounds are per doubling
+		a, b := costs[i-1], costs[i]
+		if r := float64(max(b.Bytes, minB)) / float64(max(a.Bytes, minB)); r > maxB*scale {
+			report("bytes allocated", i)
+		}
+		if maxC > 0 && a.CPU > 0 {
+			if r := float64(max(b.CPU, minC)) / float64(max(a.CPU, minC)); r > maxC*scale {
+				report("CPU time", i)
+			}
+		}
+		if a.Steps > 0 {
+			if r := float64(b.Steps) / float64(a.Steps); r > maxS*scale {
+				report("steps", i)
+			}
+		}
+	}
+}

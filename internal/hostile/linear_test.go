@@ -1,0 +1,57 @@
+package hostile
+
+import (
+	"testing"
+)
+
+// fakeTB records failures instead of failing the test, so that the checker's
+// own verdicts can be tested.
+type fakeTB struct {
+	testing.TB
+	failed bool
+}
+
+func (f *fakeTB) Helper()           {}
+func (f *fakeTB) Error(args ...any) { f.failed = true }
+
+func TestLinearAcceptsLinear(t *testing.T) {
+	sink := 0
+	f := &fakeTB{TB: t}
+	Linear(f, Growth{Sizes: []int{1 << 16, 1 << 17, 1 << 18}}, func(n int) int {
+		b := make([]byte, n*8) // linear bytes
+		for i := range b {
+			b[i] = byte(i)
+			sink += int(b[i])
+		}
+		return n // linear steps
+	})
+	if f.failed {
+		t.Fatal("Linear rejected a linear function")
+	}
+	_ = sink
+}
+
+func TestLinearRejectsQuadratic(t *testing.T) {
+	cases := []struct {
+		name string
+		run  func(n int) int
+	}{
+		{"bytes", func(n int) int { // quadratic allocation
+			var keep [][]byte
+			for i := 0; i < n/64; i++ {
+				keep = append(keep, make([]byte, n))
+			}
+			return len(keep)
+		}},
+		{"steps", func(n int) int { return n * n }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fakeTB{TB: t}
+			Linear(f, Growth{Sizes: []int{1 << 12, 1 << 13, 1 << 14}, MaxCPURatio: -1}, c.run)
+			if !f.failed {
+				t.Fatal("Linear accepted a quadratic function")
+			}
+		})
+	}
+}
