@@ -35,3 +35,11 @@ func ExampleBoilerplate() {
 	// Output:
 	// ["Fonts explained."]
 }
+
+func ExampleExtractor() {
+	var x htmltext.Extractor = htmltext.Options{MainContent: true}
+	t, _ := x.ExtractText([]byte(`<nav><a href="/">Home</a></nav><main><p>Only this.</p></main>`))
+	fmt.Printf("%q\n", t.Paragraphs)
+	// Output:
+	// ["Only this."]
+}
