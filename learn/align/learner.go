@@ -72,12 +72,13 @@ type Learner struct {
 	Options Options
 }
 
-// canonicalizer is the canonicalizer of the learned sets, as in package learn.
+// canonicalizer is the canonicalizer of the one-rule sets that validation measures on prepared
+// URLs (the learned set keys its URLs with the same flags, Options.Key).
 var canonicalizer = urlnorm.New(urlnorm.Crawler)
 
 // Learn learns rules from clusters, per site (Cluster.Site), sites in parallel, and returns
-// them as a rules.Set with urlnorm's Crawler normalizer as its canonicalizer; measure it with
-// learn.SetNormalizer. The result depends only on the clusters (their order included) and the
+// them as a rules.Set whose Options.Key is urlnorm.Crawler, as package learn's sets: its
+// Normalize takes raw URLs, and so does the set its rules file loads as. The result depends only on the clusters (their order included) and the
 // options. Stats are filled as follows: Sites, Clusters, URLs and BadURLs count the input;
 // Pairs counts pairwise alignments; Classes the distinct candidate rules; Leaves the candidates
 // that at least MinFreq clusters yield; Overwriting the aligned URLs whose rewrite the rules
@@ -110,7 +111,10 @@ func (l *Learner) Learn(clusters []learn.Cluster) (*rules.Set, learn.Stats, erro
 		st.Rules += s.Rules
 		st.Selected += s.Selected
 	}
-	set, err := rules.NewSet(all, &rules.Options{Canonicalizer: canonicalizer})
+	// The set keys its input and every rewritten URL with urlnorm's Crawler flags, the form the
+	// rules were learned on; the rules file carries that on its key line, so that a loaded set
+	// takes raw URLs as this one does.
+	set, err := rules.NewSet(all, &rules.Options{Key: urlnorm.Crawler})
 	if err != nil {
 		return nil, st, err
 	}
