@@ -170,10 +170,14 @@ func cmdApply(args []string, stdin io.Reader, stdout io.Writer) error {
 	bw := bufio.NewWriter(stdout)
 	defer bw.Flush()
 	for sc.Scan() {
+		// On a rewrite cycle or at the rewrite bound, Normalize still returns a key (on a cycle,
+		// the URL's static key): it is printed with the error reported.
 		key, err := set.Normalize(sc.Text())
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "urldedup apply: %q: %v\n", sc.Text(), err)
-			key = sc.Text()
+			if key == "" {
+				key = sc.Text()
+			}
 		}
 		fmt.Fprintln(bw, key)
 	}
