@@ -2,6 +2,7 @@ package learn
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -255,6 +256,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	// site that has it would do, in isolation.
 	s.paramDel = map[string]*Evidence{}
 	outsP := map[string]map[string]int32{}
+	fams := map[string]map[string]*family{} // by parameter, then by the URL's last path segment
 	for _, m := range all {
 		for i, q := range m.p.query {
 			if i > 0 && m.p.query[i-1].Name == q.Name {
@@ -273,17 +275,46 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				outsP[q.Name] = map[string]int32{}
 			}
 			ev.Coverage++
+			fm := fams[q.Name]
+			if fm == nil {
+				fm = map[string]*family{}
+				fams[q.Name] = fm
+			}
+			fam := fm[lastSegment(&m.p)]
+			if fam == nil {
+				fam = &family{values: map[string]bool{}}
+				fm[lastSegment(&m.p)] = fam
+			}
+			fam.urls++
+			if len(fam.values) < maxFamilyValues {
+				fam.values[q.Value] = true
+			}
 			bad := false
-			if c, ok := ident[o]; ok && c != m.cluster {
-				bad = true
+			if c, ok := ident[o]; ok {
+				if c != m.cluster {
+					bad = true
+				} else {
+					fam.supported = true // a URL of its own cluster: a supporting pair
+				}
 			}
 			if c, ok := outsP[q.Name][o]; ok && c != m.cluster {
 				bad = true
 			} else if !ok {
 				outsP[q.Name][o] = m.cluster
+			} else {
+				fam.supported = true
 			}
+			fam.cov++
 			if bad {
 				ev.False++
+				fam.f++
+			}
+		}
+	}
+	for name, fm := range fams {
+		for _, fam := range fm {
+			if fam.identifying() {
+				s.paramDel[name].Identifying = true
 			}
 		}
 	}
@@ -314,15 +345,26 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	slices.Sort(names)
 	for _, name := range names {
 		ev := s.paramDel[name]
-		s.rules = append(s.rules, lrule{
-			Site:     name,
-			Context:  []cond{{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name}, Kind: condAny}},
-			edit:     edit{Query: []queryOp{{Name: name, Delete: true}}},
-			Coverage: ev.Coverage,
-			False:    ev.False,
-		})
-		s.rules[len(s.rules)-1].Site = s.name
-		st.Rules++
+		del := edit{Query: []queryOp{{Name: name, Delete: true}}}
+		any := cond{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name}, Kind: condAny}
+		if !ev.Identifying {
+			s.rules = append(s.rules, lrule{Site: s.name, Context: []cond{any}, edit: del, Coverage: ev.Coverage, False: ev.False})
+			st.Rules++
+			continue
+		}
+		// The parameter looks identifying where no pair shows it redundant (phpBB's f= in
+		// viewforum.php, redundant in viewtopic.php): the rule is widened only to the
+		// families (last path segments) where a pair of one cluster supports it.
+		fm := fams[name]
+		for _, seg := range slices.Sorted(maps.Keys(fm)) {
+			fam := fm[seg]
+			if !fam.supported {
+				continue
+			}
+			last := cond{Key: urlnorm.Key{Part: urlnorm.PartPath, RPos: 1}, Kind: condEq, Value: seg}
+			s.rules = append(s.rules, lrule{Site: s.name, Context: []cond{last, any}, edit: del, Coverage: fam.cov, False: fam.f})
+			st.Rules++
+		}
 	}
 	s.order()
 	return s, st
@@ -336,6 +378,38 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 type Evidence struct {
 	Coverage, False int
 	Learned         bool
+	// Identifying is set when, among the site's URLs with the same last path segment (a
+	// script, a page family), the parameter has many distinct values and no two URLs of one
+	// cluster differ in it alone: it names pages there (phpBB's f= in viewforum.php), however
+	// redundant it is elsewhere on the site. Such a parameter is not widened beyond the
+	// site, and within the site only to the families where pairs support deleting it.
+	Identifying bool
+}
+
+// A family is what deleting one query parameter does on the URLs of a site that share their
+// last path segment.
+type family struct {
+	urls, cov, f int
+	values       map[string]bool // distinct values, at most maxFamilyValues
+	supported    bool            // two URLs of one cluster meet when the parameter goes
+}
+
+// maxFamilyValues bounds the distinct values a family counts: identifying only needs to know
+// whether they are many.
+const maxFamilyValues = 64
+
+// identifying reports whether the parameter looks like a page's key in the family: no
+// supporting pair, and at least 3 URLs with mostly distinct values.
+func (f *family) identifying() bool {
+	return !f.supported && f.urls >= 3 && len(f.values) >= 3 && 2*len(f.values) >= min(f.urls, maxFamilyValues)
+}
+
+// lastSegment returns the last path segment of p, "" for none.
+func lastSegment(p *parsed) string {
+	if len(p.path) == 0 {
+		return ""
+	}
+	return p.path[len(p.path)-1]
 }
 
 // isParamDeletion reports whether r only deletes query parameters whose value its context
