@@ -229,7 +229,7 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 		}
 	}
 	fr := newFreqs(gen, genIdx)
-	cands := candidates(gen, genIdx, genIDs, fr, opt, &st)
+	cands := guard(candidates(gen, genIdx, genIDs, fr, opt, &st), families(gen, val))
 	kept := validate(cands, val, opt, &st)
 	st.Selected = len(kept)
 	return kept, st
