@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/internal/acyclic"
 	"github.com/undust/undust/internal/par"
 	"github.com/undust/undust/rules"
 )
@@ -89,6 +90,10 @@ type Stats struct {
 	// left out of the set: a bare query parameter written, a parameter set to several values,
 	// or a host with a port or user information.
 	Unexpressed int
+	// Cycles counts the rules left out because, with the others, they rewrote a training URL
+	// round a cycle (www -> m -> www): of each cycle, the rule of least coverage goes, so that
+	// the set is acyclic on its training URLs.
+	Cycles int
 }
 
 func (s *Stats) add(o Stats) {
@@ -103,6 +108,7 @@ func (s *Stats) add(o Stats) {
 	s.Rules += o.Rules
 	s.Selected += o.Selected
 	s.Unexpressed += o.Unexpressed
+	s.Cycles += o.Cycles
 }
 
 // An lrule is a generalized rule in the learner's own edit form, before it is written as a
@@ -202,7 +208,27 @@ func (l *TreeLearner) Learn(clusters []Cluster) (*rules.Set, Stats, error) {
 		s, st := learnSite(names[i], bySite[names[i]], opt)
 		results[i] = s.result(opt, st)
 	})
-	return Assemble(results, l.Options)
+	set, st, err := Assemble(results, l.Options)
+	if err != nil {
+		return nil, st, err
+	}
+	set, dropped, err := acyclic.Break(set, rawURLs(clusters))
+	if err != nil {
+		return nil, st, err
+	}
+	st.Cycles = len(dropped)
+	return set, st, nil
+}
+
+// rawURLs returns the URLs of clusters, as they are, in order.
+func rawURLs(clusters []Cluster) []string {
+	var out []string
+	for _, c := range clusters {
+		for _, u := range c.URLs {
+			out = append(out, u.Raw)
+		}
+	}
+	return out
 }
 
 // GroupSites groups clusters by site, each site's clusters in their input order, and returns

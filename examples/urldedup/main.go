@@ -109,8 +109,8 @@ func cmdLearn(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected (%d not expressible), %d rules written\n",
-		st.Sites, st.URLs, st.Pairs, st.Rules, st.Selected, st.Unexpressed, set.Len())
+	fmt.Fprintf(os.Stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected (%d not expressible, %d dropped for cycles), %d rules written\n",
+		st.Sites, st.URLs, st.Pairs, st.Rules, st.Selected, st.Unexpressed, st.Cycles, set.Len())
 	w := stdout
 	if *out != "" {
 		f, err := os.Create(*out)

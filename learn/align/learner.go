@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/undust/undust/internal/acyclic"
 	"github.com/undust/undust/internal/par"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
@@ -83,7 +84,8 @@ var canonicalizer = urlnorm.New(urlnorm.Crawler)
 // Pairs counts pairwise alignments; Classes the distinct candidate rules; Leaves the candidates
 // that at least MinFreq clusters yield; Overwriting the aligned URLs whose rewrite the rules
 // model cannot express (see Inexpressible in the package doc); Rules the candidates validated;
-// Selected the rules kept.
+// Selected the rules kept; Cycles the rules dropped because they made a rewrite cycle on a
+// training URL (of each cycle, the rule of least coverage; see Stats.Cycles).
 func (l *Learner) Learn(clusters []learn.Cluster) (*rules.Set, learn.Stats, error) {
 	if len(clusters) == 0 {
 		return nil, learn.Stats{}, learn.ErrNoClusters
@@ -118,6 +120,17 @@ func (l *Learner) Learn(clusters []learn.Cluster) (*rules.Set, learn.Stats, erro
 	if err != nil {
 		return nil, st, err
 	}
+	var raw []string
+	for _, c := range clusters {
+		for _, u := range c.URLs {
+			raw = append(raw, u.Raw)
+		}
+	}
+	set, dropped, err := acyclic.Break(set, raw)
+	if err != nil {
+		return nil, st, err
+	}
+	st.Cycles = len(dropped)
 	return set, st, nil
 }
 
