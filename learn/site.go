@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/internal/casefold"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -45,7 +46,8 @@ type pairwiseRules struct {
 	all     []*member
 	hosts   []string
 
-	patterns map[string]*deeptoken.Patterns // by host
+	patterns  map[string]*deeptoken.Patterns // by host
+	caseHosts map[string]casefold.Evidence   // hosts whose paths are case-insensitive
 }
 
 // learnPatterns learns the deep-token patterns of every host of members (package deeptoken,
@@ -132,8 +134,18 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 			hostSet[p.host] = true
 			ms = append(ms, &member{prep: prep, p: p, importance: u.Importance, inlinks: u.Inlinks, cluster: int32(ci)})
 		}
-		all = append(all, ms...)
 		byCluster[ci] = ms
+	}
+	// Hosts whose paths are case-insensitive by the evidence of the site's clusters: their
+	// paths are lowercased before anything is learned, and the host gets one rule that
+	// lowercases the path (see finish).
+	caseHosts := caseInsensitive(byCluster)
+	for ci, ms := range byCluster {
+		if len(caseHosts) > 0 {
+			ms = lowerPaths(ms, caseHosts, &buf)
+			byCluster[ci] = ms
+		}
+		all = append(all, ms...)
 	}
 	// Deep tokens: per host, patterns learned from the host's training URLs split the tokens
 	// of every URL before pairwise rules are derived.
@@ -186,7 +198,47 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
-	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns}
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts}
+}
+
+// caseInsensitive returns the hosts of a site's members whose paths are case-insensitive by
+// the evidence of the clusters (package internal/casefold).
+func caseInsensitive(byCluster [][]*member) map[string]casefold.Evidence {
+	var urls []string
+	var cl []int32
+	for _, ms := range byCluster {
+		for _, m := range ms {
+			urls = append(urls, m.prep)
+			cl = append(cl, m.cluster)
+		}
+	}
+	return casefold.Hosts(urls, cl, casefold.Options{})
+}
+
+// lowerPaths returns ms with the paths of the URLs of hosts lowercased, as the rule that
+// finish gives those hosts rewrites them, and URLs that become equal kept once.
+func lowerPaths(ms []*member, hosts map[string]casefold.Evidence, buf *[]urlnorm.Token) []*member {
+	out := ms[:0:0]
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if _, ok := hosts[m.p.host]; ok {
+			if lo := finalize(casefold.LowerPath(m.prep)); lo != m.prep {
+				p, b, ok := parse(lo, *buf)
+				*buf = b
+				if ok {
+					mm := *m
+					mm.prep, mm.p = lo, p
+					m = &mm
+				}
+			}
+		}
+		if seen[m.prep] {
+			continue
+		}
+		seen[m.prep] = true
+		out = append(out, m)
+	}
+	return out
 }
 
 // finish generalizes a site's pairwise rules and measures the generalized rules.
@@ -328,6 +380,16 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				ev.Learned = true
 			}
 		}
+	}
+
+	// A case-insensitive host: one rule lowercases every path (the training URLs are
+	// lowercased already); its evidence is the host's URLs with upper case in the path and those
+	// that lowercasing merges with another cluster.
+	for _, h := range slices.Sorted(maps.Keys(pw.caseHosts)) {
+		ev := pw.caseHosts[h]
+		s.rules = append(s.rules, lrule{Site: s.name, Context: []cond{{Key: urlnorm.Key{Part: urlnorm.PartHost}, Kind: condEq, Value: h}},
+			edit: edit{PathCase: opLower}, Coverage: ev.Changed, False: ev.False})
+		st.Rules++
 	}
 
 	// Widen within the site: a parameter that a selected rule deletes whatever its value, and

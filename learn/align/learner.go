@@ -1,11 +1,14 @@
 package align
 
 import (
+	"maps"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/undust/undust/internal/acyclic"
+	"github.com/undust/undust/internal/casefold"
 	"github.com/undust/undust/internal/par"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
@@ -211,6 +214,7 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 	var gen, val []item
 	var genIdx [][]int // per generation cluster: its items
 	var genIDs []string
+	caseHosts := caseInsensitive(cls)
 	for ci, c := range cls {
 		half := learn.InHalf(c.ID, opt.Seed^valSeed)
 		seen := map[string]bool{}
@@ -221,6 +225,12 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 			if !ok {
 				st.BadURLs++
 				continue
+			}
+			if _, lower := caseHosts[it.host]; lower {
+				// Learned as the host's case rule rewrites it.
+				if lo, ok := prepare(casefold.LowerPath(it.prep)); ok {
+					it = lo
+				}
 			}
 			if seen[it.prep] {
 				// Raw URLs that the static key already merges are one URL here: a pair of them
@@ -244,8 +254,43 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 	fr := newFreqs(gen, genIdx)
 	cands := guard(candidates(gen, genIdx, genIDs, fr, opt, &st), families(gen, val))
 	kept := validate(cands, val, opt, &st)
+	for _, h := range slices.Sorted(maps.Keys(caseHosts)) {
+		ev := caseHosts[h]
+		prec := 1.0
+		if ev.Changed > 0 {
+			prec = 1 - float64(ev.False)/float64(ev.Changed)
+		}
+		kept = append(kept, rules.Rule{Scope: rules.Scope{Host: h},
+			Transform: rules.Transformation{{Key: urlnorm.Key{Part: urlnorm.PartPath}, Op: rules.Convert, Conv: rules.Lower}},
+			Stats:     rules.Stats{Coverage: ev.Changed, Precision: prec, Support: ev.Pairs}})
+	}
 	st.Selected = len(kept)
 	return kept, st
+}
+
+// caseInsensitive returns the hosts of a site whose paths are case-insensitive by the
+// evidence of all its clusters (package internal/casefold): a host gets one rule that
+// lowercases its paths, and its URLs are learned from lowercased.
+func caseInsensitive(cls []*learn.Cluster) map[string]casefold.Evidence {
+	var urls []string
+	var cl []int32
+	for ci, c := range cls {
+		seen := map[string]bool{}
+		for _, u := range c.URLs {
+			if p, ok := learn.Prepare(u.Raw); ok && !seen[p] {
+				seen[p] = true
+				urls = append(urls, p)
+				cl = append(cl, int32(ci))
+			}
+		}
+	}
+	out := casefold.Hosts(urls, cl, casefold.Options{})
+	for h := range out {
+		if strings.ContainsAny(h, ":@") { // a port or user information: not a host scope
+			delete(out, h)
+		}
+	}
+	return out
 }
 
 // valSeed is mixed into Options.Seed for the generation/validation split.
