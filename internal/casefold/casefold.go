@@ -26,7 +26,7 @@ type Options struct {
 // Evidence is what lowercasing the paths of one host does to its training URLs. It is a plain
 // value.
 type Evidence struct {
-	Pairs   int // URLs of one cluster that meet another of it only once lowercased (beyond first letters)
+	Pairs   int // URLs that meet another URL of their cluster (on any host of the site) once lowercased, differing beyond first letters
 	False   int // URLs that lowercasing puts together with a URL of another cluster
 	Changed int // URLs whose path has an upper-case letter
 }
@@ -42,13 +42,18 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 		opt.MaxFalse = 0.02
 	}
 	type member struct {
-		url     string
-		cluster int32
+		host, rest string // rest: path and query
+		cluster    int32
 	}
-	groups := map[string][]member{}
+	// Pairs are counted across the hosts of the site (www.example.com/Recipes/X and
+	// example.com/recipes/x), for the host of each URL: the rule lowercases a host's paths
+	// before or after the site's rules move its URLs to another host. False merges are counted
+	// within a host, where the rule merges.
+	byRest := map[string][]member{}
+	byURL := map[string][]int32{}
 	ev := map[string]*Evidence{}
 	for i, u := range urls {
-		h := host(u)
+		h, rest := split(u)
 		e := ev[h]
 		if e == nil {
 			e = &Evidence{}
@@ -58,28 +63,31 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 		if lo != u {
 			e.Changed++
 		}
-		groups[lo] = append(groups[lo], member{u, cluster[i]})
+		_, lrest := split(lo)
+		byRest[lrest] = append(byRest[lrest], member{h, rest, cluster[i]})
+		byURL[lo] = append(byURL[lo], cluster[i])
 	}
-	for lo, ms := range groups {
-		if len(ms) < 2 {
+	for lo, cs := range byURL {
+		if len(cs) < 2 {
 			continue
 		}
-		e := ev[host(lo)]
 		byCluster := map[int32]int{}
-		for _, m := range ms {
-			byCluster[m.cluster]++
+		most := 0
+		for _, c := range cs {
+			byCluster[c]++
+			most = max(most, byCluster[c])
 		}
-		if len(byCluster) > 1 {
-			most := 0
-			for _, n := range byCluster {
-				most = max(most, n)
-			}
-			e.False += len(ms) - most
-		}
+		h, _ := split(lo)
+		ev[h].False += len(cs) - most
+	}
+	for _, ms := range byRest {
 		for i, a := range ms {
-			for _, b := range ms[:i] {
-				if a.cluster == b.cluster && beyondFirst(a.url, b.url) {
-					e.Pairs++
+			for j, b := range ms {
+				if j >= maxCompare {
+					break
+				}
+				if i != j && a.cluster == b.cluster && beyondFirst(a.rest, b.rest) {
+					ev[a.host].Pairs++
 					break
 				}
 			}
@@ -108,18 +116,22 @@ func beyondFirst(a, b string) bool {
 	return false
 }
 
-// host returns the authority of an absolute URL u.
-func host(u string) string {
+// split returns the authority of an absolute URL u and the rest after it (path and query).
+func split(u string) (host, rest string) {
 	i := strings.Index(u, "://")
 	if i < 0 {
-		return ""
+		return "", u
 	}
-	rest := u[i+3:]
-	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-		rest = rest[:j]
+	host = u[i+3:]
+	if j := strings.IndexAny(host, "/?#"); j >= 0 {
+		return host[:j], host[j:]
 	}
-	return rest
+	return host, ""
 }
+
+// maxCompare bounds the URLs that one URL is compared with for a pair: the URLs of one
+// lowercased path are few but for a site's root.
+const maxCompare = 64
 
 // LowerPath returns u with the ASCII letters of its path lowercased, except in percent escapes
 // (%C3 stays %C3): what the rule "path(-,-)=lower" does to a canonical URL.
