@@ -397,10 +397,13 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	// its own, "delete P" wherever P is. Rules learned from
 	// pairs name every parameter their clusters had (utm_source with utm_medium and
 	// utm_campaign); this one covers P in any company. It is the least specific rule of the
-	// site, so learned rules go first, and Normalize's passes apply it after them.
+	// site, so learned rules go first, and Normalize's passes apply it after them. Where
+	// deleting P everywhere merges clusters, or P looks identifying in some page family (see
+	// Evidence.Identifying), P gets instead one rule per family (last path segment) in which
+	// pairs support deleting it and deleting it merges no two clusters.
 	var names []string
 	for name, ev := range s.paramDel {
-		if ev.Learned && ev.False == 0 {
+		if ev.Learned {
 			names = append(names, name)
 		}
 	}
@@ -409,18 +412,19 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 		ev := s.paramDel[name]
 		del := edit{Query: []queryOp{{Name: name, Delete: true}}}
 		any := cond{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name}, Kind: condAny}
-		if !ev.Identifying {
+		if !ev.Identifying && ev.False == 0 {
 			s.rules = append(s.rules, lrule{Site: s.name, Context: []cond{any}, edit: del, Coverage: ev.Coverage, False: ev.False})
 			st.Rules++
 			continue
 		}
 		// The parameter looks identifying where no pair shows it redundant (phpBB's f= in
-		// viewforum.php, redundant in viewtopic.php): the rule is widened only to the
-		// families (last path segments) where a pair of one cluster supports it.
+		// viewforum.php, redundant in viewtopic.php), or deleting it everywhere merges
+		// clusters: the rule is widened only to the families (last path segments) where a
+		// pair of one cluster supports it and deleting it merges no two clusters.
 		fm := fams[name]
 		for _, seg := range slices.Sorted(maps.Keys(fm)) {
 			fam := fm[seg]
-			if !fam.supported {
+			if !fam.supported || fam.f > 0 {
 				continue
 			}
 			last := cond{Key: urlnorm.Key{Part: urlnorm.PartPath, RPos: 1}, Kind: condEq, Value: seg}
