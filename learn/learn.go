@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/undust/undust/deeptoken"
-	"github.com/undust/undust/internal/acyclic"
 	"github.com/undust/undust/internal/par"
 	"github.com/undust/undust/rules"
 )
@@ -206,29 +205,9 @@ func (l *TreeLearner) Learn(clusters []Cluster) (*rules.Set, Stats, error) {
 	results := make([]SiteResult, len(names))
 	par.For(len(names), opt.Workers, func(i int) {
 		s, st := learnSite(names[i], bySite[names[i]], opt)
-		results[i] = s.result(opt, st)
+		results[i] = s.result(opt, st, bySite[names[i]])
 	})
-	set, st, err := Assemble(results, l.Options)
-	if err != nil {
-		return nil, st, err
-	}
-	set, dropped, err := acyclic.Break(set, rawURLs(clusters))
-	if err != nil {
-		return nil, st, err
-	}
-	st.Cycles = len(dropped)
-	return set, st, nil
-}
-
-// rawURLs returns the URLs of clusters, as they are, in order.
-func rawURLs(clusters []Cluster) []string {
-	var out []string
-	for _, c := range clusters {
-		for _, u := range c.URLs {
-			out = append(out, u.Raw)
-		}
-	}
-	return out
+	return Assemble(results, l.Options)
 }
 
 // GroupSites groups clusters by site, each site's clusters in their input order, and returns
