@@ -87,10 +87,11 @@
 //     rule, path(-,-)=lower, and its paths are lowercased before the stages above, so that its
 //     other rules are learned once on lowercase paths instead of once per case variant.
 //  8. Cycles: rules learned from different clusters can undo each other (www -> m and m ->
-//     www, index.php and a trailing slash). The learned set is checked on every training URL;
-//     of each rewrite cycle, the rule of least coverage (then precision) is dropped, until no
-//     training URL cycles ([Stats].Cycles). On a cycle it was not trained on, rules.Set's
-//     Normalize returns the URL's static key with rules.ErrCycle.
+//     www, index.php and a trailing slash). Each site's selected rules, scoped as the set
+//     scopes them, are checked on the site's training URLs; of each rewrite cycle, the rule of
+//     least coverage (then precision) is dropped, until no training URL cycles ([Stats].Cycles).
+//     Rules widened beyond their site are not part of the check. On a cycle it was not trained
+//     on, rules.Set's Normalize returns the URL's static key with rules.ErrCycle.
 //
 // # One rule model
 //
