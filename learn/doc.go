@@ -73,8 +73,25 @@
 //     is not learned (the paper's transformation generalization would turn its literal into a
 //     wildcard); and a query parameter that a selected rule deletes whatever its value gets a
 //     site-wide rule "delete P" only if deleting it from every training URL of the site merges
-//     no two clusters (a phpBB forum id f= is redundant in viewtopic.php?f=1&t=7 and is not in
-//     viewforum.php?f=1).
+//     no two clusters and P looks identifying in no page family (a phpBB forum id f= is
+//     redundant in viewtopic.php?f=1&t=7 and is not in viewforum.php?f=1). A page family is the
+//     site's URLs with one last path segment (a script); P looks identifying in a family where
+//     no two URLs of one cluster meet when P is deleted and at least 3 URLs have mostly distinct
+//     values of P ([Evidence].Identifying). Otherwise P gets one rule per family where pairs
+//     support deleting it and deleting it merges nothing, "if path(-,1)=F query(P)=* then
+//     query(P)=-", and it is not widened beyond the site either.
+//  7. Case-insensitive hosts: a host of the site whose duplicates differ in the case of the path
+//     (beyond first letters: a wiki's titles are case-insensitive in their first letter only),
+//     counted across the site's hosts, and whose training URLs of different clusters
+//     lowercasing does not merge (at most 2% of the supporting pairs, for label noise) gets one
+//     rule, path(-,-)=lower, and its paths are lowercased before the stages above, so that its
+//     other rules are learned once on lowercase paths instead of once per case variant.
+//  8. Cycles: rules learned from different clusters can undo each other (www -> m and m ->
+//     www, index.php and a trailing slash). Each site's selected rules, scoped as the set
+//     scopes them, are checked on the site's training URLs; of each rewrite cycle, the rule of
+//     least coverage (then precision) is dropped, until no training URL cycles ([Stats].Cycles).
+//     Rules widened beyond their site are not part of the check. On a cycle it was not trained
+//     on, rules.Set's Normalize returns the URL's static key with rules.ErrCycle.
 //
 // # One rule model
 //

@@ -89,6 +89,10 @@ type Stats struct {
 	// left out of the set: a bare query parameter written, a parameter set to several values,
 	// or a host with a port or user information.
 	Unexpressed int
+	// Cycles counts the rules left out because, with the others, they rewrote a training URL
+	// round a cycle (www -> m -> www): of each cycle, the rule of least coverage goes, so that
+	// the set is acyclic on its training URLs.
+	Cycles int
 }
 
 func (s *Stats) add(o Stats) {
@@ -103,6 +107,7 @@ func (s *Stats) add(o Stats) {
 	s.Rules += o.Rules
 	s.Selected += o.Selected
 	s.Unexpressed += o.Unexpressed
+	s.Cycles += o.Cycles
 }
 
 // An lrule is a generalized rule in the learner's own edit form, before it is written as a
@@ -200,7 +205,7 @@ func (l *TreeLearner) Learn(clusters []Cluster) (*rules.Set, Stats, error) {
 	results := make([]SiteResult, len(names))
 	par.For(len(names), opt.Workers, func(i int) {
 		s, st := learnSite(names[i], bySite[names[i]], opt)
-		results[i] = s.result(opt, st)
+		results[i] = s.result(opt, st, bySite[names[i]])
 	})
 	return Assemble(results, l.Options)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/internal/acyclic"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -56,11 +57,11 @@ func LearnSite(site string, clusters []Cluster, opt Options) SiteResult {
 		cls[i] = &clusters[i]
 	}
 	s, st := learnSite(site, cls, opt)
-	return s.result(opt, st)
+	return s.result(opt, st, cls)
 }
 
-// result writes s as a SiteResult.
-func (s *site) result(opt Options, st Stats) SiteResult {
+// result writes s as a SiteResult, its rules acyclic on the site's training URLs (cls).
+func (s *site) result(opt Options, st Stats, cls []*Cluster) SiteResult {
 	st.Selected, st.Unexpressed = 0, 0
 	r := SiteResult{Site: s.name, Hosts: s.hosts, Params: map[string]Evidence{}}
 	r.Rules = s.siteRules(opt, &st)
@@ -74,7 +75,65 @@ func (s *site) result(opt Options, st Stats) SiteResult {
 		}
 	}
 	r.Stats = st
+	r.breakCycles(cls)
 	return r
+}
+
+// breakCycles drops from r.Rules the rules that rewrite a training URL of the site round a
+// cycle (package internal/acyclic: of each cycle, the rule of least coverage) and counts them
+// in r.Stats.Cycles. The site's rules are checked scoped as Assemble scopes them. Rules widened
+// beyond the site are left out: they apply only where no site rule rewrites a URL.
+func (r *SiteResult) breakCycles(cls []*Cluster) {
+	if len(r.Rules) < 2 {
+		return
+	}
+	// The rules scoped as Assemble scopes them (a single site owns its domain).
+	rs := emit([]SiteResult{*r}, nil, &Stats{})
+	so := &rules.Options{Key: urlnorm.Crawler}
+	for h, text := range r.Patterns {
+		p, err := deeptoken.ParsePatterns([]byte(text))
+		if err != nil {
+			continue
+		}
+		if so.Patterns == nil {
+			so.Patterns = map[string]rules.Patterns{}
+		}
+		so.Patterns[h] = p
+	}
+	set, err := rules.NewSet(rs, so)
+	if err != nil {
+		return
+	}
+	var urls []string
+	for _, c := range cls {
+		for _, u := range c.URLs {
+			urls = append(urls, u.Raw)
+		}
+	}
+	_, dropped, err := acyclic.Break(set, urls)
+	if err != nil || len(dropped) == 0 {
+		return
+	}
+	// A rule as a set holds it (NewSet puts Equal conditions first), without its scope.
+	unscoped := func(rr rules.Rule) string {
+		rr.Scope = rules.Scope{Host: rules.AllHosts}
+		if one, err := rules.NewSet([]rules.Rule{rr}, nil); err == nil {
+			rr = one.Rule(0)
+		}
+		return rr.String()
+	}
+	gone := map[string]bool{}
+	for _, d := range dropped {
+		gone[unscoped(d)] = true
+	}
+	keep := r.Rules[:0:0]
+	for _, sr := range r.Rules {
+		if !gone[unscoped(sr.Rule)] {
+			keep = append(keep, sr)
+		}
+	}
+	r.Stats.Cycles = len(r.Rules) - len(keep)
+	r.Rules = keep
 }
 
 // ErrDuplicateSite is returned by Assemble for two results of the same site.

@@ -2,10 +2,12 @@ package learn
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/internal/casefold"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -44,7 +46,8 @@ type pairwiseRules struct {
 	all     []*member
 	hosts   []string
 
-	patterns map[string]*deeptoken.Patterns // by host
+	patterns  map[string]*deeptoken.Patterns // by host
+	caseHosts map[string]casefold.Evidence   // hosts whose paths are case-insensitive
 }
 
 // learnPatterns learns the deep-token patterns of every host of members (package deeptoken,
@@ -131,8 +134,18 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 			hostSet[p.host] = true
 			ms = append(ms, &member{prep: prep, p: p, importance: u.Importance, inlinks: u.Inlinks, cluster: int32(ci)})
 		}
-		all = append(all, ms...)
 		byCluster[ci] = ms
+	}
+	// Hosts whose paths are case-insensitive by the evidence of the site's clusters: their
+	// paths are lowercased before anything is learned, and the host gets one rule that
+	// lowercases the path (see finish).
+	caseHosts := caseInsensitive(byCluster)
+	for ci, ms := range byCluster {
+		if len(caseHosts) > 0 {
+			ms = lowerPaths(ms, caseHosts, &buf)
+			byCluster[ci] = ms
+		}
+		all = append(all, ms...)
 	}
 	// Deep tokens: per host, patterns learned from the host's training URLs split the tokens
 	// of every URL before pairwise rules are derived.
@@ -185,7 +198,47 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
-	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns}
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts}
+}
+
+// caseInsensitive returns the hosts of a site's members whose paths are case-insensitive by
+// the evidence of the clusters (package internal/casefold).
+func caseInsensitive(byCluster [][]*member) map[string]casefold.Evidence {
+	var urls []string
+	var cl []int32
+	for _, ms := range byCluster {
+		for _, m := range ms {
+			urls = append(urls, m.prep)
+			cl = append(cl, m.cluster)
+		}
+	}
+	return casefold.Hosts(urls, cl, casefold.Options{})
+}
+
+// lowerPaths returns ms with the paths of the URLs of hosts lowercased, as the rule that
+// finish gives those hosts rewrites them, and URLs that become equal kept once.
+func lowerPaths(ms []*member, hosts map[string]casefold.Evidence, buf *[]urlnorm.Token) []*member {
+	out := ms[:0:0]
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if _, ok := hosts[m.p.host]; ok {
+			if lo := finalize(casefold.LowerPath(m.prep)); lo != m.prep {
+				p, b, ok := parse(lo, *buf)
+				*buf = b
+				if ok {
+					mm := *m
+					mm.prep, mm.p = lo, p
+					m = &mm
+				}
+			}
+		}
+		if seen[m.prep] {
+			continue
+		}
+		seen[m.prep] = true
+		out = append(out, m)
+	}
+	return out
 }
 
 // finish generalizes a site's pairwise rules and measures the generalized rules.
@@ -255,6 +308,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	// site that has it would do, in isolation.
 	s.paramDel = map[string]*Evidence{}
 	outsP := map[string]map[string]int32{}
+	fams := map[string]map[string]*family{} // by parameter, then by the URL's last path segment
 	for _, m := range all {
 		for i, q := range m.p.query {
 			if i > 0 && m.p.query[i-1].Name == q.Name {
@@ -273,17 +327,46 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				outsP[q.Name] = map[string]int32{}
 			}
 			ev.Coverage++
+			fm := fams[q.Name]
+			if fm == nil {
+				fm = map[string]*family{}
+				fams[q.Name] = fm
+			}
+			fam := fm[lastSegment(&m.p)]
+			if fam == nil {
+				fam = &family{values: map[string]bool{}}
+				fm[lastSegment(&m.p)] = fam
+			}
+			fam.urls++
+			if len(fam.values) < maxFamilyValues {
+				fam.values[q.Value] = true
+			}
 			bad := false
-			if c, ok := ident[o]; ok && c != m.cluster {
-				bad = true
+			if c, ok := ident[o]; ok {
+				if c != m.cluster {
+					bad = true
+				} else {
+					fam.supported = true // a URL of its own cluster: a supporting pair
+				}
 			}
 			if c, ok := outsP[q.Name][o]; ok && c != m.cluster {
 				bad = true
 			} else if !ok {
 				outsP[q.Name][o] = m.cluster
+			} else {
+				fam.supported = true
 			}
+			fam.cov++
 			if bad {
 				ev.False++
+				fam.f++
+			}
+		}
+	}
+	for name, fm := range fams {
+		for _, fam := range fm {
+			if fam.identifying() {
+				s.paramDel[name].Identifying = true
 			}
 		}
 	}
@@ -299,30 +382,55 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 		}
 	}
 
+	// A case-insensitive host: one rule lowercases every path (the training URLs are
+	// lowercased already); its evidence is the host's URLs with upper case in the path and those
+	// that lowercasing merges with another cluster.
+	for _, h := range slices.Sorted(maps.Keys(pw.caseHosts)) {
+		ev := pw.caseHosts[h]
+		s.rules = append(s.rules, lrule{Site: s.name, Context: []cond{{Key: urlnorm.Key{Part: urlnorm.PartHost}, Kind: condEq, Value: h}},
+			edit: edit{PathCase: opLower}, Coverage: ev.Changed, False: ev.False})
+		st.Rules++
+	}
+
 	// Widen within the site: a parameter that a selected rule deletes whatever its value, and
 	// whose deletion from every training URL of the site merges no two clusters, gets a rule of
 	// its own, "delete P" wherever P is. Rules learned from
 	// pairs name every parameter their clusters had (utm_source with utm_medium and
 	// utm_campaign); this one covers P in any company. It is the least specific rule of the
-	// site, so learned rules go first, and Normalize's passes apply it after them.
+	// site, so learned rules go first, and Normalize's passes apply it after them. Where
+	// deleting P everywhere merges clusters, or P looks identifying in some page family (see
+	// Evidence.Identifying), P gets instead one rule per family (last path segment) in which
+	// pairs support deleting it and deleting it merges no two clusters.
 	var names []string
 	for name, ev := range s.paramDel {
-		if ev.Learned && ev.False == 0 {
+		if ev.Learned {
 			names = append(names, name)
 		}
 	}
 	slices.Sort(names)
 	for _, name := range names {
 		ev := s.paramDel[name]
-		s.rules = append(s.rules, lrule{
-			Site:     name,
-			Context:  []cond{{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name}, Kind: condAny}},
-			edit:     edit{Query: []queryOp{{Name: name, Delete: true}}},
-			Coverage: ev.Coverage,
-			False:    ev.False,
-		})
-		s.rules[len(s.rules)-1].Site = s.name
-		st.Rules++
+		del := edit{Query: []queryOp{{Name: name, Delete: true}}}
+		any := cond{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name}, Kind: condAny}
+		if !ev.Identifying && ev.False == 0 {
+			s.rules = append(s.rules, lrule{Site: s.name, Context: []cond{any}, edit: del, Coverage: ev.Coverage, False: ev.False})
+			st.Rules++
+			continue
+		}
+		// The parameter looks identifying where no pair shows it redundant (phpBB's f= in
+		// viewforum.php, redundant in viewtopic.php), or deleting it everywhere merges
+		// clusters: the rule is widened only to the families (last path segments) where a
+		// pair of one cluster supports it and deleting it merges no two clusters.
+		fm := fams[name]
+		for _, seg := range slices.Sorted(maps.Keys(fm)) {
+			fam := fm[seg]
+			if !fam.supported || fam.f > 0 {
+				continue
+			}
+			last := cond{Key: urlnorm.Key{Part: urlnorm.PartPath, RPos: 1}, Kind: condEq, Value: seg}
+			s.rules = append(s.rules, lrule{Site: s.name, Context: []cond{last, any}, edit: del, Coverage: fam.cov, False: fam.f})
+			st.Rules++
+		}
 	}
 	s.order()
 	return s, st
@@ -336,6 +444,38 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 type Evidence struct {
 	Coverage, False int
 	Learned         bool
+	// Identifying is set when, among the site's URLs with the same last path segment (a
+	// script, a page family), the parameter has many distinct values and no two URLs of one
+	// cluster differ in it alone: it names pages there (phpBB's f= in viewforum.php), however
+	// redundant it is elsewhere on the site. Such a parameter is not widened beyond the
+	// site, and within the site only to the families where pairs support deleting it.
+	Identifying bool
+}
+
+// A family is what deleting one query parameter does on the URLs of a site that share their
+// last path segment.
+type family struct {
+	urls, cov, f int
+	values       map[string]bool // distinct values, at most maxFamilyValues
+	supported    bool            // two URLs of one cluster meet when the parameter goes
+}
+
+// maxFamilyValues bounds the distinct values a family counts: identifying only needs to know
+// whether they are many.
+const maxFamilyValues = 64
+
+// identifying reports whether the parameter looks like a page's key in the family: no
+// supporting pair, and at least 3 URLs with mostly distinct values.
+func (f *family) identifying() bool {
+	return !f.supported && f.urls >= 3 && len(f.values) >= 3 && 2*len(f.values) >= min(f.urls, maxFamilyValues)
+}
+
+// lastSegment returns the last path segment of p, "" for none.
+func lastSegment(p *parsed) string {
+	if len(p.path) == 0 {
+		return ""
+	}
+	return p.path[len(p.path)-1]
 }
 
 // isParamDeletion reports whether r only deletes query parameters whose value its context

@@ -15,7 +15,8 @@ import (
 //   - deleting it from every training URL of every site that has it, measured site by site,
 //     reaches Options.MinPrecision by lrule.Estimate in total and never makes a site's precision
 //     drop below 0.9: a parameter that carries content on some site (s= as a search query, t= as
-//     a topic id) is not widened, however many sites use it as a session id.
+//     a topic id) is not widened, however many sites use it as a session id; nor is one that
+//     looks identifying in a part of some site (Evidence.Identifying).
 //
 // The evidence is kept in the rule: Coverage and False sum the sites' measurements and Sites
 // counts the sites it was learned on; in the rules.Set, Stats.Support is that count.
@@ -42,7 +43,7 @@ func widen(sites []SiteResult, opt Options) []lrule {
 			}
 			a.cov += ev.Coverage
 			a.f += ev.False
-			if ev.Coverage > 0 && float64(ev.Coverage-ev.False)/float64(ev.Coverage) < 0.9 {
+			if ev.Identifying || ev.Coverage > 0 && float64(ev.Coverage-ev.False)/float64(ev.Coverage) < 0.9 {
 				a.bad = true
 			}
 		}

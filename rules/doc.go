@@ -63,7 +63,7 @@
 //   - Of the matching rules, the first in precedence order that changes the URL applies, so a rule
 //     that leaves a URL as it is (a lowercasing rule on a lower-case URL) does not hide the rules
 //     after it. Rewriting stops when no matching rule changes the URL, at a URL seen
-//     before in the same chain (reported as ErrCycle), or at the bound (ErrRewriteLimit); the
-//     last URL is returned in each case.
+//     before in the same chain (reported as ErrCycle, with the input URL, keyed if the set has
+//     a Key), or at the bound (ErrRewriteLimit, with the last URL).
 //   - Precision is computed as §5 defines it; see [RuleMetrics].
 package rules

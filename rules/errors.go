@@ -9,7 +9,7 @@ import (
 // and [NewSet]) or a *ParseError (from [Set.ReadFrom]); use errors.Is.
 var (
 	// ErrCycle reports that the rewrites of a URL came back to a URL seen before: normalization
-	// stopped with the last URL instead of looping.
+	// stopped instead of looping and returned its input (with Options.Key, the input's key).
 	ErrCycle = errors.New("rewrite cycle")
 	// ErrRewriteLimit reports that a URL was still being rewritten after the set's bound on
 	// rewrites (Options.MaxRewrites, 8 by default): normalization stopped with the last URL.

@@ -108,11 +108,18 @@ func TestNormalize(t *testing.T) {
 			`host=h.example cov=9 prec=0.9 sup=1 if path(1,-)="a" then path(1,-)="one"`,
 			`host=h.example cov=1 prec=1 sup=1 if path(2,-)="b" then path(2,-)="two"`},
 			"http://h.example/a/b", "http://h.example/one/two", nil},
-		// A cycle a -> b -> a stops with the last URL and is reported.
+		// A cycle a -> b -> a stops with the input URL and is reported.
 		{[]string{
 			`host=c.example cov=1 prec=1 sup=1 if path(1,1)="a" then path(1,1)="b"`,
 			`host=c.example cov=1 prec=1 sup=1 if path(1,1)="b" then path(1,1)="a"`},
 			"http://c.example/a", "http://c.example/a", ErrCycle},
+		// Entered from outside (x -> a -> b -> a), a cycle gives the input back, not a URL of the
+		// cycle.
+		{[]string{
+			`host=c.example cov=1 prec=1 sup=1 if path(1,1)="x" then path(1,1)="a"`,
+			`host=c.example cov=1 prec=1 sup=1 if path(1,1)="a" then path(1,1)="b"`,
+			`host=c.example cov=1 prec=1 sup=1 if path(1,1)="b" then path(1,1)="a"`},
+			"http://c.example/x", "http://c.example/x", ErrCycle},
 		// A rule that grows the URL forever stops at the bound.
 		{[]string{`host=g.example cov=1 prec=1 sup=1 if path(1,-)="x" then path(1,-)="x/x"`},
 			"http://g.example/x", "", ErrRewriteLimit},

@@ -717,8 +717,9 @@ func (s *Set) matchSlow(v *view, from int) int {
 // urlnorm normalizer (rules match canonical tokens); a URL that no rule matches comes back as
 // it is, without allocation.
 //
-// If the rewrites come back to an earlier URL, Normalize stops with the last URL and an
-// *Error wrapping ErrCycle; if the bound is reached, with the last URL and ErrRewriteLimit. A
+// If the rewrites come back to an earlier URL, Normalize returns its input (with a Key, the
+// input's key: the static key) and an *Error wrapping ErrCycle; if the bound is reached, the
+// last URL and ErrRewriteLimit. A
 // URL that urlnorm cannot tokenize comes back unchanged with the error. Normalize satisfies
 // urlnorm.Stage.
 func (s *Set) Normalize(u string) (string, error) {
@@ -782,7 +783,9 @@ func (s *Set) normalize(u string, slow bool) (string, error) {
 		}
 		sc.chain = append(sc.chain, cur)
 		if slices.Contains(sc.chain, next) {
-			return next, &Error{Op: "normalize", Input: u, Err: ErrCycle}
+			// No URL of a cycle is a better key than another: the input (keyed, with a Key)
+			// is one every caller can rely on, whatever URL of the cycle it entered by.
+			return u, &Error{Op: "normalize", Input: u, Err: ErrCycle}
 		}
 		cur = next
 	}

@@ -109,8 +109,8 @@ func cmdLearn(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected (%d not expressible), %d rules written\n",
-		st.Sites, st.URLs, st.Pairs, st.Rules, st.Selected, st.Unexpressed, set.Len())
+	fmt.Fprintf(os.Stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected (%d not expressible, %d dropped for cycles), %d rules written\n",
+		st.Sites, st.URLs, st.Pairs, st.Rules, st.Selected, st.Unexpressed, st.Cycles, set.Len())
 	w := stdout
 	if *out != "" {
 		f, err := os.Create(*out)
@@ -170,10 +170,14 @@ func cmdApply(args []string, stdin io.Reader, stdout io.Writer) error {
 	bw := bufio.NewWriter(stdout)
 	defer bw.Flush()
 	for sc.Scan() {
+		// On a rewrite cycle or at the rewrite bound, Normalize still returns a key (on a cycle,
+		// the URL's static key): it is printed with the error reported.
 		key, err := set.Normalize(sc.Text())
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "urldedup apply: %q: %v\n", sc.Text(), err)
-			key = sc.Text()
+			if key == "" {
+				key = sc.Text()
+			}
 		}
 		fmt.Fprintln(bw, key)
 	}

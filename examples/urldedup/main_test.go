@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/undust/undust/urlnorm"
 )
 
 // TestLearnApply learns rules from a small cluster file, writes them in package rules' format,
@@ -51,5 +53,27 @@ func TestUsage(t *testing.T) {
 	}
 	if err := cmdEval(nil, &bytes.Buffer{}); err != errUsage {
 		t.Errorf("eval without -data: error %v", err)
+	}
+}
+
+// TestApplyCycle applies a rules file whose host rules make a cycle (www -> m -> www): apply
+// prints the URL's static key (urlnorm's Crawler key: session id and fragment dropped), not
+// the raw URL.
+func TestApplyCycle(t *testing.T) {
+	dir := t.TempDir()
+	rulesFile := filepath.Join(dir, "rules.txt")
+	text := "undust-rules v1\nkey " + urlnorm.Crawler.String() + "\n" +
+		"rule host=www.shop.example cov=5 prec=1 sup=1 if then host=\"m.shop.example\"\n" +
+		"rule host=m.shop.example cov=4 prec=1 sup=1 if then host=\"www.shop.example\"\n"
+	if err := os.WriteFile(rulesFile, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	in := strings.NewReader("http://www.shop.example/p?PHPSESSID=0123456789abcdef0123456789abcdef#top\n")
+	if err := cmdApply([]string{"-rules", rulesFile}, in, &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := "http://www.shop.example/p\n"; out.String() != want {
+		t.Errorf("apply printed %q, want %q", out.String(), want)
 	}
 }

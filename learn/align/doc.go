@@ -45,6 +45,17 @@
 // one rule per value would pass validation value by value and, together, merge every page the
 // parameter tells apart), deleting or setting a last path segment with a frequent value
 // (index.html, the empty segment of a trailing slash), and setting the scheme or the host.
+// A host-wide parameter deletion is not made where the parameter looks identifying in a page
+// family (URLs of the host with one last path segment) where no pair of one cluster shows it
+// redundant and its values are mostly distinct (phpBB's f= in viewforum.php): it is replaced by
+// one rule per family where a pair supports it, its context naming the last segment.
+//
+// As in package learn, a host whose duplicates differ in path case (beyond first letters) and
+// whose clusters lowercasing does not merge gets one rule, path(-,-)=lower, and is learned from
+// lowercased paths; and the learned set is made acyclic on its training URLs (of each rewrite
+// cycle, the rule of least coverage is dropped; learn.Stats.Cycles). The set keys URLs with
+// urlnorm's Crawler flags (rules.Options.Key), so its rules file carries a key line and a
+// loaded set takes raw URLs as the learned one does.
 //
 // A path segment and a query value never share a column, so a key moved between path and query
 // (/wiki/T = /w/index.php?title=T = /?title=T, /video?video_id=X = short.link/X) defeats the

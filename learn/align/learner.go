@@ -1,10 +1,14 @@
 package align
 
 import (
+	"maps"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/undust/undust/internal/acyclic"
+	"github.com/undust/undust/internal/casefold"
 	"github.com/undust/undust/internal/par"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
@@ -72,17 +76,19 @@ type Learner struct {
 	Options Options
 }
 
-// canonicalizer is the canonicalizer of the learned sets, as in package learn.
+// canonicalizer is the canonicalizer of the one-rule sets that validation measures on prepared
+// URLs (the learned set keys its URLs with the same flags, Options.Key).
 var canonicalizer = urlnorm.New(urlnorm.Crawler)
 
 // Learn learns rules from clusters, per site (Cluster.Site), sites in parallel, and returns
-// them as a rules.Set with urlnorm's Crawler normalizer as its canonicalizer; measure it with
-// learn.SetNormalizer. The result depends only on the clusters (their order included) and the
+// them as a rules.Set whose Options.Key is urlnorm.Crawler, as package learn's sets: its
+// Normalize takes raw URLs, and so does the set its rules file loads as. The result depends only on the clusters (their order included) and the
 // options. Stats are filled as follows: Sites, Clusters, URLs and BadURLs count the input;
 // Pairs counts pairwise alignments; Classes the distinct candidate rules; Leaves the candidates
 // that at least MinFreq clusters yield; Overwriting the aligned URLs whose rewrite the rules
 // model cannot express (see Inexpressible in the package doc); Rules the candidates validated;
-// Selected the rules kept.
+// Selected the rules kept; Cycles the rules dropped because they made a rewrite cycle on a
+// training URL (of each cycle, the rule of least coverage; see Stats.Cycles).
 func (l *Learner) Learn(clusters []learn.Cluster) (*rules.Set, learn.Stats, error) {
 	if len(clusters) == 0 {
 		return nil, learn.Stats{}, learn.ErrNoClusters
@@ -110,10 +116,24 @@ func (l *Learner) Learn(clusters []learn.Cluster) (*rules.Set, learn.Stats, erro
 		st.Rules += s.Rules
 		st.Selected += s.Selected
 	}
-	set, err := rules.NewSet(all, &rules.Options{Canonicalizer: canonicalizer})
+	// The set keys its input and every rewritten URL with urlnorm's Crawler flags, the form the
+	// rules were learned on; the rules file carries that on its key line, so that a loaded set
+	// takes raw URLs as this one does.
+	set, err := rules.NewSet(all, &rules.Options{Key: urlnorm.Crawler})
 	if err != nil {
 		return nil, st, err
 	}
+	var raw []string
+	for _, c := range clusters {
+		for _, u := range c.URLs {
+			raw = append(raw, u.Raw)
+		}
+	}
+	set, dropped, err := acyclic.Break(set, raw)
+	if err != nil {
+		return nil, st, err
+	}
+	st.Cycles = len(dropped)
 	return set, st, nil
 }
 
@@ -194,6 +214,7 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 	var gen, val []item
 	var genIdx [][]int // per generation cluster: its items
 	var genIDs []string
+	caseHosts := caseInsensitive(cls)
 	for ci, c := range cls {
 		half := learn.InHalf(c.ID, opt.Seed^valSeed)
 		seen := map[string]bool{}
@@ -204,6 +225,12 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 			if !ok {
 				st.BadURLs++
 				continue
+			}
+			if _, lower := caseHosts[it.host]; lower {
+				// Learned as the host's case rule rewrites it.
+				if lo, ok := prepare(casefold.LowerPath(it.prep)); ok {
+					it = lo
+				}
 			}
 			if seen[it.prep] {
 				// Raw URLs that the static key already merges are one URL here: a pair of them
@@ -225,10 +252,45 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 		}
 	}
 	fr := newFreqs(gen, genIdx)
-	cands := candidates(gen, genIdx, genIDs, fr, opt, &st)
+	cands := guard(candidates(gen, genIdx, genIDs, fr, opt, &st), families(gen, val))
 	kept := validate(cands, val, opt, &st)
+	for _, h := range slices.Sorted(maps.Keys(caseHosts)) {
+		ev := caseHosts[h]
+		prec := 1.0
+		if ev.Changed > 0 {
+			prec = 1 - float64(ev.False)/float64(ev.Changed)
+		}
+		kept = append(kept, rules.Rule{Scope: rules.Scope{Host: h},
+			Transform: rules.Transformation{{Key: urlnorm.Key{Part: urlnorm.PartPath}, Op: rules.Convert, Conv: rules.Lower}},
+			Stats:     rules.Stats{Coverage: ev.Changed, Precision: prec, Support: ev.Pairs}})
+	}
 	st.Selected = len(kept)
 	return kept, st
+}
+
+// caseInsensitive returns the hosts of a site whose paths are case-insensitive by the
+// evidence of all its clusters (package internal/casefold): a host gets one rule that
+// lowercases its paths, and its URLs are learned from lowercased.
+func caseInsensitive(cls []*learn.Cluster) map[string]casefold.Evidence {
+	var urls []string
+	var cl []int32
+	for ci, c := range cls {
+		seen := map[string]bool{}
+		for _, u := range c.URLs {
+			if p, ok := learn.Prepare(u.Raw); ok && !seen[p] {
+				seen[p] = true
+				urls = append(urls, p)
+				cl = append(cl, int32(ci))
+			}
+		}
+	}
+	out := casefold.Hosts(urls, cl, casefold.Options{})
+	for h := range out {
+		if strings.ContainsAny(h, ":@") { // a port or user information: not a host scope
+			delete(out, h)
+		}
+	}
+	return out
 }
 
 // valSeed is mixed into Options.Seed for the generation/validation split.

@@ -1,0 +1,52 @@
+package casefold
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestLowerPath(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"http://H.example/Recipe/X/DEFAULT.ASPX?Q=A", "http://H.example/recipe/x/default.aspx?Q=A"},
+		{"http://h.example/%C3%A9T%C3", "http://h.example/%C3%A9t%C3"},
+		{"http://h.example", "http://h.example"},
+		{"http://h.example/a/b", "http://h.example/a/b"},
+	}
+	for _, tt := range tests {
+		if got := LowerPath(tt.in); got != tt.want {
+			t.Errorf("LowerPath(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestHosts(t *testing.T) {
+	var urls []string
+	var cl []int32
+	add := func(c int, us ...string) {
+		for _, u := range us {
+			urls = append(urls, u)
+			cl = append(cl, int32(c))
+		}
+	}
+	for i := range 8 {
+		// IIS: case variants of one page.
+		add(i, fmt.Sprintf("http://iis.example/Recipe/R%d/default.aspx", i), fmt.Sprintf("http://iis.example/RECIPE/r%d/DEFAULT.ASPX", i))
+		// A wiki: only the first letter varies; and a case-sensitive trap.
+		add(100+i, fmt.Sprintf("http://wiki.example/wiki/Page%d", i), fmt.Sprintf("http://wiki.example/wiki/page%d", i))
+		add(200+i, fmt.Sprintf("http://docs.example/faq%d.html", i))
+		add(300+i, fmt.Sprintf("http://docs.example/FAQ%d.html", i))
+	}
+	// The docs host also has case variants of a few pages: its false merges outweigh them.
+	for i := range 5 {
+		add(400+i, fmt.Sprintf("http://docs.example/x/Guide%d", i), fmt.Sprintf("http://docs.example/x/GUIDE%d", i))
+	}
+	// An alias host whose URLs are case variants of the first host's: pairs across hosts.
+	for i := range 6 {
+		add(i, fmt.Sprintf("http://alias.example/recipe/R%d/Default.aspx", i))
+	}
+	got := Hosts(urls, cl, Options{})
+	want := map[string]Evidence{"iis.example": {Pairs: 16, Changed: 16}, "alias.example": {Pairs: 6, Changed: 6}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Hosts = %+v, want %+v", got, want)
+	}
+}

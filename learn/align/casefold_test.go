@@ -1,0 +1,60 @@
+package align
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/undust/undust/learn"
+)
+
+// TestCaseInsensitiveHost: a host whose duplicates differ in path case gets one rule that
+// lowercases the whole path (not one literal rule per token), which merges the case variants
+// of pages not seen in training; a case-sensitive host of the same site gets none.
+func TestCaseInsensitiveHost(t *testing.T) {
+	var cls []learn.Cluster
+	dirs := []string{"Shop", "Catalog/Garden", "Info", "Recipes/Main/Course"}
+	for i := range 48 {
+		p := fmt.Sprintf("/%s/Item%d/Detail.aspx", dirs[i%len(dirs)], i)
+		cls = append(cls, cluster(fmt.Sprintf("iis-p%d", i),
+			"http://www.iis.example"+p, "http://www.iis.example"+strings.ToUpper(p), "http://www.iis.example"+strings.ToLower(p)))
+		q := fmt.Sprintf("/Docs/Page%d.html", i)
+		cls = append(cls, cluster(fmt.Sprintf("iis-d%d", i), "http://docs.iis.example"+q),
+			cluster(fmt.Sprintf("iis-e%d", i), "http://docs.iis.example"+strings.ToLower(q)))
+	}
+	set, _, err := (&Learner{}).Learn(cls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, lower := 0, 0
+	for i := range set.Len() {
+		s := set.Rule(i).String()
+		if strings.Contains(s, "path(-,-)=lower") {
+			whole++
+			if !strings.Contains(s, "host=www.iis.example ") {
+				t.Errorf("case rule out of its host: %s", s)
+			}
+		} else if strings.Contains(s, "lower(") {
+			lower++
+		}
+	}
+	if whole != 1 || lower != 0 {
+		t.Errorf("%d whole-path and %d per-token lowercasing rules, want 1 and 0", whole, lower)
+	}
+	tests := []struct{ a, b string }{
+		{"http://www.iis.example/Shop/Item900/Detail.aspx", "http://www.iis.example/SHOP/ITEM900/DETAIL.ASPX"},
+		{"http://www.iis.example/Other/Place/X1.aspx", "http://www.iis.example/other/place/x1.ASPX"},
+	}
+	for _, tt := range tests {
+		ka, _ := set.Normalize(tt.a)
+		kb, _ := set.Normalize(tt.b)
+		if ka != kb {
+			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q; want equal", tt.a, ka, tt.b, kb)
+		}
+	}
+	ka, _ := set.Normalize("http://docs.iis.example/Docs/Page900.html")
+	kb, _ := set.Normalize("http://docs.iis.example/docs/page900.html")
+	if ka == kb {
+		t.Errorf("the case-sensitive host's pages meet: %q", ka)
+	}
+}

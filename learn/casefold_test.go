@@ -1,0 +1,68 @@
+package learn
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// iisClusters are the pages of a made-up IIS site: every page is linked in several letter
+// cases (/Shop/Item7/Detail.aspx = /SHOP/item7/DETAIL.ASPX), at several depths, beside a
+// case-sensitive host of the same site whose /Docs/FAQ.html and /docs/faq.html are different
+// pages.
+func iisClusters() []Cluster {
+	var cls []Cluster
+	dirs := []string{"Shop", "Catalog/Garden", "Info", "Recipes/Main/Course"}
+	for i := range 48 {
+		d := dirs[i%len(dirs)]
+		p := fmt.Sprintf("/%s/Item%d/Detail.aspx", d, i)
+		cls = append(cls, Cluster{ID: fmt.Sprintf("iis-p%d", i), Site: "iis", URLs: []URL{
+			{Raw: "http://www.iis.example" + p},
+			{Raw: "http://www.iis.example" + strings.ToUpper(p)},
+			{Raw: "http://www.iis.example" + strings.ToLower(p)},
+		}})
+		q := fmt.Sprintf("/Docs/Page%d.html", i)
+		cls = append(cls,
+			Cluster{ID: fmt.Sprintf("iis-d%d", i), Site: "iis", URLs: []URL{{Raw: "http://docs.iis.example" + q}}},
+			Cluster{ID: fmt.Sprintf("iis-e%d", i), Site: "iis", URLs: []URL{{Raw: "http://docs.iis.example" + strings.ToLower(q)}}})
+	}
+	return cls
+}
+
+// TestCaseInsensitiveHost checks that a host whose duplicates differ in path case gets one rule
+// that lowercases the whole path, which then merges the case variants of pages not seen in
+// training, and that the case-sensitive host of the same site gets none.
+func TestCaseInsensitiveHost(t *testing.T) {
+	set, _, err := Learn(iisClusters(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := 0
+	for i := range set.Len() {
+		if s := set.Rule(i).String(); strings.Contains(s, "path(-,-)=lower") {
+			whole++
+			if !strings.Contains(s, "host=www.iis.example ") {
+				t.Errorf("case rule out of its host: %s", s)
+			}
+		}
+	}
+	if whole != 1 {
+		t.Errorf("%d whole-path lowercasing rules, want 1", whole)
+	}
+	tests := []struct{ a, b string }{
+		{"http://www.iis.example/Shop/Item900/Detail.aspx", "http://www.iis.example/SHOP/ITEM900/DETAIL.ASPX"},
+		{"http://www.iis.example/Other/Place/X1.aspx", "http://www.iis.example/other/place/x1.ASPX"},
+	}
+	for _, tt := range tests {
+		ka, _ := set.Normalize(tt.a)
+		kb, _ := set.Normalize(tt.b)
+		if ka != kb {
+			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q; want equal", tt.a, ka, tt.b, kb)
+		}
+	}
+	ka, _ := set.Normalize("http://docs.iis.example/Docs/Page900.html")
+	kb, _ := set.Normalize("http://docs.iis.example/docs/page900.html")
+	if ka == kb {
+		t.Errorf("the case-sensitive host's pages meet: %q", ka)
+	}
+}
