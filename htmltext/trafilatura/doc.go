@@ -27,13 +27,16 @@
 //
 // The page is read as UTF-8, as htmltext reads it (go-trafilatura's own
 // entry point guesses the charset instead). Pages larger than
-// [Extractor.MaxBytes] are rejected with [ErrTooLarge]; the HTML parser of
-// golang.org/x/net/html rejects elements nested deeper than 512, which
-// bounds the recursion of the extractor. A panic inside go-trafilatura or
-// its dependencies is recovered and returned as a [*PanicError]. There is
-// no bound on CPU time beyond what the extractor's algorithms give: it
-// builds a DOM and copies it three times, so memory is a small multiple of
-// the page and speed a fraction of htmltext's (see the benchmarks).
+// [Extractor.MaxBytes] or with more elements than [Extractor.MaxElements]
+// are rejected with [ErrTooLarge]; the HTML parser of golang.org/x/net/html
+// rejects elements nested deeper than 512, which bounds the recursion of
+// the extractor. A panic inside go-trafilatura or its dependencies is
+// recovered and returned as a [*PanicError]. The extractor builds a DOM and
+// copies it three times, so memory is a small multiple of the page, and its
+// time grows faster than linearly in the number of elements (about
+// quadratically on long runs of sibling paragraphs or links), which the
+// element limit bounds to seconds per page; it is a small fraction of
+// htmltext's speed (see the benchmarks).
 //
 // # Dependencies
 //

@@ -18,7 +18,13 @@ import (
 // is 0.
 const DefaultMaxBytes = 16 << 20
 
-// ErrTooLarge is returned (wrapped) for a page larger than the limit.
+// DefaultMaxElements is the element count limit of an [Extractor] whose
+// MaxElements is 0. go-trafilatura's time grows faster than linearly in
+// the number of elements: a page of 20,000 sibling links took 2.5 s on
+// one core where 10,000 took 0.8 s.
+const DefaultMaxElements = 20000
+
+// ErrTooLarge is returned (wrapped) for a page larger than a limit.
 var ErrTooLarge = errors.New("trafilatura: page too large")
 
 // Extractor extracts the main content of a page with go-trafilatura. The
@@ -34,6 +40,10 @@ type Extractor struct {
 	// MaxBytes bounds the page size; 0 means DefaultMaxBytes. Larger
 	// pages are rejected with an error wrapping ErrTooLarge.
 	MaxBytes int
+	// MaxElements bounds the number of elements of the parsed page; 0
+	// means DefaultMaxElements. Larger pages are rejected with an error
+	// wrapping ErrTooLarge.
+	MaxElements int
 }
 
 // Check that an Extractor is an htmltext.Extractor.
@@ -58,7 +68,7 @@ const noText = "text and comments are not long enough"
 // ExtractText returns the title and main-content paragraphs of page (see
 // the package documentation for their shape). A page without main content
 // gives an empty Text and no error. It fails for a page larger than the
-// limit, for markup the HTML parser rejects (nesting deeper than 512
+// limits, for markup the HTML parser rejects (nesting deeper than 512
 // elements) and when the extractor panics. It does not keep or modify page.
 func (e Extractor) ExtractText(page []byte) (t htmltext.Text, err error) {
 	limit := e.MaxBytes
@@ -71,6 +81,13 @@ func (e Extractor) ExtractText(page []byte) (t htmltext.Text, err error) {
 	doc, err := html.Parse(bytes.NewReader(page))
 	if err != nil {
 		return htmltext.Text{}, fmt.Errorf("trafilatura: parse: %w", err)
+	}
+	maxElems := e.MaxElements
+	if maxElems <= 0 {
+		maxElems = DefaultMaxElements
+	}
+	if n := countElements(doc, maxElems); n > maxElems {
+		return htmltext.Text{}, fmt.Errorf("%w: more than %d elements", ErrTooLarge, maxElems)
 	}
 	defer func() {
 		if v := recover(); v != nil {
@@ -100,6 +117,31 @@ func (e Extractor) ExtractText(page []byte) (t htmltext.Text, err error) {
 
 // extractDocument is go-trafilatura's entry point; tests replace it.
 var extractDocument = gotrafilatura.ExtractDocument
+
+// countElements returns the number of element nodes under n, counting no
+// further than limit+1. It walks without recursion.
+func countElements(n *html.Node, limit int) int {
+	count := 0
+	for c := n; c != nil; {
+		if c.Type == html.ElementNode {
+			if count++; count > limit {
+				return count
+			}
+		}
+		if c.FirstChild != nil {
+			c = c.FirstChild
+			continue
+		}
+		for c != n && c.NextSibling == nil {
+			c = c.Parent
+		}
+		if c == n {
+			break
+		}
+		c = c.NextSibling
+	}
+	return count
+}
 
 // walker collects the paragraphs of a DOM tree.
 type walker struct {

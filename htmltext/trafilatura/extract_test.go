@@ -74,14 +74,14 @@ func TestWalker(t *testing.T) {
 		want []string
 	}{
 		{"<p>a <b>b</b>c</p><p>d</p>", []string{"a bc", "d"}},          // inline joins, block splits
-		{"<div>a<div>b</div>c</div>", []string{"a", "b", "c"}},          // a nested block splits its parent
-		{"<p>a<br>b</p>", []string{"a", "b"}},                           // br ends a paragraph
-		{"<p>  a \n\t b  </p><p> </p>", []string{"a b"}},                // white space collapses; empty dropped
+		{"<div>a<div>b</div>c</div>", []string{"a", "b", "c"}},         // a nested block splits its parent
+		{"<p>a<br>b</p>", []string{"a", "b"}},                          // br ends a paragraph
+		{"<p>  a \n\t b  </p><p> </p>", []string{"a b"}},               // white space collapses; empty dropped
 		{"<pre>x\n  y\n\n z\n \n\nw</pre>", []string{"x y", "z", "w"}}, // blank lines split pre
 		{"<p>a<script>s()</script><style>p{}</style>b</p>", []string{"ab"}},
 		{"<ul><li>one</li><li>two <a href=x>link</a></li></ul>", []string{"one", "two link"}},
 		{"<table><tr><td>a</td><td>b</td></tr></table>", []string{"a", "b"}}, // cells split
-		{"<p>x<!-- c -->y</p>", []string{"xy"}},                             // comments skipped
+		{"<p>x<!-- c -->y</p>", []string{"xy"}},                              // comments skipped
 	}
 	for _, tt := range tests {
 		doc, err := html.Parse(strings.NewReader(tt.html))
@@ -109,6 +109,8 @@ func TestExtractTextErrors(t *testing.T) {
 	}{
 		{"limit", Extractor{MaxBytes: 10}, "<p>eleven bytes</p>", true, ErrTooLarge, "trafilatura: page too large: 19 bytes, limit 10"},
 		{"at limit", Extractor{MaxBytes: 19}, "<p>eleven bytes</p>", false, nil, ""},
+		{"elements", Extractor{MaxElements: 5}, "<p>a<p>b<p>c", true, ErrTooLarge, "trafilatura: page too large: more than 5 elements"}, // html, head, body, 3 p
+		{"elements at limit", Extractor{MaxElements: 6}, "<p>a<p>b<p>c", false, nil, ""},
 		{"deep", Extractor{}, deep, true, nil, "trafilatura: parse: "}, // the parser's nesting bound
 		{"not deep", Extractor{}, deep[500*5:], false, nil, ""},
 		{"empty", Extractor{}, "", false, nil, ""},
@@ -202,4 +204,45 @@ func TestConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// countSlow is the obvious recursive count of element nodes.
+func countSlow(n *html.Node) int {
+	c := 0
+	if n.Type == html.ElementNode {
+		c++
+	}
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		c += countSlow(k)
+	}
+	return c
+}
+
+func TestCountElements(t *testing.T) {
+	for _, s := range []string{
+		"",                                  // html, head, body
+		"<p>a<p>b<!-- c -->",                // siblings and a comment
+		"<div><div><span>x</span></div><p>", // nesting, then a sibling
+		strings.Repeat("<div>", 100) + strings.Repeat("<p>x</p>", 50),
+		readAll(t),
+	} {
+		doc, err := html.Parse(strings.NewReader(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := countSlow(doc)
+		if got := countElements(doc, 1<<30); got != want {
+			t.Errorf("countElements(%.40q) = %d, want %d", s, got, want)
+		}
+		if got := countElements(doc, want-1); got != want {
+			t.Errorf("countElements(%.40q, limit %d) = %d, want %d (limit+1)", s, want-1, got, want)
+		}
+		if got := countElements(doc.LastChild, 1<<30); got != countSlow(doc.LastChild) {
+			t.Errorf("countElements(subtree of %.40q) = %d, want %d", s, got, countSlow(doc.LastChild))
+		}
+	}
+}
+
+func readAll(t *testing.T) string {
+	return string(readPage(t, "article.html"))
 }
