@@ -96,7 +96,8 @@ func run(args []string, stderr io.Writer) int {
 	ext := trafilatura.Extractor{Fallback: *fallback}
 	recs, failed, cpu, wall := extractAll(pages, ext, *workers)
 	fmt.Fprintf(stderr, "extract: %d pages, %.1f MiB, %d failed; trafilatura%s: %s\n",
-		len(pages), mib(bytes), failed, map[bool]string{true: "+fallback"}[*fallback], speed(bytes, cpu, wall))
+		len(pages), mib(bytes), len(failed), map[bool]string{true: "+fallback"}[*fallback], speed(bytes, cpu, wall))
+	printFailed(stderr, failed)
 	if err := writeRecords(*out, recs); err != nil {
 		fmt.Fprintf(stderr, "extract: %v\n", err)
 		return 1
@@ -114,7 +115,8 @@ func run(args []string, stderr io.Writer) int {
 		return 1
 	}
 	base, baseFailed, baseCPU, baseWall := extractAll(pages, htmltext.Options{MainContent: true}, *workers)
-	fmt.Fprintf(stderr, "extract: htmltext main: %d failed; %s\n", baseFailed, speed(bytes, baseCPU, baseWall))
+	fmt.Fprintf(stderr, "extract: htmltext main: %d failed; %s\n", len(baseFailed), speed(bytes, baseCPU, baseWall))
+	printFailed(stderr, baseFailed)
 	fmt.Fprintf(stderr, "extract: quality against main_text (%d pages):\n", len(truth))
 	for _, x := range []struct {
 		name string
@@ -124,6 +126,17 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "  %-14s median J %.3f  J>=0.9 %.3f  empty %d\n", x.name, q.MedianJ, q.ShareGE90, q.Empty)
 	}
 	return 0
+}
+
+// printFailed prints the first failures.
+func printFailed(w io.Writer, failed []string) {
+	for i, f := range failed {
+		if i == 5 {
+			fmt.Fprintf(w, "  ... and %d more\n", len(failed)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", f)
+	}
 }
 
 func mib(n int64) float64 { return float64(n) / (1 << 20) }
@@ -138,11 +151,11 @@ func speed(bytes int64, cpu, wall time.Duration) string {
 }
 
 // extractAll extracts every page with e on n goroutines and returns the
-// records in page order, the number of pages e failed on, and the process
+// records in page order, the pages e failed on ("id: error"), and the process
 // CPU and wall time taken.
-func extractAll(pages []page, e htmltext.Extractor, n int) (recs []record, failed int, cpu, wall time.Duration) {
+func extractAll(pages []page, e htmltext.Extractor, n int) (recs []record, failed []string, cpu, wall time.Duration) {
 	recs = make([]record, len(pages))
-	fail := make([]bool, len(pages))
+	fail := make([]error, len(pages))
 	next := make(chan int, 64)
 	var wg sync.WaitGroup
 	start, startCPU := time.Now(), cpubench.ProcessTime()
@@ -150,9 +163,7 @@ func extractAll(pages []page, e htmltext.Extractor, n int) (recs []record, faile
 		wg.Go(func() {
 			for i := range next {
 				t, err := e.ExtractText([]byte(pages[i].HTML))
-				if err != nil {
-					fail[i] = true
-				}
+				fail[i] = err
 				recs[i] = record{ID: pages[i].ID, Title: t.Title, Main: t.String()}
 			}
 		})
@@ -163,9 +174,9 @@ func extractAll(pages []page, e htmltext.Extractor, n int) (recs []record, faile
 	close(next)
 	wg.Wait()
 	cpu, wall = cpubench.ProcessTime()-startCPU, time.Since(start)
-	for _, f := range fail {
-		if f {
-			failed++
+	for i, err := range fail {
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("%s: %v", pages[i].ID, err))
 		}
 	}
 	return recs, failed, cpu, wall

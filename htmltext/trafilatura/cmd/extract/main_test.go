@@ -38,7 +38,8 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := `{"id":"p1","html":` + quote(string(page)) + "}\n" + `{"id":"p2","html":"<p>x"}` + "\n"
+	pages := `{"id":"p1","html":` + quote(string(page)) + "}\n" + `{"id":"p2","html":"<p>x"}` + "\n" +
+		`{"id":"p3","html":` + quote(strings.Repeat("<p>x", 30000)) + "}\n" // too many elements
 	os.WriteFile(filepath.Join(dir, "pages.jsonl"), []byte(pages), 0o644)
 	os.WriteFile(filepath.Join(dir, "main_text.jsonl"), []byte(`{"id":"p1","main":"nothing alike at all in this text"}`+"\n"), 0o644)
 	out := filepath.Join(dir, "ext.jsonl.gz")
@@ -59,11 +60,11 @@ func TestRun(t *testing.T) {
 	if err := eachLine(z, out, func(r record) error { got = append(got, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].ID != "p1" || got[1].ID != "p2" || got[0].Title != "Configuring the print queue" ||
+	if len(got) != 3 || got[0].ID != "p1" || got[1].ID != "p2" || got[2].ID != "p3" || got[2].Main != "" || got[0].Title != "Configuring the print queue" ||
 		!strings.HasPrefix(got[0].Main, "Configuring the print queue\n\nThe print server keeps one queue") {
 		t.Errorf("output records %+v", got)
 	}
-	for _, s := range []string{"2 pages", "0 failed", "htmltext-main  median J 0.000", "trafilatura    median J 0.000"} {
+	for _, s := range []string{"3 pages", "1 failed", "p3: trafilatura: page too large: more than 20000 elements", "htmltext-main  median J 0.000", "trafilatura    median J 0.000"} {
 		if !strings.Contains(stderr.String(), s) {
 			t.Errorf("stderr does not mention %q:\n%s", s, stderr.String())
 		}
