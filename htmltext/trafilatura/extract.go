@@ -96,7 +96,7 @@ func (e Extractor) ExtractText(page []byte) (t htmltext.Text, err error) {
 	}()
 	res, err := extractDocument(doc, gotrafilatura.Options{
 		EnableFallback: e.Fallback,
-		// Dates are not wanted, and scanning for them is the slowest part.
+		// Dates are not wanted; Disabled skips scanning the page for them.
 		HtmlDateMode: gotrafilatura.Disabled,
 	})
 	if err != nil {
