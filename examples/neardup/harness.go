@@ -203,7 +203,7 @@ type Row struct {
 	Family      string  `json:"family"`
 	Param       string  `json:"param"`
 	Default     bool    `json:"default"`
-	Text        string  `json:"text"` // "main" or "full"
+	Text        string  `json:"text"` // "main", "full" or "ext" (extracted.go)
 	Predicted   int     `json:"predicted"`
 	TruePos     int     `json:"true_pos"`
 	Precision   float64 `json:"precision"`

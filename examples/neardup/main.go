@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	neardup eval -corpus DIR [-method LIST] [-text both|main|full] [-json] [-q]
+//	neardup eval -corpus DIR [-method LIST] [-text both|main|full] [-extracted FILE] [-json] [-q]
 //	neardup index (-pages FILE | -dir DIR) -o INDEX [-t 0.8] [-full]
 //	neardup query -index INDEX (-pages FILE | -dir DIR) [-t T]
 //
@@ -16,7 +16,10 @@
 // rate of eliminators and the time taken. -method takes a comma-separated
 // list of families, row names or path.Match patterns ("jaccard",
 // "jaccard:0.80", "digest:*", "default"); the default is every method.
-// See harness.go for how a method is added.
+// See harness.go for how a method is added. -extracted adds a text variant
+// "ext": the texts of FILE, JSON lines {"id", "title", "main"} like a
+// corpus's main_text.jsonl (gzip allowed), made by another extractor and
+// scored like the main variant (see extracted.go).
 //
 // index reads pages (JSON lines as above, or a directory of .html files
 // whose ids are their relative paths), extracts the main content (or the
@@ -81,6 +84,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	corpus := fs.String("corpus", "", "corpus `directory` (pages.jsonl[.gz], truth_pairs.tsv, traps.tsv)")
 	method := fs.String("method", "all", "comma-separated methods: families, row names or patterns; \"default\" for default rows")
 	text := fs.String("text", "both", "text variants to evaluate: both, main or full")
+	extracted := fs.String("extracted", "", "also evaluate the texts in `FILE` (JSON lines {id,title,main}, gzip allowed) as variant \"ext\"")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	if code, ok := parseArgs(fs, args, stderr); !ok {
@@ -112,11 +116,21 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neardup eval: %v\n", err)
 		return 1
 	}
+	var ext *Input
+	if *extracted != "" {
+		if ext, err = c.loadExtracted(*extracted); err != nil {
+			fmt.Fprintf(stderr, "neardup eval: %v\n", err)
+			return 1
+		}
+	}
 	var progress io.Writer
 	if !*quiet {
 		progress = stderr
 	}
 	rows := evaluate(c, ms, variants, progress)
+	if ext != nil {
+		rows = append(rows, evaluateExtracted(c, ext, ms, progress)...)
+	}
 	if *asJSON {
 		err = writeJSON(stdout, c, rows)
 	} else {
