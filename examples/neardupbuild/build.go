@@ -18,14 +18,12 @@ import (
 	"unicode/utf8"
 
 	nethtml "golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
 )
 
-// Shares of generated pages, relative to the number of shipped pages, and
-// the shape of the trap groups.
+// The share of excerpts among reprints and the shape of the trap groups.
 const (
-	reprintShare   = 0.16
 	excerptShare   = 0.12 // of reprints
-	editShare      = 0.16
 	trapGroupSize  = 6
 	templateGroups = 8 // same-template groups, 20-150 token articles
 	shortGroups    = 4 // short-page groups, 3-15 token articles
@@ -82,8 +80,12 @@ type builder struct {
 	nextA  int      // counter of /a/NNN.html URLs
 }
 
+// shares are the numbers of reprints and edits relative to the number of
+// shipped pages.
+type shares struct{ Reprint, Edit float64 }
+
 // build reads the doc sets and makes the corpus.
-func build(sets []docSet, seed uint64, log io.Writer) (*corpus, error) {
+func build(sets []docSet, seed uint64, sh shares, log io.Writer) (*corpus, error) {
 	b := &builder{
 		c:   &corpus{sets: sets, skipped: map[string]int{}, seed: seed, secs: map[string]float64{}},
 		r:   rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
@@ -102,8 +104,8 @@ func build(sets []docSet, seed uint64, log io.Writer) (*corpus, error) {
 	b.c.secs["real"] = time.Since(t0).Seconds()
 	t0 = time.Now()
 	shipped := len(b.c.pages)
-	b.reprints(int(math.Round(reprintShare * float64(shipped))))
-	b.edits(int(math.Round(editShare * float64(shipped))))
+	b.reprints(int(math.Round(sh.Reprint * float64(shipped))))
+	b.edits(int(math.Round(sh.Edit * float64(shipped))))
 	b.trapGroups()
 	b.c.secs["gen"] = time.Since(t0).Seconds()
 	t0 = time.Now()
@@ -150,7 +152,9 @@ func (b *builder) readDocSet(d *docSet) error {
 			return
 		}
 		if !utf8.Valid(raw) {
-			return
+			if raw = toUTF8(raw); raw == nil {
+				return
+			}
 		}
 		doc, m := mainElement(raw, d)
 		if m == nil {
@@ -177,10 +181,21 @@ func (b *builder) readDocSet(d *docSet) error {
 		n++
 	}
 	if n == 0 {
-		return fmt.Errorf("neardupbuild: docset %q: no page of %d has an element %q", d.Name, len(rels), d.Content)
+		return fmt.Errorf("neardupbuild: docset %q: no page of %d has an element %q (or is readable as text)", d.Name, len(rels), d.Content)
 	}
 	fmt.Fprintf(b.log, "neardupbuild: %s: %d pages (%d skipped)\n", d.Name, n, b.c.skipped[d.Name])
 	return nil
+}
+
+// toUTF8 decodes a page in the charset it declares (or that its bytes
+// suggest, windows-1252 by default) to UTF-8, or returns nil.
+func toUTF8(raw []byte) []byte {
+	enc, _, _ := charset.DetermineEncoding(raw, "text/html")
+	out, err := enc.NewDecoder().Bytes(raw)
+	if err != nil || !utf8.Valid(out) {
+		return nil
+	}
+	return out
 }
 
 // topBlocks returns the rendered top-level blocks of a main element: the

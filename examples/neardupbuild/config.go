@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -31,11 +32,12 @@ func readConfig(name string) ([]docSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("neardupbuild: %v", err)
 	}
-	return parseConfig(string(b), name)
+	return parseConfig(string(b), name, filepath.Dir(name))
 }
 
-// parseConfig parses the text of a config file; name is for messages.
-func parseConfig(text, name string) ([]docSet, error) {
+// parseConfig parses the text of a config file; name is for messages, and
+// relative dirs are taken relative to base.
+func parseConfig(text, name, base string) ([]docSet, error) {
 	var sets []docSet
 	seen := map[string]bool{}
 	header := false
@@ -65,6 +67,9 @@ func parseConfig(text, name string) ([]docSet, error) {
 		seen[d.Name] = true
 		if d.Dir == "" {
 			return nil, fmt.Errorf("neardupbuild: %s:%d: empty dir", name, i+1)
+		}
+		if !filepath.IsAbs(d.Dir) {
+			d.Dir = filepath.Join(base, d.Dir)
 		}
 		for _, p := range strings.Split(f[5], ",") {
 			p = strings.TrimSpace(p)

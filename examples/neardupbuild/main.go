@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	neardupbuild build -config FILE -out DIR [-seed N] [-q]
+//	neardupbuild build -config FILE -out DIR [-seed N] [-reprints 0.16] [-edits 0.16] [-q]
 //	neardupbuild check -corpus DIR
 //
 // build reads a tab-separated config with a header line and one doc set
@@ -14,7 +14,7 @@
 //
 // docset names the doc set; package, version and licence are copied into
 // the corpus README (write "-" when unknown); dir is the directory of the
-// HTML files; include is a comma-separated list of path.Match patterns on
+// HTML files (relative to the config file's directory unless absolute); include is a comma-separated list of path.Match patterns on
 // the file paths relative to dir ("*.html", "library/*.html"), where a
 // pattern starting with "!" excludes; host is the made-up host name of the
 // doc set's URLs (several doc sets may share one host, as manuals on one
@@ -24,6 +24,10 @@
 // templates (a page's lang in the corpus is set by its content); max caps
 // the pages sampled from the doc set (0: all).
 //
+// Regular files are read; symbolic links (Apache's untranslated pages) are
+// not followed. A page in another charset than UTF-8 is converted to UTF-8
+// and otherwise kept as shipped.
+//
 // A selector is a tag, tag.class, tag#id, .class or #id. The first
 // element in document order that matches content is the main element; a
 // page without one is skipped and counted. For example:
@@ -31,7 +35,8 @@
 //	Sphinx            div.body
 //	DocBook           body minus div.navheader, div.navfooter
 //	AsciiDoc          body minus div#footer
-//	Apache httpd docs div#page-content
+//	Apache httpd docs div#page-content minus div.toplang, div.bottomlang
+//	gtk-doc           body minus table.navigation
 //
 // build writes to DIR: pages.jsonl.gz, main_text.jsonl.gz, truth_pairs.tsv,
 // traps.tsv, pages_meta.tsv, stats.json and README.md. Besides the shipped
@@ -112,9 +117,15 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	config := fs.String("config", "", "doc set config `file` (TSV)")
 	out := fs.String("out", "", "output corpus `directory`")
 	seed := fs.Uint64("seed", 1, "random seed")
+	reprints := fs.Float64("reprints", 0.16, "reprints per shipped page")
+	edits := fs.Float64("edits", 0.16, "edits per shipped page")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	if code, ok := parseArgs(fs, args, stderr); !ok {
 		return code
+	}
+	if *reprints < 0 || *reprints > 4 || *edits < 0 || *edits > 4 {
+		fmt.Fprintln(stderr, "neardupbuild build: -reprints and -edits must be in [0, 4]")
+		return 2
 	}
 	if *config == "" || *out == "" {
 		fmt.Fprintln(stderr, "neardupbuild build: -config and -out are required")
@@ -129,7 +140,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	if *quiet {
 		progress = io.Discard
 	}
-	c, err := build(sets, *seed, progress)
+	c, err := build(sets, *seed, shares{*reprints, *edits}, progress)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

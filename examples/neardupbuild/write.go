@@ -224,7 +224,7 @@ func (c *corpus) readme(st stats, kinds []string) []byte {
 	for _, n := range c.skipped {
 		skipped += n
 	}
-	fmt.Fprintf(&w, "\n%d sampled files were skipped: not UTF-8, or without the main text element.\n", skipped)
+	fmt.Fprintf(&w, "\n%d sampled files were skipped: undecodable, or without the main text element. Pages in\nanother charset (as declared, e.g. ISO-8859-1) were converted to UTF-8; their HTML is otherwise as shipped.\n", skipped)
 	w.WriteString("Several doc sets may share one host, as the manuals of one site do; each keeps its own chrome\n(navigation bars, sidebars with the manual's table of contents, footers) exactly as shipped.\n\n")
 
 	w.WriteString("## How the pages were made (page `origin` in pages_meta.tsv)\n| origin |")
