@@ -65,6 +65,7 @@ type corpus struct {
 	traps   []trapPair
 	skipped map[string]int // doc set -> pages without a content element or not UTF-8
 	seed    uint64
+	shares  shares
 	secs    map[string]float64
 }
 
@@ -87,7 +88,7 @@ type shares struct{ Reprint, Edit float64 }
 // build reads the doc sets and makes the corpus.
 func build(sets []docSet, seed uint64, sh shares, log io.Writer) (*corpus, error) {
 	b := &builder{
-		c:   &corpus{sets: sets, skipped: map[string]int{}, seed: seed, secs: map[string]float64{}},
+		c:   &corpus{sets: sets, skipped: map[string]int{}, seed: seed, shares: sh, secs: map[string]float64{}},
 		r:   rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		log: log,
 	}

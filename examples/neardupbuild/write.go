@@ -200,8 +200,8 @@ func (c *corpus) readme(st stats, kinds []string) []byte {
 	slices.Sort(langList)
 
 	fmt.Fprintf(&w, "# Near-duplicate web pages from real documentation (with ground truth)\n\n")
-	fmt.Fprintf(&w, "%d HTML pages (%d with lang zh), built by `neardupbuild build -seed %d` from HTML documentation that\n", st.Pages, st.ZhPages, c.seed)
-	fmt.Fprintf(&w, "Debian packages ship, plus pages made from them: reprints in other doc sets' chrome, small edits,\nand traps. Every number in this file comes from the build that made the corpus.\n\n")
+	fmt.Fprintf(&w, "%d HTML pages (%d with lang zh), built by `neardupbuild build -seed %d -reprints %g -edits %g`\nfrom the HTML doc sets listed under Sources ", st.Pages, st.ZhPages, c.seed, c.shares.Reprint, c.shares.Edit)
+	fmt.Fprintf(&w, "(for the packages named there, as Debian installs them), plus pages made from them: reprints in other doc sets' chrome, small edits,\nand traps. Every number in this file comes from the build that made the corpus.\n\n")
 	w.WriteString("## Files\n| file | bytes | content |\n|---|---|---|\n")
 	desc := [][2]string{
 		{"pages.jsonl.gz", "one JSON object per line: `{\"id\", \"url\", \"lang\", \"html\"}`"},
