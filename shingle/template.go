@@ -16,7 +16,11 @@ type TemplateOptions struct {
 	// shingles on two pages, a template puts its shingles on every page.
 	MinPages int
 	// Fraction is the least share of a group's pages a feature must be on
-	// to count as template; 0 means 0.5.
+	// to count as template; 0 means 0.01. The default is low because a
+	// template need not span its group: a site may wrap a handful of its
+	// pages in a template of their own (a campaign, a portal section),
+	// and sentence frames repeated on many pages identify none of them
+	// either. MinPages keeps what a few copies share.
 	Fraction float64
 	// Depth is how many leading directories of a URL's path make groups
 	// beside the whole host; 0 means 3, a negative value means the host
@@ -37,7 +41,7 @@ func (o TemplateOptions) withDefaults() TemplateOptions {
 		o.MinPages = 5
 	}
 	if o.Fraction <= 0 {
-		o.Fraction = 0.5
+		o.Fraction = 0.01
 	}
 	if o.Depth == 0 {
 		o.Depth = 3
@@ -192,6 +196,33 @@ func (t *Templates) AppendKept(dst []uint64, rawURL string, features []uint64) (
 		}
 	}
 	return dst, nil
+}
+
+// AppendTemplate appends to dst the features that are template in some
+// group of some host, and returns the extended slice sorted and without
+// repetitions (dst[:0] gives a [Set]). Filtering every page by this one
+// set, rather than each page by its own host with [Templates.AppendKept],
+// treats the copies of a text alike wherever they are: when a help text
+// is common on its own site, its copy on a mirror loses the same
+// features, so the two stay near-duplicates. It takes time linear in the
+// counters kept.
+func (t *Templates) AppendTemplate(dst []uint64) []uint64 {
+	start := len(dst)
+	for _, h := range t.hosts {
+		for _, g := range h.groups {
+			if g.pages < t.o.MinPages {
+				continue
+			}
+			need := t.need(g.pages)
+			for f, c := range g.df {
+				if c >= need {
+					dst = append(dst, f)
+				}
+			}
+		}
+	}
+	slices.Sort(dst[start:])
+	return dst[:start+len(slices.Compact(dst[start:]))]
 }
 
 // need returns the least page count of a template feature in a group of

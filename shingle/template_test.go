@@ -120,7 +120,7 @@ func TestTemplates(t *testing.T) {
 				[]uint64{900, uint64(1000 * m), uint64(1000*m + 100 + i)}})
 		}
 	}
-	tl := NewTemplates(TemplateOptions{})
+	tl := NewTemplates(TemplateOptions{Fraction: 0.5})
 	for _, a := range adds {
 		if err := tl.Add(a.url, a.fs); err != nil {
 			t.Fatal(err)
