@@ -308,3 +308,41 @@ func TestTemplatesAllocs(t *testing.T) {
 		t.Errorf("AppendKept allocates %v times, want at most 1", n)
 	}
 }
+
+// TestAppendTemplate checks the union over hosts against the reference:
+// a feature is in it when some page has it and AppendKept drops it there.
+func TestAppendTemplate(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := range 20 {
+		o := TemplateOptions{MinPages: 1 + r.IntN(5), Fraction: []float64{0.05, 0.5}[r.IntN(2)], Depth: r.IntN(3)}
+		urls, fss := randomSite(r, 5+r.IntN(60))
+		tl := NewTemplates(o)
+		slow := &slowTemplates{o: tl.o}
+		for i := range urls {
+			tl.Add(urls[i], fss[i])
+			slow.add(urls[i], fss[i])
+		}
+		want := map[uint64]bool{}
+		for i := range urls {
+			kept := slow.kept(urls[i], fss[i])
+			for _, f := range fss[i] {
+				if !slices.Contains(kept, f) {
+					want[f] = true
+				}
+			}
+		}
+		got := tl.AppendTemplate([]uint64{42})
+		if got[0] != 42 || !slices.IsSorted(got[1:]) || len(slices.Compact(slices.Clone(got[1:]))) != len(got)-1 {
+			t.Fatalf("trial %d: AppendTemplate([42]) = %v: want 42 then a sorted set", trial, got)
+		}
+		set := Set(got[1:])
+		if len(set) != len(want) {
+			t.Fatalf("trial %d %+v: %d template features, reference %d", trial, o, len(set), len(want))
+		}
+		for f := range want {
+			if !set.Contains(f) {
+				t.Fatalf("trial %d: %d missing from AppendTemplate", trial, f)
+			}
+		}
+	}
+}
