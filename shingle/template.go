@@ -173,11 +173,19 @@ func (t *Templates) AppendKept(dst []uint64, rawURL string, features []uint64) (
 	}
 	var buf [8]limit
 	groups := buf[:0]
+	prev := -1
 	for _, k := range keys {
 		g := h.groups[k]
 		if g == nil || g.pages < t.o.MinPages {
 			continue
 		}
+		if g.pages == prev {
+			// A directory with as many pages as its parent has the
+			// same pages, and no counter the parent lacks (Add counts
+			// the parent first): it adds nothing.
+			continue
+		}
+		prev = g.pages
 		groups = append(groups, limit{g.df, t.need(g.pages)})
 	}
 	if len(groups) == 0 {
