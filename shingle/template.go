@@ -143,6 +143,15 @@ func (t *Templates) Add(rawURL string, features []uint64) error {
 			h.entries++
 		}
 		g.pages++
+		if h.entries+len(fs) <= t.o.MaxEntries {
+			// Room for every feature: one map operation each.
+			n := len(g.df)
+			for _, f := range fs {
+				g.df[f]++
+			}
+			h.entries += len(g.df) - n
+			continue
+		}
 		for _, f := range fs {
 			if c, ok := g.df[f]; ok {
 				g.df[f] = c + 1
