@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/undust/undust/internal/hostile"
 )
 
 // slowTemplates is the reference learner: it keeps every page and, to
@@ -345,4 +346,32 @@ func TestAppendTemplate(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTemplatesLinear feeds pages whose URLs have n directories and n
+// features: with the default Depth, learning and filtering stay linear in
+// n, and memory stays under MaxEntries.
+func TestTemplatesLinear(t *testing.T) {
+	sizes := []int{1 << 12, 1 << 13, 1 << 14}
+	if testing.Short() {
+		sizes = sizes[:2]
+	}
+	hostile.Linear(t, hostile.Growth{Sizes: sizes}, func(n int) int {
+		u := "https://h.example" + strings.Repeat("/d", n) + "/p.html"
+		fs := make([]uint64, n)
+		for i := range fs {
+			fs[i] = uint64(i) * 0x9E3779B97F4A7C15
+		}
+		tl := NewTemplates(TemplateOptions{MaxEntries: 4 * n})
+		for range 8 {
+			if err := tl.Add(u, fs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		kept, _ := tl.AppendKept(nil, u, fs)
+		if len(kept) != 0 || tl.Entries(u) > 4*n {
+			t.Fatalf("n=%d: %d kept, %d entries", n, len(kept), tl.Entries(u))
+		}
+		return 0
+	})
 }
