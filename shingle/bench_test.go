@@ -166,3 +166,67 @@ func BenchmarkLSHQuery(b *testing.B) {
 		b.ReportMetric(float64(ms.HeapAlloc)/float64(n), "heapB/doc")
 	})
 }
+
+// BenchmarkTemplates learns and filters the pages of a site of 256 pages
+// of about 4 KB in 8 manuals, each page its manual's 1 KB table of
+// contents and text of its own. "hashes" shingles the pages and is the
+// yardstick; "add+kept" shingles them, adds them to a Templates and
+// filters them; "kept" only filters, as a crawler does for a page of a
+// host whose template it has learned. cpu-MB/s counts page text.
+func BenchmarkTemplates(b *testing.B) {
+	const pages = 256
+	var urls, texts []string
+	var n int64
+	for i := range pages {
+		m := i % 8
+		t := benchText(1<<10, uint64(100+m)) + " " + benchText(3<<10, uint64(i+1))
+		urls = append(urls, "https://docs.example/manual"+strconv.Itoa(m)+"/ch"+strconv.Itoa(i%5)+"/p"+strconv.Itoa(i)+".html")
+		texts = append(texts, t)
+		n += int64(len(t))
+	}
+	var hs, kept []uint64
+	b.Run("hashes", func(b *testing.B) {
+		b.SetBytes(n)
+		cpu := cpubench.Start(b)
+		for b.Loop() {
+			for _, t := range texts {
+				hs = AppendHashes(hs[:0], t, Options{})
+			}
+		}
+		cpu.Report(n)
+	})
+	b.Run("add+kept", func(b *testing.B) {
+		b.SetBytes(n)
+		b.ReportAllocs()
+		cpu := cpubench.Start(b)
+		for b.Loop() {
+			tl := NewTemplates(TemplateOptions{})
+			for i, t := range texts {
+				hs = AppendHashes(hs[:0], t, Options{})
+				tl.Add(urls[i], hs)
+			}
+			for i, t := range texts {
+				hs = AppendHashes(hs[:0], t, Options{})
+				kept, _ = tl.AppendKept(kept[:0], urls[i], hs)
+			}
+		}
+		cpu.Report(n)
+	})
+	tl := NewTemplates(TemplateOptions{})
+	all := make([][]uint64, len(texts))
+	for i, t := range texts {
+		all[i] = Hashes(t, Options{})
+		tl.Add(urls[i], all[i])
+	}
+	b.Run("kept", func(b *testing.B) {
+		b.SetBytes(n)
+		b.ReportAllocs()
+		cpu := cpubench.Start(b)
+		for b.Loop() {
+			for i := range texts {
+				kept, _ = tl.AppendKept(kept[:0], urls[i], all[i])
+			}
+		}
+		cpu.Report(n)
+	})
+}

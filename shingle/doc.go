@@ -63,4 +63,22 @@
 // [SizeSpots] is this package's reading of SizeSpotSigs (Mao et al., PAKDD
 // 2011, as summarised by the "Duplicate Remover" paper): spot signatures
 // for pages with enough of them, shingles for the rest.
+//
+// # Template features
+//
+// A site's template (a manual's table of contents on every page of the
+// manual, headers, footers, a converter's furniture) leaks into the text
+// that extraction keeps, and then two different pages of one manual share
+// most of their shingles. [Templates] learns, from the pages of each host,
+// which features are on too many of them to identify any: a feature is
+// template on a page when, in the page's host or in one of its first
+// directories, it is on at least 5 pages and at least 1% of that group's
+// pages (both settable). Near-duplicate methods drop those features before
+// they compare pages. Learning is incremental and its counts do not depend
+// on the order of the pages; memory per host is bounded. On the neardup
+// corpora, with full-page text (the worst case of template leakage),
+// dropping the template features of all hosts took trap false positives of
+// Jaccard at 0.8 from 110 to 0 and F1 from 0.727 to 0.881 on a corpus of
+// Sphinx manuals the settings were not tuned on; on main content that is
+// already clean it costs up to 0.014 F1.
 package shingle

@@ -82,3 +82,50 @@ func ExampleSpotSignatures() {
 	// 5 and 6 spots, similarity 0.83
 	// 1 pair above 0.8
 }
+
+// A site with two manuals: each page carries its manual's table of
+// contents and the site's footer. Once the pages are added, the shingles
+// that identify no page are template, and a page keeps the shingles of
+// its own text.
+func ExampleTemplates() {
+	tl := shingle.NewTemplates(shingle.TemplateOptions{})
+	toc := map[string]string{
+		"guide": "Contents: Installing, Configuring, Running, Upgrading, Troubleshooting.",
+		"api":   "Reference index: Functions, Types, Constants, Variables, Errors, Examples.",
+	}
+	const footer = "Copyright the authors. Licensed under the Apache License, version 2.0."
+	text := func(manual, topic string) string {
+		return toc[manual] + " This page explains " + topic + " in the " + manual + " in detail. " + footer
+	}
+	for _, m := range []string{"guide", "api"} {
+		for _, topic := range []string{"disks", "users", "printers", "backups", "networks", "mail"} {
+			hs := shingle.Hashes(text(m, topic), shingle.Options{})
+			if err := tl.Add("https://docs.example/"+m+"/"+topic+".html", hs); err != nil {
+				fmt.Println(err)
+			}
+		}
+	}
+	t := text("guide", "disks")
+	hs := shingle.Hashes(t, shingle.Options{})
+	kept, err := tl.AppendKept(nil, "https://docs.example/guide/disks.html", hs)
+	if err != nil {
+		fmt.Println(err)
+	}
+	fmt.Printf("kept %d of %d shingles:\n", len(kept), len(hs))
+	for i, s := range shingle.Shingles(t, shingle.Options{}) {
+		if slices.Contains(kept, hs[i]) {
+			fmt.Println(s)
+		}
+	}
+	// The template of all hosts at once, as a Set.
+	all := shingle.Set(tl.AppendTemplate(nil))
+	fmt.Println(all.Contains(hs[0]), all.Contains(kept[0]))
+	// Output:
+	// kept 5 of 22 shingles:
+	// troubleshooting this page explains disks
+	// this page explains disks in
+	// page explains disks in the
+	// explains disks in the guide
+	// disks in the guide in
+	// true false
+}

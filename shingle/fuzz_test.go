@@ -95,3 +95,50 @@ func FuzzSpotPairs(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTemplates checks that any URL either is rejected by both Add and
+// AppendKept or is accepted by both, that AppendKept returns a subsequence
+// of its input, and that it agrees with the reference learner.
+func FuzzTemplates(f *testing.F) {
+	for _, u := range []string{
+		"https://docs.example/m1/p0.html", "https://DOCS.example/m3/x.html?a=1", "https://docs.example/",
+		"/relative/path.html", "http://[::1", "", "https://h.example/a//b/c/", "mailto:x@y",
+	} {
+		f.Add(u, "https://docs.example/m1/other.html", []byte{1, 2, 3, 4, 5, 6, 7, 8})
+	}
+	f.Fuzz(func(t *testing.T, u1, u2 string, b []byte) {
+		var fs []uint64
+		for _, c := range b {
+			fs = append(fs, uint64(c%16))
+		}
+		o := TemplateOptions{MinPages: 2, Fraction: 0.5, Depth: 2}
+		tl := NewTemplates(o)
+		slow := &slowTemplates{o: tl.o}
+		for i, u := range []string{u1, u2, u1} {
+			page := fs[min(i, len(fs)):]
+			err := tl.Add(u, page)
+			_, kerr := tl.AppendKept(nil, u, page)
+			if (err == nil) != (kerr == nil) {
+				t.Fatalf("url %q: Add error %v, AppendKept error %v", u, err, kerr)
+			}
+			slow.add(u, page)
+		}
+		for _, u := range []string{u1, u2} {
+			got, err := tl.AppendKept(nil, u, fs)
+			if err != nil {
+				continue
+			}
+			rest := fs
+			for _, g := range got {
+				i := slices.Index(rest, g)
+				if i < 0 {
+					t.Fatalf("AppendKept(%q, %v) = %v: not a subsequence", u, fs, got)
+				}
+				rest = rest[i+1:]
+			}
+			if want := slow.kept(u, fs); !slices.Equal(got, want) {
+				t.Fatalf("AppendKept(%q, %v) = %v, reference %v", u, fs, got, want)
+			}
+		}
+	})
+}

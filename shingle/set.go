@@ -28,6 +28,12 @@ func AppendSet(dst Set, h []uint64) Set {
 	return Set(slices.Compact(s))
 }
 
+// Contains reports whether h is in s, in O(log |s|) time.
+func (s Set) Contains(h uint64) bool {
+	_, ok := slices.BinarySearch(s, h)
+	return ok
+}
+
 // Intersection returns |s ∩ t| in O(|s| + |t|) time.
 func (s Set) Intersection(t Set) int {
 	n, i, j := 0, 0, 0

@@ -107,3 +107,22 @@ func TestDigest(t *testing.T) {
 		t.Errorf("NormalizedText = %q", got)
 	}
 }
+
+func TestContains(t *testing.T) {
+	s := NewSet([]uint64{5, 1, 9, 1})
+	tests := []struct {
+		h    uint64
+		want bool
+	}{
+		{1, true}, {5, true}, {9, true}, // members
+		{0, false}, {4, false}, {10, false}, // before, between, after
+	}
+	for _, tt := range tests {
+		if got := s.Contains(tt.h); got != tt.want {
+			t.Errorf("%v.Contains(%d) = %v, want %v", s, tt.h, got, tt.want)
+		}
+	}
+	if Set(nil).Contains(0) {
+		t.Error("empty set contains 0")
+	}
+}

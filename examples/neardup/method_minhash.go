@@ -25,11 +25,12 @@ func init() {
 
 func minhashLSH(in *Input, t float64) Result {
 	sigs := signatures(in)
+	sets := featureSets(in)
 	index := shingle.NewLSH(128, t)
 	var res Result
 	var cands []uint64
 	for i, sig := range sigs {
-		if len(in.Sets[i]) == 0 {
+		if len(sets[i]) == 0 {
 			continue
 		}
 		cands, _ = index.AppendQuery(cands[:0], sig)
@@ -54,16 +55,17 @@ func init() {
 		Default: false,
 		Run: func(in *Input) Result {
 			sigs := signatures(in)
+			sets := featureSets(in)
 			index := shingle.NewLSH(128, 0.7)
 			var res Result
 			var cands []uint64
 			for i, sig := range sigs {
-				if len(in.Sets[i]) == 0 {
+				if len(sets[i]) == 0 {
 					continue
 				}
 				cands, _ = index.AppendQuery(cands[:0], sig)
 				for _, c := range cands {
-					if in.Sets[i].Jaccard(in.Sets[c]) >= 0.8 {
+					if sets[i].Jaccard(sets[c]) >= 0.8 {
 						res.Pairs = append(res.Pairs, MakePair(int(c), i))
 					}
 				}
@@ -79,8 +81,9 @@ func init() {
 func signatures(in *Input) [][]uint64 {
 	return in.Cache("minhash128", func() any {
 		m := shingle.NewMinHasher(128, 1)
-		sigs := make([][]uint64, len(in.Sets))
-		parallel(len(in.Sets), func(i int) { sigs[i] = m.Signature(in.Sets[i]) })
+		sets := featureSets(in)
+		sigs := make([][]uint64, len(sets))
+		parallel(len(sets), func(i int) { sigs[i] = m.Signature(sets[i]) })
 		return sigs
 	}).([][]uint64)
 }

@@ -21,7 +21,7 @@ func init() {
 			Param:   fmt.Sprintf("J>=%.2f", t),
 			Default: t == 0.8,
 			Run: func(in *Input) Result {
-				all := in.Cache("jaccard>=0.5", func() any { return allPairsJaccard(in.Sets, 0.5) }).([]scoredPair)
+				all := in.Cache("jaccard>=0.5", func() any { return allPairsJaccard(featureSets(in), 0.5) }).([]scoredPair)
 				var res Result
 				for _, p := range all {
 					if p.J >= t {
@@ -163,7 +163,7 @@ func init() {
 		Param:  "J>=0.80",
 		Run: func(in *Input) Result {
 			sets := make([]shingle.Set, len(in.Sets))
-			for i, s := range in.Sets {
+			for i, s := range featureSets(in) {
 				sets[i] = s.Sample(nil, 8)
 				if len(sets[i]) == 0 {
 					sets[i] = s

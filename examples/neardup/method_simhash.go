@@ -46,7 +46,7 @@ func init() {
 		Method{Family: "simhash-set", Name: "simhash-set:k3", Param: "d<=3", Default: true, Run: func(in *Input) Result {
 			var fps []uint64
 			var idx []int
-			for i, s := range in.Sets {
+			for i, s := range featureSets(in) {
 				if len(s) > 0 {
 					fps = append(fps, simhash.Sum64(s))
 					idx = append(idx, i)
@@ -72,7 +72,15 @@ type distPair struct {
 // have shingles, and their indices in in.Docs.
 func simhashCounts(in *Input) ([]uint64, []int) {
 	all := make([]uint64, len(in.Docs))
-	parallel(len(in.Docs), func(i int) { all[i] = simhash.SumText(in.Docs[i].Text, shingle.Options{}) })
+	if templates.on {
+		t := shingleTemplates(in)
+		parallel(len(in.Docs), func(i int) {
+			hs := shingle.Hashes(in.Docs[i].Text, shingle.Options{})
+			all[i] = simhash.Sum64(t.keep(in.Docs[i].URL, hs))
+		})
+	} else {
+		parallel(len(in.Docs), func(i int) { all[i] = simhash.SumText(in.Docs[i].Text, shingle.Options{}) })
+	}
 	var fps []uint64
 	var idx []int
 	for i, fp := range all {

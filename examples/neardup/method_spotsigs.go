@@ -46,7 +46,7 @@ func spotPairs(in *Input, key string, t float64, features func(string) shingle.S
 	docs := in.Cache(key, func() any {
 		docs := make([]shingle.Spots, len(in.Docs))
 		parallel(len(in.Docs), func(i int) { docs[i] = features(in.Docs[i].Text) })
-		return docs
+		return filterSpots(in, docs)
 	}).([]shingle.Spots)
 	var res Result
 	for _, p := range shingle.SpotPairs(docs, t) {
