@@ -203,6 +203,7 @@ func (o *Online) site(host string, create bool) *onlineSite {
 // needs to verify it: the site version and the rules that made it. It is a plain value.
 type Key struct {
 	Key  string // the dedup key
+	in   string // the URL in Prepare's form
 	ver  *siteVersion
 	used []int // indexes into ver.set of the rules that rewrote the URL
 }
@@ -253,7 +254,7 @@ func (o *Online) Key(raw string) (Key, error) {
 	if err != nil {
 		return Key{Key: p}, err
 	}
-	return Key{Key: k, ver: v, used: used}, nil
+	return Key{Key: k, in: p, ver: v, used: used}, nil
 }
 
 // Verify is called when the crawler would skip a URL because its key k names a page it has
@@ -280,8 +281,8 @@ func (o *Online) Verify(k Key) bool {
 
 // Confirm reports the outcome of a check that Verify asked for: same says whether the URL of
 // k served the page its key names. A mismatch retracts every rule that made k from its site's
-// current set at once (a new set is published without them) and from every later relearn of
-// the site; the crawler keeps the URL as a new page and should Observe it.
+// current set at once (a new set is published without them), then any other rule that makes
+// the same key of the URL, and leaves them out of every later relearn of the site; the crawler keeps the URL as a new page and should Observe it.
 func (o *Online) Confirm(k Key, same bool) {
 	if len(k.used) == 0 {
 		return
@@ -294,15 +295,28 @@ func (o *Online) Confirm(k Key, same bool) {
 	s := k.ver.site
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, i := range k.used {
-		c := contentKey(k.ver.set.Rule(i))
-		if !s.retracted[c] {
-			s.retracted[c] = true
-			o.stats.retracts.Add(1)
+	ver, used := k.ver, k.used
+	for range rules.DefaultMaxRewrites {
+		for _, i := range used {
+			c := contentKey(ver.set.Rule(i))
+			if !s.retracted[c] {
+				s.retracted[c] = true
+				o.stats.retracts.Add(1)
+			}
 		}
-	}
-	if v := s.cur.Load(); v != nil {
-		s.publish(v.set)
+		cur := s.cur.Load()
+		if cur == nil {
+			return
+		}
+		s.publish(cur.set)
+		// Another rule may make the same key (a site-wide "delete t" behind the rule that
+		// deletes t on one path): it rests on the same mistaken merge and goes too.
+		ver = s.cur.Load()
+		key, u, err := ver.set.NormalizeTrace(used[:0:0], k.in)
+		if err != nil || key != k.Key || len(u) == 0 {
+			return
+		}
+		used = u
 	}
 }
 
