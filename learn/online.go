@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
 )
 
 // OnlineOptions configure an Online learner. The zero value means the defaults given per field;
@@ -116,6 +117,9 @@ type Online struct {
 	sites sync.Map // site name -> *onlineSite
 	hosts sync.Map // host -> *onlineSite, the cache of opt.Site for hosts with evidence
 
+	global atomic.Pointer[globalRules] // nil until a parameter is widened
+	wmu    sync.Mutex                  // serializes updateWiden
+
 	mu   sync.Mutex // guards due
 	due  []*onlineSite
 	wake chan struct{} // one pending signal for Run
@@ -143,11 +147,13 @@ type onlineSite struct {
 	clusters  map[uint64]*Cluster
 	order     []uint64          // fingerprints in first-seen order
 	byURL     map[string]uint64 // the fingerprint of each kept URL
+	inferred  map[string]bool   // kept URLs that Skipped recorded
 	n         int               // URLs kept
 	next      int               // relearn due when n reaches next
 	learned   int               // n at the last relearn
 	queued    bool
 	result    *SiteResult             // of the last relearn
+	base      *rules.Set              // the site's own rules, of the last relearn
 	retracted map[string]bool         // content of retracted rules
 	counters  map[string]*ruleCounter // use counters by rule content, kept across relearns
 }
@@ -159,7 +165,8 @@ type siteVersion struct {
 	uses []*ruleCounter
 }
 
-type ruleCounter struct{ uses atomic.Int64 }
+// A ruleCounter counts the uses of a rule that Verify saw and the checks that confirmed it.
+type ruleCounter struct{ uses, confirmed atomic.Int64 }
 
 // contentKey is a rule's text without its statistics: the rule's identity across relearns.
 func contentKey(r rules.Rule) string {
@@ -193,7 +200,7 @@ func (o *Online) site(host string, create bool) *onlineSite {
 	}
 	name := o.opt.Site(host)
 	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, next: o.opt.MinURLs,
-		clusters: map[uint64]*Cluster{}, byURL: map[string]uint64{},
+		clusters: map[uint64]*Cluster{}, byURL: map[string]uint64{}, inferred: map[string]bool{},
 		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}})
 	o.hosts.Store(host, s)
 	return s.(*onlineSite)
@@ -221,11 +228,7 @@ func (o *Online) Normalize(raw string) (string, error) {
 	if !ok {
 		return "", ErrNotURL
 	}
-	s := o.site(hostOf(p), false)
-	if s == nil {
-		return p, nil
-	}
-	v := s.cur.Load()
+	v := o.version(p)
 	if v == nil {
 		return p, nil
 	}
@@ -236,17 +239,27 @@ func (o *Online) Normalize(raw string) (string, error) {
 	return k, nil
 }
 
+// version returns the rules that apply to the URL p (in Prepare's form): its site's, else the
+// widened rules, else nil.
+func (o *Online) version(p string) *siteVersion {
+	if s := o.site(hostOf(p), false); s != nil {
+		if v := s.cur.Load(); v != nil {
+			return v
+		}
+	}
+	if g := o.global.Load(); g != nil {
+		return g.ver
+	}
+	return nil
+}
+
 // Key is Normalize that also says which rules made the key, for Verify and Confirm.
 func (o *Online) Key(raw string) (Key, error) {
 	p, ok := Prepare(raw)
 	if !ok {
 		return Key{}, ErrNotURL
 	}
-	s := o.site(hostOf(p), false)
-	if s == nil {
-		return Key{Key: p}, nil
-	}
-	v := s.cur.Load()
+	v := o.version(p)
 	if v == nil {
 		return Key{Key: p}, nil
 	}
@@ -289,66 +302,177 @@ func (o *Online) Confirm(k Key, same bool) {
 	}
 	if same {
 		o.stats.confirmed.Add(1)
+		for _, i := range k.used {
+			k.ver.uses[i].confirmed.Add(1)
+		}
 		return
 	}
 	o.stats.mismatches.Add(1)
 	s := k.ver.site
+	if s == nil { // a widened rule on a site without rules of its own
+		s = o.site(hostOf(k.in), true)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ver, used := k.ver, k.used
 	for range rules.DefaultMaxRewrites {
-		for _, i := range used {
+		for _, i := range blame(ver, used, int64(o.opt.VerifyFirst)) {
 			c := contentKey(ver.set.Rule(i))
 			if !s.retracted[c] {
 				s.retracted[c] = true
 				o.stats.retracts.Add(1)
 			}
 		}
-		cur := s.cur.Load()
-		if cur == nil {
-			return
-		}
-		s.publish(cur.set)
+		s.publish(o.global.Load())
 		// Another rule may make the same key (a site-wide "delete t" behind the rule that
 		// deletes t on one path): it rests on the same mistaken merge and goes too.
 		ver = s.cur.Load()
 		key, u, err := ver.set.NormalizeTrace(used[:0:0], k.in)
 		if err != nil || key != k.Key || len(u) == 0 {
-			return
+			break
 		}
 		used = u
 	}
+	s.dropInferred()
 }
 
-// publish makes set, less the retracted rules, the site's current set. s.mu must be held.
-func (s *onlineSite) publish(set *rules.Set) {
-	keep := make([]rules.Rule, 0, set.Len())
-	keys := make([]string, 0, set.Len())
-	for i := range set.Len() {
-		r := set.Rule(i)
-		c := contentKey(r)
-		if !s.retracted[c] {
-			keep = append(keep, r)
-			keys = append(keys, c)
+// blame returns the rules of a mismatching chain to retract: those confirmed by fewer than
+// trust checks, or else the least confirmed one. A chain of a rule that has held many times
+// (http to https) and a new one (a suffix deleted) is the new rule's fault.
+func blame(v *siteVersion, used []int, trust int64) []int {
+	var out []int
+	least := -1
+	for _, i := range used {
+		n := v.uses[i].confirmed.Load()
+		if n < trust {
+			out = append(out, i)
+		}
+		if least < 0 || n < v.uses[least].confirmed.Load() {
+			least = i
 		}
 	}
-	if len(keep) < set.Len() {
+	if len(out) == 0 {
+		out = append(out, least)
+	}
+	return out
+}
+
+// dropInferred removes the URLs that Skipped recorded from the site's evidence: after a
+// retraction they may rest on the mistaken rule. s.mu must be held.
+func (s *onlineSite) dropInferred() {
+	if len(s.inferred) == 0 {
+		return
+	}
+	for _, fp := range s.order {
+		c := s.clusters[fp]
+		c.URLs = slices.DeleteFunc(c.URLs, func(u URL) bool { return s.inferred[u.Raw] })
+	}
+	s.order = slices.DeleteFunc(s.order, func(fp uint64) bool {
+		if len(s.clusters[fp].URLs) == 0 {
+			delete(s.clusters, fp)
+			return true
+		}
+		return false
+	})
+	for u := range s.inferred {
+		delete(s.byURL, u)
+	}
+	s.n -= len(s.inferred)
+	clear(s.inferred)
+}
+
+// publish makes the site's own rules (base) and the widened rules g, less the retracted rules,
+// the site's current set. s.mu must be held.
+func (s *onlineSite) publish(g *globalRules) {
+	var all []rules.Rule
+	opts := &rules.Options{Key: urlnorm.Crawler}
+	if s.base != nil {
+		opts = s.base.Options()
+		for i := range s.base.Len() {
+			all = append(all, s.base.Rule(i))
+		}
+	}
+	n := len(all)
+	if g != nil {
+		all = append(all, g.rules...)
+	}
+	all = slices.DeleteFunc(all, func(r rules.Rule) bool { return s.retracted[contentKey(r)] })
+	set := s.base
+	if set == nil || len(all) != n || len(all) != set.Len() {
 		var err error
-		if set, err = rules.NewSet(keep, set.Options()); err != nil {
-			return // a subset of a valid set is valid; keep the current version if not
+		if set, err = rules.NewSet(all, opts); err != nil {
+			return // rules of valid sets are valid; keep the current version if not
 		}
 	}
 	v := &siteVersion{site: s, set: set, uses: make([]*ruleCounter, set.Len())}
 	for i := range set.Len() {
-		// NewSet orders by precedence, which the subset keeps: rule i is keep[i].
-		c := s.counters[keys[i]]
+		key := contentKey(set.Rule(i))
+		c := s.counters[key]
 		if c == nil {
 			c = &ruleCounter{}
-			s.counters[keys[i]] = c
+			s.counters[key] = c
 		}
 		v.uses[i] = c
 	}
 	s.cur.Store(v)
+}
+
+// globalRules are the rules widened beyond one site (see Options.MinSites) from the sites'
+// last relearns, with the version that URLs of sites without rules of their own use.
+type globalRules struct {
+	rules []rules.Rule
+	key   string // the rules' content, to tell a change
+	ver   *siteVersion
+}
+
+// updateWiden widens query parameters from the sites' last relearns, as Assemble does, and
+// republishes every site's set when the widened rules change (not their statistics).
+func (o *Online) updateWiden() {
+	if o.opt.Learn.MinSites < 0 {
+		return
+	}
+	o.wmu.Lock()
+	defer o.wmu.Unlock()
+	var sites []*onlineSite
+	var res []SiteResult
+	o.sites.Range(func(_, v any) bool {
+		s := v.(*onlineSite)
+		sites = append(sites, s)
+		s.mu.Lock()
+		if s.result != nil {
+			res = append(res, *s.result)
+		}
+		s.mu.Unlock()
+		return true
+	})
+	slices.SortFunc(res, func(a, b SiteResult) int { return strings.Compare(a.Site, b.Site) })
+	var st Stats
+	rs := emit(nil, widen(res, o.opt.Learn.withDefaults()), &st)
+	keys := make([]string, len(rs))
+	for i, r := range rs {
+		keys[i] = contentKey(r)
+	}
+	key := strings.Join(keys, "\n")
+	cur := o.global.Load()
+	if (cur == nil && len(rs) == 0) || (cur != nil && cur.key == key) {
+		return
+	}
+	set, err := rules.NewSet(rs, &rules.Options{Key: urlnorm.Crawler})
+	if err != nil {
+		return
+	}
+	g := &globalRules{rules: rs, key: key, ver: &siteVersion{set: set, uses: make([]*ruleCounter, set.Len())}}
+	for i := range g.ver.uses {
+		g.ver.uses[i] = &ruleCounter{}
+	}
+	o.global.Store(g)
+	for _, s := range sites {
+		s.mu.Lock()
+		if s.cur.Load() != nil {
+			s.publish(g)
+		}
+		s.mu.Unlock()
+	}
 }
 
 // Observe records that the crawler fetched u.Raw and that its page has content fingerprint fp
@@ -365,7 +489,27 @@ func (o *Online) Observe(u URL, fp uint64) {
 	}
 	s := o.site(hostOf(p), true)
 	s.mu.Lock()
-	due := o.add(s, u, fp)
+	due := o.add(s, u, fp, false)
+	s.mu.Unlock()
+	if due {
+		o.enqueue(s)
+	}
+}
+
+// Skipped records that the crawler skipped u.Raw without fetching it because its key k names
+// the page of fingerprint fp: evidence inferred from the current rules rather than observed.
+// Without it the learner would see only the URLs that its rules do not merge yet, and a
+// cluster would lack the very URLs that make its best target. Inferred URLs count for the
+// relearn schedule like observed ones; a retraction of any rule of the site drops them all
+// from its evidence, since they may rest on the retracted rule. A key that no rule made
+// (the static key alone) records nothing new: the static key is not learned.
+func (o *Online) Skipped(u URL, k Key, fp uint64) {
+	if len(k.used) == 0 {
+		return
+	}
+	s := o.site(hostOf(k.in), true)
+	s.mu.Lock()
+	due := o.add(s, u, fp, true)
 	s.mu.Unlock()
 	if due {
 		o.enqueue(s)
@@ -392,8 +536,8 @@ func (o *Online) Same(a, b string) {
 		if !ok {
 			fp = syntheticFingerprint(pa)
 		}
-		d1 := o.add(s, URL{Raw: a}, fp)
-		d2 := o.add(s, URL{Raw: b}, fp)
+		d1 := o.add(s, URL{Raw: a}, fp, false)
+		d2 := o.add(s, URL{Raw: b}, fp, false)
 		s.mu.Unlock()
 		if d1 || d2 {
 			o.enqueue(s)
@@ -414,7 +558,7 @@ func syntheticFingerprint(key string) uint64 {
 }
 
 // add adds u to s's cluster fp and reports whether s became due. s.mu must be held.
-func (o *Online) add(s *onlineSite, u URL, fp uint64) bool {
+func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 	if _, ok := s.byURL[u.Raw]; ok {
 		return false
 	}
@@ -430,6 +574,9 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64) bool {
 	}
 	c.URLs = append(c.URLs, u)
 	s.byURL[u.Raw] = fp
+	if inferred {
+		s.inferred[u.Raw] = true
+	}
 	s.n++
 	o.stats.urls.Add(1)
 	if s.n >= s.next && !s.queued {
@@ -546,8 +693,10 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	}
 	s.mu.Lock()
 	s.result = &res
-	s.publish(set)
+	s.base = set
+	s.publish(o.global.Load())
 	s.mu.Unlock()
+	o.updateWiden()
 	return true
 }
 
@@ -640,4 +789,21 @@ func (o *Online) SiteSet(site string) *rules.Set {
 		return cur.set
 	}
 	return nil
+}
+
+// Retracted returns the rules that Confirm retracted, as "site<TAB>rule text" (the rule without
+// its statistics), sorted.
+func (o *Online) Retracted() []string {
+	var out []string
+	o.sites.Range(func(_, v any) bool {
+		s := v.(*onlineSite)
+		s.mu.Lock()
+		for c := range s.retracted {
+			out = append(out, s.name+"\t"+c)
+		}
+		s.mu.Unlock()
+		return true
+	})
+	slices.Sort(out)
+	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/learn"
+	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -21,12 +22,21 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	shuffle := fs.Uint64("shuffle", 0, "meet the URLs in a random order of this seed (0: file order)")
 	static := fs.Bool("static", false, "static key only, no online learning (the baseline)")
 	aggressive := fs.Bool("aggressive", false, "with -static: urlnorm's Aggressive key instead of Crawler")
+	rulesOut := fs.String("rules-out", "", "without -static: write the online rules of the end of the replay to this file")
+	showRetracted := fs.Bool("retracted", false, "list the rules that verification retracted")
 	out := fs.String("o", "", "file for one line per URL: url<TAB>fetch|skip<TAB>key")
+	rulesFile := fs.String("rules", "", "with -static: apply this rules file (urldedup learn -o) instead of a static key")
+	var oo learn.OnlineOptions
+	fs.Float64Var(&oo.Learn.MinPrecision, "min-precision", 0, "minimum estimated precision of a learned rule (0: learn's default)")
+	fs.IntVar(&oo.MinURLs, "min-urls", 0, "URLs of a site before its first relearn (0: learn.OnlineOptions' default)")
+	fs.Float64Var(&oo.Growth, "growth", 0, "growth of a site's URLs between relearns (0: the default)")
+	fs.IntVar(&oo.VerifyFirst, "verify-first", 0, "first uses of each rule verified (0: the default, negative: none)")
+	fs.IntVar(&oo.VerifyEvery, "verify-every", 0, "then one use in this many verified (0: the default, negative: none)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *clusters == "" || fs.NArg() > 0 || (*aggressive && !*static) {
-		fmt.Fprintln(os.Stderr, "urldedup replay: -clusters FILE [-shuffle SEED] [-static [-aggressive]] [-o FILE]")
+	if *clusters == "" || fs.NArg() > 0 || ((*aggressive || *rulesFile != "") && !*static) || (*aggressive && *rulesFile != "") {
+		fmt.Fprintln(os.Stderr, "urldedup replay: -clusters FILE [-shuffle SEED] [-static [-aggressive | -rules RULES]] [-o FILE]")
 		return errUsage
 	}
 	f, err := os.Open(*clusters)
@@ -44,12 +54,23 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	}
 	rp := &replayer{}
 	switch {
+	case *rulesFile != "":
+		rf, err := os.Open(*rulesFile)
+		if err != nil {
+			return err
+		}
+		set, err := rules.Load(rf, nil)
+		rf.Close()
+		if err != nil {
+			return err
+		}
+		rp.static, rp.name = set, "fixed rules "+*rulesFile
 	case *static && *aggressive:
 		rp.static, rp.name = urlnorm.New(urlnorm.Aggressive), "static Aggressive key"
 	case *static:
 		rp.static, rp.name = urlnorm.New(urlnorm.Crawler), "static Crawler key"
 	default:
-		rp.online, rp.name = learn.NewOnline(learn.OnlineOptions{}), "online learning"
+		rp.online, rp.name = learn.NewOnline(oo), "online learning"
 	}
 	var w *bufio.Writer
 	if *out != "" {
@@ -74,6 +95,28 @@ func cmdReplay(args []string, stdout io.Writer) error {
 		order = fmt.Sprintf("shuffle %d", *shuffle)
 	}
 	sum.print(stdout, rp.name, *clusters, order)
+	if *rulesOut != "" && rp.online != nil {
+		set, _, err := rp.online.Set()
+		if err != nil {
+			return err
+		}
+		rf, err := os.Create(*rulesOut)
+		if err != nil {
+			return err
+		}
+		_, err = set.WriteTo(rf)
+		if cerr := rf.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if *showRetracted && rp.online != nil {
+		for _, r := range rp.online.Retracted() {
+			fmt.Fprintf(stdout, "  retracted: %s\n", r)
+		}
+	}
 	return nil
 }
 
@@ -101,7 +144,7 @@ func readRecords(r io.Reader) ([]learn.Record, error) {
 // are made again from the fetched URLs, so that no key made by a retracted rule remains.
 type replayer struct {
 	name   string
-	static *urlnorm.Normalizer // the static baseline, or nil
+	static learn.Normalizer // the static baseline (or a fixed rule set), or nil
 	online *learn.Online       // the online learner, or nil
 }
 
@@ -148,7 +191,7 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 			k, err = rp.online.Key(rec.URL)
 		} else {
 			siteName = learn.SiteOf(rec.Cluster)
-			k.Key, err = rp.static.Key(rec.URL)
+			k.Key, err = rp.static.Normalize(rec.URL)
 		}
 		if err != nil {
 			sum.keyErrors++
@@ -175,6 +218,11 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 					}
 				}
 				rp.online.Confirm(k, same)
+			}
+			if !fetch && rp.online != nil {
+				rp.online.Skipped(learn.URL{Raw: rec.URL}, k, prev)
+				rp.online.Relearn()
+				rp.rekey(siteName, s)
 			}
 		}
 		if fetch {
