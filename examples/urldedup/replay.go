@@ -145,7 +145,7 @@ func readRecords(r io.Reader) ([]learn.Record, error) {
 type replayer struct {
 	name   string
 	static learn.Normalizer // the static baseline (or a fixed rule set), or nil
-	online *learn.Online       // the online learner, or nil
+	online *learn.Online    // the online learner, or nil
 }
 
 // replaySite is the frontier's state of one site.
