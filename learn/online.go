@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -20,6 +21,9 @@ import (
 type OnlineOptions struct {
 	// Learn are the options of every relearn of a site (LearnSite, then Assemble of the one
 	// site). Learn.Workers is not used: a relearn is one site, learned by one goroutine.
+	// Learn.MinPrecision 0 means 0.9 here, not Learn's 0.95: verification at crawl time is a
+	// second guard, and a rule needs 10 rather than 20 clean training URLs to be used (tuned on
+	// a replay of the dupclusters train.tsv).
 	Learn Options
 	// MinURLs is the number of URLs a site must have before its first relearn (default 16).
 	MinURLs int
@@ -36,10 +40,11 @@ type OnlineOptions struct {
 	// variants teaches nothing more after a few dozen.
 	MaxClusterURLs int
 	// VerifyFirst is the number of first uses of each rule that Verify asks the crawler to
-	// check by fetching (default 3; negative: none).
+	// check by fetching, besides the first use in each context (see Verify); default 1,
+	// negative: none, not even per context.
 	VerifyFirst int
-	// VerifyEvery makes Verify ask for a check of one use in VerifyEvery after the first
-	// VerifyFirst (default 50; negative: none).
+	// VerifyEvery makes Verify ask for a check of one use in VerifyEvery after the first ones
+	// (default 100; negative: none).
 	VerifyEvery int
 	// Site names the site of a host: the unit that evidence is kept, rules are learned and
 	// sets are published for. Nil means the host's registrable domain (public suffix + 1,
@@ -65,10 +70,13 @@ func (o OnlineOptions) withDefaults() OnlineOptions {
 		o.MaxClusterURLs = 64
 	}
 	if o.VerifyFirst == 0 {
-		o.VerifyFirst = 3
+		o.VerifyFirst = 1
 	}
 	if o.VerifyEvery == 0 {
-		o.VerifyEvery = 50
+		o.VerifyEvery = 100
+	}
+	if o.Learn.MinPrecision == 0 {
+		o.Learn.MinPrecision = 0.9
 	}
 	if o.Site == nil {
 		o.Site = registrableDomain
@@ -96,7 +104,8 @@ func registrableDomain(h string) string {
 // relearned O(log n) times and the total relearn work is O(n log n) for learning stages that
 // are O(n log n) themselves. A relearn is LearnSite and Assemble on the site's clusters, which
 // are cluster ids "SITE-FINGERPRINT" (16 hex digits): fed the same evidence, Online gives the
-// rules Learn gives for those clusters (see Set).
+// rules Learn gives for those clusters (see Set). Memory is O(MaxURLs) URLs per site with
+// evidence, and O(1) per host seen in Observe; the number of sites is the crawler's.
 //
 // Relearning never runs on the path of Normalize: Observe only queues a site that is due, and
 // the queue is drained by Relearn, called by the crawler when it chooses (deterministic), or by
@@ -106,9 +115,18 @@ func registrableDomain(h string) string {
 //
 // Rules correct themselves at crawl time (Verify, Confirm): before the crawler skips a URL
 // because a rule rewrote it to the key of a page already fetched, Verify says whether to fetch
-// it anyway, for the first VerifyFirst uses of each rule and one use in VerifyEvery after that.
-// If the fetched page differs from the page the key names, Confirm retracts the rules that
-// rewrote the URL from the site's set at once, and later relearns of the site leave them out.
+// it anyway: for the first VerifyFirst uses of each rule, its first use in each context (the
+// site's template words of the key's last segment: album is not friends), and one use in
+// VerifyEvery after that. If the fetched page differs from the page the key names, Confirm
+// retracts the rules to blame at once, in that context or entirely, and later relearns of the
+// site leave them out.
+//
+// Rules widened beyond a site (query parameters learned as deletable on Options.MinSites sites,
+// as Learn widens them) join every site's set, after the site's own rules, and apply alone to
+// sites without rules of their own yet; they are verified per site like the site's rules.
+// The crawler may also record the URLs it skips (Skipped): without them a site's clusters would
+// hold only the URLs that its rules do not merge yet, and lack the very URLs that rank as the
+// clusters' targets.
 //
 // The zero Online is not usable; make one with NewOnline. All methods are safe for concurrent
 // use. Online keeps the URL strings it is given.
@@ -152,21 +170,28 @@ type onlineSite struct {
 	next      int               // relearn due when n reaches next
 	learned   int               // n at the last relearn
 	queued    bool
-	result    *SiteResult             // of the last relearn
-	base      *rules.Set              // the site's own rules, of the last relearn
-	retracted map[string]bool         // content of retracted rules
-	counters  map[string]*ruleCounter // use counters by rule content, kept across relearns
+	result    *SiteResult                // of the last relearn
+	base      *rules.Set                 // the site's own rules, of the last relearn
+	words     map[string]bool            // template words of the last relearn
+	outCtx    map[string]map[string]bool // rule content -> contexts it is retracted in
+	retracted map[string]bool            // content of retracted rules
+	counters  map[string]*ruleCounter    // use counters by rule content, kept across relearns
 }
 
 // A siteVersion is one published rule set of a site with the use counter of each of its rules.
 type siteVersion struct {
-	site *onlineSite
-	set  *rules.Set
-	uses []*ruleCounter
+	site  *onlineSite
+	set   *rules.Set
+	uses  []*ruleCounter
+	words map[string]bool         // the site's template words (see templateWords)
+	out   map[int]map[string]bool // rule index -> contexts it is retracted in
 }
 
 // A ruleCounter counts the uses of a rule that Verify saw and the checks that confirmed it.
-type ruleCounter struct{ uses, confirmed atomic.Int64 }
+type ruleCounter struct {
+	uses, confirmed atomic.Int64
+	ctx             sync.Map // context (see contextOf) -> *atomic.Int64, the uses in it
+}
 
 // contentKey is a rule's text without its statistics: the rule's identity across relearns.
 func contentKey(r rules.Rule) string {
@@ -201,7 +226,7 @@ func (o *Online) site(host string, create bool) *onlineSite {
 	name := o.opt.Site(host)
 	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, next: o.opt.MinURLs,
 		clusters: map[uint64]*Cluster{}, byURL: map[string]uint64{}, inferred: map[string]bool{},
-		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}})
+		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
 	o.hosts.Store(host, s)
 	return s.(*onlineSite)
 }
@@ -231,6 +256,10 @@ func (o *Online) Normalize(raw string) (string, error) {
 	v := o.version(p)
 	if v == nil {
 		return p, nil
+	}
+	if len(v.out) > 0 {
+		k, err := v.key(p)
+		return k.Key, err
 	}
 	k, err := v.set.Normalize(p)
 	if err != nil {
@@ -263,27 +292,136 @@ func (o *Online) Key(raw string) (Key, error) {
 	if v == nil {
 		return Key{Key: p}, nil
 	}
+	return v.key(p)
+}
+
+// key returns the Key of p (in Prepare's form) under v: the static key p itself when a rule
+// that made it is retracted in the key's context.
+func (v *siteVersion) key(p string) (Key, error) {
 	k, used, err := v.set.NormalizeTrace(nil, p)
 	if err != nil {
 		return Key{Key: p}, err
 	}
+	if len(v.out) > 0 && len(used) > 0 {
+		ctx := contextOf(k, v.words)
+		for _, i := range used {
+			if v.out[i][ctx] {
+				return Key{Key: p}, nil
+			}
+		}
+	}
 	return Key{Key: k, in: p, ver: v, used: used}, nil
+}
+
+// contextOf returns the context of a key that verification counts uses in and retracts rules
+// in: the site's template words in the key's last path segment. "/chloe.2507/album" and "/chloe.2507/friends" are two contexts on a site where
+// album and friends are template words, "/wiki/Apple" and "/wiki/Pear" are one when the titles
+// are not: a rule that deletes the random suffix of friends-<id> and of album-<id> is verified,
+// and retracted, apart in the two.
+func contextOf(key string, words map[string]bool) string {
+	i := strings.Index(key, "://")
+	if i < 0 {
+		return ""
+	}
+	rest := key[i+3:]
+	path := rest
+	if j := strings.IndexByte(rest, '?'); j >= 0 {
+		path = rest[:j]
+	}
+	last := path[strings.LastIndexByte(path, '/')+1:]
+	var b strings.Builder
+	forWords(last, func(w string) {
+		if words[w] {
+			b.WriteString(w)
+			b.WriteByte(' ')
+		}
+	})
+	return b.String()
+}
+
+// forWords calls f with each run of 2 to 24 ASCII letters of s, lowercased.
+func forWords(s string, f func(string)) {
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && ('a' <= s[j]|0x20 && s[j]|0x20 <= 'z') {
+			j++
+		}
+		if n := j - i; n >= 2 && n <= 24 {
+			f(strings.ToLower(s[i:j]))
+		}
+		if j == i {
+			j++
+		}
+		i = j
+	}
+}
+
+// templateWords returns the words (forWords) of the path segments of the clusters' URLs that
+// occur in at least 1% of the URLs and at least 5: the site's template (album, friends,
+// viewtopic, php), not its values (titles, user names).
+func templateWords(cls []Cluster) map[string]bool {
+	count := map[string]int{}
+	n := 0
+	seen := map[string]bool{}
+	for _, c := range cls {
+		for _, u := range c.URLs {
+			n++
+			clear(seen)
+			p := u.Raw
+			if i := strings.Index(p, "://"); i >= 0 {
+				p = p[i+3:]
+			}
+			if i := strings.IndexAny(p, "?#"); i >= 0 {
+				p = p[:i]
+			}
+			if i := strings.IndexByte(p, '/'); i >= 0 {
+				p = p[i:]
+			} else {
+				p = ""
+			}
+			forWords(p, func(w string) {
+				if !seen[w] {
+					seen[w] = true
+					count[w]++
+				}
+			})
+		}
+	}
+	words := map[string]bool{}
+	for w, c := range count {
+		if c >= 5 && c*20 >= n {
+			words[w] = true
+		}
+	}
+	return words
 }
 
 // Verify is called when the crawler would skip a URL because its key k names a page it has
 // fetched. It counts a use of each rule that made the key and reports whether the crawler
-// should fetch the URL anyway to check them: for a rule's first VerifyFirst uses and one use
-// in VerifyEvery after that. A key no rule made is never verified. The crawler then compares
-// the fetched page's fingerprint with that of the page the key names and calls Confirm.
+// should fetch the URL anyway to check them: for a rule's first VerifyFirst uses, its first use
+// in each context, and one use in VerifyEvery after that. A key's context is the site's
+// template words in its last path segment: words that at least 5% of the site's URLs (and 5)
+// have in their path, such as album, friends or viewforum, learned at each relearn; titles and
+// user names are not. A key no rule made is never verified. The crawler then compares the
+// fetched page's fingerprint with that of the page the key names and calls Confirm.
 func (o *Online) Verify(k Key) bool {
 	if len(k.used) == 0 {
 		return false
 	}
 	check := false
+	ctx := contextOf(k.Key, k.ver.words)
 	for _, i := range k.used {
-		n := k.ver.uses[i].uses.Add(1)
+		c := k.ver.uses[i]
+		n := c.uses.Add(1)
 		if n <= int64(o.opt.VerifyFirst) || (o.opt.VerifyEvery > 0 && n%int64(o.opt.VerifyEvery) == 0) {
 			check = true
+		}
+		in, ok := c.ctx.Load(ctx)
+		if !ok {
+			in, _ = c.ctx.LoadOrStore(ctx, new(atomic.Int64))
+		}
+		if in.(*atomic.Int64).Add(1) == 1 && o.opt.VerifyFirst > 0 {
+			check = true // the rule's first use in this context
 		}
 	}
 	if check {
@@ -293,9 +431,13 @@ func (o *Online) Verify(k Key) bool {
 }
 
 // Confirm reports the outcome of a check that Verify asked for: same says whether the URL of
-// k served the page its key names. A mismatch retracts every rule that made k from its site's
-// current set at once (a new set is published without them), then any other rule that makes
-// the same key of the URL, and leaves them out of every later relearn of the site; the crawler keeps the URL as a new page and should Observe it.
+// k served the page its key names. A mismatch retracts at once the rules to blame: of the rules
+// that made k, those confirmed by fewer than VerifyFirst checks (at least 1), or else the least
+// confirmed one; a rule confirmed that often is retracted in the key's context only, any other
+// rule entirely, for the current set (a new one is published) and every later relearn. Then
+// any other rule that still makes the same key of the URL is blamed the same way. A mismatch
+// also drops the site's inferred evidence (see Skipped). The crawler keeps the URL as a new
+// page and should Observe it.
 func (o *Online) Confirm(k Key, same bool) {
 	if len(k.used) == 0 {
 		return
@@ -315,10 +457,21 @@ func (o *Online) Confirm(k Key, same bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ver, used := k.ver, k.used
+	ctx := contextOf(k.Key, ver.words)
+	trust := int64(max(o.opt.VerifyFirst, 1))
 	for range rules.DefaultMaxRewrites {
-		for _, i := range blame(ver, used, int64(o.opt.VerifyFirst)) {
+		for _, i := range blame(ver, used, trust) {
 			c := contentKey(ver.set.Rule(i))
-			if !s.retracted[c] {
+			if ver.uses[i].confirmed.Load() >= trust {
+				// A rule confirmed elsewhere is retracted in this context only.
+				if s.outCtx[c] == nil {
+					s.outCtx[c] = map[string]bool{}
+				}
+				if !s.outCtx[c][ctx] {
+					s.outCtx[c][ctx] = true
+					o.stats.retracts.Add(1)
+				}
+			} else if !s.retracted[c] {
 				s.retracted[c] = true
 				o.stats.retracts.Add(1)
 			}
@@ -327,11 +480,11 @@ func (o *Online) Confirm(k Key, same bool) {
 		// Another rule may make the same key (a site-wide "delete t" behind the rule that
 		// deletes t on one path): it rests on the same mistaken merge and goes too.
 		ver = s.cur.Load()
-		key, u, err := ver.set.NormalizeTrace(used[:0:0], k.in)
-		if err != nil || key != k.Key || len(u) == 0 {
+		nk, err := ver.key(k.in)
+		if err != nil || nk.Key != k.Key || len(nk.used) == 0 {
 			break
 		}
-		used = u
+		used = nk.used
 	}
 	s.dropInferred()
 }
@@ -404,9 +557,15 @@ func (s *onlineSite) publish(g *globalRules) {
 			return // rules of valid sets are valid; keep the current version if not
 		}
 	}
-	v := &siteVersion{site: s, set: set, uses: make([]*ruleCounter, set.Len())}
+	v := &siteVersion{site: s, set: set, uses: make([]*ruleCounter, set.Len()), words: s.words}
 	for i := range set.Len() {
 		key := contentKey(set.Rule(i))
+		if out := s.outCtx[key]; len(out) > 0 {
+			if v.out == nil {
+				v.out = map[int]map[string]bool{}
+			}
+			v.out[i] = maps.Clone(out)
+		}
 		c := s.counters[key]
 		if c == nil {
 			c = &ruleCounter{}
@@ -691,9 +850,11 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	if err != nil {
 		return true // no clusters: nothing to publish
 	}
+	words := templateWords(cls)
 	s.mu.Lock()
 	s.result = &res
 	s.base = set
+	s.words = words
 	s.publish(o.global.Load())
 	s.mu.Unlock()
 	o.updateWiden()
@@ -792,7 +953,8 @@ func (o *Online) SiteSet(site string) *rules.Set {
 }
 
 // Retracted returns the rules that Confirm retracted, as "site<TAB>rule text" (the rule without
-// its statistics), sorted.
+// its statistics), followed by "<TAB>in context "..."" for a rule retracted in one context
+// only, sorted.
 func (o *Online) Retracted() []string {
 	var out []string
 	o.sites.Range(func(_, v any) bool {
@@ -800,6 +962,11 @@ func (o *Online) Retracted() []string {
 		s.mu.Lock()
 		for c := range s.retracted {
 			out = append(out, s.name+"\t"+c)
+		}
+		for c, ctxs := range s.outCtx {
+			for ctx := range ctxs {
+				out = append(out, s.name+"\t"+c+"\tin context \""+ctx+"\"")
+			}
 		}
 		s.mu.Unlock()
 		return true

@@ -48,7 +48,8 @@ func setText(t testing.TB, s *rules.Set) string {
 // TestOnlineMatchesLearn checks that Online, fed all the evidence and relearned, gives the rules
 // that Learn gives for the same clusters, the whole set and each site's.
 func TestOnlineMatchesLearn(t *testing.T) {
-	o := NewOnline(OnlineOptions{MaxClusterURLs: 1 << 20})
+	opt := Options{MinPrecision: 0.9}
+	o := NewOnline(OnlineOptions{Learn: opt, MaxClusterURLs: 1 << 20})
 	want := feedSample(t, o)
 	o.Relearn()
 	o.RelearnAll()
@@ -59,7 +60,7 @@ func TestOnlineMatchesLearn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantSet, _, err := Learn(want, Options{})
+	wantSet, _, err := Learn(want, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestOnlineMatchesLearn(t *testing.T) {
 		bySite[c.Site] = append(bySite[c.Site], c)
 	}
 	for site, cls := range bySite {
-		w, _, err := Learn(cls, Options{})
+		w, _, err := Learn(cls, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,5 +271,67 @@ func TestOnlineConcurrent(t *testing.T) {
 		if want, _ := set.Normalize(u); got != want {
 			t.Errorf("Normalize(%q) = %q, the site's set gives %q", u, got, want)
 		}
+	}
+}
+
+// TestOnlineContext checks verification contexts: template words are the words of many of a
+// site's URLs, a key's context is its last segment's template words, and a mismatch in one
+// context leaves the rules of another in place.
+func TestOnlineContext(t *testing.T) {
+	var cls []Cluster
+	for i := range 40 {
+		cls = append(cls, Cluster{URLs: []URL{
+			{Raw: fmt.Sprintf("http://p.example.org/user%d/friends-x%d", i, i)},
+			{Raw: fmt.Sprintf("http://p.example.org/user%d/album-y%d", i, i)},
+		}})
+	}
+	cls = append(cls, Cluster{URLs: []URL{{Raw: "http://p.example.org/wiki/Apple"}}})
+	words := templateWords(cls)
+	for w, want := range map[string]bool{"friends": true, "album": true, "user": true, "apple": false, "wiki": false, "x": false} {
+		if words[w] != want {
+			t.Errorf("template word %q: %v, want %v", w, words[w], want)
+		}
+	}
+	for _, tc := range []struct{ key, want string }{
+		{"http://p.example.org/user7/friends", "friends "},             // the template word of the last segment
+		{"http://p.example.org/user7/album?x=1", "album "},             // the query does not count
+		{"http://p.example.org/wiki/Apple", ""},                        // a value, not the template
+		{"http://p.example.org/user7/friends-album", "friends album "}, // every template word, in order
+	} {
+		if got := contextOf(tc.key, words); got != tc.want {
+			t.Errorf("contextOf(%q) = %q, want %q", tc.key, got, tc.want)
+		}
+	}
+
+	// t is irrelevant on item and view pages; a view page found to differ from its key's page
+	// takes the rules of view pages out, and leaves those of item pages.
+	o := NewOnline(OnlineOptions{VerifyFirst: 1, VerifyEvery: -1})
+	for i := range 40 {
+		for j, page := range []string{"item", "view"} {
+			fp := uint64(2*i + j + 1)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/%s?id=%d", page, i)}, fp)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/%s?id=%d&t=%d", page, i, 1000+7*i)}, fp)
+		}
+	}
+	o.RelearnAll()
+	item, view := "http://shop.example.com/item?id=3&t=99", "http://shop.example.com/view?id=3&t=99"
+	ki, _ := o.Key(item)
+	kv, _ := o.Key(view)
+	if !ki.Rewritten() || !kv.Rewritten() {
+		t.Fatalf("t is not deleted: %q, %q", ki.Key, kv.Key)
+	}
+	if !o.Verify(ki) || !o.Verify(kv) {
+		t.Fatal("first uses not verified")
+	}
+	o.Confirm(ki, true)
+	o.Confirm(kv, false)
+	if got, _ := o.Normalize(view); got != "http://shop.example.com/view?id=3&t=99" {
+		t.Errorf("after a mismatch on view pages Normalize(%q) = %q", view, got)
+	}
+	if got, _ := o.Normalize(item); got != "http://shop.example.com/item?id=3" {
+		t.Errorf("after a mismatch on view pages Normalize(%q) = %q", item, got)
+	}
+	if k, _ := o.Key("http://shop.example.com/item?id=4&t=5"); o.Verify(k) {
+		t.Error("a second use in a confirmed context is verified with VerifyFirst 1")
 	}
 }
