@@ -303,7 +303,7 @@ func (v *siteVersion) key(p string) (Key, error) {
 		return Key{Key: p}, err
 	}
 	if len(v.out) > 0 && len(used) > 0 {
-		ctx := contextOf(k, v.words)
+		ctx := contextOf(p, k, v.words)
 		for _, i := range used {
 			if v.out[i][ctx] {
 				return Key{Key: p}, nil
@@ -313,30 +313,38 @@ func (v *siteVersion) key(p string) (Key, error) {
 	return Key{Key: k, in: p, ver: v, used: used}, nil
 }
 
-// contextOf returns the context of a key that verification counts uses in and retracts rules
-// in: the site's template words in the key's last path segment. "/chloe.2507/album" and "/chloe.2507/friends" are two contexts on a site where
-// album and friends are template words, "/wiki/Apple" and "/wiki/Pear" are one when the titles
-// are not: a rule that deletes the random suffix of friends-<id> and of album-<id> is verified,
-// and retracted, apart in the two.
-func contextOf(key string, words map[string]bool) string {
-	i := strings.Index(key, "://")
-	if i < 0 {
-		return ""
-	}
-	rest := key[i+3:]
-	path := rest
-	if j := strings.IndexByte(rest, '?'); j >= 0 {
-		path = rest[:j]
-	}
-	last := path[strings.LastIndexByte(path, '/')+1:]
+// contextOf returns the context of a rewrite of the URL in (in Prepare's form) to key that
+// verification counts uses in and retracts rules in: the site's template words in the last path
+// segment of the URL before and after the rewrite. "/chloe.2507/album-x7Yt" to ".../album" and
+// "/chloe.2507/friends-Q3zz" to ".../friends" are two contexts on a site where album and friends
+// are template words, and so are "/a/b/index.html" to "/a/b" and "/a/b/chemistry.shtml" to "/a/b"
+// (index, html; shtml); "/wiki/apple" to "/wiki/Apple" and "/wiki/pear" to "/wiki/Pear" are one
+// when titles are not template words. A rule that deletes the random suffix of friends-<id> and
+// of album-<id>, or any last segment, is verified, and retracted, apart in each.
+func contextOf(in, key string, words map[string]bool) string {
 	var b strings.Builder
-	forWords(last, func(w string) {
+	lastWords(&b, in, words)
+	b.WriteByte('>')
+	lastWords(&b, key, words)
+	return b.String()
+}
+
+// lastWords writes the template words of the last path segment of u, each followed by a space.
+func lastWords(b *strings.Builder, u string, words map[string]bool) {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return
+	}
+	path := u[i+3:]
+	if j := strings.IndexByte(path, '?'); j >= 0 {
+		path = path[:j]
+	}
+	forWords(path[strings.LastIndexByte(path, '/')+1:], func(w string) {
 		if words[w] {
 			b.WriteString(w)
 			b.WriteByte(' ')
 		}
 	})
-	return b.String()
 }
 
 // forWords calls f with each run of 2 to 24 ASCII letters of s, lowercased.
@@ -400,7 +408,7 @@ func templateWords(cls []Cluster) map[string]bool {
 // fetched. It counts a use of each rule that made the key and reports whether the crawler
 // should fetch the URL anyway to check them: for a rule's first VerifyFirst uses, its first use
 // in each context, and one use in VerifyEvery after that. A key's context is the site's
-// template words in its last path segment: words that at least 5% of the site's URLs (and 5)
+// template words in the last path segment of the URL before and after the rewrite: words that at least 5% of the site's URLs (and 5)
 // have in their path, such as album, friends or viewforum, learned at each relearn; titles and
 // user names are not. A key no rule made is never verified. The crawler then compares the
 // fetched page's fingerprint with that of the page the key names and calls Confirm.
@@ -409,7 +417,7 @@ func (o *Online) Verify(k Key) bool {
 		return false
 	}
 	check := false
-	ctx := contextOf(k.Key, k.ver.words)
+	ctx := contextOf(k.in, k.Key, k.ver.words)
 	for _, i := range k.used {
 		c := k.ver.uses[i]
 		n := c.uses.Add(1)
@@ -457,7 +465,7 @@ func (o *Online) Confirm(k Key, same bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ver, used := k.ver, k.used
-	ctx := contextOf(k.Key, ver.words)
+	ctx := contextOf(k.in, k.Key, ver.words)
 	trust := int64(max(o.opt.VerifyFirst, 1))
 	for range rules.DefaultMaxRewrites {
 		for _, i := range blame(ver, used, trust) {

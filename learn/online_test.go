@@ -292,14 +292,14 @@ func TestOnlineContext(t *testing.T) {
 			t.Errorf("template word %q: %v, want %v", w, words[w], want)
 		}
 	}
-	for _, tc := range []struct{ key, want string }{
-		{"http://p.example.org/user7/friends", "friends "},             // the template word of the last segment
-		{"http://p.example.org/user7/album?x=1", "album "},             // the query does not count
-		{"http://p.example.org/wiki/Apple", ""},                        // a value, not the template
-		{"http://p.example.org/user7/friends-album", "friends album "}, // every template word, in order
+	for _, tc := range []struct{ in, key, want string }{
+		{"http://p.example.org/user7/friends-x7", "http://p.example.org/user7/friends", "friends >friends "}, // template words before and after
+		{"http://p.example.org/user7/album?x=1", "http://p.example.org/user7/album", "album >album "},        // the query does not count
+		{"http://p.example.org/wiki/apple", "http://p.example.org/wiki/Apple", ">"},                          // a value, not the template
+		{"http://p.example.org/user7/friends-album", "http://p.example.org/user7", "friends album >user "},   // every template word, in order
 	} {
-		if got := contextOf(tc.key, words); got != tc.want {
-			t.Errorf("contextOf(%q) = %q, want %q", tc.key, got, tc.want)
+		if got := contextOf(tc.in, tc.key, words); got != tc.want {
+			t.Errorf("contextOf(%q, %q) = %q, want %q", tc.in, tc.key, got, tc.want)
 		}
 	}
 
