@@ -190,7 +190,8 @@ type siteVersion struct {
 // A ruleCounter counts the uses of a rule that Verify saw and the checks that confirmed it.
 type ruleCounter struct {
 	uses, confirmed atomic.Int64
-	ctx             sync.Map // context (see contextOf) -> *atomic.Int64, the uses in it
+	ctx             sync.Map    // context (see contextOf) -> *atomic.Int64, the uses in it
+	failed          atomic.Bool // retracted in some context: verified more often in the others
 }
 
 // contentKey is a rule's text without its statistics: the rule's identity across relearns.
@@ -407,7 +408,8 @@ func templateWords(cls []Cluster) map[string]bool {
 // Verify is called when the crawler would skip a URL because its key k names a page it has
 // fetched. It counts a use of each rule that made the key and reports whether the crawler
 // should fetch the URL anyway to check them: for a rule's first VerifyFirst uses, its first use
-// in each context, and one use in VerifyEvery after that. A key's context is the site's
+// in each context, and one use in VerifyEvery after that; a rule retracted in some context is
+// verified in its first 3 uses in each context and in one use in VerifyEvery/10. A key's context is the site's
 // template words in the last path segment of the URL before and after the rewrite: words that at least 5% of the site's URLs (and 5)
 // have in their path, such as album, friends or viewforum, learned at each relearn; titles and
 // user names are not. A key no rule made is never verified. The crawler then compares the
@@ -421,15 +423,19 @@ func (o *Online) Verify(k Key) bool {
 	for _, i := range k.used {
 		c := k.ver.uses[i]
 		n := c.uses.Add(1)
-		if n <= int64(o.opt.VerifyFirst) || (o.opt.VerifyEvery > 0 && n%int64(o.opt.VerifyEvery) == 0) {
+		every, first := int64(o.opt.VerifyEvery), int64(1)
+		if c.failed.Load() {
+			every, first = max(every/10, 1), 3
+		}
+		if n <= int64(o.opt.VerifyFirst) || (o.opt.VerifyEvery > 0 && n%every == 0) {
 			check = true
 		}
 		in, ok := c.ctx.Load(ctx)
 		if !ok {
 			in, _ = c.ctx.LoadOrStore(ctx, new(atomic.Int64))
 		}
-		if in.(*atomic.Int64).Add(1) == 1 && o.opt.VerifyFirst > 0 {
-			check = true // the rule's first use in this context
+		if in.(*atomic.Int64).Add(1) <= first && o.opt.VerifyFirst > 0 {
+			check = true // the rule's first uses in this context
 		}
 	}
 	if check {
@@ -471,7 +477,9 @@ func (o *Online) Confirm(k Key, same bool) {
 		for _, i := range blame(ver, used, trust) {
 			c := contentKey(ver.set.Rule(i))
 			if ver.uses[i].confirmed.Load() >= trust {
-				// A rule confirmed elsewhere is retracted in this context only.
+				// A rule confirmed elsewhere is retracted in this context only, and is
+				// verified more often in the others.
+				ver.uses[i].failed.Store(true)
 				if s.outCtx[c] == nil {
 					s.outCtx[c] = map[string]bool{}
 				}
