@@ -116,13 +116,14 @@ func registrableDomain(h string) string {
 // Rules correct themselves at crawl time (Verify, Confirm): before the crawler skips a URL
 // because a rule rewrote it to the key of a page already fetched, Verify says whether to fetch
 // it anyway: for the first VerifyFirst uses of each rule, its first use in each context (the
-// site's template words of the key's last segment: album is not friends), and one use in
-// VerifyEvery after that. If the fetched page differs from the page the key names, Confirm
+// site's template words of the URL's last segment before and after the rewrite: album is not
+// friends), and one use in VerifyEvery after that. If the fetched page differs from the page the key names, Confirm
 // retracts the rules to blame at once, in that context or entirely, and later relearns of the
 // site leave them out.
 //
 // Rules widened beyond a site (query parameters learned as deletable on Options.MinSites sites,
-// as Learn widens them) join every site's set, after the site's own rules, and apply alone to
+// as Learn widens them) join every site's set, with the every-host scope's low precedence, and
+// apply alone to
 // sites without rules of their own yet; they are verified per site like the site's rules.
 // The crawler may also record the URLs it skips (Skipped): without them a site's clusters would
 // hold only the URLs that its rules do not merge yet, and lack the very URLs that rank as the
