@@ -134,6 +134,19 @@
 // learner's own model applied it only to hosts of no learned site). [Transfer] measures what
 // these rules do on sites never seen.
 //
+// # Online learning
+//
+// A crawler meets most sites for the first time, where rules learned on other sites transfer
+// poorly. [Online] learns a site's rules from the site's own pages while the crawl runs: the
+// crawler reports each fetched URL with its page's content fingerprint ([Online.Observe]); each
+// site (by default its registrable domain) is relearned with LearnSite as its evidence grows
+// geometrically, off the crawler's path ([Online.Relearn], [Online.Run]); the frontier reads the
+// current rules without locks ([Online.Normalize], [Online.Key]). Fed the same clusters and
+// relearned, Online gives the rules Learn gives. Rules correct themselves at crawl time: the
+// first uses of a rule, its first use in each context and a sample after that are fetched anyway
+// ([Online.Verify]); a page other than the one the rule named retracts it ([Online.Confirm]).
+// urldedup replay measures this on a cluster file replayed as a crawl.
+//
 // # Evaluation
 //
 // [Evaluate] follows the paper's protocol (§5): clusters are split 50/50 by a hash of their id

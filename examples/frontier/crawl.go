@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/undust/undust/learn"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -76,20 +77,45 @@ type crawl struct {
 	maxFetches int
 	progress   *progress
 
-	fetches   []fetch
-	avoided   int // links not enqueued because their key was already seen
-	keyErrors int // links whose key could not be made (skipped)
+	// online, if set, learns rules as the crawl goes: the key of a link is its key under the
+	// rules learned so far (key is not used), and ids, the content check, gives its evidence.
+	online    *learn.Online
+	ids       *pageIDs
+	verify    map[string]verification // links enqueued to verify a rule
+	learnTime time.Duration           // spent relearning
+
+	enqueued map[string]bool
+
+	fetches    []fetch
+	avoided    int // links not enqueued because their key was already seen
+	keyErrors  int // links whose key could not be made (skipped)
+	verified   int // fetches made to verify a rule
+	mismatches int // of them, those that found another page than the rule said
+}
+
+// keyOf returns the dedup key of a link.
+func (c *crawl) keyOf(u string) (learn.Key, error) {
+	if c.online != nil {
+		return c.online.Key(u)
+	}
+	k, err := c.key.Normalize(u)
+	return learn.Key{Key: k}, err
 }
 
 // run crawls from seed, breadth first, until the frontier is empty or maxFetches is reached.
 // It is sequential, so a seed gives the same crawl every time.
 func (c *crawl) run(seed string) error {
-	seen := map[string]bool{}
-	k, err := c.key.Normalize(seed)
+	seen := map[string]string{} // key -> the URL enqueued under it
+	k, err := c.keyOf(seed)
 	if err != nil {
 		return fmt.Errorf("%s: seed: %w", c.name, err)
 	}
-	seen[k] = true
+	seen[k.Key] = seed
+	c.enqueued = map[string]bool{seed: true}
+	if c.online != nil {
+		c.ids, c.check, c.verify = newPageIDs(), nil, map[string]verification{}
+		c.check = c.ids
+	}
 	queue := []string{seed}
 	for len(queue) > 0 && len(c.fetches) < c.maxFetches {
 		u := queue[0]
@@ -101,6 +127,9 @@ func (c *crawl) run(seed string) error {
 		if f.status == http.StatusOK && c.check != nil {
 			f.dup = c.check.duplicate(u, f.body)
 		}
+		if c.online != nil {
+			c.learnAsYouGo(u, &f)
+		}
 		c.fetches = append(c.fetches, f)
 		c.progress.update(len(c.fetches), len(queue))
 		if f.status != http.StatusOK || f.dup {
@@ -110,16 +139,21 @@ func (c *crawl) run(seed string) error {
 			if !inSite(l) {
 				continue
 			}
-			k, err := c.key.Normalize(l)
+			k, err := c.keyOf(l)
 			if err != nil {
 				c.keyErrors++
 				continue
 			}
-			if seen[k] {
-				c.avoided++
-				continue
+			if prev, ok := seen[k.Key]; ok {
+				if c.online == nil || prev == l || c.enqueued[l] || !c.online.Verify(k) {
+					c.avoided++
+					continue
+				}
+				c.verify[l] = verification{key: k, against: prev}
+			} else {
+				seen[k.Key] = l
 			}
-			seen[k] = true
+			c.enqueued[l] = true
 			queue = append(queue, l)
 		}
 	}

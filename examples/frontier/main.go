@@ -7,10 +7,13 @@
 // page it fetches (a digest and a SimHash of the main text) and groups the URLs into dup
 // clusters by content. The learn package turns those clusters into rewrite rules, written to a
 // rules file. Pass 2 crawls again with the static key chained with the learned rules before
-// enqueueing, and a SimHash index after fetching. The report says how many fetches each pass
-// needed, how many duplicates were avoided before fetching, and how many distinct pages were
-// lost (it must be 0); the picture plots distinct pages discovered against fetches for both
-// passes.
+// enqueueing, and a SimHash index after fetching. Pass 3 is the crawl a crawler makes of a site
+// it meets for the first time: one pass that learns as it goes, with package learn's Online
+// learner fed each fetched page's content id, its rules applied before enqueueing as they are
+// learned, and their first uses (and a sample after) verified by fetching anyway. The report
+// says how many fetches each pass needed, how many duplicates were avoided before fetching, and
+// how many distinct pages passes 2 and 3 lost (it must be 0); the picture plots distinct pages
+// discovered against fetches for the three passes.
 //
 // Nothing leaves the machine: the site is an in-process HTTP server on 127.0.0.1 that answers
 // for every host name, and the crawler's transport dials only it. Files go to a new temporary
@@ -29,6 +32,7 @@ import (
 	"time"
 
 	"github.com/undust/undust/internal/svgplot"
+	"github.com/undust/undust/learn"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -66,8 +70,9 @@ func main() {
 type report struct {
 	config
 	pages          int // distinct pages of the site
-	p1, p2         *crawl
-	r1, r2         passScore
+	p1, p2, p3     *crawl
+	r1, r2, r3     passScore
+	online         learn.OnlineStats // of pass 3
 	clusters       int
 	rules          int
 	learnTime      time.Duration
@@ -76,10 +81,15 @@ type report struct {
 }
 
 // lost counts the distinct pages of pass 1 that pass 2 did not fetch and keep: it must be 0.
-func (r *report) lost() int {
+func (r *report) lost() int { return lostIn(r.r1, r.r2) }
+
+// lost3 counts the distinct pages of pass 1 that pass 3 did not fetch and keep: it must be 0.
+func (r *report) lost3() int { return lostIn(r.r1, r.r3) }
+
+func lostIn(base, pass passScore) int {
 	n := 0
-	for id := range r.r1.pages {
-		if !r.r2.kept[id] {
+	for id := range base.pages {
+		if !pass.kept[id] {
 			n++
 		}
 	}
@@ -143,7 +153,16 @@ func loop(c config) (*report, error) {
 		return nil, err
 	}
 
-	rep.r1, rep.r2 = score(s, rep.p1), score(s, rep.p2)
+	// Pass 3: one pass that learns as it goes, from an empty start: the online learner's rules
+	// before enqueueing, its content ids after fetching, and its rules verified by fetching.
+	rep.p3 = &crawl{name: "pass 3", client: client, online: learn.NewOnline(learn.OnlineOptions{}),
+		maxFetches: c.maxFetches, progress: newProgress("pass 3", c.maxFetches, c.quiet)}
+	if err := rep.p3.run(seed); err != nil {
+		return nil, err
+	}
+	rep.online = rep.p3.online.Stats()
+
+	rep.r1, rep.r2, rep.r3 = score(s, rep.p1), score(s, rep.p2), score(s, rep.p3)
 	rep.svg = filepath.Join(c.out, "discovery.svg")
 	if err := writePlot(rep.svg, rep); err != nil {
 		return nil, err
@@ -201,6 +220,7 @@ func writePlot(path string, r *report) error {
 		Series: []svgplot.Series{
 			{Name: "pass 1: static key", Points: curve(r.r1.curve)},
 			{Name: "pass 2: static + learned", Points: curve(r.r2.curve)},
+			{Name: "pass 3: online, learning as it goes", Points: curve(r.r3.curve)},
 		},
 	}
 	err = c.WriteSVG(f)
@@ -213,20 +233,25 @@ func writePlot(path string, r *report) error {
 func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "undust frontier: simulated site of %d distinct pages (seed %d), fetch budget %d a pass\n\n",
 		r.pages, r.seed, r.maxFetches)
-	fmt.Fprintf(w, "%-38s %10s %10s\n", "", "pass 1", "pass 2")
-	fmt.Fprintf(w, "%-38s %10s %10s\n", "", "static", "+learned")
-	row := func(name string, a, b any) { fmt.Fprintf(w, "%-38s %10v %10v\n", name, a, b) }
-	row("pages fetched", r.r1.fetches, r.r2.fetches)
-	row("distinct pages discovered", len(r.r1.pages), len(r.r2.pages))
-	row("fetches of an already-fetched page", r.r1.dupFetch, r.r2.dupFetch)
-	row("duplicate links skipped before fetch", r.p1.avoided, r.p2.avoided)
-	row("duplicates caught after fetching", countDup(r.p1), countDup(r.p2))
-	row("fetches per distinct page", ratio(r.r1.fetches, len(r.r1.pages)), ratio(r.r2.fetches, len(r.r2.pages)))
+	fmt.Fprintf(w, "%-38s %10s %10s %10s\n", "", "pass 1", "pass 2", "pass 3")
+	fmt.Fprintf(w, "%-38s %10s %10s %10s\n", "", "static", "+learned", "online")
+	row := func(name string, a, b, c any) { fmt.Fprintf(w, "%-38s %10v %10v %10v\n", name, a, b, c) }
+	row("pages fetched", r.r1.fetches, r.r2.fetches, r.r3.fetches)
+	row("distinct pages discovered", len(r.r1.pages), len(r.r2.pages), len(r.r3.pages))
+	row("fetches of an already-fetched page", r.r1.dupFetch, r.r2.dupFetch, r.r3.dupFetch)
+	row("duplicate links skipped before fetch", r.p1.avoided, r.p2.avoided, r.p3.avoided)
+	row("duplicates caught after fetching", countDup(r.p1), countDup(r.p2), countDup(r.p3))
+	row("verification fetches", "-", "-", r.p3.verified)
+	row("fetches per distinct page", ratio(r.r1.fetches, len(r.r1.pages)), ratio(r.r2.fetches, len(r.r2.pages)), ratio(r.r3.fetches, len(r.r3.pages)))
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "dup clusters from pass 1:   %d\n", r.clusters)
 	fmt.Fprintf(w, "rules learned:              %d in %v, written to %s\n", r.rules, r.learnTime.Round(time.Millisecond), r.rulesPath)
 	fmt.Fprintf(w, "fetches saved by pass 2:    %d (%.0f%%)\n", r.r1.fetches-r.r2.fetches, 100*float64(r.r1.fetches-r.r2.fetches)/float64(max(r.r1.fetches, 1)))
 	fmt.Fprintf(w, "distinct pages lost:        %d (pages of pass 1 that pass 2 did not fetch and keep; must be 0)\n", r.lost())
+	fmt.Fprintf(w, "pass 3, learning as it goes: %d rules at the end (%d relearns, %v), %d verification fetches, %d mismatches, %d rules retracted\n",
+		r.online.Rules, r.online.Relearns, r.p3.learnTime.Round(time.Millisecond), r.p3.verified, r.p3.mismatches, r.online.Retracted)
+	fmt.Fprintf(w, "fetches saved by pass 3:    %d (%.0f%%)\n", r.r1.fetches-r.r3.fetches, 100*float64(r.r1.fetches-r.r3.fetches)/float64(max(r.r1.fetches, 1)))
+	fmt.Fprintf(w, "pass 3 pages lost:          %d (pages of pass 1 that pass 3 did not fetch and keep; must be 0)\n", r.lost3())
 	fmt.Fprintf(w, "picture:                    %s\n", r.svg)
 	fmt.Fprintf(w, "time:                       %v\n", r.total.Round(time.Millisecond))
 }

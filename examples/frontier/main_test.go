@@ -8,7 +8,8 @@ import (
 )
 
 // The closed loop on a small site: pass 2 needs fewer fetches than pass 1, loses no distinct
-// page, and the rules file and the picture are written.
+// page, and the rules file and the picture are written; pass 3, which learns as it goes, needs
+// fewer fetches than pass 1 and loses no distinct page either.
 func TestLoop(t *testing.T) {
 	dir := t.TempDir()
 	size, budget := 80, 1500
@@ -28,6 +29,15 @@ func TestLoop(t *testing.T) {
 	if r.r2.fetches >= r.r1.fetches/2 {
 		t.Errorf("pass 2 made %d fetches, pass 1 %d: want less than half", r.r2.fetches, r.r1.fetches)
 	}
+	if r.lost3() != 0 {
+		t.Errorf("pass 3 (online) lost %d distinct pages", r.lost3())
+	}
+	if len(r.r3.pages) != r.pages {
+		t.Errorf("pass 3 discovered %d of the site's %d pages", len(r.r3.pages), r.pages)
+	}
+	if r.r3.fetches >= r.r1.fetches || r.online.Relearns == 0 {
+		t.Errorf("pass 3 made %d fetches (%d relearns), pass 1 %d: want fewer", r.r3.fetches, r.online.Relearns, r.r1.fetches)
+	}
 	if r.rules == 0 {
 		t.Error("no rules learned")
 	}
@@ -42,7 +52,7 @@ func TestLoop(t *testing.T) {
 	}
 	var out strings.Builder
 	r.print(&out)
-	for _, want := range []string{"pages fetched", "distinct pages lost:        0", "rules learned:"} {
+	for _, want := range []string{"pages fetched", "distinct pages lost:        0", "pass 3 pages lost:          0", "rules learned:"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}

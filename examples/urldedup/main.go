@@ -7,6 +7,7 @@
 //	urldedup apply -rules RULES < urls > keys
 //	urldedup eval -data DIR [-seed S] [-plot DIR] [-learner koppula|align|both]
 //	urldedup stats (-clusters FILE | -cdx FILE [-domain])
+//	urldedup replay -clusters FILE [-shuffle SEED] [-static [-aggressive]] [-o FILE]
 //
 // learn reads dup clusters (the TSV format cluster<TAB>url[<TAB>importance[<TAB>inlinks]], or a
 // CDX/CDXJ crawl index grouped by payload digest), learns rules with package learn and writes
@@ -18,6 +19,16 @@
 // precision-reduction trade-off on the held-out half (NAME-tradeoff.svg) and the rule coverage
 // distribution, the paper's Figure 3 (NAME-coverage.svg). stats prints a data set's sites, hosts,
 // clusters, cluster sizes, maximum possible reduction and what urlnorm's static keys reach.
+//
+// replay replays a dup-cluster file as a crawl that meets every site for the first time: URLs
+// are met in file order (-shuffle SEED for another order), and each is fetched or skipped by the
+// frontier's key, urlnorm's Crawler key and the rules that package learn's Online learner has
+// learned so far from the pages fetched (a fetched URL reveals its cluster id as its content).
+// Rules are verified at crawl time: their first uses and a sample after that are fetched anyway,
+// and a mismatch retracts them. -static replays with the static Crawler key alone (-aggressive:
+// the Aggressive key), the baseline. -o writes url<TAB>fetch|skip<TAB>key per URL in the order
+// met; the summary gives fetches, the share of avoidable fetches (URLs - pages) saved, the pages
+// lost (none of whose URLs was fetched), the verification fetches and the time taken.
 //
 // -learner picks the learner: koppula (the default: decision-tree generalization, Koppula et
 // al.) or align (multiple URL alignment, DUSTER). eval -learner align or both prints, instead of
@@ -54,6 +65,8 @@ func main() {
 		err = cmdEval(os.Args[2:], os.Stdout)
 	case "stats":
 		err = cmdStats(os.Args[2:], os.Stdout)
+	case "replay":
+		err = cmdReplay(os.Args[2:], os.Stdout)
 	default:
 		usage()
 	}
@@ -69,7 +82,7 @@ func main() {
 var errUsage = errors.New("usage")
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: urldedup learn|apply|eval|stats [flags]; urldedup CMD -h for flags")
+	fmt.Fprintln(os.Stderr, "usage: urldedup learn|apply|eval|stats|replay [flags]; urldedup CMD -h for flags")
 	os.Exit(2)
 }
 

@@ -1,0 +1,993 @@
+package learn
+
+import (
+	"context"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/net/publicsuffix"
+
+	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
+)
+
+// OnlineOptions configure an Online learner. The zero value means the defaults given per field;
+// NewOnline copies it.
+type OnlineOptions struct {
+	// Learn are the options of every relearn of a site (LearnSite, then Assemble of the one
+	// site). Learn.Workers is not used: a relearn is one site, learned by one goroutine.
+	// Learn.MinPrecision 0 means 0.9 here, not Learn's 0.95: verification at crawl time is a
+	// second guard, and a rule needs 10 rather than 20 clean training URLs to be used (tuned on
+	// a replay of the dupclusters train.tsv).
+	Learn Options
+	// MinURLs is the number of URLs a site must have before its first relearn (default 16).
+	MinURLs int
+	// Growth is the factor by which a site's URLs must grow after a relearn before the next one
+	// (default 1.5, at least 1.05): a site of n URLs is relearned O(log n) times and the URLs
+	// learned over all its relearns add up to at most n·Growth/(Growth-1).
+	Growth float64
+	// MaxURLs bounds the URLs kept per site (default 50000); later URLs of the site are counted
+	// in OnlineStats.Dropped and not kept. Together with MaxClusterURLs it bounds a site's
+	// memory to O(MaxURLs) URLs and its relearn to the cost of learning MaxURLs URLs.
+	MaxURLs int
+	// MaxClusterURLs bounds the URLs kept per page (fingerprint) of a site (default 64, twice
+	// the sources a cluster gives the learner by default): a page with hundreds of session
+	// variants teaches nothing more after a few dozen.
+	MaxClusterURLs int
+	// VerifyFirst is the number of first uses of each rule that Verify asks the crawler to
+	// check by fetching, besides the first use in each context (see Verify); default 1,
+	// negative: none, not even per context.
+	VerifyFirst int
+	// VerifyEvery makes Verify ask for a check of one use in VerifyEvery after the first ones
+	// (default 100; negative: none).
+	VerifyEvery int
+	// Site names the site of a host: the unit that evidence is kept, rules are learned and
+	// sets are published for. Nil means the host's registrable domain (public suffix + 1,
+	// "www.example.co.uk" -> "example.co.uk"), or the host itself when it has none (an IP
+	// address, a bare public suffix): a site's duplicates span www and bare host, http and
+	// https, and mobile sub-domains of one domain. Mirror and short-link domains are other
+	// sites. It must be safe for concurrent use and give the same site for a host every time.
+	Site func(host string) string
+}
+
+func (o OnlineOptions) withDefaults() OnlineOptions {
+	if o.MinURLs <= 0 {
+		o.MinURLs = 16
+	}
+	if o.Growth == 0 {
+		o.Growth = 1.5
+	}
+	o.Growth = max(o.Growth, 1.05)
+	if o.MaxURLs <= 0 {
+		o.MaxURLs = 50000
+	}
+	if o.MaxClusterURLs <= 0 {
+		o.MaxClusterURLs = 64
+	}
+	if o.VerifyFirst == 0 {
+		o.VerifyFirst = 1
+	}
+	if o.VerifyEvery == 0 {
+		o.VerifyEvery = 100
+	}
+	if o.Learn.MinPrecision == 0 {
+		o.Learn.MinPrecision = 0.9
+	}
+	if o.Site == nil {
+		o.Site = registrableDomain
+	}
+	return o
+}
+
+func registrableDomain(h string) string {
+	if d, err := publicsuffix.EffectiveTLDPlusOne(h); err == nil {
+		return d
+	}
+	return h
+}
+
+// Online learns URL rewrite rules while a crawl runs, from the crawl's own pages: the loop of
+// Koppula et al. (learn offline from dup clusters, rewrite online before enqueueing) made
+// continuous. The crawler tells it what it found (Observe: this URL's page has this content
+// fingerprint; Same: these two URLs are one page), and reads the current rules of each site
+// through Normalize or Key.
+//
+// Evidence is kept per site (OnlineOptions.Site, by default the registrable domain): the site's
+// URLs grouped into dup clusters by fingerprint, at most OnlineOptions.MaxURLs URLs and
+// MaxClusterURLs per cluster. A site is due for relearning when its URLs reach MinURLs, then
+// each time they have grown by the factor Growth since the last relearn; so a site of n URLs is
+// relearned O(log n) times and the total relearn work is O(n log n) for learning stages that
+// are O(n log n) themselves. A relearn is LearnSite and Assemble on the site's clusters, which
+// are cluster ids "SITE-FINGERPRINT" (16 hex digits): fed the same evidence, Online gives the
+// rules Learn gives for those clusters (see Set). Memory is O(MaxURLs) URLs per site with
+// evidence, and O(1) per host seen in Observe; the number of sites is the crawler's.
+//
+// Relearning never runs on the path of Normalize: Observe only queues a site that is due, and
+// the queue is drained by Relearn, called by the crawler when it chooses (deterministic), or by
+// Run in a goroutine of its own. Each site's current rules are an immutable rules.Set published
+// through an atomic pointer, so Normalize and Key take no lock and never wait for a relearn;
+// they see the new rules from the moment they are published.
+//
+// Rules correct themselves at crawl time (Verify, Confirm): before the crawler skips a URL
+// because a rule rewrote it to the key of a page already fetched, Verify says whether to fetch
+// it anyway: for the first VerifyFirst uses of each rule, its first use in each context (the
+// site's template words of the URL's last segment before and after the rewrite: album is not
+// friends), and one use in VerifyEvery after that. If the fetched page differs from the page the key names, Confirm
+// retracts the rules to blame at once, in that context or entirely, and later relearns of the
+// site leave them out.
+//
+// Rules widened beyond a site (query parameters learned as deletable on Options.MinSites sites,
+// as Learn widens them) join every site's set, with the every-host scope's low precedence, and
+// apply alone to
+// sites without rules of their own yet; they are verified per site like the site's rules.
+// The crawler may also record the URLs it skips (Skipped): without them a site's clusters would
+// hold only the URLs that its rules do not merge yet, and lack the very URLs that rank as the
+// clusters' targets.
+//
+// The zero Online is not usable; make one with NewOnline. All methods are safe for concurrent
+// use. Online keeps the URL strings it is given.
+type Online struct {
+	opt   OnlineOptions
+	sites sync.Map // site name -> *onlineSite
+	hosts sync.Map // host -> *onlineSite, the cache of opt.Site for hosts with evidence
+
+	global atomic.Pointer[globalRules] // nil until a parameter is widened
+	wmu    sync.Mutex                  // serializes updateWiden
+
+	mu   sync.Mutex // guards due
+	due  []*onlineSite
+	wake chan struct{} // one pending signal for Run
+
+	stats struct {
+		urls, bad, dropped, relearns, relearnURLs      atomic.Int64
+		verifications, confirmed, mismatches, retracts atomic.Int64
+	}
+}
+
+// NewOnline returns an Online learner with no evidence and no rules: its Normalize is urlnorm's
+// Crawler key until the first relearn.
+func NewOnline(opt OnlineOptions) *Online {
+	return &Online{opt: opt.withDefaults(), wake: make(chan struct{}, 1)}
+}
+
+// onlineSite is one site's evidence and current rules.
+type onlineSite struct {
+	name string
+	cur  atomic.Pointer[siteVersion] // nil until the first relearn
+
+	learning sync.Mutex // held by the relearn of the site, so that relearns of a site do not overlap
+
+	mu        sync.Mutex // guards the fields below; never taken by Normalize or Key
+	clusters  map[uint64]*Cluster
+	order     []uint64          // fingerprints in first-seen order
+	byURL     map[string]uint64 // the fingerprint of each kept URL
+	inferred  map[string]bool   // kept URLs that Skipped recorded
+	n         int               // URLs kept
+	next      int               // relearn due when n reaches next
+	learned   int               // n at the last relearn
+	queued    bool
+	result    *SiteResult                // of the last relearn
+	base      *rules.Set                 // the site's own rules, of the last relearn
+	words     map[string]bool            // template words of the last relearn
+	outCtx    map[string]map[string]bool // rule content -> contexts it is retracted in
+	retracted map[string]bool            // content of retracted rules
+	counters  map[string]*ruleCounter    // use counters by rule content, kept across relearns
+}
+
+// A siteVersion is one published rule set of a site with the use counter of each of its rules.
+type siteVersion struct {
+	site  *onlineSite
+	set   *rules.Set
+	uses  []*ruleCounter
+	words map[string]bool         // the site's template words (see templateWords)
+	out   map[int]map[string]bool // rule index -> contexts it is retracted in
+}
+
+// A ruleCounter counts the uses of a rule that Verify saw and the checks that confirmed it.
+type ruleCounter struct {
+	uses, confirmed atomic.Int64
+	ctx             sync.Map    // context (see contextOf) -> *atomic.Int64, the uses in it
+	failed          atomic.Bool // retracted in some context: verified more often in the others
+}
+
+// contentKey is a rule's text without its statistics: the rule's identity across relearns.
+func contentKey(r rules.Rule) string {
+	r.Stats = rules.Stats{}
+	return r.String()
+}
+
+// hostOf returns the host of a URL in Prepare's form: scheme://host[:port]/...
+func hostOf(p string) string {
+	i := strings.Index(p, "://")
+	if i < 0 {
+		return ""
+	}
+	h := p[i+3:]
+	if j := strings.IndexAny(h, "/?#"); j >= 0 {
+		h = h[:j]
+	}
+	if j := strings.LastIndexByte(h, ':'); j >= 0 && !strings.HasSuffix(h, "]") {
+		h = h[:j]
+	}
+	return h
+}
+
+// site returns the state of the site of host, creating it if create is set; nil otherwise.
+func (o *Online) site(host string, create bool) *onlineSite {
+	if s, ok := o.hosts.Load(host); ok {
+		return s.(*onlineSite)
+	}
+	if !create {
+		return nil
+	}
+	name := o.opt.Site(host)
+	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, next: o.opt.MinURLs,
+		clusters: map[uint64]*Cluster{}, byURL: map[string]uint64{}, inferred: map[string]bool{},
+		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
+	o.hosts.Store(host, s)
+	return s.(*onlineSite)
+}
+
+// A Key is the dedup key of a URL under an Online learner's current rules, with what a crawler
+// needs to verify it: the site version and the rules that made it. It is a plain value.
+type Key struct {
+	Key  string // the dedup key
+	in   string // the URL in Prepare's form
+	ver  *siteVersion
+	used []int // indexes into ver.set of the rules that rewrote the URL
+}
+
+// Rewritten reports whether learned rules rewrote the URL: its key is not just the static one.
+func (k Key) Rewritten() bool { return len(k.used) > 0 }
+
+// Normalize returns the dedup key of raw: urlnorm's Crawler key (Prepare), rewritten by the
+// current rules of its site, if any. It takes no lock and allocates only the key. On an error
+// of the rules (a rewrite cycle or limit) it returns the Crawler key with the error; a string
+// that is not an absolute http(s) URL is ErrNotURL. Normalize satisfies Normalizer and
+// urlnorm.Stage.
+func (o *Online) Normalize(raw string) (string, error) {
+	p, ok := Prepare(raw)
+	if !ok {
+		return "", ErrNotURL
+	}
+	v := o.version(p)
+	if v == nil {
+		return p, nil
+	}
+	if len(v.out) > 0 {
+		k, err := v.key(p)
+		return k.Key, err
+	}
+	k, err := v.set.Normalize(p)
+	if err != nil {
+		return p, err
+	}
+	return k, nil
+}
+
+// version returns the rules that apply to the URL p (in Prepare's form): its site's, else the
+// widened rules, else nil.
+func (o *Online) version(p string) *siteVersion {
+	if s := o.site(hostOf(p), false); s != nil {
+		if v := s.cur.Load(); v != nil {
+			return v
+		}
+	}
+	if g := o.global.Load(); g != nil {
+		return g.ver
+	}
+	return nil
+}
+
+// Key is Normalize that also says which rules made the key, for Verify and Confirm.
+func (o *Online) Key(raw string) (Key, error) {
+	p, ok := Prepare(raw)
+	if !ok {
+		return Key{}, ErrNotURL
+	}
+	v := o.version(p)
+	if v == nil {
+		return Key{Key: p}, nil
+	}
+	return v.key(p)
+}
+
+// key returns the Key of p (in Prepare's form) under v: the static key p itself when a rule
+// that made it is retracted in the key's context.
+func (v *siteVersion) key(p string) (Key, error) {
+	k, used, err := v.set.NormalizeTrace(nil, p)
+	if err != nil {
+		return Key{Key: p}, err
+	}
+	if len(v.out) > 0 && len(used) > 0 {
+		ctx := contextOf(p, k, v.words)
+		for _, i := range used {
+			if v.out[i][ctx] {
+				return Key{Key: p}, nil
+			}
+		}
+	}
+	return Key{Key: k, in: p, ver: v, used: used}, nil
+}
+
+// contextOf returns the context of a rewrite of the URL in (in Prepare's form) to key that
+// verification counts uses in and retracts rules in: the site's template words in the last path
+// segment of the URL before and after the rewrite. "/chloe.2507/album-x7Yt" to ".../album" and
+// "/chloe.2507/friends-Q3zz" to ".../friends" are two contexts on a site where album and friends
+// are template words, and so are "/a/b/index.html" to "/a/b" and "/a/b/chemistry.shtml" to "/a/b"
+// (index, html; shtml); "/wiki/apple" to "/wiki/Apple" and "/wiki/pear" to "/wiki/Pear" are one
+// when titles are not template words. A rule that deletes the random suffix of friends-<id> and
+// of album-<id>, or any last segment, is verified, and retracted, apart in each.
+func contextOf(in, key string, words map[string]bool) string {
+	var b strings.Builder
+	lastWords(&b, in, words)
+	b.WriteByte('>')
+	lastWords(&b, key, words)
+	return b.String()
+}
+
+// lastWords writes the template words of the last path segment of u, each followed by a space.
+func lastWords(b *strings.Builder, u string, words map[string]bool) {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return
+	}
+	path := u[i+3:]
+	if j := strings.IndexByte(path, '?'); j >= 0 {
+		path = path[:j]
+	}
+	forWords(path[strings.LastIndexByte(path, '/')+1:], func(w string) {
+		if words[w] {
+			b.WriteString(w)
+			b.WriteByte(' ')
+		}
+	})
+}
+
+// forWords calls f with each run of 2 to 24 ASCII letters of s, lowercased.
+func forWords(s string, f func(string)) {
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && ('a' <= s[j]|0x20 && s[j]|0x20 <= 'z') {
+			j++
+		}
+		if n := j - i; n >= 2 && n <= 24 {
+			f(strings.ToLower(s[i:j]))
+		}
+		if j == i {
+			j++
+		}
+		i = j
+	}
+}
+
+// templateWords returns the words (forWords) of the path segments of the clusters' URLs that
+// occur in at least 1% of the URLs and at least 5: the site's template (album, friends,
+// viewtopic, php), not its values (titles, user names).
+func templateWords(cls []Cluster) map[string]bool {
+	count := map[string]int{}
+	n := 0
+	seen := map[string]bool{}
+	for _, c := range cls {
+		for _, u := range c.URLs {
+			n++
+			clear(seen)
+			p := u.Raw
+			if i := strings.Index(p, "://"); i >= 0 {
+				p = p[i+3:]
+			}
+			if i := strings.IndexAny(p, "?#"); i >= 0 {
+				p = p[:i]
+			}
+			if i := strings.IndexByte(p, '/'); i >= 0 {
+				p = p[i:]
+			} else {
+				p = ""
+			}
+			forWords(p, func(w string) {
+				if !seen[w] {
+					seen[w] = true
+					count[w]++
+				}
+			})
+		}
+	}
+	words := map[string]bool{}
+	for w, c := range count {
+		if c >= 5 && c*20 >= n {
+			words[w] = true
+		}
+	}
+	return words
+}
+
+// Verify is called when the crawler would skip a URL because its key k names a page it has
+// fetched. It counts a use of each rule that made the key and reports whether the crawler
+// should fetch the URL anyway to check them: for a rule's first VerifyFirst uses, its first use
+// in each context, and one use in VerifyEvery after that; a rule retracted in some context is
+// verified in its first 3 uses in each context and in one use in VerifyEvery/10. A key's context is the site's
+// template words in the last path segment of the URL before and after the rewrite: words that at least 5% of the site's URLs (and 5)
+// have in their path, such as album, friends or viewforum, learned at each relearn; titles and
+// user names are not. A key no rule made is never verified. The crawler then compares the
+// fetched page's fingerprint with that of the page the key names and calls Confirm.
+func (o *Online) Verify(k Key) bool {
+	if len(k.used) == 0 {
+		return false
+	}
+	check := false
+	ctx := contextOf(k.in, k.Key, k.ver.words)
+	for _, i := range k.used {
+		c := k.ver.uses[i]
+		n := c.uses.Add(1)
+		every, first := int64(o.opt.VerifyEvery), int64(1)
+		if c.failed.Load() {
+			every, first = max(every/10, 1), 3
+		}
+		if n <= int64(o.opt.VerifyFirst) || (o.opt.VerifyEvery > 0 && n%every == 0) {
+			check = true
+		}
+		in, ok := c.ctx.Load(ctx)
+		if !ok {
+			in, _ = c.ctx.LoadOrStore(ctx, new(atomic.Int64))
+		}
+		if in.(*atomic.Int64).Add(1) <= first && o.opt.VerifyFirst > 0 {
+			check = true // the rule's first uses in this context
+		}
+	}
+	if check {
+		o.stats.verifications.Add(1)
+	}
+	return check
+}
+
+// Confirm reports the outcome of a check that Verify asked for: same says whether the URL of
+// k served the page its key names. A mismatch retracts at once the rules to blame: of the rules
+// that made k, those confirmed by fewer than VerifyFirst checks (at least 1), or else the least
+// confirmed one; a rule confirmed that often is retracted in the key's context only, any other
+// rule entirely, for the current set (a new one is published) and every later relearn. Then
+// any other rule that still makes the same key of the URL is blamed the same way. A mismatch
+// also drops the site's inferred evidence (see Skipped). The crawler keeps the URL as a new
+// page and should Observe it.
+func (o *Online) Confirm(k Key, same bool) {
+	if len(k.used) == 0 {
+		return
+	}
+	if same {
+		o.stats.confirmed.Add(1)
+		for _, i := range k.used {
+			k.ver.uses[i].confirmed.Add(1)
+		}
+		return
+	}
+	o.stats.mismatches.Add(1)
+	s := k.ver.site
+	if s == nil { // a widened rule on a site without rules of its own
+		s = o.site(hostOf(k.in), true)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ver, used := k.ver, k.used
+	ctx := contextOf(k.in, k.Key, ver.words)
+	trust := int64(max(o.opt.VerifyFirst, 1))
+	for range rules.DefaultMaxRewrites {
+		for _, i := range blame(ver, used, trust) {
+			c := contentKey(ver.set.Rule(i))
+			if ver.uses[i].confirmed.Load() >= trust {
+				// A rule confirmed elsewhere is retracted in this context only, and is
+				// verified more often in the others.
+				ver.uses[i].failed.Store(true)
+				if s.outCtx[c] == nil {
+					s.outCtx[c] = map[string]bool{}
+				}
+				if !s.outCtx[c][ctx] {
+					s.outCtx[c][ctx] = true
+					o.stats.retracts.Add(1)
+				}
+			} else if !s.retracted[c] {
+				s.retracted[c] = true
+				o.stats.retracts.Add(1)
+			}
+		}
+		s.publish(o.global.Load())
+		// Another rule may make the same key (a site-wide "delete t" behind the rule that
+		// deletes t on one path): it rests on the same mistaken merge and goes too.
+		ver = s.cur.Load()
+		nk, err := ver.key(k.in)
+		if err != nil || nk.Key != k.Key || len(nk.used) == 0 {
+			break
+		}
+		used = nk.used
+	}
+	s.dropInferred()
+}
+
+// blame returns the rules of a mismatching chain to retract: those confirmed by fewer than
+// trust checks, or else the least confirmed one. A chain of a rule that has held many times
+// (http to https) and a new one (a suffix deleted) is the new rule's fault.
+func blame(v *siteVersion, used []int, trust int64) []int {
+	var out []int
+	least := -1
+	for _, i := range used {
+		n := v.uses[i].confirmed.Load()
+		if n < trust {
+			out = append(out, i)
+		}
+		if least < 0 || n < v.uses[least].confirmed.Load() {
+			least = i
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, least)
+	}
+	return out
+}
+
+// dropInferred removes the URLs that Skipped recorded from the site's evidence: after a
+// retraction they may rest on the mistaken rule. s.mu must be held.
+func (s *onlineSite) dropInferred() {
+	if len(s.inferred) == 0 {
+		return
+	}
+	for _, fp := range s.order {
+		c := s.clusters[fp]
+		c.URLs = slices.DeleteFunc(c.URLs, func(u URL) bool { return s.inferred[u.Raw] })
+	}
+	s.order = slices.DeleteFunc(s.order, func(fp uint64) bool {
+		if len(s.clusters[fp].URLs) == 0 {
+			delete(s.clusters, fp)
+			return true
+		}
+		return false
+	})
+	for u := range s.inferred {
+		delete(s.byURL, u)
+	}
+	s.n -= len(s.inferred)
+	clear(s.inferred)
+}
+
+// publish makes the site's own rules (base) and the widened rules g, less the retracted rules,
+// the site's current set. s.mu must be held.
+func (s *onlineSite) publish(g *globalRules) {
+	var all []rules.Rule
+	opts := &rules.Options{Key: urlnorm.Crawler}
+	if s.base != nil {
+		opts = s.base.Options()
+		for i := range s.base.Len() {
+			all = append(all, s.base.Rule(i))
+		}
+	}
+	n := len(all)
+	if g != nil {
+		all = append(all, g.rules...)
+	}
+	all = slices.DeleteFunc(all, func(r rules.Rule) bool { return s.retracted[contentKey(r)] })
+	set := s.base
+	if set == nil || len(all) != n || len(all) != set.Len() {
+		var err error
+		if set, err = rules.NewSet(all, opts); err != nil {
+			return // rules of valid sets are valid; keep the current version if not
+		}
+	}
+	v := &siteVersion{site: s, set: set, uses: make([]*ruleCounter, set.Len()), words: s.words}
+	for i := range set.Len() {
+		key := contentKey(set.Rule(i))
+		if out := s.outCtx[key]; len(out) > 0 {
+			if v.out == nil {
+				v.out = map[int]map[string]bool{}
+			}
+			v.out[i] = maps.Clone(out)
+		}
+		c := s.counters[key]
+		if c == nil {
+			c = &ruleCounter{}
+			s.counters[key] = c
+		}
+		v.uses[i] = c
+	}
+	s.cur.Store(v)
+}
+
+// globalRules are the rules widened beyond one site (see Options.MinSites) from the sites'
+// last relearns, with the version that URLs of sites without rules of their own use.
+type globalRules struct {
+	rules []rules.Rule
+	key   string // the rules' content, to tell a change
+	ver   *siteVersion
+}
+
+// updateWiden widens query parameters from the sites' last relearns, as Assemble does, and
+// republishes every site's set when the widened rules change (not their statistics).
+func (o *Online) updateWiden() {
+	if o.opt.Learn.MinSites < 0 {
+		return
+	}
+	o.wmu.Lock()
+	defer o.wmu.Unlock()
+	var sites []*onlineSite
+	var res []SiteResult
+	o.sites.Range(func(_, v any) bool {
+		s := v.(*onlineSite)
+		sites = append(sites, s)
+		s.mu.Lock()
+		if s.result != nil {
+			res = append(res, *s.result)
+		}
+		s.mu.Unlock()
+		return true
+	})
+	slices.SortFunc(res, func(a, b SiteResult) int { return strings.Compare(a.Site, b.Site) })
+	var st Stats
+	rs := emit(nil, widen(res, o.opt.Learn.withDefaults()), &st)
+	keys := make([]string, len(rs))
+	for i, r := range rs {
+		keys[i] = contentKey(r)
+	}
+	key := strings.Join(keys, "\n")
+	cur := o.global.Load()
+	if (cur == nil && len(rs) == 0) || (cur != nil && cur.key == key) {
+		return
+	}
+	set, err := rules.NewSet(rs, &rules.Options{Key: urlnorm.Crawler})
+	if err != nil {
+		return
+	}
+	g := &globalRules{rules: rs, key: key, ver: &siteVersion{set: set, uses: make([]*ruleCounter, set.Len())}}
+	for i := range g.ver.uses {
+		g.ver.uses[i] = &ruleCounter{}
+	}
+	o.global.Store(g)
+	for _, s := range sites {
+		s.mu.Lock()
+		if s.cur.Load() != nil {
+			s.publish(g)
+		}
+		s.mu.Unlock()
+	}
+}
+
+// Observe records that the crawler fetched u.Raw and that its page has content fingerprint fp
+// (any 64-bit digest of the page, such as a shingle or SimHash sketch's exact digest): URLs
+// of a site with one fingerprint are one dup cluster. A URL observed before keeps its first
+// fingerprint. u.Importance and u.Inlinks are used as in Learn when the crawler knows them.
+// Observe never learns; it queues the URL's site for Relearn when the site is due. A string
+// that is not an absolute http(s) URL is counted in OnlineStats.BadURLs.
+func (o *Online) Observe(u URL, fp uint64) {
+	p, ok := Prepare(u.Raw)
+	if !ok {
+		o.stats.bad.Add(1)
+		return
+	}
+	s := o.site(hostOf(p), true)
+	s.mu.Lock()
+	due := o.add(s, u, fp, false)
+	s.mu.Unlock()
+	if due {
+		o.enqueue(s)
+	}
+}
+
+// Skipped records that the crawler skipped u.Raw without fetching it because its key k names
+// the page of fingerprint fp: evidence inferred from the current rules rather than observed.
+// Without it the learner would see only the URLs that its rules do not merge yet, and a
+// cluster would lack the very URLs that make its best target. Inferred URLs count for the
+// relearn schedule like observed ones; a retraction of any rule of the site drops them all
+// from its evidence, since they may rest on the retracted rule. A key that no rule made
+// (the static key alone) records nothing new: the static key is not learned.
+func (o *Online) Skipped(u URL, k Key, fp uint64) {
+	if len(k.used) == 0 {
+		return
+	}
+	s := o.site(hostOf(k.in), true)
+	s.mu.Lock()
+	due := o.add(s, u, fp, true)
+	s.mu.Unlock()
+	if due {
+		o.enqueue(s)
+	}
+}
+
+// Same records that URLs a and b were found to be the same page (a redirect, a rel=canonical
+// the crawler trusts, a content match it made itself): b joins a's cluster, or a joins b's, or
+// both form a new one. URLs of two sites are recorded in both.
+func (o *Online) Same(a, b string) {
+	pa, oka := Prepare(a)
+	pb, okb := Prepare(b)
+	if !oka || !okb {
+		o.stats.bad.Add(1)
+		return
+	}
+	for _, p := range []string{pa, pb} {
+		s := o.site(hostOf(p), true)
+		s.mu.Lock()
+		fp, ok := s.byURL[a]
+		if !ok {
+			fp, ok = s.byURL[b]
+		}
+		if !ok {
+			fp = syntheticFingerprint(pa)
+		}
+		d1 := o.add(s, URL{Raw: a}, fp, false)
+		d2 := o.add(s, URL{Raw: b}, fp, false)
+		s.mu.Unlock()
+		if d1 || d2 {
+			o.enqueue(s)
+		}
+		if hostOf(pa) == hostOf(pb) || o.opt.Site(hostOf(pa)) == o.opt.Site(hostOf(pb)) {
+			break
+		}
+	}
+}
+
+// syntheticFingerprint names the page of a pair of URLs found the same without a fingerprint.
+func syntheticFingerprint(key string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(key); i++ {
+		h = (h ^ uint64(key[i])) * 1099511628211
+	}
+	return h | 1<<63
+}
+
+// add adds u to s's cluster fp and reports whether s became due. s.mu must be held.
+func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
+	if _, ok := s.byURL[u.Raw]; ok {
+		return false
+	}
+	c := s.clusters[fp]
+	if s.n >= o.opt.MaxURLs || (c != nil && len(c.URLs) >= o.opt.MaxClusterURLs) {
+		o.stats.dropped.Add(1)
+		return false
+	}
+	if c == nil {
+		c = &Cluster{ID: OnlineClusterID(s.name, fp), Site: s.name}
+		s.clusters[fp] = c
+		s.order = append(s.order, fp)
+	}
+	c.URLs = append(c.URLs, u)
+	s.byURL[u.Raw] = fp
+	if inferred {
+		s.inferred[u.Raw] = true
+	}
+	s.n++
+	o.stats.urls.Add(1)
+	if s.n >= s.next && !s.queued {
+		s.queued = true
+		return true
+	}
+	return false
+}
+
+// OnlineClusterID is the id of the dup cluster of fingerprint fp on site, as Online gives it to
+// the learner: the site, "-", and fp in 16 lowercase hex digits.
+func OnlineClusterID(site string, fp uint64) string {
+	b := make([]byte, 0, len(site)+17)
+	b = append(b, site...)
+	b = append(b, '-')
+	h := strconv.FormatUint(fp, 16)
+	for range 16 - len(h) {
+		b = append(b, '0')
+	}
+	return string(append(b, h...))
+}
+
+func (o *Online) enqueue(s *onlineSite) {
+	o.mu.Lock()
+	o.due = append(o.due, s)
+	o.mu.Unlock()
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Relearn relearns every site that is due, in the order they became due, in the calling
+// goroutine, and returns the number of sites relearned. It may run concurrently with every
+// other method, Relearn included; Normalize and Key meanwhile use the sets published before.
+func (o *Online) Relearn() int {
+	n := 0
+	for {
+		o.mu.Lock()
+		if len(o.due) == 0 {
+			o.mu.Unlock()
+			return n
+		}
+		s := o.due[0]
+		o.due = o.due[1:]
+		o.mu.Unlock()
+		o.relearn(s, false)
+		n++
+	}
+}
+
+// RelearnAll relearns, in the calling goroutine, every site whose evidence has grown since its
+// last relearn, due or not, and returns the number of sites relearned. After RelearnAll, Set
+// reflects all the evidence observed.
+func (o *Online) RelearnAll() int {
+	var all []*onlineSite
+	o.sites.Range(func(_, v any) bool {
+		all = append(all, v.(*onlineSite))
+		return true
+	})
+	slices.SortFunc(all, func(a, b *onlineSite) int { return strings.Compare(a.name, b.name) })
+	n := 0
+	for _, s := range all {
+		if o.relearn(s, true) {
+			n++
+		}
+	}
+	return n
+}
+
+// Run relearns due sites in the calling goroutine as they become due, until ctx is done. Start
+// it with go o.Run(ctx) to keep relearning off the crawler's goroutines.
+func (o *Online) Run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-o.wake:
+			o.Relearn()
+		}
+	}
+}
+
+// relearn learns site s from a snapshot of its evidence and publishes the result. With force it
+// learns the site whenever its evidence grew since the last relearn, else only when it is due.
+func (o *Online) relearn(s *onlineSite, force bool) bool {
+	s.learning.Lock()
+	defer s.learning.Unlock()
+	s.mu.Lock()
+	if s.n == s.learned || (!force && s.n < s.next) {
+		s.queued = false
+		s.mu.Unlock()
+		return false
+	}
+	cls := make([]Cluster, 0, len(s.order))
+	for _, fp := range s.order {
+		c := s.clusters[fp]
+		cls = append(cls, Cluster{ID: c.ID, Site: c.Site, URLs: slices.Clone(c.URLs)})
+	}
+	n := s.n
+	s.learned = n
+	s.next = max(int(math.Ceil(float64(n)*o.opt.Growth)), n+1, o.opt.MinURLs)
+	s.queued = false
+	s.mu.Unlock()
+
+	opt := o.opt.Learn
+	opt.Workers = 1
+	res := LearnSite(s.name, cls, opt)
+	set, _, err := Assemble([]SiteResult{res}, opt)
+	o.stats.relearns.Add(1)
+	o.stats.relearnURLs.Add(int64(n))
+	if err != nil {
+		return true // no clusters: nothing to publish
+	}
+	words := templateWords(cls)
+	s.mu.Lock()
+	s.result = &res
+	s.base = set
+	s.words = words
+	s.publish(o.global.Load())
+	s.mu.Unlock()
+	o.updateWiden()
+	return true
+}
+
+// Set returns the rule set of the evidence as of each site's last relearn: Assemble of the
+// sites' last LearnSite results, with the options of the relearns. Rules retracted by Confirm
+// are left out. Fed evidence that forms clusters C and relearned (RelearnAll), it is the set
+// that Learn(C, opt.Learn) returns, byte for byte in the rules file, when nothing was
+// retracted: Learn also widens query parameters across sites, which the per-site sets that
+// Normalize uses do not. No site relearned is ErrNoClusters.
+func (o *Online) Set() (*rules.Set, Stats, error) {
+	var res []SiteResult
+	retracted := map[string]bool{}
+	o.sites.Range(func(_, v any) bool {
+		s := v.(*onlineSite)
+		s.mu.Lock()
+		if s.result != nil {
+			res = append(res, *s.result)
+		}
+		for c := range s.retracted {
+			retracted[c] = true
+		}
+		s.mu.Unlock()
+		return true
+	})
+	set, st, err := Assemble(res, o.opt.Learn)
+	if err != nil || len(retracted) == 0 {
+		return set, st, err
+	}
+	var keep []rules.Rule
+	for i := range set.Len() {
+		r := set.Rule(i)
+		if !retracted[contentKey(r)] {
+			keep = append(keep, r)
+		}
+	}
+	set, err = rules.NewSet(keep, set.Options())
+	return set, st, err
+}
+
+// OnlineStats counts what an Online learner saw and did. It is a plain value.
+type OnlineStats struct {
+	Sites       int   // sites with evidence
+	URLs        int64 // URLs kept as evidence
+	BadURLs     int64 // observations of strings that are not absolute http(s) URLs
+	Dropped     int64 // URLs not kept: over MaxURLs of their site or MaxClusterURLs of their page
+	Relearns    int64 // site relearns
+	RelearnURLs int64 // URLs learned from, summed over the relearns: the relearn work
+	Rules       int   // rules in the sites' current sets
+	// Verifications counts the uses that Verify asked to check, Confirmed and Mismatches the
+	// outcomes Confirm was told, and Retracted the rules retracted.
+	Verifications, Confirmed, Mismatches, Retracted int64
+}
+
+// Stats returns the learner's counters.
+func (o *Online) Stats() OnlineStats {
+	st := OnlineStats{
+		URLs: o.stats.urls.Load(), BadURLs: o.stats.bad.Load(), Dropped: o.stats.dropped.Load(),
+		Relearns: o.stats.relearns.Load(), RelearnURLs: o.stats.relearnURLs.Load(),
+		Verifications: o.stats.verifications.Load(), Confirmed: o.stats.confirmed.Load(),
+		Mismatches: o.stats.mismatches.Load(), Retracted: o.stats.retracts.Load(),
+	}
+	o.sites.Range(func(_, v any) bool {
+		st.Sites++
+		if cur := v.(*onlineSite).cur.Load(); cur != nil {
+			st.Rules += cur.set.Len()
+		}
+		return true
+	})
+	return st
+}
+
+// Site returns the name of the site that the URL raw belongs to, as Online groups evidence
+// (OnlineOptions.Site of its host), and false for a string that is not an absolute http(s) URL.
+func (o *Online) Site(raw string) (string, bool) {
+	p, ok := Prepare(raw)
+	if !ok {
+		return "", false
+	}
+	return o.opt.Site(hostOf(p)), true
+}
+
+// SiteSet returns the current rule set of site (nil before its first relearn): the set that
+// Normalize applies to the site's URLs. It is immutable and safe for concurrent use.
+func (o *Online) SiteSet(site string) *rules.Set {
+	v, ok := o.sites.Load(site)
+	if !ok {
+		return nil
+	}
+	if cur := v.(*onlineSite).cur.Load(); cur != nil {
+		return cur.set
+	}
+	return nil
+}
+
+// Retracted returns the rules that Confirm retracted, as "site<TAB>rule text" (the rule without
+// its statistics), followed by "<TAB>in context "..."" for a rule retracted in one context
+// only, sorted.
+func (o *Online) Retracted() []string {
+	var out []string
+	o.sites.Range(func(_, v any) bool {
+		s := v.(*onlineSite)
+		s.mu.Lock()
+		for c := range s.retracted {
+			out = append(out, s.name+"\t"+c)
+		}
+		for c, ctxs := range s.outCtx {
+			for ctx := range ctxs {
+				out = append(out, s.name+"\t"+c+"\tin context \""+ctx+"\"")
+			}
+		}
+		s.mu.Unlock()
+		return true
+	})
+	slices.Sort(out)
+	return out
+}

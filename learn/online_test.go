@@ -1,0 +1,343 @@
+package learn
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/undust/undust/rules"
+)
+
+// feedSample observes every URL of the sample data set in file order, the fingerprint of a
+// cluster being its index + 1, and returns the clusters as Online groups them: by the site of
+// each URL's host, with Online's cluster ids.
+func feedSample(t testing.TB, o *Online) []Cluster {
+	var want []Cluster
+	index := map[string]int{}
+	for i, c := range loadSample(t) {
+		fp := uint64(i + 1)
+		for _, u := range c.URLs {
+			o.Observe(u, fp)
+			site, ok := o.Site(u.Raw)
+			if !ok {
+				continue
+			}
+			id := OnlineClusterID(site, fp)
+			j, ok := index[id]
+			if !ok {
+				j = len(want)
+				index[id] = j
+				want = append(want, Cluster{ID: id, Site: site})
+			}
+			want[j].URLs = append(want[j].URLs, u)
+		}
+	}
+	return want
+}
+
+func setText(t testing.TB, s *rules.Set) string {
+	var b bytes.Buffer
+	if _, err := s.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestOnlineMatchesLearn checks that Online, fed all the evidence and relearned, gives the rules
+// that Learn gives for the same clusters, the whole set and each site's.
+func TestOnlineMatchesLearn(t *testing.T) {
+	opt := Options{MinPrecision: 0.9}
+	o := NewOnline(OnlineOptions{Learn: opt, MaxClusterURLs: 1 << 20})
+	want := feedSample(t, o)
+	o.Relearn()
+	o.RelearnAll()
+	if n := o.RelearnAll(); n != 0 {
+		t.Errorf("RelearnAll with no new evidence relearned %d sites", n)
+	}
+	got, _, err := o.Set()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSet, _, err := Learn(want, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := setText(t, got), setText(t, wantSet); g != w {
+		t.Errorf("online set differs from Learn's:\n%s\nwant\n%s", g, w)
+	}
+	if wantSet.Len() == 0 {
+		t.Fatal("no rules learned from the sample")
+	}
+	// Per site: the set Normalize applies is Learn of the site's clusters alone, and the rules
+	// widened from all the sites.
+	bySite := map[string][]Cluster{}
+	for _, c := range want {
+		bySite[c.Site] = append(bySite[c.Site], c)
+	}
+	for site, cls := range bySite {
+		w, _, err := Learn(cls, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := o.SiteSet(site)
+		if g == nil {
+			t.Errorf("site %s: no set", site)
+			continue
+		}
+		var own []rules.Rule
+		for i := range g.Len() {
+			if r := g.Rule(i); r.Scope.Host != rules.AllHosts {
+				own = append(own, r)
+			}
+		}
+		ownSet, err := rules.NewSet(own, g.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if setText(t, ownSet) != setText(t, w) {
+			t.Errorf("site %s: online set differs from Learn of the site:\n%s\nwant\n%s", site, setText(t, ownSet), setText(t, w))
+		}
+		for _, c := range cls {
+			for _, u := range c.URLs {
+				k, err := o.Normalize(u.Raw)
+				wk, werr := g.Normalize(u.Raw)
+				if k != wk || (err == nil) != (werr == nil) {
+					t.Errorf("Normalize(%q) = %q, %v; site set gives %q, %v", u.Raw, k, err, wk, werr)
+				}
+			}
+		}
+	}
+}
+
+// TestOnlineSchedule checks the relearn schedule: the first relearn at MinURLs, then at each
+// growth by the factor Growth, and nothing relearned in between.
+func TestOnlineSchedule(t *testing.T) {
+	o := NewOnline(OnlineOptions{MinURLs: 4, Growth: 2})
+	var at []int
+	for i := range 40 {
+		o.Observe(URL{Raw: fmt.Sprintf("http://www.example.org/p/%d", i)}, uint64(i/2+1))
+		if o.Relearn() > 0 {
+			at = append(at, i+1)
+		}
+	}
+	want := []int{4, 8, 16, 32}
+	if fmt.Sprint(at) != fmt.Sprint(want) {
+		t.Errorf("relearned at %v URLs, want %v", at, want)
+	}
+	st := o.Stats()
+	if st.Relearns != 4 || st.RelearnURLs != 60 || st.URLs != 40 || st.Sites != 1 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestOnlineBounds checks that a site keeps at most MaxURLs URLs and a page MaxClusterURLs.
+func TestOnlineBounds(t *testing.T) {
+	o := NewOnline(OnlineOptions{MaxURLs: 10, MaxClusterURLs: 3})
+	for i := range 20 {
+		o.Observe(URL{Raw: fmt.Sprintf("http://a.example.org/x?s=%d", i)}, 7) // one page
+	}
+	for i := range 20 {
+		o.Observe(URL{Raw: fmt.Sprintf("http://b.example.org/p/%d", i)}, uint64(i)) // same site
+	}
+	o.Observe(URL{Raw: "not a url"}, 1)
+	st := o.Stats()
+	if st.URLs != 10 || st.Dropped != 30 || st.BadURLs != 1 {
+		t.Errorf("kept %d, dropped %d, bad %d; want 10, 30, 1", st.URLs, st.Dropped, st.BadURLs)
+	}
+}
+
+// tParamSite observes n pages of shop.example.com whose URLs with and without a parameter t
+// serve the same page: Online learns to delete t.
+func tParamSite(o *Online, n int) {
+	for i := range n {
+		fp := uint64(i + 1)
+		o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d", i)}, fp)
+		o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d&t=%d", i, 1000+7*i)}, fp)
+	}
+	o.RelearnAll()
+}
+
+// TestOnlineVerify checks verification: the first VerifyFirst uses of a rule and one in
+// VerifyEvery are checked; a mismatch retracts the rule at once and for later relearns.
+func TestOnlineVerify(t *testing.T) {
+	o := NewOnline(OnlineOptions{VerifyFirst: 2, VerifyEvery: 5})
+	tParamSite(o, 40)
+	u := "http://shop.example.com/item?id=3&t=99"
+	k, err := o.Key(u)
+	if err != nil || k.Key != "http://shop.example.com/item?id=3" || !k.Rewritten() {
+		t.Fatalf("Key(%q) = %+v, %v; want t deleted by a rule", u, k, err)
+	}
+	var checks []bool
+	for range 10 {
+		checks = append(checks, o.Verify(k))
+	}
+	if want := "[true true false false true false false false false true]"; fmt.Sprint(checks) != want {
+		t.Errorf("Verify of uses 1..10 = %v, want %s", checks, want)
+	}
+	static, _ := Prepare(u)
+	if k0, _ := o.Key(k.Key); k0.Rewritten() || o.Verify(k0) {
+		t.Errorf("a URL no rule rewrites is verified")
+	}
+	o.Confirm(k, true)
+	if k2, _ := o.Key(u); k2.Key != k.Key {
+		t.Errorf("a confirmed rule changed the key: %q", k2.Key)
+	}
+	o.Confirm(k, false) // the page of id=3&t=99 is not that of id=3: t matters after all
+	if got, _ := o.Normalize(u); got != static {
+		t.Errorf("after a mismatch Normalize(%q) = %q, want the static key %q", u, got, static)
+	}
+	tParamSite(o, 60) // more of the same evidence: the relearn leaves the retracted rule out
+	if got, _ := o.Normalize(u); got != static {
+		t.Errorf("after a relearn Normalize(%q) = %q, want the static key %q", u, got, static)
+	}
+	st := o.Stats()
+	if st.Verifications != 4 || st.Confirmed != 1 || st.Mismatches != 1 || st.Retracted != 2 {
+		t.Errorf("stats %+v", st)
+	}
+	set, _, err := o.Set()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := set.Normalize(u); got != static {
+		t.Errorf("Set keeps the retracted rule: %q", got)
+	}
+}
+
+// TestOnlineSame checks that Same puts two URLs into one cluster.
+func TestOnlineSame(t *testing.T) {
+	o := NewOnline(OnlineOptions{})
+	for i := range 40 {
+		o.Same(fmt.Sprintf("http://shop.example.com/item?id=%d", i), fmt.Sprintf("http://shop.example.com/item?id=%d&t=%d", i, 3*i+1))
+	}
+	o.RelearnAll()
+	if got, _ := o.Normalize("http://shop.example.com/item?id=77&t=5"); got != "http://shop.example.com/item?id=77" {
+		t.Errorf("Normalize after Same = %q", got)
+	}
+}
+
+// TestOnlineConcurrent runs Normalize, Key and Verify on many goroutines while the sample is
+// observed and relearned in the background by Run (go test -race checks the publication).
+func TestOnlineConcurrent(t *testing.T) {
+	cls := loadSample(t)
+	var urls []string
+	for _, c := range cls {
+		for _, u := range c.URLs {
+			urls = append(urls, u.Raw)
+		}
+	}
+	o := NewOnline(OnlineOptions{MinURLs: 4, Growth: 1.2})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { o.Run(ctx); close(done) }()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := g; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				u := urls[i%len(urls)]
+				if _, err := o.Normalize(u); err != nil && err != ErrNotURL {
+					t.Errorf("Normalize(%q): %v", u, err)
+					return
+				}
+				if k, err := o.Key(u); err == nil && o.Verify(k) {
+					o.Confirm(k, true)
+				}
+			}
+		})
+	}
+	feedSample(t, o)
+	for o.Stats().Relearns == 0 {
+		o.Relearn()
+	}
+	close(stop)
+	wg.Wait()
+	cancel()
+	<-done
+	o.RelearnAll()
+	for _, u := range urls {
+		site, _ := o.Site(u)
+		set := o.SiteSet(site)
+		got, _ := o.Normalize(u)
+		if set == nil {
+			continue
+		}
+		if want, _ := set.Normalize(u); got != want {
+			t.Errorf("Normalize(%q) = %q, the site's set gives %q", u, got, want)
+		}
+	}
+}
+
+// TestOnlineContext checks verification contexts: template words are the words of many of a
+// site's URLs, a key's context is its last segment's template words, and a mismatch in one
+// context leaves the rules of another in place.
+func TestOnlineContext(t *testing.T) {
+	var cls []Cluster
+	for i := range 40 {
+		cls = append(cls, Cluster{URLs: []URL{
+			{Raw: fmt.Sprintf("http://p.example.org/user%d/friends-x%d", i, i)},
+			{Raw: fmt.Sprintf("http://p.example.org/user%d/album-y%d", i, i)},
+		}})
+	}
+	cls = append(cls, Cluster{URLs: []URL{{Raw: "http://p.example.org/wiki/Apple"}}})
+	words := templateWords(cls)
+	for w, want := range map[string]bool{"friends": true, "album": true, "user": true, "apple": false, "wiki": false, "x": false} {
+		if words[w] != want {
+			t.Errorf("template word %q: %v, want %v", w, words[w], want)
+		}
+	}
+	for _, tc := range []struct{ in, key, want string }{
+		{"http://p.example.org/user7/friends-x7", "http://p.example.org/user7/friends", "friends >friends "}, // template words before and after
+		{"http://p.example.org/user7/album?x=1", "http://p.example.org/user7/album", "album >album "},        // the query does not count
+		{"http://p.example.org/wiki/apple", "http://p.example.org/wiki/Apple", ">"},                          // a value, not the template
+		{"http://p.example.org/user7/friends-album", "http://p.example.org/user7", "friends album >user "},   // every template word, in order
+	} {
+		if got := contextOf(tc.in, tc.key, words); got != tc.want {
+			t.Errorf("contextOf(%q, %q) = %q, want %q", tc.in, tc.key, got, tc.want)
+		}
+	}
+
+	// t is irrelevant on item and view pages; a view page found to differ from its key's page
+	// takes the rules of view pages out, and leaves those of item pages.
+	o := NewOnline(OnlineOptions{VerifyFirst: 1, VerifyEvery: -1})
+	for i := range 40 {
+		for j, page := range []string{"item", "view"} {
+			fp := uint64(2*i + j + 1)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/%s?id=%d", page, i)}, fp)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/%s?id=%d&t=%d", page, i, 1000+7*i)}, fp)
+		}
+	}
+	o.RelearnAll()
+	item, view := "http://shop.example.com/item?id=3&t=99", "http://shop.example.com/view?id=3&t=99"
+	ki, _ := o.Key(item)
+	kv, _ := o.Key(view)
+	if !ki.Rewritten() || !kv.Rewritten() {
+		t.Fatalf("t is not deleted: %q, %q", ki.Key, kv.Key)
+	}
+	if !o.Verify(ki) || !o.Verify(kv) {
+		t.Fatal("first uses not verified")
+	}
+	o.Confirm(ki, true)
+	o.Confirm(kv, false)
+	if got, _ := o.Normalize(view); got != "http://shop.example.com/view?id=3&t=99" {
+		t.Errorf("after a mismatch on view pages Normalize(%q) = %q", view, got)
+	}
+	if got, _ := o.Normalize(item); got != "http://shop.example.com/item?id=3" {
+		t.Errorf("after a mismatch on view pages Normalize(%q) = %q", item, got)
+	}
+	// The rule failed on view pages: on item pages its first 3 uses are verified again.
+	var checks []bool
+	for i := range 4 {
+		k, _ := o.Key(fmt.Sprintf("http://shop.example.com/item?id=%d&t=5", 4+i))
+		checks = append(checks, o.Verify(k))
+	}
+	if fmt.Sprint(checks) != "[true true false false]" {
+		t.Errorf("uses 2 to 5 on item pages verified: %v, want [true true false false]", checks)
+	}
+}
