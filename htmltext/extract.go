@@ -22,6 +22,8 @@ type Options struct {
 	// help keeps its per-platform instructions in hidden spans), so a
 	// reader sees it.
 	DropHidden bool
+
+	collect *collector // set by Site: keep every paragraph with its features
 }
 
 // Text is the visible text of a page. The zero value is an empty text. A
@@ -53,7 +55,8 @@ type frame struct {
 	link   bool   // a with href
 	pre    bool
 	toc    bool
-	list   int // list id when this element is ul, ol, dl or menu
+	list   int    // list id when this element is ul, ol, dl or menu
+	path   uint64 // structural path (tags and classes from the root), when collecting
 }
 
 // para is a paragraph with the block features main-content selection uses.
@@ -64,6 +67,8 @@ type para struct {
 	boiler bool
 	list   int // innermost list, 0 if none
 	toc    bool
+	path   uint64 // structural path of the enclosing element, when collecting
+	depth  int    // stack depth at the paragraph's end, when collecting
 }
 
 type extractor struct {
@@ -177,12 +182,16 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 			f.boiler = !e.inArticle()
 		}
 	}
+	var class []byte
 	for {
 		k, v, next, ok := nextAttr(raw, at)
 		if !ok {
 			break
 		}
 		at = next
+		if keyIs(k, "class") {
+			class = v
+		}
 		switch {
 		case keyIs(k, "hidden"):
 			f.hidden = f.hidden || e.opt.DropHidden
@@ -209,6 +218,9 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 				f.boiler = true
 			}
 		}
+	}
+	if e.opt.collect != nil {
+		f.path = e.childPath(a, name, class)
 	}
 	if selfClosing && a != 0 {
 		// <div/> in HTML is an open tag, but a self-closing foreign
@@ -390,6 +402,10 @@ func (e *extractor) flush() {
 		return
 	}
 	p := para{boiler: e.boiler > 0, toc: e.toc > 0, link: e.curLink}
+	if e.opt.collect != nil {
+		p.path, p.depth = e.topPath(), len(e.stack)
+		e.opt.collect.chain(e.stack, len(e.paras))
+	}
 	if len(e.lists) > 0 {
 		p.list = e.lists[len(e.lists)-1]
 	}
@@ -440,6 +456,9 @@ func (e *extractor) result() Text {
 	t := Text{Title: e.title}
 	all := string(e.out) // one allocation for the text of every paragraph
 	text := func(p para) string { return all[p.start : p.start+p.bytes] }
+	if e.opt.collect != nil {
+		e.opt.collect.take(all, e.paras)
+	}
 	if !e.opt.MainContent {
 		t.Paragraphs = make([]string, 0, len(e.paras))
 		for _, p := range e.paras {

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	neardup eval -corpus DIR [-method LIST] [-text both|main|full] [-json] [-q]
+//	neardup eval -corpus DIR [-method LIST] [-text both|main|full] [-learn=false] [-json] [-q]
 //	neardup index (-pages FILE | -dir DIR) -o INDEX [-t 0.8] [-full]
 //	neardup query -index INDEX (-pages FILE | -dir DIR) [-t T]
 //
@@ -16,7 +16,11 @@
 // rate of eliminators and the time taken. -method takes a comma-separated
 // list of families, row names or path.Match patterns ("jaccard",
 // "jaccard:0.80", "digest:*", "default"); the default is every method.
-// See harness.go for how a method is added.
+// See harness.go for how a method is added. When the corpus has
+// main_text.jsonl[.gz], eval also prints the extraction quality of every
+// text variant against it, per doc set of pages_meta.tsv (see quality.go).
+// -learn=false turns off the template blocks learned per host
+// (htmltext.Site) in the main-content variant.
 //
 // index reads pages (JSON lines as above, or a directory of .html files
 // whose ids are their relative paths), extracts the main content (or the
@@ -83,6 +87,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	text := fs.String("text", "both", "text variants to evaluate: both, main or full")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	learn := fs.Bool("learn", true, "main content drops template blocks learned per host (htmltext.Site)")
 	if code, ok := parseArgs(fs, args, stderr); !ok {
 		return code
 	}
@@ -107,7 +112,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neardup eval: %v\n", err)
 		return 2
 	}
-	c, err := loadCorpus(*corpus)
+	c, err := loadCorpusLearn(*corpus, *learn)
 	if err != nil {
 		fmt.Fprintf(stderr, "neardup eval: %v\n", err)
 		return 1
@@ -117,10 +122,18 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		progress = stderr
 	}
 	rows := evaluate(c, ms, variants, progress)
+	qrows, err := c.quality(*corpus, variants)
+	if err != nil {
+		fmt.Fprintf(stderr, "neardup eval: %v\n", err)
+		return 1
+	}
 	if *asJSON {
-		err = writeJSON(stdout, c, rows)
+		err = writeJSON(stdout, c, rows, qrows)
 	} else {
 		err = writeText(stdout, c, rows)
+		if err == nil && qrows != nil {
+			err = writeQuality(stdout, qrows)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "neardup eval: %v\n", err)
