@@ -2,6 +2,7 @@ package htmltext
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -159,4 +160,115 @@ func TestSiteLeaks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// extractAll returns Site.Extract of every page.
+func extractAll(t testing.TB, s *Site, pages []testPage) [][]string {
+	t.Helper()
+	var out [][]string
+	for _, p := range pages {
+		got, err := s.Extract(p.url, p.html)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, got.Paragraphs)
+	}
+	return out
+}
+
+// TestSiteOrder checks that what a Site learns depends only on the set of
+// pages: pages added one by one in any order, added twice, or all at once
+// give the same extraction, also when the sample and group bounds evict.
+func TestSiteOrder(t *testing.T) {
+	var pages []testPage
+	pages = append(pages, manualSite(t)...)
+	pages = append(pages, manSite(t)...)
+	pages = append(pages, articleSite(t)...)
+	for _, bounds := range []struct{ sample, groups int }{
+		{0, 0}, // defaults: nothing is evicted
+		{4, 0}, // a sample of 4 pages per group
+		{3, 5}, // and at most 5 groups
+	} {
+		batch := Site{SamplePages: bounds.sample, MaxGroups: bounds.groups}
+		for _, p := range pages {
+			batch.Add(p.url, p.html)
+		}
+		want := extractAll(t, &batch, pages)
+		r := rand.New(rand.NewPCG(1, 2))
+		for trial := range 5 {
+			s := Site{SamplePages: bounds.sample, MaxGroups: bounds.groups}
+			order := r.Perm(len(pages))
+			for k, i := range order {
+				s.Add(pages[i].url, pages[i].html)
+				if k%3 == 0 { // a crawl meets some pages twice
+					s.Add(pages[i].url, pages[i].html)
+				}
+				if k == len(order)/2 { // and extracts while it learns
+					extractAll(t, &s, pages[:3])
+				}
+			}
+			if diff := cmp.Diff(snapshot(&batch), snapshot(&s)); diff != "" {
+				t.Errorf("bounds %+v, order %d: incremental and batch learned differently (-batch +incremental):\n%s", bounds, trial, diff)
+			}
+			if diff := cmp.Diff(want, extractAll(t, &s, pages)); diff != "" {
+				t.Errorf("bounds %+v, order %d: incremental and batch differ (-batch +incremental):\n%s", bounds, trial, diff)
+			}
+		}
+	}
+}
+
+// TestSiteLearning checks that a Site that has seen too few pages drops
+// nothing beyond main-content mode.
+func TestSiteLearning(t *testing.T) {
+	pages := manualSite(t)
+	var s Site
+	p := pages[0]
+	before, _ := s.Extract(p.url, p.html)
+	plain, _ := Extract(p.html, Options{MainContent: true})
+	if diff := cmp.Diff(plain.Paragraphs, before.Paragraphs); diff != "" {
+		t.Errorf("Site.Extract before learning differs from Extract (-Extract +Site):\n%s", diff)
+	}
+	for _, q := range pages[:2] { // fewer than MinPages pages of the manual
+		s.Add(q.url, q.html)
+	}
+	if got, _ := s.Extract(p.url, p.html); !slices.Equal(got.Paragraphs, plain.Paragraphs) {
+		t.Errorf("Site.Extract after 2 pages = %q, want Extract's %q", got.Paragraphs, plain.Paragraphs)
+	}
+	if s.Pages(p.url) != 2 {
+		t.Errorf("Pages = %d, want 2", s.Pages(p.url))
+	}
+}
+
+func TestSiteErrors(t *testing.T) {
+	var s Site
+	for _, u := range []string{"", "/relative/path.html", "http://%zz/", "mailto:x@example.com"} {
+		if err := s.Add(u, []byte("<p>x</p>")); !errors.Is(err, ErrURL) {
+			t.Errorf("Add(%q) error = %v, want ErrURL", u, err)
+		}
+		if _, err := s.Extract(u, []byte("<p>x</p>")); !errors.Is(err, ErrURL) {
+			t.Errorf("Extract(%q) error = %v, want ErrURL", u, err)
+		}
+	}
+}
+
+// snapshot is what a Site has learned: per group, the sampled pages and
+// the block counts.
+func snapshot(s *Site) map[uint64]string {
+	out := map[uint64]string{}
+	for k, g := range s.groups {
+		pages := slices.Clone([]uint64(g.pages))
+		slices.Sort(pages)
+		var keys []uint64
+		for b := range g.counts {
+			keys = append(keys, b)
+		}
+		slices.Sort(keys)
+		var b strings.Builder
+		fmt.Fprint(&b, pages, " ")
+		for _, key := range keys {
+			fmt.Fprintf(&b, "%x:%d ", key, g.counts[key])
+		}
+		out[k] = b.String()
+	}
+	return out
 }
