@@ -67,8 +67,6 @@ type para struct {
 	boiler bool
 	list   int // innermost list, 0 if none
 	toc    bool
-	path   uint64 // structural path of the enclosing element, when collecting
-	depth  int    // stack depth at the paragraph's end, when collecting
 }
 
 type extractor struct {
@@ -403,7 +401,6 @@ func (e *extractor) flush() {
 	}
 	p := para{boiler: e.boiler > 0, toc: e.toc > 0, link: e.curLink}
 	if e.opt.collect != nil {
-		p.path, p.depth = e.topPath(), len(e.stack)
 		e.opt.collect.chain(e.stack, len(e.paras))
 	}
 	if len(e.lists) > 0 {

@@ -50,9 +50,11 @@ import (
 //     both sides is an island in the article and stays; furniture lies
 //     at the edges (a sidebar, a colophon) or comes in longer runs (a
 //     header of several lines, a table of contents);
-//   - a short block (at most 48 bytes) with a digit in it, between
-//     template blocks or after them at the end of the page, goes with
-//     them: "Updated: 2023-06-01" between a converter's header lines.
+//   - a short block (at most 48 bytes) with digits in it that is template
+//     once its digits are read as 0, between template blocks or after
+//     them at the end of the page, goes with them: "Updated: 2023-06-01"
+//     between a converter's header lines. (A date with a month name that
+//     changes is not caught.)
 //
 // Blocks that main-content mode drops by tag, class or role are dropped
 // too. Its link-density rule changes: once the page's groups hold at
@@ -168,7 +170,12 @@ type block struct {
 	depth  int
 	path   uint64
 	anc    []uint64 // paths of the enclosing elements, outermost first
+	folded uint64   // key with digits as 0, for a short block with digits; else 0
 }
+
+// foldSeed keeps the keys of folded blocks apart from those of the blocks
+// whose text is the folded text.
+const foldSeed = 0x9e3779b97f4a7c15
 
 // sitePage is a page read for learning or extraction.
 type sitePage struct {
@@ -267,11 +274,29 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 	var buf []byte
 	for i, p := range c.paras {
 		text := c.all[p.start : p.start+p.bytes]
-		buf = binary.LittleEndian.AppendUint64(buf[:0], p.path)
+		anc := c.ancestors(i)
+		path, depth := uint64(0), len(anc)
+		if depth > 0 {
+			path = anc[depth-1]
+		}
+		buf = binary.LittleEndian.AppendUint64(buf[:0], path)
 		buf = append(buf, text...)
-		pg.blocks = append(pg.blocks, block{text: text, key: xxhash.Sum64(buf), boiler: p.boiler, menu: menu[i], list: p.list, depth: p.depth, path: p.path, anc: c.ancestors(i)})
-		if p.depth <= skeletonDepth {
-			skel = append(skel, p.path)
+		b := block{text: text, key: xxhash.Sum64(buf), boiler: p.boiler, menu: menu[i], list: p.list, depth: depth, path: path, anc: anc}
+		if len(text) <= shortBlock && strings.ContainsAny(text, "0123456789") {
+			// The same line with other numbers: "Updated: 2023-06-01".
+			buf = binary.LittleEndian.AppendUint64(buf[:0], path^foldSeed)
+			for k := 0; k < len(text); k++ {
+				if c := text[k]; '0' <= c && c <= '9' {
+					buf = append(buf, '0')
+				} else {
+					buf = append(buf, c)
+				}
+			}
+			b.folded = xxhash.Sum64(buf)
+		}
+		pg.blocks = append(pg.blocks, b)
+		if depth <= skeletonDepth {
+			skel = append(skel, path)
 		}
 	}
 	host := strings.ToLower(u.Host)
@@ -338,7 +363,7 @@ func (s *Site) maxGroups() int {
 	if s.MaxGroups > 0 {
 		return s.MaxGroups
 	}
-	return 64
+	return 4096
 }
 
 // add counts a read page in each of its groups.
@@ -349,6 +374,9 @@ func (s *Site) add(pg *sitePage) {
 	keys := make([]uint64, 0, len(pg.blocks))
 	for _, b := range pg.blocks {
 		keys = append(keys, b.key)
+		if b.folded != 0 {
+			keys = append(keys, b.folded)
+		}
 	}
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
@@ -461,7 +489,11 @@ func (s *Site) strip(pg *sitePage) Text {
 			state[i] = 0
 		}
 	}
-	keepIslands(state, pg.blocks)
+	folded := make([]bool, len(pg.blocks))
+	for i, b := range pg.blocks {
+		folded[i] = b.folded != 0 && s.template(pg, b.folded) >= s.minFraction()-1e-9
+	}
+	keepIslands(state, folded)
 	for i, b := range pg.blocks {
 		if state[i] == 0 {
 			t.Paragraphs = append(t.Paragraphs, b.text)
@@ -520,10 +552,11 @@ const shortBlock = 48
 // keepIslands decides the template blocks (state 1) by where they lie.
 // Blocks dropped by the rules (state 2) neither end nor count in a run.
 //
-// A short content block (at most shortBlock bytes) with a digit in it and
-// with template before it and template or the page's end after it joins
-// the template around it: page furniture often carries a date, a
-// time or a version that changes from page to page.
+// A short content block (at most shortBlock bytes) with digits in it that
+// is template once its digits are read as 0 (folded is true), with
+// template before it and template or the page's end after it, joins the
+// template around it: page furniture often carries a date, a time or a
+// version that changes from page to page.
 //
 // A run of fewer than minRun template blocks with content on both sides
 // is an island in the article and turns back into content: a "Syntax:"
@@ -531,10 +564,10 @@ const shortBlock = 48
 // a chapter carries. Page furniture lies at the edges of the content or
 // comes in longer runs (a sidebar, a header of several lines) and stays
 // dropped.
-func keepIslands(state []byte, blocks []block) {
+func keepIslands(state []byte, folded []bool) {
 	const absorbed = 3
 	for i := range state {
-		if state[i] != 0 || len(blocks[i].text) > shortBlock || !strings.ContainsAny(blocks[i].text, "0123456789") {
+		if state[i] != 0 || !folded[i] {
 			continue
 		}
 		prev, next := i-1, i+1
