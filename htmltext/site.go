@@ -74,15 +74,18 @@ import (
 //
 // Each group keeps a sample of at most SamplePages pages: those with the
 // smallest hash of their URL, a choice that does not depend on the order
-// of arrival. For each sampled page it keeps 8 bytes per distinct block
-// (at most 1024 blocks per page, those with the smallest hashes), plus a count per distinct block of
-// the sample. A site keeps at most MaxGroups groups, again those with the
-// smallest hash of their key. So a Site holds at most MaxGroups *
-// SamplePages * 1024 block hashes and as many counts (about 128 MiB with
-// the defaults, the bound a hostile site can reach); a real site takes
-// far less (a few hundred blocks per page, a handful of groups, so a few
-// MiB). Adding a page costs time linear in its size plus O(log
-// SamplePages) per group, so learning a host is linear in its pages.
+// of arrival. For each sampled page it keeps the hashes of its distinct
+// blocks (at most 1024, those with the smallest hashes), and the group
+// keeps a count per distinct hash, about 16 bytes per block of a sampled
+// page in all. A page is sampled in at most 4 groups, and a Site keeps at
+// most MaxGroups groups, those with the smallest hash of their key (again
+// independent of order). So a host of 1,000 pages of 200 blocks takes
+// about 4 * 1,000 * 200 * 16 bytes = 13 MB, however many pages follow;
+// and no Site holds more than MaxGroups * SamplePages sampled pages (the
+// bound a hostile site can push towards: 8 GiB with the defaults, so a
+// crawler of untrusted sites lowers MaxGroups or SamplePages). Adding a
+// page costs time linear in its size plus O(log SamplePages) per group,
+// so learning a host is linear in its pages.
 //
 // The zero value is ready to use with the defaults and extracts with
 // Options{MainContent: true}. A Site is not safe for concurrent use. It

@@ -12,6 +12,7 @@ import (
 	"text/template"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/undust/undust/internal/hostile"
 )
 
 // sitePage is a hand-made page of a test site and the main text a reader
@@ -271,4 +272,34 @@ func snapshot(s *Site) map[uint64]string {
 		out[k] = b.String()
 	}
 	return out
+}
+
+// TestSiteLinear checks that learning a host and extracting its pages
+// costs time and memory linear in the number of pages, also past the
+// sample bound, where every new page may replace a sampled one.
+func TestSiteLinear(t *testing.T) {
+	page := func(i int) (string, []byte) {
+		url := fmt.Sprintf("https://big.docs.example/d%d/p%d.html", i%7, i)
+		var b strings.Builder
+		b.WriteString(`<html><body><div class="side"><ul class="toc">`)
+		for k := range 20 {
+			fmt.Fprintf(&b, `<li><a href="%d.html">Chapter %d</a></li>`, k, k)
+		}
+		fmt.Fprintf(&b, `</ul></div><div class="text"><h1>Page %d</h1><p>%s</p><p>%s</p></div></body></html>`,
+			i, words(uint64(i), 30), words(uint64(i)+1<<32, 20))
+		return url, []byte(b.String())
+	}
+	hostile.Linear(t, hostile.Growth{Sizes: []int{100, 200, 400, 800}}, func(n int) int {
+		var s Site
+		s.SamplePages = 32 // so that the sample bound is passed
+		for i := range n {
+			u, p := page(i)
+			s.Add(u, p)
+		}
+		for i := range n {
+			u, p := page(i)
+			s.Extract(u, p)
+		}
+		return 0
+	})
 }
