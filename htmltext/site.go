@@ -120,7 +120,6 @@ var ErrURL = errors.New("htmltext: page url without host")
 
 // group is the sample of one group's pages and the counts of their blocks.
 type group struct {
-	key    uint64
 	pages  pageHeap            // max-heap by URL hash: the sample
 	have   map[uint64]struct{} // URL hashes in the sample
 	counts map[uint64]int32    // block key -> sampled pages with it
@@ -395,7 +394,7 @@ func (s *Site) add(pg *sitePage) {
 				}
 				delete(s.groups, heap.Pop(&s.ranks).(uint64))
 			}
-			g = &group{key: gk, have: map[uint64]struct{}{}, counts: map[uint64]int32{}, blocks: map[uint64][]uint64{}}
+			g = &group{have: map[uint64]struct{}{}, counts: map[uint64]int32{}, blocks: map[uint64][]uint64{}}
 			s.groups[gk] = g
 			heap.Push(&s.ranks, gk)
 		}
