@@ -187,7 +187,7 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 			break
 		}
 		at = next
-		if keyIs(k, "class") {
+		if e.opt.collect != nil && keyIs(k, "class") {
 			class = v
 		}
 		switch {
