@@ -55,8 +55,7 @@ type frame struct {
 	link   bool   // a with href
 	pre    bool
 	toc    bool
-	list   int    // list id when this element is ul, ol, dl or menu
-	path   uint64 // structural path (tags and classes from the root), when collecting
+	list   int // list id when this element is ul, ol, dl or menu
 }
 
 // para is a paragraph with the block features main-content selection uses.
@@ -218,7 +217,7 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 		}
 	}
 	if e.opt.collect != nil {
-		f.path = e.childPath(a, name, class)
+		e.opt.collect.next = e.opt.collect.childPath(a, name, class)
 	}
 	if selfClosing && a != 0 {
 		// <div/> in HTML is an open tag, but a self-closing foreign
@@ -240,6 +239,9 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 
 func (e *extractor) push(f frame) {
 	e.stack = append(e.stack, f)
+	if e.opt.collect != nil {
+		e.opt.collect.push()
+	}
 	if f.hidden {
 		e.hidden++
 	}
@@ -263,6 +265,9 @@ func (e *extractor) push(f frame) {
 func (e *extractor) pop() {
 	f := e.stack[len(e.stack)-1]
 	e.stack = e.stack[:len(e.stack)-1]
+	if e.opt.collect != nil {
+		e.opt.collect.pop()
+	}
 	if isBlock(f.a) {
 		e.flush()
 	}
@@ -401,7 +406,7 @@ func (e *extractor) flush() {
 	}
 	p := para{boiler: e.boiler > 0, toc: e.toc > 0, link: e.curLink}
 	if e.opt.collect != nil {
-		e.opt.collect.chain(e.stack, len(e.paras))
+		e.opt.collect.chain(len(e.paras))
 	}
 	if len(e.lists) > 0 {
 		p.list = e.lists[len(e.lists)-1]

@@ -196,17 +196,24 @@ type collector struct {
 	// paths[at[k]:at[k+1]] (the last up to len(paths)), outermost first.
 	first, at []int
 	paths     []uint64
+	// stack holds the paths of the open elements; next is the path of
+	// the element being opened.
+	stack []uint64
+	next  uint64
 }
 
 // chain records the open elements' paths for the paragraphs that a flush
 // starting at paragraph n appends.
-func (c *collector) chain(stack []frame, n int) {
+func (c *collector) chain(n int) {
 	c.first = append(c.first, n)
 	c.at = append(c.at, len(c.paths))
-	for _, f := range stack {
-		c.paths = append(c.paths, f.path)
-	}
+	c.paths = append(c.paths, c.stack...)
 }
+
+// push and pop follow the extractor's stack of open elements; push adds
+// the path of the element start computed last (next).
+func (c *collector) push() { c.stack = append(c.stack, c.next) }
+func (c *collector) pop()  { c.stack = c.stack[:len(c.stack)-1] }
 
 // ancestors returns the paths of the elements enclosing paragraph i.
 func (c *collector) ancestors(i int) []uint64 {
@@ -228,11 +235,11 @@ func (c *collector) take(all string, paras []para) {
 
 // childPath is the structural path of an element a, named name when a is
 // 0, with class attribute class, opened inside the current top of stack.
-func (e *extractor) childPath(a atom.Atom, name, class []byte) uint64 {
+func (c *collector) childPath(a atom.Atom, name, class []byte) uint64 {
 	var d xxhash.Digest
 	d.Reset()
 	var b [12]byte
-	binary.LittleEndian.PutUint64(b[:8], e.topPath())
+	binary.LittleEndian.PutUint64(b[:8], c.topPath())
 	binary.LittleEndian.PutUint32(b[8:], uint32(a))
 	d.Write(b[:])
 	if a == 0 {
@@ -244,11 +251,11 @@ func (e *extractor) childPath(a atom.Atom, name, class []byte) uint64 {
 }
 
 // topPath is the structural path of the innermost open element.
-func (e *extractor) topPath() uint64 {
-	if len(e.stack) == 0 {
+func (c *collector) topPath() uint64 {
+	if len(c.stack) == 0 {
 		return 0
 	}
-	return e.stack[len(e.stack)-1].path
+	return c.stack[len(c.stack)-1]
 }
 
 // skeletonDepth is the deepest stack at which a block's path counts
