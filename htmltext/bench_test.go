@@ -53,3 +53,28 @@ func benchExtract(b *testing.B, prefix string, pages [][]byte) {
 		})
 	}
 }
+
+// BenchmarkSite learns the hand-made manual site (Add of every page) and
+// extracts every page with what it learned, per op.
+func BenchmarkSite(b *testing.B) {
+	pages := manualSite(b)
+	var n int64
+	for _, p := range pages {
+		n += int64(len(p.html))
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	cpu := cpubench.Start(b)
+	for b.Loop() {
+		var s Site
+		for _, p := range pages {
+			s.Add(p.url, p.html)
+		}
+		for _, p := range pages {
+			if _, err := s.Extract(p.url, p.html); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	cpu.Report(n)
+}

@@ -51,6 +51,11 @@
 // text's.
 //
 // Blocks that repeat across the pages of one site are the other signal the
-// notes point at; [Boilerplate] learns them from pages of one host and drops
-// them from later pages.
+// notes point at. [Site] learns them from a site's pages, per host, per
+// directory and per page skeleton, so that a template nobody wrote a rule
+// for is still found: a manual's table of contents repeated on every page
+// of the manual, a converter's header and colophon. It also lets an
+// article's own list of links stay, which the link-density rule alone
+// drops. [Boilerplate] is the simpler count of paragraphs over a whole
+// host.
 package htmltext

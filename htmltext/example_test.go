@@ -43,3 +43,30 @@ func ExampleExtractor() {
 	// Output:
 	// ["Only this."]
 }
+
+func ExampleSite() {
+	// Two manuals on one host; each page has its manual's table of
+	// contents in a sidebar, which main-content rules keep (a "toc").
+	page := func(manual, title, text string) []byte {
+		return []byte(`<html><body><div class="side"><ul class="toc">` +
+			`<li><a href="1.html">` + manual + ` install</a></li>` +
+			`<li><a href="2.html">` + manual + ` configure</a></li>` +
+			`<li><a href="3.html">` + manual + ` upgrade</a></li></ul></div>` +
+			`<div class="text"><h1>` + title + `</h1><p>` + text + `</p></div></body></html>`)
+	}
+	var site htmltext.Site
+	for _, m := range []string{"mail", "web"} {
+		for i, w := range []string{"alpha", "beta", "gamma", "delta"} {
+			url := fmt.Sprintf("https://docs.example/%s/%d.html", m, i)
+			site.Add(url, page(m, "About "+w, "The "+w+" text of the "+m+" manual."))
+		}
+	}
+	p := page("mail", "About epsilon", "The epsilon text.")
+	plain, _ := htmltext.Extract(p, htmltext.Options{MainContent: true})
+	learned, _ := site.Extract("https://docs.example/mail/9.html", p)
+	fmt.Printf("rules:   %q\n", plain.Paragraphs)
+	fmt.Printf("learned: %q\n", learned.Paragraphs)
+	// Output:
+	// rules:   ["mail install" "mail configure" "mail upgrade" "About epsilon" "The epsilon text."]
+	// learned: ["About epsilon" "The epsilon text."]
+}

@@ -22,6 +22,8 @@ type Options struct {
 	// help keeps its per-platform instructions in hidden spans), so a
 	// reader sees it.
 	DropHidden bool
+
+	collect *collector // set by Site: keep every paragraph with its features
 }
 
 // Text is the visible text of a page. The zero value is an empty text. A
@@ -177,12 +179,16 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 			f.boiler = !e.inArticle()
 		}
 	}
+	var class []byte
 	for {
 		k, v, next, ok := nextAttr(raw, at)
 		if !ok {
 			break
 		}
 		at = next
+		if e.opt.collect != nil && keyIs(k, "class") {
+			class = v
+		}
 		switch {
 		case keyIs(k, "hidden"):
 			f.hidden = f.hidden || e.opt.DropHidden
@@ -210,6 +216,9 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 			}
 		}
 	}
+	if e.opt.collect != nil {
+		e.opt.collect.next = e.opt.collect.childPath(a, name, class)
+	}
 	if selfClosing && a != 0 {
 		// <div/> in HTML is an open tag, but a self-closing foreign
 		// element has no content; treat unknown ones as empty.
@@ -230,6 +239,9 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 
 func (e *extractor) push(f frame) {
 	e.stack = append(e.stack, f)
+	if e.opt.collect != nil {
+		e.opt.collect.push()
+	}
 	if f.hidden {
 		e.hidden++
 	}
@@ -253,6 +265,9 @@ func (e *extractor) push(f frame) {
 func (e *extractor) pop() {
 	f := e.stack[len(e.stack)-1]
 	e.stack = e.stack[:len(e.stack)-1]
+	if e.opt.collect != nil {
+		e.opt.collect.pop()
+	}
 	if isBlock(f.a) {
 		e.flush()
 	}
@@ -390,6 +405,9 @@ func (e *extractor) flush() {
 		return
 	}
 	p := para{boiler: e.boiler > 0, toc: e.toc > 0, link: e.curLink}
+	if e.opt.collect != nil {
+		e.opt.collect.chain(len(e.paras))
+	}
 	if len(e.lists) > 0 {
 		p.list = e.lists[len(e.lists)-1]
 	}
@@ -440,6 +458,9 @@ func (e *extractor) result() Text {
 	t := Text{Title: e.title}
 	all := string(e.out) // one allocation for the text of every paragraph
 	text := func(p para) string { return all[p.start : p.start+p.bytes] }
+	if e.opt.collect != nil {
+		e.opt.collect.take(all, e.paras)
+	}
 	if !e.opt.MainContent {
 		t.Paragraphs = make([]string, 0, len(e.paras))
 		for _, p := range e.paras {

@@ -1,6 +1,7 @@
 package htmltext
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,6 +49,55 @@ func FuzzExtract(f *testing.F) {
 		}
 		if main.Title != full.Title {
 			t.Fatalf("title differs: %q vs %q", main.Title, full.Title)
+		}
+	})
+}
+
+// FuzzSite checks a Site on any page: Add and Extract do not fail for a
+// URL with a host; the extracted paragraphs are a subsequence of the full
+// text's (learning only drops paragraphs); and learning from the fuzzed
+// page and a fixed page of the same site gives the same result in either
+// order.
+func FuzzSite(f *testing.F) {
+	var fixed []byte
+	for _, p := range manualSite(f)[:4] {
+		f.Add(p.html)
+		fixed = p.html
+	}
+	for _, p := range manSite(f)[:2] {
+		f.Add(p.html)
+	}
+	f.Add([]byte(`<ul class="toc"><li><a href=1>1</a><li><a href=2>2</a><li><a href=3>3</a></ul><p>x 1</p>`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		const u1, u2 = "https://docs.example/m/a.html", "https://docs.example/m/b.html"
+		var ab, ba Site
+		for _, s := range []*Site{&ab, &ba} {
+			s.MinPages = 1 // learn from two pages
+		}
+		if err := ab.Add(u1, in); err != nil {
+			t.Fatalf("Add: %v", err)
+		}
+		ab.Add(u2, fixed)
+		ba.Add(u2, fixed)
+		ba.Add(u1, in)
+		got, err := ab.Extract(u1, in)
+		if err != nil {
+			t.Fatalf("Extract: %v", err)
+		}
+		other, _ := ba.Extract(u1, in)
+		if !slices.Equal(got.Paragraphs, other.Paragraphs) {
+			t.Fatalf("order matters: %q vs %q", got.Paragraphs, other.Paragraphs)
+		}
+		full, _ := Extract(in, Options{})
+		i := 0
+		for _, p := range got.Paragraphs {
+			for i < len(full.Paragraphs) && full.Paragraphs[i] != p {
+				i++
+			}
+			if i == len(full.Paragraphs) {
+				t.Fatalf("Site paragraphs %q not a subsequence of full %q", got.Paragraphs, full.Paragraphs)
+			}
+			i++
 		}
 	})
 }

@@ -52,6 +52,10 @@ type Corpus struct {
 
 	ExtractFull, ExtractMain, SetTime time.Duration
 
+	// Learn is whether main content drops the blocks an htmltext.Site
+	// learns from each host's pages (see learn.go).
+	Learn bool
+
 	inputs [2]*Input
 }
 
@@ -116,6 +120,12 @@ func readPages(r io.Reader, name string) ([]Page, error) {
 // loadCorpus reads pages.jsonl(.gz), truth_pairs.tsv and traps.tsv from dir
 // and extracts the text of every page in both variants.
 func loadCorpus(dir string) (*Corpus, error) {
+	return loadCorpusLearn(dir, true)
+}
+
+// loadCorpusLearn is loadCorpus with the learned-boilerplate mechanism on
+// or off for the main-content variant.
+func loadCorpusLearn(dir string, learn bool) (*Corpus, error) {
 	rc, name, err := openMaybeGz(dir, "pages.jsonl")
 	if err != nil {
 		return nil, err
@@ -129,7 +139,7 @@ func loadCorpus(dir string) (*Corpus, error) {
 		return nil, fmt.Errorf("%s: no pages", name)
 	}
 	slices.SortFunc(pages, func(a, b Page) int { return strings.Compare(a.ID, b.ID) })
-	c := &Corpus{Pages: pages, index: map[string]int{}}
+	c := &Corpus{Pages: pages, index: map[string]int{}, Learn: learn}
 	for i, p := range pages {
 		c.IDs = append(c.IDs, p.ID)
 		c.index[p.ID] = i
@@ -258,6 +268,9 @@ func (c *Corpus) extract() {
 			}
 			docs[i] = Doc{ID: p.ID, URL: p.URL, Lang: p.Lang, Title: t.Title, Paragraphs: t.Paragraphs, Text: t.String()}
 		})
+		if main && c.Learn {
+			c.learnMain()
+		}
 		if main {
 			c.ExtractMain = time.Since(start)
 		} else {

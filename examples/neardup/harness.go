@@ -313,16 +313,17 @@ func writeText(w io.Writer, c *Corpus, rows []Row) error {
 	return tw.Flush()
 }
 
-func writeJSON(w io.Writer, c *Corpus, rows []Row) error {
+func writeJSON(w io.Writer, c *Corpus, rows []Row, quality []QualityRow) error {
 	out := struct {
-		Pages      int   `json:"pages"`
-		NearDup    int   `json:"near_dup_pairs"`
-		Contained  int   `json:"contained_pairs"`
-		Traps      int   `json:"trap_pairs"`
-		Checked    int   `json:"truth_j_checked"`
-		Reproduced int   `json:"truth_j_reproduced"`
-		Rows       []Row `json:"rows"`
-	}{len(c.IDs), len(c.NearDup), len(c.Contained), len(c.Trap), c.Checked, c.Reproduced, rows}
+		Pages      int          `json:"pages"`
+		NearDup    int          `json:"near_dup_pairs"`
+		Contained  int          `json:"contained_pairs"`
+		Traps      int          `json:"trap_pairs"`
+		Checked    int          `json:"truth_j_checked"`
+		Reproduced int          `json:"truth_j_reproduced"`
+		Rows       []Row        `json:"rows"`
+		Quality    []QualityRow `json:"extraction_quality,omitempty"`
+	}{len(c.IDs), len(c.NearDup), len(c.Contained), len(c.Trap), c.Checked, c.Reproduced, rows, quality}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

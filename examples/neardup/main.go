@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	neardup eval -corpus DIR [-method LIST] [-text both|main|full] [-extracted FILE] [-json] [-q]
+//	neardup eval -corpus DIR [-method LIST] [-text both|main|full] [-learn=false] [-templates off|on] [-extracted FILE] [-json] [-q]
 //	neardup index (-pages FILE | -dir DIR) -o INDEX [-t 0.8] [-full]
 //	neardup query -index INDEX (-pages FILE | -dir DIR) [-t T]
 //
@@ -16,10 +16,16 @@
 // rate of eliminators and the time taken. -method takes a comma-separated
 // list of families, row names or path.Match patterns ("jaccard",
 // "jaccard:0.80", "digest:*", "default"); the default is every method.
-// See harness.go for how a method is added. -extracted adds a text variant
-// "ext": the texts of FILE, JSON lines {"id", "title", "main"} like a
-// corpus's main_text.jsonl (gzip allowed), made by another extractor and
-// scored like the main variant (see extracted.go).
+// See harness.go for how a method is added. When the corpus has
+// main_text.jsonl[.gz], eval also prints the extraction quality of every
+// text variant against it, per doc set of pages_meta.tsv (see quality.go).
+// -learn=false turns off the template blocks learned per host
+// (htmltext.Site) in the main-content variant. -templates drops the shingle
+// features that are template on a host (shingle.Templates; see
+// templates.go). -extracted adds a text variant "ext": the texts of FILE,
+// JSON lines {"id", "title", "main"} like a corpus's main_text.jsonl (gzip
+// allowed), made by another extractor and scored like the main variant (see
+// extracted.go).
 //
 // index reads pages (JSON lines as above, or a directory of .html files
 // whose ids are their relative paths), extracts the main content (or the
@@ -88,6 +94,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	fs.Var(resetTemplates(), "templates", "drop template features learned per host and directory: off, on, or min=N,frac=F,depth=D,scope=host|all")
+	learn := fs.Bool("learn", true, "main content drops template blocks learned per host (htmltext.Site)")
 	if code, ok := parseArgs(fs, args, stderr); !ok {
 		return code
 	}
@@ -112,7 +119,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neardup eval: %v\n", err)
 		return 2
 	}
-	c, err := loadCorpus(*corpus)
+	c, err := loadCorpusLearn(*corpus, *learn)
 	if err != nil {
 		fmt.Fprintf(stderr, "neardup eval: %v\n", err)
 		return 1
@@ -129,13 +136,23 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		progress = stderr
 	}
 	rows := evaluate(c, ms, variants, progress)
+	vs := c.variants(variants)
 	if ext != nil {
 		rows = append(rows, evaluateExtracted(c, ext, ms, progress)...)
+		vs = append(vs, Variant{extText, ext.Docs})
+	}
+	qrows, err := c.quality(*corpus, vs)
+	if err != nil {
+		fmt.Fprintf(stderr, "neardup eval: %v\n", err)
+		return 1
 	}
 	if *asJSON {
-		err = writeJSON(stdout, c, rows)
+		err = writeJSON(stdout, c, rows, qrows)
 	} else {
 		err = writeText(stdout, c, rows)
+		if err == nil && qrows != nil {
+			err = writeQuality(stdout, qrows)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "neardup eval: %v\n", err)

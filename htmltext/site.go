@@ -1,0 +1,644 @@
+package htmltext
+
+import (
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+	"golang.org/x/net/html/atom"
+)
+
+// Site learns the template of one web site from its pages and extracts
+// their main content without it: blocks that repeat across the pages of a
+// template are dropped whatever their tag, class or link density, so main
+// content extraction holds on page templates nobody wrote a rule for.
+//
+// # What is learned
+//
+// A block is a paragraph (see [Extract]) keyed by its text and by its
+// structural path: the tag and class names of the elements that enclose
+// it, from the root. The same sentence in the article and in a sidebar are
+// thus different blocks.
+//
+// Pages are grouped, and each page is counted in several groups at once:
+// its host; its host and first directory, and its host and first two
+// directories (one manual of a site that serves several); and its
+// skeleton, a hash of the structural paths of the page's shallow blocks
+// (the pages of one template, wherever their URLs are). A block is
+// template when, in some group of the page, it occurs on at least MinPages
+// of the group's pages and on at least MinFraction of them. Grouping is
+// what finds the table of contents of one manual among the ten manuals a
+// host serves: the TOC repeats on every page of its manual, a small
+// fraction of the host.
+//
+// # What is dropped
+//
+// Repetition alone would also drop what the pages of a chapter share in
+// their articles: a "Syntax:" label, a note, a list of error codes. So
+// [Site.Extract] weighs where a template block lies on the page:
+//
+//   - the content root, the deepest element that holds at least 80% of
+//     the bytes of the page's own (non-template) text, is the article;
+//     inside it a block must repeat on 90% of a group's pages, not
+//     MinFraction, to be template;
+//   - a run of fewer than 3 template blocks with the page's own text on
+//     both sides is an island in the article and stays; furniture lies
+//     at the edges (a sidebar, a colophon) or comes in longer runs (a
+//     header of several lines, a table of contents);
+//   - a short block (at most 48 bytes) with digits in it that is template
+//     once its digits are read as 0, between template blocks or after
+//     them at the end of the page, goes with them: "Updated: 2023-06-01"
+//     between a converter's header lines. (A date with a month name that
+//     changes is not caught.)
+//
+// Blocks that main-content mode drops by tag, class or role are dropped
+// too. Its link-density rule changes: once the page's groups hold at
+// least MinPages pages, a list of links is a menu only if some entry of
+// it is template, so an article's own list of cross-references stays
+// while a site menu goes. A page whose text would be empty keeps its main
+// content as [Extract] gives it.
+//
+// # Incremental and batch
+//
+// Counts depend only on the set of pages added, never on their order, and
+// adding a page (by URL) a second time changes nothing: a crawler that
+// calls Add as pages arrive and a batch job that adds them all get the
+// same Site, and so the same Extract results, from the same pages.
+//
+// # Memory
+//
+// Each group keeps a sample of at most SamplePages pages: those with the
+// smallest hash of their URL, a choice that does not depend on the order
+// of arrival. For each sampled page it keeps the hashes of its distinct
+// blocks (at most 1024, those with the smallest hashes), and the group
+// keeps a count per distinct hash, about 16 bytes per block of a sampled
+// page in all. A page is sampled in at most 4 groups, and a Site keeps at
+// most MaxGroups groups, those with the smallest hash of their key (again
+// independent of order). So a host of 1,000 pages of 200 blocks takes
+// about 4 * 1,000 * 200 * 16 bytes = 13 MB, however many pages follow;
+// and no Site holds more than MaxGroups * SamplePages sampled pages (the
+// bound a hostile site can push towards: 8 GiB with the defaults, so a
+// crawler of untrusted sites lowers MaxGroups or SamplePages). Adding a
+// page costs time linear in its size plus O(log SamplePages) per group,
+// so learning a host is linear in its pages.
+//
+// The zero value is ready to use with the defaults and extracts with
+// Options{MainContent: true}. A Site is not safe for concurrent use. It
+// keeps no page text and never modifies the pages it is given.
+type Site struct {
+	// MinPages is the least number of pages of a group a template block
+	// occurs in; 0 means 3.
+	MinPages int
+	// MinFraction is the least fraction of a group's pages a template
+	// block occurs in; 0 means 0.5.
+	MinFraction float64
+	// SamplePages bounds the pages a group keeps; 0 means 128.
+	SamplePages int
+	// MaxGroups bounds the groups a Site keeps; 0 means 64.
+	MaxGroups int
+	// Options are the extraction options; MainContent is always on.
+	Options Options
+
+	groups map[uint64]*group
+	// ranks holds the kept group keys' hashes as a max-heap, to evict the
+	// largest when there are more than MaxGroups.
+	ranks rankHeap
+}
+
+// maxBlocks bounds the distinct blocks of one page that are learned; the
+// rest of a huge page is ignored by learning (not by extraction).
+const maxBlocks = 1024
+
+// ErrURL reports a page URL that Site cannot group (no host); the error
+// Add and Extract return wraps it with the URL.
+var ErrURL = errors.New("htmltext: page url without host")
+
+// group is the sample of one group's pages and the counts of their blocks.
+type group struct {
+	pages  pageHeap            // max-heap by URL hash: the sample
+	have   map[uint64]struct{} // URL hashes in the sample
+	counts map[uint64]int32    // block key -> sampled pages with it
+	blocks map[uint64][]uint64 // URL hash -> distinct block keys
+}
+
+// Add learns from page, fetched from pageURL. It returns an error only for
+// a URL without a host or a tokenizer failure.
+func (s *Site) Add(pageURL string, page []byte) error {
+	pg, err := s.read(pageURL, page)
+	if err != nil {
+		return err
+	}
+	s.add(pg)
+	return nil
+}
+
+// Extract returns the main content of page, fetched from pageURL, without
+// the blocks learned as template so far. It does not learn from page; call
+// Add first to let the page count too.
+func (s *Site) Extract(pageURL string, page []byte) (Text, error) {
+	pg, err := s.read(pageURL, page)
+	if err != nil {
+		return Text{}, err
+	}
+	return s.strip(pg), nil
+}
+
+// Pages returns the number of distinct pages learned in the group of the
+// whole host of pageURL (at most SamplePages), 0 if none.
+func (s *Site) Pages(pageURL string) int {
+	u, err := url.Parse(pageURL)
+	if err != nil || u.Host == "" {
+		return 0
+	}
+	g := s.groups[groupKey('h', strings.ToLower(u.Host))]
+	if g == nil {
+		return 0
+	}
+	return len(g.pages)
+}
+
+// block is one paragraph of a page with what the site decision needs.
+type block struct {
+	text   string
+	key    uint64
+	boiler bool // template by tag, class or role
+	menu   bool // in a menu of links (link density)
+	list   int  // innermost list, 0 if none
+	depth  int
+	path   uint64
+	anc    []uint64 // paths of the enclosing elements, outermost first
+	folded uint64   // key with digits as 0, for a short block with digits; else 0
+}
+
+// foldSeed keeps the keys of folded blocks apart from those of the blocks
+// whose text is the folded text.
+const foldSeed = 0x9e3779b97f4a7c15
+
+// sitePage is a page read for learning or extraction.
+type sitePage struct {
+	urlHash uint64
+	groups  []uint64
+	title   string
+	blocks  []block
+	main    []string // Extract's main content, the fallback
+}
+
+// collector receives the paragraphs of one extraction.
+type collector struct {
+	all   string
+	paras []para
+	// The ancestors' paths of the paragraphs from paras[first[k]] on are
+	// paths[at[k]:at[k+1]] (the last up to len(paths)), outermost first.
+	first, at []int
+	paths     []uint64
+	// stack holds the paths of the open elements; next is the path of
+	// the element being opened.
+	stack []uint64
+	next  uint64
+}
+
+// chain records the open elements' paths for the paragraphs that a flush
+// starting at paragraph n appends.
+func (c *collector) chain(n int) {
+	c.first = append(c.first, n)
+	c.at = append(c.at, len(c.paths))
+	c.paths = append(c.paths, c.stack...)
+}
+
+// push and pop follow the extractor's stack of open elements; push adds
+// the path of the element start computed last (next).
+func (c *collector) push() { c.stack = append(c.stack, c.next) }
+func (c *collector) pop()  { c.stack = c.stack[:len(c.stack)-1] }
+
+// ancestors returns the paths of the elements enclosing paragraph i.
+func (c *collector) ancestors(i int) []uint64 {
+	k, _ := slices.BinarySearch(c.first, i+1)
+	k-- // the last flush that started at or before i
+	if k < 0 {
+		return nil
+	}
+	end := len(c.paths)
+	if k+1 < len(c.at) {
+		end = c.at[k+1]
+	}
+	return c.paths[c.at[k]:end]
+}
+
+func (c *collector) take(all string, paras []para) {
+	c.all, c.paras = all, paras
+}
+
+// childPath is the structural path of an element a, named name when a is
+// 0, with class attribute class, opened inside the current top of stack.
+func (c *collector) childPath(a atom.Atom, name, class []byte) uint64 {
+	var d xxhash.Digest
+	d.Reset()
+	var b [12]byte
+	binary.LittleEndian.PutUint64(b[:8], c.topPath())
+	binary.LittleEndian.PutUint32(b[8:], uint32(a))
+	d.Write(b[:])
+	if a == 0 {
+		d.Write(name)
+	}
+	d.Write([]byte{0})
+	d.Write(class)
+	return d.Sum64()
+}
+
+// topPath is the structural path of the innermost open element.
+func (c *collector) topPath() uint64 {
+	if len(c.stack) == 0 {
+		return 0
+	}
+	return c.stack[len(c.stack)-1]
+}
+
+// skeletonDepth is the deepest stack at which a block's path counts
+// toward the page's skeleton: the page frame, not the article's own
+// structure.
+const skeletonDepth = 5
+
+// read extracts page and computes its groups and block keys.
+func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
+	u, err := url.Parse(pageURL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("%w: %q", ErrURL, pageURL)
+	}
+	c := &collector{}
+	o := s.Options
+	o.MainContent = true
+	o.collect = c
+	t, err := Extract(page, o)
+	if err != nil {
+		return nil, err
+	}
+	pg := &sitePage{urlHash: xxhash.Sum64String(u.Host + u.EscapedPath() + "?" + u.RawQuery), title: t.Title, main: t.Paragraphs}
+	menu := linkMenus(c.paras)
+	var skel []uint64
+	var buf []byte
+	for i, p := range c.paras {
+		text := c.all[p.start : p.start+p.bytes]
+		anc := c.ancestors(i)
+		path, depth := uint64(0), len(anc)
+		if depth > 0 {
+			path = anc[depth-1]
+		}
+		buf = binary.LittleEndian.AppendUint64(buf[:0], path)
+		buf = append(buf, text...)
+		b := block{text: text, key: xxhash.Sum64(buf), boiler: p.boiler, menu: menu[i], list: p.list, depth: depth, path: path, anc: anc}
+		if len(text) <= shortBlock && strings.ContainsAny(text, "0123456789") {
+			// The same line with other numbers: "Updated: 2023-06-01".
+			buf = binary.LittleEndian.AppendUint64(buf[:0], path^foldSeed)
+			for k := 0; k < len(text); k++ {
+				if c := text[k]; '0' <= c && c <= '9' {
+					buf = append(buf, '0')
+				} else {
+					buf = append(buf, c)
+				}
+			}
+			b.folded = xxhash.Sum64(buf)
+		}
+		pg.blocks = append(pg.blocks, b)
+		if depth <= skeletonDepth {
+			skel = append(skel, path)
+		}
+	}
+	host := strings.ToLower(u.Host)
+	pg.groups = append(pg.groups, groupKey('h', host))
+	dirs := strings.Split(strings.TrimPrefix(u.EscapedPath(), "/"), "/")
+	dirs = dirs[:len(dirs)-1] // the last part is the file
+	for n := 1; n <= 2 && n <= len(dirs); n++ {
+		pg.groups = append(pg.groups, groupKey('d', host+"/"+strings.Join(dirs[:n], "/")))
+	}
+	slices.Sort(skel)
+	skel = slices.Compact(skel)
+	var b []byte
+	for _, p := range skel {
+		b = binary.LittleEndian.AppendUint64(b, p)
+	}
+	pg.groups = append(pg.groups, groupKey('s', host+"\x00"+string(b)))
+	return pg, nil
+}
+
+// groupKey hashes a group's kind and name.
+func groupKey(kind byte, name string) uint64 {
+	return xxhash.Sum64String(string(kind) + name)
+}
+
+// linkMenus reports the paragraphs main-content mode drops as menus of
+// links (the rule of extractor.result).
+func linkMenus(paras []para) []bool {
+	linky := func(p para) bool { return p.list != 0 && !p.toc && p.link > 0 && 3*p.link >= 2*p.bytes }
+	count := map[int]int{}
+	for _, p := range paras {
+		if !p.boiler && linky(p) {
+			count[p.list]++
+		}
+	}
+	out := make([]bool, len(paras))
+	for i, p := range paras {
+		out[i] = !p.boiler && linky(p) && count[p.list] >= 3
+	}
+	return out
+}
+
+func (s *Site) minPages() int {
+	if s.MinPages > 0 {
+		return s.MinPages
+	}
+	return 3
+}
+
+func (s *Site) minFraction() float64 {
+	if s.MinFraction > 0 {
+		return s.MinFraction
+	}
+	return 0.5
+}
+
+func (s *Site) samplePages() int {
+	if s.SamplePages > 0 {
+		return s.SamplePages
+	}
+	return 128
+}
+
+func (s *Site) maxGroups() int {
+	if s.MaxGroups > 0 {
+		return s.MaxGroups
+	}
+	return 4096
+}
+
+// add counts a read page in each of its groups.
+func (s *Site) add(pg *sitePage) {
+	if s.groups == nil {
+		s.groups = map[uint64]*group{}
+	}
+	keys := make([]uint64, 0, len(pg.blocks))
+	for _, b := range pg.blocks {
+		keys = append(keys, b.key)
+		if b.folded != 0 {
+			keys = append(keys, b.folded)
+		}
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	if len(keys) > maxBlocks {
+		keys = keys[:maxBlocks]
+	}
+	for _, gk := range pg.groups {
+		g := s.groups[gk]
+		if g == nil {
+			if len(s.ranks) >= s.maxGroups() {
+				if gk > s.ranks[0] {
+					continue // ranks after every kept group
+				}
+				delete(s.groups, heap.Pop(&s.ranks).(uint64))
+			}
+			g = &group{have: map[uint64]struct{}{}, counts: map[uint64]int32{}, blocks: map[uint64][]uint64{}}
+			s.groups[gk] = g
+			heap.Push(&s.ranks, gk)
+		}
+		g.add(pg.urlHash, keys, s.samplePages())
+	}
+}
+
+// add puts a page in the sample if it ranks among the smallest URL hashes.
+func (g *group) add(urlHash uint64, keys []uint64, k int) {
+	if _, ok := g.have[urlHash]; ok {
+		return
+	}
+	if len(g.pages) >= k {
+		if urlHash > g.pages[0] {
+			return
+		}
+		old := heap.Pop(&g.pages).(uint64)
+		for _, b := range g.blocks[old] {
+			if g.counts[b]--; g.counts[b] == 0 {
+				delete(g.counts, b)
+			}
+		}
+		delete(g.blocks, old)
+		delete(g.have, old)
+	}
+	heap.Push(&g.pages, urlHash)
+	g.have[urlHash] = struct{}{}
+	g.blocks[urlHash] = keys
+	for _, b := range keys {
+		g.counts[b]++
+	}
+}
+
+// template reports whether block key is template in some group of pg.
+func (s *Site) template(pg *sitePage, key uint64) float64 {
+	best := 0.0
+	for _, gk := range pg.groups {
+		g := s.groups[gk]
+		if g == nil {
+			continue
+		}
+		n := int(g.counts[key])
+		if n >= s.minPages() {
+			best = max(best, float64(n)/float64(len(g.pages)))
+		}
+	}
+	return best
+}
+
+// learned reports whether some group of pg has at least MinPages pages,
+// enough to tell template from content.
+func (s *Site) learned(pg *sitePage) bool {
+	for _, gk := range pg.groups {
+		if g := s.groups[gk]; g != nil && len(g.pages) >= s.minPages() {
+			return true
+		}
+	}
+	return false
+}
+
+// strip returns the main content of a read page without template blocks.
+func (s *Site) strip(pg *sitePage) Text {
+	t := Text{Title: pg.title}
+	tmpl := make([]bool, len(pg.blocks))
+	frac := make([]float64, len(pg.blocks))
+	menus := map[int]bool{} // lists with a template entry
+	for i, b := range pg.blocks {
+		frac[i] = s.template(pg, b.key)
+		tmpl[i] = frac[i] >= s.minFraction()-1e-9
+		if tmpl[i] && b.list != 0 {
+			menus[b.list] = true
+		}
+	}
+	learned := s.learned(pg)
+	// state: 0 content, 1 template, 2 dropped by the rules.
+	state := make([]byte, len(pg.blocks))
+	for i, b := range pg.blocks {
+		// A list of links is a menu when some entry repeats across the
+		// site; one that is the page's own (cross-references, a chapter
+		// index) stays, once the site is known well enough to tell.
+		switch {
+		case b.boiler || b.menu && (menus[b.list] || !learned):
+			state[i] = 2
+		case tmpl[i]:
+			state[i] = 1
+		}
+	}
+	// Inside the element that holds the page's own text, a block must
+	// repeat on nearly every page of a group to be template: there, a
+	// heading or a note shared by many pages of a chapter is the article's.
+	depth, root := contentRoot(pg.blocks, state)
+	for i, b := range pg.blocks {
+		if state[i] == 1 && depth >= 0 && depth < len(b.anc) && b.anc[depth] == root && frac[i] < rootFraction-1e-9 {
+			state[i] = 0
+		}
+	}
+	folded := make([]bool, len(pg.blocks))
+	for i, b := range pg.blocks {
+		folded[i] = b.folded != 0 && s.template(pg, b.folded) >= s.minFraction()-1e-9
+	}
+	keepIslands(state, folded)
+	for i, b := range pg.blocks {
+		if state[i] == 0 {
+			t.Paragraphs = append(t.Paragraphs, b.text)
+		}
+	}
+	if len(t.Paragraphs) == 0 {
+		t.Paragraphs = pg.main
+	}
+	return t
+}
+
+// rootFraction is the least fraction of a group's pages a block inside
+// the page's content root must occur on to be template.
+const rootFraction = 0.9
+
+// rootShare is the share of the page's own text (bytes of content blocks)
+// that the content root holds.
+const rootShare = 0.8
+
+// contentRoot returns the depth and path of the deepest element that
+// encloses at least rootShare of the bytes of the content blocks (state 0).
+func contentRoot(blocks []block, state []byte) (int, uint64) {
+	type at struct {
+		depth int
+		path  uint64
+	}
+	bytes := map[at]int{}
+	total := 0
+	for i, b := range blocks {
+		if state[i] != 0 {
+			continue
+		}
+		total += len(b.text)
+		for d, p := range b.anc {
+			bytes[at{d, p}] += len(b.text)
+		}
+	}
+	best := at{-1, 0}
+	for k, n := range bytes {
+		if float64(n) >= rootShare*float64(total) && (k.depth > best.depth || k.depth == best.depth && k.path < best.path) {
+			best = k
+		}
+	}
+	return best.depth, best.path
+}
+
+// minRun is the least number of consecutive template blocks inside the
+// content that are dropped.
+const minRun = 3
+
+// shortBlock is the most bytes of a block that is absorbed into the
+// template around it: a field that changes from page to page ("Updated:
+// 2023-06-01", "Time: 12:04:05 GMT") amid template lines.
+const shortBlock = 48
+
+// keepIslands decides the template blocks (state 1) by where they lie.
+// Blocks dropped by the rules (state 2) neither end nor count in a run.
+//
+// A short content block (at most shortBlock bytes) with digits in it that
+// is template once its digits are read as 0 (folded is true), with
+// template before it and template or the page's end after it, joins the
+// template around it: page furniture often carries a date, a time or a
+// version that changes from page to page.
+//
+// A run of fewer than minRun template blocks with content on both sides
+// is an island in the article and turns back into content: a "Syntax:"
+// or "Parameters:" label of a reference page, a note that every page of
+// a chapter carries. Page furniture lies at the edges of the content or
+// comes in longer runs (a sidebar, a header of several lines) and stays
+// dropped.
+func keepIslands(state []byte, folded []bool) {
+	const absorbed = 3
+	for i := range state {
+		if state[i] != 0 || !folded[i] {
+			continue
+		}
+		prev, next := i-1, i+1
+		for prev >= 0 && state[prev] == 2 {
+			prev--
+		}
+		for next < len(state) && state[next] == 2 {
+			next++
+		}
+		tPrev := prev >= 0 && state[prev] == 1
+		tNext := next < len(state) && state[next] == 1
+		if tPrev && (tNext || next == len(state)) {
+			state[i] = absorbed
+		}
+	}
+	first, last := -1, -1
+	for i, st := range state {
+		if st == 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	for i := 0; i < len(state); {
+		if state[i] == 0 {
+			i++
+			continue
+		}
+		j, n := i, 0 // the run is state[i:j], n template blocks
+		for j < len(state) && state[j] != 0 {
+			if state[j] != 2 {
+				n++
+			}
+			j++
+		}
+		keep := n < minRun && i > first && j <= last
+		for k := i; k < j; k++ {
+			switch {
+			case state[k] == 2:
+			case keep:
+				state[k] = 0
+			default:
+				state[k] = 1
+			}
+		}
+		i = j
+	}
+}
+
+// pageHeap and rankHeap are max-heaps of hashes.
+type pageHeap []uint64
+
+func (h pageHeap) Len() int           { return len(h) }
+func (h pageHeap) Less(i, j int) bool { return h[i] > h[j] }
+func (h pageHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *pageHeap) Push(x any)        { *h = append(*h, x.(uint64)) }
+func (h *pageHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+type rankHeap = pageHeap
