@@ -99,9 +99,10 @@ type extractor struct {
 	// tracked kind t (see trackOf), 0 if none: implicitClose compares them
 	// instead of scanning the stack.
 	inner [numTracked]int32
-	// deep counts the open elements at stack index shallow or more by
-	// element (atom, or name for unknown elements).
-	deep     map[frameKey]int32
+	// deep and deepName count the open elements at stack index shallow
+	// or more, by atom and, for unknown elements, by name.
+	deep     map[atom.Atom]int32
+	deepName map[string]int32
 	lists    []int
 	nextList int
 
@@ -279,9 +280,13 @@ func (e *extractor) push(f frame) {
 	}
 	if len(e.stack) >= shallow {
 		if e.deep == nil {
-			e.deep = make(map[frameKey]int32)
+			e.deep, e.deepName = make(map[atom.Atom]int32), make(map[string]int32)
 		}
-		e.deep[frameKey{f.a, f.name}]++
+		if f.a != 0 {
+			e.deep[f.a]++
+		} else {
+			e.deepName[f.name]++
+		}
 	}
 	if f.a == atom.Article || f.a == atom.Main {
 		e.article++
@@ -314,9 +319,10 @@ func (e *extractor) pop() {
 		e.inner[f.track] = f.under
 	}
 	if len(e.stack) >= shallow {
-		k := frameKey{f.a, f.name}
-		if e.deep[k]--; e.deep[k] == 0 {
-			delete(e.deep, k)
+		if f.a != 0 {
+			e.deep[f.a]--
+		} else if e.deepName[f.name]--; e.deepName[f.name] == 0 {
+			delete(e.deepName, f.name) // names are unbounded; atoms are not
 		}
 	}
 	if f.a == atom.Article || f.a == atom.Main {
@@ -355,7 +361,7 @@ func (e *extractor) end(a atom.Atom, name []byte) {
 		return
 	}
 	top := len(e.stack) - 1
-	if top >= shallow && e.deep[keyOf(a, name)] == 0 {
+	if top >= shallow && (a != 0 && e.deep[a] == 0 || a == 0 && e.deepName[string(name)] == 0) {
 		top = shallow - 1 // not open in the deep part: skip it
 	}
 	for i := top; i >= 0; i-- {
@@ -480,21 +486,6 @@ func trackOf(a atom.Atom) int8 {
 		return tButton
 	}
 	return tNone
-}
-
-// frameKey names an element for extractor.deep.
-type frameKey struct {
-	a    atom.Atom
-	name string // for a == 0
-}
-
-// keyOf is the frameKey of the element a, named name when a is 0. The
-// conversion of name does not allocate in a map index.
-func keyOf(a atom.Atom, name []byte) frameKey {
-	if a != 0 {
-		name = nil
-	}
-	return frameKey{a, string(name)}
 }
 
 // clean returns t without NUL bytes and with every run of bytes that is not

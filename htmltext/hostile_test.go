@@ -34,15 +34,16 @@ var hostilePages = []struct {
 	{"bad bytes", func(n int) []byte { return hostile.BadBytes(n / 40) }},
 }
 
-// TestHostileLinear checks that Extract costs linear time and memory in the
-// page for every hostile shape, in both modes.
+// TestHostileLinear checks that Extract allocates linear memory in the page
+// for every hostile shape, in both modes.
 func TestHostileLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
 	}
-	// Bytes are the strict check; CPU time gets a generous bound, for a
-	// loaded machine and for caches that a doubled page outgrows.
-	sizes := hostile.Growth{Sizes: []int{1 << 15, 1 << 16, 1 << 17, 1 << 18}, MaxCPURatio: 4}
+	// Bytes only: CPU time ratios of single runs are noise on a loaded
+	// machine. TestDeepNestingCost checks time, against a flat page
+	// measured at the same moment.
+	sizes := hostile.Growth{Sizes: []int{1 << 15, 1 << 16, 1 << 17, 1 << 18}, MaxCPURatio: -1}
 	for _, h := range hostilePages {
 		t.Run(h.name, func(t *testing.T) {
 			in := map[int][]byte{}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/net/publicsuffix"
 
@@ -121,8 +122,14 @@ func TestGuessSchemeInvisible(t *testing.T) {
 				t.Errorf("Key(%q) = %q puts the scheme in the host", tt.in, got)
 			}
 		}
-		if _, err := New(Safe).Canonical(tt.in); (err == nil) != tt.canonOK {
+		_, err = New(Safe).Canonical(tt.in)
+		if (err == nil) != tt.canonOK {
 			t.Errorf("Canonical(%q) error = %v, want ok=%v", tt.in, err, tt.canonOK)
+		}
+		// Without GuessScheme, a leading invisible character leaves the
+		// input without a scheme, as WHATWG reads it.
+		if tt.in[0] >= utf8.RuneSelf && !errors.Is(err, ErrNotAbsolute) {
+			t.Errorf("Canonical(%q) error = %v, want ErrNotAbsolute", tt.in, err)
 		}
 	}
 }

@@ -183,11 +183,14 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 		kind = lookupScheme(sch)
 	}
 	if kind == schemeNone {
-		if f&GuessScheme == 0 || (ok && !containsByte(sch, '.')) || hasSchemeSlashes(s) {
-			if ok || hasSchemeSlashes(s) {
+		if f&GuessScheme == 0 || (ok && !containsByte(sch, '.')) {
+			if ok {
 				return n.fail(dst, start, op, raw, ErrUnsupportedScheme)
 			}
 			return n.fail(dst, start, op, raw, ErrNotAbsolute)
+		}
+		if hasSchemeSlashes(s) {
+			return n.fail(dst, start, op, raw, ErrUnsupportedScheme)
 		}
 		kind, rest = schemeHTTP, s
 	}
