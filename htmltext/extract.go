@@ -57,10 +57,11 @@ func (t Text) String() string { return strings.Join(t.Paragraphs, "\n\n") }
 const maxDepth = 512
 
 // shallow is the part of the element stack that an end tag may scan for its
-// start tag; deeper frames are counted per element in extractor.deep, so
-// that an end tag whose element is not open deeper down skips them. An end
-// tag thus costs at most shallow steps plus the frames it closes, and a page
-// costs time linear in its length however deep it nests.
+// start tag; deeper frames are counted per element in extractor.deep (and
+// unknown elements at every depth in extractor.names), so that an end tag
+// whose element is not open deeper down skips them. An end tag thus costs at
+// most shallow steps plus the frames it closes, and a page costs time linear
+// in its length however deep it nests.
 const shallow = 64
 
 // frame is one open element.
@@ -99,10 +100,11 @@ type extractor struct {
 	// tracked kind t (see trackOf), 0 if none: implicitClose compares them
 	// instead of scanning the stack.
 	inner [numTracked]int32
-	// deep and deepName count the open elements at stack index shallow
-	// or more, by atom and, for unknown elements, by name.
+	// deep counts the open elements at stack index shallow or more by
+	// atom; names counts the open unknown elements at any depth by name
+	// (rare on real pages, so counting them all costs little).
 	deep     map[atom.Atom]int32
-	deepName map[string]int32
+	names    map[string]int32
 	lists    []int
 	nextList int
 
@@ -278,15 +280,16 @@ func (e *extractor) push(f frame) {
 		f.track, f.under = t, e.inner[t]
 		e.inner[t] = int32(len(e.stack) + 1)
 	}
-	if len(e.stack) >= shallow {
+	if f.a == 0 {
+		if e.names == nil {
+			e.names = make(map[string]int32)
+		}
+		e.names[f.name]++
+	} else if len(e.stack) >= shallow {
 		if e.deep == nil {
-			e.deep, e.deepName = make(map[atom.Atom]int32), make(map[string]int32)
+			e.deep = make(map[atom.Atom]int32)
 		}
-		if f.a != 0 {
-			e.deep[f.a]++
-		} else {
-			e.deepName[f.name]++
-		}
+		e.deep[f.a]++
 	}
 	if f.a == atom.Article || f.a == atom.Main {
 		e.article++
@@ -318,12 +321,12 @@ func (e *extractor) pop() {
 	if f.track != 0 {
 		e.inner[f.track] = f.under
 	}
-	if len(e.stack) >= shallow {
-		if f.a != 0 {
-			e.deep[f.a]--
-		} else if e.deepName[f.name]--; e.deepName[f.name] == 0 {
-			delete(e.deepName, f.name) // names are unbounded; atoms are not
+	if f.a == 0 {
+		if e.names[f.name]--; e.names[f.name] == 0 {
+			delete(e.names, f.name) // names are unbounded; atoms are not
 		}
+	} else if len(e.stack) >= shallow {
+		e.deep[f.a]--
 	}
 	if f.a == atom.Article || f.a == atom.Main {
 		e.article--
@@ -361,7 +364,10 @@ func (e *extractor) end(a atom.Atom, name []byte) {
 		return
 	}
 	top := len(e.stack) - 1
-	if top >= shallow && (a != 0 && e.deep[a] == 0 || a == 0 && e.deepName[string(name)] == 0) {
+	switch {
+	case a == 0 && e.names[string(name)] == 0:
+		top = -1 // no such unknown element is open
+	case a != 0 && top >= shallow && e.deep[a] == 0:
 		top = shallow - 1 // not open in the deep part: skip it
 	}
 	for i := top; i >= 0; i-- {
