@@ -1,6 +1,7 @@
 package htmltext
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/undust/undust/internal/corpus"
@@ -77,4 +78,23 @@ func BenchmarkSite(b *testing.B) {
 		}
 	}
 	cpu.Report(n)
+}
+
+// BenchmarkHostilePages extracts each hostile page shape of 256 KiB; its
+// cpu-MB/s should be of the order of BenchmarkExtract's.
+func BenchmarkHostilePages(b *testing.B) {
+	for _, h := range hostilePages {
+		page := h.gen(256 << 10)
+		b.Run(strings.ReplaceAll(h.name, " ", "-"), func(b *testing.B) {
+			b.SetBytes(int64(len(page)))
+			b.ReportAllocs()
+			cpu := cpubench.Start(b)
+			for b.Loop() {
+				if _, err := Extract(page, Options{MainContent: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu.Report(int64(len(page)))
+		})
+	}
 }

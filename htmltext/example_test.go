@@ -70,3 +70,13 @@ func ExampleSite() {
 	// rules:   ["mail install" "mail configure" "mail upgrade" "About epsilon" "The epsilon text."]
 	// learned: ["About epsilon" "The epsilon text."]
 }
+
+func ExampleOptions_maxBytes() {
+	// A crawler that keeps only the first 40 bytes of a page; the text of
+	// the page is always valid UTF-8 without NUL bytes.
+	page := []byte("<p>first\x00 para\xff</p><p>second</p><p>third</p><p>fourth</p>")
+	txt, _ := htmltext.Extract(page, htmltext.Options{MaxBytes: 40})
+	fmt.Printf("%q\n", txt.Paragraphs)
+	// Output:
+	// ["first para�" "second" "third"]
+}

@@ -3,7 +3,9 @@ package htmltext
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -24,7 +26,17 @@ type Options struct {
 	DropHidden bool
 
 	collect *collector // set by Site: keep every paragraph with its features
+	// MaxBytes is the most bytes of a page Extract reads: a longer page is
+	// cut there, as a crawler cuts a long download, and extracted as if it
+	// ended there. 0 means DefaultMaxBytes; a negative value means no
+	// limit. Extract's time and memory are linear in the bytes it reads.
+	MaxBytes int
 }
+
+// DefaultMaxBytes is the page size Extract reads when Options.MaxBytes is 0:
+// 16 MiB, a little above the 15 MB of a page that Googlebot reads, far above
+// the HTML of nearly every real page.
+const DefaultMaxBytes = 16 << 20
 
 // Text is the visible text of a page. The zero value is an empty text. A
 // Text is a plain value: it keeps nothing of the input it was extracted from.
@@ -46,6 +58,14 @@ func (t Text) String() string { return strings.Join(t.Paragraphs, "\n\n") }
 // unbounded memory.
 const maxDepth = 512
 
+// shallow is the part of the element stack that an end tag may scan for its
+// start tag; deeper frames are counted per element in extractor.deep (and
+// unknown elements at every depth in extractor.names), so that an end tag
+// whose element is not open deeper down skips them. An end tag thus costs at
+// most shallow steps plus the frames it closes, and a page costs time linear
+// in its length however deep it nests.
+const shallow = 64
+
 // frame is one open element.
 type frame struct {
 	a      atom.Atom
@@ -55,7 +75,9 @@ type frame struct {
 	link   bool   // a with href
 	pre    bool
 	toc    bool
-	list   int // list id when this element is ul, ol, dl or menu
+	list   int   // list id when this element is ul, ol, dl or menu
+	track  int8  // index in extractor.inner of a, 0 when a is not tracked
+	under  int32 // extractor.inner[track] before this frame was pushed
 }
 
 // para is a paragraph with the block features main-content selection uses.
@@ -74,8 +96,19 @@ type extractor struct {
 	over  int // elements not pushed because of maxDepth
 
 	hidden, boiler, link, pre, toc int // depth counters
-	lists                          []int
-	nextList                       int
+	article                        int // open article and main elements
+
+	// inner[t] is 1 + the stack index of the innermost open element of
+	// tracked kind t (see trackOf), 0 if none: implicitClose compares them
+	// instead of scanning the stack.
+	inner [numTracked]int32
+	// deep counts the open elements at stack index shallow or more by
+	// atom; names counts the open unknown elements at any depth by name
+	// (rare on real pages, so counting them all costs little).
+	deep     map[atom.Atom]int32
+	names    map[string]int32
+	lists    []int
+	nextList int
 
 	cur      []byte
 	out      []byte // text of all paragraphs, back to back
@@ -91,7 +124,21 @@ type extractor struct {
 // read the way the tokenizer of golang.org/x/net/html reads it; Extract
 // never fails on bad HTML, and the error is reserved for a failure of the
 // tokenizer itself. It does not keep or modify html.
+//
+// Extract reads at most Options.MaxBytes of html (DefaultMaxBytes by
+// default) and takes time and memory linear in what it reads, however deep
+// the elements nest. The title and paragraphs are valid UTF-8 without NUL
+// bytes: NUL is dropped, as browsers drop it from text, and every run of
+// bytes that is not UTF-8 becomes U+FFFD, so the text is at most three
+// times as long as the bytes read.
 func Extract(htmlBytes []byte, o Options) (Text, error) {
+	limit := o.MaxBytes
+	if limit == 0 {
+		limit = DefaultMaxBytes
+	}
+	if limit > 0 && len(htmlBytes) > limit {
+		htmlBytes = htmlBytes[:limit]
+	}
 	e := extractor{opt: o}
 	z := html.NewTokenizer(bytes.NewReader(htmlBytes))
 	var nameBuf [32]byte
@@ -107,14 +154,14 @@ func Extract(htmlBytes []byte, o Options) (Text, error) {
 		case html.TextToken:
 			if e.inTitle {
 				if e.title == "" {
-					e.title = collapse(z.Text())
+					e.title = collapse(clean(z.Text()))
 				}
 				continue
 			}
 			if e.hidden > 0 {
 				continue
 			}
-			e.text(z.Text())
+			e.text(clean(z.Text()))
 		case html.StartTagToken, html.SelfClosingTagToken:
 			raw := z.Raw()
 			name, i := rawTagName(raw, nameBuf[:0])
@@ -176,7 +223,7 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 		case atom.Nav, atom.Aside, atom.Footer, atom.Form, atom.Menu, atom.Dialog:
 			f.boiler = true
 		case atom.Header:
-			f.boiler = !e.inArticle()
+			f.boiler = e.article == 0
 		}
 	}
 	var class []byte
@@ -238,6 +285,24 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 }
 
 func (e *extractor) push(f frame) {
+	if t := trackOf(f.a); t != 0 {
+		f.track, f.under = t, e.inner[t]
+		e.inner[t] = int32(len(e.stack) + 1)
+	}
+	if f.a == 0 {
+		if e.names == nil {
+			e.names = make(map[string]int32)
+		}
+		e.names[f.name]++
+	} else if len(e.stack) >= shallow {
+		if e.deep == nil {
+			e.deep = make(map[atom.Atom]int32)
+		}
+		e.deep[f.a]++
+	}
+	if f.a == atom.Article || f.a == atom.Main {
+		e.article++
+	}
 	e.stack = append(e.stack, f)
 	if e.opt.collect != nil {
 		e.opt.collect.push()
@@ -267,6 +332,19 @@ func (e *extractor) pop() {
 	e.stack = e.stack[:len(e.stack)-1]
 	if e.opt.collect != nil {
 		e.opt.collect.pop()
+	}
+	if f.track != 0 {
+		e.inner[f.track] = f.under
+	}
+	if f.a == 0 {
+		if e.names[f.name]--; e.names[f.name] == 0 {
+			delete(e.names, f.name) // names are unbounded; atoms are not
+		}
+	} else if len(e.stack) >= shallow {
+		e.deep[f.a]--
+	}
+	if f.a == atom.Article || f.a == atom.Main {
+		e.article--
 	}
 	if isBlock(f.a) {
 		e.flush()
@@ -300,7 +378,14 @@ func (e *extractor) end(a atom.Atom, name []byte) {
 	if isVoid(a) || a == atom.Title {
 		return
 	}
-	for i := len(e.stack) - 1; i >= 0; i-- {
+	top := len(e.stack) - 1
+	switch {
+	case a == 0 && e.names[string(name)] == 0:
+		top = -1 // no such unknown element is open
+	case a != 0 && top >= shallow && e.deep[a] == 0:
+		top = shallow - 1 // not open in the deep part: skip it
+	}
+	for i := top; i >= 0; i-- {
 		f := &e.stack[i]
 		if f.a == a && (a != 0 || f.name == string(name)) {
 			for len(e.stack) > i {
@@ -320,58 +405,118 @@ func (e *extractor) end(a atom.Atom, name []byte) {
 
 // implicitClose closes an open p, li, dt, dd, td, th, tr or option that the
 // start tag a ends, as the HTML parser does, so that unclosed list items do
-// not nest.
+// not nest: the innermost open element of the kinds a closes, unless an
+// element of the kinds that stop the search is open inside it.
 func (e *extractor) implicitClose(a atom.Atom) {
-	var same []atom.Atom
-	var stop []atom.Atom
+	in := &e.inner
+	var same, stop int32 // 1 + stack index of the innermost of each, 0 if none
 	switch a {
 	case atom.Li:
-		same, stop = []atom.Atom{atom.Li}, []atom.Atom{atom.Ul, atom.Ol, atom.Menu}
+		same, stop = in[tLi], max(in[tUl], in[tOl], in[tMenu])
 	case atom.Dt, atom.Dd:
-		same, stop = []atom.Atom{atom.Dt, atom.Dd}, []atom.Atom{atom.Dl}
+		same, stop = max(in[tDt], in[tDd]), in[tDl]
 	case atom.Td, atom.Th:
-		same, stop = []atom.Atom{atom.Td, atom.Th}, []atom.Atom{atom.Tr, atom.Table}
+		same, stop = max(in[tTd], in[tTh]), max(in[tTr], in[tTable])
 	case atom.Tr:
-		same, stop = []atom.Atom{atom.Tr}, []atom.Atom{atom.Table}
+		same, stop = in[tTr], in[tTable]
 	case atom.Option:
-		same, stop = []atom.Atom{atom.Option}, []atom.Atom{atom.Select}
+		same, stop = in[tOption], in[tSelect]
 	case atom.P, atom.Div, atom.Ul, atom.Ol, atom.Dl, atom.Table, atom.H1, atom.H2, atom.H3,
 		atom.H4, atom.H5, atom.H6, atom.Pre, atom.Blockquote, atom.Section, atom.Article:
-		same, stop = []atom.Atom{atom.P}, []atom.Atom{atom.Div, atom.Td, atom.Th, atom.Li, atom.Body,
-			atom.Section, atom.Article, atom.Blockquote, atom.Table, atom.Button}
+		same = in[tP]
+		stop = max(in[tDiv], in[tTd], in[tTh], in[tLi], in[tBody], in[tSection], in[tArticle],
+			in[tBlockquote], in[tTable], in[tButton])
 	default:
 		return
 	}
-	for i := len(e.stack) - 1; i >= 0; i-- {
-		t := e.stack[i].a
-		if has(same, t) {
-			for len(e.stack) > i {
-				e.pop()
-			}
-			return
-		}
-		if has(stop, t) {
-			return
+	if same > stop {
+		for len(e.stack) >= int(same) {
+			e.pop()
 		}
 	}
 }
 
-func has(list []atom.Atom, a atom.Atom) bool {
-	for _, x := range list {
-		if x == a {
-			return true
-		}
+// The element kinds implicitClose looks for, with their index in
+// extractor.inner.
+const (
+	tNone = iota
+	tLi
+	tUl
+	tOl
+	tMenu
+	tDt
+	tDd
+	tDl
+	tTd
+	tTh
+	tTr
+	tTable
+	tOption
+	tSelect
+	tP
+	tDiv
+	tBody
+	tSection
+	tArticle
+	tBlockquote
+	tButton
+	numTracked
+)
+
+func trackOf(a atom.Atom) int8 {
+	switch a {
+	case atom.Li:
+		return tLi
+	case atom.Ul:
+		return tUl
+	case atom.Ol:
+		return tOl
+	case atom.Menu:
+		return tMenu
+	case atom.Dt:
+		return tDt
+	case atom.Dd:
+		return tDd
+	case atom.Dl:
+		return tDl
+	case atom.Td:
+		return tTd
+	case atom.Th:
+		return tTh
+	case atom.Tr:
+		return tTr
+	case atom.Table:
+		return tTable
+	case atom.Option:
+		return tOption
+	case atom.Select:
+		return tSelect
+	case atom.P:
+		return tP
+	case atom.Div:
+		return tDiv
+	case atom.Body:
+		return tBody
+	case atom.Section:
+		return tSection
+	case atom.Article:
+		return tArticle
+	case atom.Blockquote:
+		return tBlockquote
+	case atom.Button:
+		return tButton
 	}
-	return false
+	return tNone
 }
 
-func (e *extractor) inArticle() bool {
-	for _, f := range e.stack {
-		if f.a == atom.Article || f.a == atom.Main {
-			return true
-		}
+// clean returns t without NUL bytes and with every run of bytes that is not
+// valid UTF-8 replaced by U+FFFD, so that extracted text is always valid
+// UTF-8 free of NUL; t itself when it already is.
+func clean(t []byte) []byte {
+	if bytes.IndexByte(t, 0) < 0 && utf8.Valid(t) {
+		return t
 	}
-	return false
+	return bytes.ReplaceAll(bytes.ToValidUTF8(t, []byte("\uFFFD")), []byte{0}, nil)
 }
 
 // text appends decoded text to the current paragraph, collapsing white
@@ -416,16 +561,26 @@ func (e *extractor) flush() {
 			q := p
 			q.start, q.bytes = len(e.out), len(s)
 			e.out = append(e.out, s...)
-			e.paras = append(e.paras, q)
+			e.addPara(q)
 		}
 	} else if s := bytes.TrimSpace(e.cur); len(s) > 0 {
 		p.start, p.bytes = len(e.out), len(s)
 		e.out = append(e.out, s...)
-		e.paras = append(e.paras, p)
+		e.addPara(p)
 	}
 	e.cur = e.cur[:0]
 	e.curLink = 0
 	e.curSpace = false
+}
+
+// addPara appends p to e.paras, doubling the slice when it is full: append
+// grows large slices by a quarter, which for a page of a million short
+// paragraphs allocates five times their final size.
+func (e *extractor) addPara(p para) {
+	if len(e.paras) == cap(e.paras) {
+		e.paras = slices.Grow(e.paras, max(len(e.paras), 16))
+	}
+	e.paras = append(e.paras, p)
 }
 
 // splitBlank splits preformatted text into paragraphs at blank lines and

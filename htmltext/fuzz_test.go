@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzExtract checks properties on any input: no failure, paragraphs are
@@ -20,6 +21,11 @@ func FuzzExtract(f *testing.F) {
 	for _, b := range readTestdata(f) {
 		f.Add(b)
 	}
+	// Hostile shapes, a few KiB each: deep nesting past the stack limit,
+	// open list items, stray end tags, bad bytes.
+	for _, h := range hostilePages {
+		f.Add(h.gen(8 << 10))
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		full, err := Extract(in, Options{})
 		if err != nil {
@@ -29,9 +35,15 @@ func FuzzExtract(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Extract main error: %v", err)
 		}
+		if !utf8.ValidString(full.Title) || strings.IndexByte(full.Title, 0) >= 0 {
+			t.Fatalf("title %q is not valid UTF-8 without NUL", full.Title)
+		}
 		for _, p := range full.Paragraphs {
 			if p == "" || strings.TrimSpace(p) != p {
 				t.Fatalf("paragraph %q not trimmed or empty", p)
+			}
+			if !utf8.ValidString(p) || strings.IndexByte(p, 0) >= 0 {
+				t.Fatalf("paragraph %q is not valid UTF-8 without NUL", p)
 			}
 			if !strings.Contains(p, "\n") && strings.Contains(p, "  ") {
 				t.Fatalf("paragraph %q has uncollapsed space", p)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/undust/undust/internal/hostile"
 )
 
 // FuzzCode checks that the extractor equals the slow reference, for the
@@ -15,6 +17,10 @@ func FuzzCode(f *testing.F) {
 	f.Add("[1] [2]\n\n相关专题：法治在线\n\n"+strings.Repeat("这是一个很长的段落，", 40), uint8(3), uint8(200))
 	f.Add("甲一乙\n\n丙二丁。\n\n戊\n\n己三庚\n\n辛四壬\n\n癸五子", uint8(4), uint8(9))
 	f.Add("\xff\xfe\u200b x\n\n\U000f0001 é ﬁ", uint8(5), uint8(1))
+	// Large inputs: many paragraphs, one long line, many empty paragraphs.
+	f.Add(strings.Join(hostile.Paragraphs(300, 8), "\n\n"), uint8(0x05), uint8(0x0a))
+	f.Add(hostile.LongLine(20000), uint8(0x01), uint8(0))
+	f.Add(strings.Repeat("\n\n", 2000)+"的。", uint8(0x45), uint8(0x33))
 	f.Fuzz(func(t *testing.T, text string, o1, o2 uint8) {
 		paras := strings.Split(text, "\n\n")
 		opt := Options{
@@ -50,6 +56,8 @@ func FuzzLongest(f *testing.F) {
 	f.Add("\xe4\xb8x", "\xff\xfex")
 	f.Add("", "abc")
 	f.Add("aaaa", "aaa")
+	f.Add(hostile.LongLine(2000), hostile.LongLine(1500)[500:])
+	f.Add(strings.Repeat("ab", 1000), strings.Repeat("ba", 999))
 	f.Fuzz(func(t *testing.T, a, b string) {
 		if len(a) > 2000 || len(b) > 2000 {
 			return // the reference is quadratic
@@ -66,6 +74,9 @@ func FuzzEliminate(f *testing.F) {
 	f.Add("xxxxabcyyyy|abcz", uint8(80))
 	f.Add("aaaabbbb|bbbbcc|bbcccc", uint8(50))
 	f.Add("|abc||王示一差站高只事就示对题最机给害严府形象|差站高只事就示对题最", uint8(100))
+	f.Add(strings.ReplaceAll(strings.Join(hostile.Paragraphs(60, 12), "|"), " ", ""), uint8(40))
+	f.Add(strings.Repeat(hostile.LongLine(60)+"|", 60), uint8(90))
+	f.Add(hostile.LongLine(1900)+"|"+hostile.LongLine(2000)[900:], uint8(30))
 	f.Fuzz(func(t *testing.T, s string, d uint8) {
 		codes := strings.Split(s, "|")
 		if len(codes) > 64 || len(s) > 4000 {

@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/undust/undust/internal/corpus"
 	"github.com/undust/undust/internal/cpubench"
+	"github.com/undust/undust/internal/hostile"
 )
 
 // benchText returns about n bytes of deterministic documentation-like
@@ -229,4 +231,16 @@ func BenchmarkTemplates(b *testing.B) {
 		}
 		cpu.Report(n)
 	})
+}
+
+// BenchmarkReadLSH loads a saved index of 10,000 documents in 9 bands.
+func BenchmarkReadLSH(b *testing.B) {
+	file := hostile.LSHIndex(9, 14, 10000)
+	b.SetBytes(int64(len(file)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadLSH(bytes.NewReader(file)); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/undust/undust/internal/hostile"
 )
 
 // FuzzHashes checks that the fast tokenizer and hasher agree with the
@@ -14,6 +16,9 @@ func FuzzHashes(f *testing.F) {
 	for _, tt := range tokenTests {
 		f.Add(tt.in, uint8(tt.o.Width), uint8(tt.o.Case), uint8(tt.o.Unit), tt.o.NoNFKC, tt.o.Punct, tt.o.StopWords)
 	}
+	// Large inputs: many short paragraphs, one long line.
+	f.Add(strings.Join(hostile.Paragraphs(200, 8), "\n\n"), uint8(4), uint8(1), uint8(0), false, false, true)
+	f.Add(hostile.LongLine(20000), uint8(5), uint8(0), uint8(1), false, true, false)
 	f.Fuzz(func(t *testing.T, s string, w, c, u uint8, noNFKC, punct, stop bool) {
 		o := Options{Width: int(w % 9), Case: Case(c % 3), Unit: Unit(u % 2), NoNFKC: noNFKC, Punct: punct, StopWords: stop}
 		want := slowTokens(s, o)
@@ -47,10 +52,23 @@ func FuzzReadLSH(f *testing.F) {
 		f.Add(buf.Bytes())
 	}
 	f.Add([]byte("undust-lsh\n"))
+	// Large and crafted files: huge layouts, many documents, truncations.
+	f.Add(hostile.LSHIndex(1<<16, 1, 0))
+	f.Add(hostile.LSHIndex(256, 256, 1))
+	f.Add(hostile.LSHIndex(9, 14, 300))
+	for _, cut := range hostile.Truncations(hostile.LSHIndex(4, 4, 20), 8) {
+		f.Add(cut)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := ReadLSH(bytes.NewReader(data))
+		// The reader must read exactly the index's bytes: a tail after
+		// the input is never consumed.
+		r := bytes.NewReader(append(slices.Clip(data), "TAIL"...))
+		l, err := ReadLSH(r)
 		if err != nil {
 			return
+		}
+		if r.Len() < len("TAIL") {
+			t.Fatalf("ReadLSH read %d bytes past the end of a %d-byte input", len("TAIL")-r.Len(), len(data))
 		}
 		var buf bytes.Buffer
 		if _, err := l.WriteTo(&buf); err != nil {
@@ -68,6 +86,7 @@ func FuzzReadLSH(f *testing.F) {
 func FuzzSpotPairs(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 1, 2, 3, 0, 1, 2}, uint8(50))
 	f.Add([]byte("the cat sat on the mat; the cat sat"), uint8(80))
+	f.Add(bytes.ReplaceAll([]byte(strings.Join(hostile.Paragraphs(60, 6), "\x00")), []byte(" "), nil), uint8(30))
 	f.Fuzz(func(t *testing.T, data []byte, th uint8) {
 		tt := float64(th%100+1) / 100
 		var docs []Spots

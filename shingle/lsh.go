@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
@@ -81,12 +82,10 @@ func NewLSHBands(b, r int) *LSH {
 	if b < 1 || r < 1 || b*r > 1<<16 {
 		panic(fmt.Sprintf("shingle: LSH bands %d x rows %d out of range", b, r))
 	}
-	l := &LSH{k: b * r, b: b, r: r, slots: map[uint64]int32{}}
-	l.tables = make([]map[uint64]int32, b)
-	for i := range l.tables {
-		l.tables[i] = map[uint64]int32{}
-	}
-	return l
+	// The band tables are made on the first insert, so that an empty
+	// index, or a saved one read back, costs memory in proportion to its
+	// documents rather than to b.
+	return &LSH{k: b * r, b: b, r: r, slots: map[uint64]int32{}}
 }
 
 // OptimalBands returns the bands b and rows r (b*r <= k) that minimize the
@@ -169,6 +168,12 @@ func (l *LSH) Insert(key uint64, sig []uint64) error {
 }
 
 func (l *LSH) insertLocked(key uint64, bh []uint64) {
+	if l.tables == nil {
+		l.tables = make([]map[uint64]int32, l.b)
+		for i := range l.tables {
+			l.tables[i] = map[uint64]int32{}
+		}
+	}
 	if _, ok := l.slots[key]; ok {
 		l.deleteLocked(key)
 	}
@@ -256,6 +261,9 @@ func (l *LSH) AppendQuery(dst []uint64, sig []uint64) ([]uint64, error) {
 	var seen map[int32]struct{}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
+	if l.tables == nil {
+		return dst, nil // nothing inserted yet
+	}
 	for i := range l.b {
 		h := bandHash(sig[i*l.r:(i+1)*l.r], i)
 		s, ok := l.tables[i][h]
@@ -344,73 +352,94 @@ func (l *LSH) WriteTo(w io.Writer) (int64, error) {
 	return n + int64(m), err
 }
 
-// ReadLSH reads an index written by WriteTo. It returns ErrFormat for a
-// file that is not an LSH index of a known version and ErrCorrupt for a
-// truncated or damaged one; it never allocates more than the input's size
-// justifies.
+// ReadLSH reads an index written by WriteTo, reading exactly its bytes
+// from r, so that an index followed by other data in one stream leaves that
+// data unread. It returns ErrFormat for a file that is not an LSH index of a
+// known version and ErrCorrupt for a truncated or damaged one; it never
+// allocates more than the input's size justifies, whatever layout the header
+// asks for.
 func ReadLSH(r io.Reader) (*LSH, error) {
 	d := xxhash.New()
-	br := bufio.NewReader(r)
-	tr := io.TeeReader(br, d)
-	magic := make([]byte, len(lshMagic))
-	if _, err := io.ReadFull(tr, magic); err != nil || string(magic) != lshMagic {
+	// read fills p from r and adds it to the checksum; it never asks r for
+	// more than len(p) bytes.
+	read := func(p []byte) error {
+		_, err := io.ReadFull(r, p)
+		d.Write(p)
+		return err
+	}
+	var hdr [len(lshMagic) + 32]byte
+	if err := read(hdr[:len(lshMagic)]); err != nil || string(hdr[:len(lshMagic)]) != lshMagic {
 		return nil, ErrFormat
 	}
-	var hdr [16]byte
-	if _, err := io.ReadFull(tr, hdr[:]); err != nil {
+	h := hdr[len(lshMagic):]
+	if err := read(h[:16]); err != nil {
 		return nil, fmt.Errorf("%w: short header", ErrCorrupt)
 	}
-	if v := binary.LittleEndian.Uint32(hdr[0:]); v != lshVersion {
+	if v := binary.LittleEndian.Uint32(h[0:]); v != lshVersion {
 		return nil, fmt.Errorf("%w: version %d", ErrFormat, v)
 	}
-	k := int(binary.LittleEndian.Uint32(hdr[4:]))
-	b := int(binary.LittleEndian.Uint32(hdr[8:]))
-	rows := int(binary.LittleEndian.Uint32(hdr[12:]))
+	k := int(binary.LittleEndian.Uint32(h[4:]))
+	b := int(binary.LittleEndian.Uint32(h[8:]))
+	rows := int(binary.LittleEndian.Uint32(h[12:]))
 	if b < 1 || rows < 1 || b > 1<<16 || rows > 1<<16 || b*rows > 1<<16 || k < b*rows || k > 1<<16 {
 		return nil, fmt.Errorf("%w: k %d, bands %d, rows %d", ErrCorrupt, k, b, rows)
 	}
-	var buf [8]byte
-	get := func() (uint64, error) {
-		if _, err := io.ReadFull(tr, buf[:]); err != nil {
-			return 0, fmt.Errorf("%w: truncated", ErrCorrupt)
-		}
-		return binary.LittleEndian.Uint64(buf[:]), nil
+	if err := read(h[16:32]); err != nil {
+		return nil, fmt.Errorf("%w: truncated", ErrCorrupt)
 	}
-	tbits, err := get()
-	if err != nil {
-		return nil, err
-	}
-	t := math.Float64frombits(tbits)
+	t := math.Float64frombits(binary.LittleEndian.Uint64(h[16:]))
 	if !(t >= 0 && t < 1) {
 		return nil, fmt.Errorf("%w: threshold %v", ErrCorrupt, t)
 	}
-	count, err := get()
-	if err != nil {
-		return nil, err
-	}
+	count := binary.LittleEndian.Uint64(h[24:])
 	l := NewLSHBands(b, rows)
 	l.k, l.threshold = k, t
-	bh := make([]uint64, b)
-	for range count {
-		key, err := get()
-		if err != nil {
-			return nil, err
-		}
-		for i := range bh {
-			if bh[i], err = get(); err != nil {
-				return nil, err
+	// Documents are read in chunks of about 1 MiB, and the buffer grows by
+	// at most 64 KiB ahead of the bytes actually read, never with the count
+	// or band number the header claims.
+	size := 8 * (1 + b) // bytes per document
+	per := max(1, (1<<20)/size)
+	var buf []byte
+	fill := func(n int) error {
+		buf = buf[:0]
+		for len(buf) < n {
+			step := min(n-len(buf), 64<<10)
+			buf = slices.Grow(buf, step)
+			if err := read(buf[len(buf) : len(buf)+step]); err != nil {
+				return err
 			}
+			buf = buf[:len(buf)+step]
 		}
-		if _, dup := l.slots[key]; dup {
-			return nil, fmt.Errorf("%w: key %d twice", ErrCorrupt, key)
+		return nil
+	}
+	var bh []uint64
+	for done := uint64(0); done < count; {
+		m := int(min(count-done, uint64(per)))
+		if err := fill(m * size); err != nil {
+			return nil, fmt.Errorf("%w: truncated", ErrCorrupt)
 		}
-		l.insertLocked(key, bh)
+		if bh == nil {
+			bh = make([]uint64, b)
+		}
+		for e := range m {
+			doc := buf[e*size : (e+1)*size]
+			key := binary.LittleEndian.Uint64(doc)
+			for i := range bh {
+				bh[i] = binary.LittleEndian.Uint64(doc[8+8*i:])
+			}
+			if _, dup := l.slots[key]; dup {
+				return nil, fmt.Errorf("%w: key %d twice", ErrCorrupt, key)
+			}
+			l.insertLocked(key, bh)
+		}
+		done += uint64(m)
 	}
 	want := d.Sum64()
-	if _, err := io.ReadFull(br, buf[:]); err != nil {
+	var sum [8]byte
+	if _, err := io.ReadFull(r, sum[:]); err != nil {
 		return nil, fmt.Errorf("%w: no checksum", ErrCorrupt)
 	}
-	if binary.LittleEndian.Uint64(buf[:]) != want {
+	if binary.LittleEndian.Uint64(sum[:]) != want {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
 	}
 	return l, nil

@@ -1,6 +1,7 @@
 package simhash
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/undust/undust/internal/corpus"
 	"github.com/undust/undust/internal/cpubench"
+	"github.com/undust/undust/internal/hostile"
 	"github.com/undust/undust/shingle"
 )
 
@@ -252,4 +254,22 @@ func BenchmarkSumTextCorpus(b *testing.B) {
 	}
 	cpu.ReportAs(n, cpuMBs)
 	_ = sink
+}
+
+// BenchmarkReadFromLayouts loads saved indexes of 10,000 entries in the
+// default layout (4 tables) and in one of 55 tables.
+func BenchmarkReadFromLayouts(b *testing.B) {
+	for _, l := range []struct{ k, blocks int }{{3, 4}, {2, 11}} {
+		file := hostile.SimhashIndex(l.k, l.blocks, 10000)
+		b.Run(fmt.Sprintf("k=%d/blocks=%d", l.k, l.blocks), func(b *testing.B) {
+			b.SetBytes(int64(len(file)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var x Index
+				if _, err := x.ReadFrom(bytes.NewReader(file)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -38,10 +38,13 @@ var (
 	// ErrCorrupt means the input is damaged: a bad checksum, a field out of
 	// range, or ids out of order.
 	ErrCorrupt = errors.New("simhash: corrupt index")
+	// ErrLimit means the input is a well-formed saved Index whose table
+	// layout exceeds the loading index's IndexOptions.MaxLoadTables.
+	ErrLimit = errors.New("simhash: index layout over the load limit")
 )
 
 // DecodeError is returned by Index.ReadFrom for input it cannot load. Err is
-// ErrFormat, ErrVersion, ErrCorrupt or io.ErrUnexpectedEOF, or the reader's
+// ErrFormat, ErrVersion, ErrCorrupt, ErrLimit or io.ErrUnexpectedEOF, or the reader's
 // own error; test for them with errors.Is. A DecodeError is a plain value.
 type DecodeError struct {
 	Offset int64  // byte offset of the problem in the input
@@ -114,9 +117,22 @@ func (x *Index) WriteTo(w io.Writer) (int64, error) {
 // ReadFrom replaces the index's contents, K and tables with an index saved by
 // WriteTo, reading exactly the saved bytes from r. It implements
 // io.ReaderFrom. On error the index is unchanged and the error is a
-// *DecodeError. Memory grows with the bytes actually read, never with the
-// count the header claims.
+// *DecodeError. A saved index whose layout has more tables than the
+// index's IndexOptions.MaxLoadTables (by default DefaultMaxLoadTables) fails
+// with ErrLimit before its entries are read. Memory grows with the bytes
+// actually read, never with the count the header claims, and the tables are
+// built only once the checksum holds: loading n entries into T tables
+// allocates about 16 n (T + 1) bytes and the id map, and takes O(n T) time.
 func (x *Index) ReadFrom(r io.Reader) (int64, error) {
+	x.mu.RLock()
+	limit := x.maxLoad
+	if limit == 0 {
+		limit = DefaultMaxLoadTables
+		if x.inited {
+			limit = max(limit, len(x.tables))
+		}
+	}
+	x.mu.RUnlock()
 	cr := &countReader{r: r}
 	crc := crc32.New(castagnoli)
 	read := func(p []byte) error {
@@ -149,13 +165,16 @@ func (x *Index) ReadFrom(r io.Reader) (int64, error) {
 	if !validBlocks(int(k), int(blocks)) {
 		return fail(16, fmt.Sprintf("%d blocks for k = %d", blocks, k), ErrCorrupt)
 	}
+	if t := choose(int(blocks), int(k)); t > limit {
+		return fail(16, fmt.Sprintf("%d blocks for k = %d make %d tables, limit %d", blocks, k, t, limit), ErrLimit)
+	}
 	count := binary.LittleEndian.Uint64(h[20:])
 
-	nx := &Index{}
-	nx.init(int(k), int(blocks))
-	// Read entries in chunks straight from r (no read-ahead past the end).
+	// Read entries in chunks straight from r (no read-ahead past the end);
+	// the entry list grows with the chunks read, not with count.
 	const chunk = 4096
 	buf := make([]byte, 16*min(count, chunk))
+	var es []entry
 	var prev uint64
 	for i := uint64(0); i < count; {
 		m := min(count-i, chunk)
@@ -170,7 +189,7 @@ func (x *Index) ReadFrom(r io.Reader) (int64, error) {
 				return fail(off+int64(16*j), fmt.Sprintf("id %d after id %d", id, prev), ErrCorrupt)
 			}
 			prev = id
-			nx.Insert(id, binary.LittleEndian.Uint64(e[8:]))
+			es = append(es, entry{fp: binary.LittleEndian.Uint64(e[8:]), id: id})
 		}
 		i += m
 	}
@@ -183,6 +202,9 @@ func (x *Index) ReadFrom(r io.Reader) (int64, error) {
 	if got := binary.LittleEndian.Uint32(c[:]); got != want {
 		return fail(off, fmt.Sprintf("checksum %#08x, computed %#08x", got, want), ErrCorrupt)
 	}
+	nx := &Index{}
+	nx.init(int(k), int(blocks))
+	nx.load(es)
 	x.mu.Lock()
 	x.inited, x.k, x.blocks, x.fps, x.tables, x.dir = true, nx.k, nx.blocks, nx.fps, nx.tables, nx.dir
 	x.blockLo, x.blockSize = nx.blockLo, nx.blockSize

@@ -2,6 +2,7 @@ package simhash_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/undust/undust/simhash"
@@ -100,6 +101,27 @@ func ExampleIndex_WriteTo() {
 	// Output:
 	// 42 true
 	// simhash: decoding index at byte 0: magic "not an i": simhash: not a saved index
+}
+
+func ExampleIndexOptions_maxLoadTables() {
+	// An index of many tables: C(9, 3) = 84, more than the default load
+	// limit of 64.
+	big := simhash.NewIndex(3, &simhash.IndexOptions{Tables: 84})
+	big.Insert(1, 0xfeed)
+	var buf bytes.Buffer
+	big.WriteTo(&buf)
+	saved := buf.Bytes()
+
+	var x simhash.Index // default limit
+	_, err := x.ReadFrom(bytes.NewReader(saved))
+	fmt.Println(errors.Is(err, simhash.ErrLimit))
+
+	y := simhash.NewIndex(3, &simhash.IndexOptions{MaxLoadTables: 100})
+	_, err = y.ReadFrom(bytes.NewReader(saved))
+	fmt.Println(err, y.Tables(), y.Len())
+	// Output:
+	// true
+	// <nil> 84 1
 }
 
 func ExampleFindPairs() {

@@ -9,6 +9,8 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/undust/undust/internal/hostile"
 )
 
 // FuzzReadFrom feeds arbitrary bytes to the decoder. Properties: no panic;
@@ -30,8 +32,18 @@ func FuzzReadFrom(f *testing.F) {
 	f.Add(encodeRaw(indexMagic, 1, 3, 4, 2, [][2]uint64{{2, 10}, {1, 20}}))
 	f.Add(encodeRaw(indexMagic, 1, 3, 4, 1<<40, nil))
 	f.Add([]byte("UDSIMHX\n"))
+	// Crafted files: the largest layouts, many entries, truncations.
+	f.Add(hostile.SimhashIndex(2, 45, 3))
+	f.Add(hostile.SimhashIndex(3, 19, 2))
+	f.Add(hostile.SimhashIndex(31, 64, 1))
+	f.Add(hostile.SimhashIndex(3, 4, 2000))
+	for _, cut := range hostile.Truncations(hostile.SimhashIndex(2, 11, 40), 6) {
+		f.Add(cut)
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		x := NewIndex(1, nil)
+		// The limit admits every layout, so that the decoder of each is
+		// fuzzed; inputs are small.
+		x := NewIndex(1, &IndexOptions{MaxLoadTables: maxTables})
 		x.Insert(5, 5)
 		n, err := x.ReadFrom(bytes.NewReader(in))
 		if n > int64(len(in)) {
@@ -42,7 +54,7 @@ func FuzzReadFrom(f *testing.F) {
 			if !errors.As(err, &de) {
 				t.Fatalf("error %v is not a *DecodeError", err)
 			}
-			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrVersion) && !errors.Is(err, ErrCorrupt) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrVersion) && !errors.Is(err, ErrCorrupt) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, ErrLimit) {
 				t.Fatalf("error %v wraps no documented cause", err)
 			}
 			if x.K() != 1 || x.Len() != 1 {
@@ -111,32 +123,48 @@ func FuzzIndex(f *testing.F) {
 		x := NewIndex(kk, &IndexOptions{Tables: int(tables % 40)})
 		ref := scanIndex{}
 		var last uint64
-		for len(prog) >= 3 {
-			op, id, arg := prog[0]%4, uint64(prog[1]%32), prog[2]
-			prog = prog[3:]
-			// Fingerprints near the previous one, so that matches happen.
-			fp := last ^ (uint64(1) << (arg % 64)) ^ uint64(arg>>6)<<(arg%61)
-			switch op {
-			case 0, 1:
-				x.Insert(id, fp)
-				ref[id] = fp
-				last = fp
-			case 2:
-				_, had := ref[id]
-				if got := x.Delete(id); got != had {
-					t.Fatalf("Delete(%d) = %v, want %v", id, got, had)
+		// The program runs twice: on the index built by inserts, then
+		// again on that index saved and loaded (whose buckets are cut
+		// from one array per table).
+		whole := prog
+		for pass := 0; pass < 2; pass++ {
+			if pass == 1 {
+				var buf bytes.Buffer
+				if _, err := x.WriteTo(&buf); err != nil {
+					t.Fatal(err)
 				}
-				delete(ref, id)
-			case 3:
-				q := int(arg) % (kk + 1)
-				got := x.AppendNear(nil, fp, q)
-				if diff := gocmp.Diff(ref.near(fp, q), got, cmpopts.EquateEmpty()); diff != "" {
-					t.Fatalf("AppendNear(%#x, %d) mismatch (-scan +index):\n%s", fp, q, diff)
+				if _, err := x.ReadFrom(&buf); err != nil {
+					t.Fatalf("reading back a saved index: %v", err)
+				}
+				prog = whole
+			}
+			for len(prog) >= 3 {
+				op, id, arg := prog[0]%4, uint64(prog[1]%32), prog[2]
+				prog = prog[3:]
+				// Fingerprints near the previous one, so that matches happen.
+				fp := last ^ (uint64(1) << (arg % 64)) ^ uint64(arg>>6)<<(arg%61)
+				switch op {
+				case 0, 1:
+					x.Insert(id, fp)
+					ref[id] = fp
+					last = fp
+				case 2:
+					_, had := ref[id]
+					if got := x.Delete(id); got != had {
+						t.Fatalf("Delete(%d) = %v, want %v", id, got, had)
+					}
+					delete(ref, id)
+				case 3:
+					q := int(arg) % (kk + 1)
+					got := x.AppendNear(nil, fp, q)
+					if diff := gocmp.Diff(ref.near(fp, q), got, cmpopts.EquateEmpty()); diff != "" {
+						t.Fatalf("AppendNear(%#x, %d) mismatch (-scan +index):\n%s", fp, q, diff)
+					}
 				}
 			}
-		}
-		if x.Len() != len(ref) {
-			t.Fatalf("Len = %d, want %d", x.Len(), len(ref))
+			if x.Len() != len(ref) {
+				t.Fatalf("Len = %d, want %d", x.Len(), len(ref))
+			}
 		}
 	})
 }

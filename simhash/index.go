@@ -29,7 +29,20 @@ type IndexOptions struct {
 	// query and more memory. 0 (or anything below C(K+2, K)) means B = K+1:
 	// K+1 tables, each keyed by one block (4 tables of 16 bits for K = 3).
 	Tables int
+	// MaxLoadTables is the most tables ReadFrom builds for a saved index:
+	// a saved index that asks for more is rejected with ErrLimit, because
+	// the memory of a loaded index is its entries times its tables, and a
+	// small file may otherwise ask for C(45, 2) = 990 tables. 0 means
+	// DefaultMaxLoadTables or the index's own number of tables, whichever
+	// is larger, so that an index reads back what it saved.
+	MaxLoadTables int
 }
+
+// DefaultMaxLoadTables is the most tables ReadFrom builds unless
+// IndexOptions.MaxLoadTables says otherwise: enough for every K with the
+// default tables and for K = 3 with up to C(8, 3) = 56 tables. Loading then
+// takes at most about 64 times 16 bytes per saved entry of 16 bytes.
+const DefaultMaxLoadTables = 64
 
 // Match is one fingerprint found by a query: a plain value.
 type Match struct {
@@ -67,6 +80,8 @@ type Index struct {
 	dir    int // directory bits wanted (each table uses at most its prefix length)
 
 	blockLo, blockSize []int // block j covers bits [blockLo[j], blockLo[j]+blockSize[j])
+
+	maxLoad int // IndexOptions.MaxLoadTables
 }
 
 type entry struct {
@@ -92,11 +107,11 @@ func NewIndex(k int, opts *IndexOptions) *Index {
 	if k < 0 || k > maxK {
 		panic(fmt.Sprintf("simhash: NewIndex: k = %d out of range [0, %d]", k, maxK))
 	}
-	tables := 0
+	tables, maxLoad := 0, 0
 	if opts != nil {
-		tables = opts.Tables
+		tables, maxLoad = opts.Tables, max(opts.MaxLoadTables, 0)
 	}
-	x := &Index{}
+	x := &Index{maxLoad: maxLoad}
 	x.init(k, blocksFor(k, tables))
 	return x
 }
@@ -195,6 +210,48 @@ func (x *Index) rebuild(dir int) {
 	}
 	for id, fp := range x.fps {
 		x.add(id, fp)
+	}
+}
+
+// load replaces the entries of an empty, initialized index with es (ids
+// distinct) in one pass: the directory is sized for len(es) at once, and
+// each table's buckets are cut from one array of exactly len(es) entries,
+// so loading allocates tables x 16 bytes per entry and no slack.
+func (x *Index) load(es []entry) {
+	dir := 0
+	for dir < x.maxDir() && len(es) >= 8<<dir {
+		dir++ // as Insert would have grown it
+	}
+	x.rebuild(dir)
+	x.fps = make(map[uint64]uint64, len(es))
+	for _, e := range es {
+		x.fps[e.id] = e.fp
+	}
+	var count []int32
+	for ti := range x.tables {
+		t := &x.tables[ti]
+		if cap(count) < len(t.buckets) {
+			count = make([]int32, len(t.buckets))
+		}
+		count = count[:len(t.buckets)]
+		clear(count)
+		for _, e := range es {
+			count[t.bucket(e.fp)]++
+		}
+		all := make([]entry, len(es))
+		at := 0
+		for b, c := range count {
+			if c > 0 {
+				// Full slice expressions: a later Insert into a bucket
+				// copies it rather than overwriting the next one.
+				t.buckets[b] = all[at : at : at+int(c)]
+				at += int(c)
+			}
+		}
+		for _, e := range es {
+			b := t.bucket(e.fp)
+			t.buckets[b] = append(t.buckets[b], e)
+		}
 	}
 }
 

@@ -69,3 +69,22 @@ func BenchmarkKeyAggressive(b *testing.B) {
 func BenchmarkNetURLParse(b *testing.B) {
 	benchCorpus(b, func(u string) { url.Parse(u) })
 }
+
+// BenchmarkHostileURLs computes the Aggressive key of each hostile URL shape
+// of about 8,000 bytes, under the default length cap.
+func BenchmarkHostileURLs(b *testing.B) {
+	n := New(Aggressive)
+	for _, h := range hostileURLs {
+		u := h.gen(8000)
+		for k := 7500; len(u) > DefaultMaxLength; k -= 500 {
+			u = h.gen(k)
+		}
+		b.Run(h.name, func(b *testing.B) {
+			b.SetBytes(int64(len(u)))
+			b.ReportAllocs()
+			for b.Loop() {
+				n.Key(u)
+			}
+		})
+	}
+}

@@ -50,6 +50,20 @@
 //     sessionid) are removed only when the value looks generated (16 or more
 //     letters and digits, with both); per-host exceptions can keep any name.
 //   - FoldWWW keeps "www." when the rest is a public suffix (www.co.uk).
+//   - WHATWG strips only C0 controls and spaces around a URL, so a URL that
+//     starts with an invisible character, such as a byte-order mark or a
+//     zero-width space left by copying it out of a document, is not
+//     absolute: Canonical and any flag set without GuessScheme reject it
+//     with ErrNotAbsolute, as a browser would not load it. GuessScheme, the
+//     lenient reading, first strips leading Unicode white space and format
+//     characters (category Cf), so "\ufeffhttps://a.com/" keys as
+//     "http://a.com/"; and it never reads "name://" as a host, so that a
+//     scheme it does not know (or mangled by an invisible character inside
+//     it) fails with ErrUnsupportedScheme instead of becoming a host.
+//
+// Every step costs time linear in the input, which is at most
+// Options.MaxLength bytes: FoldWWW removes any number of www labels in one
+// pass and asks the public suffix list a bounded number of times.
 //
 // # Tokens
 //

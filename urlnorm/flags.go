@@ -86,6 +86,9 @@ const (
 	// GuessScheme treats input without a scheme (or with a dotted host before
 	// the first ':') as http: a.com/b -> http://a.com/b, a.com:8080 ->
 	// http://a.com:8080/. Without it such input fails with ErrNotAbsolute.
+	// It also strips leading invisible characters (Unicode white space and
+	// format characters such as U+FEFF and U+200B), and never takes
+	// "name://" for a host: \ufeffhttps://a.com/ -> http://a.com/.
 	GuessScheme
 )
 

@@ -8,11 +8,19 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/undust/undust/internal/hostile"
 )
 
 // seedCorpus adds every input of the conformance suites and unit tables.
 func seedCorpus(f *testing.F) {
 	f.Helper()
+	// Hostile shapes, large but under the default length cap.
+	for _, h := range hostileURLs {
+		f.Add(h.gen(6000))
+	}
+	f.Add(hostile.LeadingInvisible("https://www.sec.gov/edgar.shtml"))
+	f.Add("h\ufeffttps://a.com/")
 	for _, c := range loadWPT(&testing.T{}) {
 		f.Add(c.Input)
 	}

@@ -337,23 +337,48 @@ func appendHex16(dst []byte, v uint16) []byte {
 // an empty label, nor is an IPv4-like or public-suffix name. It repeats, so
 // that the key of a key is the key itself: www.www.a.com -> a.com.
 func foldWWW(dst []byte, hostStart int) []byte {
+	h := dst[hostStart:]
+	// The labels are removed together at the end, and the public suffix
+	// list is asked only about rests that can be a public suffix: a suffix
+	// of h is never longer than h's own public suffix (the list's lookup of
+	// a suffix walks a prefix of the labels it walks for h), so there are
+	// at most as many lookups as the list's rules have labels, and folding
+	// costs time linear in the host however many www labels it has.
+	cut := 0
+	psLen := -1     // length of h's public suffix, looked up once
+	number := false // whether h ends in a number, looked up once
 	for {
-		h := dst[hostStart:]
-		if len(h) < 4 || string(h[:3]) != "www" {
-			return dst
+		r := h[cut:]
+		if len(r) < 4 || string(r[:3]) != "www" {
+			break
 		}
 		i := 3
-		for i < len(h) && isDigit(h[i]) {
+		for i < len(r) && isDigit(r[i]) {
 			i++
 		}
-		if i+1 >= len(h) || h[i] != '.' || h[i+1] == '.' || endsInNumber(h[i+1:]) {
-			return dst
+		if i+1 >= len(r) || r[i] != '.' || r[i+1] == '.' {
+			break
 		}
-		rest := string(h[i+1:])
-		if ps, _ := publicsuffix.PublicSuffix(rest); ps == rest {
-			return dst
+		rest := r[i+1:]
+		if psLen < 0 {
+			// Every rest ends with h's last label.
+			number = endsInNumber(rest)
+			ps, _ := publicsuffix.PublicSuffix(string(h))
+			psLen = len(ps)
 		}
-		copy(h, h[i+1:])
-		dst = dst[:len(dst)-(i+1)]
+		if number {
+			break
+		}
+		if len(rest) <= psLen {
+			if ps, _ := publicsuffix.PublicSuffix(string(rest)); ps == string(rest) {
+				break
+			}
+		}
+		cut += i + 1
 	}
+	if cut == 0 {
+		return dst
+	}
+	copy(h, h[cut:])
+	return dst[:len(dst)-cut]
 }

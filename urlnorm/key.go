@@ -112,26 +112,25 @@ func isASPNETSession(seg []byte) bool {
 	return n > 0
 }
 
-// cutJSessionID removes ";jsessionid=value" (the value running to the next
-// ';' or the end) from a path segment in place and returns the new length.
+// cutJSessionID removes every ";jsessionid=value" (the value running to the
+// next ';' or the end) from a path segment in place and returns the new
+// length. Removing them all, in one pass, keeps the key of a key the key
+// itself: /a;jsessionid=1;jsessionid=2 -> /a.
 func cutJSessionID(seg []byte) int {
 	const key = ";jsessionid="
-	for i := 0; i+len(key) <= len(seg); i++ {
-		k := bytes.IndexByte(seg[i:], ';')
-		if k < 0 {
-			break
+	w := 0
+	for i := 0; i < len(seg); {
+		// seg[i:j] is one part: the text before the first ';', or ";name=value".
+		j := len(seg)
+		if k := bytes.IndexByte(seg[i+1:], ';'); k >= 0 {
+			j = i + 1 + k
 		}
-		i += k
-		if i+len(key) > len(seg) || !equalFoldASCII(seg[i:i+len(key)], key) {
-			continue
+		if !(seg[i] == ';' && j-i >= len(key) && equalFoldASCII(seg[i:i+len(key)], key)) {
+			w += copy(seg[w:], seg[i:j])
 		}
-		j := i + len(key)
-		for j < len(seg) && seg[j] != ';' {
-			j++
-		}
-		return i + copy(seg[i:], seg[j:])
+		i = j
 	}
-	return len(seg)
+	return w
 }
 
 type span struct{ a, b, eq int32 } // parameter q[a:b], name q[a:eq]

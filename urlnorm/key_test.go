@@ -211,3 +211,19 @@ func TestPresetsGraded(t *testing.T) {
 		t.Errorf("Safe has key-class flags: %v", Safe&^CanonicalFlags)
 	}
 }
+
+func TestCutJSessionID(t *testing.T) {
+	n := New(Crawler)
+	tests := []struct{ in, want string }{
+		{"http://a.com/x;jsessionid=1", "http://a.com/x"},                              // the one session parameter
+		{"http://a.com/x;jsessionid=1;jsessionid=2", "http://a.com/x"},                 // every one, so that Key is idempotent
+		{"http://a.com/x;a=1;JSESSIONID=2;b=3;jsessionid=4", "http://a.com/x;a=1;b=3"}, // others stay
+		{"http://a.com/;jsessionid=0/y;jsessionid=", "http://a.com//y"},                // in each segment
+		{"http://a.com/x;jsessionid", "http://a.com/x;jsessionid"},                     // no '=': not the parameter
+	}
+	for _, tt := range tests {
+		if got, err := n.Key(tt.in); got != tt.want || err != nil {
+			t.Errorf("Key(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}

@@ -7,6 +7,8 @@ package urlnorm
 import (
 	"bytes"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 type schemeKind uint8
@@ -97,6 +99,44 @@ func trimControlSpace(s string) string {
 	return s[i:j]
 }
 
+// trimInvisible removes leading Unicode white space and format characters
+// (category Cf: U+FEFF byte-order mark, U+200B zero-width space, U+200E
+// left-to-right mark, U+00AD soft hyphen...) together with C0 controls and
+// spaces between them. Copying a URL out of a document often leaves them in
+// front; they are invisible, so whoever wrote the URL did not mean them.
+func trimInvisible(s string) string {
+	for len(s) > 0 {
+		if s[0] <= ' ' {
+			s = s[1:]
+			continue
+		}
+		if s[0] < utf8.RuneSelf {
+			return s
+		}
+		r, size := utf8.DecodeRuneInString(s)
+		if r == utf8.RuneError || !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) {
+			return s
+		}
+		s = s[size:]
+	}
+	return s
+}
+
+// hasSchemeSlashes reports whether s starts like "name://": a name (no '/',
+// '?', '#', '\\' or '@') followed by ':' and two slashes. GuessScheme never
+// reads such a name as a host, so that no key carries a scheme in its host.
+func hasSchemeSlashes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ':':
+			return len(s) >= i+3 && isSlash(s[i+1]) && isSlash(s[i+2])
+		case '/', '\\', '?', '#', '@':
+			return false
+		}
+	}
+	return false
+}
+
 // removeTabNewline removes ASCII tab, LF and CR anywhere, as WHATWG does.
 func removeTabNewline(s string) string {
 	k := strings.IndexByte(s, '\t')
@@ -133,6 +173,9 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 		return n.fail(dst, start, op, raw, ErrTooLong)
 	}
 	s := removeTabNewline(trimControlSpace(raw))
+	if f&GuessScheme != 0 {
+		s = trimInvisible(s)
+	}
 
 	sch, rest, ok := splitScheme(s)
 	kind := schemeNone
@@ -145,6 +188,9 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 				return n.fail(dst, start, op, raw, ErrUnsupportedScheme)
 			}
 			return n.fail(dst, start, op, raw, ErrNotAbsolute)
+		}
+		if hasSchemeSlashes(s) {
+			return n.fail(dst, start, op, raw, ErrUnsupportedScheme)
 		}
 		kind, rest = schemeHTTP, s
 	}

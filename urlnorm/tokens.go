@@ -135,8 +135,9 @@ const maxTokens = 1<<15 - 1
 // Tokens come in URL order: scheme, userinfo (if any), host, port (if any), path segments, query
 // parameters, fragment (if any). The path "/" is one empty segment and "/a/" is "a" and "".
 // A query "?" with nothing after it is one bare parameter with an empty name; "a=1&&b" is a=1, an
-// empty bare parameter, and bare b. Values are substrings of s; with enough capacity in dst,
-// Tokenize does not allocate. Tokenization is lossless: [AppendJoin] of the tokens gives s back.
+// empty bare parameter, and bare b. Values are substrings of s; with enough capacity in dst and
+// at most 32 query parameters, Tokenize does not allocate. It takes time linear in len(s).
+// Tokenization is lossless: [AppendJoin] of the tokens gives s back.
 func Tokenize(dst []Token, s string) ([]Token, error) {
 	i := strings.Index(s, "://")
 	if i <= 0 {
@@ -197,6 +198,7 @@ func Tokenize(dst []Token, s string) ([]Token, error) {
 			return dst[:n0], &Error{Op: "tokenize", URL: s, Err: ErrTooManyTokens}
 		}
 		first := len(dst)
+		var seen map[string]int16 // occurrences of each name, past scanParams parameters
 		for {
 			param := query
 			j := strings.IndexByte(query, '&')
@@ -209,10 +211,25 @@ func Tokenize(dst []Token, s string) ([]Token, error) {
 			} else {
 				t.Name, t.Bare = param, true
 			}
-			t.Pos = 1
-			for _, u := range dst[first:] {
-				if u.Name == t.Name {
-					t.Pos++
+			// The occurrence of the name: a scan of the names before it,
+			// then, past scanParams of them, a map, so that a query of
+			// many parameters costs linear time.
+			if seen != nil {
+				seen[t.Name]++
+				t.Pos = seen[t.Name]
+			} else {
+				t.Pos = 1
+				for _, u := range dst[first:] {
+					if u.Name == t.Name {
+						t.Pos++
+					}
+				}
+				if len(dst)-first == scanParams {
+					seen = make(map[string]int16)
+					for _, u := range dst[first:] {
+						seen[u.Name]++
+					}
+					seen[t.Name]++
 				}
 			}
 			dst = append(dst, t)
@@ -227,6 +244,10 @@ func Tokenize(dst []Token, s string) ([]Token, error) {
 	}
 	return dst, nil
 }
+
+// scanParams is how many query parameters Tokenize numbers by scanning the
+// ones before; past it, it counts names in a map.
+const scanParams = 32
 
 // ErrTooManyTokens is returned (wrapped in an *Error) by [Tokenize] for a URL with more than
 // 32767 path segments or query parameters.

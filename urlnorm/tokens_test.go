@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/undust/undust/internal/hostile"
 )
 
 func path(pos, rpos int16, v string) Token {
@@ -180,6 +181,8 @@ func FuzzTokenize(f *testing.F) {
 	for _, s := range []string{
 		"http://example.com/", "http://u:p@h:1/a//b/?x=1&&y#f", "http://[::1]:8/?", "file:///x",
 		"http://h/a;jsessionid=1?q=a=b&q", "x://@/", "a://:/", "h://[/", "h://]:/",
+		hostile.QueryParams(500, false), hostile.QueryParams(500, true),
+		hostile.RepeatedSegments("/", 2000), hostile.PercentEscapes(100),
 	} {
 		f.Add(s)
 	}
