@@ -85,7 +85,9 @@
 //     counted across the site's hosts, and whose training URLs of different clusters
 //     lowercasing does not merge (at most 2% of the supporting pairs, for label noise) gets one
 //     rule, path(-,-)=lower, and its paths are lowercased before the stages above, so that its
-//     other rules are learned once on lowercase paths instead of once per case variant.
+//     other rules are learned once on lowercase paths instead of once per case variant. Case
+//     variants that lowercase to one URL stay one training URL each (sources of pairs, counted
+//     in coverage): the host's other rules rewrite each of them after the lowercasing rule.
 //  8. Cycles: rules learned from different clusters can undo each other (www -> m and m ->
 //     www, index.php and a trailing slash). Each site's selected rules, scoped as the set
 //     scopes them, are checked on the site's training URLs; of each rewrite cycle, the rule of

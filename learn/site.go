@@ -163,9 +163,20 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 			continue
 		}
 		slices.SortStableFunc(ms, targetRank)
-		k := min(opt.Targets, len(ms))
-		targets := ms[:k]
-		for _, src := range selectSources(ms[k:], opt.MaxSources) {
+		// Targets are the k best distinct URLs; a URL equal to a target (a case variant of
+		// it, lowercased) is no source. Case variants that lowercase to one URL stay sources
+		// each: every one of them is a training URL that the host's rules rewrite.
+		var targets, rest []*member
+		for _, m := range ms {
+			switch {
+			case slices.ContainsFunc(targets, func(t *member) bool { return t.prep == m.prep }):
+			case len(targets) < opt.Targets:
+				targets = append(targets, m)
+			default:
+				rest = append(rest, m)
+			}
+		}
+		for _, src := range selectSources(rest, opt.MaxSources) {
 			for _, tg := range targets {
 				tr := derive(&src.p, &tg.p)
 				key := tr.String()
@@ -216,10 +227,13 @@ func caseInsensitive(byCluster [][]*member) map[string]casefold.Evidence {
 }
 
 // lowerPaths returns ms with the paths of the URLs of hosts lowercased, as the rule that
-// finish gives those hosts rewrites them, and URLs that become equal kept once.
+// finish gives those hosts rewrites them. URLs that become equal are all kept: each is a
+// training URL that the host's other rules rewrite after the lowercasing rule, so each counts
+// in their coverage and in the rows their contexts are generalized from, as the case variants
+// did before lowercasing (a host whose pages are linked in three letter cases keeps the
+// evidence of three URLs per page).
 func lowerPaths(ms []*member, hosts map[string]casefold.Evidence, buf *[]urlnorm.Token) []*member {
-	out := ms[:0:0]
-	seen := map[string]bool{}
+	out := make([]*member, 0, len(ms))
 	for _, m := range ms {
 		if _, ok := hosts[m.p.host]; ok {
 			if lo := finalize(casefold.LowerPath(m.prep)); lo != m.prep {
@@ -232,10 +246,6 @@ func lowerPaths(ms []*member, hosts map[string]casefold.Evidence, buf *[]urlnorm
 				}
 			}
 		}
-		if seen[m.prep] {
-			continue
-		}
-		seen[m.prep] = true
 		out = append(out, m)
 	}
 	return out
@@ -307,7 +317,14 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	// Evidence for widening: what deleting each query parameter from every training URL of the
 	// site that has it would do, in isolation.
 	s.paramDel = map[string]*Evidence{}
-	outsP := map[string]map[string]int32{}
+	// The first URL that deleting a parameter rewrote to each output, and its cluster: two
+	// URLs of one cluster that meet support the deletion, one URL twice (case variants of a
+	// lowercased host) does not.
+	type firstOut struct {
+		prep    string
+		cluster int32
+	}
+	outsP := map[string]map[string]firstOut{}
 	fams := map[string]map[string]*family{} // by parameter, then by the URL's last path segment
 	for _, m := range all {
 		for i, q := range m.p.query {
@@ -324,7 +341,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 			if ev == nil {
 				ev = &Evidence{}
 				s.paramDel[q.Name] = ev
-				outsP[q.Name] = map[string]int32{}
+				outsP[q.Name] = map[string]firstOut{}
 			}
 			ev.Coverage++
 			fm := fams[q.Name]
@@ -349,11 +366,11 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 					fam.supported = true // a URL of its own cluster: a supporting pair
 				}
 			}
-			if c, ok := outsP[q.Name][o]; ok && c != m.cluster {
+			if f, ok := outsP[q.Name][o]; ok && f.cluster != m.cluster {
 				bad = true
 			} else if !ok {
-				outsP[q.Name][o] = m.cluster
-			} else {
+				outsP[q.Name][o] = firstOut{m.prep, m.cluster}
+			} else if f.prep != m.prep {
 				fam.supported = true
 			}
 			fam.cov++

@@ -2,6 +2,7 @@ package align
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -56,5 +57,54 @@ func TestCaseInsensitiveHost(t *testing.T) {
 	kb, _ := set.Normalize("http://docs.iis.example/docs/page900.html")
 	if ka == kb {
 		t.Errorf("the case-sensitive host's pages meet: %q", ka)
+	}
+}
+
+// TestCaseInsensitiveHostKeepsOtherRules: on the IIS-like site shorecedar.es of the sample
+// clusters (../testdata/sample.tsv, site h0004: pages linked in several letter cases, with and
+// without the index file default.asp), the host gets the lowercasing rule and the rule that
+// drops the index file from lowercased paths, so the case variants of a page with and without
+// its index file get one key (the decision-tree learner once lost the second rule).
+func TestCaseInsensitiveHostKeepsOtherRules(t *testing.T) {
+	f, err := os.Open("../testdata/sample.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _, err := learn.ReadClusters(f, learn.ReaderOptions{})
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cls []learn.Cluster
+	for _, c := range all {
+		if c.Site == "h0004" {
+			cls = append(cls, c)
+		}
+	}
+	if len(cls) == 0 {
+		t.Fatal("no cluster of site h0004 in ../testdata/sample.tsv")
+	}
+	set, _, err := (&Learner{}).Learn(cls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm := learn.SetNormalizer(set)
+	tests := []struct{ a, b string }{
+		{"https://shorecedar.es/Library/Wallet/Default.asp", "https://shorecedar.es/library/wallet/"},
+		{"https://shorecedar.es/LIBRARY/WALLET/DEFAULT.ASP", "https://shorecedar.es/Library/Wallet/"},
+		{"https://shorecedar.es/Library/NewPage/Default.asp", "https://shorecedar.es/library/newpage/"},
+	}
+	for _, tt := range tests {
+		ka, err := norm.Normalize(tt.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kb, err := norm.Normalize(tt.b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ka != kb {
+			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q; want equal", tt.a, ka, tt.b, kb)
+		}
 	}
 }
