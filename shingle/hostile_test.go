@@ -63,8 +63,12 @@ func TestReadLSHLayouts(t *testing.T) {
 			}
 			return 0
 		})
-		if c.Bytes > tt.maxBytes {
-			t.Errorf("%s: ReadLSH of %d bytes allocated %d bytes, want at most %d", tt.name, len(tt.file), c.Bytes, tt.maxBytes)
+		limit := tt.maxBytes
+		if raceEnabled {
+			limit *= 2 // allocations are higher under the race detector (132 KiB measured for the truncated files)
+		}
+		if c.Bytes > limit {
+			t.Errorf("%s: ReadLSH of %d bytes allocated %d bytes, want at most %d", tt.name, len(tt.file), c.Bytes, limit)
 		}
 	}
 }
