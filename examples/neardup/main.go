@@ -93,7 +93,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	extracted := fs.String("extracted", "", "also evaluate the texts in `FILE` (JSON lines {id,title,main}, gzip allowed) as variant \"ext\"")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
-	fs.Var(resetTemplates(), "templates", "drop template features learned per host and directory: off, on, or min=N,frac=F,depth=D,scope=host|all")
+	fs.Var(resetTemplates(), "templates", "drop template features learned per host and directory: on, off, or min=N,frac=F,depth=D,scope=host|all")
 	learn := fs.Bool("learn", true, "main content drops template blocks learned per host (htmltext.Site)")
 	if code, ok := parseArgs(fs, args, stderr); !ok {
 		return code

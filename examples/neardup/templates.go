@@ -31,10 +31,12 @@ type templateSetting struct {
 
 var templates templateSetting
 
-// resetTemplates turns template features off (the flag's default) and
-// returns the setting for the flag package.
+// resetTemplates turns template features on with shingle's defaults (the
+// flag's default: with htmltext.Site's learned blocks it is the one setting
+// that held on every corpus tried) and returns the setting for the flag
+// package.
 func resetTemplates() *templateSetting {
-	templates = templateSetting{}
+	templates = templateSetting{on: true}
 	return &templates
 }
 

@@ -49,7 +49,7 @@ func TestEvalTemplates(t *testing.T) {
 			t.Errorf("%s with templates: %d true, %d trap FP; want 4, 0", key, r.TruePos, r.TrapFP)
 		}
 	}
-	rows = evalRows(t, "-method", "jaccard:0.50")
+	rows = evalRows(t, "-method", "jaccard:0.50", "-templates=off")
 	if r := rows["jaccard:0.50/full"]; r.TrapFP != 1 {
 		t.Errorf("jaccard:0.50/full without templates: %d trap false positives, want 1", r.TrapFP)
 	}
