@@ -108,9 +108,10 @@ func ExampleSet_WriteTo() {
 	}, nil)
 	s.WriteTo(os.Stdout)
 	// Output:
-	// undust-rules v1
+	// undust-rules v2
 	// rule domain=example.com cov=31 prec=0.97 sup=2 if host="m.example.com" then host="www.example.com"
 	// rule host=shop.example.com cov=250 prec=1 sup=40 if query("sid")=* then query("sid")=-
+	// end 2 4836474f
 }
 
 // handMade is a small hand-made rule set for the sites of testdata/sample.tsv.

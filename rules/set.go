@@ -18,6 +18,12 @@ import (
 // say otherwise.
 const DefaultMaxRewrites = 8
 
+// DefaultMaxRules is the number of rules above which NewSet and the reader fail with
+// ErrTooManyRules when Options does not say otherwise. A rule takes 1.5 to 2.5 KB in a Set, so
+// the default keeps a set below about 600 MB; a learned set of a crawl of many thousand hosts
+// has tens of thousands of rules.
+const DefaultMaxRules = 1 << 18
+
 // Patterns are one host's deep-token patterns (package deeptoken): they split the tokens of the
 // host's URLs into deep tokens, so that rules can address parts of a path segment or a value,
 // and they write themselves as text lines for the rule file. Implementations must be safe for
@@ -42,6 +48,11 @@ type Canonicalizer interface {
 type Options struct {
 	// MaxRewrites bounds the rewrites of one URL; 0 means DefaultMaxRewrites.
 	MaxRewrites int
+	// MaxRules bounds the number of rules of a set, for NewSet and the reader, which fail with
+	// ErrTooManyRules above it (the reader as soon as it meets one rule too many, so a huge
+	// file costs no more memory than the bound); 0 means DefaultMaxRules, a negative value no
+	// bound.
+	MaxRules int
 	// Patterns maps a host (exact, as in a canonical URL) to its deep-token patterns, usually a
 	// *deeptoken.Patterns learned from the host's URLs.
 	Patterns map[string]Patterns
@@ -184,6 +195,9 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 	if o.Patterns != nil {
 		o.Patterns = maps(o.Patterns)
 	}
+	if len(rules) > o.maxRules() {
+		return &Error{Op: "build", Input: strconv.Itoa(len(rules)) + " rules", Err: ErrTooManyRules}
+	}
 	cr := make([]crule, len(rules))
 	for i := range rules {
 		r := rules[i]
@@ -271,6 +285,17 @@ func (a *sortKey) compare(b *sortKey) int {
 		return cmp.Compare(b.sup, a.sup)
 	}
 	return cmp.Compare(a.rank, b.rank)
+}
+
+// maxRules returns the bound on the number of rules that o sets.
+func (o *Options) maxRules() int {
+	switch {
+	case o.MaxRules == 0:
+		return DefaultMaxRules
+	case o.MaxRules < 0:
+		return int(^uint(0) >> 1)
+	}
+	return o.MaxRules
 }
 
 func maps(m map[string]Patterns) map[string]Patterns {
