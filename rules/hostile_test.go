@@ -3,10 +3,12 @@ package rules
 import (
 	"bytes"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/undust/undust/internal/hostile"
+	"github.com/undust/undust/urlnorm"
 )
 
 // TestLoadLongLine checks that lines longer than the reader's 64 KiB buffer (up to the 1 MiB
@@ -175,5 +177,175 @@ func TestMaxRules(t *testing.T) {
 	}
 	if _, err := NewSet(rs, &Options{MaxRules: 9}); !errors.Is(err, ErrTooManyRules) {
 		t.Errorf("NewSet(10 rules, MaxRules 9) = %v, want ErrTooManyRules", err)
+	}
+}
+
+// TestNormalizeDistinctKeys compares Normalize with the linear scan on rules that each have a
+// key of their own, on URLs of many query parameters (indexed by name in the view) that match
+// all, some or none of them.
+func TestNormalizeDistinctKeys(t *testing.T) {
+	const n = 300
+	text := hostile.DistinctKeyRules(n) +
+		// rules that change a URL, below and above the others in precedence
+		"rule host=h.example cov=1000 prec=1 sup=1 if query(\"k7\")=\"w\" then query(\"k7\")=\"v\"\n" +
+		"rule host=h.example cov=0 prec=1 sup=1 if query(\"k3\")=* then query(\"k3\")=-\n" +
+		"rule host=h.example cov=0 prec=1 sup=1 if query(\"k5\")=* then query(\"k5\")=upper\n"
+	s, err := Load(bytes.NewReader(hostile.RulesFileV1(text)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{
+		hostile.DistinctKeyURL(n), // every rule matches
+		hostile.DistinctKeyURL(20),
+		hostile.DistinctKeyURL(3),
+		strings.Replace(hostile.DistinctKeyURL(40), "k7=v", "k7=w", 1),
+		strings.Replace(hostile.DistinctKeyURL(40), "k5=v", "k5=V", 1) + "&k5=v&k9", // a second occurrence, a bare name
+		"http://h.example/?" + strings.Repeat("k1=v&", 30) + "k2",
+		"http://other.example/?k1=v",
+	} {
+		got, gerr := s.Normalize(u)
+		want, werr := s.normalizeSlow(u)
+		if got != want || (gerr == nil) != (werr == nil) {
+			t.Errorf("Normalize(%.60q) = %q, %v; the linear scan gives %q, %v", u, got, gerr, want, werr)
+		}
+		var v view
+		if err := v.load(u, s); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n + 2 {
+			for _, pos := range []int16{1, 2, 30} {
+				k := urlnorm.Key{Part: urlnorm.PartQuery, Name: "k" + strconv.Itoa(i), Pos: pos}
+				gv, gok := v.lookup(k)
+				wv, wok := v.lookupSlow(k)
+				if gv != wv || gok != wok {
+					t.Fatalf("lookup(%v) in %.60q = %q, %v; the scan gives %q, %v", k, u, gv, gok, wv, wok)
+				}
+			}
+		}
+	}
+}
+
+// The costs of the loader, the index build and Normalize grow at most linearly with the input
+// (hostile.Linear: bytes allocated and CPU time per doubling).
+
+// growth is the bound of the rules tests: bytes may grow by 3.2 per doubling, for the jitter
+// of slices that double their capacity (quadratic growth is 4).
+func growth(sizes []int) hostile.Growth {
+	return hostile.Growth{Sizes: sizes, MaxBytesRatio: 3.2, Repeat: 5}
+}
+
+func TestLinearLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures costs")
+	}
+	files := map[int][]byte{}
+	sizes := []int{1 << 11, 1 << 12, 1 << 13}
+	for _, n := range sizes {
+		files[n] = hostile.RulesFileV1(hostile.ManyHostRules(n))
+	}
+	hostile.Linear(t, growth(sizes), func(n int) int {
+		if _, err := Load(bytes.NewReader(files[n]), nil); err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	})
+}
+
+func TestLinearLongLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures costs")
+	}
+	files := map[int][]byte{}
+	sizes := []int{1 << 17, 1 << 18, 1 << 19}
+	for _, n := range sizes {
+		files[n] = hostile.RulesFileV1(hostile.LongLiteralRule(n, -1))
+	}
+	hostile.Linear(t, growth(sizes), func(n int) int {
+		if _, err := Load(bytes.NewReader(files[n]), nil); err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	})
+}
+
+func TestLinearManyConditions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures costs")
+	}
+	files := map[int][]byte{}
+	sizes := []int{1 << 10, 1 << 11, 1 << 12}
+	for _, n := range sizes {
+		files[n] = hostile.RulesFileV1(strings.Repeat(hostile.ManyConditionsRule(n), 8))
+	}
+	hostile.Linear(t, growth(sizes), func(n int) int {
+		if _, err := Load(bytes.NewReader(files[n]), nil); err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	})
+}
+
+// TestLinearBuild builds the index of rules that each have a key of their own: the tree split
+// on the key most rules share, one rule at a time, in quadratic time before the split bound.
+func TestLinearBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures costs")
+	}
+	sizes := []int{1 << 9, 1 << 10, 1 << 11}
+	sets := map[int][]Rule{}
+	for _, n := range sizes {
+		s, err := Load(bytes.NewReader(hostile.RulesFileV1(hostile.DistinctKeyRules(n))), &Options{MaxRules: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range s.Len() {
+			sets[n] = append(sets[n], s.Rule(i))
+		}
+	}
+	hostile.Linear(t, growth(sizes), func(n int) int {
+		if _, err := NewSet(sets[n], nil); err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	})
+}
+
+// TestLinearNormalize normalizes a URL that every rule of a set matches and none changes, so
+// that Normalize tries them all: with rules that each have a key of their own (and a URL with
+// all the keys), and with rules that share their conditions (and a URL of fixed size).
+func TestLinearNormalize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures costs")
+	}
+	sizes := []int{1 << 8, 1 << 9, 1 << 10}
+	for _, tc := range []struct {
+		name  string
+		rules func(int) string
+		url   func(int) string
+	}{
+		// Keys of their own, here path segments: with query names, urlnorm.Tokenize itself
+		// (counting each name's occurrences) is quadratic in the number of parameters.
+		{"distinct keys", hostile.DistinctSegmentRules, hostile.DistinctSegmentURL},
+		{"shared keys", hostile.SharedKeyRules, func(int) string { return hostile.SharedKeyURL }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sets := map[int]*Set{}
+			for _, n := range sizes {
+				s, err := Load(bytes.NewReader(hostile.RulesFileV1(tc.rules(n))), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sets[n] = s
+			}
+			hostile.Linear(t, growth(sizes), func(n int) int {
+				u := tc.url(n)
+				for range 20 {
+					if got, err := sets[n].Normalize(u); got != u || err != nil {
+						t.Fatalf("Normalize = %q, %v; want the URL unchanged", got, err)
+					}
+				}
+				return 0
+			})
+		})
 	}
 }

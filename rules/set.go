@@ -118,9 +118,10 @@ func routeKey(k urlnorm.Key) urlnorm.Key {
 // condition on exactly that key (absence of path(1,3) does not imply absence of path(1,-)).
 func routesOf(r *crule) []Condition {
 	rs := make([]Condition, 0, len(r.Context)+len(r.needs))
+	var seen keySet // linear in the conditions, however many
 	add := func(c Condition) {
 		k := routeKey(c.Key)
-		if c.Op == Absent && k != c.Key || slices.ContainsFunc(rs, func(r Condition) bool { return r.Key == k }) {
+		if c.Op == Absent && k != c.Key || dup(&seen, rs, k, func(r *Condition) (urlnorm.Key, bool) { return r.Key, true }) {
 			return
 		}
 		c.Key = k
@@ -157,10 +158,12 @@ type kid struct {
 }
 
 // maxLeaf is the size up to which a node is not split; maxKids the number of values up to which
-// a node keeps its branches in a slice instead of a map.
+// a node keeps its branches in a slice instead of a map; a split must keep at least
+// 1/splitGain of a node's rules from every URL (see build).
 const (
-	maxLeaf = 4
-	maxKids = 8
+	maxLeaf   = 4
+	maxKids   = 8
+	splitGain = 16
 )
 
 // scratch holds the buffers of one Normalize call.
@@ -172,6 +175,7 @@ type scratch struct {
 	buf   []byte
 	canon []byte
 	chain []string
+	all   []int32 // matchAll's result, for applyNext
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
@@ -449,6 +453,7 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 	parts := map[string][]int32{}
 	var values []string
 	var present, absent, rest []int32
+	biggest := 0 // the largest part
 	for _, i := range list {
 		rs := routes[i]
 		j := slices.IndexFunc(rs, func(c Condition) bool { return c.Key == best })
@@ -460,11 +465,22 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 				values = append(values, rs[j].Value)
 			}
 			parts[rs[j].Value] = append(parts[rs[j].Value], i)
+			biggest = max(biggest, len(parts[rs[j].Value]))
 		case rs[j].Op == Any:
 			present = append(present, i)
 		default:
 			absent = append(absent, i)
 		}
+	}
+	// A split pays only if every URL meets a good share fewer rules below it than here: the
+	// most a URL meets is one value's part with the present ones and the rest, or the absent
+	// ones and the rest. Without this bound, rules that each have a key of their own (the best
+	// key then takes one rule) make a chain of as many levels as rules, each level scanning the
+	// rules below it: quadratic time to build, and a walk of the chain for every match. With
+	// it, every child holds at most 15/16 of its parent's rules, so the tree is O(log n) deep,
+	// and each level partitions the rules: building takes O(c log n) for c conditions in all.
+	if reach := max(biggest+len(present), len(absent)) + len(rest); reach > len(list)-max(1, len(list)/splitGain) {
+		return leaf(rules, routes, list, used)
 	}
 	used = append(used[:len(used):len(used)], best)
 	if len(values) > maxKids {
@@ -604,6 +620,7 @@ func (s *Set) putScratch(sc *scratch) {
 	clear(sc.ins)
 	clear(sc.chain)
 	sc.chain = sc.chain[:0]
+	sc.all = sc.all[:0]
 	s.scratch.Put(sc)
 }
 
@@ -678,14 +695,17 @@ func (s *Set) first(list []int32, v *view, from, best int32) int32 {
 }
 
 // matchAll appends to dst the indexes of every rule whose scope and context hold in v, in
-// precedence order.
-func (s *Set) matchAll(dst []int32, v *view) []int32 {
+// precedence order; with twins false, it leaves out the rules equal to a rule before them
+// (Set.twins).
+func (s *Set) matchAll(dst []int32, v *view, twins bool) []int32 {
 	n := len(dst)
 	add := func(list []int32) {
 		for _, i := range list {
 			if s.rules[i].matches(v) {
 				dst = append(dst, i)
-				dst = append(dst, s.twins[i]...)
+				if twins {
+					dst = append(dst, s.twins[i]...)
+				}
 			}
 		}
 	}
@@ -828,21 +848,25 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 			}
 		}
 	}
-	for {
-		i = s.matchFrom(&sc.v, int32(i+1))
-		if i < 0 {
-			return "", nil
-		}
-		next, err := s.apply(sc, i, cur)
+	// Every matching rule, found in one walk of the index: a walk for each rule tried would
+	// cost as many walks as rules that leave the URL as it is.
+	sc.all = s.matchAll(sc.all[:0], &sc.v, false)
+	j, _ := slices.BinarySearch(sc.all, int32(i+1))
+	for _, k := range sc.all[j:] {
+		next, err := s.apply(sc, int(k), cur)
 		if err != nil || next != cur {
 			return next, err
 		}
 	}
+	return "", nil
 }
 
 // apply rewrites the URL cur, tokenized in sc.v, by rule i and canonicalizes the result; if the
 // rule changes no token, it returns cur.
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
+	if unchanged(&s.rules[i].Rule, &sc.v) {
+		return cur, nil
+	}
 	var changed bool
 	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc)
 	if !changed {

@@ -116,3 +116,26 @@ func ManyConditionsRule(n int) string {
 	b.WriteString(" then scheme=\"https\"\n")
 	return b.String()
 }
+
+// DistinctSegmentRules is DistinctKeyRules on path segments: rule i has the condition
+// path(i+1,-)="v" and assigns it again. DistinctSegmentURL(n) has all n segments.
+func DistinctSegmentRules(n int) string {
+	var b strings.Builder
+	for i := range n {
+		k := strconv.Itoa(i + 1)
+		b.WriteString(`rule host=h.example cov=`)
+		b.WriteString(k)
+		b.WriteString(` prec=1 sup=1 if path(`)
+		b.WriteString(k)
+		b.WriteString(`,-)="v" then path(`)
+		b.WriteString(k)
+		b.WriteString(",-)=\"v\"\n")
+	}
+	return b.String()
+}
+
+// DistinctSegmentURL returns http://h.example/v/v/.../v with n segments, the URL that every rule
+// of DistinctSegmentRules(n) matches and none changes.
+func DistinctSegmentURL(n int) string {
+	return "http://h.example" + strings.Repeat("/v", n)
+}
