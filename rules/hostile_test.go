@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"errors"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -243,6 +244,7 @@ func TestLinearLoad(t *testing.T) {
 	for _, n := range sizes {
 		files[n] = hostile.RulesFileV1(hostile.ManyHostRules(n))
 	}
+	noGC(t)
 	hostile.Linear(t, growth(sizes), func(n int) int {
 		if _, err := Load(bytes.NewReader(files[n]), nil); err != nil {
 			t.Fatal(err)
@@ -260,6 +262,7 @@ func TestLinearLongLine(t *testing.T) {
 	for _, n := range sizes {
 		files[n] = hostile.RulesFileV1(hostile.LongLiteralRule(n, -1))
 	}
+	noGC(t)
 	hostile.Linear(t, growth(sizes), func(n int) int {
 		if _, err := Load(bytes.NewReader(files[n]), nil); err != nil {
 			t.Fatal(err)
@@ -277,6 +280,7 @@ func TestLinearManyConditions(t *testing.T) {
 	for _, n := range sizes {
 		files[n] = hostile.RulesFileV1(strings.Repeat(hostile.ManyConditionsRule(n), 8))
 	}
+	noGC(t)
 	hostile.Linear(t, growth(sizes), func(n int) int {
 		if _, err := Load(bytes.NewReader(files[n]), nil); err != nil {
 			t.Fatal(err)
@@ -302,6 +306,7 @@ func TestLinearBuild(t *testing.T) {
 			sets[n] = append(sets[n], s.Rule(i))
 		}
 	}
+	noGC(t)
 	hostile.Linear(t, growth(sizes), func(n int) int {
 		if _, err := NewSet(sets[n], nil); err != nil {
 			t.Fatal(err)
@@ -337,6 +342,7 @@ func TestLinearNormalize(t *testing.T) {
 				}
 				sets[n] = s
 			}
+			noGC(t)
 			hostile.Linear(t, growth(sizes), func(n int) int {
 				u := tc.url(n)
 				for range 20 {
@@ -348,4 +354,12 @@ func TestLinearNormalize(t *testing.T) {
 			})
 		})
 	}
+}
+
+// noGC turns the collector off for the rest of the test, so that the CPU time measured is the
+// function's own, not that of collections its allocations trigger at sizes that vary from run
+// to run (Measure collects before each run).
+func noGC(t *testing.T) {
+	old := debug.SetGCPercent(-1)
+	t.Cleanup(func() { debug.SetGCPercent(old) })
 }
