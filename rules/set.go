@@ -19,9 +19,9 @@ import (
 const DefaultMaxRewrites = 8
 
 // DefaultMaxRules is the number of rules above which NewSet and the reader fail with
-// ErrTooManyRules when Options does not say otherwise. A rule takes 1.5 to 2.5 KB in a Set, so
-// the default keeps a set below about 600 MB; a learned set of a crawl of many thousand hosts
-// has tens of thousands of rules.
+// ErrTooManyRules when Options does not say otherwise. A rule takes about 1 KB in a Set (a
+// learned rule of many conditions up to 2.5 KB), so the default keeps a set below about 250 to
+// 650 MB; a learned set of a crawl of many thousand hosts has tens of thousands of rules.
 const DefaultMaxRules = 1 << 18
 
 // Patterns are one host's deep-token patterns (package deeptoken): they split the tokens of the
