@@ -17,7 +17,7 @@ type view struct {
 	host      string
 	pathStart int // index in whole of the first path segment
 	nseg      int // number of path segments
-	hostAt    int // index in whole of the host
+	hostAt    int // index in whole of the host, -1 if none
 	queryAt   int // index in whole of the first query parameter, len(whole) if none
 	// byName indexes the query parameters of whole by name and occurrence, when there are more
 	// than linearQuery of them, so that a lookup costs O(log n), not O(n): a URL of many
@@ -36,7 +36,7 @@ func (v *view) load(u string, s *Set) error {
 	if err != nil {
 		return err
 	}
-	v.host, v.pathStart, v.nseg, v.queryAt = "", -1, 0, len(v.whole)
+	v.host, v.hostAt, v.pathStart, v.nseg, v.queryAt = "", -1, -1, 0, len(v.whole)
 	for i, t := range v.whole {
 		switch t.Part {
 		case urlnorm.PartHost:
@@ -101,6 +101,9 @@ func sameDeep(t, k urlnorm.Key) bool {
 func (v *view) tokenAt(k urlnorm.Key) int {
 	switch k.Part {
 	case urlnorm.PartScheme:
+		if len(v.whole) == 0 || v.whole[0].Part != urlnorm.PartScheme {
+			return -1
+		}
 		return 0
 	case urlnorm.PartHost:
 		return v.hostAt
