@@ -70,7 +70,8 @@ func PatternLongLiteral(n int) []byte {
 	return []byte("key path 1\nnode 0 *\nanchor 0 0 ^ - " + lit + "\nnode 1 " + lit + " - *\n")
 }
 
-// letters spells i in base 26 with the letters a to z: 0 is "a", 26 is "ba".
+// letters spells i in base 26 with the letters a to z, least significant first: 0 is "a",
+// 26 is "ab".
 func letters(i int) string {
 	var b []byte
 	for {
