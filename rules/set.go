@@ -833,6 +833,9 @@ func (s *Set) normalize(u string, slow bool) (string, error) {
 	}
 }
 
+// incrementalTries is the number of rules that applyNext finds one by one before it finds all.
+const incrementalTries = 4
+
 // applyNext applies the first rule after rule i, in precedence order, that matches the URL in
 // sc.v and changes it; it returns "" if there is none.
 func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, error) {
@@ -848,8 +851,20 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 			}
 		}
 	}
-	// Every matching rule, found in one walk of the index: a walk for each rule tried would
-	// cost as many walks as rules that leave the URL as it is.
+	// The next few matching rules are found by the pruned search of matchFrom, cheapest when
+	// one of them changes the URL (the common case); after that, every matching rule is found
+	// in one walk of the index: a walk for each rule tried would cost as many walks as rules
+	// that leave the URL as it is.
+	for range incrementalTries {
+		i = s.matchFrom(&sc.v, int32(i+1))
+		if i < 0 {
+			return "", nil
+		}
+		next, err := s.apply(sc, i, cur)
+		if err != nil || next != cur {
+			return next, err
+		}
+	}
 	sc.all = s.matchAll(sc.all[:0], &sc.v, false)
 	j, _ := slices.BinarySearch(sc.all, int32(i+1))
 	for _, k := range sc.all[j:] {
