@@ -868,6 +868,9 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 	sc.all = s.matchAll(sc.all[:0], &sc.v, false)
 	j, _ := slices.BinarySearch(sc.all, int32(i+1))
 	for _, k := range sc.all[j:] {
+		if unchanged(&s.rules[k].Rule, &sc.v) {
+			continue // certainly a no-op, known without copying the URL's tokens
+		}
 		next, err := s.apply(sc, int(k), cur)
 		if err != nil || next != cur {
 			return next, err
@@ -879,9 +882,6 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 // apply rewrites the URL cur, tokenized in sc.v, by rule i and canonicalizes the result; if the
 // rule changes no token, it returns cur.
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
-	if unchanged(&s.rules[i].Rule, &sc.v) {
-		return cur, nil
-	}
 	var changed bool
 	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc)
 	if !changed {
