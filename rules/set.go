@@ -158,12 +158,14 @@ type kid struct {
 }
 
 // maxLeaf is the size up to which a node is not split; maxKids the number of values up to which
-// a node keeps its branches in a slice instead of a map; a split must keep at least
-// 1/splitGain of a node's rules from every URL (see build).
+// a node keeps its branches in a slice instead of a map; a strong split keeps at least
+// 1/splitGain of a node's rules from every URL, and a path takes at most maxWeakSplits others
+// (see build).
 const (
-	maxLeaf   = 4
-	maxKids   = 8
-	splitGain = 16
+	maxLeaf       = 4
+	maxKids       = 8
+	splitGain     = 16
+	maxWeakSplits = 16
 )
 
 // scratch holds the buffers of one Normalize call.
@@ -381,18 +383,18 @@ func (s *Set) index() {
 	var buf []keyStat
 	s.exact, s.domain = make(map[string]*node, len(lists[0])), make(map[string]*node, len(lists[1]))
 	for h, l := range lists[0] {
-		s.exact[h] = build(s.rules, routes, l, nil, &buf)
+		s.exact[h] = build(s.rules, routes, l, nil, 0, &buf)
 	}
 	s.all = s.exact[AllHosts]
 	for h, l := range lists[1] {
-		s.domain[h] = build(s.rules, routes, l, nil, &buf)
+		s.domain[h] = build(s.rules, routes, l, nil, 0, &buf)
 	}
 }
 
 // build makes the node of rules list, whose routing conditions routes gives; used holds the
-// keys split on above it. It records in each rule of a leaf the conditions that the path to the
+// keys split on above it, weak the number of weak splits among them. It records in each rule of a leaf the conditions that the path to the
 // leaf checks (crule.known).
-func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key, buf *[]keyStat) *node {
+func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key, weak int, buf *[]keyStat) *node {
 	if len(list) <= maxLeaf {
 		return leaf(rules, routes, list, used)
 	}
@@ -472,22 +474,27 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 			absent = append(absent, i)
 		}
 	}
-	// A split pays only if every URL meets a good share fewer rules below it than here: the
-	// most a URL meets is one value's part with the present ones and the rest, or the absent
-	// ones and the rest. Without this bound, rules that each have a key of their own (the best
-	// key then takes one rule) make a chain of as many levels as rules, each level scanning the
-	// rules below it: quadratic time to build, and a walk of the chain for every match. With
-	// it, every child holds at most 15/16 of its parent's rules, so the tree is O(log n) deep,
-	// and each level partitions the rules: building takes O(c log n) for c conditions in all.
+	// A strong split keeps a good share of the rules from every URL: the most a URL meets
+	// below it is one value's part with the present ones and the rest, or the absent ones and
+	// the rest, at most 15/16 of the node's rules. A weak split keeps fewer; it still pays for
+	// the few rules it separates, but a path may take only maxWeakSplits of them. Without
+	// that bound, rules that each have a key of their own (the best key then takes one rule)
+	// make a chain of as many levels as rules, each level scanning the rules below it:
+	// quadratic time to build, and a walk of the chain for every match. With it, a path has
+	// at most maxWeakSplits weak and O(log n) strong splits, and each level partitions the
+	// rules: building takes O(c log n) for c conditions in all.
 	if reach := max(biggest+len(present), len(absent)) + len(rest); reach > len(list)-max(1, len(list)/splitGain) {
-		return leaf(rules, routes, list, used)
+		if weak >= maxWeakSplits {
+			return leaf(rules, routes, list, used)
+		}
+		weak++
 	}
 	used = append(used[:len(used):len(used)], best)
 	if len(values) > maxKids {
 		n.children = make(map[string]*node, len(values))
 	}
 	for _, v := range values {
-		c := build(rules, routes, parts[v], used, buf)
+		c := build(rules, routes, parts[v], used, weak, buf)
 		if n.children != nil {
 			n.children[v] = c
 		} else {
@@ -495,13 +502,13 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 		}
 	}
 	if len(present) > 0 {
-		n.present = build(rules, routes, present, used, buf)
+		n.present = build(rules, routes, present, used, weak, buf)
 	}
 	if len(absent) > 0 {
-		n.absent = build(rules, routes, absent, used, buf)
+		n.absent = build(rules, routes, absent, used, weak, buf)
 	}
 	if len(rest) > 0 {
-		n.rest = build(rules, routes, rest, used, buf)
+		n.rest = build(rules, routes, rest, used, weak, buf)
 	}
 	return n
 }
