@@ -95,4 +95,10 @@
 // O(units · depth) and does not allocate for tokens of up to 96 units. The learned patterns of a
 // host have a deterministic, line-oriented text form ([Patterns.AppendText], [ParsePatterns])
 // that the rules file embeds; see [Patterns.AppendText] for its grammar.
+//
+// ParsePatterns runs in time and memory linear in its text, whatever the text holds: a node of
+// many anchors finds them through a map, and a key at a high path position (up to 32767) costs
+// one tree, not a slot per position below it. Its limits are fixed by the format: trees at most
+// 1000 levels deep, path positions and star gaps up to 32767, anchor positions within ±8. The
+// caller bounds the text's size (package rules reads lines of at most 1 MiB).
 package deeptoken

@@ -7,12 +7,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/undust/undust/internal/hostile"
 	"github.com/undust/undust/urlnorm"
 )
 
 func FuzzUnits(f *testing.F) {
 	for _, s := range []string{"ctattractions-17876002-Austria-Vienna-attractions.html", "W0QQ_fclsZ1QQ_pcatidZ1",
-		"HTMLParser", "New%20York", "100%", "caf\xc3\xa9s", "lttU7d6kIuGq", "_nkwZtipsQQ_pgnZ4", "%2", "%%41"} {
+		"HTMLParser", "New%20York", "100%", "caf\xc3\xa9s", "lttU7d6kIuGq", "_nkwZtipsQQ_pgnZ4", "%2", "%%41",
+		strings.Repeat("aB1-%2F", 300), strings.Repeat("%", 500)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -37,6 +39,8 @@ func FuzzSplit(f *testing.F) {
 	}
 	f.Add("http://x.example/ctattractions-1-Austria--attractions.html")
 	f.Add("http://cgi.example.com/__W0QQ_QQ_fclsZZ1QQ")
+	f.Add(hostile.DistinctSegmentURL(60))
+	f.Add(hostile.DistinctKeyURL(40))
 	f.Fuzz(func(t *testing.T, u string) {
 		ps, _ := learnedSet()
 		for _, p := range ps {
@@ -108,6 +112,13 @@ func FuzzParsePatterns(f *testing.F) {
 	}
 	f.Add([]byte("key path 2\nnode 0 *\nanchor 0 1 ^ - friends\nnode 1 friends - *\n"))
 	f.Add([]byte("key query =a%20b\nnode 0 *\nanchor 0 0 %25 $ x\nnode 1 * %25 x\n"))
+	// Hostile shapes: many keys, positions at the top of the range, a deep chain, a node of
+	// many anchors and children, a long literal.
+	f.Add(hostile.PatternManyKeys(20))
+	f.Add(hostile.PatternHighPaths(3))
+	f.Add(hostile.PatternDeep(60))
+	f.Add(hostile.PatternWide(40))
+	f.Add(hostile.PatternLongLiteral(2000))
 	f.Fuzz(func(t *testing.T, text []byte) {
 		p, err := ParsePatterns(text)
 		if err != nil {

@@ -130,7 +130,16 @@ func (n *node) addAnchor(k anchorKey) {
 		return
 	}
 	n.sel[k] = struct{}{}
-	i := slices.Index(n.vals, k.value)
+	// Through the map once there is one: a scan of every value for every anchor is quadratic
+	// in the anchors of a node.
+	i := -1
+	if n.byValue != nil {
+		if j, ok := n.byValue[k.value]; ok {
+			i = j
+		}
+	} else {
+		i = slices.Index(n.vals, k.value)
+	}
 	if i < 0 {
 		i = len(n.vals)
 		n.vals = append(n.vals, k.value)
@@ -416,9 +425,14 @@ func leaf(n *node, s string, ubuf []unit, buf0, buf1 []span) ([]unit, []span) {
 type Patterns struct {
 	trees map[treeKey]*node
 	// The trees indexed for AppendSplit (see finish).
-	paths   []*node // by path position
+	paths   []*node // by path position, up to maxDensePath
+	pathsHi map[int16]*node
 	queries map[string]*node
 }
+
+// maxDensePath is the highest path position whose tree finish files in a slice; higher ones go
+// in a map, so that a key at position 32767 costs one tree, not a slot per position below it.
+const maxDensePath = 64
 
 // finish indexes the trees once they are built.
 func (p *Patterns) finish() {
@@ -427,6 +441,13 @@ func (p *Patterns) finish() {
 		root.index()
 		switch k.part {
 		case urlnorm.PartPath:
+			if k.pos > maxDensePath {
+				if p.pathsHi == nil {
+					p.pathsHi = make(map[int16]*node)
+				}
+				p.pathsHi[k.pos] = root
+				continue
+			}
 			if int(k.pos) >= len(p.paths) {
 				p.paths = append(p.paths, make([]*node, int(k.pos)+1-len(p.paths))...)
 			}
@@ -446,6 +467,9 @@ func (p *Patterns) tree(k urlnorm.Key) *node {
 	case urlnorm.PartPath:
 		if k.Pos > 0 && int(k.Pos) < len(p.paths) {
 			return p.paths[k.Pos]
+		}
+		if k.Pos > maxDensePath {
+			return p.pathsHi[k.Pos]
 		}
 	case urlnorm.PartQuery:
 		return p.queries[k.Name]

@@ -3,7 +3,10 @@ package learn
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/undust/undust/internal/hostile"
 )
 
 func sampleSite(b *testing.B) []*Cluster {
@@ -86,5 +89,39 @@ func BenchmarkLearnDupclusters(b *testing.B) {
 		if _, _, err := Learn(cls, Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkReadHostile reads the adversarial inputs of internal/hostile: long lines, a line of
+// many fields, many clusters, a nested CDXJ record. One op reads the whole input.
+func BenchmarkReadHostile(b *testing.B) {
+	big := ReaderOptions{MaxLineBytes: 1 << 24, SkipBad: true}
+	for _, tc := range []struct {
+		name string
+		in   string
+		cdx  bool
+	}{
+		{"tsv-long-url-1MB", hostile.TSVLongURL(1 << 20), false},
+		{"tsv-fields-256K", hostile.TSVManyFields(1 << 18), false},
+		{"tsv-clusters-16K", hostile.TSVManyClusters(1 << 14), false},
+		{"cdx-fields-64K", hostile.CDXManyFields(1 << 16), true},
+		{"cdx-captures-16K", hostile.CDXManyCaptures(1 << 14), true},
+		{"cdxj-nested-8K", hostile.CDXJNested(1 << 13), true},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if tc.cdx {
+					r := NewCDXReader(strings.NewReader(tc.in), big)
+					for r.Next() {
+					}
+				} else {
+					r := NewTSVReader(strings.NewReader(tc.in), big)
+					for r.Next() {
+					}
+				}
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/publicsuffix"
 )
@@ -133,17 +134,39 @@ func (c *CDXReader) parse(line []byte) error {
 		c.cap = Capture{URL: v.URL, Mime: orDash(v.Mime), Status: orDash(v.Status), Digest: orDash(v.Digest), Line: n}
 		return nil
 	}
-	f := strings.Fields(string(line))
-	if len(f) != c.nf {
+	// The fields are counted, and only the four the capture needs are copied: a line of many
+	// fields costs no string per field.
+	var f [4][]byte
+	k := 0
+	for rest := line; ; k++ {
+		rest = bytes.TrimLeftFunc(rest, isSpace)
+		if len(rest) == 0 {
+			break
+		}
+		end := bytes.IndexFunc(rest, isSpace)
+		if end < 0 {
+			end = len(rest)
+		}
+		for j, at := range c.idx {
+			if at == k {
+				f[j] = rest[:end]
+			}
+		}
+		rest = rest[end:]
+	}
+	if k != c.nf {
 		return &ParseError{Line: n, Field: string(line), Err: ErrFieldCount}
 	}
-	cp := Capture{URL: f[c.idx[0]], Mime: "-", Status: f[c.idx[2]], Digest: f[c.idx[3]], Line: n}
+	cp := Capture{URL: string(f[0]), Mime: "-", Status: string(f[2]), Digest: string(f[3]), Line: n}
 	if c.idx[1] >= 0 {
-		cp.Mime = f[c.idx[1]]
+		cp.Mime = string(f[1])
 	}
 	c.cap = cp
 	return nil
 }
+
+// isSpace is the white space of strings.Fields.
+func isSpace(r rune) bool { return unicode.IsSpace(r) }
 
 func orDash(s string) string {
 	if s == "" {

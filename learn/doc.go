@@ -160,4 +160,12 @@
 // table. Every row is a rules.Set ([SelectRules] of the set learned with every rule). Set
 // UNDUST_DUPCLUSTERS to the dupclusters directory and run go test -run TestEvaluateDupclusters
 // -v ./learn (or go run ./examples/urldedup eval -data DIR) to print the tables.
+//
+// # Input limits
+//
+// The readers ([TSVReader], [CDXReader], [ReadClusters], [CaptureClusters]) take time and memory
+// linear in their input: a line longer than ReaderOptions.MaxLineBytes (default 1 MiB) is a
+// *ParseError wrapping ErrLineTooLong (or skipped with SkipBad) and is read past in constant
+// memory; a CDX line of many fields allocates only the four fields a capture keeps; cluster ids
+// are interned. What they return grows with the input: bound the input to bound the clusters.
 package learn

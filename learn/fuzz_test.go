@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/undust/undust/internal/hostile"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -17,6 +18,10 @@ func FuzzTSVReader(f *testing.F) {
 		"# c\turl\nh1-p1\thttp://a.com/x\t0.5\t3\n",
 		"h1-p1\thttp://a.com/\r\nh1-p2\thttp://a.com/y\t2",
 		"a\thttp://a/\tNaN\n", "x\n\t\t\t\t\t\n", "a\thttp://a/\t1\t-1\n",
+		// Hostile shapes (the fuzz reads with a 64-byte line limit): lines over the limit
+		// between good ones, a line of many fields, many clusters.
+		"a\thttp://a/\n" + hostile.TSVLongURL(100) + "b\thttp://b/\n" + hostile.TSVLongURL(65),
+		hostile.TSVManyFields(50), hostile.TSVManyClusters(40),
 	} {
 		f.Add(s)
 	}
@@ -48,6 +53,11 @@ func FuzzCDXReader(f *testing.F) {
 	f.Add(cdxFixture)
 	f.Add(cdxjFixture)
 	f.Add(" CDX N b a\nx y z\n")
+	// Hostile shapes (the fuzz reads with a 256-byte line limit).
+	f.Add(hostile.CDXLongURL(300) + hostile.CDXLongURL(100))
+	f.Add(hostile.CDXManyFields(40) + hostile.CDXManyCaptures(8))
+	f.Add(hostile.CDXManyCaptures(40))
+	f.Add(hostile.CDXJNested(50) + hostile.CDXJNested(5))
 	f.Fuzz(func(t *testing.T, in string) {
 		var strict, lenient []Capture
 		r := NewCDXReader(strings.NewReader(in), ReaderOptions{MaxLineBytes: 256})
@@ -89,6 +99,9 @@ func FuzzDeriveApply(f *testing.F) {
 		{"http://x.com/story/123", "http://x.com/story.php?id=123"},
 		{"https://m.x.com/a?b&c=1&c=2", "http://www.x.com/a/?c=1"},
 		{"http://x.com/", "http://x.com/a//b/"},
+		// Many keys: query names and path segments.
+		{hostile.DistinctKeyURL(30), hostile.DistinctKeyURL(29) + "&k30=w"},
+		{hostile.DistinctSegmentURL(40), hostile.DistinctSegmentURL(39)},
 	} {
 		f.Add(p[0], p[1])
 	}

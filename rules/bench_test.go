@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/undust/undust/internal/cpubench"
+	"github.com/undust/undust/internal/hostile"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -178,4 +179,40 @@ func BenchmarkEvaluate(b *testing.B) {
 	for b.Loop() {
 		s.Evaluate(ls)
 	}
+}
+
+// BenchmarkHostile measures the loader, the index build and Normalize on the adversarial
+// shapes of internal/hostile: rules that each have a key of their own (built, and all matching
+// one URL), a 512 KB rule line, and many conditions in one rule. Per op, one load, build or URL.
+func BenchmarkHostile(b *testing.B) {
+	load := func(name string, file []byte) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(file)))
+			b.ReportAllocs()
+			cpu := cpubench.Start(b)
+			for b.Loop() {
+				if _, err := Load(bytes.NewReader(file), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu.Report(int64(len(file)))
+		})
+	}
+	load("load-distinct-keys-4096", hostile.RulesFileV1(hostile.DistinctKeyRules(4096)))
+	load("load-long-line-512KB", hostile.RulesFileV1(hostile.LongLiteralRule(512<<10, -1)))
+	load("load-4096-conditions", hostile.RulesFileV1(hostile.ManyConditionsRule(4096)))
+	s, err := Load(bytes.NewReader(hostile.RulesFileV1(hostile.DistinctSegmentRules(1024))), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	u := hostile.DistinctSegmentURL(1024)
+	b.Run("normalize-1024-matching", func(b *testing.B) {
+		b.SetBytes(int64(len(u)))
+		b.ReportAllocs()
+		cpu := cpubench.Start(b)
+		for b.Loop() {
+			s.Normalize(u)
+		}
+		cpu.Report(int64(len(u)))
+	})
 }

@@ -66,4 +66,36 @@
 //     before in the same chain (reported as ErrCycle, with the input URL, keyed if the set has
 //     a Key), or at the bound (ErrRewriteLimit, with the last URL).
 //   - Precision is computed as §5 defines it; see [RuleMetrics].
+//
+// # File format
+//
+// [Set.WriteTo] writes, and [Load] and [Set.ReadFrom] read, a line-oriented text file (see
+// format.go): the line "undust-rules v2", an optional key line, the hosts' deep-token pattern
+// lines, one line per rule, and a closing line "end N SUM" with the number of rules and a
+// CRC-32C of the lines before it. A file cut anywhere or changed is an error, never a smaller
+// or different set. Files of version 1 (no end line) are still read, without that check: a cut
+// version 1 file loads as the rules before the cut. LF and CRLF line endings are both read.
+//
+// # Limits and costs
+//
+// Every limit has a default that a crawler can live with and can be set:
+//
+//   - Options.MaxRules (DefaultMaxRules, 262,144): NewSet and the reader refuse more rules with
+//     ErrTooManyRules; the reader stops at the first rule too many, so memory stays bounded
+//     (a rule takes about 1 KB in a Set, a learned rule of many conditions up to 2.5 KB).
+//   - Options.MaxRewrites (DefaultMaxRewrites, 8): rewrites of one URL.
+//   - A file line holds at most 1 MiB; a longer line is an error (ErrFormat), read no further
+//     than the limit.
+//
+// Reading a file takes time and memory linear in its size. Building the index of n rules with c
+// conditions in all takes O(c log n) time: a path through the index takes O(log n) splits that keep
+// every URL from at least 1/16 of a node's rules and at most 16 weaker ones, so rules that each
+// have a condition key of their own make a short chain and then one leaf, not a chain of n
+// levels. Normalize tokenizes the URL (of L tokens; with more than 16
+// query parameters they are indexed by name), walks the index and checks the rules of the
+// leaves it reaches; if the best matching rule leaves the URL as it is, it finds every matching
+// rule in one more walk and tries them in precedence order, each try a lookup per action when
+// the rule certainly changes nothing. Per rewrite this is O(L log L + r·(c_r log L)) for the r
+// rules checked with c_r conditions each, at most every rule of the URL's scopes, and there are
+// at most MaxRewrites rewrites.
 package rules

@@ -18,6 +18,9 @@ var (
 	ErrInvalidRule = errors.New("invalid rule")
 	// ErrFormat reports a rule file that is not in the format, or of another version.
 	ErrFormat = errors.New("malformed rule file")
+	// ErrTooManyRules reports a set of more rules than Options.MaxRules (DefaultMaxRules unless
+	// set): NewSet and the reader refuse it rather than grow without bound.
+	ErrTooManyRules = errors.New("too many rules")
 )
 
 // An Error reports a failure of an operation on one URL or one rule: the operation

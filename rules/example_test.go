@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -108,9 +109,10 @@ func ExampleSet_WriteTo() {
 	}, nil)
 	s.WriteTo(os.Stdout)
 	// Output:
-	// undust-rules v1
+	// undust-rules v2
 	// rule domain=example.com cov=31 prec=0.97 sup=2 if host="m.example.com" then host="www.example.com"
 	// rule host=shop.example.com cov=250 prec=1 sup=40 if query("sid")=* then query("sid")=-
+	// end 2 4836474f
 }
 
 // handMade is a small hand-made rule set for the sites of testdata/sample.tsv.
@@ -214,4 +216,35 @@ func ExampleSet_Evaluate() {
 	//   1     0 1.000  juniperacme.com: query("")=* then query("")=-
 	//  20     0 1.000  juniperacme.com: query("PHPSESSID")=* then query("PHPSESSID")=-
 	//   5     0 1.000  juniperacme.com: query("src")=* then query("src")=-
+}
+
+// Bound the number of rules a file may hold: a file with more is refused at the first rule too
+// many, before it costs more memory.
+func ExampleOptions_maxRules() {
+	file := `undust-rules v1
+rule host=a.example cov=1 prec=1 sup=1 if query("sid")=* then query("sid")=-
+rule host=b.example cov=1 prec=1 sup=1 if query("sid")=* then query("sid")=-
+rule host=c.example cov=1 prec=1 sup=1 if query("sid")=* then query("sid")=-
+`
+	_, err := rules.Load(strings.NewReader(file), &rules.Options{MaxRules: 2})
+	fmt.Println(errors.Is(err, rules.ErrTooManyRules))
+	fmt.Println(err)
+	// Output:
+	// true
+	// rules: line 4 "rule host=c.example cov=1 prec=1 sup=1 if query(\"sid\")=* then query(\"sid\")=-": too many rules: more than 2 rules (Options.MaxRules)
+}
+
+// A file of version 2 ends with a line that counts its rules and checks its lines: a file cut
+// short is an error, not a smaller set.
+func ExampleLoad_truncated() {
+	file := `undust-rules v2
+rule host=a.example cov=1 prec=1 sup=1 if query("sid")=* then query("sid")=-
+rule host=b.example cov=1 prec=1 sup=1 if query("sid")=* then query("sid")=-
+end 2 `
+	_, err := rules.Load(strings.NewReader(file), nil)
+	fmt.Println(errors.Is(err, rules.ErrFormat))
+	fmt.Println(err)
+	// Output:
+	// true
+	// rules: line 4 "end 2 ": malformed rule file: want end N SUM
 }

@@ -94,7 +94,7 @@ func TestReadErrors(t *testing.T) {
 		err  error
 	}{
 		{"", 1, ErrFormat},                                     // empty file
-		{"undust-rules v2\n", 1, ErrFormat},                    // other version
+		{"undust-rules v3\n", 1, ErrFormat},                    // other version
 		{"rules v1\n" + rule, 1, ErrFormat},                    // no magic
 		{"undust-rules v1\n" + rule + "bogus\n", 3, ErrFormat}, // unknown line
 		{"undust-rules v1\n# c\n\nrule host=a.example cov=x prec=1 sup=1 if then port=-\n", 4, ErrFormat},           // bad number

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/undust/undust/internal/hostile"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -17,6 +18,19 @@ func FuzzReadFrom(f *testing.F) {
 	f.Add([]byte("undust-rules v1\n# c\n\nrule domain=example.com cov=3 prec=0.5 sup=2 if query(\"a\",2)[1,-]=- path(-.2,1)=\"\\x00\" then query(\"q\")=upper(@path(1,-))\n"))
 	f.Add([]byte("undust-rules v1\nkey " + urlnorm.Crawler.String() + "\nrule host=* cov=1 prec=1 sup=1 if then path(-,-)=upperfirst path(-,1)+=\"\"\n"))
 	f.Add([]byte("undust-rules v2\n"))
+	// Hostile shapes: a line longer than the reader's buffer with a "#" at its boundary, CRLF
+	// line endings, rules that each have a key of their own, a rule of many conditions, a
+	// version 2 file and the same file cut short.
+	f.Add(hostile.RulesFileV1(hostile.LongLiteralRule(70_000, 65536-len(`rule host=h.example cov=1 prec=1 sup=1 if then query("q")="`))))
+	f.Add([]byte(strings.ReplaceAll(sampleFile, "\n", "\r\n")))
+	f.Add(hostile.RulesFileV1(hostile.DistinctKeyRules(40)))
+	f.Add(hostile.RulesFileV1(hostile.ManyConditionsRule(200)))
+	if s, err := Load(strings.NewReader(sampleFile), &Options{ParsePatterns: parseSplitter}); err == nil {
+		var b bytes.Buffer
+		s.WriteTo(&b)
+		f.Add(b.Bytes())
+		f.Add(b.Bytes()[:b.Len()-5])
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		opts := &Options{ParsePatterns: parseSplitter}
 		s, err := Load(bytes.NewReader(data), opts)
@@ -36,6 +50,11 @@ func FuzzReadFrom(f *testing.F) {
 		if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
 			t.Fatalf("round trip differs:\n%s\n---\n%s", b1.Bytes(), b2.Bytes())
 		}
+		// The written file cut short is an error, not a smaller set.
+		cut := len(data) % b1.Len()
+		if s3, err := Load(bytes.NewReader(b1.Bytes()[:cut]), opts); err == nil {
+			t.Fatalf("Load(written file cut at %d of %d) = %d rules, no error", cut, b1.Len(), s3.Len())
+		}
 	})
 }
 
@@ -47,6 +66,8 @@ func FuzzParseRule(f *testing.F) {
 		}
 	}
 	f.Add(`host=h.example cov=1 prec=0.5 sup=1 if then fragment=- userinfo=- path(1,-)=@fragment`)
+	f.Add(strings.TrimSuffix(strings.TrimPrefix(hostile.LongLiteralRule(70_000, 100), "rule "), "\n"))
+	f.Add(strings.TrimSuffix(strings.TrimPrefix(hostile.ManyConditionsRule(300), "rule "), "\n"))
 	f.Add(`host=* cov=3 prec=1 sup=5 if query("sid")=* then query("sid")=-`)
 	f.Add(`host=h.example cov=1 prec=1 sup=1 if path(-,1)=* then path(-,-)=lower path(-,1)=upperfirst(@path(-,1)) path(-,1)+="" path(-,1)+=lowerfirst(@query("t")) query("t")=upper`)
 	f.Fuzz(func(t *testing.T, line string) {
@@ -162,6 +183,9 @@ func FuzzNormalize(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7}, "http://www.example.com/a/b/index.html?id=1&sid=x#f")
 	f.Add([]byte{7, 6, 5, 4, 3, 2, 1, 0, 9, 9, 9}, "https://shop.example.com:8080/a-b/A?a=1&a=2&b")
 	f.Add([]byte("rules!rules!rules!"), "http://m.example.com/?")
+	// URLs of many keys: query names (indexed by name in the view) and path segments.
+	f.Add([]byte("many query keys, each a rule"), hostile.DistinctKeyURL(40)+"&k3=w&k5")
+	f.Add([]byte{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9}, hostile.DistinctSegmentURL(40))
 	f.Fuzz(func(t *testing.T, seed []byte, u string) {
 		toks, err := urlnorm.Tokenize(nil, u)
 		host := "h.example"

@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"cmp"
+	"slices"
+	"strings"
+
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -13,9 +17,17 @@ type view struct {
 	host      string
 	pathStart int // index in whole of the first path segment
 	nseg      int // number of path segments
-	hostAt    int // index in whole of the host
+	hostAt    int // index in whole of the host, -1 if none
 	queryAt   int // index in whole of the first query parameter, len(whole) if none
+	// byName indexes the query parameters of whole by name and occurrence, when there are more
+	// than linearQuery of them, so that a lookup costs O(log n), not O(n): a URL of many
+	// parameters that many rules match would otherwise cost rules × parameters.
+	byName []int32
+	split  bool // deep holds the tokens split by the host's patterns
 }
+
+// linearQuery is the number of query parameters up to which lookup scans them.
+const linearQuery = 16
 
 // load tokenizes u into v, reusing v's buffers.
 func (v *view) load(u string, s *Set) error {
@@ -24,7 +36,7 @@ func (v *view) load(u string, s *Set) error {
 	if err != nil {
 		return err
 	}
-	v.host, v.pathStart, v.nseg, v.queryAt = "", -1, 0, len(v.whole)
+	v.host, v.hostAt, v.pathStart, v.nseg, v.queryAt = "", -1, -1, 0, len(v.whole)
 	for i, t := range v.whole {
 		switch t.Part {
 		case urlnorm.PartHost:
@@ -40,10 +52,26 @@ func (v *view) load(u string, s *Set) error {
 			v.nseg++
 		}
 	}
-	v.deep = v.whole
+	v.byName = v.byName[:0]
+	if len(v.whole)-v.queryAt > linearQuery {
+		for i := v.queryAt; i < len(v.whole); i++ {
+			if v.whole[i].Part == urlnorm.PartQuery {
+				v.byName = append(v.byName, int32(i))
+			}
+		}
+		slices.SortFunc(v.byName, func(a, b int32) int {
+			x, y := &v.whole[a], &v.whole[b]
+			if c := strings.Compare(x.Name, y.Name); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.Pos, y.Pos)
+		})
+	}
+	v.deep, v.split = v.whole, false
 	if p := s.patternsFor(v.host); p != nil {
 		v.deep = p.AppendSplit(v.deepBuf[:0], v.whole)
 		v.deepBuf = v.deep
+		v.split = true
 	}
 	return nil
 }
@@ -68,6 +96,61 @@ func sameDeep(t, k urlnorm.Key) bool {
 	return t.Sub != 0 && sameToken(t, k) && (k.Sub == 0 || t.Sub == k.Sub) && (k.RSub == 0 || t.RSub == k.RSub)
 }
 
+// tokenAt returns the index in v.whole of the whole token of key k (no deep-token index, not
+// the whole path), or -1: the token that lookup finds.
+func (v *view) tokenAt(k urlnorm.Key) int {
+	switch k.Part {
+	case urlnorm.PartScheme:
+		if len(v.whole) == 0 || v.whole[0].Part != urlnorm.PartScheme {
+			return -1
+		}
+		return 0
+	case urlnorm.PartHost:
+		return v.hostAt
+	case urlnorm.PartQuery:
+		if len(v.byName) > 0 {
+			j, ok := slices.BinarySearchFunc(v.byName, k, func(i int32, k urlnorm.Key) int {
+				t := &v.whole[i]
+				if c := strings.Compare(t.Name, k.Name); c != 0 {
+					return c
+				}
+				return cmp.Compare(t.Pos, k.Pos)
+			})
+			if ok {
+				return int(v.byName[j])
+			}
+			return -1
+		}
+		for i := v.queryAt; i < len(v.whole); i++ {
+			t := &v.whole[i]
+			if t.Pos == k.Pos && t.Part == urlnorm.PartQuery && t.Name == k.Name {
+				return i
+			}
+		}
+		return -1
+	case urlnorm.PartPath:
+		switch {
+		case k.Pos != 0:
+			if int(k.Pos) > v.nseg || (k.RPos != 0 && int(k.Pos)+int(k.RPos) != v.nseg+1) {
+				return -1
+			}
+			return v.pathStart + int(k.Pos) - 1
+		case k.RPos != 0:
+			if int(k.RPos) > v.nseg {
+				return -1
+			}
+			return v.pathStart + v.nseg - int(k.RPos)
+		}
+		return -1
+	}
+	for i := range v.whole {
+		if sameToken(v.whole[i].Key, k) {
+			return i
+		}
+	}
+	return -1
+}
+
 // lookup returns the value of key k in the URL, and whether the URL has it. Path keys are
 // found by position; other keys by a scan of the few tokens of their part.
 func (v *view) lookup(k urlnorm.Key) (string, bool) {
@@ -85,6 +168,12 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 	case urlnorm.PartHost:
 		return v.host, true
 	case urlnorm.PartQuery:
+		if len(v.byName) > 0 {
+			if i := v.tokenAt(k); i >= 0 {
+				return v.whole[i].Value, true
+			}
+			return "", false
+		}
 		for i := v.queryAt; i < len(v.whole); i++ {
 			t := &v.whole[i]
 			if t.Pos == k.Pos && t.Part == urlnorm.PartQuery && t.Name == k.Name {
@@ -192,6 +281,48 @@ func matchesSlow(r *Rule, v *view) bool {
 type insertion struct {
 	tok    urlnorm.Token
 	before int
+}
+
+// unchanged reports whether rule r, whose context holds in v, certainly changes no token of
+// v, as rewrite would find, at the cost of a lookup per action instead of a copy of the URL's
+// tokens. It answers false, "maybe changed", for what it does not check: deep tokens (split by
+// the host's patterns, or a deep key), insertions, and a Convert of the whole path. A URL that
+// many rules match and leave as they are costs then a lookup per rule, not a copy per rule.
+func unchanged(r *Rule, v *view) bool {
+	if v.split {
+		return false
+	}
+	for _, a := range r.Transform {
+		if a.Insert || a.Key.Sub != 0 || a.Key.RSub != 0 || a.Key == wholePath {
+			return false
+		}
+		i := v.tokenAt(a.Key)
+		if a.Op == Delete {
+			if i >= 0 {
+				return false
+			}
+			continue
+		}
+		if i < 0 {
+			if a.Op == Convert {
+				continue // nothing to convert
+			}
+			return false // an Assign or Copy adds the token
+		}
+		t := &v.whole[i]
+		val := a.Value
+		switch a.Op {
+		case Copy:
+			val, _ = v.lookup(a.From)
+			val = a.Conv.convert(val)
+		case Convert:
+			val = a.Conv.convert(t.Value)
+		}
+		if t.Value != val || t.Bare {
+			return false
+		}
+	}
+	return true
 }
 
 // rewrite appends to dst the URL that rule r makes of v, before canonicalization, and reports

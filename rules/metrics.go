@@ -117,7 +117,7 @@ func (s *Set) Evaluate(urls []Labeled) Metrics {
 		if sc.v.load(it.canon, s) != nil {
 			continue
 		}
-		all = s.matchAll(all[:0], &sc.v)
+		all = s.matchAll(all[:0], &sc.v, true)
 		for _, r := range all {
 			rm := &m.Rules[r]
 			rm.Coverage++

@@ -190,6 +190,7 @@ func (r *Rule) Validate() error {
 	if r.Stats.Coverage < 0 || r.Stats.Support < 0 {
 		return invalid("negative coverage or support")
 	}
+	var seen keySet
 	for i, c := range r.Context {
 		if err := validKey(c.Key); err != nil {
 			return err
@@ -200,12 +201,11 @@ func (r *Rule) Validate() error {
 		if c.Op != Equal && c.Value != "" {
 			return invalid("value on a non-Equal condition of " + keyText(c.Key))
 		}
-		for _, d := range r.Context[:i] {
-			if d.Key == c.Key {
-				return invalid("two conditions on " + keyText(c.Key))
-			}
+		if dup(&seen, r.Context[:i], c.Key, func(d *Condition) (urlnorm.Key, bool) { return d.Key, true }) {
+			return invalid("two conditions on " + keyText(c.Key))
 		}
 	}
+	seen = keySet{}
 	for i, a := range r.Transform {
 		if a.Op != Convert || a.Key != wholePath {
 			if err := validKey(a.Key); err != nil {
@@ -250,13 +250,43 @@ func (r *Rule) Validate() error {
 		default:
 			return invalid("action op " + strconv.Itoa(int(a.Op)))
 		}
-		for _, b := range r.Transform[:i] {
-			if b.Key == a.Key && !a.Insert && !b.Insert {
-				return invalid("two actions on " + keyText(a.Key))
-			}
+		if !a.Insert && dup(&seen, r.Transform[:i], a.Key, func(b *Action) (urlnorm.Key, bool) { return b.Key, !b.Insert }) {
+			return invalid("two actions on " + keyText(a.Key))
 		}
 	}
 	return nil
+}
+
+// A keySet answers whether a key occurs among the items before the i-th of a list, for the
+// checks of Validate: by a scan while the list is short, by a map of the items' keys after
+// that, so that a rule of n conditions costs O(n), not O(n²), to validate.
+type keySet struct {
+	m map[urlnorm.Key]struct{}
+	n int // the items of before[:n] are in m
+}
+
+// dup reports whether k is the key of one of before, as key gives it (and whether the item
+// counts); before only grows from call to call.
+func dup[T any](ks *keySet, before []T, k urlnorm.Key, key func(*T) (urlnorm.Key, bool)) bool {
+	const short = 16
+	if len(before) < short {
+		for i := range before {
+			if bk, ok := key(&before[i]); ok && bk == k {
+				return true
+			}
+		}
+		return false
+	}
+	if ks.m == nil {
+		ks.m = make(map[urlnorm.Key]struct{}, 2*short)
+	}
+	for ; ks.n < len(before); ks.n++ {
+		if bk, ok := key(&before[ks.n]); ok {
+			ks.m[bk] = struct{}{}
+		}
+	}
+	_, found := ks.m[k]
+	return found
 }
 
 func (s Scope) validate() error {

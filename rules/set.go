@@ -18,6 +18,12 @@ import (
 // say otherwise.
 const DefaultMaxRewrites = 8
 
+// DefaultMaxRules is the number of rules above which NewSet and the reader fail with
+// ErrTooManyRules when Options does not say otherwise. A rule takes about 1 KB in a Set (a
+// learned rule of many conditions up to 2.5 KB), so the default keeps a set below about 250 to
+// 650 MB; a learned set of a crawl of many thousand hosts has tens of thousands of rules.
+const DefaultMaxRules = 1 << 18
+
 // Patterns are one host's deep-token patterns (package deeptoken): they split the tokens of the
 // host's URLs into deep tokens, so that rules can address parts of a path segment or a value,
 // and they write themselves as text lines for the rule file. Implementations must be safe for
@@ -42,6 +48,11 @@ type Canonicalizer interface {
 type Options struct {
 	// MaxRewrites bounds the rewrites of one URL; 0 means DefaultMaxRewrites.
 	MaxRewrites int
+	// MaxRules bounds the number of rules of a set, for NewSet and the reader, which fail with
+	// ErrTooManyRules above it (the reader as soon as it meets one rule too many, so a huge
+	// file costs no more memory than the bound); 0 means DefaultMaxRules, a negative value no
+	// bound.
+	MaxRules int
 	// Patterns maps a host (exact, as in a canonical URL) to its deep-token patterns, usually a
 	// *deeptoken.Patterns learned from the host's URLs.
 	Patterns map[string]Patterns
@@ -107,9 +118,10 @@ func routeKey(k urlnorm.Key) urlnorm.Key {
 // condition on exactly that key (absence of path(1,3) does not imply absence of path(1,-)).
 func routesOf(r *crule) []Condition {
 	rs := make([]Condition, 0, len(r.Context)+len(r.needs))
+	var seen keySet // linear in the conditions, however many
 	add := func(c Condition) {
 		k := routeKey(c.Key)
-		if c.Op == Absent && k != c.Key || slices.ContainsFunc(rs, func(r Condition) bool { return r.Key == k }) {
+		if c.Op == Absent && k != c.Key || dup(&seen, rs, k, func(r *Condition) (urlnorm.Key, bool) { return r.Key, true }) {
 			return
 		}
 		c.Key = k
@@ -146,10 +158,14 @@ type kid struct {
 }
 
 // maxLeaf is the size up to which a node is not split; maxKids the number of values up to which
-// a node keeps its branches in a slice instead of a map.
+// a node keeps its branches in a slice instead of a map; a strong split keeps at least
+// 1/splitGain of a node's rules from every URL, and a path takes at most maxWeakSplits others
+// (see build).
 const (
-	maxLeaf = 4
-	maxKids = 8
+	maxLeaf       = 4
+	maxKids       = 8
+	splitGain     = 16
+	maxWeakSplits = 16
 )
 
 // scratch holds the buffers of one Normalize call.
@@ -161,6 +177,7 @@ type scratch struct {
 	buf   []byte
 	canon []byte
 	chain []string
+	all   []int32 // matchAll's result, for applyNext
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
@@ -183,6 +200,9 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 	}
 	if o.Patterns != nil {
 		o.Patterns = maps(o.Patterns)
+	}
+	if len(rules) > o.maxRules() {
+		return &Error{Op: "build", Input: strconv.Itoa(len(rules)) + " rules", Err: ErrTooManyRules}
 	}
 	cr := make([]crule, len(rules))
 	for i := range rules {
@@ -273,6 +293,17 @@ func (a *sortKey) compare(b *sortKey) int {
 	return cmp.Compare(a.rank, b.rank)
 }
 
+// maxRules returns the bound on the number of rules that o sets.
+func (o *Options) maxRules() int {
+	switch {
+	case o.MaxRules == 0:
+		return DefaultMaxRules
+	case o.MaxRules < 0:
+		return int(^uint(0) >> 1)
+	}
+	return o.MaxRules
+}
+
 func maps(m map[string]Patterns) map[string]Patterns {
 	c := make(map[string]Patterns, len(m))
 	for k, v := range m {
@@ -352,18 +383,18 @@ func (s *Set) index() {
 	var buf []keyStat
 	s.exact, s.domain = make(map[string]*node, len(lists[0])), make(map[string]*node, len(lists[1]))
 	for h, l := range lists[0] {
-		s.exact[h] = build(s.rules, routes, l, nil, &buf)
+		s.exact[h] = build(s.rules, routes, l, nil, 0, &buf)
 	}
 	s.all = s.exact[AllHosts]
 	for h, l := range lists[1] {
-		s.domain[h] = build(s.rules, routes, l, nil, &buf)
+		s.domain[h] = build(s.rules, routes, l, nil, 0, &buf)
 	}
 }
 
 // build makes the node of rules list, whose routing conditions routes gives; used holds the
-// keys split on above it. It records in each rule of a leaf the conditions that the path to the
+// keys split on above it, weak the number of weak splits among them. It records in each rule of a leaf the conditions that the path to the
 // leaf checks (crule.known).
-func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key, buf *[]keyStat) *node {
+func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key, weak int, buf *[]keyStat) *node {
 	if len(list) <= maxLeaf {
 		return leaf(rules, routes, list, used)
 	}
@@ -424,6 +455,7 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 	parts := map[string][]int32{}
 	var values []string
 	var present, absent, rest []int32
+	biggest := 0 // the largest part
 	for _, i := range list {
 		rs := routes[i]
 		j := slices.IndexFunc(rs, func(c Condition) bool { return c.Key == best })
@@ -435,18 +467,34 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 				values = append(values, rs[j].Value)
 			}
 			parts[rs[j].Value] = append(parts[rs[j].Value], i)
+			biggest = max(biggest, len(parts[rs[j].Value]))
 		case rs[j].Op == Any:
 			present = append(present, i)
 		default:
 			absent = append(absent, i)
 		}
 	}
+	// A strong split keeps a good share of the rules from every URL: the most a URL meets
+	// below it is one value's part with the present ones and the rest, or the absent ones and
+	// the rest, at most 15/16 of the node's rules. A weak split keeps fewer; it still pays for
+	// the few rules it separates, but a path may take only maxWeakSplits of them. Without
+	// that bound, rules that each have a key of their own (the best key then takes one rule)
+	// make a chain of as many levels as rules, each level scanning the rules below it:
+	// quadratic time to build, and a walk of the chain for every match. With it, a path has
+	// at most maxWeakSplits weak and O(log n) strong splits, and each level partitions the
+	// rules: building takes O(c log n) for c conditions in all.
+	if reach := max(biggest+len(present), len(absent)) + len(rest); reach > len(list)-max(1, len(list)/splitGain) {
+		if weak >= maxWeakSplits {
+			return leaf(rules, routes, list, used)
+		}
+		weak++
+	}
 	used = append(used[:len(used):len(used)], best)
 	if len(values) > maxKids {
 		n.children = make(map[string]*node, len(values))
 	}
 	for _, v := range values {
-		c := build(rules, routes, parts[v], used, buf)
+		c := build(rules, routes, parts[v], used, weak, buf)
 		if n.children != nil {
 			n.children[v] = c
 		} else {
@@ -454,13 +502,13 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 		}
 	}
 	if len(present) > 0 {
-		n.present = build(rules, routes, present, used, buf)
+		n.present = build(rules, routes, present, used, weak, buf)
 	}
 	if len(absent) > 0 {
-		n.absent = build(rules, routes, absent, used, buf)
+		n.absent = build(rules, routes, absent, used, weak, buf)
 	}
 	if len(rest) > 0 {
-		n.rest = build(rules, routes, rest, used, buf)
+		n.rest = build(rules, routes, rest, used, weak, buf)
 	}
 	return n
 }
@@ -579,6 +627,7 @@ func (s *Set) putScratch(sc *scratch) {
 	clear(sc.ins)
 	clear(sc.chain)
 	sc.chain = sc.chain[:0]
+	sc.all = sc.all[:0]
 	s.scratch.Put(sc)
 }
 
@@ -653,14 +702,17 @@ func (s *Set) first(list []int32, v *view, from, best int32) int32 {
 }
 
 // matchAll appends to dst the indexes of every rule whose scope and context hold in v, in
-// precedence order.
-func (s *Set) matchAll(dst []int32, v *view) []int32 {
+// precedence order; with twins false, it leaves out the rules equal to a rule before them
+// (Set.twins).
+func (s *Set) matchAll(dst []int32, v *view, twins bool) []int32 {
 	n := len(dst)
 	add := func(list []int32) {
 		for _, i := range list {
 			if s.rules[i].matches(v) {
 				dst = append(dst, i)
-				dst = append(dst, s.twins[i]...)
+				if twins {
+					dst = append(dst, s.twins[i]...)
+				}
 			}
 		}
 	}
@@ -791,6 +843,9 @@ func (s *Set) normalize(u string, slow bool) (string, error) {
 	}
 }
 
+// incrementalTries is the number of rules that applyNext finds one by one before it finds all.
+const incrementalTries = 4
+
 // applyNext applies the first rule after rule i, in precedence order, that matches the URL in
 // sc.v and changes it; it returns "" if there is none.
 func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, error) {
@@ -806,7 +861,11 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 			}
 		}
 	}
-	for {
+	// The next few matching rules are found by the pruned search of matchFrom, cheapest when
+	// one of them changes the URL (the common case); after that, every matching rule is found
+	// in one walk of the index: a walk for each rule tried would cost as many walks as rules
+	// that leave the URL as it is.
+	for range incrementalTries {
 		i = s.matchFrom(&sc.v, int32(i+1))
 		if i < 0 {
 			return "", nil
@@ -816,6 +875,18 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 			return next, err
 		}
 	}
+	sc.all = s.matchAll(sc.all[:0], &sc.v, false)
+	j, _ := slices.BinarySearch(sc.all, int32(i+1))
+	for _, k := range sc.all[j:] {
+		if unchanged(&s.rules[k].Rule, &sc.v) {
+			continue // certainly a no-op, known without copying the URL's tokens
+		}
+		next, err := s.apply(sc, int(k), cur)
+		if err != nil || next != cur {
+			return next, err
+		}
+	}
+	return "", nil
 }
 
 // apply rewrites the URL cur, tokenized in sc.v, by rule i and canonicalizes the result; if the

@@ -48,7 +48,10 @@ type nearIndex struct {
 const sigSeed = 1
 
 // readInputs reads pages from a JSON-lines file (optionally .gz) or from a
-// directory of .html/.htm files (id = path relative to the directory).
+// directory of .html/.htm files (id = path relative to the directory). Input
+// without a page is an error in both forms (index and query exit 1): an
+// empty index or an empty query is almost always a wrong path or a file cut
+// short, and an index of nothing would answer every later query with nothing.
 func readInputs(pagesFile, dir string) ([]Page, error) {
 	switch {
 	case pagesFile != "" && dir != "":
@@ -67,7 +70,11 @@ func readInputs(pagesFile, dir string) ([]Page, error) {
 			}
 			r = z
 		}
-		return readPages(r, pagesFile)
+		pages, err := readPages(r, pagesFile)
+		if err == nil && len(pages) == 0 {
+			err = fmt.Errorf("%s: no pages", pagesFile)
+		}
+		return pages, err
 	case dir != "":
 		var pages []Page
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -89,7 +96,7 @@ func readInputs(pagesFile, dir string) ([]Page, error) {
 			return nil, err
 		}
 		if len(pages) == 0 {
-			return nil, fmt.Errorf("%s: no .html files", dir)
+			return nil, fmt.Errorf("%s: no pages (no .html or .htm files)", dir)
 		}
 		return pages, nil
 	}
@@ -165,29 +172,38 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func writeIndex(name string, meta indexMeta, lsh *shingle.LSH) error {
-	f, err := os.Create(name)
+// writeIndex writes the index to a temporary file beside name and renames it
+// to name once it is complete, so that a failed or interrupted write leaves
+// no cut index behind (nor destroys an earlier one).
+func writeIndex(name string, meta indexMeta, lsh *shingle.LSH) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
 	w := bufio.NewWriter(f)
 	fmt.Fprintln(w, indexMagic)
 	j, err := json.Marshal(meta)
 	if err != nil {
-		f.Close()
 		return err
 	}
 	w.Write(j)
 	w.WriteByte('\n')
 	if _, err := lsh.WriteTo(w); err != nil {
-		f.Close()
 		return err
 	}
 	if err := w.Flush(); err != nil {
-		f.Close()
 		return err
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), name)
 }
 
 func readIndex(name string) (*nearIndex, error) {

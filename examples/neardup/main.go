@@ -35,8 +35,12 @@
 // agrees with the query's in at least a fraction -t of positions (the
 // index's threshold by default): query id, match id, match URL, estimate.
 //
-// Exit codes: 0 success, 1 failure (unreadable or malformed files), 2 bad
-// usage (unknown subcommand or flag, missing -corpus).
+// Input without a page (an empty JSON-lines file, a directory without .html
+// files) is a failure for index and query alike. index writes INDEX through
+// a temporary file that it renames once complete.
+//
+// Exit codes: 0 success, 1 failure (unreadable, malformed or empty input), 2
+// bad usage (unknown subcommand or flag, missing -corpus).
 package main
 
 //go:generate go run gen_testdata.go

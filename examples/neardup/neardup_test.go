@@ -18,6 +18,11 @@ func TestRunExitCodes(t *testing.T) {
 	bad := filepath.Join(dir, "bad")
 	os.Mkdir(bad, 0o755)
 	os.WriteFile(filepath.Join(bad, "pages.jsonl"), []byte("{not json\n"), 0o644)
+	emptyDir := filepath.Join(dir, "empty")
+	os.Mkdir(emptyDir, 0o755)
+	emptyFile := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(emptyFile, []byte("\n\n"), 0o644)
+	idx := filepath.Join(dir, "x.idx")
 	tests := []struct {
 		args []string
 		code int
@@ -33,6 +38,10 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"eval", "-corpus", bad}, 1, "pages.jsonl:1"},                          // malformed pages
 		{[]string{"eval", "-corpus", "testdata", "-q", "-method", "digest"}, 0, ""},     // success
 		{[]string{"help"}, 0, ""}, // help
+		// Input without pages fails the same way in both forms, and writes no index.
+		{[]string{"index", "-pages", emptyFile, "-o", idx}, 1, "no pages"},
+		{[]string{"index", "-dir", emptyDir, "-o", idx}, 1, "no pages"},
+		{[]string{"query", "-index", idx, "-pages", emptyFile}, 1, ""},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
@@ -42,6 +51,12 @@ func TestRunExitCodes(t *testing.T) {
 		if !strings.Contains(errb.String(), tt.msg) {
 			t.Errorf("run(%q) stderr %q does not mention %q", tt.args, errb.String(), tt.msg)
 		}
+	}
+	if _, err := os.Stat(idx); err == nil {
+		t.Errorf("index of no pages written to %s", idx)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".x.idx.tmp*")); len(left) > 0 {
+		t.Errorf("temporary files left: %q", left)
 	}
 }
 

@@ -34,6 +34,10 @@
 // al.) or align (multiple URL alignment, DUSTER). eval -learner align or both prints, instead of
 // the paper's tables, the learners side by side with the static keys on the held-out halves.
 //
+// learn -o writes the rule file through a temporary file that it renames once complete. apply
+// refuses a rule file that is malformed, cut short (version 2 files end with a checked line) or
+// holds more than rules.DefaultMaxRules rules, and stops at an input line over 1 MiB.
+//
 // Exit codes: 0 success, 1 failure (unreadable or malformed input), 2 bad usage.
 package main
 
@@ -124,17 +128,39 @@ func cmdLearn(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(os.Stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected (%d not expressible, %d dropped for cycles), %d rules written\n",
 		st.Sites, st.URLs, st.Pairs, st.Rules, st.Selected, st.Unexpressed, st.Cycles, set.Len())
-	w := stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+	if *out == "" {
+		_, err = set.WriteTo(stdout)
+		return err
 	}
-	_, err = set.WriteTo(w)
-	return err
+	return writeFile(*out, set)
+}
+
+// writeFile writes the set to a temporary file beside name and renames it to name once it is
+// written and closed without error: a failed write (a full disk) leaves neither a cut rule file
+// nor a destroyed earlier one. (A cut file of version 2 would not load, but a cut earlier
+// version 1 file would.)
+func writeFile(name string, set io.WriterTo) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	w := bufio.NewWriter(f)
+	if _, err := set.WriteTo(w); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), name)
 }
 
 func readClusters(tsv, cdx string, domain bool) ([]learn.Cluster, error) {
@@ -179,12 +205,13 @@ func cmdApply(args []string, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 64<<10), maxURLLine)
 	bw := bufio.NewWriter(stdout)
-	defer bw.Flush()
+	line := 0
 	for sc.Scan() {
 		// On a rewrite cycle or at the rewrite bound, Normalize still returns a key (on a cycle,
 		// the URL's static key): it is printed with the error reported.
+		line++
 		key, err := set.Normalize(sc.Text())
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "urldedup apply: %q: %v\n", sc.Text(), err)
@@ -194,8 +221,17 @@ func cmdApply(args []string, stdin io.Reader, stdout io.Writer) error {
 		}
 		fmt.Fprintln(bw, key)
 	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return fmt.Errorf("apply: line %d: longer than %d bytes", line+1, maxURLLine)
+	}
 	return sc.Err()
 }
+
+// maxURLLine bounds a line of apply's input.
+const maxURLLine = 1 << 20
 
 func cmdEval(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)

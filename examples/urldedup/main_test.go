@@ -39,6 +39,29 @@ func TestLearnApply(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("apply printed\n%s\nwant\n%s", out.String(), want)
 	}
+	// A rule file cut short is refused, not applied as a smaller set.
+	full, err := os.ReadFile(rulesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.txt")
+	os.WriteFile(cut, full[:len(full)-1], 0o644)
+	if err := cmdApply([]string{"-rules", cut}, strings.NewReader("http://a.example/\n"), &bytes.Buffer{}); err == nil {
+		t.Errorf("apply with a rule file cut short: no error")
+	}
+	// learn -o into a directory that does not exist fails and leaves nothing; the temporary
+	// file of a successful write is gone.
+	if err := cmdLearn([]string{"-clusters", tsv, "-o", filepath.Join(dir, "no", "rules.txt"), "-min-precision", "0.5"}, &bytes.Buffer{}); err == nil {
+		t.Errorf("learn -o into a missing directory: no error")
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".rules.txt.tmp*")); len(left) > 0 {
+		t.Errorf("temporary files left: %q", left)
+	}
+	// An input line over the limit stops apply with its line number.
+	long := "http://a.example/\n" + strings.Repeat("x", maxURLLine+1) + "\n"
+	if err := cmdApply([]string{"-rules", rulesFile}, strings.NewReader(long), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("apply with a line over %d bytes: %v, want an error naming line 2", maxURLLine, err)
+	}
 }
 
 // TestUsage checks that a missing required flag is a usage error.

@@ -102,7 +102,7 @@ func TestLearnerFlag(t *testing.T) {
 	if err := cmdLearn([]string{"-clusters", tsv, "-learner", "align"}, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), "undust-rules v1") {
+	if !strings.HasPrefix(out.String(), "undust-rules v2") {
 		t.Errorf("align rules file starts %.40q", out.String())
 	}
 }

@@ -1,9 +1,11 @@
 package align
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/undust/undust/internal/hostile"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 )
@@ -19,6 +21,9 @@ func FuzzAlign(f *testing.F) {
 		{"http://a.com/dir/", "http://a.com/dir/index.html"},
 		{"http://www.a.com/x", "https://a.com/x"},
 		{"http://a.com/a?b&b=1&b=2", "http://a.com:8080/"},
+		// Many keys: path segments and query names.
+		{hostile.DistinctSegmentURL(50), hostile.DistinctSegmentURL(49) + "/w"},
+		{hostile.DistinctKeyURL(40), hostile.DistinctKeyURL(39)},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1])
@@ -72,6 +77,13 @@ func FuzzAlign(f *testing.F) {
 func FuzzLearnApply(f *testing.F) {
 	f.Add("http://a.com/p?id=1\thttp://a.com/p?id=1&sid=77\nhttp://a.com/p?id=2\thttp://a.com/p?id=2&sid=78\nhttp://a.com/p?id=3\thttp://a.com/p?id=3&sid=79\nhttp://a.com/p?id=4")
 	f.Add("http://www.a.com/X/y\thttp://a.com/x/y\nhttp://www.a.com/X/z\thttp://a.com/x/z\nhttp://www.a.com/X/w\thttp://a.com/x/w")
+	// Pairs of many-keyed URLs, each pair its own site so that a learner groups them.
+	var many strings.Builder
+	for i := range 4 {
+		many.WriteString(strings.Replace(hostile.DistinctKeyURL(20+i), "h.example", "m.example", 1) + "&sid=" + strconv.Itoa(i))
+		many.WriteString("\t" + strings.Replace(hostile.DistinctKeyURL(20+i), "h.example", "m.example", 1) + "\n")
+	}
+	f.Add(many.String())
 	f.Fuzz(func(t *testing.T, text string) {
 		lines := strings.Split(text, "\n")
 		if len(lines) > 20 {
