@@ -92,7 +92,7 @@ func TestReadLSHLinear(t *testing.T) {
 			for _, n := range shape.sizes {
 				in[n] = shape.gen(n)
 			}
-			hostile.Linear(t, hostile.Growth{Sizes: shape.sizes, Repeat: 5}, func(n int) int {
+			hostile.Linear(t, hostile.Growth{Sizes: shape.sizes, Repeat: 5, MaxCPURatio: 4}, func(n int) int {
 				l, err := ReadLSH(bytes.NewReader(in[n]))
 				if err != nil {
 					t.Fatal(err)
