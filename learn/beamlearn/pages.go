@@ -166,7 +166,7 @@ func Clusters(s beam.Scope, lines beam.PCollection, cfg PageConfig) (beam.PColle
 	}
 	b, r := shingle.OptimalBands(cfg.K, cfg.Threshold)
 	nodes, bands := beam.ParDo2(s, &pageFn{K: cfg.K, Bands: b, Rows: r, SkipBad: cfg.SkipBad}, lines)
-	edges := beam.ParDo(s, &bucketFn{Threshold: cfg.Threshold, MaxBucket: cfg.MaxBucket}, beam.GroupByKey(s, bands))
+	edges := beam.ParDo(s, &bucketFn{Threshold: cfg.Threshold, MaxBucket: cfg.MaxBucket, Rows: r}, beam.GroupByKey(s, bands))
 	for range cfg.Rounds {
 		edges = beam.ParDo(s, &largeStarFn{}, beam.GroupByKey(s, beam.ParDo(s, &bothFn{}, edges)))
 		edges = beam.ParDo(s, &smallStarFn{}, beam.GroupByKey(s, beam.ParDo(s, &upFn{}, edges)))
@@ -182,7 +182,7 @@ func Clusters(s beam.Scope, lines beam.PCollection, cfg PageConfig) (beam.PColle
 func ReadPages(s beam.Scope, glob string) beam.PCollection {
 	s = s.Scope("undust.readpages")
 	files := fileio.ReadMatches(s, fileio.MatchFiles(s, glob), fileio.ReadAutoCompression())
-	return beam.Reshuffle(s, beam.ParDo(s, &linesFn{}, files))
+	return beam.ParDo(s, &linesFn{}, files)
 }
 
 // linesFn emits the lines of one file.
@@ -296,21 +296,34 @@ func bandKey(band int, rows []uint64) string {
 	return string(b)
 }
 
-// bucketFn verifies the candidate pairs of one bucket and emits each verified pair once,
-// smaller URL first.
+// bucketFn verifies the candidate pairs of one bucket and emits each verified pair, smaller
+// URL first. A pair that shares several bands is verified and emitted in the first of them
+// only, so each pair crosses the shuffles of the components once.
 type bucketFn struct {
 	Threshold float64
 	MaxBucket int
+	Rows      int
+}
+
+// sharesEarlierBand reports whether signatures a and b agree on all rows of a band before
+// band.
+func sharesEarlierBand(a, b []uint64, band, rows int) bool {
+	for i := range band {
+		if slices.Equal(a[i*rows:(i+1)*rows], b[i*rows:(i+1)*rows]) {
+			return true
+		}
+	}
+	return false
 }
 
 var (
 	bucketSize = beam.NewDistribution("undust.pages", "bucket_size")
 	hotBuckets = beam.NewCounter("undust.pages", "hot_buckets")
-	compared   = beam.NewCounter("undust.pages", "pairs_compared")
+	compared   = beam.NewCounter("undust.pages", "pairs_compared") // candidate pairs a bucket verifies
 	verified   = beam.NewCounter("undust.pages", "pairs_verified")
 )
 
-func (f *bucketFn) ProcessElement(ctx context.Context, _ string, pages func(*sigPage) bool, emit func(string, string)) {
+func (f *bucketFn) ProcessElement(ctx context.Context, key string, pages func(*sigPage) bool, emit func(string, string)) {
 	var all []sigPage
 	var p sigPage
 	for pages(&p) {
@@ -328,9 +341,13 @@ func (f *bucketFn) ProcessElement(ctx context.Context, _ string, pages func(*sig
 		window = f.MaxBucket
 		hotBuckets.Inc(ctx, 1)
 	}
+	band := int(binary.BigEndian.Uint16([]byte(key[:2])))
 	var n, v int64
 	for i := range all {
 		for j := i + 1; j < len(all) && j <= i+window; j++ {
+			if sharesEarlierBand(all[i].Sig, all[j].Sig, band, f.Rows) {
+				continue // verified in the first band the two share
+			}
 			n++
 			if shingle.Estimate(all[i].Sig, all[j].Sig) >= f.Threshold {
 				v++
