@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -227,5 +229,51 @@ func TestClustersErrors(t *testing.T) {
 		if err := ptest.Run(p); err == nil || !strings.Contains(err.Error(), "beamlearn") && !strings.Contains(err.Error(), "json") {
 			t.Errorf("%q: error %v", line, err)
 		}
+	}
+}
+
+// TestRulesFromPages checks that pages to rules in one pipeline writes the rules file that the
+// in-process learner writes for the clusters of the same pages. (These 24 pages give the
+// learner too little evidence for a rule; the test checks the plumbing, header and key line.)
+func TestRulesFromPages(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "pages.jsonl")
+	var b strings.Builder
+	article := func(n int) string {
+		var w []string
+		for i := range 60 {
+			w = append(w, strconv.FormatInt(int64(n*7919+i*104729), 36))
+		}
+		return "<html><body><main><p>" + strings.Join(w, " ") + "</p></main></body></html>"
+	}
+	for n := range 12 {
+		for _, u := range []string{"https://shop.example/item?id=%d", "https://shop.example/item?id=%d&layout=print"} {
+			line, _ := json.Marshal(pageJSON{URL: fmt.Sprintf(u, n), HTML: article(n)})
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+	}
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	clusters := filepath.Join(dir, "clusters.tsv")
+	if err := os.WriteFile(clusters, []byte(strings.Join(runClusters(t, in, PageConfig{}), "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := inProcess(t, clusters, learn.Options{})
+	out := filepath.Join(dir, "rules.txt")
+	p, s := beam.NewPipelineWithRoot()
+	if err := RulesFromPages(s, in, out, PageConfig{}, Config{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("rules mismatch (-in-process +Prism):\n%s", diff)
 	}
 }
