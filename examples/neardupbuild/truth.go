@@ -41,30 +41,12 @@ type scored struct {
 	J, CA, CB float64 // resemblance, containment of A in B, of B in A
 }
 
-// intersect counts the common hashes of two sorted sets.
-func intersect(a, b shingle.Set) int {
-	n, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			n++
-			i++
-			j++
-		}
-	}
-	return n
-}
-
 // score computes J and both containments of a pair of sets.
 func score(a, b shingle.Set) (j, ca, cb float64) {
 	if len(a) == 0 || len(b) == 0 {
 		return 0, 0, 0
 	}
-	in := intersect(a, b)
+	in := a.Intersection(b)
 	j = float64(in) / float64(len(a)+len(b)-in)
 	ca = float64(in) / float64(len(a))
 	cb = float64(in) / float64(len(b))
@@ -76,7 +58,7 @@ func listed(j, ca, cb float64, a, b textSets) bool {
 	if max(j, ca, cb) < truthMinC {
 		return false
 	}
-	return len(a.s8) > 0 && len(b.s8) > 0 && intersect(a.s8, b.s8) > 0
+	return len(a.s8) > 0 && len(b.s8) > 0 && a.s8.Intersection(b.s8) > 0
 }
 
 // truthPairs returns every pair of docs with max(J, containments) >= 0.5
