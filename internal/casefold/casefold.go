@@ -26,7 +26,7 @@ type Options struct {
 // Evidence is what lowercasing the paths of one host does to its training URLs. It is a plain
 // value.
 type Evidence struct {
-	Pairs   int // URLs that meet another URL of their cluster (on any host of the site) once lowercased, differing beyond first letters
+	Pairs   int // URLs of one cluster that meet another of it only once lowercased (beyond first letters)
 	False   int // URLs that lowercasing puts together with a URL of another cluster
 	Changed int // URLs whose path has an upper-case letter
 }
@@ -42,18 +42,13 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 		opt.MaxFalse = 0.02
 	}
 	type member struct {
-		host, rest string // rest: path and query
-		cluster    int32
+		url     string
+		cluster int32
 	}
-	// Pairs are counted across the hosts of the site (www.example.com/Recipes/X and
-	// example.com/recipes/x), for the host of each URL: the rule lowercases a host's paths
-	// before or after the site's rules move its URLs to another host. False merges are counted
-	// within a host, where the rule merges.
-	byRest := map[string][]member{}
-	byURL := map[string][]int32{}
+	groups := map[string][]member{}
 	ev := map[string]*Evidence{}
 	for i, u := range urls {
-		h, rest := split(u)
+		h := host(u)
 		e := ev[h]
 		if e == nil {
 			e = &Evidence{}
@@ -63,31 +58,28 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 		if lo != u {
 			e.Changed++
 		}
-		_, lrest := split(lo)
-		byRest[lrest] = append(byRest[lrest], member{h, rest, cluster[i]})
-		byURL[lo] = append(byURL[lo], cluster[i])
+		groups[lo] = append(groups[lo], member{u, cluster[i]})
 	}
-	for lo, cs := range byURL {
-		if len(cs) < 2 {
+	for lo, ms := range groups {
+		if len(ms) < 2 {
 			continue
 		}
+		e := ev[host(lo)]
 		byCluster := map[int32]int{}
-		most := 0
-		for _, c := range cs {
-			byCluster[c]++
-			most = max(most, byCluster[c])
+		for _, m := range ms {
+			byCluster[m.cluster]++
 		}
-		h, _ := split(lo)
-		ev[h].False += len(cs) - most
-	}
-	for _, ms := range byRest {
+		if len(byCluster) > 1 {
+			most := 0
+			for _, n := range byCluster {
+				most = max(most, n)
+			}
+			e.False += len(ms) - most
+		}
 		for i, a := range ms {
-			for j, b := range ms {
-				if j >= maxCompare {
-					break
-				}
-				if i != j && a.cluster == b.cluster && beyondFirst(a.rest, b.rest) {
-					ev[a.host].Pairs++
+			for _, b := range ms[:i] {
+				if a.cluster == b.cluster && beyondFirst(a.url, b.url) {
+					e.Pairs++
 					break
 				}
 			}
@@ -116,22 +108,18 @@ func beyondFirst(a, b string) bool {
 	return false
 }
 
-// split returns the authority of an absolute URL u and the rest after it (path and query).
-func split(u string) (host, rest string) {
+// host returns the authority of an absolute URL u.
+func host(u string) string {
 	i := strings.Index(u, "://")
 	if i < 0 {
-		return "", u
+		return ""
 	}
-	host = u[i+3:]
-	if j := strings.IndexAny(host, "/?#"); j >= 0 {
-		return host[:j], host[j:]
+	rest := u[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		rest = rest[:j]
 	}
-	return host, ""
+	return rest
 }
-
-// maxCompare bounds the URLs that one URL is compared with for a pair: the URLs of one
-// lowercased path are few but for a site's root.
-const maxCompare = 64
 
 // LowerPath returns u with the ASCII letters of its path lowercased, except in percent escapes
 // (%C3 stays %C3): what the rule "path(-,-)=lower" does to a canonical URL.
