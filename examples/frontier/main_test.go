@@ -7,6 +7,22 @@ import (
 	"testing"
 )
 
+// TestLoopDefault runs the loop as `go run ./examples/frontier` does (its flags' defaults) and
+// checks that neither the learned pass nor the online pass loses a page: a case-folding rule
+// learned from another host's evidence once lost one there, and on no smaller site.
+func TestLoopDefault(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the default site takes seconds")
+	}
+	r, err := loop(config{size: 300, seed: 1, maxFetches: 4000, out: t.TempDir(), quiet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.lost() != 0 || r.lost3() != 0 {
+		t.Errorf("pass 2 lost %d distinct pages, pass 3 %d; want 0", r.lost(), r.lost3())
+	}
+}
+
 // The closed loop on a small site: pass 2 needs fewer fetches than pass 1, loses no distinct
 // page, and the rules file and the picture are written; pass 3, which learns as it goes, needs
 // fewer fetches than pass 1 and loses no distinct page either.
