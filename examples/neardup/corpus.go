@@ -13,10 +13,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/undust/undust/htmltext"
+	"github.com/undust/undust/internal/par"
 	"github.com/undust/undust/shingle"
 )
 
@@ -300,19 +300,4 @@ func (c *Corpus) Input(main bool) *Input {
 }
 
 // parallel calls f(i) for i in [0, n) on GOMAXPROCS goroutines.
-func parallel(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int, 64)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
+func parallel(n int, f func(i int)) { par.For(n, runtime.GOMAXPROCS(0), f) }

@@ -63,7 +63,8 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"sync"
+
+	"github.com/undust/undust/internal/par"
 )
 
 func main() {
@@ -182,20 +183,5 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// parallelFor calls f(i) for i in [0, n) on all CPUs.
-func parallelFor(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
+// parallelFor calls f(i) for i in [0, n) on GOMAXPROCS goroutines.
+func parallelFor(n int, f func(i int)) { par.For(n, runtime.GOMAXPROCS(0), f) }
