@@ -44,14 +44,25 @@ func TestLinearRejectsQuadratic(t *testing.T) {
 			return len(keep)
 		}},
 		{"steps", func(n int) int { return n * n }},
+		{"cpu", func(n int) int { // quadratic time, constant bytes, no steps
+			x := uint64(n)
+			for i := 0; i < n*n/8; i++ {
+				x = x*6364136223846793005 + 1442695040888963407
+			}
+			return int(x & 0) // no step count
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if raceEnabled && c.name == "bytes" {
-				t.Skip("bytes are not checked under the race detector (race.go)")
+			if raceEnabled && c.name != "steps" {
+				t.Skip("bytes and CPU time are not checked under the race detector (race.go)")
 			}
 			f := &fakeTB{TB: t}
-			Linear(f, Growth{Sizes: []int{1 << 12, 1 << 13, 1 << 14}, MaxCPURatio: -1}, c.run)
+			g := Growth{Sizes: []int{1 << 12, 1 << 13, 1 << 14}, MaxCPURatio: -1}
+			if c.name == "cpu" {
+				g.MaxCPURatio = 0
+			}
+			Linear(f, g, c.run)
 			if !f.failed {
 				t.Fatal("Linear accepted a quadratic function")
 			}
