@@ -41,9 +41,9 @@ func (n *Normalizer) Resolve(base, ref string) (string, error) {
 }
 
 // AppendResolve appends the canonical URL of ref resolved against base (see
-// Resolve) to dst and returns the extended slice. It does not allocate when
-// dst has room and ref has no tab or newline inside. On error dst is
-// returned unchanged.
+// Resolve) to dst and returns the extended slice. Once warm it does not
+// allocate when dst has room and base and ref have no tab or newline
+// inside. On error dst is returned unchanged.
 func (n *Normalizer) AppendResolve(dst []byte, base, ref string) ([]byte, error) {
 	return n.appendResolved(dst, base, ref, n.flags&CanonicalFlags, "resolve")
 }
@@ -56,8 +56,8 @@ func (n *Normalizer) ResolveKey(base, ref string) (string, error) {
 }
 
 // AppendResolveKey appends ResolveKey(base, ref) to dst and returns the
-// extended slice. It does not allocate when dst has room and ref has no tab
-// or newline inside. On error dst is returned unchanged.
+// extended slice. Once warm it does not allocate when dst has room and base
+// and ref have no tab or newline inside. On error dst is returned unchanged.
 func (n *Normalizer) AppendResolveKey(dst []byte, base, ref string) ([]byte, error) {
 	return n.appendResolved(dst, base, ref, n.flags, "resolve key")
 }
@@ -91,8 +91,8 @@ func (n *Normalizer) appendResolved(dst []byte, base, ref string, f Flags, op st
 		if kind = lookupScheme(sch); kind == schemeNone {
 			return dst, &Error{Op: op, URL: ref, Err: ErrUnsupportedScheme}
 		}
-		bsch, _, ok := splitScheme(trimControlSpace(base))
-		if !ok || lookupScheme(removeTabNewline(bsch)) != kind ||
+		bsch, _, ok := splitScheme(removeTabNewline(trimControlSpace(base)))
+		if !ok || lookupScheme(bsch) != kind ||
 			len(rest) >= 2 && isSlash(rest[0]) && isSlash(rest[1]) {
 			// Absolute: base plays no part.
 			return n.rewrap(dst, start, r, ref, f, op)
