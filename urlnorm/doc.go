@@ -80,7 +80,8 @@
 // joined URL goes through the same parser as Canonical, so
 // ResolveKey(base, ref) is Key(Resolve(base, ref)). Only special schemes are
 // resolved: a reference or a needed base with another scheme fails with
-// ErrUnsupportedScheme (WHATWG would give a non-special URL).
+// ErrUnsupportedScheme (WHATWG would give a non-special URL). A [Base]
+// canonicalizes a page's URL once for all the hrefs found on it.
 //
 // GuessScheme is for input a person wrote without a scheme, not for hrefs:
 // it reads a scheme-less input as http only when it starts with a host (an

@@ -81,3 +81,22 @@ func ExampleGuessScheme() {
 	// "" true
 	// http://example.com/relative/path
 }
+
+func ExampleNormalizer_Base() {
+	// A crawler resolves every href of a page against one Base.
+	n := urlnorm.New(urlnorm.Crawler)
+	page, err := n.Base("https://example.com/blog/2026/11/post.html?utm_source=feed#comments")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(page)
+	for _, href := range []string{"../10/older.html", "/tags/go?sessionid=ab12cd34ef56gh78", "#top"} {
+		k, _ := page.ResolveKey(href)
+		fmt.Println(k)
+	}
+	// Output:
+	// https://example.com/blog/2026/11/post.html?utm_source=feed
+	// https://example.com/blog/2026/10/older.html
+	// https://example.com/tags/go
+	// https://example.com/blog/2026/11/post.html
+}

@@ -80,52 +80,79 @@ var joinPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b
 // appendResolved is Resolve and ResolveKey: f selects the output.
 func (n *Normalizer) appendResolved(dst []byte, base, ref string, f Flags, op string) ([]byte, error) {
 	f &^= GuessScheme
-	start := len(dst)
-	if len(ref) > n.maxLen {
-		return dst, &Error{Op: op, URL: ref, Err: ErrTooLong}
-	}
-	r := removeTabNewline(trimControlSpace(ref))
-	sch, rest, hasScheme := splitScheme(r)
-	kind := schemeNone
-	if hasScheme {
-		if kind = lookupScheme(sch); kind == schemeNone {
-			return dst, &Error{Op: op, URL: ref, Err: ErrUnsupportedScheme}
+	r, abs, err := n.readRef(ref, func() schemeKind {
+		sch, _, ok := splitScheme(removeTabNewline(trimControlSpace(base)))
+		if !ok {
+			return schemeNone
 		}
-		bsch, _, ok := splitScheme(removeTabNewline(trimControlSpace(base)))
-		if !ok || lookupScheme(bsch) != kind ||
-			len(rest) >= 2 && isSlash(rest[0]) && isSlash(rest[1]) {
-			// Absolute: base plays no part.
-			return n.rewrap(dst, start, r, ref, f, op)
-		}
-		r = rest // "http:x" against an http base is the relative "x"
+		return lookupScheme(sch)
+	}, op)
+	if err != nil || abs {
+		return n.rewrap(dst, r, ref, f, op, err)
 	}
-
 	bp := joinPool.Get().(*[]byte)
-	defer func() {
-		if cap(*bp) <= 64<<10 {
-			joinPool.Put(bp)
-		}
-	}()
-	// The base keeps its path, query and userinfo as Canonical prints them
-	// (only the canonical-class flags: a key's dropped segments or sorted
-	// query would change what a relative reference means), never its
-	// fragment.
-	b, err := n.appendURL((*bp)[:0], base, f&CanonicalFlags|DropFragment, "resolve base")
+	defer putJoin(bp)
+	b, err := n.appendBase((*bp)[:0], base)
 	*bp = b[:0]
 	if err != nil {
-		if e, ok := err.(*Error); ok {
-			return dst, &Error{Op: "resolve base", URL: base, Err: e.Err}
-		}
 		return dst, err
 	}
-	if r == "" {
-		// The base itself, without its fragment.
-		j := append(b, b...)
-		*bp = j[:0]
-		return n.rewrap(dst, start, unsafe.String(unsafe.SliceData(j[len(b):]), len(b)), ref, f, op)
-	}
+	j := joinRef(b, b, r)
+	*bp = j[:0]
+	joined := j[len(b):]
+	return n.rewrap(dst, unsafe.String(unsafe.SliceData(joined), len(joined)), ref, f, op, nil)
+}
 
-	// b is scheme://[userinfo@]host[:port]/path[?query].
+func putJoin(bp *[]byte) {
+	if cap(*bp) <= 64<<10 {
+		joinPool.Put(bp)
+	}
+}
+
+// readRef trims ref the WHATWG way and decides whether it is absolute,
+// asking baseKind for the base's scheme only when ref has a special scheme
+// of its own. A relative r has the scheme cut off ("http:x" against an http
+// base is the relative "x").
+func (n *Normalizer) readRef(ref string, baseKind func() schemeKind, op string) (r string, abs bool, err error) {
+	if len(ref) > n.maxLen {
+		return "", false, &Error{Op: op, URL: ref, Err: ErrTooLong}
+	}
+	r = removeTabNewline(trimControlSpace(ref))
+	sch, rest, hasScheme := splitScheme(r)
+	if !hasScheme {
+		return r, false, nil
+	}
+	kind := lookupScheme(sch)
+	if kind == schemeNone {
+		return "", false, &Error{Op: op, URL: ref, Err: ErrUnsupportedScheme}
+	}
+	if len(rest) >= 2 && isSlash(rest[0]) && isSlash(rest[1]) || baseKind() != kind {
+		return r, true, nil // base plays no part
+	}
+	return rest, false, nil
+}
+
+// appendBase appends the canonical form of base that references are joined
+// to: its path, query and userinfo as Canonical prints them (only the
+// canonical-class flags: a key's dropped segments or sorted query would
+// change what a relative reference means), never its fragment.
+func (n *Normalizer) appendBase(dst []byte, base string) ([]byte, error) {
+	b, err := n.appendURL(dst, base, n.flags&CanonicalFlags|DropFragment, "resolve base")
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			return b, &Error{Op: "resolve base", URL: base, Err: e.Err}
+		}
+	}
+	return b, err
+}
+
+// joinRef appends to j the text of the relative reference r joined to the
+// canonical base b, scheme://[userinfo@]host[:port]/path[?query], and
+// returns the extended slice.
+func joinRef(j, b []byte, r string) []byte {
+	if r == "" {
+		return append(j, b...) // the base itself, without its fragment
+	}
 	schemeEnd := 0
 	for b[schemeEnd] != ':' {
 		schemeEnd++
@@ -140,12 +167,10 @@ func (n *Normalizer) appendResolved(dst []byte, base, ref string, f Flags, op st
 	}
 	file := string(b[:schemeEnd]) == "file"
 
-	j := b
 	switch c := r[0]; {
 	case isSlash(c) && len(r) >= 2 && isSlash(r[1]):
 		// Scheme-relative: only the scheme of base stays.
 		j = append(j, b[:schemeEnd+1]...)
-		j = append(j, r...)
 	case isSlash(c):
 		// Path-absolute: the authority stays; a file base also lends its
 		// drive letter to a path that has none (WHATWG file slash state).
@@ -153,47 +178,42 @@ func (n *Normalizer) appendResolved(dst []byte, base, ref string, f Flags, op st
 		if file && !startsWithDriveLetter(r[1:]) && baseDrive(b[authEnd:pathEnd]) {
 			j = append(j, b[authEnd:authEnd+3]...)
 		}
-		j = append(j, r...)
 	case c == '?':
 		j = append(j, b[:pathEnd]...)
-		j = append(j, r...)
 	case c == '#':
 		j = append(j, b...)
-		j = append(j, r...)
 	case file && startsWithDriveLetter(r):
 		// A drive letter replaces the whole path of a file base.
 		j = append(j, b[:authEnd]...)
 		j = append(j, '/')
-		j = append(j, r...)
+	case file && pathEnd-authEnd == 3 && baseDrive(b[authEnd:pathEnd]):
+		// A file path that is only a drive letter keeps it.
+		j = append(j, b[:pathEnd]...)
+		j = append(j, '/')
 	default:
-		// Path-relative: the base path without its last segment, except
-		// that a file path that is only a drive letter keeps it.
+		// Path-relative: the base path without its last segment.
 		k := pathEnd - 1
-		if file && pathEnd-authEnd == 3 && baseDrive(b[authEnd:pathEnd]) {
-			j = append(j, b[:pathEnd]...)
-			j = append(j, '/')
-		} else {
-			for b[k] != '/' {
-				k--
-			}
-			j = append(j, b[:k+1]...)
+		for b[k] != '/' {
+			k--
 		}
-		j = append(j, r...)
+		j = append(j, b[:k+1]...)
 	}
-	*bp = j[:0]
-	joined := j[len(b):]
-	return n.rewrap(dst, start, unsafe.String(unsafe.SliceData(joined), len(joined)), ref, f, op)
+	return append(j, r...)
 }
 
-// rewrap parses the joined text s with flags f, and reports an error
-// against ref, the caller's input (s may live in a pooled buffer).
-func (n *Normalizer) rewrap(dst []byte, start int, s, ref string, f Flags, op string) ([]byte, error) {
+// rewrap parses the joined text s with flags f (unless err is already set),
+// and reports an error against ref, the caller's input (s may live in a
+// pooled buffer). On error dst is returned unchanged.
+func (n *Normalizer) rewrap(dst []byte, s, ref string, f Flags, op string, err error) ([]byte, error) {
+	if err != nil {
+		return dst, err
+	}
 	out, err := n.appendURL(dst, s, f, op)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
-			return dst[:start], &Error{Op: op, URL: ref, Err: e.Err}
+			return dst, &Error{Op: op, URL: ref, Err: e.Err}
 		}
-		return dst[:start], err
+		return dst, err
 	}
 	return out, nil
 }
