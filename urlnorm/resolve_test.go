@@ -251,8 +251,8 @@ func checkNetURLResolve(t *testing.T, base, ref string) {
 	}
 	bu, err1 := url.Parse(cb)
 	ru, err2 := url.Parse(ref)
-	if err1 != nil || err2 != nil {
-		return
+	if err1 != nil || err2 != nil || bu.ForceQuery {
+		return // net/url drops the base's empty query ("?") where WHATWG keeps it
 	}
 	want, err := fuzzSafe.Canonical(bu.ResolveReference(ru).String())
 	if err != nil {
