@@ -85,7 +85,12 @@ const (
 	RemoveDuplicateSlashes
 	// GuessScheme treats input without a scheme (or with a dotted host before
 	// the first ':') as http: a.com/b -> http://a.com/b, a.com:8080 ->
-	// http://a.com:8080/. Without it such input fails with ErrNotAbsolute.
+	// http://a.com:8080/, //cdn.a.com/x -> http://cdn.a.com/x. Without it
+	// such input fails with ErrNotAbsolute. Only input that starts with a
+	// host is guessed: an IP address, localhost, or a dotted name whose last
+	// label is a top-level domain (see the package documentation). Relative
+	// references (/a, ./a, ../a, ?q, #f, page, index.php) still fail with
+	// ErrNotAbsolute; resolve them with ResolveKey.
 	// It also strips leading invisible characters (Unicode white space and
 	// format characters such as U+FEFF and U+200B), and never takes
 	// "name://" for a host: \ufeffhttps://a.com/ -> http://a.com/.

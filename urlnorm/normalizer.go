@@ -13,7 +13,8 @@ import (
 var (
 	// ErrTooLong reports input, or a result, longer than Options.MaxLength.
 	ErrTooLong = errors.New("url too long")
-	// ErrNotAbsolute reports input without a scheme (and GuessScheme unset).
+	// ErrNotAbsolute reports input without a scheme (and GuessScheme unset,
+	// or no host for it to guess a scheme for), or a base URL without one.
 	ErrNotAbsolute = errors.New("missing scheme")
 	// ErrUnsupportedScheme reports a scheme other than http, https, ws, wss,
 	// ftp and file. Non-special URLs (mailto:, data:, ...) have no host to
