@@ -576,5 +576,10 @@ func (l *loopback) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.Host = req.URL.Host
 	r.Header.Set("X-Forwarded-Proto", req.URL.Scheme)
 	r.URL.Scheme = "http"
-	return l.rt.RoundTrip(r)
+	resp, err := l.rt.RoundTrip(r)
+	if resp != nil {
+		// The response answers the caller's request, not the rewritten one.
+		resp.Request = req
+	}
+	return resp, err
 }

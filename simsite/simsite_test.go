@@ -214,6 +214,9 @@ func TestServe(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		if resp.Request.URL.String() != tt.url {
+			t.Errorf("GET %s: the response's request is for %s", tt.url, resp.Request.URL)
+		}
 		if resp.StatusCode != tt.status || !strings.Contains(string(body), tt.want) {
 			t.Errorf("GET %s: %d, %.80q; want %d with %q", tt.url, resp.StatusCode, body, tt.status, tt.want)
 		}
