@@ -152,3 +152,33 @@ wiki-1	http://en.wiki.org/Main
 	// 2 sites, 2 rules
 	// http://www.imdb.com/title/tt0071562/photogallery
 }
+
+// Group clusters made elsewhere into sites: the hosts that share a cluster are one site, named
+// by its host with the most URLs.
+func ExampleJoinSites() {
+	cls := []learn.Cluster{
+		{ID: "a", URLs: []learn.URL{{Raw: "http://www.shop.example/p/1"}, {Raw: "http://shop.example/p/1"}}},
+		{ID: "b", URLs: []learn.URL{{Raw: "http://shop.example/p/2"}}},
+		{ID: "c", URLs: []learn.URL{{Raw: "http://blog.shop.example/"}}},
+	}
+	learn.JoinSites(cls, learn.ByHost)
+	fmt.Println(cls[0].Site, cls[1].Site, cls[2].Site)
+	learn.JoinSites(cls, learn.ByDomain)
+	fmt.Println(cls[0].Site, cls[1].Site, cls[2].Site)
+	// Output:
+	// shop.example shop.example blog.shop.example
+	// shop.example shop.example shop.example
+}
+
+// Read a grouping from a command-line flag.
+func ExampleParseGrouping() {
+	for _, s := range []string{"host", "domain", "id", "path"} {
+		g, err := learn.ParseGrouping(s)
+		fmt.Println(g, err)
+	}
+	// Output:
+	// host <nil>
+	// domain <nil>
+	// id <nil>
+	// host learn: unknown grouping "path" (want host, domain or id)
+}
