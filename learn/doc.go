@@ -16,8 +16,9 @@
 //
 // # Learning, per site
 //
-// A site (the part of a dupclusters id before "-", or a crawl index's host or domain) is the
-// unit of work; sites are learned in parallel. For each site:
+// A site (hosts or domains joined by the dup clusters they share, or the part of a cluster id
+// before its last "-"; see [Grouping] and [ReadClusters]) is the unit of work; sites are
+// learned in parallel. For each site:
 //
 //  1. Every URL is brought to [Prepare]'s form, urlnorm's Crawler dedup key (the static
 //     canonicalization a crawler applies anyway: lowercase scheme and host, no default port or

@@ -22,10 +22,12 @@
 // for every host name, and the crawler's transport dials only it. The rules file and the picture
 // go to -out; without it, to a temporary directory that is removed when the report is printed.
 //
-// Exit status: 0 on success, 1 when the run fails, 2 for bad flags.
+// Exit status: 0 on success (and -h), 1 when the run fails, 2 for bad flags or an argument that
+// is not a flag.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -49,24 +51,56 @@ type config struct {
 }
 
 func main() {
-	var c config
-	fs := flag.NewFlagSet("frontier", flag.ContinueOnError)
-	fs.IntVar(&c.size, "size", 300, fmt.Sprintf("distinct pages of the simulated site (%d to %d)", simsite.MinPages, simsite.MaxPages))
-	fs.Uint64Var(&c.seed, "seed", 1, "seed of the simulated site")
-	fs.IntVar(&c.maxFetches, "max", 4000, "fetch budget of each pass")
-	fs.StringVar(&c.out, "out", "", "directory to keep the rules file and the picture in (default: a temporary directory, removed at the end)")
-	fs.BoolVar(&c.quiet, "q", false, "no progress on stderr")
-	if err := fs.Parse(os.Args[1:]); err != nil {
-		os.Exit(2)
-	}
-	if fs.NArg() > 0 || c.size < simsite.MinPages || c.size > simsite.MaxPages || c.maxFetches < 1 {
-		fmt.Fprintln(os.Stderr, "frontier: usage: frontier [-size 10..100000] [-seed N] [-max N] [-out DIR] [-q]")
-		os.Exit(2)
+	c, code, ok := parseConfig(os.Args[1:], os.Stderr)
+	if !ok {
+		os.Exit(code)
 	}
 	if err := run(c, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "frontier:", err)
 		os.Exit(1)
 	}
+}
+
+// parseConfig parses the flags. When it returns false, the command exits with code: 0 after
+// -h, which prints what the command does and its flags, 2 for bad flags or an argument that is
+// not a flag (the message is printed to stderr).
+func parseConfig(args []string, stderr io.Writer) (c config, code int, ok bool) {
+	fs := flag.NewFlagSet("frontier", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&c.size, "size", 300, fmt.Sprintf("distinct pages of the simulated site (%d to %d)", simsite.MinPages, simsite.MaxPages))
+	fs.Uint64Var(&c.seed, "seed", 1, "seed of the simulated site")
+	fs.IntVar(&c.maxFetches, "max", 4000, "fetch budget of each pass")
+	fs.StringVar(&c.out, "out", "", "`directory` to keep the rules file and the picture in (default: a temporary directory, removed at the end)")
+	fs.BoolVar(&c.quiet, "q", false, "no progress on stderr")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `usage: frontier [-size 10..100000] [-seed N] [-max N] [-out DIR] [-q]
+
+frontier crawls a simulated site on loopback three times: with the static key only, with the
+rules learned from the first crawl's content clusters, and once learning as it goes; it reports
+the fetches each crawl needed and the pages it lost.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, 0, false
+		}
+		return c, 2, false
+	}
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "frontier: unexpected argument %q (flags only; -h lists them)\n", fs.Arg(0))
+		return c, 2, false
+	case c.size < simsite.MinPages || c.size > simsite.MaxPages:
+		fmt.Fprintf(stderr, "frontier: -size %d: want %d to %d\n", c.size, simsite.MinPages, simsite.MaxPages)
+		return c, 2, false
+	case c.maxFetches < 1:
+		fmt.Fprintf(stderr, "frontier: -max %d: want at least 1\n", c.maxFetches)
+		return c, 2, false
+	}
+	return c, 0, true
 }
 
 // A report is what a run found: the crawls, what the site's truth says of them, and where the

@@ -116,3 +116,29 @@ func TestRunRemovesTemp(t *testing.T) {
 		t.Errorf("run left %d entries in the temporary directory; report:\n%s", len(left), out.String())
 	}
 }
+
+// TestFlags checks the exit codes and messages of the flags: -h describes the command and exits
+// 0; bad values and arguments that are not flags exit 2 with a message naming them.
+func TestFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		ok   bool
+		msg  string // in stderr
+	}{
+		{nil, 0, true, ""},
+		{[]string{"-size", "50", "-q"}, 0, true, ""},
+		{[]string{"-h"}, 0, false, "frontier crawls a simulated site"},
+		{[]string{"-size", "5"}, 2, false, "-size 5: want 10 to 100000"},
+		{[]string{"-max", "0"}, 2, false, "-max 0: want at least 1"},
+		{[]string{"extra"}, 2, false, `unexpected argument "extra"`},
+		{[]string{"-bogus"}, 2, false, "flag provided but not defined"},
+	}
+	for _, tc := range tests {
+		var errb strings.Builder
+		_, code, ok := parseConfig(tc.args, &errb)
+		if code != tc.code || ok != tc.ok || !strings.Contains(errb.String(), tc.msg) {
+			t.Errorf("parseConfig(%q) = %d, %v, stderr %q; want %d, %v and %q", tc.args, code, ok, errb.String(), tc.code, tc.ok, tc.msg)
+		}
+	}
+}

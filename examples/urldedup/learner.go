@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -29,7 +28,7 @@ func learnerNamed(name string, opt learn.Options) (align.SetLearner, error) {
 	case "align":
 		return &align.Learner{}, nil
 	}
-	fmt.Fprintf(os.Stderr, "urldedup: -learner %q: want koppula or align\n", name)
+	fmt.Fprintf(stderr, "urldedup: -learner %q: want koppula or align\n", name)
 	return nil, errUsage
 }
 
@@ -73,14 +72,15 @@ func fileRow(name string, set *rules.Set, st learn.Stats, d time.Duration, clust
 // with both, the Koppula learner too) learned on one half and measured on the other: in memory,
 // and through the rules file (written, loaded and applied to raw URLs as urldedup apply does).
 // It ends with the transfer: rules learned on all of train.tsv, through the file, on dev.tsv.
-func sideBySide(w io.Writer, dir string, seed uint64, both bool) error {
+func sideBySide(w io.Writer, dir string, seed uint64, both bool, g learn.Grouping, progress func(string, ...any)) error {
 	contenders := []align.Contender{{Name: "DUSTER (learn/align)", Learner: &align.Learner{}}}
 	if both {
 		contenders = append([]align.Contender{{Name: "Koppula (learn)", Learner: &learn.TreeLearner{}}}, contenders...)
 	}
 	sets := map[string][]learn.Cluster{}
 	for _, name := range []string{"train.tsv", "dev.tsv"} {
-		cls, err := readClusters(filepath.Join(dir, name), "", false)
+		progress("reading %s", name)
+		cls, err := readClusters(filepath.Join(dir, name), "", g, false)
 		if err != nil {
 			return err
 		}
@@ -91,6 +91,7 @@ func sideBySide(w io.Writer, dir string, seed uint64, both bool) error {
 			rows = append(rows, align.Row{Method: b.Name, Metrics: learn.Measure(test, b.Normalizer)})
 		}
 		for _, c := range contenders {
+			progress("%s: %s", name, c.Name)
 			t0 := time.Now()
 			set, st, err := c.Learner.Learn(train)
 			d := time.Since(t0)
@@ -117,6 +118,7 @@ func sideBySide(w io.Writer, dir string, seed uint64, both bool) error {
 		rows = append(rows, align.Row{Method: b.Name, Metrics: learn.Measure(sets["dev.tsv"], b.Normalizer)})
 	}
 	for _, c := range contenders {
+		progress("transfer: %s", c.Name)
 		t0 := time.Now()
 		set, st, err := c.Learner.Learn(sets["train.tsv"])
 		d := time.Since(t0)
