@@ -33,12 +33,13 @@
 //     in-links, then by text; the top k (Options.Targets, default 1) are targets. The order is
 //     structural before in-links on purpose: rules generalize only if similar clusters choose
 //     similar targets (http before https, bare host before www, /dir before /dir/).
-//     Deviation: among the cluster's 8 best-ranked URLs, the target is the one that the fewest
-//     of the others reach only through a rare literal (a value that occurs in fewer than 3 of
-//     the site's clusters), the rank breaking ties. A static form that packs the parameters
-//     into one segment (item.php[id]123[ref]x) ranks before item.php?id=123, but can only be
-//     written as a literal of one cluster, while the query form is reached by references
-//     (the id, a deep token of the packed segment) and the frequent literal item.php.
+//     Deviation: when some URL of the cluster reaches the top-ranked one only through a rare
+//     literal (a value that occurs in fewer than 3 of the site's clusters), the target is the
+//     best-ranked of the 8 first that every other URL reaches without one, if any. A static
+//     form that packs the parameters into one segment (item.php[id]123[ref]x) ranks before
+//     item.php?id=123, but can only be written as a literal of one cluster, while the query
+//     form is reached by references (the id, a deep token of the packed segment) and the
+//     frequent literal item.php.
 //  3. Source selection: the other URLs are sampled, at most Options.MaxSources per cluster, by
 //     the paper's stratified sampling on importance (equal-size buckets, sampled in proportion
 //     to each bucket's share of the importance); the dupclusters files give every URL of a

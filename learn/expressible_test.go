@@ -92,6 +92,11 @@ func TestExpressibleFirst(t *testing.T) {
 		// the query form needs the frequent "item.php" and references only
 		{"packed", []string{"http://shop.example/item.php[id]104729[ref]alpha", "http://shop.example/item.php?id=104729"},
 			"http://shop.example/item.php?id=104729"},
+		// every URL is reached from some other only through a rare literal (the title, the
+		// id that no deep token isolates): the rank stands
+		{"none expressible", []string{"http://shop.example/2004/03/104729-a-rare-title.html",
+			"http://shop.example/story.php?id=104729", "http://shop.example/story.php?id=104729&src=feed"},
+			"http://shop.example/2004/03/104729-a-rare-title.html"},
 		// the first URL needs no rare literal: the rank stands
 		{"rank stands", []string{"http://shop.example/item.php?id=104729", "http://shop.example/item.php?id=104729&ref=alpha"},
 			"http://shop.example/item.php?id=104729"},
