@@ -1,8 +1,12 @@
 package shingle
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"sync"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 var tokenizers = sync.Pool{New: func() any { return new(tokenizer) }}
@@ -60,12 +64,51 @@ func (t *tokenizer) appendHashes(dst []uint64, text string, o Options) []uint64 
 	if n < w {
 		return append(dst, sum64(t.buf))
 	}
+	buf, starts := t.buf, t.starts
 	for i := 0; i+w <= n; i++ {
-		e := len(t.buf)
+		e := len(buf)
 		if i+w < n {
-			e = int(t.starts[i+w]) - 1
+			e = int(starts[i+w]) - 1
 		}
-		dst = append(dst, sum64(t.buf[t.starts[i]:e]))
+		b := buf[starts[i]:e]
+		if len(b) >= 32 {
+			dst = append(dst, xxhash.Sum64(b))
+			continue
+		}
+		// sum64's short-input path, written out here without loops: a
+		// shingle of five ideographs is 19 bytes, and a call per
+		// shingle costs as much as hashing it.
+		h := prime5 + uint64(len(b))
+		if len(b) >= 8 {
+			h = lane(h, binary.LittleEndian.Uint64(b))
+			if len(b) >= 16 {
+				h = lane(h, binary.LittleEndian.Uint64(b[8:]))
+				if len(b) >= 24 {
+					h = lane(h, binary.LittleEndian.Uint64(b[16:]))
+				}
+			}
+			b = b[len(b)&^7:]
+		}
+		if len(b) >= 4 {
+			h ^= uint64(binary.LittleEndian.Uint32(b)) * prime1
+			h = bits.RotateLeft64(h, 23)*prime2 + prime3
+			b = b[4:]
+		}
+		if len(b) > 0 {
+			h = tail(h, b[0])
+			if len(b) > 1 {
+				h = tail(h, b[1])
+				if len(b) > 2 {
+					h = tail(h, b[2])
+				}
+			}
+		}
+		h ^= h >> 33
+		h *= prime2
+		h ^= h >> 29
+		h *= prime3
+		h ^= h >> 32
+		dst = append(dst, h)
 	}
 	return dst
 }

@@ -150,8 +150,15 @@ func fastPrefix(s string, sep bool) (n, last int) {
 	for i < len(s) {
 		b := s[i]
 		if b < utf8.RuneSelf {
-			l = i
-			i++
+			// Eight ASCII bytes at a time: most text, Chinese
+			// included, is mostly ASCII.
+			for i+8 <= len(s) && load64(s[i:i+8])&0x8080808080808080 == 0 {
+				i += 8
+			}
+			for i < len(s) && s[i] < utf8.RuneSelf {
+				i++
+			}
+			l = i - 1
 			continue
 		}
 		if b >= 0xE0 && b <= 0xEF && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
@@ -304,10 +311,12 @@ func (t *tokenizer) scan(s string) {
 					}
 					t.buf = append(t.buf, s[i:j]...)
 				} else {
+					buf := t.buf
 					for j < len(s) && s[j] < utf8.RuneSelf && asciiClass[s[j]]-1 < 2 {
-						t.buf = append(t.buf, lowerASCII[s[j]])
+						buf = append(buf, lowerASCII[s[j]])
 						j++
 					}
+					t.buf = buf
 				}
 				i = j
 				continue
@@ -334,7 +343,7 @@ func (t *tokenizer) scan(s string) {
 					t.openToken()
 					t.buf = append(t.buf, s[i:i+3]...)
 					t.inTok = false
-					i += 3
+					i = t.ideographs(s, i+3)
 					continue
 				}
 				if !t.opt.Punct && sepRunes[r>>6]&(1<<(r&63)) != 0 {
@@ -361,6 +370,27 @@ func (t *tokenizer) scan(s string) {
 		}
 		i += size
 	}
+}
+
+// ideographs adds the run of CJK Unified Ideographs (U+4E00 to U+9FFF)
+// that starts at s[i], each a token, as the three-byte case of scan does
+// after a first ideograph: no token is open and no space token is due. It
+// returns the end of the run. Chinese text is mostly such runs, one token
+// per three bytes, so they skip scan's general path.
+func (t *tokenizer) ideographs(s string, i int) int {
+	buf, starts := t.buf, t.starts
+	for i+2 < len(s) {
+		b0, b1, b2 := s[i], s[i+1], s[i+2]
+		// E4 B8 80 is U+4E00, E9 BF BF is U+9FFF.
+		if b0 < 0xE4 || b0 > 0xE9 || b1&0xC0 != 0x80 || b2&0xC0 != 0x80 || b0 == 0xE4 && b1 < 0xB8 {
+			break
+		}
+		starts = append(starts, int32(len(buf)+1))
+		buf = append(buf, ' ', b0, b1, b2)
+		i += 3
+	}
+	t.buf, t.starts = buf, starts
+	return i
 }
 
 // isHan reports whether r is a CJK ideograph (script Han), checking the
@@ -476,4 +506,11 @@ func (t *tokenizer) single(r rune) {
 	t.openToken()
 	t.buf = utf8.AppendRune(t.buf, r)
 	t.inTok = false
+}
+
+// load64 reads the first 8 bytes of s little-endian (one load on amd64).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
