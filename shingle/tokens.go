@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -311,12 +312,24 @@ func (t *tokenizer) scan(s string) {
 					}
 					t.buf = append(t.buf, s[i:j]...)
 				} else {
+					// The word is at most the rest of s: make
+					// room once and store byte by byte.
 					buf := t.buf
-					for j < len(s) && s[j] < utf8.RuneSelf && asciiClass[s[j]]-1 < 2 {
-						buf = append(buf, lowerASCII[s[j]])
+					if cap(buf)-len(buf) < len(s)-i {
+						buf = slices.Grow(buf, len(s)-i)
+					}
+					n := len(buf)
+					buf = buf[:cap(buf)]
+					for j < len(s) {
+						c := lowerWord[s[j]]
+						if c == 0 || n >= len(buf) {
+							break
+						}
+						buf[n] = c
+						n++
 						j++
 					}
-					t.buf = buf
+					t.buf = buf[:n]
 				}
 				i = j
 				continue
@@ -404,6 +417,17 @@ func isHan(r rune) bool {
 	}
 	return unicode.Is(unicode.Han, r)
 }
+
+// lowerWord maps the ASCII letters and digits to their lower case and
+// every other byte to 0.
+var lowerWord = func() (t [256]byte) {
+	for b := range utf8.RuneSelf {
+		if c := asciiClass[b]; c == 1 || c == 2 {
+			t[b] = lowerASCII[b]
+		}
+	}
+	return t
+}()
 
 var lowerASCII = func() (t [utf8.RuneSelf]byte) {
 	for i := range t {
