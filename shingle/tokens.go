@@ -99,36 +99,67 @@ func (t *tokenizer) reset(o Options) {
 func (t *tokenizer) tokenize(s string, o Options) {
 	t.reset(o)
 	if o.NoNFKC {
-		t.scan(s)
-	} else {
-		for len(s) > 0 {
-			// ASCII and CJK Unified Ideographs are NFKC-stable
-			// starters that never compose with what precedes them, so
-			// a run of them is scanned as is. The run's last rune may
-			// compose with a following combining mark, so it goes to
-			// the normalizer with the other runes.
-			n, last := fastPrefix(s, !o.Punct)
-			if n == len(s) {
-				t.scan(s)
-				break
-			}
-			if r, size := utf8.DecodeRuneInString(s[n:]); r == utf8.RuneError && size == 1 {
-				// An invalid byte reads as U+FFFD, a starter that
-				// composes with nothing, so it is a boundary on
-				// both sides. (The normalizer itself may swallow
-				// the runes after an invalid byte unnormalized.)
-				t.scan(s[:n+1])
-				s = s[n+1:]
-				continue
-			}
-			t.scan(s[:last])
-			s = s[last:]
-			// s[:end] holds that rune and the following run of other
-			// runes; a boundary is always before the next fast rune.
-			end := otherRun(s, n-last, !o.Punct)
-			t.normalize(s[:end])
-			s = s[end:]
+		t.scan(s, false)
+		t.endToken()
+		return
+	}
+	// Scan runs of runes that need no normalization in one pass. A run
+	// stops before a rune that does; if that rune has a normalization
+	// boundary before it, the run is final and the rest is normalized
+	// from there. Otherwise (a combining mark after a letter, say) the
+	// run's last rune may compose with it, and the text is tokenized
+	// again by tokenizeRuns, which hands that rune to the normalizer.
+	whole := s
+	for len(s) > 0 {
+		n := t.scan(s, true)
+		if n == len(s) {
+			break
 		}
+		if n > 0 {
+			if p := norm.NFKC.PropertiesString(s[n:]); !p.BoundaryBefore() || p.CCC() != 0 || p.LeadCCC() != 0 {
+				t.reset(o)
+				t.tokenizeRuns(whole, o)
+				return
+			}
+		}
+		end := otherRun(s, n, !o.Punct)
+		t.normalize(s[n:end])
+		s = s[end:]
+	}
+	t.endToken()
+}
+
+// tokenizeRuns fills buf and starts with the tokens of s under NFKC,
+// finding each run of runes that need no normalization before scanning it.
+// t must be reset.
+func (t *tokenizer) tokenizeRuns(s string, o Options) {
+	for len(s) > 0 {
+		// ASCII and CJK Unified Ideographs are NFKC-stable starters
+		// that never compose with what precedes them, so a run of them
+		// is scanned as is. The run's last rune may compose with a
+		// following combining mark, so it goes to the normalizer with
+		// the other runes.
+		n, last := fastPrefix(s, !o.Punct)
+		if n == len(s) {
+			t.scan(s, false)
+			break
+		}
+		if r, size := utf8.DecodeRuneInString(s[n:]); r == utf8.RuneError && size == 1 {
+			// An invalid byte reads as U+FFFD, a starter that composes
+			// with nothing, so it is a boundary on both sides. (The
+			// normalizer itself may swallow the runes after an invalid
+			// byte unnormalized.)
+			t.scan(s[:n+1], false)
+			s = s[n+1:]
+			continue
+		}
+		t.scan(s[:last], false)
+		s = s[last:]
+		// s[:end] holds that rune and the following run of other runes;
+		// a boundary is always before the next fast rune.
+		end := otherRun(s, n-last, !o.Punct)
+		t.normalize(s[:end])
+		s = s[end:]
 	}
 	t.endToken()
 }
@@ -228,7 +259,7 @@ func (t *tokenizer) normalize(s string) {
 	for len(s) > 0 {
 		n := norm.NFKC.QuickSpanString(s)
 		if n > 0 {
-			t.scan(s[:n])
+			t.scan(s[:n], false)
 			s = s[n:]
 			continue
 		}
@@ -240,7 +271,7 @@ func (t *tokenizer) normalize(s string) {
 			// compose with the result.
 			var one [1]byte
 			one[0] = byte(r - 0xFEE0)
-			t.scan(unsafeString(one[:]))
+			t.scan(unsafeString(one[:]), false)
 			s = s[size:]
 			continue
 		}
@@ -284,10 +315,14 @@ var asciiClass = func() (c [utf8.RuneSelf]byte) {
 
 func (t *tokenizer) scanBytes(s []byte) {
 	// The segment buffer is only read while it is not reused.
-	t.scan(unsafeString(s))
+	t.scan(unsafeString(s), false)
 }
 
-func (t *tokenizer) scan(s string) {
+// scan adds the tokens of s. With stop, it stops before the first rune
+// that is not in a run fastPrefix would return (invalid bytes, which read
+// as U+FFFD, are scanned) and returns where it stopped; else it returns
+// len(s).
+func (t *tokenizer) scan(s string, stop bool) int {
 	chars := t.opt.Unit == Chars
 	keep := t.opt.Case == Keep
 	for i := 0; i < len(s); {
@@ -367,6 +402,9 @@ func (t *tokenizer) scan(s string) {
 			}
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if stop && size > 1 {
+			return i
+		}
 		switch {
 		case isHan(r):
 			t.endToken()
@@ -383,6 +421,7 @@ func (t *tokenizer) scan(s string) {
 		}
 		i += size
 	}
+	return len(s)
 }
 
 // ideographs adds the run of CJK Unified Ideographs (U+4E00 to U+9FFF)
