@@ -75,18 +75,21 @@ func (m *automaton) reset() {
 
 // reserve makes room for adding strings of about runes runes in total
 // without growing the arrays: about 1.2 states and 2.2 arena entries per
-// rune are used on text-like strings.
+// rune are used on text-like strings. The arrays it makes are advised to
+// huge pages (see adviseHuge).
 func (m *automaton) reserve(runes int) {
 	if len(m.st) == 0 {
 		m.reset()
 	}
 	if need := len(m.st) + runes*5/4 + 1; need > cap(m.st) {
 		st := make([]state, len(m.st), need)
+		adviseHuge(unsafe.Pointer(unsafe.SliceData(st)), need*stateBytes)
 		copy(st, m.st)
 		m.st = st
 	}
 	if need := len(m.edge) + runes*9/4; need > cap(m.edge) {
 		edge := make([]uint64, len(m.edge), need)
+		adviseHuge(unsafe.Pointer(unsafe.SliceData(edge)), need*8)
 		copy(edge, m.edge)
 		m.edge = edge
 	}
