@@ -71,14 +71,31 @@ func (t *tokenizer) appendHashes(dst []uint64, text string, o Options) []uint64 
 			e = int(starts[i+w]) - 1
 		}
 		b := buf[starts[i]:e]
-		if len(b) >= 32 {
+		if len(b) >= 64 {
 			dst = append(dst, xxhash.Sum64(b))
 			continue
 		}
-		// sum64's short-input path, written out here without loops: a
-		// shingle of five ideographs is 19 bytes, and a call per
-		// shingle costs as much as hashing it.
-		h := prime5 + uint64(len(b))
+		// XXH64 of inputs under 64 bytes, written out here without
+		// loops: a shingle of five ideographs is 19 bytes, one of five
+		// English words about 30, and a call per shingle costs as much
+		// as hashing it. At most one 32-byte stripe, then the tail.
+		var h uint64
+		if len(b) >= 32 {
+			p1, p2 := prime1, prime2 // wrapping sums, as in the spec
+			v1 := stripe(p1+p2, binary.LittleEndian.Uint64(b))
+			v2 := stripe(prime2, binary.LittleEndian.Uint64(b[8:]))
+			v3 := stripe(0, binary.LittleEndian.Uint64(b[16:]))
+			v4 := stripe(-p1, binary.LittleEndian.Uint64(b[24:]))
+			h = bits.RotateLeft64(v1, 1) + bits.RotateLeft64(v2, 7) + bits.RotateLeft64(v3, 12) + bits.RotateLeft64(v4, 18)
+			h = merge(h, v1)
+			h = merge(h, v2)
+			h = merge(h, v3)
+			h = merge(h, v4)
+			h += uint64(len(b))
+			b = b[32:]
+		} else {
+			h = prime5 + uint64(len(b))
+		}
 		if len(b) >= 8 {
 			h = lane(h, binary.LittleEndian.Uint64(b))
 			if len(b) >= 16 {

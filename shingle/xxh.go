@@ -60,3 +60,16 @@ func tail(h uint64, c byte) uint64 {
 	h ^= uint64(c) * prime5
 	return bits.RotateLeft64(h, 11) * prime1
 }
+
+// stripe mixes the 8-byte word k into the accumulator v, a step of XXH64's
+// input of 32 bytes or more.
+func stripe(v, k uint64) uint64 {
+	v += k * prime2
+	return bits.RotateLeft64(v, 31) * prime1
+}
+
+// merge mixes the accumulator v into h after the stripes.
+func merge(h, v uint64) uint64 {
+	h ^= stripe(0, v)
+	return h*prime1 + prime4
+}
