@@ -40,9 +40,16 @@ const (
 	maxLinear  = 8          // blocks up to this many transitions are scanned
 )
 
+// solid marks a transition p -> q with len(q) == len(p)+1, which the
+// construction asks about for every added rune: the bit saves reading q,
+// a cache miss on a large automaton. Targets are below 2^31, so bit 31 of
+// the target half is free.
+const solid = 1 << 31
+
 func edge(c rune, t int32) uint64 { return uint64(uint32(c))<<32 | uint64(uint32(t)) }
 func edgeSym(e uint64) rune       { return rune(e >> 32) }
-func edgeTo(e uint64) int32       { return int32(uint32(e)) }
+func edgeTo(e uint64) int32       { return int32(uint32(e) &^ solid) }
+func isSolid(e uint64) bool       { return e&solid != 0 }
 
 // blockClass returns log2 of the block size for a state with deg > 2
 // transitions: 4 or 8 entries scanned linearly, else a hash table of at
@@ -68,18 +75,21 @@ func (m *automaton) reset() {
 
 // reserve makes room for adding strings of about runes runes in total
 // without growing the arrays: about 1.2 states and 2.2 arena entries per
-// rune are used on text-like strings.
+// rune are used on text-like strings. The arrays it makes are advised to
+// huge pages (see adviseHuge).
 func (m *automaton) reserve(runes int) {
 	if len(m.st) == 0 {
 		m.reset()
 	}
 	if need := len(m.st) + runes*5/4 + 1; need > cap(m.st) {
 		st := make([]state, len(m.st), need)
+		adviseHuge(unsafe.Pointer(unsafe.SliceData(st)), need*stateBytes)
 		copy(st, m.st)
 		m.st = st
 	}
 	if need := len(m.edge) + runes*9/4; need > cap(m.edge) {
 		edge := make([]uint64, len(m.edge), need)
+		adviseHuge(unsafe.Pointer(unsafe.SliceData(edge)), need*8)
 		copy(edge, m.edge)
 		m.edge = edge
 	}
@@ -161,10 +171,10 @@ func (m *automaton) alloc(class int) uint64 {
 	return uint64(off)
 }
 
-// add adds a transition from s on c to t; s has none on c.
-func (m *automaton) add(s int32, c rune, t int32) {
+// add adds the transition e from s; s has none on its symbol.
+func (m *automaton) add(s int32, e uint64) {
 	st := &m.st[s]
-	e := edge(c, t)
+	c := edgeSym(e)
 	d := st.deg
 	switch {
 	case d == 0:
@@ -227,15 +237,26 @@ func (m *automaton) newState(s state) int32 {
 	return int32(len(m.st) - 1)
 }
 
-// clone returns a copy of q, transitions included, with length n.
+// clone returns a copy of q, transitions included, with length n. The
+// copied transitions are not solid: n < len(q) < len(t) for each target t
+// of q, and len(t) > len(q) >= n+1.
 func (m *automaton) clone(q int32, n int32) int32 {
 	s := m.st[q]
 	s.len = n
 	if s.deg > 2 {
 		class := blockClass(s.deg)
 		off := m.alloc(class)
-		copy(m.edge[off:off+1<<class], m.edge[s.e0:s.e0+1<<class])
+		block := m.edge[off : off+1<<class]
+		copy(block, m.edge[s.e0:s.e0+1<<class])
+		for i, e := range block {
+			if e != noEdge {
+				block[i] = e &^ solid
+			}
+		}
 		s.e0 = off
+	} else {
+		s.e0 &^= solid
+		s.e1 &^= solid
 	}
 	return m.newState(s)
 }
@@ -246,8 +267,16 @@ func (m *automaton) insert(s string, id int32) {
 		m.reset()
 	}
 	last := int32(0)
-	for _, c := range s {
+	for i := 0; i < len(s); {
+		// Decoded as in longest.
+		c, size := rune(s[i]), 1
+		if c >= 0xE1 && c <= 0xEC && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+			c, size = c&0x0F<<12|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F), 3
+		} else if c >= utf8.RuneSelf {
+			c, size = utf8.DecodeRuneInString(s[i:])
+		}
 		last = m.extend(last, c, id)
+		i += size
 	}
 }
 
@@ -256,27 +285,31 @@ func (m *automaton) insert(s string, id int32) {
 // This is the online construction for several strings: a prefix that
 // already occurs needs no new state, only possibly a clone.
 func (m *automaton) extend(last int32, c rune, id int32) int32 {
-	if q := m.next(last, c); q >= 0 {
-		if m.st[q].len == m.st[last].len+1 {
-			return q
+	if e := m.find(last, c); e != nil {
+		if isSolid(*e) {
+			return edgeTo(*e)
 		}
-		return m.split(last, c, q)
+		return m.split(last, c, edgeTo(*e))
 	}
 	cur := m.newState(state{len: m.st[last].len + 1, owner: id})
 	p := last
 	var q int32
+	var found uint64
+	add := edge(c, cur) | solid // only the transition from last is solid
 	for {
 		if e := m.find(p, c); e != nil {
-			q = edgeTo(*e)
+			found = *e
+			q = edgeTo(found)
 			break
 		}
-		m.add(p, c, cur)
+		m.add(p, add)
+		add &^= solid
 		if p = m.st[p].link; p < 0 {
 			m.st[cur].link = 0
 			return cur
 		}
 	}
-	if m.st[q].len == m.st[p].len+1 {
+	if isSolid(found) {
 		m.st[cur].link = q
 		return cur
 	}
@@ -290,12 +323,14 @@ func (m *automaton) extend(last int32, c rune, id int32) int32 {
 func (m *automaton) split(p int32, c rune, q int32) int32 {
 	cl := m.clone(q, m.st[p].len+1)
 	m.st[q].link = cl
+	to := edge(c, cl) | solid // only the transition from p is solid
 	for p >= 0 {
 		e := m.find(p, c)
 		if edgeTo(*e) != q {
 			break // p has c, as a suffix of a state that has
 		}
-		*e = edge(c, cl)
+		*e = to
+		to &^= solid
 		p = m.st[p].link
 	}
 	return cl
@@ -318,7 +353,17 @@ func (m *automaton) longest(s string, size, need int) (n, end int, owner int32) 
 	v, l := int32(0), int32(0)
 	best, bestAt := int32(0), 0
 	left := int32(size) // runes not yet walked
-	for i, c := range s {
+	for i, size := 0, 0; i < len(s); i += size {
+		// Decoded as ranging over s does, with the three-byte runes
+		// of CJK text inline: lead bytes E1 to EC take any two
+		// continuation bytes (U+1000 to U+CFFF).
+		c := rune(s[i])
+		size = 1
+		if c >= 0xE1 && c <= 0xEC && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+			c, size = c&0x0F<<12|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F), 3
+		} else if c >= utf8.RuneSelf {
+			c, size = utf8.DecodeRuneInString(s[i:])
+		}
 		left--
 		for {
 			if e := m.find(v, c); e != nil {

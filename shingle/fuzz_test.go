@@ -19,6 +19,10 @@ func FuzzHashes(f *testing.F) {
 	// Large inputs: many short paragraphs, one long line.
 	f.Add(strings.Join(hostile.Paragraphs(200, 8), "\n\n"), uint8(4), uint8(1), uint8(0), false, false, true)
 	f.Add(hostile.LongLine(20000), uint8(5), uint8(0), uint8(1), false, true, false)
+	// Real pages, Chinese and English.
+	for _, text := range corpusTexts(f) {
+		f.Add(text, uint8(0), uint8(0), uint8(0), false, false, false)
+	}
 	f.Fuzz(func(t *testing.T, s string, w, c, u uint8, noNFKC, punct, stop bool) {
 		o := Options{Width: int(w % 9), Case: Case(c % 3), Unit: Unit(u % 2), NoNFKC: noNFKC, Punct: punct, StopWords: stop}
 		want := slowTokens(s, o)

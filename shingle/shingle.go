@@ -1,8 +1,12 @@
 package shingle
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"sync"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 var tokenizers = sync.Pool{New: func() any { return new(tokenizer) }}
@@ -60,12 +64,68 @@ func (t *tokenizer) appendHashes(dst []uint64, text string, o Options) []uint64 
 	if n < w {
 		return append(dst, sum64(t.buf))
 	}
+	buf, starts := t.buf, t.starts
 	for i := 0; i+w <= n; i++ {
-		e := len(t.buf)
+		e := len(buf)
 		if i+w < n {
-			e = int(t.starts[i+w]) - 1
+			e = int(starts[i+w]) - 1
 		}
-		dst = append(dst, sum64(t.buf[t.starts[i]:e]))
+		b := buf[starts[i]:e]
+		if len(b) >= 64 {
+			dst = append(dst, xxhash.Sum64(b))
+			continue
+		}
+		// XXH64 of inputs under 64 bytes, written out here without
+		// loops: a shingle of five ideographs is 19 bytes, one of five
+		// English words about 30, and a call per shingle costs as much
+		// as hashing it. At most one 32-byte stripe, then the tail.
+		var h uint64
+		if len(b) >= 32 {
+			p1, p2 := prime1, prime2 // wrapping sums, as in the spec
+			v1 := stripe(p1+p2, binary.LittleEndian.Uint64(b))
+			v2 := stripe(prime2, binary.LittleEndian.Uint64(b[8:]))
+			v3 := stripe(0, binary.LittleEndian.Uint64(b[16:]))
+			v4 := stripe(-p1, binary.LittleEndian.Uint64(b[24:]))
+			h = bits.RotateLeft64(v1, 1) + bits.RotateLeft64(v2, 7) + bits.RotateLeft64(v3, 12) + bits.RotateLeft64(v4, 18)
+			h = merge(h, v1)
+			h = merge(h, v2)
+			h = merge(h, v3)
+			h = merge(h, v4)
+			h += uint64(len(b))
+			b = b[32:]
+		} else {
+			h = prime5 + uint64(len(b))
+		}
+		if len(b) >= 8 {
+			h = lane(h, binary.LittleEndian.Uint64(b))
+			if len(b) >= 16 {
+				h = lane(h, binary.LittleEndian.Uint64(b[8:]))
+				if len(b) >= 24 {
+					h = lane(h, binary.LittleEndian.Uint64(b[16:]))
+				}
+			}
+			b = b[len(b)&^7:]
+		}
+		if len(b) >= 4 {
+			h ^= uint64(binary.LittleEndian.Uint32(b)) * prime1
+			h = bits.RotateLeft64(h, 23)*prime2 + prime3
+			b = b[4:]
+		}
+		if len(b) > 0 {
+			h = tail(h, b[0])
+			if len(b) > 1 {
+				h = tail(h, b[1])
+				if len(b) > 2 {
+					h = tail(h, b[2])
+				}
+			}
+		}
+		h ^= h >> 33
+		h *= prime2
+		h ^= h >> 29
+		h *= prime3
+		h ^= h >> 32
+		dst = append(dst, h)
 	}
 	return dst
 }

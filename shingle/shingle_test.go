@@ -219,3 +219,27 @@ func TestSum64(t *testing.T) {
 		}
 	}
 }
+
+// TestHashesEveryLength checks the hashing written out in AppendHashes
+// against xxhash on shingles of every length from 1 to 100 bytes, each a
+// single word (w = 1).
+func TestHashesEveryLength(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	var words []string
+	for n := 1; n <= 100; n++ {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[r.IntN(36)]
+		}
+		words = append(words, string(b))
+	}
+	got := Hashes(strings.Join(words, " "), Options{Width: 1})
+	if len(got) != len(words) {
+		t.Fatalf("Hashes gave %d hashes, want %d", len(got), len(words))
+	}
+	for i, w := range words {
+		if want := xxhash.Sum64String(w); got[i] != want {
+			t.Errorf("hash of %q (%d bytes) = %#x, want %#x", w, len(w), got[i], want)
+		}
+	}
+}

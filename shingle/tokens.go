@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -98,36 +99,67 @@ func (t *tokenizer) reset(o Options) {
 func (t *tokenizer) tokenize(s string, o Options) {
 	t.reset(o)
 	if o.NoNFKC {
-		t.scan(s)
-	} else {
-		for len(s) > 0 {
-			// ASCII and CJK Unified Ideographs are NFKC-stable
-			// starters that never compose with what precedes them, so
-			// a run of them is scanned as is. The run's last rune may
-			// compose with a following combining mark, so it goes to
-			// the normalizer with the other runes.
-			n, last := fastPrefix(s, !o.Punct)
-			if n == len(s) {
-				t.scan(s)
-				break
-			}
-			if r, size := utf8.DecodeRuneInString(s[n:]); r == utf8.RuneError && size == 1 {
-				// An invalid byte reads as U+FFFD, a starter that
-				// composes with nothing, so it is a boundary on
-				// both sides. (The normalizer itself may swallow
-				// the runes after an invalid byte unnormalized.)
-				t.scan(s[:n+1])
-				s = s[n+1:]
-				continue
-			}
-			t.scan(s[:last])
-			s = s[last:]
-			// s[:end] holds that rune and the following run of other
-			// runes; a boundary is always before the next fast rune.
-			end := otherRun(s, n-last, !o.Punct)
-			t.normalize(s[:end])
-			s = s[end:]
+		t.scan(s, false)
+		t.endToken()
+		return
+	}
+	// Scan runs of runes that need no normalization in one pass. A run
+	// stops before a rune that does; if that rune has a normalization
+	// boundary before it, the run is final and the rest is normalized
+	// from there. Otherwise (a combining mark after a letter, say) the
+	// run's last rune may compose with it, and the text is tokenized
+	// again by tokenizeRuns, which hands that rune to the normalizer.
+	whole := s
+	for len(s) > 0 {
+		n := t.scan(s, true)
+		if n == len(s) {
+			break
 		}
+		if n > 0 {
+			if p := norm.NFKC.PropertiesString(s[n:]); !p.BoundaryBefore() || p.CCC() != 0 || p.LeadCCC() != 0 {
+				t.reset(o)
+				t.tokenizeRuns(whole, o)
+				return
+			}
+		}
+		end := otherRun(s, n, !o.Punct)
+		t.normalize(s[n:end])
+		s = s[end:]
+	}
+	t.endToken()
+}
+
+// tokenizeRuns fills buf and starts with the tokens of s under NFKC,
+// finding each run of runes that need no normalization before scanning it.
+// t must be reset.
+func (t *tokenizer) tokenizeRuns(s string, o Options) {
+	for len(s) > 0 {
+		// ASCII and CJK Unified Ideographs are NFKC-stable starters
+		// that never compose with what precedes them, so a run of them
+		// is scanned as is. The run's last rune may compose with a
+		// following combining mark, so it goes to the normalizer with
+		// the other runes.
+		n, last := fastPrefix(s, !o.Punct)
+		if n == len(s) {
+			t.scan(s, false)
+			break
+		}
+		if r, size := utf8.DecodeRuneInString(s[n:]); r == utf8.RuneError && size == 1 {
+			// An invalid byte reads as U+FFFD, a starter that composes
+			// with nothing, so it is a boundary on both sides. (The
+			// normalizer itself may swallow the runes after an invalid
+			// byte unnormalized.)
+			t.scan(s[:n+1], false)
+			s = s[n+1:]
+			continue
+		}
+		t.scan(s[:last], false)
+		s = s[last:]
+		// s[:end] holds that rune and the following run of other runes;
+		// a boundary is always before the next fast rune.
+		end := otherRun(s, n-last, !o.Punct)
+		t.normalize(s[:end])
+		s = s[end:]
 	}
 	t.endToken()
 }
@@ -150,8 +182,15 @@ func fastPrefix(s string, sep bool) (n, last int) {
 	for i < len(s) {
 		b := s[i]
 		if b < utf8.RuneSelf {
-			l = i
-			i++
+			// Eight ASCII bytes at a time: most text, Chinese
+			// included, is mostly ASCII.
+			for i+8 <= len(s) && load64(s[i:i+8])&0x8080808080808080 == 0 {
+				i += 8
+			}
+			for i < len(s) && s[i] < utf8.RuneSelf {
+				i++
+			}
+			l = i - 1
 			continue
 		}
 		if b >= 0xE0 && b <= 0xEF && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
@@ -220,7 +259,7 @@ func (t *tokenizer) normalize(s string) {
 	for len(s) > 0 {
 		n := norm.NFKC.QuickSpanString(s)
 		if n > 0 {
-			t.scan(s[:n])
+			t.scan(s[:n], false)
 			s = s[n:]
 			continue
 		}
@@ -232,7 +271,7 @@ func (t *tokenizer) normalize(s string) {
 			// compose with the result.
 			var one [1]byte
 			one[0] = byte(r - 0xFEE0)
-			t.scan(unsafeString(one[:]))
+			t.scan(unsafeString(one[:]), false)
 			s = s[size:]
 			continue
 		}
@@ -276,10 +315,14 @@ var asciiClass = func() (c [utf8.RuneSelf]byte) {
 
 func (t *tokenizer) scanBytes(s []byte) {
 	// The segment buffer is only read while it is not reused.
-	t.scan(unsafeString(s))
+	t.scan(unsafeString(s), false)
 }
 
-func (t *tokenizer) scan(s string) {
+// scan adds the tokens of s. With stop, it stops before the first rune
+// that is not in a run fastPrefix would return (invalid bytes, which read
+// as U+FFFD, are scanned) and returns where it stopped; else it returns
+// len(s).
+func (t *tokenizer) scan(s string, stop bool) int {
 	chars := t.opt.Unit == Chars
 	keep := t.opt.Case == Keep
 	for i := 0; i < len(s); {
@@ -304,10 +347,24 @@ func (t *tokenizer) scan(s string) {
 					}
 					t.buf = append(t.buf, s[i:j]...)
 				} else {
-					for j < len(s) && s[j] < utf8.RuneSelf && asciiClass[s[j]]-1 < 2 {
-						t.buf = append(t.buf, lowerASCII[s[j]])
+					// The word is at most the rest of s: make
+					// room once and store byte by byte.
+					buf := t.buf
+					if cap(buf)-len(buf) < len(s)-i {
+						buf = slices.Grow(buf, len(s)-i)
+					}
+					n := len(buf)
+					buf = buf[:cap(buf)]
+					for j < len(s) {
+						c := lowerWord[s[j]]
+						if c == 0 || n >= len(buf) {
+							break
+						}
+						buf[n] = c
+						n++
 						j++
 					}
+					t.buf = buf[:n]
 				}
 				i = j
 				continue
@@ -334,7 +391,7 @@ func (t *tokenizer) scan(s string) {
 					t.openToken()
 					t.buf = append(t.buf, s[i:i+3]...)
 					t.inTok = false
-					i += 3
+					i = t.ideographs(s, i+3)
 					continue
 				}
 				if !t.opt.Punct && sepRunes[r>>6]&(1<<(r&63)) != 0 {
@@ -345,6 +402,9 @@ func (t *tokenizer) scan(s string) {
 			}
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if stop && size > 1 {
+			return i
+		}
 		switch {
 		case isHan(r):
 			t.endToken()
@@ -361,6 +421,28 @@ func (t *tokenizer) scan(s string) {
 		}
 		i += size
 	}
+	return len(s)
+}
+
+// ideographs adds the run of CJK Unified Ideographs (U+4E00 to U+9FFF)
+// that starts at s[i], each a token, as the three-byte case of scan does
+// after a first ideograph: no token is open and no space token is due. It
+// returns the end of the run. Chinese text is mostly such runs, one token
+// per three bytes, so they skip scan's general path.
+func (t *tokenizer) ideographs(s string, i int) int {
+	buf, starts := t.buf, t.starts
+	for i+2 < len(s) {
+		b0, b1, b2 := s[i], s[i+1], s[i+2]
+		// E4 B8 80 is U+4E00, E9 BF BF is U+9FFF.
+		if b0 < 0xE4 || b0 > 0xE9 || b1&0xC0 != 0x80 || b2&0xC0 != 0x80 || b0 == 0xE4 && b1 < 0xB8 {
+			break
+		}
+		starts = append(starts, int32(len(buf)+1))
+		buf = append(buf, ' ', b0, b1, b2)
+		i += 3
+	}
+	t.buf, t.starts = buf, starts
+	return i
 }
 
 // isHan reports whether r is a CJK ideograph (script Han), checking the
@@ -374,6 +456,17 @@ func isHan(r rune) bool {
 	}
 	return unicode.Is(unicode.Han, r)
 }
+
+// lowerWord maps the ASCII letters and digits to their lower case and
+// every other byte to 0.
+var lowerWord = func() (t [256]byte) {
+	for b := range utf8.RuneSelf {
+		if c := asciiClass[b]; c == 1 || c == 2 {
+			t[b] = lowerASCII[b]
+		}
+	}
+	return t
+}()
 
 var lowerASCII = func() (t [utf8.RuneSelf]byte) {
 	for i := range t {
@@ -476,4 +569,11 @@ func (t *tokenizer) single(r rune) {
 	t.openToken()
 	t.buf = utf8.AppendRune(t.buf, r)
 	t.inTok = false
+}
+
+// load64 reads the first 8 bytes of s little-endian (one load on amd64).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }

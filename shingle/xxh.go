@@ -27,12 +27,7 @@ func sum64(b []byte) uint64 {
 	}
 	h := prime5 + uint64(n)
 	for ; len(b) >= 8; b = b[8:] {
-		k := binary.LittleEndian.Uint64(b)
-		k *= prime2
-		k = bits.RotateLeft64(k, 31)
-		k *= prime1
-		h ^= k
-		h = bits.RotateLeft64(h, 27)*prime1 + prime4
+		h = lane(h, binary.LittleEndian.Uint64(b))
 	}
 	if len(b) >= 4 {
 		h ^= uint64(binary.LittleEndian.Uint32(b)) * prime1
@@ -40,8 +35,7 @@ func sum64(b []byte) uint64 {
 		b = b[4:]
 	}
 	for _, c := range b {
-		h ^= uint64(c) * prime5
-		h = bits.RotateLeft64(h, 11) * prime1
+		h = tail(h, c)
 	}
 	h ^= h >> 33
 	h *= prime2
@@ -49,4 +43,33 @@ func sum64(b []byte) uint64 {
 	h *= prime3
 	h ^= h >> 32
 	return h
+}
+
+// lane mixes the 8-byte word k into h, a step of XXH64's input of under 32
+// bytes.
+func lane(h, k uint64) uint64 {
+	k *= prime2
+	k = bits.RotateLeft64(k, 31)
+	k *= prime1
+	h ^= k
+	return bits.RotateLeft64(h, 27)*prime1 + prime4
+}
+
+// tail mixes one of the last bytes of XXH64's input into h.
+func tail(h uint64, c byte) uint64 {
+	h ^= uint64(c) * prime5
+	return bits.RotateLeft64(h, 11) * prime1
+}
+
+// stripe mixes the 8-byte word k into the accumulator v, a step of XXH64's
+// input of 32 bytes or more.
+func stripe(v, k uint64) uint64 {
+	v += k * prime2
+	return bits.RotateLeft64(v, 31) * prime1
+}
+
+// merge mixes the accumulator v into h after the stripes.
+func merge(h, v uint64) uint64 {
+	h ^= stripe(0, v)
+	return h*prime1 + prime4
 }
