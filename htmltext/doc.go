@@ -17,9 +17,10 @@
 //
 // # Main content
 //
-// The lecture notes on de-duplication ask a near-duplicate detector to
-// "ignore ads, navigation links and other elements that do not specifically
-// relate to the contents of the web page" and to "focus on content blocks".
+// Ellis Horowitz's lecture notes "Deduplication" (University of Southern
+// California, 2011-2022) ask a near-duplicate detector to "ignore ads,
+// navigation links and other elements that do not specifically relate to
+// the contents of the web page" and to "focus on content blocks".
 // With [Options.MainContent] set, Extract drops the text of blocks that are
 // template rather than content, judged by block features:
 //
@@ -43,15 +44,25 @@
 //     table-of-contents container (class or id "toc"), whose entries are
 //     part of the article in manuals.
 //
-// Name matching is a choice: the notes give no rule, and readability-style
-// extractors use the same kind of name lists. A page whose main content
+// Name matching is a choice: the notes give no rule. The kind of rule
+// follows Arc90's Readability and its port Mozilla Readability.js, which
+// score blocks by class and id name patterns (their own lists differ), and
+// the link-density feature follows Kohlschütter, Fankhauser and Nejdl,
+// "Boilerplate Detection using Shallow Text Features" (WSDM 2010), whose
+// boilerpipe classifies blocks by link density and text length. A page whose main content
 // would be empty after the filter keeps its full visible text instead, so
 // that a page of links is not reduced to nothing. Main-content mode only
 // removes paragraphs: its paragraphs are always a subsequence of the full
 // text's.
 //
 // Blocks that repeat across the pages of one site are the other signal the
-// notes point at. [Site] learns them from a site's pages, per host, per
+// notes point at, and the one of template detection: Bar-Yossef and
+// Rajagopalan, "Template Detection via Data Mining and its Applications"
+// (WWW 2002), count the pagelets that recur across the pages of a site, and
+// Yi, Liu and Li, "Eliminating Noisy Information in Web Pages for Data
+// Mining" (KDD 2003), key each block by its path of tags and attributes in a
+// site style tree, so that the same text in the article and in the sidebar
+// are different blocks, as [Site] does. [Site] learns them from a site's pages, per host, per
 // directory and per page skeleton, so that a template nobody wrote a rule
 // for is still found: a manual's table of contents repeated on every page
 // of the manual, a converter's header and colophon. It also lets an

@@ -51,7 +51,7 @@
 //     the 1000-character cut, L_pth and δ_p all count them, and δ_p is the
 //     share of the cut text.
 //   - Definition 1 lists its two conditions as if both must hold; its
-//     prose, and the issue, say either suffices. Either does here.
+//     prose says either suffices. Either does here.
 //   - Tokens. A CJK character (Han, kana, Hangul) is one token and one code
 //     symbol, as in the paper. A run of other letters and digits is one
 //     token: a word, so that English codes are made of words rather than

@@ -77,7 +77,7 @@ func TestCaseInsensitiveHost(t *testing.T) {
 func TestCaseInsensitiveHostKeepsOtherRules(t *testing.T) {
 	var cls []Cluster
 	for _, c := range loadSample(t) {
-		if c.Site == "h0004" {
+		if SiteOf(c.ID) == "h0004" {
 			cls = append(cls, c)
 		}
 	}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -184,13 +186,46 @@ func (c *CDXReader) Err() error { return c.err }
 // Skipped returns the number of malformed lines skipped so far (with ReaderOptions.SkipBad).
 func (c *CDXReader) Skipped() int { return c.skipped }
 
-// Grouping says how CaptureClusters names the site of a URL. The zero value is ByHost.
+// Grouping says how a site, the unit that rules are learned for, is found: by CaptureClusters
+// for the captures of a crawl index, and by ReadClusters (ReaderOptions.Sites) for the clusters
+// of a dup-cluster file. The zero value is ByHost.
 type Grouping uint8
 
 const (
-	ByHost   Grouping = iota // the URL's host name, lowercased: "www.iana.org"
-	ByDomain                 // its registrable domain (public suffix + 1): "iana.org"
+	// ByHost names a site by the URL's host name, lowercased: "www.iana.org". ReadClusters
+	// joins the hosts that share a cluster into one site (www and bare host, mirrors).
+	ByHost Grouping = iota
+	// ByDomain names a site by the URL's registrable domain (public suffix + 1): "iana.org".
+	// ReadClusters joins the domains that share a cluster into one site.
+	ByDomain
+	// ByID takes the site from the dup-cluster id, the text before its last "-" (SiteOf):
+	// "h0042-p000123" is site "h0042". Only ReadClusters reads ids; CaptureClusters treats ByID
+	// as ByHost.
+	ByID
 )
+
+// String returns "host", "domain" or "id".
+func (g Grouping) String() string {
+	switch g {
+	case ByHost:
+		return "host"
+	case ByDomain:
+		return "domain"
+	case ByID:
+		return "id"
+	}
+	return "Grouping(" + strconv.Itoa(int(g)) + ")"
+}
+
+// ParseGrouping returns the Grouping whose String is s.
+func ParseGrouping(s string) (Grouping, error) {
+	for _, g := range []Grouping{ByHost, ByDomain, ByID} {
+		if s == g.String() {
+			return g, nil
+		}
+	}
+	return 0, fmt.Errorf("learn: unknown grouping %q (want host, domain or id)", s)
+}
 
 // CaptureClusters reads all captures of c and groups them into dup clusters: the distinct URLs
 // of one site (host or registrable domain, by g) that share a payload digest. Only status 200

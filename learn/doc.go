@@ -16,8 +16,9 @@
 //
 // # Learning, per site
 //
-// A site (the part of a dupclusters id before "-", or a crawl index's host or domain) is the
-// unit of work; sites are learned in parallel. For each site:
+// A site (hosts or domains joined by the dup clusters they share, or the part of a cluster id
+// before its last "-"; see [Grouping] and [ReadClusters]) is the unit of work; sites are
+// learned in parallel. For each site:
 //
 //  1. Every URL is brought to [Prepare]'s form, urlnorm's Crawler dedup key (the static
 //     canonicalization a crawler applies anyway: lowercase scheme and host, no default port or
@@ -33,6 +34,13 @@
 //     in-links, then by text; the top k (Options.Targets, default 1) are targets. The order is
 //     structural before in-links on purpose: rules generalize only if similar clusters choose
 //     similar targets (http before https, bare host before www, /dir before /dir/).
+//     Deviation: when some URL of the cluster reaches the top-ranked one only through a rare
+//     literal (a value that occurs in fewer than 3 of the site's clusters), the target is the
+//     best-ranked of the 8 first that every other URL reaches without one, if any. A static
+//     form that packs the parameters into one segment (item.php[id]123[ref]x) ranks before
+//     item.php?id=123, but can only be written as a literal of one cluster, while the query
+//     form is reached by references (the id, a deep token of the packed segment) and the
+//     frequent literal item.php.
 //  3. Source selection: the other URLs are sampled, at most Options.MaxSources per cluster, by
 //     the paper's stratified sampling on importance (equal-size buckets, sampled in proportion
 //     to each bucket's share of the importance); the dupclusters files give every URL of a
@@ -71,7 +79,9 @@
 //     Two filters guard precision on unseen clusters: a rule that overwrites path segments none
 //     of which its context fixes with a literal ("whatever the last segment is, make it wall")
 //     is not learned (the paper's transformation generalization would turn its literal into a
-//     wildcard); and a query parameter that a selected rule deletes whatever its value gets a
+//     wildcard), unless the rule copies a deep token of an overwritten segment elsewhere
+//     (item.php[id]123[ref]x to item.php?id=123: the segment's content moves, it is not lost);
+//     and a query parameter that a selected rule deletes whatever its value gets a
 //     site-wide rule "delete P" only if deleting it from every training URL of the site merges
 //     no two clusters and P looks identifying in no page family (a phpBB forum id f= is
 //     redundant in viewtopic.php?f=1&t=7 and is not in viewforum.php?f=1). A page family is the

@@ -56,12 +56,35 @@ imdb-5	http://www.imdb.com/title/tt0068646/mediaindex
 	// http://www.imdb.com/title/tt0071562/mediaindex
 }
 
-// Read a dup-cluster file, skipping malformed lines.
+// Read a dup-cluster file, skipping malformed lines. The sites are found from the URLs' hosts:
+// www.a.com and a.com are one site because a cluster holds URLs of both.
 func ExampleReadClusters() {
-	tsv := "h1-p1\thttp://a.com/x\t0.5\t3\nbroken line\nh1-p1\thttp://a.com/x?sid=1\t0.5\t1\n"
+	tsv := "c1\thttp://a.com/x\t0.5\t3\nbroken line\nc1\thttp://www.a.com/x?sid=1\t0.5\t1\n" +
+		"c2\thttp://www.a.com/y\nc3\thttp://b.org/\n"
 	clusters, skipped, err := learn.ReadClusters(strings.NewReader(tsv), learn.ReaderOptions{SkipBad: true})
-	fmt.Println(len(clusters), clusters[0].Site, len(clusters[0].URLs), skipped, err)
-	// Output: 1 h1 2 1 <nil>
+	fmt.Println(len(clusters), skipped, err)
+	for _, c := range clusters {
+		fmt.Println(c.ID, c.Site, len(c.URLs))
+	}
+	// Output:
+	// 3 1 <nil>
+	// c1 www.a.com 2
+	// c2 www.a.com 1
+	// c3 b.org 1
+}
+
+// Read a file whose cluster ids name the site before their last "-", as in the data set of
+// Koppula et al.
+func ExampleReadClusters_byID() {
+	tsv := "h0042-p1\thttp://a.com/x\nh0042-p2\thttp://mirror.b.org/x\nfrost-atlas.com-17\thttp://c.net/\n"
+	clusters, _, _ := learn.ReadClusters(strings.NewReader(tsv), learn.ReaderOptions{Sites: learn.ByID})
+	for _, c := range clusters {
+		fmt.Println(c.ID, c.Site)
+	}
+	// Output:
+	// h0042-p1 h0042
+	// h0042-p2 h0042
+	// frost-atlas.com-17 frost-atlas.com
 }
 
 // Group a CDX crawl index into dup clusters by payload digest: status 200 only, revisits and
@@ -128,4 +151,34 @@ wiki-1	http://en.wiki.org/Main
 	// Output:
 	// 2 sites, 2 rules
 	// http://www.imdb.com/title/tt0071562/photogallery
+}
+
+// Group clusters made elsewhere into sites: the hosts that share a cluster are one site, named
+// by its host with the most URLs.
+func ExampleJoinSites() {
+	cls := []learn.Cluster{
+		{ID: "a", URLs: []learn.URL{{Raw: "http://www.shop.example/p/1"}, {Raw: "http://shop.example/p/1"}}},
+		{ID: "b", URLs: []learn.URL{{Raw: "http://shop.example/p/2"}}},
+		{ID: "c", URLs: []learn.URL{{Raw: "http://blog.shop.example/"}}},
+	}
+	learn.JoinSites(cls, learn.ByHost)
+	fmt.Println(cls[0].Site, cls[1].Site, cls[2].Site)
+	learn.JoinSites(cls, learn.ByDomain)
+	fmt.Println(cls[0].Site, cls[1].Site, cls[2].Site)
+	// Output:
+	// shop.example shop.example blog.shop.example
+	// shop.example shop.example shop.example
+}
+
+// Read a grouping from a command-line flag.
+func ExampleParseGrouping() {
+	for _, s := range []string{"host", "domain", "id", "path"} {
+		g, err := learn.ParseGrouping(s)
+		fmt.Println(g, err)
+	}
+	// Output:
+	// host <nil>
+	// domain <nil>
+	// id <nil>
+	// host learn: unknown grouping "path" (want host, domain or id)
 }

@@ -25,6 +25,10 @@ type ReaderOptions struct {
 	SkipBad bool
 	// MaxLineBytes bounds a line; a longer line is malformed (ErrLineTooLong). 0 means 1 MiB.
 	MaxLineBytes int
+	// Sites says how ReadClusters finds the site of each cluster: by default (ByHost) from
+	// the hosts of its URLs, ByDomain from their registrable domains, ByID from its id.
+	// The other readers ignore it (CaptureClusters takes its own Grouping).
+	Sites Grouping
 }
 
 func (o ReaderOptions) maxLine() int {
@@ -41,16 +45,23 @@ var (
 	ErrLineTooLong = errors.New("line too long")
 )
 
-// A ParseError reports a malformed input line: its number, the offending field text and the
-// cause, one of the ErrXxx sentinels above. It is a plain value, safe to share.
+// A ParseError reports a malformed input line: its number, the offending field's name and
+// text, and the cause, one of the ErrXxx sentinels above. It is a plain value, safe to share.
 type ParseError struct {
 	Line  int    // 1-based line number
+	Name  string // the field's column: "cluster", "url", "importance", "inlinks"; "" for the line
 	Field string // the field or line that failed, shortened
 	Err   error
 }
 
+// Error returns `learn: line 3: importance "abc": malformed field`, or without the column name
+// for an error of the whole line.
 func (e *ParseError) Error() string {
-	return "learn: line " + strconv.Itoa(e.Line) + ": " + quote(e.Field) + ": " + e.Err.Error()
+	name := ""
+	if e.Name != "" {
+		name = e.Name + " "
+	}
+	return "learn: line " + strconv.Itoa(e.Line) + ": " + name + quote(e.Field) + ": " + e.Err.Error()
 }
 
 // Unwrap returns the cause, so errors.Is(err, learn.ErrFieldCount) works.
@@ -183,23 +194,23 @@ func (r *TSVReader) parse(line []byte) error {
 		return &ParseError{Line: n, Field: string(line), Err: ErrFieldCount}
 	}
 	if len(f[0]) == 0 {
-		return &ParseError{Line: n, Field: string(line), Err: ErrBadField}
+		return &ParseError{Line: n, Name: "cluster", Field: string(f[0]), Err: ErrBadField}
 	}
 	if !validURLField(f[1]) {
-		return &ParseError{Line: n, Field: string(f[1]), Err: ErrBadField}
+		return &ParseError{Line: n, Name: "url", Field: string(f[1]), Err: ErrBadField}
 	}
 	rec := Record{Line: n}
 	if k >= 3 {
 		v, err := strconv.ParseFloat(string(f[2]), 64)
 		if err != nil || !(v >= 0) || v > 1e300 {
-			return &ParseError{Line: n, Field: string(f[2]), Err: ErrBadField}
+			return &ParseError{Line: n, Name: "importance", Field: string(f[2]), Err: ErrBadField}
 		}
 		rec.Importance = v
 	}
 	if k == 4 {
 		v, err := strconv.Atoi(string(f[3]))
 		if err != nil || v < 0 {
-			return &ParseError{Line: n, Field: string(f[3]), Err: ErrBadField}
+			return &ParseError{Line: n, Name: "inlinks", Field: string(f[3]), Err: ErrBadField}
 		}
 		rec.Inlinks = v
 	}

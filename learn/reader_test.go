@@ -2,6 +2,7 @@ package learn
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,16 +76,24 @@ func TestTSVReader(t *testing.T) {
 }
 
 func TestParseErrorMessage(t *testing.T) {
-	_, _, err := readAllTSV("a\n", ReaderOptions{})
-	want := `learn: line 1: "a": wrong number of fields`
-	if err == nil || err.Error() != want {
-		t.Errorf("error %v, want %s", err, want)
+	tests := []struct{ in, want string }{
+		{"a\n", `learn: line 1: "a": wrong number of fields`},
+		{"c\thttp://a.com/\nc\thttp://a.com/\tabc\n", `learn: line 2: importance "abc": malformed field`}, // the column is named
+		{"c\thttp://a.com/\t1\t-2\n", `learn: line 1: inlinks "-2": malformed field`},
+		{"c\thttp://a b/\n", `learn: line 1: url "http://a b/": malformed field`},
+		{"\thttp://a.com/\n", `learn: line 1: cluster "": malformed field`},
+	}
+	for _, tc := range tests {
+		_, _, err := readAllTSV(tc.in, ReaderOptions{})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("read %q: error %v, want %s", tc.in, err, tc.want)
+		}
 	}
 }
 
 func TestReadClusters(t *testing.T) {
 	in := "h1-p1\thttp://a.com/x\t1\t5\nh2-p1\thttp://b.com/\t1\t1\nh1-p1\thttp://a.com/x?s=1\t1\t1\nh1-p1\thttp://a.com/x\t1\t5\n"
-	cls, _, err := ReadClusters(strings.NewReader(in), ReaderOptions{})
+	cls, _, err := ReadClusters(strings.NewReader(in), ReaderOptions{Sites: ByID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +104,90 @@ func TestReadClusters(t *testing.T) {
 	if diff := cmp.Diff(want, cls); diff != "" {
 		t.Errorf("ReadClusters mismatch (-want +got):\n%s", diff)
 	}
+}
+
+// TestReadClustersSites checks the site of every cluster under each Grouping.
+func TestReadClustersSites(t *testing.T) {
+	// Site x: www.x.com and x.com share cluster a; mirror.y.org joins them through cluster c;
+	// x.com has the most URLs (3). blog.x.com shares no cluster with them. z.net is alone,
+	// "bad" has no host.
+	in := "a\thttp://www.x.com/1\na\thttp://x.com/1\nb\thttp://x.com/2\nc\thttp://x.com/3\n" +
+		"c\thttps://MIRROR.y.org/3\nd\thttp://blog.x.com/p\ne-1\thttp://z.net/\nbad\tnot-a-url\n" +
+		"frost-atlas.com-17\thttp://frost-atlas.com/\n"
+	tests := []struct {
+		g    Grouping
+		want []string // sites of a, b, c, d, e-1, bad, frost-atlas.com-17
+	}{
+		{ByHost, []string{"x.com", "x.com", "x.com", "blog.x.com", "z.net", "", "frost-atlas.com"}},
+		{ByDomain, []string{"x.com", "x.com", "x.com", "x.com", "z.net", "", "frost-atlas.com"}}, // blog.x.com joins by its domain
+		{ByID, []string{"a", "b", "c", "d", "e", "bad", "frost-atlas.com"}},                      // up to the last "-"
+	}
+	for _, tc := range tests {
+		cls, _, err := ReadClusters(strings.NewReader(in), ReaderOptions{Sites: tc.g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range cls {
+			got = append(got, c.Site)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("ReadClusters Sites=%v mismatch (-want +got):\n%s", tc.g, diff)
+		}
+	}
+}
+
+// TestJoinSitesReference compares JoinSites with a slow reference: two clusters are in one site
+// iff a chain of clusters sharing hosts links them.
+func TestJoinSitesReference(t *testing.T) {
+	hosts := []string{"a.com", "www.a.com", "b.com", "c.com", "d.com", "e.com"}
+	for seed := range 50 {
+		var cls []Cluster
+		x := uint32(seed*7919 + 1)
+		next := func(n int) int { x = x*1103515245 + 12345; return int(x>>16) % n }
+		for i := range 12 {
+			c := Cluster{ID: strconv.Itoa(i)}
+			for range 1 + next(2) {
+				c.URLs = append(c.URLs, URL{Raw: "http://" + hosts[next(len(hosts))] + "/" + strconv.Itoa(next(9))})
+			}
+			cls = append(cls, c)
+		}
+		JoinSites(cls, ByHost)
+		// Reference: linked[i][j] by transitive closure over shared hosts.
+		n := len(cls)
+		linked := make([][]bool, n)
+		for i := range n {
+			linked[i] = make([]bool, n)
+			for j := range n {
+				linked[i][j] = i == j || shareHost(cls[i], cls[j])
+			}
+		}
+		for k := range n {
+			for i := range n {
+				for j := range n {
+					linked[i][j] = linked[i][j] || linked[i][k] && linked[k][j]
+				}
+			}
+		}
+		for i := range n {
+			for j := range n {
+				if (cls[i].Site == cls[j].Site) != linked[i][j] {
+					t.Fatalf("seed %d: clusters %v and %v: sites %q and %q, linked %v", seed, cls[i].URLs, cls[j].URLs, cls[i].Site, cls[j].Site, linked[i][j])
+				}
+			}
+		}
+	}
+}
+
+func shareHost(a, b Cluster) bool {
+	for _, u := range a.URLs {
+		for _, v := range b.URLs {
+			if hostName(u.Raw) == hostName(v.Raw) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func TestSplit(t *testing.T) {

@@ -158,11 +158,13 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 			}
 		}
 	}
+	common := valueClusters(byCluster)
 	for _, ms := range byCluster {
 		if len(ms) < 2 {
 			continue
 		}
 		slices.SortStableFunc(ms, targetRank)
+		expressibleFirst(ms, common)
 		// Targets are the k best distinct URLs; a URL equal to a target (a case variant of
 		// it, lowercased) is no source. Case variants that lowercase to one URL stay sources
 		// each: every one of them is a training URL that the host's rules rewrite.
@@ -612,13 +614,30 @@ func overwritesWildcard(r *lrule) bool {
 			fixed[c.Key] = true
 		}
 	}
+	// Segments whose deep tokens the edit copies elsewhere: their content is moved, not lost.
+	moved := map[urlnorm.Key]bool{}
+	addRef := func(o *vop) {
+		if o != nil && o.Kind != opLiteral && o.Ref.Part == urlnorm.PartPath && (o.Ref.Sub != 0 || o.Ref.RSub != 0) {
+			moved[urlnorm.Key{Part: urlnorm.PartPath, Pos: o.Ref.Pos, RPos: o.Ref.RPos}] = true
+		}
+	}
+	addRef(t.Scheme)
+	addRef(t.Host)
+	for i := range t.Ins {
+		addRef(&t.Ins[i])
+	}
+	for i := range t.Query {
+		if !t.Query[i].Delete {
+			addRef(&t.Query[i].vop)
+		}
+	}
 	for i := range t.Del {
 		// The deleted segments, addressed from the anchored side.
 		k := urlnorm.Key{Part: urlnorm.PartPath, Pos: int16(t.Skip + i + 1)}
 		if t.FromEnd {
 			k = urlnorm.Key{Part: urlnorm.PartPath, RPos: int16(t.Skip + i + 1)}
 		}
-		if fixed[k] {
+		if fixed[k] || moved[k] {
 			return false
 		}
 	}

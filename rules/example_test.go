@@ -248,3 +248,25 @@ end 2 `
 	// true
 	// rules: line 4 "end 2 ": malformed rule file: want end N SUM
 }
+
+// A set whose file has a "key" line (as every set of package learn has) keys raw URLs itself:
+// give it raw URLs. urlnorm.Chain refuses a Normalizer in front of it whose flags go beyond
+// the set's key.
+func ExampleSet_KeyFlags() {
+	learned, err := rules.Load(strings.NewReader(`undust-rules v1
+key `+urlnorm.Crawler.String()+`
+rule host=shop.example.com cov=40 prec=1 sup=9 if path(1,2)="item" path(2,1)=* then path(1,2)="p"
+`), nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(learned.KeyFlags() == urlnorm.Crawler)
+	key, err := learned.Normalize("HTTP://Shop.Example.com:80/item/7?utm_source=x")
+	fmt.Println(key, err)
+	defer func() { fmt.Println("recovered:", recover() != nil) }()
+	urlnorm.Chain(urlnorm.New(urlnorm.Aggressive), learned)
+	// Output:
+	// true
+	// http://shop.example.com/p/7 <nil>
+	// recovered: true
+}

@@ -566,6 +566,12 @@ func (s *Set) Options() *Options {
 	return &o
 }
 
+// KeyFlags returns the flags of the urlnorm dedup key that Normalize applies to its input before
+// the rules (Options.Key), or 0 for a set that takes canonical URLs. A set with a KeyFlags takes
+// raw URLs: no static Normalizer belongs in front of it, and urlnorm.Chain refuses one whose
+// flags go beyond these.
+func (s *Set) KeyFlags() urlnorm.Flags { return s.opts.Key }
+
 // Len returns the number of rules in the set.
 func (s *Set) Len() int { return len(s.rules) }
 

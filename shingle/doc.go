@@ -5,8 +5,9 @@
 //
 // # Tokens
 //
-// The default tokenization is the one the lecture notes on de-duplication
-// settle on and the one the neardup corpus labels were computed with:
+// The default tokenization is the one Ellis Horowitz's lecture notes
+// "Deduplication" (University of Southern California, 2011-2022; "the
+// lecture notes" below and in this package's comments) settle on and the one the neardup corpus labels were computed with:
 // NFKC normalization, lower case, every CJK ideograph (Unicode script Han)
 // a token of its own, every other maximal run of letters and numbers
 // (Unicode categories L and N) a token, everything else a separator.

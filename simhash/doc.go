@@ -7,7 +7,9 @@
 // pages by G. S. Manku, A. Jain and A. Das Sarma ("Detecting near-duplicates
 // for web crawling", WWW 2007) with f = 64 bits and k = 3: two pages are near
 // duplicates when their fingerprints differ in at most 3 bits. The
-// fingerprint follows the lecture notes on de-duplication: keep 64 counters
+// fingerprint follows Ellis Horowitz's lecture notes "Deduplication"
+// (University of Southern California, 2011-2022; "the lecture notes" in this
+// package's comments): keep 64 counters
 // V[0..63] at zero; for every feature hash h with weight w, add w to V[i]
 // when bit i of h is set and subtract w when it is clear; bit i of the
 // fingerprint is 1 when V[i] > 0.

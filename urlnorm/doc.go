@@ -18,7 +18,8 @@
 //
 // The parser follows the WHATWG URL Standard's basic URL parser
 // (https://url.spec.whatwg.org/, the algorithm browsers use) for the special
-// schemes http, https, ws, wss, ftp and file, without a base URL. So the host
+// schemes http, https, ws, wss, ftp and file, without a base URL (with one,
+// see Resolving references below). So the host
 // found is the host a browser would connect to: backslashes count as slashes,
 // the last '@' ends the userinfo, leading and trailing C0 controls and spaces
 // are trimmed and tabs and newlines removed anywhere. Always done, whatever the
@@ -60,6 +61,36 @@
 //     "http://a.com/"; and it never reads "name://" as a host, so that a
 //     scheme it does not know (or mangled by an invisible character inside
 //     it) fails with ErrUnsupportedScheme instead of becoming a host.
+//
+// # Resolving references
+//
+// A crawler finds hrefs, not absolute URLs. [Normalizer.Resolve] resolves a
+// reference against the URL of the page it was found on, following the
+// WHATWG basic URL parser with a base URL (relative, relative slash and file
+// states), and prints the canonical URL; [Normalizer.ResolveKey] prints its
+// dedup key:
+//
+//	n := urlnorm.New(urlnorm.Crawler)
+//	n.ResolveKey("https://example.com/shop/list?cat=2", "../item?id=7&utm_source=x")
+//	// "https://example.com/item?id=7"
+//
+// The base is canonicalized with the canonical-class flags only (a key's
+// sorted query or dropped segments would change what a relative reference
+// means), the reference is joined to the parts of it that it keeps, and the
+// joined URL goes through the same parser as Canonical, so
+// ResolveKey(base, ref) is Key(Resolve(base, ref)). Only special schemes are
+// resolved: a reference or a needed base with another scheme fails with
+// ErrUnsupportedScheme (WHATWG would give a non-special URL). A [Base]
+// canonicalizes a page's URL once for all the hrefs found on it.
+//
+// GuessScheme is for input a person wrote without a scheme, not for hrefs:
+// it reads a scheme-less input as http only when it starts with a host (an
+// IP address, "localhost", or a dotted name whose last label is a top-level
+// domain of the public suffix list's ICANN section, is internationalized,
+// or is reserved by RFC 6761), so "/a/b", "./a", "../a", "?q", "#f", "page"
+// and "index.php" fail with ErrNotAbsolute instead of becoming hosts.
+// "readme.md" still reads as a host (.md is Moldova's); only a base URL can
+// tell.
 //
 // Every step costs time linear in the input, which is at most
 // Options.MaxLength bytes: FoldWWW removes any number of www labels in one

@@ -8,8 +8,8 @@ import (
 // An Error reports a URL that could not be normalized or tokenized: the operation, the input
 // and the cause, which is one of this package's sentinel errors or an error from a lower layer.
 type Error struct {
-	Op  string // "canonical", "key", "tokenize"
-	URL string // the input, as given
+	Op  string // "canonical", "key", "tokenize", "resolve", "resolve key", "resolve base"
+	URL string // the input at fault, as given (the base for "resolve base")
 	Err error
 }
 

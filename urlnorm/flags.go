@@ -10,6 +10,33 @@ package urlnorm
 // makes changes that keep the URL fetchable and pointing at the same
 // resource; [Normalizer.Canonical] applies only those. The key class may
 // change what a server sees and is applied by [Normalizer.Key] alone.
+//
+// The flags, with their presets (S: [Safe], C: [Crawler], A: [Aggressive]);
+// "go doc urlnorm.RemoveDefaultPort" and "go doc urlnorm.SortQuery" show
+// each one's comment with examples:
+//
+//	canonical class
+//	RemoveDefaultPort       S C A  http://a.com:80/ -> http://a.com/
+//	RemoveTrailingDot       S C A  http://a.com./ -> http://a.com/
+//	RemoveDotSegments       S C A  /b/./c/../d -> /b/d
+//	UppercaseEscapes        S C A  /a%c3%a9 -> /a%C3%A9
+//	DecodeUnreserved        S C A  /%7Euser -> /~user
+//	EscapeStrayPercent      S C A  /90%+off -> /90%25+off
+//	EncodeStrict            S C A  /a|b -> /a%7Cb
+//	DropUserinfo                A  http://user:pw@a.com/ -> http://a.com/
+//	DropFragment              C A  /b#top -> /b
+//	key class
+//	SortQuery                 C A  ?b=2&a=1 -> ?a=1&b=2
+//	DropEmptyParams           C A  ?&a=&=1&b=2& -> ?a&b=2
+//	DropBareQuery             C A  /a? -> /a
+//	DropSessionIDs            C A  ?a=1&PHPSESSID=9682993c8daa2c54 -> ?a=1
+//	DropTracking              C A  ?id=7&utm_source=x -> ?id=7
+//	FoldWWW                     A  http://www2.a.com/ -> http://a.com/
+//	DropIndex                   A  /a/index.html -> /a/
+//	HTTPSToHTTP                 A  https://a.com/ -> http://a.com/
+//	LowercasePath               A  /A/B.HTML -> /a/b.html
+//	RemoveDuplicateSlashes      A  //a//b/ -> /a/b/
+//	GuessScheme                 A  a.com/b -> http://a.com/b
 type Flags uint64
 
 // Canonical-class flags: semantics-preserving, applied by Canonical and Key.
@@ -85,7 +112,12 @@ const (
 	RemoveDuplicateSlashes
 	// GuessScheme treats input without a scheme (or with a dotted host before
 	// the first ':') as http: a.com/b -> http://a.com/b, a.com:8080 ->
-	// http://a.com:8080/. Without it such input fails with ErrNotAbsolute.
+	// http://a.com:8080/, //cdn.a.com/x -> http://cdn.a.com/x. Without it
+	// such input fails with ErrNotAbsolute. Only input that starts with a
+	// host is guessed: an IP address, localhost, or a dotted name whose last
+	// label is a top-level domain (see the package documentation). Relative
+	// references (/a, ./a, ../a, ?q, #f, page, index.php) still fail with
+	// ErrNotAbsolute; resolve them with ResolveKey.
 	// It also strips leading invisible characters (Unicode white space and
 	// format characters such as U+FEFF and U+200B), and never takes
 	// "name://" for a host: \ufeffhttps://a.com/ -> http://a.com/.

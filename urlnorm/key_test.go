@@ -2,6 +2,8 @@ package urlnorm
 
 import (
 	"errors"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -186,6 +188,41 @@ func TestChain(t *testing.T) {
 	}
 }
 
+// keyed is a stage that keys its input with its own flags, as a learned rule set does.
+type keyed Flags
+
+func (k keyed) Normalize(s string) (string, error) { return New(Flags(k)).Key(s) }
+func (k keyed) KeyFlags() Flags                    { return Flags(k) }
+
+// TestChainRefusesStaticBeforeKeyed checks that Chain refuses a Normalizer with flags beyond
+// the key of a later stage that keys its own input, and accepts one within it.
+func TestChainRefusesStaticBeforeKeyed(t *testing.T) {
+	tests := []struct {
+		stages []Stage
+		panics bool
+	}{
+		{[]Stage{New(Aggressive), keyed(Crawler)}, true},              // Aggressive merges what the learner kept apart
+		{[]Stage{New(Aggressive), upper{}, keyed(Crawler)}, true},     // a stage in between does not hide it
+		{[]Stage{New(Crawler), keyed(Crawler)}, false},                // redundant, harmless
+		{[]Stage{New(Safe), keyed(Crawler)}, false},                   // within the key
+		{[]Stage{keyed(Crawler), New(Aggressive)}, false},             // after the set: the caller's choice
+		{[]Stage{New(Aggressive), keyed(0)}, false},                   // a set that takes canonical URLs
+		{[]Stage{New(Crawler | FoldWWW), keyed(Crawler)}, true},       // one flag beyond is enough
+		{[]Stage{New(Crawler), keyed(Crawler | FoldWWW)}, false},      // the set's key covers it
+		{[]Stage{New(Aggressive), keyed(Aggressive), upper{}}, false}, // same flags
+	}
+	for i, tc := range tests {
+		func() {
+			defer func() {
+				if r := recover(); (r != nil) != tc.panics {
+					t.Errorf("case %d: Chain panicked: %v, want a panic: %v", i, r, tc.panics)
+				}
+			}()
+			Chain(tc.stages...)
+		}()
+	}
+}
+
 func TestFlagsString(t *testing.T) {
 	tests := []struct {
 		f    Flags
@@ -224,6 +261,48 @@ func TestCutJSessionID(t *testing.T) {
 	for _, tt := range tests {
 		if got, err := n.Key(tt.in); got != tt.want || err != nil {
 			t.Errorf("Key(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// TestFlagsDocList checks that the list of flags in the Flags doc comment (what "go doc urlnorm
+// Flags" shows) names every flag once, with the presets that hold it.
+func TestFlagsDocList(t *testing.T) {
+	src, err := os.ReadFile("flags.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]string{} // flag name -> its preset marks, "S C A"
+	for line := range strings.Lines(string(src)) {
+		if line == "type Flags uint64\n" {
+			break
+		}
+		// Rows are "//\tName<padded to 24>S C A  before -> after".
+		row, ok := strings.CutPrefix(line, "//\t")
+		if !ok || !strings.Contains(row, " -> ") || len(row) < 29 {
+			continue
+		}
+		name := strings.TrimSpace(row[:24])
+		if _, dup := listed[name]; dup {
+			t.Errorf("%s listed twice", name)
+		}
+		listed[name] = strings.Join(strings.Fields(row[24:29]), " ")
+	}
+	if len(listed) != len(flagNames) {
+		t.Errorf("the Flags doc lists %d flags, there are %d", len(listed), len(flagNames))
+	}
+	for _, fn := range flagNames {
+		var want []string
+		for _, p := range []struct {
+			mark  string
+			flags Flags
+		}{{"S", Safe}, {"C", Crawler}, {"A", Aggressive}} {
+			if p.flags&fn.f != 0 {
+				want = append(want, p.mark)
+			}
+		}
+		if got, ok := listed[fn.name]; !ok || got != strings.Join(want, " ") {
+			t.Errorf("the Flags doc gives %s the presets %q (listed: %v), want %q", fn.name, got, ok, strings.Join(want, " "))
 		}
 	}
 }

@@ -13,7 +13,8 @@ import (
 var (
 	// ErrTooLong reports input, or a result, longer than Options.MaxLength.
 	ErrTooLong = errors.New("url too long")
-	// ErrNotAbsolute reports input without a scheme (and GuessScheme unset).
+	// ErrNotAbsolute reports input without a scheme (and GuessScheme unset,
+	// or no host for it to guess a scheme for), or a base URL without one.
 	ErrNotAbsolute = errors.New("missing scheme")
 	// ErrUnsupportedScheme reports a scheme other than http, https, ws, wss,
 	// ftp and file. Non-special URLs (mailto:, data:, ...) have no host to
@@ -34,11 +35,45 @@ type Stage interface {
 	Normalize(raw string) (string, error)
 }
 
+// keyedStage is a Stage that applies a dedup key of its own to its input
+// before anything else: a rule set learned by package learn (*rules.Set with
+// a Key) reports the flags of that key. Its rules were learned on URLs in
+// that key form.
+type keyedStage interface {
+	Stage
+	KeyFlags() Flags
+}
+
 // Chain returns a Stage that applies stages in order, feeding each the
 // previous output, and stops at the first error. With no stages it returns
 // its input unchanged. Chain copies the slice; the Stage it returns is safe
 // for concurrent use if every stage is.
+//
+// A learned rule set that keys its own input (a *rules.Set with a Key, as
+// package learn builds and rules.Load reads when the file has a "key" line)
+// needs no static stage in front of it: give it raw URLs, set.Normalize(raw).
+// A Normalizer in front of it can only change the URLs away from the form its
+// rules were learned on: one with flags beyond the set's key (Aggressive
+// before a set keyed with Crawler) merges URLs that the learner kept apart
+// and hides tokens its rules match (on the held-out half of a 60-site data
+// set, pair precision fell from 0.9999 to 0.9975 and the reduction from
+// 0.406 to 0.356). Chain refuses that: it panics when a *Normalizer comes before a stage
+// whose KeyFlags method reports flags that do not include all of the
+// Normalizer's flags. Chaining a Normalizer with a set that takes canonical
+// URLs (no Key) is the intended use.
 func Chain(stages ...Stage) Stage {
+	for i, s := range stages {
+		n, ok := s.(*Normalizer)
+		if !ok {
+			continue
+		}
+		for j := i + 1; j < len(stages); j++ {
+			if k, ok := stages[j].(keyedStage); ok && k.KeyFlags() != 0 && n.flags&^k.KeyFlags() != 0 {
+				panic(fmt.Sprintf("urlnorm: Chain: stage %d keys its input with %v itself; the Normalizer of stage %d adds %v, which changes the URLs its rules were learned on (give stage %d raw URLs)",
+					j, k.KeyFlags(), i, n.flags&^k.KeyFlags(), j))
+			}
+		}
+	}
 	return chain(append([]Stage(nil), stages...))
 }
 

@@ -192,6 +192,9 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 		if hasSchemeSlashes(s) {
 			return n.fail(dst, start, op, raw, ErrUnsupportedScheme)
 		}
+		if !guessable(s) {
+			return n.fail(dst, start, op, raw, errNoHost)
+		}
 		kind, rest = schemeHTTP, s
 	}
 

@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,40 +13,15 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/undust/undust/learn"
+	"github.com/undust/undust/simsite"
 	"github.com/undust/undust/urlnorm"
 )
-
-// loopback routes every request, whatever its host and scheme, to the simulated site's server
-// on loopback, keeping the Host header and passing the scheme in X-Forwarded-Proto. So the
-// crawler sees many hosts and both schemes while nothing leaves the machine.
-type loopback struct {
-	addr string
-	rt   http.RoundTripper
-}
-
-func newLoopback(addr string) *loopback {
-	d := &net.Dialer{Timeout: 5 * time.Second}
-	return &loopback{addr: addr, rt: &http.Transport{
-		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-			return d.DialContext(ctx, network, addr)
-		},
-		MaxIdleConnsPerHost: 4,
-	}}
-}
-
-func (l *loopback) RoundTrip(req *http.Request) (*http.Response, error) {
-	r := req.Clone(req.Context())
-	r.Host = req.URL.Host
-	r.Header.Set("X-Forwarded-Proto", req.URL.Scheme)
-	r.URL.Scheme = "http"
-	return l.rt.RoundTrip(r)
-}
 
 // httpClient returns a client that reaches the simulated site at addr for every host and does
 // not follow redirects (a crawler enqueues redirect targets like links).
 func httpClient(addr string) *http.Client {
 	return &http.Client{
-		Transport:     newLoopback(addr),
+		Transport:     simsite.Transport(addr),
 		Timeout:       10 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
@@ -87,10 +60,11 @@ type crawl struct {
 	enqueued map[string]bool
 
 	fetches    []fetch
-	avoided    int // links not enqueued because their key was already seen
-	keyErrors  int // links whose key could not be made (skipped)
-	verified   int // fetches made to verify a rule
-	mismatches int // of them, those that found another page than the rule said
+	avoided    int  // links not enqueued because their key was already seen
+	keyErrors  int  // links whose key could not be made (skipped)
+	verified   int  // fetches made to verify a rule
+	mismatches int  // of them, those that found another page than the rule said
+	finished   bool // the frontier was empty at the end (the budget did not stop the crawl)
 }
 
 // keyOf returns the dedup key of a link.
@@ -120,6 +94,9 @@ func (c *crawl) run(seed string) error {
 	for len(queue) > 0 && len(c.fetches) < c.maxFetches {
 		u := queue[0]
 		queue = queue[1:]
+		if c.online != nil && !c.rekey(u, seen) {
+			continue
+		}
 		f, err := c.get(u)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
@@ -157,8 +134,36 @@ func (c *crawl) run(seed string) error {
 			queue = append(queue, l)
 		}
 	}
-	c.progress.done()
+	c.finished = len(queue) == 0
+	c.progress.done(len(c.fetches), c.finished)
 	return nil
+}
+
+// rekey keys u again under the rules learned since it was enqueued and says whether to fetch
+// it: not when a rule learned since maps it to the key of another URL enqueued before, unless
+// the learner asks to verify that use of the rule.
+func (c *crawl) rekey(u string, seen map[string]string) bool {
+	if _, ok := c.verify[u]; ok {
+		return true
+	}
+	k, err := c.keyOf(u)
+	if err != nil {
+		return true
+	}
+	prev, ok := seen[k.Key]
+	if !ok {
+		seen[k.Key] = u
+		return true
+	}
+	if prev == u {
+		return true
+	}
+	if c.online.Verify(k) {
+		c.verify[u] = verification{key: k, against: prev}
+		return true
+	}
+	c.avoided++
+	return false
 }
 
 func (c *crawl) get(u string) (fetch, error) {
@@ -209,29 +214,27 @@ func links(base string, body []byte) []string {
 	}
 }
 
-func inSite(u string) bool {
-	p, err := url.Parse(u)
-	if err != nil {
-		return false
-	}
-	h := p.Hostname()
-	return h == siteDomain || strings.HasSuffix(h, "."+siteDomain)
-}
+func inSite(u string) bool { return simsite.InSite(u) }
 
-// progress draws a bar on stderr while a crawl runs: redrawn in place on a terminal, a line
-// every quarter otherwise.
+// progress shows a crawl's progress on stderr: a bar redrawn in place on a terminal, otherwise a
+// line every few seconds; and a line when the crawl ends.
 type progress struct {
 	name  string
 	max   int
 	tty   bool
-	last  int
 	quiet bool
+	start time.Time
+	last  time.Time
 }
+
+// progressEvery is the time between two progress lines when stderr is not a terminal.
+const progressEvery = 2 * time.Second
 
 func newProgress(name string, max int, quiet bool) *progress {
 	fi, err := os.Stderr.Stat()
 	tty := err == nil && fi.Mode()&os.ModeCharDevice != 0
-	return &progress{name: name, max: max, tty: tty, quiet: quiet}
+	now := time.Now()
+	return &progress{name: name, max: max, tty: tty, quiet: quiet, start: now, last: now}
 }
 
 func (p *progress) update(n, queued int) {
@@ -244,18 +247,26 @@ func (p *progress) update(n, queued int) {
 		}
 		const width = 30
 		fill := min(width*n/max(p.max, 1), width)
-		fmt.Fprintf(os.Stderr, "\r%-7s [%s%s] %5d fetched, %5d queued", p.name,
+		fmt.Fprintf(os.Stderr, "\r%-7s [%s%s] %6d fetched, %6d queued", p.name,
 			strings.Repeat("#", fill), strings.Repeat(".", width-fill), n, queued)
 		return
 	}
-	if q := 4 * n / max(p.max, 1); q > p.last {
-		p.last = q
+	if now := time.Now(); now.Sub(p.last) >= progressEvery {
+		p.last = now
 		fmt.Fprintf(os.Stderr, "%s: %d fetched, %d queued\n", p.name, n, queued)
 	}
 }
 
-func (p *progress) done() {
-	if p != nil && !p.quiet && p.tty {
+func (p *progress) done(n int, finished bool) {
+	if p == nil || p.quiet {
+		return
+	}
+	if p.tty {
 		fmt.Fprint(os.Stderr, "\r\033[K")
 	}
+	how := "frontier empty"
+	if !finished {
+		how = "stopped at the budget"
+	}
+	fmt.Fprintf(os.Stderr, "%s: %d fetched, %s, %v\n", p.name, n, how, time.Since(p.start).Round(time.Millisecond))
 }

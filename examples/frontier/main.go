@@ -10,19 +10,24 @@
 // enqueueing, and a SimHash index after fetching. Pass 3 is the crawl a crawler makes of a site
 // it meets for the first time: one pass that learns as it goes, with package learn's Online
 // learner fed each fetched page's content id, its rules applied before enqueueing as they are
-// learned, and their first uses (and a sample after) verified by fetching anyway. The report
-// says how many fetches each pass needed, how many duplicates were avoided before fetching, and
-// how many distinct pages passes 2 and 3 lost (it must be 0); the picture plots distinct pages
-// discovered against fetches for the three passes.
+// learned (and again when a queued URL comes up for fetching), and their first uses (and a
+// sample after) verified by fetching anyway. The site (package simsite) has a finite URL space,
+// so a pass ends when its frontier is empty or its budget is spent. The report's headline is the
+// fetches each pass spent per distinct page; it also says how many duplicates were avoided
+// before fetching and caught after, and how many distinct pages passes 2 and 3 lost (it must be
+// 0); the picture plots distinct pages discovered against fetches for the three passes.
+// Progress goes to stderr unless -q.
 //
 // Nothing leaves the machine: the site is an in-process HTTP server on 127.0.0.1 that answers
-// for every host name, and the crawler's transport dials only it. Files go to a new temporary
-// directory unless -out names one.
+// for every host name, and the crawler's transport dials only it. The rules file and the picture
+// go to -out; without it, to a temporary directory that is removed when the report is printed.
 //
-// Exit status: 0 on success, 1 when the run fails, 2 for bad flags.
+// Exit status: 0 on success (and -h), 1 when the run fails, 2 for bad flags or an argument that
+// is not a flag.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,6 +38,7 @@ import (
 
 	"github.com/undust/undust/internal/svgplot"
 	"github.com/undust/undust/learn"
+	"github.com/undust/undust/simsite"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -45,24 +51,56 @@ type config struct {
 }
 
 func main() {
-	var c config
-	fs := flag.NewFlagSet("frontier", flag.ContinueOnError)
-	fs.IntVar(&c.size, "size", 300, "distinct pages of the simulated site (10 to 100000)")
-	fs.Uint64Var(&c.seed, "seed", 1, "seed of the simulated site")
-	fs.IntVar(&c.maxFetches, "max", 4000, "fetch budget of each pass")
-	fs.StringVar(&c.out, "out", "", "directory for the rules file and the picture (default: a new temporary directory)")
-	fs.BoolVar(&c.quiet, "q", false, "no progress bar")
-	if err := fs.Parse(os.Args[1:]); err != nil {
-		os.Exit(2)
-	}
-	if fs.NArg() > 0 || c.size < 10 || c.size > 100000 || c.maxFetches < 1 {
-		fmt.Fprintln(os.Stderr, "frontier: usage: frontier [-size 10..100000] [-seed N] [-max N] [-out DIR] [-q]")
-		os.Exit(2)
+	c, code, ok := parseConfig(os.Args[1:], os.Stderr)
+	if !ok {
+		os.Exit(code)
 	}
 	if err := run(c, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "frontier:", err)
 		os.Exit(1)
 	}
+}
+
+// parseConfig parses the flags. When it returns false, the command exits with code: 0 after
+// -h, which prints what the command does and its flags, 2 for bad flags or an argument that is
+// not a flag (the message is printed to stderr).
+func parseConfig(args []string, stderr io.Writer) (c config, code int, ok bool) {
+	fs := flag.NewFlagSet("frontier", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&c.size, "size", 300, fmt.Sprintf("distinct pages of the simulated site (%d to %d)", simsite.MinPages, simsite.MaxPages))
+	fs.Uint64Var(&c.seed, "seed", 1, "seed of the simulated site")
+	fs.IntVar(&c.maxFetches, "max", 4000, "fetch budget of each pass")
+	fs.StringVar(&c.out, "out", "", "`directory` to keep the rules file and the picture in (default: a temporary directory, removed at the end)")
+	fs.BoolVar(&c.quiet, "q", false, "no progress on stderr")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `usage: frontier [-size 10..100000] [-seed N] [-max N] [-out DIR] [-q]
+
+frontier crawls a simulated site on loopback three times: with the static key only, with the
+rules learned from the first crawl's content clusters, and once learning as it goes; it reports
+the fetches each crawl needed and the pages it lost.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, 0, false
+		}
+		return c, 2, false
+	}
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "frontier: unexpected argument %q (flags only; -h lists them)\n", fs.Arg(0))
+		return c, 2, false
+	case c.size < simsite.MinPages || c.size > simsite.MaxPages:
+		fmt.Fprintf(stderr, "frontier: -size %d: want %d to %d\n", c.size, simsite.MinPages, simsite.MaxPages)
+		return c, 2, false
+	case c.maxFetches < 1:
+		fmt.Fprintf(stderr, "frontier: -max %d: want at least 1\n", c.maxFetches)
+		return c, 2, false
+	}
+	return c, 0, true
 }
 
 // A report is what a run found: the crawls, what the site's truth says of them, and where the
@@ -77,17 +115,30 @@ type report struct {
 	rules          int
 	learnTime      time.Duration
 	rulesPath, svg string
+	temp           bool // rulesPath and svg are in a temporary directory, deleted after the report
 	total          time.Duration
 }
 
-// lost counts the distinct pages of pass 1 that pass 2 did not fetch and keep: it must be 0.
-func (r *report) lost() int { return lostIn(r.r1, r.r2) }
+// lost counts the distinct pages pass 2 lost: it must be 0. See lostIn.
+func (r *report) lost() int { return lostIn(r.r1, r.r2, r.p2.finished) }
 
-// lost3 counts the distinct pages of pass 1 that pass 3 did not fetch and keep: it must be 0.
-func (r *report) lost3() int { return lostIn(r.r1, r.r3) }
+// lost3 counts the distinct pages pass 3 lost: it must be 0. See lostIn.
+func (r *report) lost3() int { return lostIn(r.r1, r.r3, r.p3.finished) }
 
-func lostIn(base, pass passScore) int {
+// lostIn counts the distinct pages a pass lost: when it finished (its frontier emptied), the
+// pages of base (pass 1) that it did not fetch and keep; when the budget stopped it, which
+// pages it reached depends on its order, so only the pages it fetched and never kept (all their
+// fetches judged duplicates).
+func lostIn(base, pass passScore, finished bool) int {
 	n := 0
+	if !finished {
+		for id := range pass.pages {
+			if !pass.kept[id] {
+				n++
+			}
+		}
+		return n
+	}
 	for id := range base.pages {
 		if !pass.kept[id] {
 			n++
@@ -97,39 +148,50 @@ func lostIn(base, pass passScore) int {
 }
 
 func run(c config, w io.Writer) error {
+	temp := c.out == ""
+	if temp {
+		dir, err := os.MkdirTemp("", "undust-frontier-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		c.out = dir
+	}
 	r, err := loop(c)
 	if err != nil {
 		return err
 	}
+	r.temp = temp
 	r.print(w)
 	return nil
 }
 
-// loop runs pass 1, learning and pass 2 against a new simulated site.
+// loop runs pass 1, learning, pass 2 and pass 3 against a new simulated site, and writes the
+// rules and the picture to c.out.
 func loop(c config) (*report, error) {
 	start := time.Now()
-	if c.out == "" {
-		dir, err := os.MkdirTemp("", "undust-frontier-")
-		if err != nil {
-			return nil, err
-		}
-		c.out = dir
-	} else if err := os.MkdirAll(c.out, 0o755); err != nil {
+	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		return nil, err
 	}
-	s := newSite(c.size, c.seed)
+	s, err := simsite.New(c.size, c.seed)
+	if err != nil {
+		return nil, err
+	}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	client := httpClient(srv.Listener.Addr().String())
-	seed := "https://" + siteHost + "/"
+	seed := simsite.StartURL
 	static := staticKey()
-	rep := &report{config: c, pages: len(s.allPages())}
+	rep := &report{config: c, pages: s.NumPages()}
 
 	// Pass 1: the static key only; every page fingerprinted, nothing skipped after fetching.
 	rep.p1 = &crawl{name: "pass 1", client: client, key: static, maxFetches: c.maxFetches,
 		progress: newProgress("pass 1", c.maxFetches, c.quiet)}
 	if err := rep.p1.run(seed); err != nil {
 		return nil, err
+	}
+	if !c.quiet {
+		fmt.Fprintf(os.Stderr, "learning rules from the %d fetches of pass 1\n", len(rep.p1.fetches))
 	}
 	clusters := clusterByContent(rep.p1.fetches)
 	rep.clusters = len(clusters)
@@ -174,19 +236,19 @@ func loop(c config) (*report, error) {
 // A passScore is what the site's truth says of one pass.
 type passScore struct {
 	fetches  int
-	ok       int             // fetches answered 200
-	pages    map[pageID]bool // distinct pages fetched
-	kept     map[pageID]bool // distinct pages fetched and not judged duplicate
-	curve    []int           // distinct pages discovered after each fetch
-	dupFetch int             // fetches of a page fetched before
+	ok       int                   // fetches answered 200
+	pages    map[simsite.Page]bool // distinct pages fetched
+	kept     map[simsite.Page]bool // distinct pages fetched and not judged duplicate
+	curve    []int                 // distinct pages discovered after each fetch
+	dupFetch int                   // fetches of a page fetched before
 }
 
-func score(s *site, c *crawl) passScore {
-	r := passScore{fetches: len(c.fetches), pages: map[pageID]bool{}, kept: map[pageID]bool{}}
+func score(s *simsite.Site, c *crawl) passScore {
+	r := passScore{fetches: len(c.fetches), pages: map[simsite.Page]bool{}, kept: map[simsite.Page]bool{}}
 	for _, f := range c.fetches {
 		if f.status == 200 {
 			r.ok++
-			id, _ := s.truth(f.url)
+			id, _ := s.Page(f.url)
 			if r.pages[id] {
 				r.dupFetch++
 			}
@@ -236,24 +298,64 @@ func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "%-38s %10s %10s %10s\n", "", "pass 1", "pass 2", "pass 3")
 	fmt.Fprintf(w, "%-38s %10s %10s %10s\n", "", "static", "+learned", "online")
 	row := func(name string, a, b, c any) { fmt.Fprintf(w, "%-38s %10v %10v %10v\n", name, a, b, c) }
+	row("fetches per distinct page", ratio(r.r1.fetches, len(r.r1.pages)), ratio(r.r2.fetches, len(r.r2.pages)), ratio(r.r3.fetches, len(r.r3.pages)))
 	row("pages fetched", r.r1.fetches, r.r2.fetches, r.r3.fetches)
 	row("distinct pages discovered", len(r.r1.pages), len(r.r2.pages), len(r.r3.pages))
+	row("crawl finished (frontier empty)", yesNo(r.p1.finished), yesNo(r.p2.finished), yesNo(r.p3.finished))
 	row("fetches of an already-fetched page", r.r1.dupFetch, r.r2.dupFetch, r.r3.dupFetch)
 	row("duplicate links skipped before fetch", r.p1.avoided, r.p2.avoided, r.p3.avoided)
 	row("duplicates caught after fetching", countDup(r.p1), countDup(r.p2), countDup(r.p3))
 	row("verification fetches", "-", "-", r.p3.verified)
-	row("fetches per distinct page", ratio(r.r1.fetches, len(r.r1.pages)), ratio(r.r2.fetches, len(r.r2.pages)), ratio(r.r3.fetches, len(r.r3.pages)))
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "dup clusters from pass 1:   %d\n", r.clusters)
-	fmt.Fprintf(w, "rules learned:              %d in %v, written to %s\n", r.rules, r.learnTime.Round(time.Millisecond), r.rulesPath)
-	fmt.Fprintf(w, "fetches saved by pass 2:    %d (%.0f%%)\n", r.r1.fetches-r.r2.fetches, 100*float64(r.r1.fetches-r.r2.fetches)/float64(max(r.r1.fetches, 1)))
-	fmt.Fprintf(w, "distinct pages lost:        %d (pages of pass 1 that pass 2 did not fetch and keep; must be 0)\n", r.lost())
+	fmt.Fprintf(w, "rules learned:              %d in %v\n", r.rules, r.learnTime.Round(time.Millisecond))
+	fmt.Fprintf(w, "pass 2 against pass 1:      %s fetches per distinct page%s\n", fewer(r.r1, r.r2), finishNote(r.p1, r.p2))
+	fmt.Fprintf(w, "distinct pages lost:        %d (%s; must be 0)\n", r.lost(), lostWhat(2, r.p2.finished))
 	fmt.Fprintf(w, "pass 3, learning as it goes: %d rules at the end (%d relearns, %v), %d verification fetches, %d mismatches, %d rules retracted\n",
 		r.online.Rules, r.online.Relearns, r.p3.learnTime.Round(time.Millisecond), r.p3.verified, r.p3.mismatches, r.online.Retracted)
-	fmt.Fprintf(w, "fetches saved by pass 3:    %d (%.0f%%)\n", r.r1.fetches-r.r3.fetches, 100*float64(r.r1.fetches-r.r3.fetches)/float64(max(r.r1.fetches, 1)))
-	fmt.Fprintf(w, "pass 3 pages lost:          %d (pages of pass 1 that pass 3 did not fetch and keep; must be 0)\n", r.lost3())
-	fmt.Fprintf(w, "picture:                    %s\n", r.svg)
+	fmt.Fprintf(w, "pass 3 against pass 1:      %s fetches per distinct page%s\n", fewer(r.r1, r.r3), finishNote(r.p1, r.p3))
+	fmt.Fprintf(w, "pass 3 pages lost:          %d (%s; must be 0)\n", r.lost3(), lostWhat(3, r.p3.finished))
+	if r.temp {
+		fmt.Fprintln(w, "rules and picture:          not kept (-out DIR keeps rules.txt and discovery.svg)")
+	} else {
+		fmt.Fprintf(w, "rules:                      %s\n", r.rulesPath)
+		fmt.Fprintf(w, "picture:                    %s\n", r.svg)
+	}
 	fmt.Fprintf(w, "time:                       %v\n", r.total.Round(time.Millisecond))
+}
+
+// fewer compares the fetches per distinct page of a pass with pass 1's: "2.02 against 6.86,
+// 3.40x fewer".
+func fewer(base, pass passScore) string {
+	if len(base.pages) == 0 || len(pass.pages) == 0 || pass.fetches == 0 {
+		return "-"
+	}
+	b := float64(base.fetches) / float64(len(base.pages))
+	p := float64(pass.fetches) / float64(len(pass.pages))
+	return fmt.Sprintf("%.2f against %.2f, %.2fx fewer", p, b, b/p)
+}
+
+// finishNote warns when a comparison of fetches per distinct page is between crawls of which
+// one was cut off by the budget.
+func finishNote(base, pass *crawl) string {
+	if base.finished && pass.finished {
+		return ""
+	}
+	return " (a pass stopped at the budget: raise -max to compare whole crawls)"
+}
+
+func lostWhat(pass int, finished bool) string {
+	if finished {
+		return fmt.Sprintf("pages of pass 1 that pass %d did not fetch and keep", pass)
+	}
+	return fmt.Sprintf("pages pass %d fetched and judged duplicates only", pass)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
 
 func countDup(c *crawl) int {

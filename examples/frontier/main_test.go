@@ -68,9 +68,77 @@ func TestLoop(t *testing.T) {
 	}
 	var out strings.Builder
 	r.print(&out)
-	for _, want := range []string{"pages fetched", "distinct pages lost:        0", "pass 3 pages lost:          0", "rules learned:"} {
+	for _, want := range []string{"fetches per distinct page", "distinct pages lost:        0", "pass 3 pages lost:          0", "rules learned:"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// Every -size in the flag's range finishes: the site at both ends of the range, each pass with
+// a budget that stops it or lets it empty its frontier, and no page lost.
+func TestLoopSizes(t *testing.T) {
+	tests := []struct {
+		size, budget int
+		finished     bool // pass 1 empties its frontier within the budget
+	}{
+		{10, 4000, true},     // the least size: every pass ends by itself
+		{100000, 300, false}, // the greatest: the budget stops every pass
+	}
+	for _, tt := range tests {
+		r, err := loop(config{size: tt.size, seed: 2, maxFetches: tt.budget, out: t.TempDir(), quiet: true})
+		if err != nil {
+			t.Fatalf("size %d: %v", tt.size, err)
+		}
+		if r.p1.finished != tt.finished || (tt.finished && !(r.p2.finished && r.p3.finished)) {
+			t.Errorf("size %d, budget %d: passes finished %v %v %v, want %v", tt.size, tt.budget,
+				r.p1.finished, r.p2.finished, r.p3.finished, tt.finished)
+		}
+		if r.lost() != 0 || r.lost3() != 0 {
+			t.Errorf("size %d: pass 2 lost %d distinct pages, pass 3 %d; want 0", tt.size, r.lost(), r.lost3())
+		}
+	}
+}
+
+// Without -out the rules and the picture go to a temporary directory that run removes.
+func TestRunRemovesTemp(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	var out strings.Builder
+	if err := run(config{size: 10, seed: 1, maxFetches: 100, quiet: true}, &out); err != nil {
+		t.Fatal(err)
+	}
+	left, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 || !strings.Contains(out.String(), "not kept") {
+		t.Errorf("run left %d entries in the temporary directory; report:\n%s", len(left), out.String())
+	}
+}
+
+// TestFlags checks the exit codes and messages of the flags: -h describes the command and exits
+// 0; bad values and arguments that are not flags exit 2 with a message naming them.
+func TestFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		ok   bool
+		msg  string // in stderr
+	}{
+		{nil, 0, true, ""},
+		{[]string{"-size", "50", "-q"}, 0, true, ""},
+		{[]string{"-h"}, 0, false, "frontier crawls a simulated site"},
+		{[]string{"-size", "5"}, 2, false, "-size 5: want 10 to 100000"},
+		{[]string{"-max", "0"}, 2, false, "-max 0: want at least 1"},
+		{[]string{"extra"}, 2, false, `unexpected argument "extra"`},
+		{[]string{"-bogus"}, 2, false, "flag provided but not defined"},
+	}
+	for _, tc := range tests {
+		var errb strings.Builder
+		_, code, ok := parseConfig(tc.args, &errb)
+		if code != tc.code || ok != tc.ok || !strings.Contains(errb.String(), tc.msg) {
+			t.Errorf("parseConfig(%q) = %d, %v, stderr %q; want %d, %v and %q", tc.args, code, ok, errb.String(), tc.code, tc.ok, tc.msg)
 		}
 	}
 }

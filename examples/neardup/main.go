@@ -39,8 +39,15 @@
 // files) is a failure for index and query alike. index writes INDEX through
 // a temporary file that it renames once complete.
 //
-// Exit codes: 0 success, 1 failure (unreadable, malformed or empty input), 2
-// bad usage (unknown subcommand or flag, missing -corpus).
+// The exact-digest, mod-m sampled shingle and SimHash batch methods are the
+// ones of Ellis Horowitz's lecture notes "Deduplication" (University of
+// Southern California, 2011-2022; "the lecture notes" in this command's
+// comments).
+//
+// "neardup -h" lists the commands, "neardup CMD -h" a command's description
+// and flags. Exit codes: 0 success (and -h), 1 failure (unreadable, malformed
+// or empty input), 2 bad usage (unknown subcommand or flag, an argument that
+// is not a flag, missing -corpus).
 package main
 
 //go:generate go run gen_testdata.go
@@ -55,6 +62,13 @@ import (
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// commands describe the subcommands for "neardup CMD -h"; usage lists them too.
+var commands = map[string]string{
+	"eval":  "evaluate near-duplicate methods on a labelled corpus",
+	"index": "build a MinHash+LSH index of pages",
+	"query": "find indexed near-duplicates of pages",
 }
 
 const usage = `usage: neardup <command> [flags]
@@ -168,6 +182,10 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 // parseArgs parses a subcommand's flags and rejects positional arguments. When it returns
 // false, the subcommand exits with code: 0 after -h, 2 for bad usage (the message is printed).
 func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "neardup %s: %s\n\nflags:\n", fs.Name(), commands[fs.Name()])
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0, false

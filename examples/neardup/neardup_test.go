@@ -38,6 +38,11 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"eval", "-corpus", bad}, 1, "pages.jsonl:1"},                          // malformed pages
 		{[]string{"eval", "-corpus", "testdata", "-q", "-method", "digest"}, 0, ""},     // success
 		{[]string{"help"}, 0, ""}, // help
+		{[]string{"eval", "-h"}, 0, "neardup eval: " + commands["eval"]}, // a command's description and flags
+		{[]string{"index", "-h"}, 0, "neardup index: " + commands["index"]},
+		{[]string{"query", "-h"}, 0, "neardup query: " + commands["query"]},
+		{[]string{"eval", "-corpus", "testdata", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"query", "-index", idx, "extra"}, 2, `unexpected argument "extra"`},
 		// Input without pages fails the same way in both forms, and writes no index.
 		{[]string{"index", "-pages", emptyFile, "-o", idx}, 1, "no pages"},
 		{[]string{"index", "-dir", emptyDir, "-o", idx}, 1, "no pages"},

@@ -53,7 +53,9 @@
 // main_text.jsonl(.gz) and prints how many of truth_pairs.tsv it
 // reproduces, with the same values to 4 decimals.
 //
-// Exit codes: 0 success, 1 failure, 2 bad usage.
+// "neardupbuild -h" lists the commands, "neardupbuild CMD -h" a command's
+// description and flags. Exit codes: 0 success (and -h), 1 failure, 2 bad
+// usage (an unknown command or flag, an argument that is not a flag).
 package main
 
 import (
@@ -69,6 +71,12 @@ import (
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// commands describe the subcommands for "neardupbuild CMD -h"; usage lists them too.
+var commands = map[string]string{
+	"build": "build a corpus from doc sets listed in a config file",
+	"check": "recompute a corpus's truth pairs and compare them with truth_pairs.tsv",
 }
 
 const usage = `usage: neardupbuild <command> [flags]
@@ -99,6 +107,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // parseArgs parses a subcommand's flags and rejects positional arguments.
 func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "neardupbuild %s: %s\n\nflags:\n", fs.Name(), commands[fs.Name()])
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0, false

@@ -406,9 +406,25 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"check"}, 2},
 		{[]string{"check", "-corpus", t.TempDir()}, 1},
 		{[]string{"help"}, 0},
+		{[]string{"-h"}, 0},
+		{[]string{"build", "-h"}, 0},
+		{[]string{"check", "-h"}, 0},
+		{[]string{"check", "-corpus", "x", "extra"}, 2},
 	} {
 		if got := run(tt.args, io.Discard, io.Discard); got != tt.want {
 			t.Errorf("run(%q) = %d, want %d", tt.args, got, tt.want)
 		}
+	}
+	// -h describes the command; an unknown command is named.
+	for _, c := range []string{"build", "check"} {
+		var errb bytes.Buffer
+		run([]string{c, "-h"}, io.Discard, &errb)
+		if want := "neardupbuild " + c + ": " + commands[c]; !strings.Contains(errb.String(), want) {
+			t.Errorf("%s -h printed %q, want %q", c, errb.String(), want)
+		}
+	}
+	var errb bytes.Buffer
+	if run([]string{"nope"}, io.Discard, &errb); !strings.Contains(errb.String(), `unknown command "nope"`) {
+		t.Errorf("unknown command: stderr %q", errb.String())
 	}
 }

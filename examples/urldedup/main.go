@@ -3,21 +3,25 @@
 //
 // Usage:
 //
-//	urldedup learn (-clusters FILE | -cdx FILE [-domain]) [-min-precision P] [-min-coverage N] [-o RULES]
+//	urldedup learn (-clusters FILE | -cdx FILE) [-sites host|domain|id] [-skip-bad] [-min-precision P] [-min-coverage N] [-o RULES]
 //	urldedup apply -rules RULES < urls > keys
-//	urldedup eval -data DIR [-seed S] [-plot DIR] [-learner koppula|align|both]
-//	urldedup stats (-clusters FILE | -cdx FILE [-domain])
+//	urldedup eval -data DIR [-seed S] [-plot DIR] [-learner koppula|align|both] [-sites host|domain|id] [-q]
+//	urldedup stats (-clusters FILE | -cdx FILE) [-sites host|domain|id]
 //	urldedup replay -clusters FILE [-shuffle SEED] [-static [-aggressive]] [-o FILE]
 //
-// learn reads dup clusters (the TSV format cluster<TAB>url[<TAB>importance[<TAB>inlinks]], or a
-// CDX/CDXJ crawl index grouped by payload digest), learns rules with package learn and writes
+// learn reads dup clusters (the TSV format cluster<TAB>url[<TAB>importance[<TAB>inlinks]]
+// described at learn.ReadClusters, or a CDX/CDXJ crawl index grouped by payload digest), groups
+// them into sites (-sites: by default the URLs' hosts, joined by the clusters they share; domain
+// for registrable domains; id for the cluster id up to its last "-", as in h0042-p000123; -domain
+// is -sites domain), learns rules with package learn and writes
 // the rule set in package rules' file format (-o, standard output by default), each rule with
 // its training coverage and precision. apply loads that file with rules.Load, reads URLs, one
 // per line, and prints the dedup key of each: urlnorm's Crawler key rewritten by the rules.
 // eval runs the 50/50 protocol on DIR/train.tsv and DIR/dev.tsv and the cross-site transfer
 // from train to dev, and prints Markdown tables; with -plot it also draws, per data set, the
 // precision-reduction trade-off on the held-out half (NAME-tradeoff.svg) and the rule coverage
-// distribution, the paper's Figure 3 (NAME-coverage.svg). stats prints a data set's sites, hosts,
+// distribution, the paper's Figure 3 (NAME-coverage.svg); its stages are reported on standard
+// error (-q: not). stats prints a data set's sites, hosts,
 // clusters, cluster sizes, maximum possible reduction and what urlnorm's static keys reach.
 //
 // replay replays a dup-cluster file as a crawl that meets every site for the first time: URLs
@@ -38,7 +42,13 @@
 // refuses a rule file that is malformed, cut short (version 2 files end with a checked line) or
 // holds more than rules.DefaultMaxRules rules, and stops at an input line over 1 MiB.
 //
-// Exit codes: 0 success, 1 failure (unreadable or malformed input), 2 bad usage.
+// A malformed input line stops learn, stats and eval with the file's name, the line number and
+// the field (learn -skip-bad skips such lines and counts them). learn and stats warn when every
+// cluster is a site of its own: nothing can be learned then.
+//
+// "urldedup -h" lists the commands, "urldedup CMD -h" a command's flags. Exit codes: 0 success
+// (and -h), 1 failure (unreadable or malformed input), 2 bad usage (an unknown command or flag,
+// an argument that is not a flag).
 package main
 
 import (
@@ -50,83 +60,164 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
 )
 
 func main() {
-	if len(os.Args) < 2 {
-		usage()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stdin))
+}
+
+// stderr receives messages, warnings and progress; tests replace it.
+var stderr io.Writer = os.Stderr
+
+// commands are the subcommands with what each does, as -h shows them.
+var commands = []struct{ name, what string }{
+	{"learn", "learn URL rewrite rules from dup clusters (a TSV file or a CDX/CDXJ index)"},
+	{"apply", "print the dedup key of each URL read from standard input under a rules file"},
+	{"eval", "evaluate the learned rules on the held-out halves of DIR/train.tsv and DIR/dev.tsv"},
+	{"stats", "describe a data set: sites, hosts, clusters, maximum reduction, static keys"},
+	{"replay", "replay a dup-cluster file as a crawl that learns its rules online"},
+}
+
+func usageText() string {
+	var b strings.Builder
+	b.WriteString("usage: urldedup <command> [flags]\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-8s%s\n", c.name, c.what)
+	}
+	b.WriteString("\nRun \"urldedup <command> -h\" for the flags of a command.\n")
+	return b.String()
+}
+
+// run is main without the process: it returns the exit code.
+func run(args []string, stdout io.Writer, stdin io.Reader) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usageText())
+		return 2
 	}
 	var err error
-	switch os.Args[1] {
+	switch args[0] {
 	case "learn":
-		err = cmdLearn(os.Args[2:], os.Stdout)
+		err = cmdLearn(args[1:], stdout)
 	case "apply":
-		err = cmdApply(os.Args[2:], os.Stdin, os.Stdout)
+		err = cmdApply(args[1:], stdin, stdout)
 	case "eval":
-		err = cmdEval(os.Args[2:], os.Stdout)
+		err = cmdEval(args[1:], stdout)
 	case "stats":
-		err = cmdStats(os.Args[2:], os.Stdout)
+		err = cmdStats(args[1:], stdout)
 	case "replay":
-		err = cmdReplay(os.Args[2:], os.Stdout)
+		err = cmdReplay(args[1:], stdout)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usageText())
+		return 0
 	default:
-		usage()
+		fmt.Fprintf(stderr, "urldedup: unknown command %q\n%s", args[0], usageText())
+		return 2
 	}
-	if errors.Is(err, errUsage) {
-		os.Exit(2)
+	switch {
+	case errors.Is(err, errHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case err != nil:
+		fmt.Fprintf(stderr, "urldedup %s: %v\n", args[0], err)
+		return 1
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "urldedup:", err)
-		os.Exit(1)
-	}
+	return 0
 }
 
-var errUsage = errors.New("usage")
+var (
+	errUsage = errors.New("usage")
+	errHelp  = errors.New("help shown")
+)
 
-func usage() {
-	fmt.Fprintln(os.Stderr, "usage: urldedup learn|apply|eval|stats|replay [flags]; urldedup CMD -h for flags")
-	os.Exit(2)
-}
-
+// parseFlags parses a subcommand's flags; -h prints the command's description and flags
+// (errHelp), and a positional argument is a usage error.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	fs.SetOutput(os.Stderr)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		for _, c := range commands {
+			if c.name == fs.Name() {
+				fmt.Fprintf(fs.Output(), "urldedup %s: %s\n\nflags:\n", c.name, c.what)
+			}
+		}
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "urldedup %s: unexpected argument %q (flags only; -h lists them)\n", fs.Name(), fs.Arg(0))
 		return errUsage
 	}
 	return nil
 }
 
+// sitesFlag adds the -sites flag: how a dup-cluster file's clusters are grouped into sites.
+func sitesFlag(fs *flag.FlagSet) *learn.Grouping {
+	g := new(learn.Grouping)
+	fs.Func("sites", "`host|domain|id`: how clusters are grouped into sites: host (the URLs' hosts, joined by the clusters they share; the default), domain (registrable domains, joined likewise) or id (the cluster id up to its last \"-\", as in h0042-p000123)", func(s string) error {
+		v, err := learn.ParseGrouping(s)
+		*g = v
+		return err
+	})
+	return g
+}
+
+// warnSites warns when every cluster is a site of its own: the learner generalizes over
+// several clusters of a site, so such a grouping learns nothing.
+func warnSites(cls []learn.Cluster, g learn.Grouping) {
+	sites := map[string]bool{}
+	for _, c := range cls {
+		sites[c.Site] = true
+	}
+	if len(cls) > 1 && len(sites) == len(cls) {
+		fmt.Fprintf(stderr, "urldedup: warning: each of the %d clusters is a site of its own (-sites %v): rules are learned from several clusters of a site, so none can be learned\n", len(cls), g)
+	}
+}
+
 func cmdLearn(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("learn", flag.ContinueOnError)
-	clusters := fs.String("clusters", "", "dup-cluster TSV file")
-	cdx := fs.String("cdx", "", "CDX or CDXJ crawl index")
-	domain := fs.Bool("domain", false, "with -cdx: group by registrable domain instead of host")
+	clusters := fs.String("clusters", "", "dup-cluster TSV `file`: cluster<TAB>url[<TAB>importance[<TAB>inlinks]] per line")
+	cdx := fs.String("cdx", "", "CDX or CDXJ crawl index `file`, grouped into clusters by payload digest")
+	sites := sitesFlag(fs)
+	domain := fs.Bool("domain", false, "the same as -sites domain")
+	skipBad := fs.Bool("skip-bad", false, "skip malformed lines (counted on standard error) instead of stopping at the first")
 	minPrec := fs.Float64("min-precision", 0.95, "minimum estimated precision of a rule")
 	minCov := fs.Int("min-coverage", 3, "minimum training coverage of a rule")
-	out := fs.String("o", "", "rules file to write (default standard output)")
+	out := fs.String("o", "", "rules `file` to write (default standard output)")
 	which := fs.String("learner", "koppula", "koppula (decision trees, WSDM 2010) or align (multiple URL alignment, DUSTER)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if (*clusters == "") == (*cdx == "") {
-		fmt.Fprintln(os.Stderr, "urldedup learn: give one of -clusters or -cdx")
+		fmt.Fprintln(stderr, "urldedup learn: give one of -clusters or -cdx")
 		return errUsage
+	}
+	if *domain {
+		*sites = learn.ByDomain
 	}
 	l, err := learnerNamed(*which, learn.Options{MinPrecision: *minPrec, MinCoverage: *minCov})
 	if err != nil {
 		return err
 	}
-	cls, err := readClusters(*clusters, *cdx, *domain)
+	cls, err := readClusters(*clusters, *cdx, *sites, *skipBad)
 	if err != nil {
 		return err
 	}
+	warnSites(cls, *sites)
 	set, st, err := l.Learn(cls)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected (%d not expressible, %d dropped for cycles), %d rules written\n",
+	fmt.Fprintf(stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected (%d not expressible, %d dropped for cycles), %d rules written\n",
 		st.Sites, st.URLs, st.Pairs, st.Rules, st.Selected, st.Unexpressed, st.Cycles, set.Len())
 	if *out == "" {
 		_, err = set.WriteTo(stdout)
@@ -163,7 +254,10 @@ func writeFile(name string, set io.WriterTo) (err error) {
 	return os.Rename(f.Name(), name)
 }
 
-func readClusters(tsv, cdx string, domain bool) ([]learn.Cluster, error) {
+// readClusters reads the dup clusters of a TSV file (tsv) or a crawl index (cdx), grouped into
+// sites by g. With skipBad, malformed lines are skipped and counted on stderr. A malformed line
+// is reported with the file's name, the line and the field.
+func readClusters(tsv, cdx string, g learn.Grouping, skipBad bool) ([]learn.Cluster, error) {
 	name := tsv
 	if name == "" {
 		name = cdx
@@ -173,15 +267,40 @@ func readClusters(tsv, cdx string, domain bool) ([]learn.Cluster, error) {
 		return nil, err
 	}
 	defer f.Close()
+	opt := learn.ReaderOptions{SkipBad: skipBad, Sites: g}
+	var cls []learn.Cluster
+	skipped := 0
 	if tsv != "" {
-		cls, _, err := learn.ReadClusters(bufio.NewReader(f), learn.ReaderOptions{})
-		return cls, err
+		cls, skipped, err = learn.ReadClusters(bufio.NewReader(f), opt)
+	} else {
+		r := learn.NewCDXReader(f, opt)
+		if g != learn.ByDomain {
+			g = learn.ByHost
+		}
+		cls, err = learn.CaptureClusters(r, g)
+		skipped = r.Skipped()
 	}
-	g := learn.ByHost
-	if domain {
-		g = learn.ByDomain
+	if err != nil {
+		return nil, fileError(name, err)
 	}
-	return learn.CaptureClusters(learn.NewCDXReader(f, learn.ReaderOptions{}), g)
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "urldedup: %s: %d malformed lines skipped\n", name, skipped)
+	}
+	return cls, nil
+}
+
+// fileError names the file in a parse error: "clusters.tsv:3: importance \"abc\": malformed
+// field".
+func fileError(name string, err error) error {
+	var pe *learn.ParseError
+	if errors.As(err, &pe) {
+		field := ""
+		if pe.Name != "" {
+			field = pe.Name + " "
+		}
+		return fmt.Errorf("%s:%d: %s%q: %w", name, pe.Line, field, pe.Field, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 func cmdApply(args []string, stdin io.Reader, stdout io.Writer) error {
@@ -191,7 +310,7 @@ func cmdApply(args []string, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	if *rulesFile == "" {
-		fmt.Fprintln(os.Stderr, "urldedup apply: -rules is required")
+		fmt.Fprintln(stderr, "urldedup apply: -rules is required")
 		return errUsage
 	}
 	f, err := os.Open(*rulesFile)
@@ -214,7 +333,7 @@ func cmdApply(args []string, stdin io.Reader, stdout io.Writer) error {
 		line++
 		key, err := set.Normalize(sc.Text())
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "urldedup apply: %q: %v\n", sc.Text(), err)
+			fmt.Fprintf(stderr, "urldedup apply: line %d: %q: %v\n", line, sc.Text(), causeOf(err))
 			if key == "" {
 				key = sc.Text()
 			}
@@ -230,36 +349,51 @@ func cmdApply(args []string, stdin io.Reader, stdout io.Writer) error {
 	return sc.Err()
 }
 
+// causeOf returns the cause of a key error without the layers that repeat the URL: rules'
+// "rules: key URL: urlnorm: key URL: invalid host" is "invalid host".
+func causeOf(err error) error {
+	var ue *urlnorm.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		return ue.Err
+	}
+	return err
+}
+
 // maxURLLine bounds a line of apply's input.
 const maxURLLine = 1 << 20
 
 func cmdEval(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	dir := fs.String("data", "", "directory holding train.tsv and dev.tsv")
+	dir := fs.String("data", "", "`directory` holding train.tsv and dev.tsv")
 	seed := fs.Uint64("seed", 1, "seed of the 50/50 split")
-	plotDir := fs.String("plot", "", "directory for the trade-off and coverage pictures (none by default)")
+	plotDir := fs.String("plot", "", "`directory` for the trade-off and coverage pictures (none by default)")
 	which := fs.String("learner", "koppula", "koppula (the paper's tables), align (side by side with the static keys), or both")
+	sites := sitesFlag(fs)
+	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *dir == "" {
-		fmt.Fprintln(os.Stderr, "urldedup eval: -data is required")
+		fmt.Fprintln(stderr, "urldedup eval: -data is required")
 		return errUsage
 	}
 	if *which != "koppula" && *which != "align" && *which != "both" {
-		fmt.Fprintf(os.Stderr, "urldedup eval: -learner %q: want koppula, align or both\n", *which)
+		fmt.Fprintf(stderr, "urldedup eval: -learner %q: want koppula, align or both\n", *which)
 		return errUsage
 	}
+	progress := newProgress(*quiet)
 	if *which != "koppula" {
-		return sideBySide(stdout, *dir, *seed, *which == "both")
+		return sideBySide(stdout, *dir, *seed, *which == "both", *sites, progress)
 	}
 	sets := map[string][]learn.Cluster{}
 	for _, name := range []string{"train.tsv", "dev.tsv"} {
-		cls, err := readClusters(filepath.Join(*dir, name), "", false)
+		progress("reading %s", name)
+		cls, err := readClusters(filepath.Join(*dir, name), "", *sites, false)
 		if err != nil {
 			return err
 		}
 		sets[name] = cls
+		progress("%s: learning on one half of %d clusters, measuring on the other", name, len(cls))
 		rep, err := learn.Evaluate(cls, *seed, learn.Options{}, baselines())
 		if err != nil {
 			return err
@@ -270,11 +404,13 @@ func cmdEval(args []string, stdout io.Writer) error {
 		learn.WriteTable(stdout, rep.Both)
 		fmt.Fprintln(stdout)
 		if *plotDir != "" {
+			progress("%s: drawing the pictures", name)
 			if err := plotEval(*plotDir, name, cls, rep); err != nil {
 				return err
 			}
 		}
 	}
+	progress("transfer: learning on train.tsv, measuring on dev.tsv")
 	static, got, global, err := learn.Transfer(sets["train.tsv"], sets["dev.tsv"], learn.Options{})
 	if err != nil {
 		return err
@@ -286,6 +422,18 @@ func cmdEval(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "\nstatic reduction %.4f (%.3f of max), with widened rules %.4f (%.3f of max), pair precision %.4f, false pairs %d\n",
 		static.Reduction, static.OfMax, got.Reduction, got.OfMax, got.PairPrecision, got.FalsePairs)
 	return nil
+}
+
+// newProgress returns a function that prints a progress line on stderr with the time since the
+// start, or, when quiet, one that prints nothing.
+func newProgress(quiet bool) func(format string, args ...any) {
+	if quiet {
+		return func(string, ...any) {}
+	}
+	t0 := time.Now()
+	return func(format string, args ...any) {
+		fmt.Fprintf(stderr, "urldedup eval: %5.1fs %s\n", time.Since(t0).Seconds(), fmt.Sprintf(format, args...))
+	}
 }
 
 // plotEval draws the pictures of one data set's evaluation into dir.

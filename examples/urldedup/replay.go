@@ -36,7 +36,7 @@ func cmdReplay(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *clusters == "" || fs.NArg() > 0 || ((*aggressive || *rulesFile != "") && !*static) || (*aggressive && *rulesFile != "") {
-		fmt.Fprintln(os.Stderr, "urldedup replay: -clusters FILE [-shuffle SEED] [-static [-aggressive | -rules RULES]] [-o FILE]")
+		fmt.Fprintln(stderr, "urldedup replay: -clusters FILE [-shuffle SEED] [-static [-aggressive | -rules RULES]] [-o FILE]")
 		return errUsage
 	}
 	f, err := os.Open(*clusters)
@@ -46,7 +46,7 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	recs, err := readRecords(f)
 	f.Close()
 	if err != nil {
-		return err
+		return fileError(*clusters, err)
 	}
 	if *shuffle != 0 {
 		r := rand.New(rand.NewPCG(*shuffle, *shuffle))

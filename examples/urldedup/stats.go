@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -18,18 +17,23 @@ func cmdStats(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
 	clusters := fs.String("clusters", "", "dup-cluster TSV file")
 	cdx := fs.String("cdx", "", "CDX or CDXJ crawl index")
-	domain := fs.Bool("domain", false, "with -cdx: group by registrable domain instead of host")
+	sites := sitesFlag(fs)
+	domain := fs.Bool("domain", false, "the same as -sites domain")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if (*clusters == "") == (*cdx == "") {
-		fmt.Fprintln(os.Stderr, "urldedup stats: give one of -clusters or -cdx")
+		fmt.Fprintln(stderr, "urldedup stats: give one of -clusters or -cdx")
 		return errUsage
 	}
-	cls, err := readClusters(*clusters, *cdx, *domain)
+	if *domain {
+		*sites = learn.ByDomain
+	}
+	cls, err := readClusters(*clusters, *cdx, *sites, false)
 	if err != nil {
 		return err
 	}
+	warnSites(cls, *sites)
 	writeStats(stdout, cls)
 	return nil
 }

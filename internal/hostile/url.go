@@ -64,3 +64,11 @@ func PercentEscapes(n int) string {
 func LeadingInvisible(url string) string {
 	return "\ufeff\u200b\u00a0" + url
 }
+
+// RelativeRef returns a relative reference (an href without a scheme): n
+// copies of seg and then "x". RelativeRef("../", 2) is "../../x". Segments
+// such as "../" (above the root of any base), "./", "%2e%2E/" and "/" stress
+// the resolution of a reference against a base URL.
+func RelativeRef(seg string, n int) string {
+	return strings.Repeat(seg, max(n, 0)) + "x"
+}

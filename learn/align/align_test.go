@@ -290,7 +290,7 @@ func TestForumTrap(t *testing.T) {
 	}
 	for f := 1; f <= 6; f++ {
 		for _, start := range []int{0, 50, 100} {
-			cls = append(cls, cluster(fmt.Sprintf("bb-f%d-%d", f, start),
+			cls = append(cls, cluster(fmt.Sprintf("bb-f%d.%d", f, start),
 				fmt.Sprintf("http://bb.org/viewforum.php?f=%d&start=%d", f, start)))
 		}
 	}

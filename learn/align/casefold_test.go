@@ -77,7 +77,7 @@ func TestCaseInsensitiveHostKeepsOtherRules(t *testing.T) {
 	}
 	var cls []learn.Cluster
 	for _, c := range all {
-		if c.Site == "h0004" {
+		if learn.SiteOf(c.ID) == "h0004" {
 			cls = append(cls, c)
 		}
 	}

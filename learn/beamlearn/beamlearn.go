@@ -127,7 +127,7 @@ func (f *siteFn) ProcessElement(site string, lines func(*string) bool) (learn.Si
 	if f.Format == CDX {
 		cls, err = learn.CaptureClusters(learn.NewCDXReader(strings.NewReader(text), learn.ReaderOptions{}), f.Grouping)
 	} else {
-		cls, _, err = learn.ReadClusters(strings.NewReader(text), learn.ReaderOptions{})
+		cls, _, err = learn.ReadClusters(strings.NewReader(text), learn.ReaderOptions{Sites: learn.ByID})
 	}
 	if err != nil {
 		return learn.SiteResult{}, fmt.Errorf("beamlearn: site %q: %w", site, err)

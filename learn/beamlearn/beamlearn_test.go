@@ -31,7 +31,7 @@ func inProcess(t *testing.T, path string, opt learn.Options) []byte {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	cls, _, err := learn.ReadClusters(f, learn.ReaderOptions{})
+	cls, _, err := learn.ReadClusters(f, learn.ReaderOptions{Sites: learn.ByID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func cdxjOf(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	cls, _, err := learn.ReadClusters(f, learn.ReaderOptions{})
+	cls, _, err := learn.ReadClusters(f, learn.ReaderOptions{Sites: learn.ByID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestBadLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cls, _, err := learn.ReadClusters(bytes.NewReader(sample), learn.ReaderOptions{})
+	cls, _, err := learn.ReadClusters(bytes.NewReader(sample), learn.ReaderOptions{Sites: learn.ByID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestTrain(t *testing.T) {
 		counts[0], counts[len(counts)/2], counts[len(counts)*9/10], counts[len(counts)-1], largest)
 
 	start := time.Now()
-	cls, _, err := learn.ReadClusters(strings.NewReader(strings.Join(lines, "")), learn.ReaderOptions{})
+	cls, _, err := learn.ReadClusters(strings.NewReader(strings.Join(lines, "")), learn.ReaderOptions{Sites: learn.ByID})
 	if err != nil {
 		t.Fatal(err)
 	}

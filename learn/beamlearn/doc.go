@@ -10,7 +10,7 @@
 //	textio.Read            the lines of a dup-cluster TSV file or a CDX/CDXJ index (any
 //	                       filesystem Beam's textio reads: local, gs://, s3://)
 //	ParDo key by site      the site of each line, by the core's readers (learn.SiteOf of the
-//	                       cluster id; for a crawl index its host or domain, learn.Grouping)
+//	                       cluster id, learn.ByID; for a crawl index its host or domain)
 //	GroupByKey             one group per site
 //	ParDo learn a site     the site's lines read into clusters (learn.ReadClusters or
 //	                       learn.CaptureClusters) and learned by learn.LearnSite: deep-token

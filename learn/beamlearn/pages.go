@@ -95,8 +95,9 @@ func PageShingles(html []byte) shingle.Set {
 
 // ClusterID is the dup-cluster id that Clusters gives the pages of the URL page whose
 // component has the smallest URL root: the site of page by g (as learn.CaptureClusters names
-// it) with '-' written as '_', since learn.SiteOf reads the site up to the first '-', then '-'
-// and 16 hex digits of the FNV-1a hash of root. A page that does not parse has the site "".
+// it) with '-' written as '_', so that a reader that cuts an id at its first '-' finds the site
+// as learn.SiteOf (the last '-') does, then '-' and 16 hex digits of the FNV-1a hash of root.
+// A page that does not parse has the site "".
 func ClusterID(page, root string, g learn.Grouping) string {
 	site := ""
 	if u, err := url.Parse(page); err == nil {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package undustcolly
+
+const raceEnabled = false

@@ -1,0 +1,275 @@
+package undustcolly
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gocolly/colly/v2"
+
+	"github.com/undust/undust/simsite"
+)
+
+// A run is what the site's truth says of one crawl.
+type run struct {
+	fetches int                   // requests the server answered
+	pages   map[simsite.Page]bool // distinct pages fetched
+	kept    map[simsite.Page]bool // distinct pages the crawler's OnHTML saw (kept and followed)
+	copies  int                   // responses the crawler's OnHTML saw: what it stores and indexes
+	stats   Stats                 // undust's, if attached
+}
+
+func (r run) perPage() float64 { return float64(r.fetches) / float64(max(len(r.pages), 1)) }
+
+// lost counts the pages of base that r did not keep.
+func (r run) lost(base run) int {
+	n := 0
+	for p := range base.kept {
+		if !r.kept[p] {
+			n++
+		}
+	}
+	return n
+}
+
+// crawlSite crawls site with colly, from its start page, following every link on its hosts,
+// with undust attached or not, and scores the crawl with the site's truth.
+func crawlSite(t *testing.T, site *simsite.Site, undust, async bool) run {
+	t.Helper()
+	var fetched atomic.Int64
+	var mu sync.Mutex
+	r := run{pages: map[simsite.Page]bool{}, kept: map[simsite.Page]bool{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		fetched.Add(1)
+		site.ServeHTTP(w, req)
+	}))
+	defer srv.Close()
+	c := colly.NewCollector(colly.AllowedDomains(simsite.Host, simsite.BareHost, simsite.MirrorHost), colly.Async(async))
+	c.WithTransport(simsite.Transport(srv.Listener.Addr().String()))
+	if async {
+		if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: 4}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var u *Undust
+	if undust {
+		var err error
+		if u, err = Attach(c, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.OnResponse(func(resp *colly.Response) {
+		p, _ := site.Page(resp.Request.URL.String())
+		mu.Lock()
+		r.pages[p] = true
+		mu.Unlock()
+	})
+	c.OnHTML("html", func(e *colly.HTMLElement) {
+		p, _ := site.Page(e.Request.URL.String())
+		mu.Lock()
+		r.kept[p] = true
+		r.copies++
+		mu.Unlock()
+	})
+	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
+		e.Request.Visit(e.Attr("href"))
+	})
+	if err := c.Visit(simsite.StartURL); err != nil {
+		t.Fatal(err)
+	}
+	c.Wait()
+	r.fetches = int(fetched.Load())
+	if u != nil {
+		r.stats = u.Stats()
+	}
+	return r
+}
+
+// TestSimsite crawls simulated sites with plain colly and with colly and undust, and compares
+// the fetches they spend per distinct page, the pages they find and the pages undust loses
+// (it must lose none). The sites are not the ones the learner's options were tuned on.
+func TestSimsite(t *testing.T) {
+	sites := []struct {
+		size int
+		seed uint64
+	}{{300, 1}, {300, 7}, {600, 3}}
+	if testing.Short() || raceEnabled {
+		sites = sites[:1]
+	}
+	var table strings.Builder
+	fmt.Fprintf(&table, "%-18s %-13s %8s %6s %9s %6s %5s %6s %8s %6s %6s\n",
+		"site", "crawler", "fetches", "pages", "per page", "kept", "lost", "found", "aborted", "dups", "rules")
+	for _, s := range sites {
+		site, err := simsite.New(s.size, s.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := crawlSite(t, site, false, false)
+		with := crawlSite(t, site, true, false)
+		name := fmt.Sprintf("%d pages, seed %d", site.NumPages(), s.seed)
+		fmt.Fprintf(&table, "%-18s %-13s %8d %6d %9.2f %6d %5s %6d %8s %6s %6s\n", name, "colly",
+			plain.fetches, len(plain.pages), plain.perPage(), plain.copies, "-", len(plain.kept), "-", "-", "-")
+		fmt.Fprintf(&table, "%-18s %-13s %8d %6d %9.2f %6d %5d %6d %8d %6d %6d\n", "", "colly+undust",
+			with.fetches, len(with.pages), with.perPage(), with.copies, with.lost(plain), len(with.kept),
+			with.stats.Aborted, with.stats.Duplicates, with.stats.Rules)
+		if len(plain.kept) != site.NumPages() {
+			t.Errorf("%s: plain colly found %d of the site's %d pages", name, len(plain.kept), site.NumPages())
+		}
+		if n := with.lost(plain); n != 0 {
+			t.Errorf("%s: colly+undust lost %d pages that plain colly found", name, n)
+		}
+		if with.perPage() >= plain.perPage()/1.5 {
+			t.Errorf("%s: colly+undust spent %.2f fetches per distinct page, plain colly %.2f: want 1.5x fewer",
+				name, with.perPage(), plain.perPage())
+		}
+		if with.stats.Requests != with.stats.Aborted+with.fetches || with.stats.Pages != with.stats.Kept+with.stats.Duplicates {
+			t.Errorf("%s: stats do not add up: %+v, %d fetches", name, with.stats, with.fetches)
+		}
+	}
+	t.Logf("plain colly against colly+undust on simsite (in crawlers/colly: go test -v -run TestSimsite .):\n%s", table.String())
+}
+
+// An asynchronous collector calls the callbacks from several goroutines (run with -race):
+// undust loses no page and still saves fetches.
+func TestSimsiteAsync(t *testing.T) {
+	site, err := simsite.New(200, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := crawlSite(t, site, false, true)
+	with := crawlSite(t, site, true, true)
+	t.Logf("async: colly %d fetches, %d pages; colly+undust %d fetches, %d pages, %d lost",
+		plain.fetches, len(plain.kept), with.fetches, len(with.kept), with.lost(plain))
+	if n := with.lost(plain); n != 0 {
+		t.Errorf("colly+undust lost %d pages that plain colly found", n)
+	}
+	if with.perPage() >= plain.perPage() {
+		t.Errorf("colly+undust spent %.2f fetches per distinct page, plain colly %.2f", with.perPage(), plain.perPage())
+	}
+}
+
+func TestAttachErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		c    *colly.Collector
+		o    Options
+		want string // in the error; "" for none
+	}{
+		{"defaults", colly.NewCollector(), Options{}, ""},
+		{"exact only", colly.NewCollector(), Options{NearK: -1}, ""},
+		{"largest k", colly.NewCollector(), Options{NearK: 31}, ""},
+		{"minhash", colly.NewCollector(), Options{MinHash: 0.8}, ""},
+		{"nil collector", nil, Options{}, "nil collector"},
+		{"k too large", colly.NewCollector(), Options{NearK: 32}, "NearK 32"},
+		{"minhash above 1", colly.NewCollector(), Options{MinHash: 1.5}, "MinHash 1.5"},
+		{"minhash negative", colly.NewCollector(), Options{MinHash: -0.1}, "MinHash -0.1"},
+		{"minhash NaN", colly.NewCollector(), Options{MinHash: math.NaN()}, "MinHash NaN"},
+	}
+	for _, tt := range tests {
+		u, err := Attach(tt.c, tt.o)
+		switch {
+		case tt.want == "" && (err != nil || u == nil):
+			t.Errorf("%s: Attach = %v, %v; want an Undust", tt.name, u, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "undustcolly: ")):
+			t.Errorf("%s: Attach error %v; want one with %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// The content side: a page's print view and a copy under another session id are
+// near-duplicates, marked and emptied before the crawler's callbacks see them; two distinct
+// pages are kept; the same with MinHash on and with exact duplicates only.
+func TestDuplicates(t *testing.T) {
+	site, err := simsite.New(50, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	story := "https://www.dustshop.example/story/1000"
+	for _, o := range []Options{{}, {MinHash: 0.8}, {NearK: -1}} {
+		c := colly.NewCollector()
+		c.WithTransport(simsite.Transport(srv.Listener.Addr().String()))
+		u, err := Attach(c, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		var html []string
+		c.OnResponse(func(r *colly.Response) { got[r.Request.URL.String()] = DuplicateOf(r) })
+		c.OnHTML("html", func(e *colly.HTMLElement) { html = append(html, e.Request.URL.String()) })
+		printDup := story // the print view has the article's main text, near enough
+		if o.NearK < 0 {
+			printDup = "" // but not the same digest
+		}
+		visits := []struct{ url, dupOf string }{
+			{story, ""},
+			{"https://www.dustshop.example/print/story/1000", printDup},
+			{"https://www.dustshop.example/story/1000?s=abc1", story}, // a session id urlnorm does not know
+			{"https://www.dustshop.example/story/1007", ""},           // another page
+		}
+		for _, v := range visits {
+			if err := c.Visit(v.url); err != nil {
+				t.Fatalf("Visit(%s): %v", v.url, err)
+			}
+		}
+		for _, v := range visits {
+			if got[v.url] != v.dupOf {
+				t.Errorf("NearK %d, MinHash %v: DuplicateOf(%s) = %q, want %q", o.NearK, o.MinHash, v.url, got[v.url], v.dupOf)
+			}
+		}
+		var want []string
+		for _, v := range visits {
+			if v.dupOf == "" {
+				want = append(want, v.url)
+			}
+		}
+		if strings.Join(html, " ") != strings.Join(want, " ") {
+			t.Errorf("NearK %d, MinHash %v: OnHTML saw %q, want %q", o.NearK, o.MinHash, html, want)
+		}
+		if st := u.Stats(); st.Pages != 4 || st.Kept != len(want) || st.Duplicates != 4-len(want) || st.Aborted != 0 {
+			t.Errorf("NearK %d, MinHash %v: stats %+v", o.NearK, o.MinHash, st)
+		}
+	}
+}
+
+// A request whose key another request holds is aborted before it is fetched; one that failed
+// gives its key up.
+func TestAbort(t *testing.T) {
+	site, err := simsite.New(50, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fetched []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetched = append(fetched, r.URL.RequestURI())
+		site.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	c := colly.NewCollector()
+	c.WithTransport(simsite.Transport(srv.Listener.Addr().String()))
+	u, err := Attach(c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{
+		"https://www.dustshop.example/story/1000?utm_source=feed", // fetched
+		"https://www.dustshop.example/story/1000?utm_source=mail", // same static key: aborted
+		"https://www.dustshop.example/nothing?a=1",                // 404: gives its key up
+		"https://www.dustshop.example/nothing?a=1&utm_medium=x",   // so this one is fetched
+	} {
+		c.Visit(v) // a 404 is an error of Visit
+	}
+	want := []string{"/story/1000?utm_source=feed", "/nothing?a=1", "/nothing?a=1&utm_medium=x"}
+	if strings.Join(fetched, " ") != strings.Join(want, " ") {
+		t.Errorf("fetched %q, want %q", fetched, want)
+	}
+	if st := u.Stats(); st.Requests != 4 || st.Aborted != 1 || st.Failed != 2 {
+		t.Errorf("stats %+v", st)
+	}
+}
