@@ -1,7 +1,6 @@
 package beamlearn_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,14 +20,13 @@ func ExampleClusters() {
 	article := func(topic string) string {
 		return "<html><body><main><p>" + strings.Repeat("A long article about "+topic+" and nothing else. ", 20) + "</p></main></body></html>"
 	}
-	var lines []string
+	var pages []beamlearn.Page
 	for _, p := range []struct{ url, html string }{
 		{"https://shop.example/item?id=7", article("garden tools")},
 		{"https://shop.example/item?id=7&ref=mail", article("garden tools")},
 		{"https://shop.example/item?id=8", article("kitchen knives")},
 	} {
-		b, _ := json.Marshal(map[string]string{"url": p.url, "html": p.html})
-		lines = append(lines, string(b))
+		pages = append(pages, beamlearn.Page{URL: p.url, HTML: []byte(p.html)})
 	}
 	dir, err := os.MkdirTemp("", "beampages")
 	if err != nil {
@@ -38,7 +36,7 @@ func ExampleClusters() {
 	out := filepath.Join(dir, "clusters.tsv")
 
 	p, s := beam.NewPipelineWithRoot()
-	cls, err := beamlearn.Clusters(s, beam.CreateList(s, lines), beamlearn.PageConfig{})
+	cls, err := beamlearn.Clusters(s, beam.CreateList(s, pages), beamlearn.PageConfig{})
 	if err != nil {
 		panic(err)
 	}

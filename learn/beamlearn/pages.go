@@ -2,6 +2,7 @@ package beamlearn
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -112,6 +113,13 @@ func ClusterID(page, root string, g learn.Grouping) string {
 	return fmt.Sprintf("%s-%016x", strings.ReplaceAll(site, "-", "_"), h.Sum64())
 }
 
+// Page is one fetched page, the element of the page pipeline: its URL (absolute, with a
+// host) and its HTML.
+type Page struct {
+	URL  string
+	HTML []byte
+}
+
 // sigPage is a page's URL and MinHash signature, the element of an LSH bucket.
 type sigPage struct {
 	URL string
@@ -120,7 +128,9 @@ type sigPage struct {
 
 func init() {
 	beam.RegisterType(reflect.TypeFor[sigPage]())
-	register.DoFn3x1[string, func(string), func(string, sigPage), error](&pageFn{})
+	beam.RegisterType(reflect.TypeFor[Page]())
+	register.DoFn3x1[Page, func(string), func(string, sigPage), error](&pageFn{})
+	register.Emitter1[Page]()
 	register.Emitter1[string]()
 	register.Emitter2[string, sigPage]()
 	register.DoFn4x0[context.Context, string, func(*sigPage) bool, func(string, string)](&bucketFn{})
@@ -132,14 +142,14 @@ func init() {
 	register.DoFn3x0[string, func(*string) bool, func(string, string)](&smallStarFn{})
 	register.DoFn1x2[string, string, string](&nodeFn{})
 	register.DoFn3x1[string, func(*string) bool, func(string), error](&labelFn{})
-	register.DoFn3x1[context.Context, fileio.ReadableFile, func(string), error](&linesFn{})
+	register.DoFn3x1[context.Context, fileio.ReadableFile, func(Page), error](&readFn{})
 }
 
-// Clusters adds to s the stages that group pages into dup clusters and returns the clusters
-// as lines of a dup-cluster TSV file, "cluster<TAB>url", one per page, in no order, or an
-// error for a config out of range. Each
-// element of lines is one page as a JSON object with the fields "url" and "html" (other
-// fields are ignored); blank lines are skipped. The stages:
+// Clusters adds to s the stages that group pages (a PCollection of Page, as ReadPages
+// returns) into dup clusters and returns the clusters as lines of a dup-cluster TSV file,
+// "cluster<TAB>url", one per page, in no order, or an error for a config out of range. A page
+// whose URL is not absolute, has no host or holds a tab or line break fails the pipeline,
+// unless cfg.SkipBad. The stages:
 //
 //	ParDo features        PageShingles, the MinHash signature (K values, seed 1), and one
 //	                      record per LSH band keyed by the band's values (the bands and rows
@@ -159,14 +169,14 @@ func init() {
 // given twice is one node. Components that span sites are split by site (see Grouping). The result is the clustering of an in-process union-find over the
 // pairs that an shingle.LSH index of the same signatures proposes and shingle.Estimate
 // verifies, as long as no bucket exceeds MaxBucket.
-func Clusters(s beam.Scope, lines beam.PCollection, cfg PageConfig) (beam.PCollection, error) {
+func Clusters(s beam.Scope, pages beam.PCollection, cfg PageConfig) (beam.PCollection, error) {
 	s = s.Scope("undust.pages")
 	cfg = cfg.withDefaults()
 	if err := cfg.check(); err != nil {
 		return beam.PCollection{}, err
 	}
 	b, r := shingle.OptimalBands(cfg.K, cfg.Threshold)
-	nodes, bands := beam.ParDo2(s, &pageFn{K: cfg.K, Bands: b, Rows: r, SkipBad: cfg.SkipBad}, lines)
+	nodes, bands := beam.ParDo2(s, &pageFn{K: cfg.K, Bands: b, Rows: r, SkipBad: cfg.SkipBad}, pages)
 	edges := beam.ParDo(s, &bucketFn{Threshold: cfg.Threshold, MaxBucket: cfg.MaxBucket, Rows: r}, beam.GroupByKey(s, bands))
 	for range cfg.Rounds {
 		edges = beam.ParDo(s, &largeStarFn{}, beam.GroupByKey(s, beam.ParDo(s, &bothFn{}, edges)))
@@ -176,43 +186,118 @@ func Clusters(s beam.Scope, lines beam.PCollection, cfg PageConfig) (beam.PColle
 	return beam.ParDo(s, &labelFn{Rounds: cfg.Rounds, Grouping: cfg.Grouping}, beam.GroupByKey(s, all)), nil
 }
 
-// ReadPages returns the lines of the files that glob names, gzip-compressed when their name
-// ends in .gz, each file read whole by one worker and its lines then reshuffled, so that the
-// pages of one file are fingerprinted on all workers. (textio.Read splits a file by its byte
-// offsets, which for a compressed file stops reading at its compressed size.)
-func ReadPages(s beam.Scope, glob string) beam.PCollection {
+// ReadPages returns the pages (a PCollection of Page) in the files that glob names. A file
+// whose name ends in .warc or .warc.gz is read as WARC records (ReadWARCPages: the response
+// records that hold HTML pages, by their target URI); any other file as JSON lines, one page
+// per line with the fields "url" and "html" (other fields are ignored, blank lines skipped).
+// A file whose name ends in .gz is gunzipped first. A malformed line or record, or a page
+// whose URL Clusters would refuse, fails the pipeline with the file's name and the line or
+// record number, unless skipBad; pages over MaxPageBytes are left out. Each file is read
+// whole by one worker.
+func ReadPages(s beam.Scope, glob string, skipBad bool) beam.PCollection {
 	s = s.Scope("undust.readpages")
 	files := fileio.ReadMatches(s, fileio.MatchFiles(s, glob), fileio.ReadAutoCompression())
-	return beam.ParDo(s, &linesFn{}, files)
+	return beam.ParDo(s, &readFn{SkipBad: skipBad}, files)
 }
 
-// linesFn emits the lines of one file.
-type linesFn struct{}
+var (
+	pagesRead    = beam.NewCounter("undust.pages", "pages_read")
+	pagesSkipped = beam.NewCounter("undust.pages", "pages_skipped")         // bad lines and records (SkipBad), pages too large
+	warcOther    = beam.NewCounter("undust.pages", "warc_records_not_html") // WARC records that are not HTML pages
+)
 
-func (linesFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(string)) error {
+// readFn emits the pages of one file.
+type readFn struct {
+	SkipBad bool
+}
+
+func (f *readFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(Page)) error {
 	rc, err := file.Open(ctx)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	rd := bufio.NewReader(rc)
-	for {
-		line, err := rd.ReadString('\n')
-		if len(line) > 0 {
-			emit(strings.TrimSuffix(line, "\n"))
+	name := file.Metadata.Path
+	if IsWARC(name) {
+		st, err := readWARC(rc, name, f.SkipBad, func(u string, html []byte) error {
+			if err := checkURL(u); err != nil {
+				if f.SkipBad {
+					pagesSkipped.Inc(ctx, 1)
+					return nil
+				}
+				return fmt.Errorf("beamlearn: %s: %w", name, err)
+			}
+			pagesRead.Inc(ctx, 1)
+			emit(Page{URL: u, HTML: slices.Clone(html)})
+			return nil
+		})
+		pagesSkipped.Inc(ctx, int64(st.Bad+st.TooLarge+st.Encoding))
+		warcOther.Inc(ctx, int64(st.NotPage))
+		return err
+	}
+	return readJSONLines(rc, name, f.SkipBad, func(p Page) {
+		pagesRead.Inc(ctx, 1)
+		emit(p)
+	}, func() { pagesSkipped.Inc(ctx, 1) })
+}
+
+// maxLineBytes bounds a JSON line: a page of MaxPageBytes with every byte escaped.
+const maxLineBytes = 6*MaxPageBytes + 1<<16
+
+// readJSONLines reads pages as JSON lines from r, calling page for each and skipped for each
+// line left out (too long, or malformed with skipBad).
+func readJSONLines(r io.Reader, name string, skipBad bool, page func(Page), skipped func()) error {
+	rd := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for n := 1; ; n++ {
+		line = line[:0]
+		long := false
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = rd.ReadSlice('\n')
+			if !long {
+				if len(line)+len(chunk) > maxLineBytes {
+					long, line = true, line[:0]
+				} else {
+					line = append(line, chunk...)
+				}
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("beamlearn: %s: %w", name, err)
+		}
+		if long {
+			skipped()
+		} else if len(bytes.TrimSpace(line)) > 0 {
+			var p pageJSON
+			perr := json.Unmarshal(line, &p)
+			if perr == nil {
+				perr = checkURL(p.URL)
+			}
+			switch {
+			case perr == nil && len(p.HTML) > MaxPageBytes:
+				skipped()
+			case perr == nil:
+				page(Page{URL: p.URL, HTML: []byte(p.HTML)})
+			case skipBad:
+				skipped()
+			default:
+				return fmt.Errorf("beamlearn: %s:%d: %v", name, n, perr)
+			}
 		}
 		if err == io.EOF {
 			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("beamlearn: %s: %w", file.Metadata.Path, err)
 		}
 	}
 }
 
 // ClusterFiles is Clusters on the lines of the files that glob names (ReadPages), with the dup-cluster TSV written to out. Its error is that of Clusters.
 func ClusterFiles(s beam.Scope, glob, out string, cfg PageConfig) error {
-	clusters, err := Clusters(s, ReadPages(s, glob), cfg)
+	clusters, err := Clusters(s, ReadPages(s, glob, cfg.SkipBad), cfg)
 	if err != nil {
 		return err
 	}
@@ -225,7 +310,7 @@ func ClusterFiles(s beam.Scope, glob, out string, cfg PageConfig) error {
 // pages of a crawl is written to out.
 func RulesFromPages(s beam.Scope, glob, out string, cfg PageConfig, lcfg Config) error {
 	lcfg.Format = TSV
-	clusters, err := Clusters(s, ReadPages(s, glob), cfg)
+	clusters, err := Clusters(s, ReadPages(s, glob, cfg.SkipBad), cfg)
 	if err != nil {
 		return err
 	}
@@ -233,7 +318,7 @@ func RulesFromPages(s beam.Scope, glob, out string, cfg PageConfig, lcfg Config)
 	return nil
 }
 
-// pageFn reads one page, emits its URL as a node, and its signature once per LSH band.
+// pageFn emits a page's URL as a node, and its signature once per LSH band.
 type pageFn struct {
 	K, Bands, Rows int
 	SkipBad        bool
@@ -246,23 +331,15 @@ type pageJSON struct {
 	HTML string `json:"html"`
 }
 
-func (f *pageFn) ProcessElement(line string, node func(string), band func(string, sigPage)) error {
-	if strings.TrimSpace(line) == "" {
-		return nil
-	}
-	var p pageJSON
-	err := json.Unmarshal([]byte(line), &p)
-	if err == nil {
-		err = checkURL(p.URL)
-	}
-	if err != nil {
+func (f *pageFn) ProcessElement(p Page, node func(string), band func(string, sigPage)) error {
+	if err := checkURL(p.URL); err != nil {
 		if f.SkipBad {
 			return nil
 		}
 		return err
 	}
 	node(p.URL)
-	set := PageShingles([]byte(p.HTML))
+	set := PageShingles(p.HTML)
 	if len(set) == 0 {
 		return nil
 	}

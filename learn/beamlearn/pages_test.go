@@ -211,7 +211,7 @@ func TestClustersHotBucket(t *testing.T) {
 func TestClustersErrors(t *testing.T) {
 	for _, cfg := range []PageConfig{{Threshold: 1}, {Threshold: -0.5}, {K: -1}, {Rounds: -2}} {
 		p, s := beam.NewPipelineWithRoot()
-		if _, err := Clusters(s, beam.Create(s, "x"), cfg); err == nil {
+		if _, err := Clusters(s, beam.Create(s, Page{URL: "https://a.example/"}), cfg); err == nil {
 			t.Errorf("%+v: no error", cfg)
 		}
 		_ = p

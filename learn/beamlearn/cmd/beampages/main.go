@@ -67,7 +67,7 @@ func main() {
 	}
 
 	p, s := beam.NewPipelineWithRoot()
-	cls, err := beamlearn.Clusters(s, beamlearn.ReadPages(s, *input), cfg)
+	cls, err := beamlearn.Clusters(s, beamlearn.ReadPages(s, *input, cfg.SkipBad), cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
