@@ -127,7 +127,7 @@ func crawlKatana(t *testing.T, site *simsite.Site, name string, similar bool, fo
 		MaxDepth:      1 << 20, // the whole site: the crawl ends when the frontier is empty
 		FieldScope:    "rdn",   // dustshop.example and its sub-domains
 		BodyReadSize:  1 << 20,
-		Timeout:       20, // also how long katana waits on an empty queue before it stops
+		Timeout:       5, // also how long katana waits on an empty queue before it stops
 		Concurrency:   4,
 		RateLimit:     100000, // katana needs a limiter; this one never waits on loopback
 		Parallelism:   1,

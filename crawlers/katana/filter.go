@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -70,6 +71,8 @@ type Filter struct {
 	waiting map[uint64][]waitingDup // duplicates of a page whose first response is not written yet
 	pending map[uint64]note         // goroutine id -> the body UniqueContent saw on it
 	pageOf  map[string]uint64       // URL -> the page id of its body, for URLs paired with status 200
+	fetched []string                // the URLs of pageOf, in the order they were paired
+	keyedAt int64                   // the learner's relearns when the keys of fetched were last made
 	stats   Stats
 }
 
@@ -201,8 +204,17 @@ func (f *Filter) UniqueURL(u string) bool {
 		f.passed[u] = true
 		return true
 	}
-	if prev == u || f.passed[u] || !f.online.Verify(k) {
+	if prev == u || f.passed[u] {
 		f.stats.Avoided++
+		return false
+	}
+	if !f.online.Verify(k) {
+		f.stats.Avoided++
+		if page, ok := f.pageOf[prev]; ok {
+			// Evidence the rules inferred: without it the learner would see only the URLs
+			// its rules do not merge yet (see learn.Online.Skipped).
+			f.online.Skipped(learn.URL{Raw: u}, k, page)
+		}
 		return false
 	}
 	f.stats.Verified++
@@ -320,6 +332,9 @@ func (f *Filter) Result(r *output.Result) {
 	}
 	var checks []check
 	for _, o := range obs {
+		if _, ok := f.pageOf[o]; !ok {
+			f.fetched = append(f.fetched, o)
+		}
 		f.pageOf[o] = n.page
 		if v, ok := f.verify[o]; ok {
 			delete(f.verify, o)
@@ -340,6 +355,36 @@ func (f *Filter) Result(r *output.Result) {
 		f.online.Observe(learn.URL{Raw: o}, n.page)
 		f.registerKey(o)
 	}
+	f.rekey()
+}
+
+// rekey records, after the learner relearned, the keys of the URLs fetched so far under the
+// new rules: a rule's target is a real URL of its page, and a page fetched through another URL
+// is then known under the target's key too. A site of n URLs is relearned O(log n) times
+// (learn.OnlineOptions.Growth), so rekeying costs O(n log n) keys over a crawl.
+func (f *Filter) rekey() {
+	n := f.online.Stats().Relearns
+	f.mu.Lock()
+	if n == f.keyedAt {
+		f.mu.Unlock()
+		return
+	}
+	f.keyedAt = n
+	urls := slices.Clone(f.fetched)
+	f.mu.Unlock()
+	keys := make([]string, len(urls))
+	for i, u := range urls {
+		if k, err := f.online.Key(u); err == nil {
+			keys[i] = k.Key
+		}
+	}
+	f.mu.Lock()
+	for i, k := range keys {
+		if _, ok := f.keys[k]; !ok && k != "" {
+			f.keys[k] = urls[i]
+		}
+	}
+	f.mu.Unlock()
 }
 
 // registerKey records the key of a fetched URL under the current rules, so that a link to the
