@@ -182,50 +182,60 @@ func init() {
 	gologger.DefaultLogger.SetMaxLevel(levels.LevelSilent)
 }
 
-// TestKatanaLoopback crawls a simulated site of 300 distinct pages, each served under about
-// eight URLs, with katana's standard engine three times: with its default filter (exact URL,
-// MD5 of the body), with -fsu (its similar-URL filter), and with a Filter. The Filter must lose
-// no page and fetch fewer URLs per distinct page than the default filter.
+// TestKatanaLoopback crawls simulated sites, each page served under several URLs, with
+// katana's standard engine three times: with its default filter (exact URL, MD5 of the body),
+// with -fsu (its similar-URL filter), and with a Filter. The Filter must lose no page and fetch
+// fewer URLs per distinct page than the default filter. The Filter's options are the defaults,
+// tuned on none of these sites.
 func TestKatanaLoopback(t *testing.T) {
 	if testing.Short() {
-		t.Skip("crawls a simulated site three times")
+		t.Skip("crawls simulated sites three times each")
 	}
-	site, err := simsite.New(300, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scores := []score{
-		crawlKatana(t, site, "katana default", false, nil),
-		crawlKatana(t, site, "katana -fsu", true, nil),
-		crawlKatana(t, site, "katana + undust", false, &Options{}),
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "simsite.New(300, 1): %d distinct pages; katana v1.5.0 standard engine, breadth first, concurrency 4\n\n", site.NumPages())
-	fmt.Fprintf(&b, "| filter | fetches | fetches per page found | pages found | pages lost |\n")
-	fmt.Fprintf(&b, "| --- | ---: | ---: | ---: | ---: |\n")
-	for _, s := range scores {
-		fmt.Fprintf(&b, "| %s | %d | %.2f | %d | %d |\n", s.name, s.fetches, float64(s.fetches)/float64(max(s.found, 1)), s.found, s.lost)
-	}
-	if st := scores[2].filter; st != nil {
-		fmt.Fprintf(&b, "\nundust: %d URLs offered, %d avoided before fetching, %d fetched to verify a rule (%d mismatches); "+
-			"%d bodies: %d pages, %d exact and %d near duplicates; %d observed, %d unpaired; %d relearns, %d rules, %d retracted\n",
-			st.URLs, st.Avoided, st.Verified, st.Mismatches, st.Bodies, st.Pages, st.Exact, st.Near,
-			st.Observed, st.Unpaired, st.Online.Relearns, st.Online.Rules, st.Online.Retracted)
-	}
-	if testing.Verbose() {
-		os.Stdout.WriteString(b.String())
-	}
-	def, und := scores[0], scores[2]
-	if def.lost != 0 {
-		t.Errorf("katana's default filter lost %d pages; the comparison needs a crawl that finds them all", def.lost)
-	}
-	if und.lost != 0 {
-		t.Errorf("katana + undust lost %d of %d pages", und.lost, site.NumPages())
-	}
-	if und.fetches >= def.fetches {
-		t.Errorf("katana + undust fetched %d URLs, katana's default %d: no saving", und.fetches, def.fetches)
-	}
-	if st := und.filter; st != nil && st.Unpaired != 0 {
-		t.Errorf("%d results could not be paired with their bodies", st.Unpaired)
+	for _, tc := range []struct {
+		size int
+		seed uint64
+	}{
+		{300, 1},
+		{150, 7},
+	} {
+		site, err := simsite.New(tc.size, tc.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scores := []score{
+			crawlKatana(t, site, "katana default", false, nil),
+			crawlKatana(t, site, "katana -fsu", true, nil),
+			crawlKatana(t, site, "katana + undust", false, &Options{}),
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "simsite.New(%d, %d): %d distinct pages; katana v1.5.0 standard engine, breadth first, concurrency 4\n\n",
+			tc.size, tc.seed, site.NumPages())
+		fmt.Fprintf(&b, "| filter | fetches | fetches per page found | pages found | pages lost |\n")
+		fmt.Fprintf(&b, "| --- | ---: | ---: | ---: | ---: |\n")
+		for _, s := range scores {
+			fmt.Fprintf(&b, "| %s | %d | %.2f | %d | %d |\n", s.name, s.fetches, float64(s.fetches)/float64(max(s.found, 1)), s.found, s.lost)
+		}
+		if st := scores[2].filter; st != nil {
+			fmt.Fprintf(&b, "\nundust: %d URLs offered, %d avoided before fetching, %d fetched to verify a rule (%d mismatches);\n"+
+				"%d bodies: %d pages, %d exact and %d near duplicates; %d observed, %d unpaired;\n%d relearns, %d rules, %d retracted\n\n",
+				st.URLs, st.Avoided, st.Verified, st.Mismatches, st.Bodies, st.Pages, st.Exact, st.Near,
+				st.Observed, st.Unpaired, st.Online.Relearns, st.Online.Rules, st.Online.Retracted)
+		}
+		if testing.Verbose() {
+			os.Stdout.WriteString(b.String())
+		}
+		def, und := scores[0], scores[2]
+		if def.lost != 0 {
+			t.Errorf("site %d/%d: katana's default filter lost %d pages; the comparison needs a crawl that finds them all", tc.size, tc.seed, def.lost)
+		}
+		if und.lost != 0 {
+			t.Errorf("site %d/%d: katana + undust lost %d of %d pages", tc.size, tc.seed, und.lost, site.NumPages())
+		}
+		if und.fetches >= def.fetches {
+			t.Errorf("site %d/%d: katana + undust fetched %d URLs, katana's default %d: no saving", tc.size, tc.seed, und.fetches, def.fetches)
+		}
+		if st := und.filter; st != nil && st.Unpaired != 0 {
+			t.Errorf("site %d/%d: %d results could not be paired with their bodies", tc.size, tc.seed, st.Unpaired)
+		}
 	}
 }
