@@ -305,7 +305,7 @@ func (e *extractor) push(f frame) {
 	}
 	e.stack = append(e.stack, f)
 	if e.opt.collect != nil {
-		e.opt.collect.push()
+		e.opt.collect.push(f.boiler)
 	}
 	if f.hidden {
 		e.hidden++
@@ -542,6 +542,9 @@ func (e *extractor) text(t []byte) {
 	if e.link > 0 {
 		e.curLink += len(e.cur) - before
 	}
+	if e.opt.collect != nil {
+		e.opt.collect.residue(e.cur[before:], e.link > 0)
+	}
 }
 
 // flush ends the current paragraph.
@@ -550,8 +553,9 @@ func (e *extractor) flush() {
 		return
 	}
 	p := para{boiler: e.boiler > 0, toc: e.toc > 0, link: e.curLink}
+	n := len(e.paras)
 	if e.opt.collect != nil {
-		e.opt.collect.chain(len(e.paras))
+		e.opt.collect.chain(n)
 	}
 	if len(e.lists) > 0 {
 		p.list = e.lists[len(e.lists)-1]
@@ -567,6 +571,9 @@ func (e *extractor) flush() {
 		p.start, p.bytes = len(e.out), len(s)
 		e.out = append(e.out, s...)
 		e.addPara(p)
+	}
+	if e.opt.collect != nil {
+		e.opt.collect.endResidue(len(e.paras) - n)
 	}
 	e.cur = e.cur[:0]
 	e.curLink = 0

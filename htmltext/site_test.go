@@ -123,6 +123,36 @@ func articleSite(t testing.TB) []testPage {
 	return pages
 }
 
+// translatedSite is a manual translated into several languages: each page
+// carries a bar of the languages it is read in above and below its text,
+// a list that changes from page to page (so no bar repeats as text across
+// the site), and some pages have a body whose class names it as furniture
+// ("no-sidebar"), a mark that would drop the whole page.
+func translatedSite(t testing.TB) []testPage {
+	all := []string{"de", "en", "es", "fr", "ja", "ko", "tr"}
+	var pages []testPage
+	for k := range 10 {
+		title := fmt.Sprintf("Module %c", 'a'+k)
+		body := []string{words(uint64(k+900), 18), words(uint64(k+950), 12)}
+		var langs []string
+		for j, l := range all {
+			if j == 1 || (k>>j)&1 == 1 {
+				langs = append(langs, l)
+			}
+		}
+		wide := ""
+		if k%3 == 0 {
+			wide = "no-sidebar"
+		}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://server.docs.example/en/mod/m%d.html", k),
+			html: render(t, "translated.tmpl", map[string]any{"Title": title, "Body": body, "Langs": langs, "Wide": wide}),
+			want: append([]string{title}, body...),
+		})
+	}
+	return pages
+}
+
 func TestSiteLeaks(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -131,6 +161,7 @@ func TestSiteLeaks(t *testing.T) {
 		{"manual TOC repeated within a manual, not across the host", manualSite},
 		{"man page converter furniture", manSite},
 		{"an article's cross-references stay", articleSite},
+		{"a bar of languages above and below, a page-wide furniture class", translatedSite},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -302,4 +333,28 @@ func TestSiteLinear(t *testing.T) {
 		}
 		return 0
 	})
+}
+
+func TestLinkSkeleton(t *testing.T) {
+	const m = string(rune(linkMark))
+	tests := []struct {
+		residue string
+		want    string
+		ok      bool
+	}{
+		{"Languages: " + m + " | " + m + " | " + m, "Languages" + m, true}, // a bar of links: one mark for the run
+		{"Languages: " + m, "Languages" + m, true},                         // one link, the same skeleton
+		{"Next: " + m + ", previous: " + m, "Next" + m + "previous" + m, true},
+		{"See " + m + " for details.", "See" + m + "for details.", true}, // text after the last link stays
+		{m + " > " + m + " > " + m, m, false},                            // a breadcrumb: no letter outside links
+		{m, m, false},                                                    // a list entry that is one link
+		{"Plain text, no link.", "Plain text, no link.", false},          // no link
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := linkSkeleton(tt.residue)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("linkSkeleton(%q) = %q, %v; want %q, %v", tt.residue, got, ok, tt.want, tt.ok)
+		}
+	}
 }
