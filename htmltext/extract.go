@@ -233,7 +233,10 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 			break
 		}
 		at = next
-		if e.opt.collect != nil && keyIs(k, "class") {
+		if e.opt.collect != nil && keyIs(k, "class") && a != atom.Html && a != atom.Body {
+			// html and body are once per page: their class names the
+			// page's kind or layout ("single-post page-id-42",
+			// "no-sidebar"), not where a block lies on it.
 			class = v
 		}
 		switch {

@@ -23,8 +23,10 @@ import (
 //
 // A block is a paragraph (see [Extract]) keyed by its text and by its
 // structural path: the tag and class names of the elements that enclose
-// it, from the root. The same sentence in the article and in a sidebar are
-// thus different blocks. A block with links and a label (text with a
+// it, from the root (but not the class of html and body, which names the
+// kind of page, "single-post page-id-42", rather than a place on it). The
+// same sentence in the article and in a sidebar are thus different
+// blocks. A block with links and a label (text with a
 // letter outside its links) is also counted by its link skeleton: its
 // path and its text with every run of links and the separators between
 // them read as one mark, so "Languages: en | fr" and "Languages: de | en

@@ -126,8 +126,9 @@ func articleSite(t testing.TB) []testPage {
 // translatedSite is a manual translated into several languages: each page
 // carries a bar of the languages it is read in above and below its text,
 // a list that changes from page to page (so no bar repeats as text across
-// the site), and some pages have a body whose class names it as furniture
-// ("no-sidebar"), a mark that would drop the whole page.
+// the site). Every page has a body class of its own ("page-3"), and some
+// a body class that names it as furniture ("no-sidebar"), a mark that
+// would drop the whole page.
 func translatedSite(t testing.TB) []testPage {
 	all := []string{"de", "en", "es", "fr", "ja", "ko", "tr"}
 	var pages []testPage
@@ -140,9 +141,9 @@ func translatedSite(t testing.TB) []testPage {
 				langs = append(langs, l)
 			}
 		}
-		wide := ""
+		wide := fmt.Sprintf("page-%d", k) // a body class of its own on every page
 		if k%3 == 0 {
-			wide = "no-sidebar"
+			wide += " no-sidebar"
 		}
 		pages = append(pages, testPage{
 			url:  fmt.Sprintf("https://server.docs.example/en/mod/m%d.html", k),
