@@ -563,7 +563,8 @@ func (e *extractor) flush() {
 	if len(e.lists) > 0 {
 		p.list = e.lists[len(e.lists)-1]
 	}
-	if bytes.IndexByte(e.cur, '\n') >= 0 { // only text inside pre keeps newlines
+	split := bytes.IndexByte(e.cur, '\n') >= 0
+	if split { // only text inside pre keeps newlines
 		for _, s := range splitBlank(string(e.cur)) {
 			q := p
 			q.start, q.bytes = len(e.out), len(s)
@@ -576,7 +577,7 @@ func (e *extractor) flush() {
 		e.addPara(p)
 	}
 	if e.opt.collect != nil {
-		e.opt.collect.endResidue(len(e.paras) - n)
+		e.opt.collect.endResidue(len(e.paras)-n, split)
 	}
 	e.cur = e.cur[:0]
 	e.curLink = 0

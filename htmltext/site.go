@@ -293,10 +293,10 @@ func (c *collector) residue(t []byte, link bool) {
 }
 
 // endResidue records the link skeleton of the n paragraphs a flush made:
-// the skeleton of one plain paragraph, "" for paragraphs split out of pre
-// text.
-func (c *collector) endResidue(n int) {
-	if n == 1 {
+// the skeleton of one paragraph, "" for each paragraph of pre text with
+// line breaks (split is true), which is split and trimmed line by line.
+func (c *collector) endResidue(n int, split bool) {
+	if n == 1 && !split {
 		c.skels = append(c.skels, string(c.cur))
 	} else {
 		for range n {
