@@ -308,7 +308,7 @@ func (e *extractor) push(f frame) {
 	}
 	e.stack = append(e.stack, f)
 	if e.opt.collect != nil {
-		e.opt.collect.push(f.boiler)
+		e.opt.collect.push(f.boiler, f.a == atom.H1)
 	}
 	if f.hidden {
 		e.hidden++

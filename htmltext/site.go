@@ -186,7 +186,9 @@ type block struct {
 	depth  int
 	path   uint64
 	anc    []uint64 // paths of the enclosing elements, outermost first
+	ids    []int32  // numbers of the elements of anc, unique in the page
 	marks  []bool   // whether each of anc is template by tag, class or role
+	h1     bool     // inside an h1
 	folded uint64   // key with digits as 0, for a short block with digits; else 0
 	skel   uint64   // key of the link skeleton (see linkSkeleton); else 0
 }
@@ -265,12 +267,25 @@ type collector struct {
 	// marked[k] is whether the element of paths[k] is template by its
 	// tag, class, id or role (a frame's boiler).
 	marked []bool
+	// ids[k] numbers the element of paths[k] in the order elements
+	// open: two sibling divs share a path, never a number.
+	ids []int32
+	// heading[k] is whether the paragraphs of flush k are inside an h1.
+	heading []bool
 	// stack holds the paths of the open elements and marks whether each
 	// is template by tag, class, id or role; next is the path of the
 	// element being opened.
 	stack []uint64
 	marks []bool
-	next  uint64
+	h1    []bool  // whether each open element is an h1
+	inH1  int     // open h1 elements
+	open  []int32 // the numbers of the open elements
+	count int32   // elements opened
+	// closing is whether the element popped last is an h1 and no text or
+	// element start came since: the extractor ends the paragraph of an
+	// element after popping it.
+	closing bool
+	next    uint64
 	// skels holds the link skeleton of each paragraph (see residue), ""
 	// for one inside pre; cur is that of the paragraph being read.
 	skels []string
@@ -283,6 +298,7 @@ const linkMark = 0
 // residue appends text t of the paragraph being read to its link
 // skeleton: t itself outside links, one linkMark for a run of link text.
 func (c *collector) residue(t []byte, link bool) {
+	c.closing = false
 	switch {
 	case len(t) == 0:
 	case !link:
@@ -313,34 +329,51 @@ func (c *collector) chain(n int) {
 	c.at = append(c.at, len(c.paths))
 	c.paths = append(c.paths, c.stack...)
 	c.marked = append(c.marked, c.marks...)
+	c.ids = append(c.ids, c.open...)
+	c.heading = append(c.heading, c.inH1 > 0 || c.closing)
+	c.closing = false
 }
 
 // push and pop follow the extractor's stack of open elements; push adds
-// the path of the element start computed last (next), and whether the
-// element is template by tag, class, id or role.
-func (c *collector) push(boiler bool) {
+// the path of the element start computed last (next), whether the
+// element is template by tag, class, id or role, and whether it is an h1.
+func (c *collector) push(boiler, h1 bool) {
 	c.stack = append(c.stack, c.next)
 	c.marks = append(c.marks, boiler)
+	c.h1 = append(c.h1, h1)
+	if h1 {
+		c.inH1++
+	}
+	c.count++
+	c.open = append(c.open, c.count)
+	c.closing = false
 }
 
 func (c *collector) pop() {
+	c.closing = c.h1[len(c.h1)-1]
+	if c.closing {
+		c.inH1--
+	}
 	c.stack = c.stack[:len(c.stack)-1]
 	c.marks = c.marks[:len(c.marks)-1]
+	c.h1 = c.h1[:len(c.h1)-1]
+	c.open = c.open[:len(c.open)-1]
 }
 
-// ancestors returns the paths of the elements enclosing paragraph i and
-// whether each is template by tag, class, id or role.
-func (c *collector) ancestors(i int) ([]uint64, []bool) {
+// ancestors returns the paths of the elements enclosing paragraph i,
+// their numbers, whether each is template by tag, class, id or role, and
+// whether the paragraph is inside an h1.
+func (c *collector) ancestors(i int) ([]uint64, []int32, []bool, bool) {
 	k, _ := slices.BinarySearch(c.first, i+1)
 	k-- // the last flush that started at or before i
 	if k < 0 {
-		return nil, nil
+		return nil, nil, nil, false
 	}
 	end := len(c.paths)
 	if k+1 < len(c.at) {
 		end = c.at[k+1]
 	}
-	return c.paths[c.at[k]:end], c.marked[c.at[k]:end]
+	return c.paths[c.at[k]:end], c.ids[c.at[k]:end], c.marked[c.at[k]:end], c.heading[k]
 }
 
 func (c *collector) take(all string, paras []para) {
@@ -396,14 +429,14 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 	var buf []byte
 	for i, p := range c.paras {
 		text := c.all[p.start : p.start+p.bytes]
-		anc, marks := c.ancestors(i)
+		anc, ids, marks, h1 := c.ancestors(i)
 		path, depth := uint64(0), len(anc)
 		if depth > 0 {
 			path = anc[depth-1]
 		}
 		buf = binary.LittleEndian.AppendUint64(buf[:0], path)
 		buf = append(buf, text...)
-		b := block{text: text, key: xxhash.Sum64(buf), boiler: p.boiler, linky: linky(p), list: p.list, depth: depth, path: path, anc: anc, marks: marks}
+		b := block{text: text, key: xxhash.Sum64(buf), boiler: p.boiler, linky: linky(p), list: p.list, depth: depth, path: path, anc: anc, ids: ids, marks: marks, h1: h1}
 		if len(text) <= shortBlock && strings.ContainsAny(text, "0123456789") {
 			// The same line with other numbers: "Updated: 2023-06-01".
 			buf = binary.LittleEndian.AppendUint64(buf[:0], path^foldSeed)
@@ -473,25 +506,31 @@ func linkMenus(blocks []block, boiler []bool) []bool {
 
 // marked reports the blocks that are template by tag, class or role, not
 // counting the marks of an element that holds at least rootShare of the
-// bytes of the page's text: furniture is a part of a page, so a mark on
-// the element that wraps nearly all of it (a body of class "no-sidebar",
-// a breadcrumb's div left open around the article) is a misreading of its
-// name, not a verdict on the page.
+// bytes of the page's text, nor those of an element that holds the page's
+// first h1: furniture is a part of a page and does not carry its title,
+// so a mark on the element that wraps nearly all of it (a body of class
+// "no-sidebar") or on the one that holds its heading (a div "header" with
+// the title and a one-line summary) is a misreading of a name, not a
+// verdict on the page. Furniture beside the heading (a site header with
+// the site's name in an h1) is left to the learned template.
 func marked(blocks []block) []bool {
-	type at struct {
-		depth int
-		path  uint64
-	}
-	bytes := map[at]int{}
+	bytes := map[int32]int{}
 	total := 0
+	var title map[int32]bool // the elements enclosing the page's first h1
 	for _, b := range blocks {
 		total += len(b.text)
+		if b.h1 && title == nil {
+			title = map[int32]bool{}
+			for _, id := range b.ids {
+				title[id] = true
+			}
+		}
 		if !b.boiler {
 			continue
 		}
 		for d, m := range b.marks {
 			if m {
-				bytes[at{d, b.anc[d]}] += len(b.text)
+				bytes[b.ids[d]] += len(b.text)
 			}
 		}
 	}
@@ -501,7 +540,7 @@ func marked(blocks []block) []bool {
 			continue
 		}
 		for d, m := range b.marks {
-			if m && float64(bytes[at{d, b.anc[d]}]) < rootShare*float64(total) {
+			if id := b.ids[d]; m && !title[id] && float64(bytes[id]) < rootShare*float64(total) {
 				out[i] = true
 				break
 			}

@@ -154,6 +154,24 @@ func translatedSite(t testing.TB) []testPage {
 	return pages
 }
 
+// headerSite is a set of reference pages whose title and one-line
+// summary lie in a div with id "header", a name the rules read as
+// furniture.
+func headerSite(t testing.TB) []testPage {
+	var pages []testPage
+	for k := range 6 {
+		title := fmt.Sprintf("tool-%c(1)", 'a'+k)
+		summary := fmt.Sprintf("tool-%c - %s", 'a'+k, words(uint64(k+1100), 7))
+		body := []string{words(uint64(k+1200), 16), words(uint64(k+1300), 10)}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://ref.docs.example/tool-%c.html", 'a'+k),
+			html: render(t, "header.tmpl", map[string]any{"Title": title, "Summary": summary, "Body": body, "Updated": fmt.Sprintf("2024-0%d-01", k+1)}),
+			want: append([]string{title + " Reference Page", summary}, body...),
+		})
+	}
+	return pages
+}
+
 func TestSiteLeaks(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -163,6 +181,7 @@ func TestSiteLeaks(t *testing.T) {
 		{"man page converter furniture", manSite},
 		{"an article's cross-references stay", articleSite},
 		{"a bar of languages above and below, a page-wide furniture class", translatedSite},
+		{"the title and summary in an element named header", headerSite},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
