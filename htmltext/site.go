@@ -70,8 +70,11 @@ import (
 //
 // Blocks that main-content mode drops by tag, class or role are dropped
 // too, except under an element so marked that holds at least 80% of the
-// bytes of the page's text: a body of class "no-sidebar" names a layout,
-// not the page's furniture. The link-density rule changes: once the
+// bytes of the page's text or that holds the page's first h1: a body of
+// class "no-sidebar" names a layout, and a div "header" around the title
+// and summary of a reference page holds the page's own text, not its
+// furniture (what else such an element holds is left to the learned
+// template). The link-density rule changes: once the
 // page's groups hold at least MinPages pages, a list of links is a menu
 // only if some entry of it is template, so an article's own list of
 // cross-references stays while a site menu goes. A page whose text would be empty keeps its main
