@@ -284,11 +284,15 @@ type collector struct {
 	inH1  int     // open h1 elements
 	open  []int32 // the numbers of the open elements
 	count int32   // elements opened
-	// closing is whether the element popped last is an h1 and no text or
-	// element start came since: the extractor ends the paragraph of an
-	// element after popping it.
-	closing bool
-	next    uint64
+	// closed is the element popped last while no text or element start
+	// came since: the extractor ends the paragraph of an element after
+	// popping it, so that paragraph lies in it too. closedOK is false
+	// when there is none.
+	closed   closedElem
+	closedOK bool
+	// last[k] is the element that flush k ended, if any (see closed).
+	last []closedElem
+	next uint64
 	// skels holds the link skeleton of each paragraph (see residue), ""
 	// for one inside pre; cur is that of the paragraph being read.
 	skels []string
@@ -301,7 +305,7 @@ const linkMark = 0
 // residue appends text t of the paragraph being read to its link
 // skeleton: t itself outside links, one linkMark for a run of link text.
 func (c *collector) residue(t []byte, link bool) {
-	c.closing = false
+	c.closedOK = false
 	switch {
 	case len(t) == 0:
 	case !link:
@@ -333,8 +337,13 @@ func (c *collector) chain(n int) {
 	c.paths = append(c.paths, c.stack...)
 	c.marked = append(c.marked, c.marks...)
 	c.ids = append(c.ids, c.open...)
-	c.heading = append(c.heading, c.inH1 > 0 || c.closing)
-	c.closing = false
+	c.heading = append(c.heading, c.inH1 > 0 || c.closedOK && c.closed.h1)
+	if c.closedOK {
+		c.last = append(c.last, c.closed)
+	} else {
+		c.last = append(c.last, closedElem{})
+	}
+	c.closedOK = false
 }
 
 // push and pop follow the extractor's stack of open elements; push adds
@@ -349,12 +358,13 @@ func (c *collector) push(boiler, h1 bool) {
 	}
 	c.count++
 	c.open = append(c.open, c.count)
-	c.closing = false
+	c.closedOK = false
 }
 
 func (c *collector) pop() {
-	c.closing = c.h1[len(c.h1)-1]
-	if c.closing {
+	n := len(c.stack) - 1
+	c.closed, c.closedOK = closedElem{id: c.open[n], mark: c.marks[n], h1: c.h1[n]}, true
+	if c.h1[n] {
 		c.inH1--
 	}
 	c.stack = c.stack[:len(c.stack)-1]
@@ -363,9 +373,19 @@ func (c *collector) pop() {
 	c.open = c.open[:len(c.open)-1]
 }
 
+// closedElem is an element whose end flushed a paragraph: its number,
+// whether it is template by tag, class, id or role, and whether it is an
+// h1. The zero value is no element.
+type closedElem struct {
+	id       int32
+	mark, h1 bool
+}
+
 // ancestors returns the paths of the elements enclosing paragraph i,
 // their numbers, whether each is template by tag, class, id or role, and
-// whether the paragraph is inside an h1.
+// whether the paragraph is inside an h1. The element whose end ended the
+// paragraph is not among the paths (a block's path is that of the element
+// around it); last returns it.
 func (c *collector) ancestors(i int) ([]uint64, []int32, []bool, bool) {
 	k, _ := slices.BinarySearch(c.first, i+1)
 	k-- // the last flush that started at or before i
@@ -377,6 +397,16 @@ func (c *collector) ancestors(i int) ([]uint64, []int32, []bool, bool) {
 		end = c.at[k+1]
 	}
 	return c.paths[c.at[k]:end], c.ids[c.at[k]:end], c.marked[c.at[k]:end], c.heading[k]
+}
+
+// lastOf returns the element whose end ended paragraph i (see closed), the
+// zero closedElem if none.
+func (c *collector) lastOf(i int) closedElem {
+	k, _ := slices.BinarySearch(c.first, i+1)
+	if k--; k < 0 {
+		return closedElem{}
+	}
+	return c.last[k]
 }
 
 func (c *collector) take(all string, paras []para) {
@@ -433,6 +463,11 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 	for i, p := range c.paras {
 		text := c.all[p.start : p.start+p.bytes]
 		anc, ids, marks, h1 := c.ancestors(i)
+		if l := c.lastOf(i); l.id != 0 {
+			// The element that this paragraph ended holds it too.
+			ids = append(ids[:len(ids):len(ids)], l.id)
+			marks = append(marks[:len(marks):len(marks)], l.mark)
+		}
 		path, depth := uint64(0), len(anc)
 		if depth > 0 {
 			path = anc[depth-1]

@@ -156,7 +156,8 @@ func translatedSite(t testing.TB) []testPage {
 
 // headerSite is a set of reference pages whose title and one-line
 // summary lie in a div with id "header", a name the rules read as
-// furniture.
+// furniture, and whose article ends with a promotion of its own in a
+// paragraph of class "promo", which is furniture.
 func headerSite(t testing.TB) []testPage {
 	var pages []testPage
 	for k := range 6 {
@@ -165,7 +166,7 @@ func headerSite(t testing.TB) []testPage {
 		body := []string{words(uint64(k+1200), 16), words(uint64(k+1300), 10)}
 		pages = append(pages, testPage{
 			url:  fmt.Sprintf("https://ref.docs.example/tool-%c.html", 'a'+k),
-			html: render(t, "header.tmpl", map[string]any{"Title": title, "Summary": summary, "Body": body, "Updated": fmt.Sprintf("2024-0%d-01", k+1)}),
+			html: render(t, "header.tmpl", map[string]any{"Title": title, "Summary": summary, "Body": body, "Updated": fmt.Sprintf("2024-0%d-01", k+1), "Promo": words(uint64(k+1400), 6)}),
 			want: append([]string{title + " Reference Page", summary}, body...),
 		})
 	}
