@@ -233,7 +233,10 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 			break
 		}
 		at = next
-		if e.opt.collect != nil && keyIs(k, "class") {
+		if e.opt.collect != nil && keyIs(k, "class") && a != atom.Html && a != atom.Body {
+			// html and body are once per page: their class names the
+			// page's kind or layout ("single-post page-id-42",
+			// "no-sidebar"), not where a block lies on it.
 			class = v
 		}
 		switch {
@@ -305,7 +308,7 @@ func (e *extractor) push(f frame) {
 	}
 	e.stack = append(e.stack, f)
 	if e.opt.collect != nil {
-		e.opt.collect.push()
+		e.opt.collect.push(f.boiler, f.a == atom.H1)
 	}
 	if f.hidden {
 		e.hidden++
@@ -542,6 +545,9 @@ func (e *extractor) text(t []byte) {
 	if e.link > 0 {
 		e.curLink += len(e.cur) - before
 	}
+	if e.opt.collect != nil {
+		e.opt.collect.residue(e.cur[before:], e.link > 0)
+	}
 }
 
 // flush ends the current paragraph.
@@ -550,13 +556,15 @@ func (e *extractor) flush() {
 		return
 	}
 	p := para{boiler: e.boiler > 0, toc: e.toc > 0, link: e.curLink}
+	n := len(e.paras)
 	if e.opt.collect != nil {
-		e.opt.collect.chain(len(e.paras))
+		e.opt.collect.chain(n)
 	}
 	if len(e.lists) > 0 {
 		p.list = e.lists[len(e.lists)-1]
 	}
-	if bytes.IndexByte(e.cur, '\n') >= 0 { // only text inside pre keeps newlines
+	split := bytes.IndexByte(e.cur, '\n') >= 0
+	if split { // only text inside pre keeps newlines
 		for _, s := range splitBlank(string(e.cur)) {
 			q := p
 			q.start, q.bytes = len(e.out), len(s)
@@ -567,6 +575,9 @@ func (e *extractor) flush() {
 		p.start, p.bytes = len(e.out), len(s)
 		e.out = append(e.out, s...)
 		e.addPara(p)
+	}
+	if e.opt.collect != nil {
+		e.opt.collect.endResidue(len(e.paras)-n, split)
 	}
 	e.cur = e.cur[:0]
 	e.curLink = 0

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -80,6 +81,9 @@ func FuzzSite(f *testing.F) {
 		f.Add(p.html)
 	}
 	f.Add([]byte(`<ul class="toc"><li><a href=1>1</a><li><a href=2>2</a><li><a href=3>3</a></ul><p>x 1</p>`))
+	for _, p := range translatedSite(f)[:3] {
+		f.Add(p.html)
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		const u1, u2 = "https://docs.example/m/a.html", "https://docs.example/m/b.html"
 		var ab, ba Site
@@ -112,4 +116,54 @@ func FuzzSite(f *testing.F) {
 			i++
 		}
 	})
+}
+
+// FuzzLinkSkeleton checks the link skeletons Site reads from a page: one
+// per paragraph, the text outside links of each a subsequence of the
+// paragraph, and linkSkeleton idempotent with ok only for a skeleton with
+// a mark and a letter.
+func FuzzLinkSkeleton(f *testing.F) {
+	for _, p := range translatedSite(f)[:3] {
+		f.Add(p.html)
+	}
+	f.Add([]byte(`<p>See <a href=1>one</a>, <a href=2>two</a> and more.</p><pre>a <a href=x>b</a>\n\nc</pre>`))
+	f.Add([]byte("<p><a href=1>\x00</a>x\xff<a href=2> </a></p>"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		c := &collector{}
+		if _, err := Extract(in, Options{MainContent: true, collect: c}); err != nil {
+			t.Fatalf("Extract: %v", err)
+		}
+		if len(c.skels) != len(c.paras) {
+			t.Fatalf("%d skeletons for %d paragraphs", len(c.skels), len(c.paras))
+		}
+		for i, p := range c.paras {
+			text := c.all[p.start : p.start+p.bytes]
+			if strings.IndexByte(text, linkMark) >= 0 {
+				t.Fatalf("paragraph %q holds the link mark", text)
+			}
+			outside := strings.TrimSpace(strings.ReplaceAll(c.skels[i], string(rune(linkMark)), ""))
+			if !subsequence(outside, text) {
+				t.Fatalf("text outside links %q not in paragraph %q", outside, text)
+			}
+			sk, ok := linkSkeleton(c.skels[i])
+			again, ok2 := linkSkeleton(sk)
+			if again != sk || ok2 != ok {
+				t.Fatalf("linkSkeleton(%q) = %q, %v; again %q, %v", c.skels[i], sk, ok, again, ok2)
+			}
+			if ok && (strings.IndexByte(sk, linkMark) < 0 || !strings.ContainsFunc(sk, unicode.IsLetter)) {
+				t.Fatalf("linkSkeleton(%q) = %q, ok without a mark or a letter", c.skels[i], sk)
+			}
+		}
+	})
+}
+
+// subsequence reports whether the bytes of s occur in t in order.
+func subsequence(s, t string) bool {
+	i := 0
+	for j := 0; i < len(s) && j < len(t); j++ {
+		if s[i] == t[j] {
+			i++
+		}
+	}
+	return i == len(s)
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cespare/xxhash/v2"
 	"golang.org/x/net/html/atom"
@@ -22,8 +23,15 @@ import (
 //
 // A block is a paragraph (see [Extract]) keyed by its text and by its
 // structural path: the tag and class names of the elements that enclose
-// it, from the root. The same sentence in the article and in a sidebar are
-// thus different blocks.
+// it, from the root (but not the class of html and body, which names the
+// kind of page, "single-post page-id-42", rather than a place on it). The
+// same sentence in the article and in a sidebar are thus different
+// blocks. A block with links and a label (text with a
+// letter outside its links) is also counted by its link skeleton: its
+// path and its text with every run of links and the separators between
+// them read as one mark, so "Languages: en | fr" and "Languages: de | en
+// | ja" are one block, as are "Next: Install" and "Next: Usage". A block
+// is template when its text or its skeleton is.
 //
 // Pages are grouped, and each page is counted in several groups at once:
 // its host; its host and first directory, and its host and first two
@@ -55,12 +63,21 @@ import (
 //     them at the end of the page, goes with them: "Updated: 2023-06-01"
 //     between a converter's header lines. (A date with a month name that
 //     changes is not caught.)
+//   - a template block with a link skeleton that the island rule keeps
+//     goes when the same text is dropped elsewhere on the page:
+//     a bar of links above the article, between its title and its text,
+//     whose copy below the article lies at the edge.
 //
 // Blocks that main-content mode drops by tag, class or role are dropped
-// too. Its link-density rule changes: once the page's groups hold at
-// least MinPages pages, a list of links is a menu only if some entry of
-// it is template, so an article's own list of cross-references stays
-// while a site menu goes. A page whose text would be empty keeps its main
+// too, except under an element so marked that holds at least 80% of the
+// bytes of the page's text or that holds the page's first h1: a body of
+// class "no-sidebar" names a layout, and a div "header" around the title
+// and summary of a reference page holds the page's own text, not its
+// furniture (what else such an element holds is left to the learned
+// template). The link-density rule changes: once the
+// page's groups hold at least MinPages pages, a list of links is a menu
+// only if some entry of it is template, so an article's own list of
+// cross-references stays while a site menu goes. A page whose text would be empty keeps its main
 // content as [Extract] gives it.
 //
 // # Incremental and batch
@@ -167,17 +184,71 @@ type block struct {
 	text   string
 	key    uint64
 	boiler bool // template by tag, class or role
-	menu   bool // in a menu of links (link density)
+	linky  bool // a list entry that is mostly link text (see linkMenus)
 	list   int  // innermost list, 0 if none
 	depth  int
 	path   uint64
 	anc    []uint64 // paths of the enclosing elements, outermost first
+	ids    []int32  // numbers of the elements of anc, unique in the page
+	marks  []bool   // whether each of anc is template by tag, class or role
+	h1     bool     // inside an h1
 	folded uint64   // key with digits as 0, for a short block with digits; else 0
+	skel   uint64   // key of the link skeleton (see linkSkeleton); else 0
 }
 
 // foldSeed keeps the keys of folded blocks apart from those of the blocks
-// whose text is the folded text.
-const foldSeed = 0x9e3779b97f4a7c15
+// whose text is the folded text; skelSeed does the same for link
+// skeletons.
+const (
+	foldSeed = 0x9e3779b97f4a7c15
+	skelSeed = 0xc2b2ae3d27d4eb4f
+)
+
+// linkSkeleton returns the link skeleton of a block from its residue (the
+// text outside links, a linkMark for each run of link text; see
+// collector.residue): every run of link text and of the punctuation and
+// spaces around it becomes one linkMark, so "Languages: en | fr" and
+// "Languages: de | en | ja | ko" are both "Languages" and a mark. A
+// block whose links change from page to page (a bar of the languages one
+// page is translated into, "Next: <title>") thus has a key that repeats
+// across the pages of its template. ok is false for a block without a link
+// or without a letter outside its links: a list entry that is one link, a
+// breadcrumb, whose skeleton says nothing about the page's template.
+func linkSkeleton(residue string) (skel string, ok bool) {
+	var b strings.Builder
+	letter, mark := false, false
+	run, runMark := -1, false // start of the pending run of non-word bytes
+	for i, r := range residue {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if !word {
+			if run < 0 {
+				run, runMark = i, false
+			}
+			if r == linkMark {
+				runMark, mark = true, true
+			}
+			continue
+		}
+		if run >= 0 {
+			if runMark {
+				b.WriteByte(linkMark)
+			} else {
+				b.WriteString(residue[run:i])
+			}
+			run = -1
+		}
+		letter = letter || unicode.IsLetter(r)
+		b.WriteRune(r)
+	}
+	if run >= 0 {
+		if runMark {
+			b.WriteByte(linkMark)
+		} else {
+			b.WriteString(residue[run:])
+		}
+	}
+	return b.String(), letter && mark
+}
 
 // sitePage is a page read for learning or extraction.
 type sitePage struct {
@@ -196,10 +267,66 @@ type collector struct {
 	// paths[at[k]:at[k+1]] (the last up to len(paths)), outermost first.
 	first, at []int
 	paths     []uint64
-	// stack holds the paths of the open elements; next is the path of
-	// the element being opened.
+	// marked[k] is whether the element of paths[k] is template by its
+	// tag, class, id or role (a frame's boiler).
+	marked []bool
+	// ids[k] numbers the element of paths[k] in the order elements
+	// open: two sibling divs share a path, never a number.
+	ids []int32
+	// heading[k] is whether the paragraphs of flush k are inside an h1.
+	heading []bool
+	// stack holds the paths of the open elements and marks whether each
+	// is template by tag, class, id or role; next is the path of the
+	// element being opened.
 	stack []uint64
-	next  uint64
+	marks []bool
+	h1    []bool  // whether each open element is an h1
+	inH1  int     // open h1 elements
+	open  []int32 // the numbers of the open elements
+	count int32   // elements opened
+	// closed is the element popped last while no text or element start
+	// came since: the extractor ends the paragraph of an element after
+	// popping it, so that paragraph lies in it too. closedOK is false
+	// when there is none.
+	closed   closedElem
+	closedOK bool
+	// last[k] is the element that flush k ended, if any (see closed).
+	last []closedElem
+	next uint64
+	// skels holds the link skeleton of each paragraph (see residue), ""
+	// for one inside pre; cur is that of the paragraph being read.
+	skels []string
+	cur   []byte
+}
+
+// linkMark stands for a run of link text in a link skeleton.
+const linkMark = 0
+
+// residue appends text t of the paragraph being read to its link
+// skeleton: t itself outside links, one linkMark for a run of link text.
+func (c *collector) residue(t []byte, link bool) {
+	c.closedOK = false
+	switch {
+	case len(t) == 0:
+	case !link:
+		c.cur = append(c.cur, t...)
+	case len(c.cur) == 0 || c.cur[len(c.cur)-1] != linkMark:
+		c.cur = append(c.cur, linkMark)
+	}
+}
+
+// endResidue records the link skeleton of the n paragraphs a flush made:
+// the skeleton of one paragraph, "" for each paragraph of pre text with
+// line breaks (split is true), which is split and trimmed line by line.
+func (c *collector) endResidue(n int, split bool) {
+	if n == 1 && !split {
+		c.skels = append(c.skels, string(c.cur))
+	} else {
+		for range n {
+			c.skels = append(c.skels, "")
+		}
+	}
+	c.cur = c.cur[:0]
 }
 
 // chain records the open elements' paths for the paragraphs that a flush
@@ -208,25 +335,78 @@ func (c *collector) chain(n int) {
 	c.first = append(c.first, n)
 	c.at = append(c.at, len(c.paths))
 	c.paths = append(c.paths, c.stack...)
+	c.marked = append(c.marked, c.marks...)
+	c.ids = append(c.ids, c.open...)
+	c.heading = append(c.heading, c.inH1 > 0 || c.closedOK && c.closed.h1)
+	if c.closedOK {
+		c.last = append(c.last, c.closed)
+	} else {
+		c.last = append(c.last, closedElem{})
+	}
+	c.closedOK = false
 }
 
 // push and pop follow the extractor's stack of open elements; push adds
-// the path of the element start computed last (next).
-func (c *collector) push() { c.stack = append(c.stack, c.next) }
-func (c *collector) pop()  { c.stack = c.stack[:len(c.stack)-1] }
+// the path of the element start computed last (next), whether the
+// element is template by tag, class, id or role, and whether it is an h1.
+func (c *collector) push(boiler, h1 bool) {
+	c.stack = append(c.stack, c.next)
+	c.marks = append(c.marks, boiler)
+	c.h1 = append(c.h1, h1)
+	if h1 {
+		c.inH1++
+	}
+	c.count++
+	c.open = append(c.open, c.count)
+	c.closedOK = false
+}
 
-// ancestors returns the paths of the elements enclosing paragraph i.
-func (c *collector) ancestors(i int) []uint64 {
+func (c *collector) pop() {
+	n := len(c.stack) - 1
+	c.closed, c.closedOK = closedElem{id: c.open[n], mark: c.marks[n], h1: c.h1[n]}, true
+	if c.h1[n] {
+		c.inH1--
+	}
+	c.stack = c.stack[:len(c.stack)-1]
+	c.marks = c.marks[:len(c.marks)-1]
+	c.h1 = c.h1[:len(c.h1)-1]
+	c.open = c.open[:len(c.open)-1]
+}
+
+// closedElem is an element whose end flushed a paragraph: its number,
+// whether it is template by tag, class, id or role, and whether it is an
+// h1. The zero value is no element.
+type closedElem struct {
+	id       int32
+	mark, h1 bool
+}
+
+// ancestors returns the paths of the elements enclosing paragraph i,
+// their numbers, whether each is template by tag, class, id or role, and
+// whether the paragraph is inside an h1. The element whose end ended the
+// paragraph is not among the paths (a block's path is that of the element
+// around it); last returns it.
+func (c *collector) ancestors(i int) ([]uint64, []int32, []bool, bool) {
 	k, _ := slices.BinarySearch(c.first, i+1)
 	k-- // the last flush that started at or before i
 	if k < 0 {
-		return nil
+		return nil, nil, nil, false
 	}
 	end := len(c.paths)
 	if k+1 < len(c.at) {
 		end = c.at[k+1]
 	}
-	return c.paths[c.at[k]:end]
+	return c.paths[c.at[k]:end], c.ids[c.at[k]:end], c.marked[c.at[k]:end], c.heading[k]
+}
+
+// lastOf returns the element whose end ended paragraph i (see closed), the
+// zero closedElem if none.
+func (c *collector) lastOf(i int) closedElem {
+	k, _ := slices.BinarySearch(c.first, i+1)
+	if k--; k < 0 {
+		return closedElem{}
+	}
+	return c.last[k]
 }
 
 func (c *collector) take(all string, paras []para) {
@@ -278,19 +458,23 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 		return nil, err
 	}
 	pg := &sitePage{urlHash: xxhash.Sum64String(u.Host + u.EscapedPath() + "?" + u.RawQuery), title: t.Title, main: t.Paragraphs}
-	menu := linkMenus(c.paras)
 	var skel []uint64
 	var buf []byte
 	for i, p := range c.paras {
 		text := c.all[p.start : p.start+p.bytes]
-		anc := c.ancestors(i)
+		anc, ids, marks, h1 := c.ancestors(i)
+		if l := c.lastOf(i); l.id != 0 {
+			// The element that this paragraph ended holds it too.
+			ids = append(ids[:len(ids):len(ids)], l.id)
+			marks = append(marks[:len(marks):len(marks)], l.mark)
+		}
 		path, depth := uint64(0), len(anc)
 		if depth > 0 {
 			path = anc[depth-1]
 		}
 		buf = binary.LittleEndian.AppendUint64(buf[:0], path)
 		buf = append(buf, text...)
-		b := block{text: text, key: xxhash.Sum64(buf), boiler: p.boiler, menu: menu[i], list: p.list, depth: depth, path: path, anc: anc}
+		b := block{text: text, key: xxhash.Sum64(buf), boiler: p.boiler, linky: linky(p), list: p.list, depth: depth, path: path, anc: anc, ids: ids, marks: marks, h1: h1}
 		if len(text) <= shortBlock && strings.ContainsAny(text, "0123456789") {
 			// The same line with other numbers: "Updated: 2023-06-01".
 			buf = binary.LittleEndian.AppendUint64(buf[:0], path^foldSeed)
@@ -302,6 +486,13 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 				}
 			}
 			b.folded = xxhash.Sum64(buf)
+		}
+		if i < len(c.skels) {
+			if sk, ok := linkSkeleton(c.skels[i]); ok {
+				buf = binary.LittleEndian.AppendUint64(buf[:0], path^skelSeed)
+				buf = append(buf, sk...)
+				b.skel = xxhash.Sum64(buf)
+			}
 		}
 		pg.blocks = append(pg.blocks, b)
 		if depth <= skeletonDepth {
@@ -330,19 +521,68 @@ func groupKey(kind byte, name string) uint64 {
 	return xxhash.Sum64String(string(kind) + name)
 }
 
-// linkMenus reports the paragraphs main-content mode drops as menus of
-// links (the rule of extractor.result).
-func linkMenus(paras []para) []bool {
-	linky := func(p para) bool { return p.list != 0 && !p.toc && p.link > 0 && 3*p.link >= 2*p.bytes }
+// linky reports a list entry that is mostly link text (the rule of
+// extractor.result).
+func linky(p para) bool { return p.list != 0 && !p.toc && p.link > 0 && 3*p.link >= 2*p.bytes }
+
+// linkMenus reports the blocks main-content mode drops as menus of links
+// (the rule of extractor.result), given which blocks are template by tag,
+// class or role.
+func linkMenus(blocks []block, boiler []bool) []bool {
 	count := map[int]int{}
-	for _, p := range paras {
-		if !p.boiler && linky(p) {
-			count[p.list]++
+	for i, b := range blocks {
+		if !boiler[i] && b.linky {
+			count[b.list]++
 		}
 	}
-	out := make([]bool, len(paras))
-	for i, p := range paras {
-		out[i] = !p.boiler && linky(p) && count[p.list] >= 3
+	out := make([]bool, len(blocks))
+	for i, b := range blocks {
+		out[i] = !boiler[i] && b.linky && count[b.list] >= 3
+	}
+	return out
+}
+
+// marked reports the blocks that are template by tag, class or role, not
+// counting the marks of an element that holds at least rootShare of the
+// bytes of the page's text, nor those of an element that holds the page's
+// first h1: furniture is a part of a page and does not carry its title,
+// so a mark on the element that wraps nearly all of it (a body of class
+// "no-sidebar") or on the one that holds its heading (a div "header" with
+// the title and a one-line summary) is a misreading of a name, not a
+// verdict on the page. Furniture beside the heading (a site header with
+// the site's name in an h1) is left to the learned template.
+func marked(blocks []block) []bool {
+	bytes := map[int32]int{}
+	total := 0
+	var title map[int32]bool // the elements enclosing the page's first h1
+	for _, b := range blocks {
+		total += len(b.text)
+		if b.h1 && title == nil {
+			title = map[int32]bool{}
+			for _, id := range b.ids {
+				title[id] = true
+			}
+		}
+		if !b.boiler {
+			continue
+		}
+		for d, m := range b.marks {
+			if m {
+				bytes[b.ids[d]] += len(b.text)
+			}
+		}
+	}
+	out := make([]bool, len(blocks))
+	for i, b := range blocks {
+		if !b.boiler {
+			continue
+		}
+		for d, m := range b.marks {
+			if id := b.ids[d]; m && !title[id] && float64(bytes[id]) < rootShare*float64(total) {
+				out[i] = true
+				break
+			}
+		}
 	}
 	return out
 }
@@ -385,6 +625,9 @@ func (s *Site) add(pg *sitePage) {
 		keys = append(keys, b.key)
 		if b.folded != 0 {
 			keys = append(keys, b.folded)
+		}
+		if b.skel != 0 {
+			keys = append(keys, b.skel)
 		}
 	}
 	slices.Sort(keys)
@@ -470,12 +713,17 @@ func (s *Site) strip(pg *sitePage) Text {
 	menus := map[int]bool{} // lists with a template entry
 	for i, b := range pg.blocks {
 		frac[i] = s.template(pg, b.key)
+		if b.skel != 0 {
+			frac[i] = max(frac[i], s.template(pg, b.skel))
+		}
 		tmpl[i] = frac[i] >= s.minFraction()-1e-9
 		if tmpl[i] && b.list != 0 {
 			menus[b.list] = true
 		}
 	}
 	learned := s.learned(pg)
+	boiler := marked(pg.blocks)
+	menu := linkMenus(pg.blocks, boiler)
 	// state: 0 content, 1 template, 2 dropped by the rules.
 	state := make([]byte, len(pg.blocks))
 	for i, b := range pg.blocks {
@@ -483,7 +731,7 @@ func (s *Site) strip(pg *sitePage) Text {
 		// site; one that is the page's own (cross-references, a chapter
 		// index) stays, once the site is known well enough to tell.
 		switch {
-		case b.boiler || b.menu && (menus[b.list] || !learned):
+		case boiler[i] || menu[i] && (menus[b.list] || !learned):
 			state[i] = 2
 		case tmpl[i]:
 			state[i] = 1
@@ -502,7 +750,9 @@ func (s *Site) strip(pg *sitePage) Text {
 	for i, b := range pg.blocks {
 		folded[i] = b.folded != 0 && s.template(pg, b.folded) >= s.minFraction()-1e-9
 	}
+	repeated := slices.Clone(state)
 	keepIslands(state, folded)
+	dropRepeats(pg.blocks, state, repeated)
 	for i, b := range pg.blocks {
 		if state[i] == 0 {
 			t.Paragraphs = append(t.Paragraphs, b.text)
@@ -624,6 +874,31 @@ func keepIslands(state []byte, folded []bool) {
 			}
 		}
 		i = j
+	}
+}
+
+// dropRepeats drops again a template block with a link skeleton (a label
+// and links) that keepIslands kept as an island when the same text is
+// dropped elsewhere on the page: a bar of links a page carries above and
+// below its article (the languages it is translated into) lies between
+// the title and the text at the top, but its copy at the bottom is at the
+// edge of the content, and one copy shows what both are. A heading whose
+// text is also an entry of the page's dropped table of contents has no
+// link skeleton and stays. before is the state before keepIslands.
+func dropRepeats(blocks []block, state, before []byte) {
+	var gone map[string]bool
+	for i, b := range blocks {
+		if state[i] == 1 {
+			if gone == nil {
+				gone = map[string]bool{}
+			}
+			gone[b.text] = true
+		}
+	}
+	for i, b := range blocks {
+		if state[i] == 0 && before[i] == 1 && b.skel != 0 && gone[b.text] {
+			state[i] = 1
+		}
 	}
 }
 

@@ -123,6 +123,56 @@ func articleSite(t testing.TB) []testPage {
 	return pages
 }
 
+// translatedSite is a manual translated into several languages: each page
+// carries a bar of the languages it is read in above and below its text,
+// a list that changes from page to page (so no bar repeats as text across
+// the site). Every page has a body class of its own ("page-3"), and some
+// a body class that names it as furniture ("no-sidebar"), a mark that
+// would drop the whole page.
+func translatedSite(t testing.TB) []testPage {
+	all := []string{"de", "en", "es", "fr", "ja", "ko", "tr"}
+	var pages []testPage
+	for k := range 10 {
+		title := fmt.Sprintf("Module %c", 'a'+k)
+		body := []string{words(uint64(k+900), 18), words(uint64(k+950), 12)}
+		var langs []string
+		for j, l := range all {
+			if j == 1 || (k>>j)&1 == 1 {
+				langs = append(langs, l)
+			}
+		}
+		wide := fmt.Sprintf("page-%d", k) // a body class of its own on every page
+		if k%3 == 0 {
+			wide += " no-sidebar"
+		}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://server.docs.example/en/mod/m%d.html", k),
+			html: render(t, "translated.tmpl", map[string]any{"Title": title, "Body": body, "Langs": langs, "Wide": wide}),
+			want: append([]string{title}, body...),
+		})
+	}
+	return pages
+}
+
+// headerSite is a set of reference pages whose title and one-line
+// summary lie in a div with id "header", a name the rules read as
+// furniture, and whose article ends with a promotion of its own in a
+// paragraph of class "promo", which is furniture.
+func headerSite(t testing.TB) []testPage {
+	var pages []testPage
+	for k := range 6 {
+		title := fmt.Sprintf("tool-%c(1)", 'a'+k)
+		summary := fmt.Sprintf("tool-%c - %s", 'a'+k, words(uint64(k+1100), 7))
+		body := []string{words(uint64(k+1200), 16), words(uint64(k+1300), 10)}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://ref.docs.example/tool-%c.html", 'a'+k),
+			html: render(t, "header.tmpl", map[string]any{"Title": title, "Summary": summary, "Body": body, "Updated": fmt.Sprintf("2024-0%d-01", k+1), "Promo": words(uint64(k+1400), 6)}),
+			want: append([]string{title + " Reference Page", summary}, body...),
+		})
+	}
+	return pages
+}
+
 func TestSiteLeaks(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -131,6 +181,8 @@ func TestSiteLeaks(t *testing.T) {
 		{"manual TOC repeated within a manual, not across the host", manualSite},
 		{"man page converter furniture", manSite},
 		{"an article's cross-references stay", articleSite},
+		{"a bar of languages above and below, a page-wide furniture class", translatedSite},
+		{"the title and summary in an element named header", headerSite},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -302,4 +354,28 @@ func TestSiteLinear(t *testing.T) {
 		}
 		return 0
 	})
+}
+
+func TestLinkSkeleton(t *testing.T) {
+	const m = string(rune(linkMark))
+	tests := []struct {
+		residue string
+		want    string
+		ok      bool
+	}{
+		{"Languages: " + m + " | " + m + " | " + m, "Languages" + m, true}, // a bar of links: one mark for the run
+		{"Languages: " + m, "Languages" + m, true},                         // one link, the same skeleton
+		{"Next: " + m + ", previous: " + m, "Next" + m + "previous" + m, true},
+		{"See " + m + " for details.", "See" + m + "for details.", true}, // text after the last link stays
+		{m + " > " + m + " > " + m, m, false},                            // a breadcrumb: no letter outside links
+		{m, m, false},                                                    // a list entry that is one link
+		{"Plain text, no link.", "Plain text, no link.", false},          // no link
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := linkSkeleton(tt.residue)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("linkSkeleton(%q) = %q, %v; want %q, %v", tt.residue, got, ok, tt.want, tt.ok)
+		}
+	}
 }
