@@ -1,14 +1,18 @@
 package beamlearn
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/gob"
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local paths
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -35,6 +39,7 @@ type Config struct {
 }
 
 func init() {
+	register.DoFn3x1[context.Context, fileio.ReadableFile, func(string), error](&linesFn{})
 	register.DoFn2x1[string, func(string, string), error](&keyFn{})
 	register.Emitter2[string, string]()
 	register.DoFn2x2[string, func(*string) bool, learn.SiteResult, error](&siteFn{})
@@ -45,7 +50,7 @@ func init() {
 }
 
 // Learn adds to s the stages that learn a rules file from lines, the lines of a dup-cluster
-// file or a crawl index (textio.Read), and returns a collection of one element: the rules file
+// file or a crawl index (ReadLines), and returns a collection of one element: the rules file
 // that rules.Set.WriteTo writes, without its final newline (textio.Write adds it). The stages
 // are keyed by site, as Koppula et al. (WSDM 2010) §4 key theirs by host: every line is keyed
 // by its site; each site's lines are learned by learn.LearnSite; the site results are joined
@@ -63,10 +68,44 @@ func Learn(s beam.Scope, lines beam.PCollection, cfg Config) beam.PCollection {
 	return beam.ParDo(s, &assembleFn{Options: cfg.Options}, beam.GroupByKey(s, beam.AddFixedKey(s, sites)))
 }
 
-// LearnFiles is Learn on the lines of the files that glob names (any filesystem Beam's textio
-// reads) with the rules file written to out, one file.
+// LearnFiles is Learn on the lines of the files that glob names (ReadLines: any filesystem
+// Beam reads, gzip by the .gz suffix) with the rules file written to out, one file.
 func LearnFiles(s beam.Scope, glob, out string, cfg Config) {
-	textio.Write(s, out, Learn(s, textio.Read(s, glob), cfg))
+	textio.Write(s, out, Learn(s, ReadLines(s, glob), cfg))
+}
+
+// ReadLines returns the lines of the files that glob names, without their line ends, each
+// file read whole by one worker and gunzipped first when its name ends in .gz. (textio.Read
+// splits a file at byte offsets of its compressed size, and so reads only the first part of
+// a compressed file.)
+func ReadLines(s beam.Scope, glob string) beam.PCollection {
+	s = s.Scope("undust.readlines")
+	files := fileio.ReadMatches(s, fileio.MatchFiles(s, glob), fileio.ReadAutoCompression())
+	return beam.ParDo(s, &linesFn{}, files)
+}
+
+// linesFn emits the lines of one file.
+type linesFn struct{}
+
+func (linesFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(string)) error {
+	rc, err := file.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	rd := bufio.NewReader(rc)
+	for {
+		line, err := rd.ReadString('\n')
+		if len(line) > 0 {
+			emit(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"))
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("beamlearn: %s: %w", file.Metadata.Path, err)
+		}
+	}
 }
 
 // keyFn keys each line by its site; comment, header and blank lines are dropped.

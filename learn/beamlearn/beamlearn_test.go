@@ -2,6 +2,7 @@ package beamlearn
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -52,13 +53,29 @@ func TestParity(t *testing.T) {
 	for _, tc := range []struct {
 		file string
 		opt  learn.Options
+		gz   bool // the pipeline reads the file gzip-compressed
 	}{
-		{"sample.tsv", learn.Options{}},                                 // the defaults
-		{"sample.tsv", learn.Options{MinCoverage: 1, MinPrecision: -1}}, // every rule, many scopes
-		{"train-slice.tsv", learn.Options{}},                            // 25 sites, widening across them
+		{"sample.tsv", learn.Options{}, false},                                 // the defaults
+		{"sample.tsv", learn.Options{MinCoverage: 1, MinPrecision: -1}, false}, // every rule, many scopes
+		{"train-slice.tsv", learn.Options{}, false},                            // 25 sites, widening across them
+		{"train-slice.tsv", learn.Options{}, true},                             // read whole, not cut at its compressed size
 	} {
 		in := filepath.Join("testdata", tc.file)
 		want := inProcess(t, in, tc.opt)
+		if tc.gz {
+			data, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in = filepath.Join(t.TempDir(), tc.file+".gz")
+			var b bytes.Buffer
+			z := gzip.NewWriter(&b)
+			z.Write(data)
+			z.Close()
+			if err := os.WriteFile(in, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		out := filepath.Join(t.TempDir(), "rules.txt")
 		p, s := beam.NewPipelineWithRoot()
 		LearnFiles(s, in, out, Config{Options: tc.opt})

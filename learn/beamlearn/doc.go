@@ -7,8 +7,9 @@
 //
 // The pipeline is glue around package learn, which owns every algorithm:
 //
-//	textio.Read            the lines of a dup-cluster TSV file or a CDX/CDXJ index (any
-//	                       filesystem Beam's textio reads: local, gs://, s3://)
+//	ReadLines              the lines of a dup-cluster TSV file or a CDX/CDXJ index (any
+//	                       filesystem Beam reads: local, gs://, s3://; gzip by the .gz
+//	                       suffix), each file read whole by one worker
 //	ParDo key by site      the site of each line, by the core's readers (learn.SiteOf of the
 //	                       cluster id, learn.ByID; for a crawl index its host or domain)
 //	GroupByKey             one group per site
