@@ -9,11 +9,14 @@ import (
 )
 
 // view is a tokenized URL: its whole tokens from urlnorm.Tokenize and, when its host has
-// deep-token patterns, the same tokens with the covered ones split into deep tokens.
+// deep-token patterns, the same tokens with the covered ones split into deep tokens. The split
+// is made when it is first needed (deepTokens): a URL that the index turns away before any
+// deep key is read does not pay for it.
 type view struct {
 	whole     []urlnorm.Token
-	deep      []urlnorm.Token // whole itself when nothing was split
+	deep      []urlnorm.Token // whole itself when nothing was split; valid once deepDone
 	deepBuf   []urlnorm.Token
+	pat       Patterns // the host's patterns, nil if none
 	host      string
 	pathStart int // index in whole of the first path segment
 	nseg      int // number of path segments
@@ -22,8 +25,9 @@ type view struct {
 	// byName indexes the query parameters of whole by name and occurrence, when there are more
 	// than linearQuery of them, so that a lookup costs O(log n), not O(n): a URL of many
 	// parameters that many rules match would otherwise cost rules × parameters.
-	byName []int32
-	split  bool // deep holds the tokens split by the host's patterns
+	byName   []int32
+	split    bool // the host has patterns: deep may differ from whole
+	deepDone bool // deep is made
 }
 
 // linearQuery is the number of query parameters up to which lookup scans them.
@@ -67,13 +71,20 @@ func (v *view) load(u string, s *Set) error {
 			return cmp.Compare(x.Pos, y.Pos)
 		})
 	}
-	v.deep, v.split = v.whole, false
-	if p := s.patternsFor(v.host); p != nil {
-		v.deep = p.AppendSplit(v.deepBuf[:0], v.whole)
-		v.deepBuf = v.deep
-		v.split = true
-	}
+	v.deep, v.pat = v.whole, s.patternsFor(v.host)
+	v.split, v.deepDone = v.pat != nil, v.pat == nil
 	return nil
+}
+
+// deepTokens returns the URL's tokens with the ones that the host's patterns cover split into
+// deep tokens (the whole tokens if the host has no patterns), splitting them on first use.
+func (v *view) deepTokens() []urlnorm.Token {
+	if !v.deepDone {
+		v.deep = v.pat.AppendSplit(v.deepBuf[:0], v.whole)
+		v.deepBuf = v.deep
+		v.deepDone = true
+	}
+	return v.deep
 }
 
 // sameToken reports whether a token with key t is the token (or a deep token of the token)
@@ -155,9 +166,10 @@ func (v *view) tokenAt(k urlnorm.Key) int {
 // found by position; other keys by a scan of the few tokens of their part.
 func (v *view) lookup(k urlnorm.Key) (string, bool) {
 	if k.Sub != 0 || k.RSub != 0 {
-		for i := range v.deep {
-			if sameDeep(v.deep[i].Key, k) {
-				return v.deep[i].Value, true
+		deep := v.deepTokens()
+		for i := range deep {
+			if sameDeep(deep[i].Key, k) {
+				return deep[i].Value, true
 			}
 		}
 		return "", false
@@ -210,7 +222,7 @@ func (v *view) lookupSlow(k urlnorm.Key) (string, bool) {
 	toks := v.whole
 	deep := k.Sub != 0 || k.RSub != 0
 	if deep {
-		toks = v.deep
+		toks = v.deepTokens()
 	}
 	for _, t := range toks {
 		if deep && sameDeep(t.Key, k) || !deep && sameToken(t.Key, k) {
@@ -330,7 +342,7 @@ func unchanged(r *Rule, v *view) bool {
 // provides buffers.
 func rewrite(dst []byte, r *Rule, v *view, sc *scratch) ([]byte, bool) {
 	changed := false
-	out := append(sc.out[:0], v.deep...)
+	out := append(sc.out[:0], v.deepTokens()...)
 	ins := sc.ins[:0]
 	// A Convert of the whole path applies first; path Copies read its result.
 	var pathConv Conversion

@@ -72,8 +72,8 @@ func TestAllocs(t *testing.T) {
 	}{
 		{"http://other.example/a?sid=1", 0, "host without rules"},
 		{"http://h.example/a?x=1", 0, "no rule matches"},
-		{"http://h.example/a?sid=1", 2, "one rewrite"},
-		{"http://h.example/old?sid=1", 4, "two rewrites"},
+		{"http://h.example/a?sid=1", 1, "one rewrite"},
+		{"http://h.example/old?sid=1", 1, "two rewrites"},
 	}
 	for _, tt := range tests {
 		s.Normalize(tt.in) // warm the pool
@@ -81,6 +81,88 @@ func TestAllocs(t *testing.T) {
 		if n > tt.max {
 			t.Errorf("Normalize(%q) (%s): %v allocs, want <= %v", tt.in, tt.desc, n, tt.max)
 		}
+	}
+	// A set with a Key: a URL whose key the rules leave as it is costs no allocation with
+	// AppendNormalize, nor with Normalize when the URL is its own key; a rewritten URL one
+	// (the result).
+	k := mustSet(t, &Options{Key: urlnorm.Crawler},
+		`host=h.example cov=1 prec=1 sup=1 if query("sid")=* then query("sid")=-`,
+		`host=h.example cov=1 prec=1 sup=1 if path(1,-)="old" then path(1,-)="new"`,
+		`host=* cov=1 prec=1 sup=1 if query("ref")=* then query("ref")=-`,
+	)
+	keyed := []struct {
+		in             string
+		norm, appended float64
+		desc           string
+	}{
+		{"http://other.example/a?x=1", 0, 0, "host without rules, its own key"},
+		{"HTTP://other.example/a?x=1#f", 1, 0, "host without rules, keyed"},
+		{"http://h.example/a?x=1", 0, 0, "no rule matches"},
+		{"http://other.example/a?ref=1", 1, 0, "a rule of every host"},
+		{"http://h.example/old?sid=1", 1, 0, "two rewrites"},
+	}
+	buf := make([]byte, 0, 256)
+	for _, tt := range keyed {
+		k.Normalize(tt.in)
+		if n := testing.AllocsPerRun(200, func() { k.Normalize(tt.in) }); n > tt.norm {
+			t.Errorf("Key set: Normalize(%q) (%s): %v allocs, want <= %v", tt.in, tt.desc, n, tt.norm)
+		}
+		if n := testing.AllocsPerRun(200, func() { buf, _ = k.AppendNormalize(buf[:0], tt.in) }); n > tt.appended {
+			t.Errorf("Key set: AppendNormalize(%q) (%s): %v allocs, want <= %v", tt.in, tt.desc, n, tt.appended)
+		}
+	}
+}
+
+// TestLearnedFastRef checks the fast path against the reference path (a string per URL met, each
+// rewrite canonicalized from a fresh string) and the reference matcher, on every URL of
+// dev-urls.tsv.gz with the rules learned from them (dev-rules.txt.gz), and AppendNormalize and
+// mayMatch against Normalize.
+func TestLearnedFastRef(t *testing.T) {
+	s := loadLearned(t)
+	ls := loadDev(t, 0)
+	step := 1
+	if testing.Short() {
+		step = 10
+	}
+	var buf []byte
+	changed, filtered := 0, 0
+	for i := 0; i < len(ls); i += step {
+		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
+			fast, ferr := s.Normalize(u)
+			ref, rerr := s.normalizeRef(u)
+			if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
+				t.Fatalf("Normalize(%q) = %q, %v; reference %q, %v", u, fast, ferr, ref, rerr)
+			}
+			if i%10 == 0 {
+				slow, serr := s.normalizeSlow(u)
+				if fast != slow || fmt.Sprint(ferr) != fmt.Sprint(serr) {
+					t.Fatalf("Normalize(%q) = %q, %v; reference matcher %q, %v", u, fast, ferr, slow, serr)
+				}
+			}
+			var aerr error
+			buf, aerr = s.AppendNormalize(buf[:0], u)
+			if string(buf) != fast || fmt.Sprint(aerr) != fmt.Sprint(ferr) {
+				t.Fatalf("AppendNormalize(%q) = %q, %v; Normalize %q, %v", u, buf, aerr, fast, ferr)
+			}
+			k, err := s.keyer.Key(u)
+			if err != nil {
+				continue
+			}
+			if fast != k {
+				changed++
+			}
+			if !s.mayMatch(k) {
+				filtered++
+				var v view
+				if v.load(k, s) == nil && s.matchSlow(&v, 0) >= 0 {
+					t.Fatalf("mayMatch(%q) = false, but rule %v matches it", k, s.Rule(s.matchSlow(&v, 0)))
+				}
+			}
+		}
+	}
+	t.Logf("%d rules: %d URLs rewritten, %d turned away by mayMatch", s.Len(), changed, filtered)
+	if changed == 0 || filtered == 0 {
+		t.Errorf("%d URLs rewritten, %d turned away by mayMatch: the test checks nothing", changed, filtered)
 	}
 }
 

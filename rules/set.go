@@ -82,6 +82,8 @@ type Set struct {
 	exact   map[string]*node  // rules of an exact-host scope, by host
 	domain  map[string]*node  // rules of a domain scope, by domain
 	all     *node             // exact[AllHosts], the rules of every host
+	every   everyHostFilter   // what the rules of every host require of a URL, for mayMatch
+	hosts   hostFilter        // the hosts and domains of exact and domain, for mayMatch
 	opts    Options
 	keyer   *urlnorm.Normalizer // urlnorm.New(opts.Key), if opts.Key is set
 	maxRw   int
@@ -178,6 +180,10 @@ type scratch struct {
 	canon []byte
 	chain []string
 	all   []int32 // matchAll's result, for applyNext
+	// arena holds the URLs that normalizeFast meets, one after another; with inArena set,
+	// apply appends its result to it instead of making a string.
+	arena   []byte
+	inArena bool
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
@@ -386,9 +392,11 @@ func (s *Set) index() {
 		s.exact[h] = build(s.rules, routes, l, nil, 0, &buf)
 	}
 	s.all = s.exact[AllHosts]
+	s.every = newEveryHostFilter(s.rules)
 	for h, l := range lists[1] {
 		s.domain[h] = build(s.rules, routes, l, nil, 0, &buf)
 	}
+	s.hosts = newHostFilter(s.exact, s.domain)
 }
 
 // build makes the node of rules list, whose routing conditions routes gives; used holds the
@@ -775,20 +783,87 @@ func (s *Set) matchSlow(v *view, from int) int {
 // URL that urlnorm cannot tokenize comes back unchanged with the error. Normalize satisfies
 // urlnorm.Stage.
 func (s *Set) Normalize(u string) (string, error) {
+	if s.keyer == nil {
+		if len(s.rules) == 0 || !s.mayMatch(u) {
+			return u, nil
+		}
+		return s.normalizeScratch(u)
+	}
+	// The key goes into a buffer on the stack: a URL that no rule can match costs the key and
+	// mayMatch, and a string only if the key is not u itself.
+	var stack [512]byte
+	b, err := s.keyer.AppendKey(stack[:0], u)
+	if err != nil {
+		return u, &Error{Op: "key", Input: u, Err: err}
+	}
+	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatch(k) {
+		if k == u {
+			return u, nil
+		}
+		return string(b), nil
+	}
+	sc := s.getScratch()
+	sc.arena = append(sc.arena[:0], b...)
+	return s.finish(sc, u)
+}
+
+// normalizeScratch is Normalize of u by normalizeFast, for a set without a Key.
+func (s *Set) normalizeScratch(u string) (string, error) {
+	sc := s.getScratch()
+	sc.arena = sc.arena[:0]
+	return s.finish(sc, u)
+}
+
+// finish runs normalizeFast on u, whose key (with a Key) is in sc.arena, puts sc back and
+// returns a copy of the result, or u itself if the result is u.
+func (s *Set) finish(sc *scratch, u string) (string, error) {
+	out, err := s.normalizeFast(sc, u)
+	if out != u {
+		out = strings.Clone(out) // out is in sc.arena
+	} else {
+		out = u
+	}
+	s.putScratch(sc)
+	return out, err
+}
+
+// normalizeRef is Normalize by the reference path: the URL met at each step a string of its own,
+// tokenized from it, and the result of every rewrite canonicalized from a fresh string.
+func (s *Set) normalizeRef(u string) (string, error) {
 	return s.normalize(u, false)
 }
 
-// normalizeSlow is Normalize with the reference matcher (a linear scan over every rule) instead of
+// normalizeSlow is normalizeRef with the reference matcher (a linear scan over every rule) instead of
 // the index. It is for tests and for checking a set; it gives the same results as Normalize.
 func (s *Set) normalizeSlow(u string) (string, error) {
 	return s.normalize(u, true)
 }
 
 // AppendNormalize appends the result of Normalize(u) to dst and returns the extended buffer
-// with Normalize's error.
+// with Normalize's error. It does not allocate when dst has room and the result is u's key
+// unchanged by the rules.
 func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
-	out, err := s.Normalize(u)
-	return append(dst, out...), err
+	start := len(dst)
+	if s.keyer == nil {
+		dst = append(dst, u...)
+		if len(s.rules) == 0 || !s.mayMatch(u) {
+			return dst, nil
+		}
+	} else {
+		var err error
+		if dst, err = s.keyer.AppendKey(dst, u); err != nil {
+			return dst, &Error{Op: "key", Input: u, Err: err}
+		}
+		if len(s.rules) == 0 || !s.mayMatch(bytesString(dst[start:])) {
+			return dst, nil
+		}
+	}
+	sc := s.getScratch()
+	sc.arena = append(sc.arena[:0], dst[start:]...)
+	out, err := s.normalizeFast(sc, u)
+	dst = append(dst[:start], out...)
+	s.putScratch(sc)
+	return dst, err
 }
 
 func (s *Set) normalize(u string, slow bool) (string, error) {
@@ -900,21 +975,37 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	// The canonicalizer reads the rewritten URL in place; it must not keep it, so an error
 	// (which may quote it) is made again from a copy.
 	var err error
+	canon, mark := sc.canon[:0], 0
+	if sc.inArena {
+		// The result goes after the URLs met so far, which stay as they are.
+		canon, mark = sc.arena, len(sc.arena)
+	}
 	if s.keyer != nil {
-		sc.canon, err = s.keyer.AppendKey(sc.canon[:0], unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
+		canon, err = s.keyer.AppendKey(canon, unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
 		if err != nil {
 			raw := string(sc.buf)
 			_, err = s.keyer.AppendKey(nil, raw)
 			return "", &Error{Op: "key", Input: raw, Err: err}
 		}
-		return string(sc.canon), nil
+	} else {
+		c := s.canonicalizer()
+		canon, err = c.AppendCanonical(canon, unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
+		if err != nil {
+			raw := string(sc.buf)
+			_, err = c.AppendCanonical(nil, raw)
+			return "", &Error{Op: "canonical", Input: raw, Err: err}
+		}
 	}
-	c := s.canonicalizer()
-	sc.canon, err = c.AppendCanonical(sc.canon[:0], unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
-	if err != nil {
-		raw := string(sc.buf)
-		_, err = c.AppendCanonical(nil, raw)
-		return "", &Error{Op: "canonical", Input: raw, Err: err}
+	if !sc.inArena {
+		sc.canon = canon
+		return string(canon), nil
 	}
-	return string(sc.canon), nil
+	next := bytesString(canon[mark:])
+	if next == cur {
+		// Not kept: the next result may take its place.
+		sc.arena = canon[:mark]
+		return cur, nil
+	}
+	sc.arena = canon
+	return next, nil
 }

@@ -1,0 +1,275 @@
+package rules
+
+import (
+	"github.com/undust/undust/urlnorm"
+	"strings"
+	"unsafe"
+)
+
+// The fast path of Normalize. It gives the results of the reference path (normalize, the
+// string path: a string per URL met, the result of every rewrite canonicalized from a fresh
+// string) with these differences in cost:
+//
+//   - The static key and every rewritten URL are written into one buffer of the call's scratch
+//     (an arena that only grows during the call), so the URLs met are strings into it; only the
+//     result is copied out, once (none for AppendNormalize).
+//   - A URL that no rule can match (its host has no rules, and no rule of every host finds its
+//     query parameter) is known so from the host and the query's names, before it is tokenized.
+//   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
+
+// everyHostFilter is what mayMatch knows of the rules of every host: the query parameter
+// names of which each such rule requires one present. ok is false when some rule of every host
+// requires no query parameter, so that only tokenizing tells.
+type everyHostFilter struct {
+	ok    bool
+	names []string        // up to maxKids names, scanned
+	set   map[string]bool // more names
+}
+
+// newEveryHostFilter makes the filter of the rules of every host among rs.
+func newEveryHostFilter(rs []crule) everyHostFilter {
+	f := everyHostFilter{ok: true}
+	seen := map[string]bool{}
+	for i := range rs {
+		r := &rs[i]
+		if r.Scope.Domain || r.Scope.Host != AllHosts {
+			continue
+		}
+		name, found := "", false
+		for _, c := range r.Context {
+			// A condition that a query key be present or have a value requires the parameter of
+			// that name, whatever its occurrence or deep index.
+			if c.Key.Part == urlnorm.PartQuery && (c.Op == Equal || c.Op == Any) {
+				name, found = c.Key.Name, true
+				break
+			}
+		}
+		if !found {
+			return everyHostFilter{}
+		}
+		seen[name] = true
+	}
+	if len(seen) > maxKids {
+		f.set = seen
+		return f
+	}
+	for n := range seen {
+		f.names = append(f.names, n)
+	}
+	return f
+}
+
+// has reports whether name is one of the filter's names.
+func (f *everyHostFilter) has(name string) bool {
+	if f.set != nil {
+		return f.set[name]
+	}
+	for _, n := range f.names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// mayMatch reports whether a rule of s may match the URL u, which has the shape that
+// urlnorm.Tokenize takes; false means that match certainly finds no rule, true that it may.
+// It reads the host and the query's parameter names, without tokenizing u.
+func (s *Set) mayMatch(u string) bool {
+	// A URL that Tokenize may refuse (too many tokens) takes the full path, which reports it.
+	if len(u) > maxTokensFilter {
+		return true
+	}
+	i := strings.Index(u, "://")
+	if i <= 0 {
+		return true
+	}
+	rest := u[i+3:]
+	end := strings.IndexByte(rest, '/')
+	if end < 0 {
+		return true
+	}
+	host := rest[:end]
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	// The host ends at the port's ':', unless that ':' is inside an IPv6 literal's brackets
+	// (as urlnorm.Tokenize splits it).
+	if c := strings.LastIndexByte(host, ':'); c >= 0 && strings.IndexByte(host[c:], ']') < 0 {
+		host = host[:c]
+	}
+	if s.hosts.mayHave(host) {
+		return true
+	}
+	if s.all == nil || host == AllHosts {
+		return false
+	}
+	if !s.every.ok {
+		return true
+	}
+	rest = rest[end:]
+	if h := strings.IndexByte(rest, '#'); h >= 0 {
+		rest = rest[:h]
+	}
+	q := strings.IndexByte(rest, '?')
+	if q < 0 {
+		return false
+	}
+	for query := rest[q+1:]; ; {
+		param := query
+		j := strings.IndexByte(query, '&')
+		if j >= 0 {
+			param = query[:j]
+		}
+		if eq := strings.IndexByte(param, '='); eq >= 0 {
+			param = param[:eq]
+		}
+		if s.every.has(param) {
+			return true
+		}
+		if j < 0 {
+			return false
+		}
+		query = query[j+1:]
+	}
+}
+
+// hostFilter holds a hash of every host that has rules of its own (exact scope) and of every
+// domain that has rules (domain scope), in an open-addressing table, so that mayMatch learns
+// with one pass over a host, right to left, that neither the host nor any domain it is in has
+// rules. A hash that collides makes mayHave answer true, which only costs the full path. Its
+// zero value has no hosts.
+type hostFilter struct {
+	slots []uint64 // 0: empty; a host's hash with its low bit clear, a domain's with it set
+	shift uint8
+}
+
+// newHostFilter makes the filter of the hosts and domains with rules.
+func newHostFilter(exact, domain map[string]*node) hostFilter {
+	n := len(exact) + len(domain)
+	if n == 0 {
+		return hostFilter{}
+	}
+	bits := 3
+	for 1<<bits < 2*n {
+		bits++
+	}
+	f := hostFilter{slots: make([]uint64, 1<<bits), shift: uint8(64 - bits)}
+	for h := range exact {
+		f.add(suffixHash(h) &^ 1)
+	}
+	for h := range domain {
+		f.add(suffixHash(h) | 1)
+	}
+	return f
+}
+
+// suffixHash is the hash that mayHave computes of a whole host: FNV-1a over its bytes from the
+// last to the first, with its top bit set so that it is never 0.
+func suffixHash(h string) uint64 {
+	x := uint64(fnvOffset)
+	for i := len(h) - 1; i >= 0; i-- {
+		x = (x ^ uint64(h[i])) * fnvPrime
+	}
+	return x | 1<<63
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func (f *hostFilter) add(x uint64) {
+	mask := uint64(len(f.slots) - 1)
+	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
+		if f.slots[i] == 0 || f.slots[i] == x {
+			f.slots[i] = x
+			return
+		}
+	}
+}
+
+func (f *hostFilter) has(x uint64) bool {
+	mask := uint64(len(f.slots) - 1)
+	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
+		switch f.slots[i] {
+		case x:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
+// mayHave reports whether host may have rules of its own or be in a domain with rules (as
+// Set.matchFrom looks them up: the host, then each suffix after a dot); false is certain.
+func (f *hostFilter) mayHave(host string) bool {
+	if len(f.slots) == 0 {
+		return false
+	}
+	x := uint64(fnvOffset)
+	for i := len(host) - 1; i >= 0; i-- {
+		c := host[i]
+		if c == '.' && f.has(x|1<<63|1) {
+			return true // the domain host[i+1:]
+		}
+		x = (x ^ uint64(c)) * fnvPrime
+	}
+	x |= 1 << 63
+	return f.has(x&^1) || f.has(x|1)
+}
+
+// maxTokensFilter is the length of a URL up to which it cannot have more path segments or query
+// parameters than urlnorm.Tokenize takes (32767).
+const maxTokensFilter = 1<<15 - 1
+
+// bytesString returns the bytes of b as a string, without copying: b must not change while
+// the string is in use.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// normalizeFast is Normalize (the fast path described above) of u, whose key (with a Key; u
+// itself without) is in sc.arena, for a URL that mayMatch did not turn away. The string it
+// returns may point into sc.arena: the caller copies it before it puts sc back.
+func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
+	in := u
+	if s.keyer != nil {
+		in = bytesString(sc.arena)
+	}
+	sc.inArena = true
+	defer func() { sc.inArena = false }()
+	cur := in
+	for n := 0; ; n++ {
+		if err := sc.v.load(cur, s); err != nil {
+			return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
+		}
+		i := s.match(&sc.v)
+		if i < 0 {
+			return cur, nil
+		}
+		next, err := s.apply(sc, i, cur)
+		if err != nil {
+			return cur, err
+		}
+		if next == cur {
+			next, err = s.applyNext(sc, cur, i, false)
+			if err != nil || next == "" {
+				return cur, err
+			}
+		}
+		if n == s.maxRw {
+			return cur, &Error{Op: "normalize", Input: strings.Clone(in), Err: ErrRewriteLimit}
+		}
+		sc.chain = append(sc.chain, cur)
+		for _, c := range sc.chain {
+			if c == next {
+				return in, &Error{Op: "normalize", Input: strings.Clone(in), Err: ErrCycle}
+			}
+		}
+		cur = next
+	}
+}
