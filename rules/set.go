@@ -777,6 +777,13 @@ func (s *Set) matchSlow(v *view, from int) int {
 // urlnorm normalizer (rules match canonical tokens); a URL that no rule matches comes back as
 // it is, without allocation.
 //
+// With a Key, Normalize takes a raw URL and computes its key first. A URL whose host has no
+// rules (neither its own nor a domain's) and that has none of the query parameters that the
+// rules of every host require costs the key and a look at its host and parameter names, no
+// tokenization. Every URL met is written into one buffer of the call, so Normalize allocates
+// only its result: nothing for a URL that is its own key and that the rules leave as it is, one
+// string otherwise (AppendNormalize allocates nothing).
+//
 // If the rewrites come back to an earlier URL, Normalize returns its input (with a Key, the
 // input's key: the static key) and an *Error wrapping ErrCycle; if the bound is reached, the
 // last URL and ErrRewriteLimit. A
