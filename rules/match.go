@@ -340,9 +340,18 @@ func unchanged(r *Rule, v *view) bool {
 // rewrite appends to dst the URL that rule r makes of v, before canonicalization, and reports
 // whether the rule changed a token; if not, it appends nothing. The context must hold. sc
 // provides buffers.
-func rewrite(dst []byte, r *Rule, v *view, sc *scratch) ([]byte, bool) {
+//
+// With whole set, it works on the URL's whole tokens, not its deep tokens: for a rule that
+// crule.wholeOK allows, the URL it writes is the same (a whole-key action on a split token sets
+// its first deep token and empties the others, which join to the same text), and the host's
+// patterns need not split the URL.
+func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, bool) {
 	changed := false
-	out := append(sc.out[:0], v.deepTokens()...)
+	toks := v.whole
+	if !whole {
+		toks = v.deepTokens()
+	}
+	out := append(sc.out[:0], toks...)
 	ins := sc.ins[:0]
 	// A Convert of the whole path applies first; path Copies read its result.
 	var pathConv Conversion

@@ -98,6 +98,10 @@ type crule struct {
 	// known has bit j set when the index tree has checked Context[j] on the way to the leaf
 	// that holds the rule, so that matches skips it (conditions after the 64th are always checked).
 	known uint64
+	// wholeOK says that rewrite may work on the whole tokens: no action has a deep key or
+	// reads one, and no Convert of the whole path changes the first letter of each token only
+	// (LowerFirst, UpperFirst), which differs between a token and its deep tokens.
+	wholeOK bool
 }
 
 // routeKey is the key under which the index files a condition on k: a path key that gives a
@@ -325,7 +329,13 @@ func compile(r Rule) crule {
 	slices.SortStableFunc(r.Context, func(a, b Condition) int {
 		return cmp.Compare(boolInt(a.Op != Equal), boolInt(b.Op != Equal))
 	})
-	c := crule{Rule: r, lits: r.Literals()}
+	c := crule{Rule: r, lits: r.Literals(), wholeOK: true}
+	for _, a := range r.Transform {
+		if a.Key.Sub != 0 || a.Key.RSub != 0 || a.Op == Copy && (a.From.Sub != 0 || a.From.RSub != 0) ||
+			a.Op == Convert && a.Key == wholePath && a.Conv != Lower && a.Conv != Upper {
+			c.wholeOK = false
+		}
+	}
 	// A Copy needs its source: the rule does not apply to a URL without it.
 	for _, a := range r.Transform {
 		if a.Op == Copy && !slices.ContainsFunc(r.Context, func(x Condition) bool { return x.Key == a.From && x.Op != Absent }) &&
@@ -975,7 +985,7 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 // rule changes no token, it returns cur.
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	var changed bool
-	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc)
+	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc, sc.inArena && s.rules[i].wholeOK)
 	if !changed {
 		return cur, nil
 	}
