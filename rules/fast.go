@@ -273,3 +273,127 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 		cur = next
 	}
 }
+
+// tokenKeyFlags are the urlnorm flags whose effect keyClean knows: those of urlnorm.Crawler and
+// DropUserinfo. A set whose Key has another flag (FoldWWW, DropIndex, LowercasePath, ...) has
+// every rewritten URL keyed again from its text.
+const tokenKeyFlags = urlnorm.Crawler | urlnorm.DropUserinfo
+
+// keyClean reports whether the URL that the tokens out and the insertions ins spell is its own
+// key under tokenKeyFlags, given that orig, the tokens of a key that out was copied from (token
+// for token: a deleted token has Part 0), spell a key. It answers false, "read it again", for
+// anything it does not check. A key stays a key when the changes are:
+//   - deleted port, userinfo, path segments or query parameters: what is left is canonical,
+//     and the query stays sorted;
+//   - a path segment set or inserted to unreserved characters (RFC 3986 section 2.3) that are not
+//     "." or "..": nothing to escape, decode or resolve;
+//   - a host set to lower-case LDH labels that IDNA and the IPv4 parser leave as they are;
+//   - a scheme set to http or https, with no port left to be a default one.
+//
+// A query parameter set or added, a fragment, a port or a userinfo set are not checked: the
+// first may become a session id or an empty parameter, the others are rare.
+func keyClean(orig, out []urlnorm.Token, ins []insertion) bool {
+	port := false
+	for i := range out {
+		t, o := &out[i], &orig[i]
+		if t.Part == 0 {
+			if o.Part == urlnorm.PartScheme || o.Part == urlnorm.PartHost {
+				return false
+			}
+			continue
+		}
+		if t.Part == urlnorm.PartPort {
+			port = true
+		}
+		if t.Value == o.Value && t.Bare == o.Bare {
+			continue
+		}
+		switch t.Part {
+		case urlnorm.PartPath:
+			if !plainSegment(t.Value) {
+				return false
+			}
+		case urlnorm.PartHost:
+			if !plainHost(t.Value) {
+				return false
+			}
+		case urlnorm.PartScheme:
+			if t.Value != "http" && t.Value != "https" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	for _, x := range ins {
+		if x.tok.Part != urlnorm.PartPath || !plainSegment(x.tok.Value) {
+			return false
+		}
+	}
+	if port {
+		// A changed scheme could make the port its default; the check is not worth it.
+		for i := range out {
+			if out[i].Part == urlnorm.PartScheme && out[i].Value != orig[i].Value {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// plainSegment reports whether v is a path segment that a key keeps as it is: unreserved
+// characters only, and not a dot segment.
+func plainSegment(v string) bool {
+	if v == "." || v == ".." {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !unreserved(v[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func unreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// plainHost reports whether h is a host name that a key keeps as it is: labels of lower-case
+// letters, digits and inner hyphens (no "xn--" label, no hyphens at the third and fourth place,
+// at most 63 bytes each, 253 in all), the last with a letter and not starting "0x", so that the
+// WHATWG host parser does not read it as an IPv4 address.
+func plainHost(h string) bool {
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for len(h) > 0 {
+		l := h
+		if j := strings.IndexByte(h, '.'); j >= 0 {
+			l, h = h[:j], h[j+1:]
+			if h == "" {
+				return false // a trailing dot
+			}
+		} else {
+			h = ""
+		}
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' || len(l) >= 4 && l[2] == '-' && l[3] == '-' {
+			return false
+		}
+		letter := false
+		for i := 0; i < len(l); i++ {
+			c := l[i]
+			switch {
+			case 'a' <= c && c <= 'z':
+				letter = true
+			case '0' <= c && c <= '9' || c == '-':
+			default:
+				return false
+			}
+		}
+		if h == "" && (!letter || len(l) >= 2 && l[0] == '0' && l[1] == 'x') {
+			return false
+		}
+	}
+	return true
+}

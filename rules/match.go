@@ -431,7 +431,8 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 		}
 	}
-	sc.out = out[:0]
+	sc.out = out // keyClean reads the tokens; the next rewrite starts from sc.out[:0]
+	sc.ins = ins
 	if !changed && len(ins) == 0 {
 		return dst, false
 	}

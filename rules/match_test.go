@@ -228,3 +228,65 @@ func learnPatterns(ls []Labeled) map[string]Patterns {
 	}
 	return m
 }
+
+// TestKeyCleanFastRef checks rewrites whose result is or is not its own key, with a set that
+// has a Key, against the reference path, which keys every rewritten URL from its text; and
+// keyClean's verdict against that of urlnorm.
+func TestKeyCleanFastRef(t *testing.T) {
+	tests := []struct {
+		rule, in string
+	}{
+		{`if path(1,-)="a" then path(1,-)="b"`, "http://h.example/a?x=1"},                   // plain: no new key
+		{`if path(1,-)="a" then path(1,-)="%7euser"`, "http://h.example/a"},                 // decodes to ~user
+		{`if path(1,-)="a" then path(1,-)="."`, "http://h.example/a/b"},                     // dot segment
+		{`if path(1,-)="a" then path(1,-)=".."`, "http://h.example/a/b"},                    // dot segment
+		{`if path(1,-)="a" then path(1,-)="A B"`, "http://h.example/a"},                     // escaped
+		{`if path(1,-)="a" then path(1,-)="x;jsessionid=1"`, "http://h.example/a"},          // session id cut
+		{`if path(1,-)="a" then path(1,-)="index.html"`, "http://h.example/a"},              // no DropIndex in Crawler
+		{`if path(1,-)="a" then path(1,-)=upper`, "http://h.example/a/b"},                   // conversion, plain
+		{`if path(1,-)="a" then path(2,-)+=@query("x")`, "http://h.example/a?x=1%2F2"},      // copied escape
+		{`if path(1,-)="a" then host="Other.Example"`, "http://h.example/a"},                // lower-cased
+		{`if path(1,-)="a" then host="other.example."`, "http://h.example/a"},               // trailing dot
+		{`if path(1,-)="a" then host="1.2.3.4"`, "http://h.example/a"},                      // IPv4
+		{`if path(1,-)="a" then host="0x7f.1"`, "http://h.example/a"},                       // IPv4 in hex
+		{`if path(1,-)="a" then host="a.0x1f"`, "http://h.example/a"},                       // ends in a number
+		{`if path(1,-)="a" then host="xn--nxasmq6b.example"`, "http://h.example/a"},         // punycode
+		{`if path(1,-)="a" then host="b.example"`, "http://h.example/a"},                    // plain host
+		{`if path(1,-)="a" then scheme="https"`, "http://h.example:443/a"},                  // port becomes default
+		{`if path(1,-)="a" then scheme="https" port=-`, "http://h.example:8080/a"},          // plain
+		{`if path(1,-)="a" then query("b")=-`, "http://h.example/a?a=1&b=2&c=3"},            // delete keeps order
+		{`if path(1,-)="a" then query("a")="9"`, "http://h.example/a?a=1&b=2"},              // value set: keyed again
+		{`if path(1,-)="a" then query("a")=""`, "http://h.example/a?a=1&b=2"},               // empty value dropped
+		{`if path(1,-)="a" then query("sid")="0a1b2c3d4e5f6a7b8c9d"`, "http://h.example/a"}, // a session id
+		{`if path(1,-)="a" then query("0")="x"`, "http://h.example/a?b=1"},                  // added out of order
+		{`if path(1,-)="a" then path(1,-)=- path(2,-)=-`, "http://h.example/a/b"},           // whole path deleted
+		{`if path(1,-)="a" then port=- userinfo=-`, "http://u:p@h.example:81/a"},            // deletions
+	}
+	for _, tt := range tests {
+		s := mustSet(t, &Options{Key: urlnorm.Crawler}, `host=h.example cov=1 prec=1 sup=1 `+tt.rule)
+		fast, ferr := s.Normalize(tt.in)
+		ref, rerr := s.normalizeRef(tt.in)
+		if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
+			t.Errorf("rule %s: Normalize(%q) = %q, %v; reference %q, %v", tt.rule, tt.in, fast, ferr, ref, rerr)
+		}
+		if k, err := s.keyer.Key(fast); ferr == nil && (err != nil || k != fast) {
+			t.Errorf("rule %s: Normalize(%q) = %q, whose key is %q, %v", tt.rule, tt.in, fast, k, err)
+		}
+	}
+	// keyClean against urlnorm: every token a plainSegment or plainHost passes is kept by the
+	// key as it is.
+	for _, seg := range []string{"a", "~", "a.b", "...", "A-Z_0", "%41", ".", "..", "a b", "é", "a;b", "(x)"} {
+		u := "http://h.example/" + seg + "/x"
+		k, err := urlnorm.New(urlnorm.Crawler).Key(u)
+		if plainSegment(seg) && (err != nil || k != u) {
+			t.Errorf("plainSegment(%q) = true, but the key of %q is %q, %v", seg, u, k, err)
+		}
+	}
+	for _, h := range []string{"a.example", "a-b.c", "0x1.example", "a.0x1", "1.2.3.4", "a.1", "ab--c.example", "xn--a.example", "A.example", "a..b", "-a.example", "a.example."} {
+		u := "http://" + h + "/"
+		k, err := urlnorm.New(urlnorm.Crawler).Key(u)
+		if plainHost(h) && (err != nil || k != u) {
+			t.Errorf("plainHost(%q) = true, but the key of %q is %q, %v", h, u, k, err)
+		}
+	}
+}

@@ -77,17 +77,20 @@ type Options struct {
 // which replaces its content and must not run concurrently with anything else. The zero Set is
 // an empty set that leaves every URL unchanged. NewSet copies the rules it is given.
 type Set struct {
-	rules   []crule           // in precedence order: index 0 wins over every other rule
-	twins   map[int32][]int32 // rules left out of the index, by the equal rule before them
-	exact   map[string]*node  // rules of an exact-host scope, by host
-	domain  map[string]*node  // rules of a domain scope, by domain
-	all     *node             // exact[AllHosts], the rules of every host
-	every   everyHostFilter   // what the rules of every host require of a URL, for mayMatch
-	hosts   hostFilter        // the hosts and domains of exact and domain, for mayMatch
-	opts    Options
-	keyer   *urlnorm.Normalizer // urlnorm.New(opts.Key), if opts.Key is set
-	maxRw   int
-	scratch sync.Pool
+	rules  []crule           // in precedence order: index 0 wins over every other rule
+	twins  map[int32][]int32 // rules left out of the index, by the equal rule before them
+	exact  map[string]*node  // rules of an exact-host scope, by host
+	domain map[string]*node  // rules of a domain scope, by domain
+	all    *node             // exact[AllHosts], the rules of every host
+	every  everyHostFilter   // what the rules of every host require of a URL, for mayMatch
+	hosts  hostFilter        // the hosts and domains of exact and domain, for mayMatch
+	opts   Options
+	keyer  *urlnorm.Normalizer // urlnorm.New(opts.Key), if opts.Key is set
+	maxRw  int
+	// tokenKey says that the set's Key flags are ones that keyClean knows (tokenKeyFlags), so
+	// that a rewrite whose tokens it passes needs no new key.
+	tokenKey bool
+	scratch  sync.Pool
 }
 
 // crule is a rule compiled for matching: its context has the Equal conditions first.
@@ -268,6 +271,7 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 	if o.Key != 0 {
 		s.keyer = urlnorm.New(o.Key)
 	}
+	s.tokenKey = o.Key != 0 && o.Key&^tokenKeyFlags == 0
 	s.maxRw = o.MaxRewrites
 	if s.maxRw <= 0 {
 		s.maxRw = DefaultMaxRewrites
@@ -985,7 +989,8 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 // rule changes no token, it returns cur.
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	var changed bool
-	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc, sc.inArena && s.rules[i].wholeOK)
+	whole := sc.inArena && s.rules[i].wholeOK
+	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc, whole)
 	if !changed {
 		return cur, nil
 	}
@@ -997,7 +1002,10 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 		// The result goes after the URLs met so far, which stay as they are.
 		canon, mark = sc.arena, len(sc.arena)
 	}
-	if s.keyer != nil {
+	if whole && s.tokenKey && len(sc.buf) <= urlnorm.DefaultMaxLength && keyClean(sc.v.whole, sc.out, sc.ins) {
+		// The tokens show that the rewritten URL is its own key: no need to read it again.
+		canon = append(canon, sc.buf...)
+	} else if s.keyer != nil {
 		canon, err = s.keyer.AppendKey(canon, unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
 		if err != nil {
 			raw := string(sc.buf)
