@@ -244,6 +244,9 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 	defer func() { sc.inArena = false }()
 	cur := in
 	for n := 0; ; n++ {
+		if n > 0 && !s.mayMatch(cur) {
+			return cur, nil // a rewrite to a host without rules, often
+		}
 		if err := sc.v.load(cur, s); err != nil {
 			return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
 		}
