@@ -80,9 +80,12 @@ func (s *Set) mayMatch(u string) bool {
 	if len(u) > maxTokensFilter {
 		return true
 	}
-	i := strings.Index(u, "://")
-	if i <= 0 {
-		return true
+	// The scheme ends at the first "://", as urlnorm.Tokenize has it: in a key, at the first ':'.
+	i := strings.IndexByte(u, ':')
+	if i <= 0 || len(u) < i+3 || u[i+1] != '/' || u[i+2] != '/' {
+		if i = strings.Index(u, "://"); i <= 0 {
+			return true
+		}
 	}
 	rest := u[i+3:]
 	end := strings.IndexByte(rest, '/')
@@ -90,13 +93,15 @@ func (s *Set) mayMatch(u string) bool {
 		return true
 	}
 	host := rest[:end]
-	if at := strings.LastIndexByte(host, '@'); at >= 0 {
-		host = host[at+1:]
+	if strings.IndexByte(host, '@') >= 0 {
+		host = host[strings.LastIndexByte(host, '@')+1:]
 	}
 	// The host ends at the port's ':', unless that ':' is inside an IPv6 literal's brackets
 	// (as urlnorm.Tokenize splits it).
-	if c := strings.LastIndexByte(host, ':'); c >= 0 && strings.IndexByte(host[c:], ']') < 0 {
-		host = host[:c]
+	if strings.IndexByte(host, ':') >= 0 {
+		if c := strings.LastIndexByte(host, ':'); strings.IndexByte(host[c:], ']') < 0 {
+			host = host[:c]
+		}
 	}
 	if s.hosts.mayHave(host) {
 		return true
@@ -108,14 +113,15 @@ func (s *Set) mayMatch(u string) bool {
 		return true
 	}
 	rest = rest[end:]
-	if h := strings.IndexByte(rest, '#'); h >= 0 {
-		rest = rest[:h]
-	}
 	q := strings.IndexByte(rest, '?')
-	if q < 0 {
-		return false
+	if q < 0 || strings.IndexByte(rest[:q], '#') >= 0 {
+		return false // no query: the '?' is in the fragment, if anywhere
 	}
-	for query := rest[q+1:]; ; {
+	query := rest[q+1:]
+	if h := strings.IndexByte(query, '#'); h >= 0 {
+		query = query[:h]
+	}
+	for {
 		param := query
 		j := strings.IndexByte(query, '&')
 		if j >= 0 {
