@@ -13,9 +13,12 @@ import (
 // is made when it is first needed (deepTokens): a URL that the index turns away before any
 // deep key is read does not pay for it.
 type view struct {
-	whole     []urlnorm.Token
-	deep      []urlnorm.Token // whole itself when nothing was split; valid once deepDone
-	deepBuf   []urlnorm.Token
+	whole   []urlnorm.Token
+	deep    []urlnorm.Token // whole itself when nothing was split; valid once deepDone
+	deepBuf []urlnorm.Token
+	// deepAt[i] is the index in deep of the first deep token of whole[i] (deepAt[len(whole)] is
+	// len(deep)), made with deep, so that lookup finds a deep key's token without a scan.
+	deepAt    []int32
 	pat       Patterns // the host's patterns, nil if none
 	host      string
 	pathStart int // index in whole of the first path segment
@@ -83,6 +86,25 @@ func (v *view) deepTokens() []urlnorm.Token {
 		v.deep = v.pat.AppendSplit(v.deepBuf[:0], v.whole)
 		v.deepBuf = v.deep
 		v.deepDone = true
+		// AppendSplit gives each whole token in order: as it is (Sub 0), or as its m >= 2 deep
+		// tokens, Sub 1 to m.
+		v.deepAt = v.deepAt[:0]
+		j := 0
+		for range v.whole {
+			v.deepAt = append(v.deepAt, int32(j))
+			if j >= len(v.deep) {
+				continue
+			}
+			if t := &v.deep[j]; t.Sub == 0 {
+				j++
+			} else {
+				j += int(t.Sub) + int(t.RSub) - 1
+			}
+		}
+		v.deepAt = append(v.deepAt, int32(j))
+		if j != len(v.deep) {
+			v.deepAt = v.deepAt[:0] // not the shape above: lookup scans
+		}
 	}
 	return v.deep
 }
@@ -166,7 +188,32 @@ func (v *view) tokenAt(k urlnorm.Key) int {
 // found by position; other keys by a scan of the few tokens of their part.
 func (v *view) lookup(k urlnorm.Key) (string, bool) {
 	if k.Sub != 0 || k.RSub != 0 {
+		if !v.split {
+			return "", false // whole tokens only: none is a deep token
+		}
 		deep := v.deepTokens()
+		if len(v.deepAt) > 0 && (k.Part != urlnorm.PartPath || k.Pos != 0 || k.RPos != 0) {
+			// The one whole token that k's part, position or name addresses, then the deep
+			// token at k's index within it.
+			base := k
+			base.Sub, base.RSub = 0, 0
+			i := v.tokenAt(base)
+			if i < 0 {
+				return "", false
+			}
+			lo, hi := int(v.deepAt[i]), int(v.deepAt[i+1])
+			j := -1
+			switch {
+			case k.Sub != 0 && int(k.Sub) <= hi-lo:
+				j = lo + int(k.Sub) - 1
+			case k.Sub == 0 && int(k.RSub) <= hi-lo:
+				j = hi - int(k.RSub)
+			}
+			if j >= 0 && sameDeep(deep[j].Key, k) {
+				return deep[j].Value, true
+			}
+			return "", false
+		}
 		for i := range deep {
 			if sameDeep(deep[i].Key, k) {
 				return deep[i].Value, true

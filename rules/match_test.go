@@ -290,3 +290,64 @@ func TestKeyCleanFastRef(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnedDeepLookup checks lookup against the scan (lookupSlow) for every deep key that a
+// learned rule reads and its variants (the other end's index, a position past the end), in the
+// keys of the dev URLs.
+func TestLearnedDeepLookup(t *testing.T) {
+	s := loadLearned(t)
+	ls := loadDev(t, 0)
+	var keys []urlnorm.Key
+	seen := map[urlnorm.Key]bool{}
+	add := func(k urlnorm.Key) {
+		if (k.Sub != 0 || k.RSub != 0) && !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	for i := range s.Len() {
+		r := s.Rule(i)
+		for _, c := range r.Context {
+			add(c.Key)
+		}
+		for _, a := range r.Transform {
+			add(a.Key)
+			add(a.From)
+		}
+	}
+	for _, k := range slices.Clone(keys) {
+		k.Sub, k.RSub = k.RSub, k.Sub
+		add(k)
+		k.Sub, k.RSub = 9, 0
+		add(k)
+	}
+	if len(keys) == 0 {
+		t.Fatal("no deep keys in the learned rules")
+	}
+	step := 1
+	if testing.Short() {
+		step = 10
+	}
+	found := 0
+	var v view
+	for i := 0; i < len(ls); i += step {
+		k, err := s.keyer.Key(ls[i].URL)
+		if err != nil || v.load(k, s) != nil {
+			continue
+		}
+		for _, dk := range keys {
+			gv, gok := v.lookup(dk)
+			wv, wok := v.lookupSlow(dk)
+			if gv != wv || gok != wok {
+				t.Fatalf("lookup(%v) in %q = %q, %v; the scan gives %q, %v", dk, k, gv, gok, wv, wok)
+			}
+			if gok {
+				found++
+			}
+		}
+	}
+	t.Logf("%d deep keys, %d found", len(keys), found)
+	if found == 0 {
+		t.Error("no deep key found: the test checks nothing")
+	}
+}
