@@ -661,13 +661,45 @@ func (s *Set) match(v *view) int { return s.matchFrom(v, 0) }
 // matchFrom is match among the rules from index from on.
 func (s *Set) matchFrom(v *view, from int32) int {
 	best := int32(len(s.rules))
-	if b := s.exact[v.host]; b != nil {
-		best = s.find(b, v, from, best)
+	// The host filter tells which of the host and its suffixes may have rules, in one pass over
+	// the host; only those are looked up in the maps (a hash that collides costs a lookup).
+	var at [8]int32 // the starts of the suffixes that may be domains with rules, shortest first
+	n, exact, more := 0, false, false
+	if f := &s.hosts; len(f.slots) > 0 {
+		h := v.host
+		x := uint64(fnvOffset)
+		for i := len(h) - 1; i >= 0; i-- {
+			c := h[i]
+			if c == '.' && f.has(x|1<<63|1) {
+				if n == len(at) {
+					more = true
+				} else {
+					at[n] = int32(i + 1)
+					n++
+				}
+			}
+			x = (x ^ uint64(c)) * fnvPrime
+		}
+		x |= 1 << 63
+		exact = f.has(x &^ 1)
+		if f.has(x | 1) {
+			if n == len(at) {
+				more = true
+			} else {
+				at[n] = 0
+				n++
+			}
+		}
+	}
+	if exact {
+		if b := s.exact[v.host]; b != nil {
+			best = s.find(b, v, from, best)
+		}
 	}
 	if b := s.all; b != nil && v.host != AllHosts {
 		best = s.find(b, v, from, best)
 	}
-	if len(s.domain) > 0 {
+	if more {
 		for h := v.host; ; {
 			if b := s.domain[h]; b != nil {
 				best = s.find(b, v, from, best)
@@ -677,6 +709,12 @@ func (s *Set) matchFrom(v *view, from int32) int {
 				break
 			}
 			h = h[j+1:]
+		}
+	} else {
+		for i := n - 1; i >= 0; i-- {
+			if b := s.domain[v.host[at[i]:]]; b != nil {
+				best = s.find(b, v, from, best)
+			}
 		}
 	}
 	if int(best) == len(s.rules) {
