@@ -18,7 +18,11 @@ type view struct {
 	deepBuf []urlnorm.Token
 	// deepAt[i] is the index in deep of the first deep token of whole[i] (deepAt[len(whole)] is
 	// len(deep)), made with deep, so that lookup finds a deep key's token without a scan.
-	deepAt    []int32
+	deepAt []int32
+	// Until deep is made, tokDeep[2i] and tokDeep[2i+1] delimit in tokBuf the split of whole[i]
+	// alone (tokDeep[2i] < 0: not made yet), so that lookup splits only the tokens it reads.
+	tokDeep   []int32
+	tokBuf    []urlnorm.Token
 	pat       Patterns // the host's patterns, nil if none
 	host      string
 	pathStart int // index in whole of the first path segment
@@ -76,6 +80,13 @@ func (v *view) load(u string, s *Set) error {
 	}
 	v.deep, v.pat = v.whole, s.patternsFor(v.host)
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
+	if v.split {
+		v.tokDeep = slices.Grow(v.tokDeep[:0], 2*len(v.whole))[:2*len(v.whole)]
+		for i := range v.tokDeep {
+			v.tokDeep[i] = -1
+		}
+		v.tokBuf = v.tokBuf[:0]
+	}
 	return nil
 }
 
@@ -191,29 +202,43 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 		if !v.split {
 			return "", false // whole tokens only: none is a deep token
 		}
-		deep := v.deepTokens()
-		if len(v.deepAt) > 0 && (k.Part != urlnorm.PartPath || k.Pos != 0 || k.RPos != 0) {
+		if k.Part != urlnorm.PartPath || k.Pos != 0 || k.RPos != 0 {
 			// The one whole token that k's part, position or name addresses, then the deep
-			// token at k's index within it.
+			// token at k's index within it: from deep if it is made, else from that token's
+			// own split, made on first use.
 			base := k
 			base.Sub, base.RSub = 0, 0
 			i := v.tokenAt(base)
 			if i < 0 {
 				return "", false
 			}
-			lo, hi := int(v.deepAt[i]), int(v.deepAt[i+1])
-			j := -1
+			var toks []urlnorm.Token
 			switch {
-			case k.Sub != 0 && int(k.Sub) <= hi-lo:
-				j = lo + int(k.Sub) - 1
-			case k.Sub == 0 && int(k.RSub) <= hi-lo:
-				j = hi - int(k.RSub)
+			case v.deepDone && len(v.deepAt) > 0:
+				toks = v.deep[v.deepAt[i]:v.deepAt[i+1]]
+			case !v.deepDone:
+				if v.tokDeep[2*i] < 0 {
+					lo := len(v.tokBuf)
+					v.tokBuf = v.pat.AppendSplit(v.tokBuf, v.whole[i:i+1])
+					v.tokDeep[2*i], v.tokDeep[2*i+1] = int32(lo), int32(len(v.tokBuf))
+				}
+				toks = v.tokBuf[v.tokDeep[2*i]:v.tokDeep[2*i+1]]
 			}
-			if j >= 0 && sameDeep(deep[j].Key, k) {
-				return deep[j].Value, true
+			if toks != nil {
+				j := -1
+				switch {
+				case k.Sub != 0 && int(k.Sub) <= len(toks):
+					j = int(k.Sub) - 1
+				case k.Sub == 0 && int(k.RSub) <= len(toks):
+					j = len(toks) - int(k.RSub)
+				}
+				if j >= 0 && sameDeep(toks[j].Key, k) {
+					return toks[j].Value, true
+				}
+				return "", false
 			}
-			return "", false
 		}
+		deep := v.deepTokens()
 		for i := range deep {
 			if sameDeep(deep[i].Key, k) {
 				return deep[i].Value, true

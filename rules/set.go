@@ -644,6 +644,7 @@ func (s *Set) putScratch(sc *scratch) {
 	// Keep no part of the caller's URLs alive in the pool.
 	clear(sc.v.whole)
 	clear(sc.v.deepBuf)
+	clear(sc.v.tokBuf)
 	clear(sc.out[:cap(sc.out)])
 	clear(sc.fin)
 	clear(sc.ins)
@@ -667,18 +668,22 @@ func (s *Set) matchFrom(v *view, from int32) int {
 	n, exact, more := 0, false, false
 	if f := &s.hosts; len(f.slots) > 0 {
 		h := v.host
-		x := uint64(fnvOffset)
-		for i := len(h) - 1; i >= 0; i-- {
-			c := h[i]
-			if c == '.' && f.has(x|1<<63|1) {
+		x := uint64(hashSeed)
+		for j := len(h); ; {
+			i := strings.LastIndexByte(h[:j], '.') + 1
+			x = labelHash(x, h, i, j)
+			if i == 0 {
+				break
+			}
+			if f.has(x | 1<<63 | 1) {
 				if n == len(at) {
 					more = true
 				} else {
-					at[n] = int32(i + 1)
+					at[n] = int32(i)
 					n++
 				}
 			}
-			x = (x ^ uint64(c)) * fnvPrime
+			j = i - 1
 		}
 		x |= 1 << 63
 		exact = f.has(x &^ 1)
