@@ -1,9 +1,11 @@
 package rules
 
 import (
-	"github.com/undust/undust/urlnorm"
+	"slices"
 	"strings"
 	"unsafe"
+
+	"github.com/undust/undust/urlnorm"
 )
 
 // The fast path of Normalize. It gives the results of the reference path (normalize, the
@@ -140,25 +142,36 @@ func (s *Set) mayMatch(u string) bool {
 	}
 }
 
-// hostFilter holds a hash of every host that has rules of its own (exact scope) and of every
-// domain that has rules (domain scope), in an open-addressing table, so that mayMatch learns
-// with one pass over a host, right to left, that neither the host nor any domain it is in has
-// rules. A hash that collides makes mayHave answer true, which only costs the full path. Its
-// zero value has no hosts.
+// hostFilter holds a hash of every host that has rules of its own (exact scope) or deep-token
+// patterns and of every domain that has rules (domain scope), in an open-addressing table, so
+// that mayMatch learns with one pass over a host, right to left, that neither the host nor any
+// domain it is in has rules, and view.load finds the index trees and patterns of the host and its
+// domains in the same pass, without a map lookup. A hash that collides makes mayHave answer true,
+// which only costs the full path. Its zero value has no hosts.
 type hostFilter struct {
 	slots []uint64 // 0: empty; a host's hash with its low bit clear, a domain's with it set
+	ents  []hostEnt
 	shift uint8
 	// bits has a bit set for each hash in slots (by the hash's top bits), so that has answers
 	// most hashes not in slots with one well-predicted test instead of a probe; nil if slots is.
 	bits *[filterWords]uint64
 }
 
+// hostEnt is what hostFilter holds of a host or domain: its name, its index tree and (a host's)
+// deep-token patterns.
+type hostEnt struct {
+	name string
+	tree *node
+	pat  Patterns
+}
+
 // filterWords is the size of hostFilter.bits in words: 4096 bits.
 const filterWords = 64
 
-// newHostFilter makes the filter of the hosts and domains with rules.
-func newHostFilter(exact, domain map[string]*node) hostFilter {
-	n := len(exact) + len(domain)
+// newHostFilter makes the filter of the hosts and domains with rules, and of the hosts with
+// patterns.
+func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hostFilter {
+	n := len(exact) + len(domain) + len(pats)
 	if n == 0 {
 		return hostFilter{}
 	}
@@ -166,12 +179,17 @@ func newHostFilter(exact, domain map[string]*node) hostFilter {
 	for 1<<bits < 2*n {
 		bits++
 	}
-	f := hostFilter{slots: make([]uint64, 1<<bits), shift: uint8(64 - bits), bits: new([filterWords]uint64)}
-	for h := range exact {
-		f.add(suffixHash(h) &^ 1)
+	f := hostFilter{slots: make([]uint64, 1<<bits), ents: make([]hostEnt, 1<<bits), shift: uint8(64 - bits), bits: new([filterWords]uint64)}
+	for h, t := range exact {
+		f.add(suffixHash(h)&^1, hostEnt{name: h, tree: t, pat: pats[h]})
 	}
-	for h := range domain {
-		f.add(suffixHash(h) | 1)
+	for h, p := range pats {
+		if exact[h] == nil {
+			f.add(suffixHash(h)&^1, hostEnt{name: h, pat: p})
+		}
+	}
+	for h, t := range domain {
+		f.add(suffixHash(h)|1, hostEnt{name: h, tree: t})
 	}
 	return f
 }
@@ -228,13 +246,13 @@ func le64(s string) uint64 {
 
 const hashSeed = 14695981039346656037
 
-func (f *hostFilter) add(x uint64) {
+func (f *hostFilter) add(x uint64, e hostEnt) {
 	b := (x * 0x9e3779b97f4a7c15) >> 52
 	f.bits[b>>6] |= 1 << (b & 63)
 	mask := uint64(len(f.slots) - 1)
 	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
-		if f.slots[i] == 0 || f.slots[i] == x {
-			f.slots[i] = x
+		if f.slots[i] == 0 {
+			f.slots[i], f.ents[i] = x, e
 			return
 		}
 	}
@@ -253,6 +271,52 @@ func (f *hostFilter) has(x uint64) bool {
 			return false
 		}
 	}
+}
+
+// get returns the entry of hash x and name name, or nil.
+func (f *hostFilter) get(x uint64, name string) *hostEnt {
+	if b := (x * 0x9e3779b97f4a7c15) >> 52; f.bits[b>>6]&(1<<(b&63)) == 0 {
+		return nil
+	}
+	mask := uint64(len(f.slots) - 1)
+	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
+		switch f.slots[i] {
+		case x:
+			if f.ents[i].name == name {
+				return &f.ents[i]
+			}
+		case 0:
+			return nil
+		}
+	}
+}
+
+// trees finds the index trees of host and of the domains it is in, and host's patterns, in one
+// pass over host: it returns the host's entry (nil if it has neither rules nor patterns) and
+// appends the trees of its domains to doms, longest domain first.
+func (f *hostFilter) trees(host string, doms []*node) (*hostEnt, []*node) {
+	if len(f.slots) == 0 {
+		return nil, doms
+	}
+	n := len(doms)
+	x := uint64(hashSeed)
+	for j := len(host); ; {
+		i := strings.LastIndexByte(host[:j], '.') + 1
+		x = labelHash(x, host, i, j)
+		if i == 0 {
+			break
+		}
+		if e := f.get(x|1<<63|1, host[i:]); e != nil {
+			doms = append(doms, e.tree)
+		}
+		j = i - 1
+	}
+	x |= 1 << 63
+	if e := f.get(x|1, host); e != nil {
+		doms = append(doms, e.tree)
+	}
+	slices.Reverse(doms[n:])
+	return f.get(x&^1, host), doms
 }
 
 // mayHave reports whether host may have rules of its own or be in a domain with rules (as

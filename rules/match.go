@@ -24,6 +24,8 @@ type view struct {
 	tokDeep   []int32
 	tokBuf    []urlnorm.Token
 	pat       Patterns // the host's patterns, nil if none
+	hostTree  *node    // the index tree of the host's own rules, nil if none
+	doms      []*node  // the index trees of the domains the host is in, longest first
 	host      string
 	pathStart int // index in whole of the first path segment
 	nseg      int // number of path segments
@@ -78,7 +80,14 @@ func (v *view) load(u string, s *Set) error {
 			return cmp.Compare(x.Pos, y.Pos)
 		})
 	}
-	v.deep, v.pat = v.whole, s.patternsFor(v.host)
+	// The index trees of the host and its domains and the host's patterns, from one pass over
+	// the host (see hostFilter).
+	e, doms := s.hosts.trees(v.host, v.doms[:0])
+	v.doms, v.hostTree, v.pat = doms, nil, nil
+	if e != nil {
+		v.hostTree, v.pat = e.tree, e.pat
+	}
+	v.deep = v.whole
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
 	if v.split {
 		v.tokDeep = slices.Grow(v.tokDeep[:0], 2*len(v.whole))[:2*len(v.whole)]

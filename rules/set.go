@@ -410,7 +410,7 @@ func (s *Set) index() {
 	for h, l := range lists[1] {
 		s.domain[h] = build(s.rules, routes, l, nil, 0, &buf)
 	}
-	s.hosts = newHostFilter(s.exact, s.domain)
+	s.hosts = newHostFilter(s.exact, s.domain, s.opts.Patterns)
 }
 
 // build makes the node of rules list, whose routing conditions routes gives; used holds the
@@ -662,65 +662,14 @@ func (s *Set) match(v *view) int { return s.matchFrom(v, 0) }
 // matchFrom is match among the rules from index from on.
 func (s *Set) matchFrom(v *view, from int32) int {
 	best := int32(len(s.rules))
-	// The host filter tells which of the host and its suffixes may have rules, in one pass over
-	// the host; only those are looked up in the maps (a hash that collides costs a lookup).
-	var at [8]int32 // the starts of the suffixes that may be domains with rules, shortest first
-	n, exact, more := 0, false, false
-	if f := &s.hosts; len(f.slots) > 0 {
-		h := v.host
-		x := uint64(hashSeed)
-		for j := len(h); ; {
-			i := strings.LastIndexByte(h[:j], '.') + 1
-			x = labelHash(x, h, i, j)
-			if i == 0 {
-				break
-			}
-			if f.has(x | 1<<63 | 1) {
-				if n == len(at) {
-					more = true
-				} else {
-					at[n] = int32(i)
-					n++
-				}
-			}
-			j = i - 1
-		}
-		x |= 1 << 63
-		exact = f.has(x &^ 1)
-		if f.has(x | 1) {
-			if n == len(at) {
-				more = true
-			} else {
-				at[n] = 0
-				n++
-			}
-		}
-	}
-	if exact {
-		if b := s.exact[v.host]; b != nil {
-			best = s.find(b, v, from, best)
-		}
+	if v.hostTree != nil {
+		best = s.find(v.hostTree, v, from, best)
 	}
 	if b := s.all; b != nil && v.host != AllHosts {
 		best = s.find(b, v, from, best)
 	}
-	if more {
-		for h := v.host; ; {
-			if b := s.domain[h]; b != nil {
-				best = s.find(b, v, from, best)
-			}
-			j := strings.IndexByte(h, '.')
-			if j < 0 {
-				break
-			}
-			h = h[j+1:]
-		}
-	} else {
-		for i := n - 1; i >= 0; i-- {
-			if b := s.domain[v.host[at[i]:]]; b != nil {
-				best = s.find(b, v, from, best)
-			}
-		}
+	for _, b := range v.doms {
+		best = s.find(b, v, from, best)
 	}
 	if int(best) == len(s.rules) {
 		return -1
