@@ -89,13 +89,6 @@ func (v *view) load(u string, s *Set) error {
 	}
 	v.deep = v.whole
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
-	if v.split {
-		v.tokDeep = slices.Grow(v.tokDeep[:0], 2*len(v.whole))[:2*len(v.whole)]
-		for i := range v.tokDeep {
-			v.tokDeep[i] = -1
-		}
-		v.tokBuf = v.tokBuf[:0]
-	}
 	return nil
 }
 
@@ -213,27 +206,16 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 		}
 		if k.Part != urlnorm.PartPath || k.Pos != 0 || k.RPos != 0 {
 			// The one whole token that k's part, position or name addresses, then the deep
-			// token at k's index within it: from deep if it is made, else from that token's
-			// own split, made on first use.
+			// token at k's index within it.
 			base := k
 			base.Sub, base.RSub = 0, 0
 			i := v.tokenAt(base)
 			if i < 0 {
 				return "", false
 			}
-			var toks []urlnorm.Token
-			switch {
-			case v.deepDone && len(v.deepAt) > 0:
-				toks = v.deep[v.deepAt[i]:v.deepAt[i+1]]
-			case !v.deepDone:
-				if v.tokDeep[2*i] < 0 {
-					lo := len(v.tokBuf)
-					v.tokBuf = v.pat.AppendSplit(v.tokBuf, v.whole[i:i+1])
-					v.tokDeep[2*i], v.tokDeep[2*i+1] = int32(lo), int32(len(v.tokBuf))
-				}
-				toks = v.tokBuf[v.tokDeep[2*i]:v.tokDeep[2*i+1]]
-			}
-			if toks != nil {
+			v.deepTokens()
+			if len(v.deepAt) > 0 {
+				toks := v.deep[v.deepAt[i]:v.deepAt[i+1]]
 				j := -1
 				switch {
 				case k.Sub != 0 && int(k.Sub) <= len(toks):

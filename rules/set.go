@@ -644,7 +644,6 @@ func (s *Set) putScratch(sc *scratch) {
 	// Keep no part of the caller's URLs alive in the pool.
 	clear(sc.v.whole)
 	clear(sc.v.deepBuf)
-	clear(sc.v.tokBuf)
 	clear(sc.out[:cap(sc.out)])
 	clear(sc.fin)
 	clear(sc.ins)
