@@ -495,6 +495,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 		}
 	}
 	sc.out = out // keyClean reads the tokens; the next rewrite starts from sc.out[:0]
+	sc.outUsed = max(sc.outUsed, len(out))
 	sc.ins = ins
 	if !changed && len(ins) == 0 {
 		return dst, false

@@ -179,14 +179,16 @@ const (
 
 // scratch holds the buffers of one Normalize call.
 type scratch struct {
-	v     view
-	out   []urlnorm.Token
-	fin   []urlnorm.Token
-	ins   []insertion
-	buf   []byte
-	canon []byte
-	chain []string
-	all   []int32 // matchAll's result, for applyNext
+	v   view
+	out []urlnorm.Token
+	// outUsed is the most tokens that out held during the call, the part that putScratch clears.
+	outUsed int
+	fin     []urlnorm.Token
+	ins     []insertion
+	buf     []byte
+	canon   []byte
+	chain   []string
+	all     []int32 // matchAll's result, for applyNext
 	// arena holds the URLs that normalizeFast meets, one after another; with inArena set,
 	// apply appends its result to it instead of making a string.
 	arena   []byte
@@ -644,7 +646,8 @@ func (s *Set) putScratch(sc *scratch) {
 	// Keep no part of the caller's URLs alive in the pool.
 	clear(sc.v.whole)
 	clear(sc.v.deepBuf)
-	clear(sc.out[:cap(sc.out)])
+	clear(sc.out[:sc.outUsed])
+	sc.outUsed = 0
 	clear(sc.fin)
 	clear(sc.ins)
 	clear(sc.chain)
