@@ -91,7 +91,9 @@
 // conditions in all takes O(c log n) time: a path through the index takes O(log n) splits that keep
 // every URL from at least 1/16 of a node's rules and at most 16 weaker ones, so rules that each
 // have a condition key of their own make a short chain and then one leaf, not a chain of n
-// levels. Normalize tokenizes the URL (of L tokens; with more than 16
+// levels. A URL whose host and domains have no rules, and that has no query parameter that a
+// rule of every host requires, is turned away in O(len(URL)) before it is tokenized. Otherwise
+// Normalize tokenizes the URL (of L tokens; with more than 16
 // query parameters they are indexed by name), walks the index and checks the rules of the
 // leaves it reaches; if the best matching rule leaves the URL as it is, it finds every matching
 // rule in one more walk and tries them in precedence order, each try a lookup per action when

@@ -270,3 +270,32 @@ rule host=shop.example.com cov=40 prec=1 sup=9 if path(1,2)="item" path(2,1)=* t
 	// http://shop.example.com/p/7 <nil>
 	// recovered: true
 }
+
+func ExampleSet_AppendNormalize() {
+	// A set with a Key takes raw URLs: the static key, then the rules, in one call. A frontier
+	// that appends into a reused buffer allocates nothing per URL.
+	learned, err := rules.NewSet([]rules.Rule{
+		must(rules.ParseRule(`host=shop.example.com cov=40 prec=1 sup=9 if path(1,2)="item" path(2,1)=* then path(1,2)="p"`)),
+	}, &rules.Options{Key: urlnorm.Crawler})
+	if err != nil {
+		panic(err)
+	}
+	var buf []byte
+	for _, raw := range []string{
+		"http://shop.example.com:80/item/42?b=2&a=1&utm_source=x", // rewritten by the rule
+		"http://other.example.org/item/42",                        // a host without rules: its key
+	} {
+		buf, err = learned.AppendNormalize(buf[:0], raw)
+		fmt.Println(string(buf), err)
+	}
+	// Output:
+	// http://shop.example.com/p/42?a=1&b=2 <nil>
+	// http://other.example.org/item/42 <nil>
+}
+
+func must(r rules.Rule, err error) rules.Rule {
+	if err != nil {
+		panic(err)
+	}
+	return r
+}

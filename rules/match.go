@@ -9,11 +9,23 @@ import (
 )
 
 // view is a tokenized URL: its whole tokens from urlnorm.Tokenize and, when its host has
-// deep-token patterns, the same tokens with the covered ones split into deep tokens.
+// deep-token patterns, the same tokens with the covered ones split into deep tokens. The split
+// is made when it is first needed (deepTokens): a URL that the index turns away before any
+// deep key is read does not pay for it.
 type view struct {
-	whole     []urlnorm.Token
-	deep      []urlnorm.Token // whole itself when nothing was split
-	deepBuf   []urlnorm.Token
+	whole   []urlnorm.Token
+	deep    []urlnorm.Token // whole itself when nothing was split; valid once deepDone
+	deepBuf []urlnorm.Token
+	// deepAt[i] is the index in deep of the first deep token of whole[i] (deepAt[len(whole)] is
+	// len(deep)), made with deep, so that lookup finds a deep key's token without a scan.
+	deepAt []int32
+	// Until deep is made, tokDeep[2i] and tokDeep[2i+1] delimit in tokBuf the split of whole[i]
+	// alone (tokDeep[2i] < 0: not made yet), so that lookup splits only the tokens it reads.
+	tokDeep   []int32
+	tokBuf    []urlnorm.Token
+	pat       Patterns // the host's patterns, nil if none
+	hostTree  *node    // the index tree of the host's own rules, nil if none
+	doms      []*node  // the index trees of the domains the host is in, longest first
 	host      string
 	pathStart int // index in whole of the first path segment
 	nseg      int // number of path segments
@@ -22,8 +34,9 @@ type view struct {
 	// byName indexes the query parameters of whole by name and occurrence, when there are more
 	// than linearQuery of them, so that a lookup costs O(log n), not O(n): a URL of many
 	// parameters that many rules match would otherwise cost rules × parameters.
-	byName []int32
-	split  bool // deep holds the tokens split by the host's patterns
+	byName   []int32
+	split    bool // the host has patterns: deep may differ from whole
+	deepDone bool // deep is made
 }
 
 // linearQuery is the number of query parameters up to which lookup scans them.
@@ -67,13 +80,46 @@ func (v *view) load(u string, s *Set) error {
 			return cmp.Compare(x.Pos, y.Pos)
 		})
 	}
-	v.deep, v.split = v.whole, false
-	if p := s.patternsFor(v.host); p != nil {
-		v.deep = p.AppendSplit(v.deepBuf[:0], v.whole)
-		v.deepBuf = v.deep
-		v.split = true
+	// The index trees of the host and its domains and the host's patterns, from one pass over
+	// the host (see hostFilter).
+	e, doms := s.hosts.trees(v.host, v.doms[:0])
+	v.doms, v.hostTree, v.pat = doms, nil, nil
+	if e != nil {
+		v.hostTree, v.pat = e.tree, e.pat
 	}
+	v.deep = v.whole
+	v.split, v.deepDone = v.pat != nil, v.pat == nil
 	return nil
+}
+
+// deepTokens returns the URL's tokens with the ones that the host's patterns cover split into
+// deep tokens (the whole tokens if the host has no patterns), splitting them on first use.
+func (v *view) deepTokens() []urlnorm.Token {
+	if !v.deepDone {
+		v.deep = v.pat.AppendSplit(v.deepBuf[:0], v.whole)
+		v.deepBuf = v.deep
+		v.deepDone = true
+		// AppendSplit gives each whole token in order: as it is (Sub 0), or as its m >= 2 deep
+		// tokens, Sub 1 to m.
+		v.deepAt = v.deepAt[:0]
+		j := 0
+		for range v.whole {
+			v.deepAt = append(v.deepAt, int32(j))
+			if j >= len(v.deep) {
+				continue
+			}
+			if t := &v.deep[j]; t.Sub == 0 {
+				j++
+			} else {
+				j += int(t.Sub) + int(t.RSub) - 1
+			}
+		}
+		v.deepAt = append(v.deepAt, int32(j))
+		if j != len(v.deep) {
+			v.deepAt = v.deepAt[:0] // not the shape above: lookup scans
+		}
+	}
+	return v.deep
 }
 
 // sameToken reports whether a token with key t is the token (or a deep token of the token)
@@ -155,9 +201,38 @@ func (v *view) tokenAt(k urlnorm.Key) int {
 // found by position; other keys by a scan of the few tokens of their part.
 func (v *view) lookup(k urlnorm.Key) (string, bool) {
 	if k.Sub != 0 || k.RSub != 0 {
-		for i := range v.deep {
-			if sameDeep(v.deep[i].Key, k) {
-				return v.deep[i].Value, true
+		if !v.split {
+			return "", false // whole tokens only: none is a deep token
+		}
+		if k.Part != urlnorm.PartPath || k.Pos != 0 || k.RPos != 0 {
+			// The one whole token that k's part, position or name addresses, then the deep
+			// token at k's index within it.
+			base := k
+			base.Sub, base.RSub = 0, 0
+			i := v.tokenAt(base)
+			if i < 0 {
+				return "", false
+			}
+			v.deepTokens()
+			if len(v.deepAt) > 0 {
+				toks := v.deep[v.deepAt[i]:v.deepAt[i+1]]
+				j := -1
+				switch {
+				case k.Sub != 0 && int(k.Sub) <= len(toks):
+					j = int(k.Sub) - 1
+				case k.Sub == 0 && int(k.RSub) <= len(toks):
+					j = len(toks) - int(k.RSub)
+				}
+				if j >= 0 && sameDeep(toks[j].Key, k) {
+					return toks[j].Value, true
+				}
+				return "", false
+			}
+		}
+		deep := v.deepTokens()
+		for i := range deep {
+			if sameDeep(deep[i].Key, k) {
+				return deep[i].Value, true
 			}
 		}
 		return "", false
@@ -210,7 +285,7 @@ func (v *view) lookupSlow(k urlnorm.Key) (string, bool) {
 	toks := v.whole
 	deep := k.Sub != 0 || k.RSub != 0
 	if deep {
-		toks = v.deep
+		toks = v.deepTokens()
 	}
 	for _, t := range toks {
 		if deep && sameDeep(t.Key, k) || !deep && sameToken(t.Key, k) {
@@ -328,9 +403,18 @@ func unchanged(r *Rule, v *view) bool {
 // rewrite appends to dst the URL that rule r makes of v, before canonicalization, and reports
 // whether the rule changed a token; if not, it appends nothing. The context must hold. sc
 // provides buffers.
-func rewrite(dst []byte, r *Rule, v *view, sc *scratch) ([]byte, bool) {
+//
+// With whole set, it works on the URL's whole tokens, not its deep tokens: for a rule that
+// crule.wholeOK allows, the URL it writes is the same (a whole-key action on a split token sets
+// its first deep token and empties the others, which join to the same text), and the host's
+// patterns need not split the URL.
+func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, bool) {
 	changed := false
-	out := append(sc.out[:0], v.deep...)
+	toks := v.whole
+	if !whole {
+		toks = v.deepTokens()
+	}
+	out := append(sc.out[:0], toks...)
 	ins := sc.ins[:0]
 	// A Convert of the whole path applies first; path Copies read its result.
 	var pathConv Conversion
@@ -410,7 +494,9 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch) ([]byte, bool) {
 			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 		}
 	}
-	sc.out = out[:0]
+	sc.out = out // keyClean reads the tokens; the next rewrite starts from sc.out[:0]
+	sc.outUsed = max(sc.outUsed, len(out))
+	sc.ins = ins
 	if !changed && len(ins) == 0 {
 		return dst, false
 	}

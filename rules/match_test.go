@@ -72,8 +72,8 @@ func TestAllocs(t *testing.T) {
 	}{
 		{"http://other.example/a?sid=1", 0, "host without rules"},
 		{"http://h.example/a?x=1", 0, "no rule matches"},
-		{"http://h.example/a?sid=1", 2, "one rewrite"},
-		{"http://h.example/old?sid=1", 4, "two rewrites"},
+		{"http://h.example/a?sid=1", 1, "one rewrite"},
+		{"http://h.example/old?sid=1", 1, "two rewrites"},
 	}
 	for _, tt := range tests {
 		s.Normalize(tt.in) // warm the pool
@@ -81,6 +81,88 @@ func TestAllocs(t *testing.T) {
 		if n > tt.max {
 			t.Errorf("Normalize(%q) (%s): %v allocs, want <= %v", tt.in, tt.desc, n, tt.max)
 		}
+	}
+	// A set with a Key: a URL whose key the rules leave as it is costs no allocation with
+	// AppendNormalize, nor with Normalize when the URL is its own key; a rewritten URL one
+	// (the result).
+	k := mustSet(t, &Options{Key: urlnorm.Crawler},
+		`host=h.example cov=1 prec=1 sup=1 if query("sid")=* then query("sid")=-`,
+		`host=h.example cov=1 prec=1 sup=1 if path(1,-)="old" then path(1,-)="new"`,
+		`host=* cov=1 prec=1 sup=1 if query("ref")=* then query("ref")=-`,
+	)
+	keyed := []struct {
+		in             string
+		norm, appended float64
+		desc           string
+	}{
+		{"http://other.example/a?x=1", 0, 0, "host without rules, its own key"},
+		{"HTTP://other.example/a?x=1#f", 1, 0, "host without rules, keyed"},
+		{"http://h.example/a?x=1", 0, 0, "no rule matches"},
+		{"http://other.example/a?ref=1", 1, 0, "a rule of every host"},
+		{"http://h.example/old?sid=1", 1, 0, "two rewrites"},
+	}
+	buf := make([]byte, 0, 256)
+	for _, tt := range keyed {
+		k.Normalize(tt.in)
+		if n := testing.AllocsPerRun(200, func() { k.Normalize(tt.in) }); n > tt.norm {
+			t.Errorf("Key set: Normalize(%q) (%s): %v allocs, want <= %v", tt.in, tt.desc, n, tt.norm)
+		}
+		if n := testing.AllocsPerRun(200, func() { buf, _ = k.AppendNormalize(buf[:0], tt.in) }); n > tt.appended {
+			t.Errorf("Key set: AppendNormalize(%q) (%s): %v allocs, want <= %v", tt.in, tt.desc, n, tt.appended)
+		}
+	}
+}
+
+// TestLearnedFastRef checks the fast path against the reference path (a string per URL met, each
+// rewrite canonicalized from a fresh string) and the reference matcher, on every URL of
+// dev-urls.tsv.gz with the rules learned from them (dev-rules.txt.gz), and AppendNormalize and
+// mayMatch against Normalize.
+func TestLearnedFastRef(t *testing.T) {
+	s := loadLearned(t)
+	ls := loadDev(t, 0)
+	step := 1
+	if testing.Short() {
+		step = 10
+	}
+	var buf []byte
+	changed, filtered := 0, 0
+	for i := 0; i < len(ls); i += step {
+		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
+			fast, ferr := s.Normalize(u)
+			ref, rerr := s.normalizeRef(u)
+			if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
+				t.Fatalf("Normalize(%q) = %q, %v; reference %q, %v", u, fast, ferr, ref, rerr)
+			}
+			if i%10 == 0 {
+				slow, serr := s.normalizeSlow(u)
+				if fast != slow || fmt.Sprint(ferr) != fmt.Sprint(serr) {
+					t.Fatalf("Normalize(%q) = %q, %v; reference matcher %q, %v", u, fast, ferr, slow, serr)
+				}
+			}
+			var aerr error
+			buf, aerr = s.AppendNormalize(buf[:0], u)
+			if string(buf) != fast || fmt.Sprint(aerr) != fmt.Sprint(ferr) {
+				t.Fatalf("AppendNormalize(%q) = %q, %v; Normalize %q, %v", u, buf, aerr, fast, ferr)
+			}
+			k, err := s.keyer.Key(u)
+			if err != nil {
+				continue
+			}
+			if fast != k {
+				changed++
+			}
+			if !s.mayMatch(k) {
+				filtered++
+				var v view
+				if v.load(k, s) == nil && s.matchSlow(&v, 0) >= 0 {
+					t.Fatalf("mayMatch(%q) = false, but rule %v matches it", k, s.Rule(s.matchSlow(&v, 0)))
+				}
+			}
+		}
+	}
+	t.Logf("%d rules: %d URLs rewritten, %d turned away by mayMatch", s.Len(), changed, filtered)
+	if changed == 0 || filtered == 0 {
+		t.Errorf("%d URLs rewritten, %d turned away by mayMatch: the test checks nothing", changed, filtered)
 	}
 }
 
@@ -145,4 +227,127 @@ func learnPatterns(ls []Labeled) map[string]Patterns {
 		}
 	}
 	return m
+}
+
+// TestKeyCleanFastRef checks rewrites whose result is or is not its own key, with a set that
+// has a Key, against the reference path, which keys every rewritten URL from its text; and
+// keyClean's verdict against that of urlnorm.
+func TestKeyCleanFastRef(t *testing.T) {
+	tests := []struct {
+		rule, in string
+	}{
+		{`if path(1,-)="a" then path(1,-)="b"`, "http://h.example/a?x=1"},                   // plain: no new key
+		{`if path(1,-)="a" then path(1,-)="%7euser"`, "http://h.example/a"},                 // decodes to ~user
+		{`if path(1,-)="a" then path(1,-)="."`, "http://h.example/a/b"},                     // dot segment
+		{`if path(1,-)="a" then path(1,-)=".."`, "http://h.example/a/b"},                    // dot segment
+		{`if path(1,-)="a" then path(1,-)="A B"`, "http://h.example/a"},                     // escaped
+		{`if path(1,-)="a" then path(1,-)="x;jsessionid=1"`, "http://h.example/a"},          // session id cut
+		{`if path(1,-)="a" then path(1,-)="index.html"`, "http://h.example/a"},              // no DropIndex in Crawler
+		{`if path(1,-)="a" then path(1,-)=upper`, "http://h.example/a/b"},                   // conversion, plain
+		{`if path(1,-)="a" then path(2,-)+=@query("x")`, "http://h.example/a?x=1%2F2"},      // copied escape
+		{`if path(1,-)="a" then host="Other.Example"`, "http://h.example/a"},                // lower-cased
+		{`if path(1,-)="a" then host="other.example."`, "http://h.example/a"},               // trailing dot
+		{`if path(1,-)="a" then host="1.2.3.4"`, "http://h.example/a"},                      // IPv4
+		{`if path(1,-)="a" then host="0x7f.1"`, "http://h.example/a"},                       // IPv4 in hex
+		{`if path(1,-)="a" then host="a.0x1f"`, "http://h.example/a"},                       // ends in a number
+		{`if path(1,-)="a" then host="xn--nxasmq6b.example"`, "http://h.example/a"},         // punycode
+		{`if path(1,-)="a" then host="b.example"`, "http://h.example/a"},                    // plain host
+		{`if path(1,-)="a" then scheme="https"`, "http://h.example:443/a"},                  // port becomes default
+		{`if path(1,-)="a" then scheme="https" port=-`, "http://h.example:8080/a"},          // plain
+		{`if path(1,-)="a" then query("b")=-`, "http://h.example/a?a=1&b=2&c=3"},            // delete keeps order
+		{`if path(1,-)="a" then query("a")="9"`, "http://h.example/a?a=1&b=2"},              // value set: keyed again
+		{`if path(1,-)="a" then query("a")=""`, "http://h.example/a?a=1&b=2"},               // empty value dropped
+		{`if path(1,-)="a" then query("sid")="0a1b2c3d4e5f6a7b8c9d"`, "http://h.example/a"}, // a session id
+		{`if path(1,-)="a" then query("0")="x"`, "http://h.example/a?b=1"},                  // added out of order
+		{`if path(1,-)="a" then path(1,-)=- path(2,-)=-`, "http://h.example/a/b"},           // whole path deleted
+		{`if path(1,-)="a" then port=- userinfo=-`, "http://u:p@h.example:81/a"},            // deletions
+	}
+	for _, tt := range tests {
+		s := mustSet(t, &Options{Key: urlnorm.Crawler}, `host=h.example cov=1 prec=1 sup=1 `+tt.rule)
+		fast, ferr := s.Normalize(tt.in)
+		ref, rerr := s.normalizeRef(tt.in)
+		if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
+			t.Errorf("rule %s: Normalize(%q) = %q, %v; reference %q, %v", tt.rule, tt.in, fast, ferr, ref, rerr)
+		}
+		if k, err := s.keyer.Key(fast); ferr == nil && (err != nil || k != fast) {
+			t.Errorf("rule %s: Normalize(%q) = %q, whose key is %q, %v", tt.rule, tt.in, fast, k, err)
+		}
+	}
+	// keyClean against urlnorm: every token a plainSegment or plainHost passes is kept by the
+	// key as it is.
+	for _, seg := range []string{"a", "~", "a.b", "...", "A-Z_0", "%41", ".", "..", "a b", "é", "a;b", "(x)"} {
+		u := "http://h.example/" + seg + "/x"
+		k, err := urlnorm.New(urlnorm.Crawler).Key(u)
+		if plainSegment(seg) && (err != nil || k != u) {
+			t.Errorf("plainSegment(%q) = true, but the key of %q is %q, %v", seg, u, k, err)
+		}
+	}
+	for _, h := range []string{"a.example", "a-b.c", "0x1.example", "a.0x1", "1.2.3.4", "a.1", "ab--c.example", "xn--a.example", "A.example", "a..b", "-a.example", "a.example."} {
+		u := "http://" + h + "/"
+		k, err := urlnorm.New(urlnorm.Crawler).Key(u)
+		if plainHost(h) && (err != nil || k != u) {
+			t.Errorf("plainHost(%q) = true, but the key of %q is %q, %v", h, u, k, err)
+		}
+	}
+}
+
+// TestLearnedDeepLookup checks lookup against the scan (lookupSlow) for every deep key that a
+// learned rule reads and its variants (the other end's index, a position past the end), in the
+// keys of the dev URLs.
+func TestLearnedDeepLookup(t *testing.T) {
+	s := loadLearned(t)
+	ls := loadDev(t, 0)
+	var keys []urlnorm.Key
+	seen := map[urlnorm.Key]bool{}
+	add := func(k urlnorm.Key) {
+		if (k.Sub != 0 || k.RSub != 0) && !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	for i := range s.Len() {
+		r := s.Rule(i)
+		for _, c := range r.Context {
+			add(c.Key)
+		}
+		for _, a := range r.Transform {
+			add(a.Key)
+			add(a.From)
+		}
+	}
+	for _, k := range slices.Clone(keys) {
+		k.Sub, k.RSub = k.RSub, k.Sub
+		add(k)
+		k.Sub, k.RSub = 9, 0
+		add(k)
+	}
+	if len(keys) == 0 {
+		t.Fatal("no deep keys in the learned rules")
+	}
+	step := 1
+	if testing.Short() {
+		step = 10
+	}
+	found := 0
+	var v view
+	for i := 0; i < len(ls); i += step {
+		k, err := s.keyer.Key(ls[i].URL)
+		if err != nil || v.load(k, s) != nil {
+			continue
+		}
+		for _, dk := range keys {
+			gv, gok := v.lookup(dk)
+			wv, wok := v.lookupSlow(dk)
+			if gv != wv || gok != wok {
+				t.Fatalf("lookup(%v) in %q = %q, %v; the scan gives %q, %v", dk, k, gv, gok, wv, wok)
+			}
+			if gok {
+				found++
+			}
+		}
+	}
+	t.Logf("%d deep keys, %d found", len(keys), found)
+	if found == 0 {
+		t.Error("no deep key found: the test checks nothing")
+	}
 }

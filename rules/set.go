@@ -77,15 +77,20 @@ type Options struct {
 // which replaces its content and must not run concurrently with anything else. The zero Set is
 // an empty set that leaves every URL unchanged. NewSet copies the rules it is given.
 type Set struct {
-	rules   []crule           // in precedence order: index 0 wins over every other rule
-	twins   map[int32][]int32 // rules left out of the index, by the equal rule before them
-	exact   map[string]*node  // rules of an exact-host scope, by host
-	domain  map[string]*node  // rules of a domain scope, by domain
-	all     *node             // exact[AllHosts], the rules of every host
-	opts    Options
-	keyer   *urlnorm.Normalizer // urlnorm.New(opts.Key), if opts.Key is set
-	maxRw   int
-	scratch sync.Pool
+	rules  []crule           // in precedence order: index 0 wins over every other rule
+	twins  map[int32][]int32 // rules left out of the index, by the equal rule before them
+	exact  map[string]*node  // rules of an exact-host scope, by host
+	domain map[string]*node  // rules of a domain scope, by domain
+	all    *node             // exact[AllHosts], the rules of every host
+	every  everyHostFilter   // what the rules of every host require of a URL, for mayMatch
+	hosts  hostFilter        // the hosts and domains of exact and domain, for mayMatch
+	opts   Options
+	keyer  *urlnorm.Normalizer // urlnorm.New(opts.Key), if opts.Key is set
+	maxRw  int
+	// tokenKey says that the set's Key flags are ones that keyClean knows (tokenKeyFlags), so
+	// that a rewrite whose tokens it passes needs no new key.
+	tokenKey bool
+	scratch  sync.Pool
 }
 
 // crule is a rule compiled for matching: its context has the Equal conditions first.
@@ -96,6 +101,10 @@ type crule struct {
 	// known has bit j set when the index tree has checked Context[j] on the way to the leaf
 	// that holds the rule, so that matches skips it (conditions after the 64th are always checked).
 	known uint64
+	// wholeOK says that rewrite may work on the whole tokens: no action has a deep key or
+	// reads one, and no Convert of the whole path changes the first letter of each token only
+	// (LowerFirst, UpperFirst), which differs between a token and its deep tokens.
+	wholeOK bool
 }
 
 // routeKey is the key under which the index files a condition on k: a path key that gives a
@@ -170,14 +179,20 @@ const (
 
 // scratch holds the buffers of one Normalize call.
 type scratch struct {
-	v     view
-	out   []urlnorm.Token
-	fin   []urlnorm.Token
-	ins   []insertion
-	buf   []byte
-	canon []byte
-	chain []string
-	all   []int32 // matchAll's result, for applyNext
+	v   view
+	out []urlnorm.Token
+	// outUsed is the most tokens that out held during the call, the part that putScratch clears.
+	outUsed int
+	fin     []urlnorm.Token
+	ins     []insertion
+	buf     []byte
+	canon   []byte
+	chain   []string
+	all     []int32 // matchAll's result, for applyNext
+	// arena holds the URLs that normalizeFast meets, one after another; with inArena set,
+	// apply appends its result to it instead of making a string.
+	arena   []byte
+	inArena bool
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
@@ -258,6 +273,7 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 	if o.Key != 0 {
 		s.keyer = urlnorm.New(o.Key)
 	}
+	s.tokenKey = o.Key != 0 && o.Key&^tokenKeyFlags == 0
 	s.maxRw = o.MaxRewrites
 	if s.maxRw <= 0 {
 		s.maxRw = DefaultMaxRewrites
@@ -319,7 +335,13 @@ func compile(r Rule) crule {
 	slices.SortStableFunc(r.Context, func(a, b Condition) int {
 		return cmp.Compare(boolInt(a.Op != Equal), boolInt(b.Op != Equal))
 	})
-	c := crule{Rule: r, lits: r.Literals()}
+	c := crule{Rule: r, lits: r.Literals(), wholeOK: true}
+	for _, a := range r.Transform {
+		if a.Key.Sub != 0 || a.Key.RSub != 0 || a.Op == Copy && (a.From.Sub != 0 || a.From.RSub != 0) ||
+			a.Op == Convert && a.Key == wholePath && a.Conv != Lower && a.Conv != Upper {
+			c.wholeOK = false
+		}
+	}
 	// A Copy needs its source: the rule does not apply to a URL without it.
 	for _, a := range r.Transform {
 		if a.Op == Copy && !slices.ContainsFunc(r.Context, func(x Condition) bool { return x.Key == a.From && x.Op != Absent }) &&
@@ -386,9 +408,11 @@ func (s *Set) index() {
 		s.exact[h] = build(s.rules, routes, l, nil, 0, &buf)
 	}
 	s.all = s.exact[AllHosts]
+	s.every = newEveryHostFilter(s.rules)
 	for h, l := range lists[1] {
 		s.domain[h] = build(s.rules, routes, l, nil, 0, &buf)
 	}
+	s.hosts = newHostFilter(s.exact, s.domain, s.opts.Patterns)
 }
 
 // build makes the node of rules list, whose routing conditions routes gives; used holds the
@@ -628,7 +652,8 @@ func (s *Set) putScratch(sc *scratch) {
 	// Keep no part of the caller's URLs alive in the pool.
 	clear(sc.v.whole)
 	clear(sc.v.deepBuf)
-	clear(sc.out[:cap(sc.out)])
+	clear(sc.out[:sc.outUsed])
+	sc.outUsed = 0
 	clear(sc.fin)
 	clear(sc.ins)
 	clear(sc.chain)
@@ -645,23 +670,14 @@ func (s *Set) match(v *view) int { return s.matchFrom(v, 0) }
 // matchFrom is match among the rules from index from on.
 func (s *Set) matchFrom(v *view, from int32) int {
 	best := int32(len(s.rules))
-	if b := s.exact[v.host]; b != nil {
-		best = s.find(b, v, from, best)
+	if v.hostTree != nil {
+		best = s.find(v.hostTree, v, from, best)
 	}
 	if b := s.all; b != nil && v.host != AllHosts {
 		best = s.find(b, v, from, best)
 	}
-	if len(s.domain) > 0 {
-		for h := v.host; ; {
-			if b := s.domain[h]; b != nil {
-				best = s.find(b, v, from, best)
-			}
-			j := strings.IndexByte(h, '.')
-			if j < 0 {
-				break
-			}
-			h = h[j+1:]
-		}
+	for _, b := range v.doms {
+		best = s.find(b, v, from, best)
 	}
 	if int(best) == len(s.rules) {
 		return -1
@@ -775,26 +791,100 @@ func (s *Set) matchSlow(v *view, from int) int {
 // urlnorm normalizer (rules match canonical tokens); a URL that no rule matches comes back as
 // it is, without allocation.
 //
+// With a Key, Normalize takes a raw URL and computes its key first. A URL whose host has no
+// rules (neither its own nor a domain's) and that has none of the query parameters that the
+// rules of every host require costs the key and a look at its host and parameter names, no
+// tokenization. Every URL met is written into one buffer of the call, so Normalize allocates
+// only its result: nothing for a URL that is its own key and that the rules leave as it is, one
+// string otherwise (AppendNormalize allocates nothing).
+//
 // If the rewrites come back to an earlier URL, Normalize returns its input (with a Key, the
 // input's key: the static key) and an *Error wrapping ErrCycle; if the bound is reached, the
 // last URL and ErrRewriteLimit. A
 // URL that urlnorm cannot tokenize comes back unchanged with the error. Normalize satisfies
 // urlnorm.Stage.
 func (s *Set) Normalize(u string) (string, error) {
+	if s.keyer == nil {
+		if len(s.rules) == 0 || !s.mayMatch(u) {
+			return u, nil
+		}
+		return s.normalizeScratch(u)
+	}
+	// The key goes into a buffer on the stack: a URL that no rule can match costs the key and
+	// mayMatch, and a string only if the key is not u itself.
+	var stack [512]byte
+	b, err := s.keyer.AppendKey(stack[:0], u)
+	if err != nil {
+		return u, &Error{Op: "key", Input: u, Err: err}
+	}
+	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatch(k) {
+		if k == u {
+			return u, nil
+		}
+		return string(b), nil
+	}
+	sc := s.getScratch()
+	sc.arena = append(sc.arena[:0], b...)
+	return s.finish(sc, u)
+}
+
+// normalizeScratch is Normalize of u by normalizeFast, for a set without a Key.
+func (s *Set) normalizeScratch(u string) (string, error) {
+	sc := s.getScratch()
+	sc.arena = sc.arena[:0]
+	return s.finish(sc, u)
+}
+
+// finish runs normalizeFast on u, whose key (with a Key) is in sc.arena, puts sc back and
+// returns a copy of the result, or u itself if the result is u.
+func (s *Set) finish(sc *scratch, u string) (string, error) {
+	out, err := s.normalizeFast(sc, u)
+	if out != u {
+		out = strings.Clone(out) // out is in sc.arena
+	} else {
+		out = u
+	}
+	s.putScratch(sc)
+	return out, err
+}
+
+// normalizeRef is Normalize by the reference path: the URL met at each step a string of its own,
+// tokenized from it, and the result of every rewrite canonicalized from a fresh string.
+func (s *Set) normalizeRef(u string) (string, error) {
 	return s.normalize(u, false)
 }
 
-// normalizeSlow is Normalize with the reference matcher (a linear scan over every rule) instead of
+// normalizeSlow is normalizeRef with the reference matcher (a linear scan over every rule) instead of
 // the index. It is for tests and for checking a set; it gives the same results as Normalize.
 func (s *Set) normalizeSlow(u string) (string, error) {
 	return s.normalize(u, true)
 }
 
 // AppendNormalize appends the result of Normalize(u) to dst and returns the extended buffer
-// with Normalize's error.
+// with Normalize's error. It does not allocate when dst has room and the result is u's key
+// unchanged by the rules.
 func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
-	out, err := s.Normalize(u)
-	return append(dst, out...), err
+	start := len(dst)
+	if s.keyer == nil {
+		dst = append(dst, u...)
+		if len(s.rules) == 0 || !s.mayMatch(u) {
+			return dst, nil
+		}
+	} else {
+		var err error
+		if dst, err = s.keyer.AppendKey(dst, u); err != nil {
+			return dst, &Error{Op: "key", Input: u, Err: err}
+		}
+		if len(s.rules) == 0 || !s.mayMatch(bytesString(dst[start:])) {
+			return dst, nil
+		}
+	}
+	sc := s.getScratch()
+	sc.arena = append(sc.arena[:0], dst[start:]...)
+	out, err := s.normalizeFast(sc, u)
+	dst = append(dst[:start], out...)
+	s.putScratch(sc)
+	return dst, err
 }
 
 func (s *Set) normalize(u string, slow bool) (string, error) {
@@ -899,28 +989,48 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 // rule changes no token, it returns cur.
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	var changed bool
-	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc)
+	whole := sc.inArena && s.rules[i].wholeOK
+	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc, whole)
 	if !changed {
 		return cur, nil
 	}
 	// The canonicalizer reads the rewritten URL in place; it must not keep it, so an error
 	// (which may quote it) is made again from a copy.
 	var err error
-	if s.keyer != nil {
-		sc.canon, err = s.keyer.AppendKey(sc.canon[:0], unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
+	canon, mark := sc.canon[:0], 0
+	if sc.inArena {
+		// The result goes after the URLs met so far, which stay as they are.
+		canon, mark = sc.arena, len(sc.arena)
+	}
+	if whole && s.tokenKey && len(sc.buf) <= urlnorm.DefaultMaxLength && keyClean(sc.v.whole, sc.out, sc.ins) {
+		// The tokens show that the rewritten URL is its own key: no need to read it again.
+		canon = append(canon, sc.buf...)
+	} else if s.keyer != nil {
+		canon, err = s.keyer.AppendKey(canon, unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
 		if err != nil {
 			raw := string(sc.buf)
 			_, err = s.keyer.AppendKey(nil, raw)
 			return "", &Error{Op: "key", Input: raw, Err: err}
 		}
-		return string(sc.canon), nil
+	} else {
+		c := s.canonicalizer()
+		canon, err = c.AppendCanonical(canon, unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
+		if err != nil {
+			raw := string(sc.buf)
+			_, err = c.AppendCanonical(nil, raw)
+			return "", &Error{Op: "canonical", Input: raw, Err: err}
+		}
 	}
-	c := s.canonicalizer()
-	sc.canon, err = c.AppendCanonical(sc.canon[:0], unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
-	if err != nil {
-		raw := string(sc.buf)
-		_, err = c.AppendCanonical(nil, raw)
-		return "", &Error{Op: "canonical", Input: raw, Err: err}
+	if !sc.inArena {
+		sc.canon = canon
+		return string(canon), nil
 	}
-	return string(sc.canon), nil
+	next := bytesString(canon[mark:])
+	if next == cur {
+		// Not kept: the next result may take its place.
+		sc.arena = canon[:mark]
+		return cur, nil
+	}
+	sc.arena = canon
+	return next, nil
 }

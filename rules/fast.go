@@ -1,0 +1,524 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// The fast path of Normalize. It gives the results of the reference path (normalize, the
+// string path: a string per URL met, the result of every rewrite canonicalized from a fresh
+// string) with these differences in cost:
+//
+//   - The static key and every rewritten URL are written into one buffer of the call's scratch
+//     (an arena that only grows during the call), so the URLs met are strings into it; only the
+//     result is copied out, once (none for AppendNormalize).
+//   - A URL that no rule can match (its host has no rules, and no rule of every host finds its
+//     query parameter) is known so from the host and the query's names, before it is tokenized.
+//   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
+
+// everyHostFilter is what mayMatch knows of the rules of every host: the query parameter
+// names of which each such rule requires one present. ok is false when some rule of every host
+// requires no query parameter, so that only tokenizing tells.
+type everyHostFilter struct {
+	ok    bool
+	names []string        // up to maxKids names, scanned
+	set   map[string]bool // more names
+}
+
+// newEveryHostFilter makes the filter of the rules of every host among rs.
+func newEveryHostFilter(rs []crule) everyHostFilter {
+	f := everyHostFilter{ok: true}
+	seen := map[string]bool{}
+	for i := range rs {
+		r := &rs[i]
+		if r.Scope.Domain || r.Scope.Host != AllHosts {
+			continue
+		}
+		name, found := "", false
+		for _, c := range r.Context {
+			// A condition that a query key be present or have a value requires the parameter of
+			// that name, whatever its occurrence or deep index.
+			if c.Key.Part == urlnorm.PartQuery && (c.Op == Equal || c.Op == Any) {
+				name, found = c.Key.Name, true
+				break
+			}
+		}
+		if !found {
+			return everyHostFilter{}
+		}
+		seen[name] = true
+	}
+	if len(seen) > maxKids {
+		f.set = seen
+		return f
+	}
+	for n := range seen {
+		f.names = append(f.names, n)
+	}
+	return f
+}
+
+// has reports whether name is one of the filter's names.
+func (f *everyHostFilter) has(name string) bool {
+	if f.set != nil {
+		return f.set[name]
+	}
+	for _, n := range f.names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// mayMatch reports whether a rule of s may match the URL u, which has the shape that
+// urlnorm.Tokenize takes; false means that match certainly finds no rule, true that it may.
+// It reads the host and the query's parameter names, without tokenizing u.
+func (s *Set) mayMatch(u string) bool {
+	// A URL that Tokenize may refuse (too many tokens) takes the full path, which reports it.
+	if len(u) > maxTokensFilter {
+		return true
+	}
+	// The scheme ends at the first "://", as urlnorm.Tokenize has it: in a key, at the first ':'.
+	i := strings.IndexByte(u, ':')
+	if i <= 0 || len(u) < i+3 || u[i+1] != '/' || u[i+2] != '/' {
+		if i = strings.Index(u, "://"); i <= 0 {
+			return true
+		}
+	}
+	rest := u[i+3:]
+	end := strings.IndexByte(rest, '/')
+	if end < 0 {
+		return true
+	}
+	host := rest[:end]
+	if strings.IndexByte(host, '@') >= 0 {
+		host = host[strings.LastIndexByte(host, '@')+1:]
+	}
+	// The host ends at the port's ':', unless that ':' is inside an IPv6 literal's brackets
+	// (as urlnorm.Tokenize splits it).
+	if strings.IndexByte(host, ':') >= 0 {
+		if c := strings.LastIndexByte(host, ':'); strings.IndexByte(host[c:], ']') < 0 {
+			host = host[:c]
+		}
+	}
+	if s.hosts.mayHave(host) {
+		return true
+	}
+	if s.all == nil || host == AllHosts {
+		return false
+	}
+	if !s.every.ok {
+		return true
+	}
+	rest = rest[end:]
+	q := strings.IndexByte(rest, '?')
+	if q < 0 || strings.IndexByte(rest[:q], '#') >= 0 {
+		return false // no query: the '?' is in the fragment, if anywhere
+	}
+	query := rest[q+1:]
+	if h := strings.IndexByte(query, '#'); h >= 0 {
+		query = query[:h]
+	}
+	for {
+		param := query
+		j := strings.IndexByte(query, '&')
+		if j >= 0 {
+			param = query[:j]
+		}
+		if eq := strings.IndexByte(param, '='); eq >= 0 {
+			param = param[:eq]
+		}
+		if s.every.has(param) {
+			return true
+		}
+		if j < 0 {
+			return false
+		}
+		query = query[j+1:]
+	}
+}
+
+// hostFilter holds a hash of every host that has rules of its own (exact scope) or deep-token
+// patterns and of every domain that has rules (domain scope), in an open-addressing table, so
+// that mayMatch learns with one pass over a host, right to left, that neither the host nor any
+// domain it is in has rules, and view.load finds the index trees and patterns of the host and its
+// domains in the same pass, without a map lookup. A hash that collides makes mayHave answer true,
+// which only costs the full path. Its zero value has no hosts.
+type hostFilter struct {
+	slots []uint64 // 0: empty; a host's hash with its low bit clear, a domain's with it set
+	ents  []hostEnt
+	shift uint8
+	// bits has a bit set for each hash in slots (by the hash's top bits), so that has answers
+	// most hashes not in slots with one well-predicted test instead of a probe; nil if slots is.
+	bits *[filterWords]uint64
+}
+
+// hostEnt is what hostFilter holds of a host or domain: its name, its index tree and (a host's)
+// deep-token patterns.
+type hostEnt struct {
+	name string
+	tree *node
+	pat  Patterns
+}
+
+// filterWords is the size of hostFilter.bits in words: 4096 bits.
+const filterWords = 64
+
+// newHostFilter makes the filter of the hosts and domains with rules, and of the hosts with
+// patterns.
+func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hostFilter {
+	n := len(exact) + len(domain) + len(pats)
+	if n == 0 {
+		return hostFilter{}
+	}
+	bits := 3
+	for 1<<bits < 2*n {
+		bits++
+	}
+	f := hostFilter{slots: make([]uint64, 1<<bits), ents: make([]hostEnt, 1<<bits), shift: uint8(64 - bits), bits: new([filterWords]uint64)}
+	for h, t := range exact {
+		f.add(suffixHash(h)&^1, hostEnt{name: h, tree: t, pat: pats[h]})
+	}
+	for h, p := range pats {
+		if exact[h] == nil {
+			f.add(suffixHash(h)&^1, hostEnt{name: h, pat: p})
+		}
+	}
+	for h, t := range domain {
+		f.add(suffixHash(h)|1, hostEnt{name: h, tree: t})
+	}
+	return f
+}
+
+// suffixHash is the hash that mayHave computes of a whole host (see labelHash), with its top
+// bit set so that it is never 0.
+func suffixHash(h string) uint64 {
+	x := uint64(hashSeed)
+	for j := len(h); ; {
+		i := strings.LastIndexByte(h[:j], '.') + 1
+		x = labelHash(x, h, i, j)
+		if i == 0 {
+			return x | 1<<63
+		}
+		j = i - 1
+	}
+}
+
+// labelHash mixes the label h[i:j] into x, the hash of the labels after it: a host's hash is
+// made label by label from the last, so that the hash of each suffix after a dot is met on the
+// way. It reads the label eight bytes at a time, not byte by byte.
+func labelHash(x uint64, h string, i, j int) uint64 {
+	for ; j-i > 8; i += 8 {
+		x = mixHash(x ^ le64(h[i:]))
+	}
+	var w uint64
+	switch n := j - i; {
+	case n == 8:
+		w = le64(h[i:])
+	case n == 0:
+	case i+8 <= len(h):
+		w = le64(h[i:]) & (1<<(8*n) - 1)
+	case j >= 8:
+		w = le64(h[j-8:]) >> (8 * (8 - n))
+	default:
+		for k := j - 1; k >= i; k-- {
+			w = w<<8 | uint64(h[k])
+		}
+	}
+	return mixHash(x ^ w ^ uint64(j-i)<<56)
+}
+
+func mixHash(x uint64) uint64 {
+	x *= 0xbf58476d1ce4e5b9
+	return x ^ x>>31
+}
+
+// le64 is the little-endian word of the first eight bytes of s.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+const hashSeed = 14695981039346656037
+
+func (f *hostFilter) add(x uint64, e hostEnt) {
+	b := (x * 0x9e3779b97f4a7c15) >> 52
+	f.bits[b>>6] |= 1 << (b & 63)
+	mask := uint64(len(f.slots) - 1)
+	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
+		if f.slots[i] == 0 {
+			f.slots[i], f.ents[i] = x, e
+			return
+		}
+	}
+}
+
+func (f *hostFilter) has(x uint64) bool {
+	if b := (x * 0x9e3779b97f4a7c15) >> 52; f.bits[b>>6]&(1<<(b&63)) == 0 {
+		return false
+	}
+	mask := uint64(len(f.slots) - 1)
+	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
+		switch f.slots[i] {
+		case x:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
+// get returns the entry of hash x and name name, or nil.
+func (f *hostFilter) get(x uint64, name string) *hostEnt {
+	if b := (x * 0x9e3779b97f4a7c15) >> 52; f.bits[b>>6]&(1<<(b&63)) == 0 {
+		return nil
+	}
+	mask := uint64(len(f.slots) - 1)
+	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
+		switch f.slots[i] {
+		case x:
+			if f.ents[i].name == name {
+				return &f.ents[i]
+			}
+		case 0:
+			return nil
+		}
+	}
+}
+
+// trees finds the index trees of host and of the domains it is in, and host's patterns, in one
+// pass over host: it returns the host's entry (nil if it has neither rules nor patterns) and
+// appends the trees of its domains to doms, longest domain first.
+func (f *hostFilter) trees(host string, doms []*node) (*hostEnt, []*node) {
+	if len(f.slots) == 0 {
+		return nil, doms
+	}
+	n := len(doms)
+	x := uint64(hashSeed)
+	for j := len(host); ; {
+		i := strings.LastIndexByte(host[:j], '.') + 1
+		x = labelHash(x, host, i, j)
+		if i == 0 {
+			break
+		}
+		if e := f.get(x|1<<63|1, host[i:]); e != nil {
+			doms = append(doms, e.tree)
+		}
+		j = i - 1
+	}
+	x |= 1 << 63
+	if e := f.get(x|1, host); e != nil {
+		doms = append(doms, e.tree)
+	}
+	slices.Reverse(doms[n:])
+	return f.get(x&^1, host), doms
+}
+
+// mayHave reports whether host may have rules of its own or be in a domain with rules (as
+// Set.matchFrom looks them up: the host, then each suffix after a dot); false is certain.
+func (f *hostFilter) mayHave(host string) bool {
+	if len(f.slots) == 0 {
+		return false
+	}
+	x := uint64(hashSeed)
+	for j := len(host); ; {
+		i := strings.LastIndexByte(host[:j], '.') + 1
+		x = labelHash(x, host, i, j)
+		if i == 0 {
+			break
+		}
+		if f.has(x | 1<<63 | 1) {
+			return true // the domain host[i:]
+		}
+		j = i - 1
+	}
+	x |= 1 << 63
+	return f.has(x&^1) || f.has(x|1)
+}
+
+// maxTokensFilter is the length of a URL up to which it cannot have more path segments or query
+// parameters than urlnorm.Tokenize takes (32767).
+const maxTokensFilter = 1<<15 - 1
+
+// bytesString returns the bytes of b as a string, without copying: b must not change while
+// the string is in use.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// normalizeFast is Normalize (the fast path described above) of u, whose key (with a Key; u
+// itself without) is in sc.arena, for a URL that mayMatch did not turn away. The string it
+// returns may point into sc.arena: the caller copies it before it puts sc back.
+func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
+	in := u
+	if s.keyer != nil {
+		in = bytesString(sc.arena)
+	}
+	sc.inArena = true
+	defer func() { sc.inArena = false }()
+	cur := in
+	for n := 0; ; n++ {
+		if n > 0 && !s.mayMatch(cur) {
+			return cur, nil // a rewrite to a host without rules, often
+		}
+		if err := sc.v.load(cur, s); err != nil {
+			return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
+		}
+		i := s.match(&sc.v)
+		if i < 0 {
+			return cur, nil
+		}
+		next, err := s.apply(sc, i, cur)
+		if err != nil {
+			return cur, err
+		}
+		if next == cur {
+			next, err = s.applyNext(sc, cur, i, false)
+			if err != nil || next == "" {
+				return cur, err
+			}
+		}
+		if n == s.maxRw {
+			return cur, &Error{Op: "normalize", Input: strings.Clone(in), Err: ErrRewriteLimit}
+		}
+		sc.chain = append(sc.chain, cur)
+		for _, c := range sc.chain {
+			if c == next {
+				return in, &Error{Op: "normalize", Input: strings.Clone(in), Err: ErrCycle}
+			}
+		}
+		cur = next
+	}
+}
+
+// tokenKeyFlags are the urlnorm flags whose effect keyClean knows: those of urlnorm.Crawler and
+// DropUserinfo. A set whose Key has another flag (FoldWWW, DropIndex, LowercasePath, ...) has
+// every rewritten URL keyed again from its text.
+const tokenKeyFlags = urlnorm.Crawler | urlnorm.DropUserinfo
+
+// keyClean reports whether the URL that the tokens out and the insertions ins spell is its own
+// key under tokenKeyFlags, given that orig, the tokens of a key that out was copied from (token
+// for token: a deleted token has Part 0), spell a key. It answers false, "read it again", for
+// anything it does not check. A key stays a key when the changes are:
+//   - deleted port, userinfo, path segments or query parameters: what is left is canonical,
+//     and the query stays sorted;
+//   - a path segment set or inserted to unreserved characters (RFC 3986 section 2.3) that are not
+//     "." or "..": nothing to escape, decode or resolve;
+//   - a host set to lower-case LDH labels that IDNA and the IPv4 parser leave as they are;
+//   - a scheme set to http or https, with no port left to be a default one.
+//
+// A query parameter set or added, a fragment, a port or a userinfo set are not checked: the
+// first may become a session id or an empty parameter, the others are rare.
+func keyClean(orig, out []urlnorm.Token, ins []insertion) bool {
+	port := false
+	for i := range out {
+		t, o := &out[i], &orig[i]
+		if t.Part == 0 {
+			if o.Part == urlnorm.PartScheme || o.Part == urlnorm.PartHost {
+				return false
+			}
+			continue
+		}
+		if t.Part == urlnorm.PartPort {
+			port = true
+		}
+		if t.Value == o.Value && t.Bare == o.Bare {
+			continue
+		}
+		switch t.Part {
+		case urlnorm.PartPath:
+			if !plainSegment(t.Value) {
+				return false
+			}
+		case urlnorm.PartHost:
+			if !plainHost(t.Value) {
+				return false
+			}
+		case urlnorm.PartScheme:
+			if t.Value != "http" && t.Value != "https" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	for _, x := range ins {
+		if x.tok.Part != urlnorm.PartPath || !plainSegment(x.tok.Value) {
+			return false
+		}
+	}
+	if port {
+		// A changed scheme could make the port its default; the check is not worth it.
+		for i := range out {
+			if out[i].Part == urlnorm.PartScheme && out[i].Value != orig[i].Value {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// plainSegment reports whether v is a path segment that a key keeps as it is: unreserved
+// characters only, and not a dot segment.
+func plainSegment(v string) bool {
+	if v == "." || v == ".." {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !unreserved(v[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func unreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// plainHost reports whether h is a host name that a key keeps as it is: labels of lower-case
+// letters, digits and inner hyphens (no "xn--" label, no hyphens at the third and fourth place,
+// at most 63 bytes each, 253 in all), the last with a letter and not starting "0x", so that the
+// WHATWG host parser does not read it as an IPv4 address.
+func plainHost(h string) bool {
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for len(h) > 0 {
+		l := h
+		if j := strings.IndexByte(h, '.'); j >= 0 {
+			l, h = h[:j], h[j+1:]
+			if h == "" {
+				return false // a trailing dot
+			}
+		} else {
+			h = ""
+		}
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' || len(l) >= 4 && l[2] == '-' && l[3] == '-' {
+			return false
+		}
+		letter := false
+		for i := 0; i < len(l); i++ {
+			c := l[i]
+			switch {
+			case 'a' <= c && c <= 'z':
+				letter = true
+			case '0' <= c && c <= '9' || c == '-':
+			default:
+				return false
+			}
+		}
+		if h == "" && (!letter || len(l) >= 2 && l[0] == '0' && l[1] == 'x') {
+			return false
+		}
+	}
+	return true
+}
