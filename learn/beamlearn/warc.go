@@ -63,39 +63,56 @@ func readWARC(r io.Reader, name string, skipBad bool, page func(url string, html
 	var buf []byte
 	for n := 1; ; n++ {
 		before := cr.n - int64(br.Buffered())
-		rec, off, v, err := u.Unmarshal(br)
-		if err == io.EOF && rec == nil && cr.n-int64(br.Buffered()) == before {
-			return st, nil
-		}
-		st.Records++
-		if off > 0 && v != nil && len(*v) > 0 {
-			// Bytes that are no record before this one: gowarc skipped to the next record
-			// and says so first.
-			if !skipBad {
-				return st, fmt.Errorf("beamlearn: %s: %d bytes that are not a WARC record before record %d", name, off, n)
-			}
-			st.Bad++
-			*v = (*v)[1:]
-		}
 		var url string
-		if err == nil {
-			url, buf, err = htmlPayload(rec, buf[:0], &st)
-		}
-		if rec != nil {
-			if cerr := rec.Close(); err == nil && cerr != nil {
-				err = cerr
+		eof := false
+		err := func() (err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					// gowarc v1.1.1 indexes out of range on some malformed lines (a
+					// version line of "WARC/\n"): a malformed record, and a fresh
+					// unmarshaler for the next one.
+					err = fmt.Errorf("malformed record (gowarc: %v)", p)
+					u = gowarc.NewUnmarshaler()
+				}
+			}()
+			rec, off, v, err := u.Unmarshal(br)
+			if err == io.EOF && rec == nil && cr.n-int64(br.Buffered()) == before {
+				eof = true
+				return nil
 			}
-		}
-		if err == nil && v != nil && !v.Valid() {
-			// A record cut short, a digest that does not match, a malformed field.
-			var msgs []string
-			for _, e := range *v {
-				msgs = append(msgs, e.Error())
+			st.Records++
+			if off > 0 && v != nil && len(*v) > 0 {
+				// Bytes that are no record before this one: gowarc skipped to the next
+				// record and says so first.
+				if !skipBad {
+					return fmt.Errorf("%d bytes that are not a WARC record before it", off)
+				}
+				st.Bad++
+				*v = (*v)[1:]
 			}
-			err = errors.New(strings.Join(msgs, "; "))
-		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			err = errors.New("truncated")
+			if err == nil {
+				url, buf, err = htmlPayload(rec, buf[:0], &st)
+			}
+			if rec != nil {
+				if cerr := rec.Close(); err == nil && cerr != nil {
+					err = cerr
+				}
+			}
+			if err == nil && v != nil && !v.Valid() {
+				// A record cut short, a digest that does not match, a malformed field.
+				var msgs []string
+				for _, e := range *v {
+					msgs = append(msgs, e.Error())
+				}
+				err = errors.New(strings.Join(msgs, "; "))
+			}
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				err = errors.New("truncated")
+			}
+			return err
+		}()
+		if eof {
+			return st, nil
 		}
 		if err != nil {
 			if !skipBad {
