@@ -1,10 +1,8 @@
 package urlnorm
 
 import (
-	"encoding/json"
 	"errors"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -287,31 +285,7 @@ func TestResolveNetURL(t *testing.T) {
 // flags do not give href, keyed by input and base, with the reason.
 var wptResolveDeviations = map[[2]string]string{}
 
-func loadWPTWithBase(t *testing.T) []wptCase {
-	t.Helper()
-	data, err := os.ReadFile("testdata/wpt/urltestdata.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		t.Fatal(err)
-	}
-	var cases []wptCase
-	for _, r := range raw {
-		if len(r) > 0 && r[0] == '"' {
-			continue // comment
-		}
-		var c wptCase
-		if err := json.Unmarshal(r, &c); err != nil {
-			t.Fatal(err)
-		}
-		if c.Base != nil {
-			cases = append(cases, c)
-		}
-	}
-	return cases
-}
+func loadWPTWithBase(t *testing.T) []wptCase { return loadWPTCases(t, true) }
 
 // attributeResolve returns the flags of f (outside whatwgFlags) that, each
 // removed alone, change what Resolve prints.
