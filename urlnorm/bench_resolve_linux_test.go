@@ -3,7 +3,6 @@
 package urlnorm
 
 import (
-	"net/url"
 	"runtime"
 	"testing"
 	"time"
@@ -18,37 +17,7 @@ import (
 // beforehand, as the Base variants have every base made beforehand;
 // NetURLString also prints the result.
 func BenchmarkResolveCPU(b *testing.B) {
-	pairs, _ := loadHrefs(b)
-	bases := make([]*url.URL, len(pairs))
-	for i, p := range pairs {
-		bases[i], _ = url.Parse(p.base)
-	}
-	n := New(Crawler)
-	pbases := make([]*Base, len(pairs))
-	for i, p := range pairs {
-		pbases[i], _ = n.Base(p.base)
-	}
-	buf := make([]byte, 0, 4096)
-	fs := []struct {
-		name string
-		f    func(i int)
-	}{
-		{"Resolve", func(i int) { n.Resolve(pairs[i].base, pairs[i].ref) }},
-		{"ResolveKey", func(i int) { n.ResolveKey(pairs[i].base, pairs[i].ref) }},
-		{"AppendResolveKey", func(i int) { buf, _ = n.AppendResolveKey(buf[:0], pairs[i].base, pairs[i].ref) }},
-		{"BaseResolveKey", func(i int) { pbases[i].ResolveKey(pairs[i].ref) }},
-		{"BaseAppendResolveKey", func(i int) { buf, _ = pbases[i].AppendResolveKey(buf[:0], pairs[i].ref) }},
-		{"NetURL", func(i int) {
-			if r, err := url.Parse(pairs[i].ref); err == nil {
-				bases[i].ResolveReference(r)
-			}
-		}},
-		{"NetURLString", func(i int) {
-			if r, err := url.Parse(pairs[i].ref); err == nil {
-				_ = bases[i].ResolveReference(r).String()
-			}
-		}},
-	}
+	pairs, fs := resolveFuncs(b)
 	for _, f := range fs {
 		b.Run(f.name, func(b *testing.B) {
 			runtime.LockOSThread()

@@ -73,12 +73,18 @@ func loadHrefs(tb testing.TB) (pairs []hrefPair, kinds map[string]int) {
 func dirOf(p string) string  { return p[:strings.LastIndexByte(p, '/')+1] }
 func nameOf(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
 
-// BenchmarkResolve runs each function over the (page, href) pairs in turn,
-// one pair per op. NetURL parses the href and resolves it against the page
-// parsed beforehand (base.ResolveReference(ref)), the yardstick, as the Base
-// variants have every Base made beforehand; its String twin also prints the
-// result, as Resolve does.
-func BenchmarkResolve(b *testing.B) {
+// resolveFunc is one function the resolve benchmarks time, on pair i.
+type resolveFunc struct {
+	name string
+	f    func(i int)
+}
+
+// resolveFuncs returns the (page, href) pairs of loadHrefs and the functions
+// the resolve benchmarks compare on them: undust's resolvers, and net/url's
+// url.Parse(href) with base.ResolveReference, every base parsed beforehand as
+// the Base variants have every Base made beforehand (NetURLString also
+// prints the result, as Resolve does).
+func resolveFuncs(b *testing.B) ([]hrefPair, []resolveFunc) {
 	pairs, _ := loadHrefs(b)
 	bases := make([]*url.URL, len(pairs))
 	for i, p := range pairs {
@@ -90,10 +96,7 @@ func BenchmarkResolve(b *testing.B) {
 		pbases[i], _ = n.Base(p.base)
 	}
 	buf := make([]byte, 0, 4096)
-	fs := []struct {
-		name string
-		f    func(i int)
-	}{
+	return pairs, []resolveFunc{
 		{"Resolve", func(i int) { n.Resolve(pairs[i].base, pairs[i].ref) }},
 		{"ResolveKey", func(i int) { n.ResolveKey(pairs[i].base, pairs[i].ref) }},
 		{"AppendResolveKey", func(i int) { buf, _ = n.AppendResolveKey(buf[:0], pairs[i].base, pairs[i].ref) }},
@@ -110,6 +113,12 @@ func BenchmarkResolve(b *testing.B) {
 			}
 		}},
 	}
+}
+
+// BenchmarkResolve runs each function of resolveFuncs over the (page, href)
+// pairs in turn, one pair per op; NetURL is the yardstick.
+func BenchmarkResolve(b *testing.B) {
+	pairs, fs := resolveFuncs(b)
 	for _, f := range fs {
 		b.Run(f.name, func(b *testing.B) {
 			b.ReportAllocs()
