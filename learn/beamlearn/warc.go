@@ -31,7 +31,7 @@ func IsWARC(name string) bool {
 
 // warcStats counts what ReadWARCPages left out, by reason.
 type warcStats struct {
-	Records  int // records read
+	Records  int // records read, well-formed or not
 	Pages    int // HTML pages emitted
 	NotPage  int // records that are not a response with an HTML payload and status 2xx
 	Encoding int // payloads in a content coding other than gzip and deflate
@@ -59,10 +59,18 @@ func readWARC(r io.Reader, name string, skipBad bool, page func(url string, html
 	var st warcStats
 	cr := &countingReader{r: r}
 	br := bufio.NewReaderSize(cr, 64<<10)
-	u := gowarc.NewUnmarshaler() // syntax errors and spec violations land in the Validation
+	consumed := func() int64 { return cr.n - int64(br.Buffered()) }
+	// Syntax errors fail the record: under gowarc v1.1.1's lenient policy, a header cut
+	// short loops for ever adding the same error. Spec violations (a digest that does not
+	// match, a record cut short in its block) land in the Validation.
+	newUnmarshaler := func() gowarc.Unmarshaler {
+		return gowarc.NewUnmarshaler(gowarc.WithSyntaxErrorPolicy(gowarc.ErrFail))
+	}
+	u := newUnmarshaler()
 	var buf []byte
-	for n := 1; ; n++ {
-		before := cr.n - int64(br.Buffered())
+	garbage := false // inside a run of bytes that are no record, counted once
+	for n := 1; ; {
+		before := consumed()
 		var url string
 		eof := false
 		err := func() (err error) {
@@ -72,23 +80,13 @@ func readWARC(r io.Reader, name string, skipBad bool, page func(url string, html
 					// version line of "WARC/\n"): a malformed record, and a fresh
 					// unmarshaler for the next one.
 					err = fmt.Errorf("malformed record (gowarc: %v)", p)
-					u = gowarc.NewUnmarshaler()
+					u = newUnmarshaler()
 				}
 			}()
-			rec, off, v, err := u.Unmarshal(br)
-			if err == io.EOF && rec == nil && cr.n-int64(br.Buffered()) == before {
+			rec, _, v, err := u.Unmarshal(br)
+			if err == io.EOF && rec == nil && consumed() == before {
 				eof = true
 				return nil
-			}
-			st.Records++
-			if off > 0 && v != nil && len(*v) > 0 {
-				// Bytes that are no record before this one: gowarc skipped to the next
-				// record and says so first.
-				if !skipBad {
-					return fmt.Errorf("%d bytes that are not a WARC record before it", off)
-				}
-				st.Bad++
-				*v = (*v)[1:]
 			}
 			if err == nil {
 				url, buf, err = htmlPayload(rec, buf[:0], &st)
@@ -114,18 +112,28 @@ func readWARC(r io.Reader, name string, skipBad bool, page func(url string, html
 		if eof {
 			return st, nil
 		}
-		if err != nil {
+		if consumed() == before {
+			// No record here: bytes that are none, or an error before the first byte.
 			if !skipBad {
 				return st, fmt.Errorf("beamlearn: %s: WARC record %d: %v", name, n, err)
 			}
-			st.Bad++
-			if after := cr.n - int64(br.Buffered()); after == before {
-				// Nothing consumed: step over a byte so the next record is searched for
-				// further on.
-				if _, err := br.Discard(1); err != nil {
-					return st, nil
-				}
+			if !garbage {
+				st.Bad++
+				garbage = true
 			}
+			if _, err := br.Discard(1); err != nil {
+				return st, nil
+			}
+			continue
+		}
+		garbage = false
+		st.Records++
+		n++
+		if err != nil {
+			if !skipBad {
+				return st, fmt.Errorf("beamlearn: %s: WARC record %d: %v", name, n-1, err)
+			}
+			st.Bad++
 			continue
 		}
 		if url == "" {
