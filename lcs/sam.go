@@ -14,7 +14,7 @@ import (
 // Transitions are stored per state, chosen for few cache misses on an
 // automaton far larger than the caches: up to two inline in the state (most
 // states have one or two), up to eight in an unsorted block of an arena,
-// more in an open-addressing hash table in the arena (load at most 1/2).
+// more in an open-addressing hash table in the arena (load at most 3/4).
 // Blocks have power-of-two sizes; a size-class allocator with free lists
 // reuses the blocks left behind when a state outgrows its block.
 type automaton struct {
@@ -53,12 +53,12 @@ func isSolid(e uint64) bool       { return e&solid != 0 }
 
 // blockClass returns log2 of the block size for a state with deg > 2
 // transitions: 4 or 8 entries scanned linearly, else a hash table of at
-// least twice deg slots.
+// least 4/3 deg slots (more are as many cache misses and touch more memory).
 func blockClass(deg int32) int {
 	if deg <= maxLinear {
 		return bits.Len32(uint32(deg - 1))
 	}
-	return bits.Len32(uint32(2*deg - 1))
+	return bits.Len32(uint32(deg + deg/3))
 }
 
 func hashSlot(c rune, class int) uint32 {
