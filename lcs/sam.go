@@ -11,35 +11,43 @@ import (
 // the strings added to it), built online: adding a string of n runes costs
 // amortized O(n) time and creates at most 2n states and 3n transitions.
 //
-// Transitions are stored per state, chosen for few cache misses on an
-// automaton far larger than the caches: up to two inline in the state (most
-// states have one or two), up to eight in an unsorted block of an arena,
-// more in an open-addressing hash table in the arena (load at most 1/2).
-// Blocks have power-of-two sizes; a size-class allocator with free lists
-// reuses the blocks left behind when a state outgrows its block.
+// The layout is chosen for few cache misses on an automaton far larger than
+// the caches. A state is 16 bytes, four to a cache line: its length, its
+// suffix link and one word that is either its only transition (most states
+// have one) or a reference to a block of an arena. Blocks of 2, 4 or 8
+// transitions are scanned linearly; more live in an open-addressing hash
+// table in the arena (load at most 3/4) behind a header entry holding their
+// number. Blocks come in size classes; an allocator with free lists reuses
+// the blocks left behind when a state outgrows its block. The owner of
+// each state, read only when a walk finds a longer match, is kept apart.
 type automaton struct {
-	st   []state
-	edge []uint64 // arena of transitions: symbol<<32 | target
-	free [32][]uint32
+	st    []state
+	owner []int32  // per state: id of the first string added that contains it
+	edge  []uint64 // arena of blocks of transitions; 0 is an empty entry
+	free  [32][]uint32
 }
 
 // state is one state of the automaton: the class of substrings that share
-// their set of end positions. It is 32 bytes, half a cache line.
+// their set of end positions.
 type state struct {
-	len   int32  // length of the longest substring in the class
-	link  int32  // suffix link; -1 for the root
-	owner int32  // id of the first string added that contains the class
-	deg   int32  // number of transitions
-	e0    uint64 // deg <= 2: first transition; deg > 2: arena offset of the block
-	e1    uint64 // deg == 2: second transition
+	len  int32  // length of the longest substring in the class
+	link int32  // suffix link; -1 for the root
+	e    uint64 // 0, the only transition, or isBlock | class<<classShift | offset
 }
 
 const (
-	stateBytes = int(unsafe.Sizeof(state{}))
-	noEdge     = ^uint64(0) // an empty hash slot: no rune is 0xffffffff
-	maxLinear  = 8          // blocks up to this many transitions are scanned
+	// stateBytes is the memory of a state, its owner included.
+	stateBytes     = int(unsafe.Sizeof(state{})) + 4
+	maxLinear      = 8 // blocks up to this many transitions are scanned
+	maxLinearClass = 3
+	isBlock        = 1 << 63
+	classShift     = 56
 )
 
+// A transition is symbol<<32 | target, never 0 since no transition leads
+// to the root. Symbols are runes, below 2^21, so a state's word tells a
+// transition from a block reference by its top bit.
+//
 // solid marks a transition p -> q with len(q) == len(p)+1, which the
 // construction asks about for every added rune: the bit saves reading q,
 // a cache miss on a large automaton. Targets are below 2^31, so bit 31 of
@@ -51,14 +59,29 @@ func edgeSym(e uint64) rune       { return rune(e >> 32) }
 func edgeTo(e uint64) int32       { return int32(uint32(e) &^ solid) }
 func isSolid(e uint64) bool       { return e&solid != 0 }
 
-// blockClass returns log2 of the block size for a state with deg > 2
-// transitions: 4 or 8 entries scanned linearly, else a hash table of at
-// least twice deg slots.
+func blockRef(class int, off uint64) uint64 { return isBlock | uint64(class)<<classShift | off }
+func blockOf(e uint64) (class int, off uint64) {
+	return int(e>>classShift) & 31, uint64(uint32(e))
+}
+
+// blockSize returns the number of arena entries of a block of class:
+// 1<<class transitions scanned linearly, or a header and a hash table of
+// 1<<class slots.
+func blockSize(class int) uint64 {
+	if class <= maxLinearClass {
+		return 1 << class
+	}
+	return 1<<class + 1
+}
+
+// blockClass returns the class of the block for a state with deg >= 2
+// transitions: 2, 4 or 8 entries scanned linearly, else a hash table of at
+// least 4/3 deg slots (more are as many cache misses and touch more memory).
 func blockClass(deg int32) int {
 	if deg <= maxLinear {
 		return bits.Len32(uint32(deg - 1))
 	}
-	return bits.Len32(uint32(2*deg - 1))
+	return bits.Len32(uint32(deg + deg/3))
 }
 
 func hashSlot(c rune, class int) uint32 {
@@ -66,7 +89,8 @@ func hashSlot(c rune, class int) uint32 {
 }
 
 func (m *automaton) reset() {
-	m.st = append(m.st[:0], state{link: -1, owner: -1})
+	m.st = append(m.st[:0], state{link: -1})
+	m.owner = append(m.owner[:0], -1)
 	m.edge = m.edge[:0]
 	for i := range m.free {
 		m.free[i] = m.free[i][:0]
@@ -74,7 +98,7 @@ func (m *automaton) reset() {
 }
 
 // reserve makes room for adding strings of about runes runes in total
-// without growing the arrays: about 1.2 states and 2.2 arena entries per
+// without growing the arrays: about 1.2 states and 1.8 arena entries per
 // rune are used on text-like strings. The arrays it makes are advised to
 // huge pages (see adviseHuge).
 func (m *automaton) reserve(runes int) {
@@ -83,11 +107,15 @@ func (m *automaton) reserve(runes int) {
 	}
 	if need := len(m.st) + runes*5/4 + 1; need > cap(m.st) {
 		st := make([]state, len(m.st), need)
-		adviseHuge(unsafe.Pointer(unsafe.SliceData(st)), need*stateBytes)
+		adviseHuge(unsafe.Pointer(unsafe.SliceData(st)), need*int(unsafe.Sizeof(state{})))
 		copy(st, m.st)
 		m.st = st
+		owner := make([]int32, len(m.owner), need)
+		adviseHuge(unsafe.Pointer(unsafe.SliceData(owner)), need*4)
+		copy(owner, m.owner)
+		m.owner = owner
 	}
-	if need := len(m.edge) + runes*9/4; need > cap(m.edge) {
+	if need := len(m.edge) + runes*2; need > cap(m.edge) {
 		edge := make([]uint64, len(m.edge), need)
 		adviseHuge(unsafe.Pointer(unsafe.SliceData(edge)), need*8)
 		copy(edge, m.edge)
@@ -97,7 +125,7 @@ func (m *automaton) reserve(runes int) {
 
 // bytes returns the memory held by the automaton.
 func (m *automaton) bytes() int {
-	n := cap(m.st)*stateBytes + cap(m.edge)*8
+	n := cap(m.st)*int(unsafe.Sizeof(state{})) + cap(m.owner)*4 + cap(m.edge)*8
 	for _, f := range m.free {
 		n += cap(f) * 4
 	}
@@ -108,28 +136,28 @@ func (m *automaton) bytes() int {
 // until the automaton grows.
 func (m *automaton) find(s int32, c rune) *uint64 {
 	st := &m.st[s]
-	switch d := st.deg; {
-	case d == 0:
-		return nil
-	case d <= 2:
-		if edgeSym(st.e0) == c {
-			return &st.e0
-		}
-		if d == 2 && edgeSym(st.e1) == c {
-			return &st.e1
+	e := st.e
+	if e&isBlock == 0 {
+		if e != 0 && edgeSym(e) == c {
+			return &st.e
 		}
 		return nil
-	case d <= maxLinear:
-		block := m.edge[st.e0 : st.e0+uint64(d)]
+	}
+	class, off := blockOf(e)
+	if class <= maxLinearClass {
+		block := m.edge[off : off+1<<class]
 		for i := range block {
+			if block[i] == 0 {
+				return nil
+			}
 			if edgeSym(block[i]) == c {
 				return &block[i]
 			}
 		}
 		return nil
 	}
-	p := &m.edge[m.slot(st, c)]
-	if *p == noEdge {
+	p := &m.edge[m.slot(e, c)]
+	if *p == 0 {
 		return nil
 	}
 	return p
@@ -143,122 +171,128 @@ func (m *automaton) next(s int32, c rune) int32 {
 	return -1
 }
 
-// slot returns the index of c's slot in the hash block of st, or of the
-// empty slot where c would go.
-func (m *automaton) slot(st *state, c rune) uint64 {
-	class := blockClass(st.deg)
+// slot returns the index of c's slot in the hash block that e refers to,
+// or of the empty slot where c would go.
+func (m *automaton) slot(e uint64, c rune) uint64 {
+	class, off := blockOf(e)
 	mask := uint32(1)<<class - 1
-	block := m.edge[st.e0 : st.e0+uint64(mask)+1]
+	off++ // the header
+	block := m.edge[off : off+uint64(mask)+1]
 	for i := hashSlot(c, class); ; i = (i + 1) & mask {
-		if e := block[i]; e == noEdge || edgeSym(e) == c {
-			return st.e0 + uint64(i)
+		if x := block[i]; x == 0 || edgeSym(x) == c {
+			return off + uint64(i)
 		}
 	}
 }
 
-// alloc returns the offset of a free block of 1<<class entries.
+// alloc returns the offset of a free, zeroed block of class.
 func (m *automaton) alloc(class int) uint64 {
+	size := blockSize(class)
 	if f := m.free[class]; len(f) > 0 {
-		off := f[len(f)-1]
+		off := uint64(f[len(f)-1])
 		m.free[class] = f[:len(f)-1]
-		return uint64(off)
+		clear(m.edge[off : off+size])
+		return off
 	}
 	off := len(m.edge)
-	if off+1<<class > math.MaxUint32 {
+	if uint64(off)+size > math.MaxUint32 {
 		panic("lcs: automaton arena exceeds 2^32 transitions")
 	}
-	m.edge = append(m.edge, make([]uint64, 1<<class)...)
+	m.edge = append(m.edge, make([]uint64, size)...)
 	return uint64(off)
 }
 
-// add adds the transition e from s; s has none on its symbol.
-func (m *automaton) add(s int32, e uint64) {
-	st := &m.st[s]
-	c := edgeSym(e)
-	d := st.deg
+// add adds the transition x from s; s has none on its symbol.
+func (m *automaton) add(s int32, x uint64) {
+	e := m.st[s].e
 	switch {
-	case d == 0:
-		st.e0 = e
-	case d == 1:
-		st.e1 = e
-	case d == 2:
-		off := m.alloc(blockClass(3))
-		st = &m.st[s]
-		m.edge[off], m.edge[off+1], m.edge[off+2] = st.e0, st.e1, e
-		st.e0, st.e1 = off, 0
-	case d < maxLinear:
-		if class := blockClass(d); class != blockClass(d+1) {
-			off := m.alloc(class + 1)
-			st = &m.st[s]
-			copy(m.edge[off:off+uint64(d)], m.edge[st.e0:st.e0+uint64(d)])
-			m.free[class] = append(m.free[class], uint32(st.e0))
-			st.e0 = off
-		}
-		m.edge[st.e0+uint64(d)] = e
-	default:
-		if class := blockClass(d); d == maxLinear || class != blockClass(d+1) {
-			// Move to a (larger) hash block.
-			old := st.e0
-			newClass := blockClass(d + 1)
-			off := m.alloc(newClass)
-			st = &m.st[s]
-			block := m.edge[off : off+1<<newClass]
-			for i := range block {
-				block[i] = noEdge
-			}
-			st.e0 = off
-			var oldBlock []uint64
-			if d == maxLinear {
-				oldBlock = m.edge[old : old+uint64(d)]
-			} else {
-				oldBlock = m.edge[old : old+1<<class]
-			}
-			st.deg = d + 1 // the new class, for slot
-			for _, o := range oldBlock {
-				if o != noEdge {
-					m.edge[m.slot(st, edgeSym(o))] = o
-				}
-			}
-			m.free[class] = append(m.free[class], uint32(old))
-		}
-		st.deg = d + 1
-		m.edge[m.slot(st, c)] = e
+	case e == 0:
+		m.st[s].e = x
+		return
+	case e&isBlock == 0:
+		off := m.alloc(1)
+		m.edge[off], m.edge[off+1] = e, x
+		m.st[s].e = blockRef(1, off)
 		return
 	}
-	st.deg = d + 1
+	class, off := blockOf(e)
+	var d int32 // transitions before x
+	if class <= maxLinearClass {
+		block := m.edge[off : off+1<<class]
+		for d < int32(len(block)) && block[d] != 0 {
+			d++
+		}
+		if d < int32(len(block)) {
+			block[d] = x
+			return
+		}
+		if d < maxLinear {
+			noff := m.alloc(class + 1)
+			copy(m.edge[noff:], m.edge[off:off+uint64(d)])
+			m.edge[noff+uint64(d)] = x
+			m.free[class] = append(m.free[class], uint32(off))
+			m.st[s].e = blockRef(class+1, noff)
+			return
+		}
+	} else {
+		d = int32(m.edge[off])
+		if blockClass(d+1) == class {
+			m.edge[off] = uint64(d + 1)
+			m.edge[m.slot(e, edgeSym(x))] = x
+			return
+		}
+	}
+	// Move to a (larger) hash block.
+	newClass := blockClass(d + 1)
+	noff := m.alloc(newClass)
+	ne := blockRef(newClass, noff)
+	m.edge[noff] = uint64(d + 1)
+	var old []uint64
+	if class <= maxLinearClass {
+		old = m.edge[off : off+uint64(d)]
+	} else {
+		old = m.edge[off+1 : off+blockSize(class)]
+	}
+	for _, o := range old {
+		if o != 0 {
+			m.edge[m.slot(ne, edgeSym(o))] = o
+		}
+	}
+	m.edge[m.slot(ne, edgeSym(x))] = x
+	m.free[class] = append(m.free[class], uint32(off))
+	m.st[s].e = ne
 }
 
-// newState appends a state and returns its index.
-func (m *automaton) newState(s state) int32 {
+// newState appends a state with owner and returns its index.
+func (m *automaton) newState(s state, owner int32) int32 {
 	if len(m.st) >= math.MaxInt32 {
 		panic("lcs: automaton exceeds 2^31 states")
 	}
 	m.st = append(m.st, s)
+	m.owner = append(m.owner, owner)
 	return int32(len(m.st) - 1)
 }
 
-// clone returns a copy of q, transitions included, with length n. The
-// copied transitions are not solid: n < len(q) < len(t) for each target t
-// of q, and len(t) > len(q) >= n+1.
+// clone returns a copy of q, transitions and owner included, with length
+// n. The copied transitions are not solid: n < len(q) < len(t) for each
+// target t of q, and len(t) > len(q) >= n+1.
 func (m *automaton) clone(q int32, n int32) int32 {
 	s := m.st[q]
 	s.len = n
-	if s.deg > 2 {
-		class := blockClass(s.deg)
-		off := m.alloc(class)
-		block := m.edge[off : off+1<<class]
-		copy(block, m.edge[s.e0:s.e0+1<<class])
-		for i, e := range block {
-			if e != noEdge {
-				block[i] = e &^ solid
-			}
+	if s.e&isBlock != 0 {
+		class, off := blockOf(s.e)
+		size := blockSize(class)
+		noff := m.alloc(class)
+		block := m.edge[noff : noff+size]
+		copy(block, m.edge[off:off+size])
+		for i := range block {
+			block[i] &^= solid // a hash header, a count below 2^31, keeps its value
 		}
-		s.e0 = off
+		s.e = blockRef(class, noff)
 	} else {
-		s.e0 &^= solid
-		s.e1 &^= solid
+		s.e &^= solid
 	}
-	return m.newState(s)
+	return m.newState(s, m.owner[q])
 }
 
 // insert adds the string s, with id, to the automaton.
@@ -291,7 +325,7 @@ func (m *automaton) extend(last int32, c rune, id int32) int32 {
 		}
 		return m.split(last, c, edgeTo(*e))
 	}
-	cur := m.newState(state{len: m.st[last].len + 1, owner: id})
+	cur := m.newState(state{len: m.st[last].len + 1}, id)
 	p := last
 	var q int32
 	var found uint64
@@ -378,7 +412,7 @@ func (m *automaton) longest(s string, size, need int) (n, end int, owner int32) 
 			l = m.st[v].len
 		}
 		if l > best {
-			best, bestAt, owner = l, i, m.st[v].owner
+			best, bestAt, owner = l, i, m.owner[v]
 		}
 		if int(best) < need && int(l+left) < need {
 			break
