@@ -93,17 +93,47 @@ func (linesFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emi
 		return err
 	}
 	defer rc.Close()
-	rd := bufio.NewReader(rc)
-	for {
-		line, err := rd.ReadString('\n')
-		if len(line) > 0 {
-			emit(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"))
+	return eachLine(rc, file.Metadata.Path, -1, func(_ int, line []byte, _ bool) error {
+		emit(strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r"))
+		return nil
+	})
+}
+
+// eachLine calls fn with each line of r, its number from 1 and its line end included, in a
+// buffer fn must not keep. A line longer than max bytes (max >= 0) is not kept: fn gets it
+// empty, with long set. The last line may lack its end; an empty file has no line. Its error is
+// fn's, or a read error naming name.
+func eachLine(r io.Reader, name string, max int, fn func(n int, line []byte, long bool) error) error {
+	rd := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for n := 1; ; n++ {
+		line = line[:0]
+		long := false
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = rd.ReadSlice('\n')
+			if !long {
+				if max >= 0 && len(line)+len(chunk) > max {
+					long, line = true, line[:0]
+				} else {
+					line = append(line, chunk...)
+				}
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("beamlearn: %s: %w", name, err)
+		}
+		if len(line) > 0 || long {
+			if ferr := fn(n, line, long); ferr != nil {
+				return ferr
+			}
 		}
 		if err == io.EOF {
 			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("beamlearn: %s: %w", file.Metadata.Path, err)
 		}
 	}
 }

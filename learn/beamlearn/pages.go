@@ -1,7 +1,6 @@
 package beamlearn
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -247,52 +246,31 @@ const maxLineBytes = 6*MaxPageBytes + 1<<16
 // readJSONLines reads pages as JSON lines from r, calling page for each and skipped for each
 // line left out (too long, or malformed with skipBad).
 func readJSONLines(r io.Reader, name string, skipBad bool, page func(Page), skipped func()) error {
-	rd := bufio.NewReaderSize(r, 64<<10)
-	var line []byte
-	for n := 1; ; n++ {
-		line = line[:0]
-		long := false
-		var err error
-		for {
-			var chunk []byte
-			chunk, err = rd.ReadSlice('\n')
-			if !long {
-				if len(line)+len(chunk) > maxLineBytes {
-					long, line = true, line[:0]
-				} else {
-					line = append(line, chunk...)
-				}
-			}
-			if err != bufio.ErrBufferFull {
-				break
-			}
-		}
-		if err != nil && err != io.EOF {
-			return fmt.Errorf("beamlearn: %s: %w", name, err)
-		}
+	return eachLine(r, name, maxLineBytes, func(n int, line []byte, long bool) error {
 		if long {
 			skipped()
-		} else if len(bytes.TrimSpace(line)) > 0 {
-			var p pageJSON
-			perr := json.Unmarshal(line, &p)
-			if perr == nil {
-				perr = checkURL(p.URL)
-			}
-			switch {
-			case perr == nil && len(p.HTML) > MaxPageBytes:
-				skipped()
-			case perr == nil:
-				page(Page{URL: p.URL, HTML: []byte(p.HTML)})
-			case skipBad:
-				skipped()
-			default:
-				return fmt.Errorf("beamlearn: %s:%d: %v", name, n, perr)
-			}
-		}
-		if err == io.EOF {
 			return nil
 		}
-	}
+		if len(bytes.TrimSpace(line)) == 0 {
+			return nil
+		}
+		var p pageJSON
+		err := json.Unmarshal(line, &p)
+		if err == nil {
+			err = checkURL(p.URL)
+		}
+		switch {
+		case err == nil && len(p.HTML) > MaxPageBytes:
+			skipped()
+		case err == nil:
+			page(Page{URL: p.URL, HTML: []byte(p.HTML)})
+		case skipBad:
+			skipped()
+		default:
+			return fmt.Errorf("beamlearn: %s:%d: %v", name, n, err)
+		}
+		return nil
+	})
 }
 
 // ClusterFiles is Clusters on the lines of the files that glob names (ReadPages), with the dup-cluster TSV written to out. Its error is that of Clusters.
