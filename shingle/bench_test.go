@@ -95,6 +95,27 @@ func BenchmarkAppendHashesCorpus(b *testing.B) {
 	cpu.Report(n)
 }
 
+// BenchmarkAppendHashesPages hashes the committed pages of
+// testdata/pages.jsonl (the Debian FAQ in Chinese and English), so that a
+// figure on real text is at hand without the neardup corpus.
+func BenchmarkAppendHashesPages(b *testing.B) {
+	texts := corpusTexts(b)
+	var n int64
+	for _, t := range texts {
+		n += int64(len(t))
+	}
+	var dst []uint64
+	b.SetBytes(n)
+	b.ReportAllocs()
+	cpu := cpubench.Start(b)
+	for b.Loop() {
+		for _, t := range texts {
+			dst = AppendHashes(dst[:0], t, Options{})
+		}
+	}
+	cpu.Report(n)
+}
+
 func BenchmarkMinHash(b *testing.B) {
 	// A 10 KB document: shingling plus the signature, per document.
 	text := benchText(10<<10, 2)
