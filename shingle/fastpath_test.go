@@ -101,3 +101,19 @@ func TestAppendHashesLinear(t *testing.T) {
 		})
 	}
 }
+
+// TestStartsFast checks startsFast against fastPrefix at every byte of
+// mixed text.
+func TestStartsFast(t *testing.T) {
+	for seed := range uint64(20) {
+		s := hostile.MixedText(500, seed)
+		for i := range len(s) + 1 {
+			for _, sep := range []bool{false, true} {
+				n, _ := fastPrefix(s[i:], sep)
+				if got := startsFast(s[i:], sep); got != (n > 0) {
+					t.Fatalf("startsFast(%q, %v) = %v, fastPrefix %d", s[i:min(i+8, len(s))], sep, got, n)
+				}
+			}
+		}
+	}
+}

@@ -209,6 +209,23 @@ func fastPrefix(s string, sep bool) (n, last int) {
 	return i, l
 }
 
+// startsFast reports whether s starts with a rune fastPrefix takes, that
+// is whether fastPrefix(s, sep) is not empty, without scanning the run.
+func startsFast(s string, sep bool) bool {
+	if s == "" {
+		return false
+	}
+	b := s[0]
+	if b < utf8.RuneSelf {
+		return true
+	}
+	if b >= 0xE0 && b <= 0xEF && len(s) > 2 && s[1]&0xC0 == 0x80 && s[2]&0xC0 == 0x80 {
+		r := rune(b&0x0F)<<12 | rune(s[1]&0x3F)<<6 | rune(s[2]&0x3F)
+		return r >= 0x800 && (0x4E00 <= r && r <= 0x9FFF || sep && sepRunes[r>>6]&(1<<(r&63)) != 0)
+	}
+	return false
+}
+
 // sepRunes is a bitmap of the three-byte-encoded punctuation runes whose
 // NFKC form has no letter or number and that are starters with a boundary
 // before them (the CJK and full-width punctuation of Chinese text among
@@ -243,8 +260,7 @@ var sepRunes = func() (bits [0x10000 / 64]uint64) {
 func otherRun(s string, from int, sep bool) int {
 	i := from
 	for i < len(s) {
-		n, _ := fastPrefix(s[i:], sep)
-		if n > 0 {
+		if startsFast(s[i:], sep) {
 			return i
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
