@@ -433,13 +433,67 @@ func (t *tokenizer) words(s string, i int, keep bool) int {
 	n := len(buf)
 	buf = buf[:cap(buf)]
 	for i < len(s) {
-		// Room for a space and eight bytes, or a space and an ideograph.
-		if len(buf)-n < 16 {
-			buf = slices.Grow(buf[:n], len(s)-i+16)
+		// Room for the words of 64 bytes, each stored eight bytes at a
+		// time.
+		if len(buf)-n < 80 {
+			buf = slices.Grow(buf[:n], len(s)-i+80)
 			buf = buf[:cap(buf)]
 		}
 		b := s[i]
 		if b < utf8.RuneSelf {
+			if i+72 <= len(s) && load64(s[i:i+8])&highBits == 0 {
+				// Sixty-four bytes a step, up to the first
+				// multi-byte rune: one bit a byte for letters and
+				// digits, then a word a run of ones. Nothing
+				// carries from one word to the next but the
+				// output length, so words do not wait for each
+				// other.
+				var alnum, multi uint64
+				for k := 0; k < 64; k += 8 {
+					x := load64(s[i+k : i+k+8])
+					word, _ := alnum8(x)
+					alnum |= pack8(word) << k
+					multi |= pack8(x&highBits) << k
+				}
+				limit := bits.TrailingZeros64(multi) // 64 if none
+				if limit < 64 {
+					alnum &= 1<<limit - 1
+				}
+				pos := 0 // end of the last word
+				for alnum != 0 {
+					st := bits.TrailingZeros64(alnum)
+					ln := bits.TrailingZeros64(^(alnum >> st))
+					alnum &= alnum + alnum&-alnum // clear the run
+					if st > pos {
+						inTok = false
+					}
+					if !inTok {
+						if n > 0 {
+							buf[n] = ' '
+							n++
+						}
+						starts = append(starts, int32(n))
+						inTok = true
+					}
+					p := i + st
+					for c := 0; c < ln; c += 8 {
+						x := load64(s[p+c : p+c+8])
+						if !keep {
+							// Letters have 0x40 set, digits
+							// not; lower case adds 0x20.
+							x |= x & (0x40 * lowBits) >> 1
+						}
+						binary.LittleEndian.PutUint64(buf[n+c:n+c+8], x)
+					}
+					n += ln
+					pos = st + ln
+				}
+				if limit > pos {
+					inTok = false
+				}
+				i += limit
+				continue
+			}
 			var x uint64
 			if i+8 <= len(s) {
 				x = load64(s[i : i+8])
@@ -598,6 +652,12 @@ const (
 	lowBits  = 0x0101010101010101
 	highBits = 0x8080808080808080
 )
+
+// pack8 gathers the high bits of the eight bytes of m, which has no other
+// bits set, into the low eight bits, byte i to bit i.
+func pack8(m uint64) uint64 {
+	return (m >> 7) * 0x0102040810204080 >> 56
+}
 
 // alnum8 returns, for the eight bytes of x, 0x80 in each byte that is an
 // ASCII letter or digit (word) and in each that is an ASCII upper-case
