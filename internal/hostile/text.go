@@ -33,7 +33,7 @@ func LongLine(n int) string {
 	return s[:max(n, 0)]
 }
 
-// MixedText returns about n bytes of text for tokenizers, made to hit the
+// MixedText returns n bytes of text, or a few more, for tokenizers, made to hit the
 // edges of fast paths that read eight bytes at a time or decode runes
 // inline: ASCII words of 1 to 20 letters and digits in mixed case,
 // separator runs of 1 to 12 bytes (spaces, punctuation, control bytes,
