@@ -163,8 +163,8 @@ func appendShingles(dst []uint64, buf []byte, starts []int32, w int) []uint64 {
 		h4 := bits.RotateLeft64(h^uint64(uint32(x))*prime1, 23)*prime2 + prime3
 		if m >= 4 {
 			h = h4
-			x >>= 32
 		}
+		x >>= (m & 4) * 8 // past the four bytes, if they were taken
 		t0 := bits.RotateLeft64(h^tail5[x&0xFF], 11) * prime1
 		if m&3 >= 1 {
 			h = t0
