@@ -63,9 +63,11 @@ func BenchmarkTokens(b *testing.B) {
 	text := benchText(10<<10, 1)
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
+	cpu := cpubench.Start(b)
 	for b.Loop() {
 		Tokens(text, Options{})
 	}
+	cpu.Report(int64(len(text)))
 }
 
 func byteSize(n int) string {
