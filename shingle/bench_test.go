@@ -63,9 +63,11 @@ func BenchmarkTokens(b *testing.B) {
 	text := benchText(10<<10, 1)
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
+	cpu := cpubench.Start(b)
 	for b.Loop() {
 		Tokens(text, Options{})
 	}
+	cpu.Report(int64(len(text)))
 }
 
 func byteSize(n int) string {
@@ -79,6 +81,27 @@ func byteSize(n int) string {
 // named by UNDUST_NEARDUP; it skips without it.
 func BenchmarkAppendHashesCorpus(b *testing.B) {
 	texts := corpus.MainTexts(b, 4042)
+	var n int64
+	for _, t := range texts {
+		n += int64(len(t))
+	}
+	var dst []uint64
+	b.SetBytes(n)
+	b.ReportAllocs()
+	cpu := cpubench.Start(b)
+	for b.Loop() {
+		for _, t := range texts {
+			dst = AppendHashes(dst[:0], t, Options{})
+		}
+	}
+	cpu.Report(n)
+}
+
+// BenchmarkAppendHashesPages hashes the committed pages of
+// testdata/pages.jsonl (the Debian FAQ in Chinese and English), so that a
+// figure on real text is at hand without the neardup corpus.
+func BenchmarkAppendHashesPages(b *testing.B) {
+	texts := corpusTexts(b)
 	var n int64
 	for _, t := range texts {
 		n += int64(len(t))

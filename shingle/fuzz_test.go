@@ -9,8 +9,9 @@ import (
 	"github.com/undust/undust/internal/hostile"
 )
 
-// FuzzHashes checks that the fast tokenizer and hasher agree with the
-// reference on any text and any options, and that tokenizing the
+// FuzzHashes checks that the fast tokenizer and hasher, and the tokenizer
+// without its fast path, agree with the reference on any text and any
+// options, and that tokenizing the
 // space-joined tokens again is the identity (tokens are normalized).
 func FuzzHashes(f *testing.F) {
 	for _, tt := range tokenTests {
@@ -19,6 +20,10 @@ func FuzzHashes(f *testing.F) {
 	// Large inputs: many short paragraphs, one long line.
 	f.Add(strings.Join(hostile.Paragraphs(200, 8), "\n\n"), uint8(4), uint8(1), uint8(0), false, false, true)
 	f.Add(hostile.LongLine(20000), uint8(5), uint8(0), uint8(1), false, true, false)
+	// Text made for the edges of the fast paths.
+	for seed := range uint64(4) {
+		f.Add(hostile.MixedText(300, seed), uint8(0), uint8(seed%3), uint8(0), false, false, false)
+	}
 	// Real pages, Chinese and English.
 	for _, text := range corpusTexts(f) {
 		f.Add(text, uint8(0), uint8(0), uint8(0), false, false, false)
@@ -30,8 +35,12 @@ func FuzzHashes(f *testing.F) {
 		if !slices.Equal(want, got) {
 			t.Fatalf("Tokens(%q, %+v) = %q, reference %q", s, o, got, want)
 		}
-		if h, sh := Hashes(s, o), slowHashes(s, o); !slices.Equal(h, sh) {
+		h, sh := Hashes(s, o), slowHashes(s, o)
+		if !slices.Equal(h, sh) {
 			t.Fatalf("Hashes(%q, %+v) = %x, reference %x", s, o, h, sh)
+		}
+		if g := generalHashes(s, o); !slices.Equal(g, sh) {
+			t.Fatalf("general Hashes(%q, %+v) = %x, reference %x", s, o, g, sh)
 		}
 		if o.Unit == Words && !o.Punct && !o.NoNFKC && o.Case == Lower {
 			again := Tokens(strings.Join(got, " "), o)

@@ -3,6 +3,7 @@ package shingle
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 
@@ -64,23 +65,65 @@ func (t *tokenizer) appendHashes(dst []uint64, text string, o Options) []uint64 
 	if n < w {
 		return append(dst, sum64(t.buf))
 	}
-	buf, starts := t.buf, t.starts
-	for i := 0; i+w <= n; i++ {
+	if cap(t.buf)-len(t.buf) < 8 {
+		t.buf = slices.Grow(t.buf, 8)
+	}
+	return appendShingles(dst, t.buf, t.starts, w)
+}
+
+// appendShingles appends the XXH64 of buf[starts[i]:starts[i+w]-1] (of
+// buf[starts[i]:] for the last) for every i, to dst. buf must have 8 bytes
+// of capacity past its length: the last bytes of a shingle are read as one
+// word.
+//
+// It is XXH64 of inputs under 64 bytes written out without loops (a
+// shingle of five ideographs is 19 bytes, one of five English words about
+// 30, and a call per shingle costs as much as hashing it), at most one
+// 32-byte stripe, then the lanes of 8 bytes, then the last 0 to 7 bytes.
+// Those come from one load and are mixed in by conditional moves rather
+// than branches: English shingle lengths vary at random, and a mispredicted
+// branch costs as much as the steps it skips. Runs of 19-byte shingles
+// (Chinese text) take a loop of their own.
+func appendShingles(dst []uint64, buf []byte, starts []int32, w int) []uint64 {
+	full := buf[:cap(buf)]
+	n := len(starts)
+	for i := 0; i+w <= n; {
 		e := len(buf)
 		if i+w < n {
 			e = int(starts[i+w]) - 1
 		}
-		b := buf[starts[i]:e]
-		if len(b) >= 64 {
-			dst = append(dst, xxhash.Sum64(b))
+		s := int(starts[i])
+		l := e - s
+		if l == 19 {
+			// Two lanes and three tail bytes, as long as the
+			// shingles are 19 bytes long.
+			for {
+				b := full[s : s+24]
+				h := lane(lane(prime5+19, binary.LittleEndian.Uint64(b)), binary.LittleEndian.Uint64(b[8:]))
+				x := binary.LittleEndian.Uint64(b[16:])
+				h = bits.RotateLeft64(h^tail5[x&0xFF], 11) * prime1
+				h = bits.RotateLeft64(h^tail5[x>>8&0xFF], 11) * prime1
+				h = bits.RotateLeft64(h^tail5[x>>16&0xFF], 11) * prime1
+				dst = append(dst, avalanche(h))
+				i++
+				if i+w >= n {
+					break
+				}
+				s = int(starts[i])
+				if int(starts[i+w])-1-s != 19 {
+					break
+				}
+			}
 			continue
 		}
-		// XXH64 of inputs under 64 bytes, written out here without
-		// loops: a shingle of five ideographs is 19 bytes, one of five
-		// English words about 30, and a call per shingle costs as much
-		// as hashing it. At most one 32-byte stripe, then the tail.
+		i++
+		if l >= 64 {
+			dst = append(dst, xxhash.Sum64(buf[s:e]))
+			continue
+		}
 		var h uint64
-		if len(b) >= 32 {
+		if l >= 32 {
+			b := full[s : s+32]
 			p1, p2 := prime1, prime2 // wrapping sums, as in the spec
 			v1 := stripe(p1+p2, binary.LittleEndian.Uint64(b))
 			v2 := stripe(prime2, binary.LittleEndian.Uint64(b[8:]))
@@ -91,41 +134,50 @@ func (t *tokenizer) appendHashes(dst []uint64, text string, o Options) []uint64 
 			h = merge(h, v2)
 			h = merge(h, v3)
 			h = merge(h, v4)
-			h += uint64(len(b))
-			b = b[32:]
+			h += uint64(l)
+			s += 32
 		} else {
-			h = prime5 + uint64(len(b))
+			h = prime5 + uint64(l)
 		}
-		if len(b) >= 8 {
+		r := l & 31
+		switch r >> 3 {
+		case 3:
+			b := full[s : s+24]
 			h = lane(h, binary.LittleEndian.Uint64(b))
-			if len(b) >= 16 {
-				h = lane(h, binary.LittleEndian.Uint64(b[8:]))
-				if len(b) >= 24 {
-					h = lane(h, binary.LittleEndian.Uint64(b[16:]))
-				}
-			}
-			b = b[len(b)&^7:]
+			h = lane(h, binary.LittleEndian.Uint64(b[8:]))
+			h = lane(h, binary.LittleEndian.Uint64(b[16:]))
+			s += 24
+		case 2:
+			b := full[s : s+16]
+			h = lane(h, binary.LittleEndian.Uint64(b))
+			h = lane(h, binary.LittleEndian.Uint64(b[8:]))
+			s += 16
+		case 1:
+			h = lane(h, binary.LittleEndian.Uint64(full[s:s+8]))
+			s += 8
 		}
-		if len(b) >= 4 {
-			h ^= uint64(binary.LittleEndian.Uint32(b)) * prime1
-			h = bits.RotateLeft64(h, 23)*prime2 + prime3
-			b = b[4:]
+		// The last r&7 bytes: four as a word if there are four, then
+		// one at a time. Each step is computed and kept or not.
+		x := binary.LittleEndian.Uint64(full[s : s+8])
+		m := r & 7
+		h4 := bits.RotateLeft64(h^uint64(uint32(x))*prime1, 23)*prime2 + prime3
+		if m >= 4 {
+			h = h4
 		}
-		if len(b) > 0 {
-			h = tail(h, b[0])
-			if len(b) > 1 {
-				h = tail(h, b[1])
-				if len(b) > 2 {
-					h = tail(h, b[2])
-				}
-			}
+		x >>= (m & 4) * 8 // past the four bytes, if they were taken
+		t0 := bits.RotateLeft64(h^tail5[x&0xFF], 11) * prime1
+		if m&3 >= 1 {
+			h = t0
 		}
-		h ^= h >> 33
-		h *= prime2
-		h ^= h >> 29
-		h *= prime3
-		h ^= h >> 32
-		dst = append(dst, h)
+		t1 := bits.RotateLeft64(h^tail5[x>>8&0xFF], 11) * prime1
+		if m&3 >= 2 {
+			h = t1
+		}
+		t2 := bits.RotateLeft64(h^tail5[x>>16&0xFF], 11) * prime1
+		if m&3 >= 3 {
+			h = t2
+		}
+		dst = append(dst, avalanche(h))
 	}
 	return dst
 }

@@ -1,6 +1,8 @@
 package shingle
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"unicode"
 	"unicode/utf8"
@@ -81,6 +83,7 @@ type tokenizer struct {
 	iter      norm.Iter
 	folder    cases.Caser
 	hasFold   bool
+	noWords   bool // tests: scan without its fast path words
 }
 
 func (t *tokenizer) reset(o Options) {
@@ -206,6 +209,23 @@ func fastPrefix(s string, sep bool) (n, last int) {
 	return i, l
 }
 
+// startsFast reports whether s starts with a rune fastPrefix takes, that
+// is whether fastPrefix(s, sep) is not empty, without scanning the run.
+func startsFast(s string, sep bool) bool {
+	if s == "" {
+		return false
+	}
+	b := s[0]
+	if b < utf8.RuneSelf {
+		return true
+	}
+	if b >= 0xE0 && b <= 0xEF && len(s) > 2 && s[1]&0xC0 == 0x80 && s[2]&0xC0 == 0x80 {
+		r := rune(b&0x0F)<<12 | rune(s[1]&0x3F)<<6 | rune(s[2]&0x3F)
+		return r >= 0x800 && (0x4E00 <= r && r <= 0x9FFF || sep && sepRunes[r>>6]&(1<<(r&63)) != 0)
+	}
+	return false
+}
+
 // sepRunes is a bitmap of the three-byte-encoded punctuation runes whose
 // NFKC form has no letter or number and that are starters with a boundary
 // before them (the CJK and full-width punctuation of Chinese text among
@@ -240,8 +260,7 @@ var sepRunes = func() (bits [0x10000 / 64]uint64) {
 func otherRun(s string, from int, sep bool) int {
 	i := from
 	for i < len(s) {
-		n, _ := fastPrefix(s[i:], sep)
-		if n > 0 {
+		if startsFast(s[i:], sep) {
 			return i
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -325,7 +344,13 @@ func (t *tokenizer) scanBytes(s []byte) {
 func (t *tokenizer) scan(s string, stop bool) int {
 	chars := t.opt.Unit == Chars
 	keep := t.opt.Case == Keep
+	fast := !chars && !t.opt.Punct && !t.opt.StopWords && !t.noWords
 	for i := 0; i < len(s); {
+		if fast {
+			if i = t.words(s, i, keep); i == len(s) {
+				break
+			}
+		}
 		b := s[i]
 		if b < utf8.RuneSelf {
 			switch asciiClass[b] {
@@ -340,33 +365,7 @@ func (t *tokenizer) scan(s string, stop bool) int {
 				}
 				// A run of ASCII letters and digits in one go.
 				t.openToken()
-				j := i
-				if keep {
-					for j < len(s) && s[j] < utf8.RuneSelf && asciiClass[s[j]]-1 < 2 {
-						j++
-					}
-					t.buf = append(t.buf, s[i:j]...)
-				} else {
-					// The word is at most the rest of s: make
-					// room once and store byte by byte.
-					buf := t.buf
-					if cap(buf)-len(buf) < len(s)-i {
-						buf = slices.Grow(buf, len(s)-i)
-					}
-					n := len(buf)
-					buf = buf[:cap(buf)]
-					for j < len(s) {
-						c := lowerWord[s[j]]
-						if c == 0 || n >= len(buf) {
-							break
-						}
-						buf[n] = c
-						n++
-						j++
-					}
-					t.buf = buf[:n]
-				}
-				i = j
+				i = t.asciiWord(s, i, keep)
 				continue
 			case 3:
 				t.space()
@@ -424,6 +423,168 @@ func (t *tokenizer) scan(s string, stop bool) int {
 	return len(s)
 }
 
+// words adds the tokens of the run of ASCII, CJK Unified Ideographs and
+// sepRunes punctuation that starts at s[i], in Words mode without Punct
+// and StopWords, and returns the end of the run. It is scan's fast path:
+// the state lives in locals, pure ASCII goes 64 bytes a step, other ASCII
+// eight (a word and the separators after it a step), and runs of
+// ideographs a token each without leaving their loop. Its output is
+// scan's, which tests check.
+func (t *tokenizer) words(s string, i int, keep bool) int {
+	buf, starts, inTok := t.buf, t.starts, t.inTok
+	n := len(buf)
+	buf = buf[:cap(buf)]
+	for i < len(s) {
+		// Room for the words of 64 bytes, each stored eight bytes at a
+		// time.
+		if len(buf)-n < 80 {
+			buf = slices.Grow(buf[:n], len(s)-i+80)
+			buf = buf[:cap(buf)]
+		}
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if i+72 <= len(s) && load64(s[i:i+8])&highBits == 0 {
+				// Sixty-four bytes a step, up to the first
+				// multi-byte rune: one bit a byte for letters and
+				// digits, then a word a run of ones. Nothing
+				// carries from one word to the next but the
+				// output length, so words do not wait for each
+				// other.
+				var alnum, multi uint64
+				for k := 0; k < 64; k += 8 {
+					x := load64(s[i+k : i+k+8])
+					word, _ := alnum8(x)
+					alnum |= pack8(word) << k
+					multi |= pack8(x&highBits) << k
+				}
+				limit := bits.TrailingZeros64(multi) // 64 if none
+				if limit < 64 {
+					alnum &= 1<<limit - 1
+				}
+				pos := 0 // end of the last word
+				for alnum != 0 {
+					st := bits.TrailingZeros64(alnum)
+					ln := bits.TrailingZeros64(^(alnum >> st))
+					alnum &= alnum + alnum&-alnum // clear the run
+					if st > pos {
+						inTok = false
+					}
+					if !inTok {
+						if n > 0 {
+							buf[n] = ' '
+							n++
+						}
+						starts = append(starts, int32(n))
+						inTok = true
+					}
+					p := i + st
+					for c := 0; c < ln; c += 8 {
+						x := load64(s[p+c : p+c+8])
+						if !keep {
+							// Letters have 0x40 set, digits
+							// not; lower case adds 0x20.
+							x |= x & (0x40 * lowBits) >> 1
+						}
+						binary.LittleEndian.PutUint64(buf[n+c:n+c+8], x)
+					}
+					n += ln
+					pos = st + ln
+				}
+				if limit > pos {
+					inTok = false
+				}
+				i += limit
+				continue
+			}
+			var x uint64
+			if i+8 <= len(s) {
+				x = load64(s[i : i+8])
+			} else {
+				// Past the end reads as NUL, a separator.
+				for k := len(s) - 1; k >= i; k-- {
+					x = x<<8 | uint64(s[k])
+				}
+			}
+			word, upper := alnum8(x)
+			if word&0x80 == 0 {
+				// ASCII separators, up to a letter, a digit or a
+				// multi-byte rune.
+				k := bits.TrailingZeros64(word|x&highBits) >> 3
+				i = min(i+k, len(s))
+				inTok = false
+				continue
+			}
+			if !inTok {
+				if n > 0 {
+					buf[n] = ' '
+					n++
+				}
+				starts = append(starts, int32(n))
+				inTok = true
+			}
+			if !keep {
+				x |= upper >> 2 // 0x80 to 0x20: 'A' to 'a'
+			}
+			binary.LittleEndian.PutUint64(buf[n:n+8], x)
+			k := bits.TrailingZeros64(^word&highBits) >> 3
+			n += k
+			if k == 8 {
+				i += 8
+				continue
+			}
+			// The separators after the word, if any, in the same step.
+			// (Not into the NULs past the end: the token stays open
+			// for the next piece of normalized text.)
+			stop := (word | x&highBits) >> (8 * k)
+			if sep := min(bits.TrailingZeros64(stop)>>3, 8-k, len(s)-i-k); sep > 0 {
+				inTok = false
+				k += sep
+			}
+			i += k
+			continue
+		}
+		if i+3 >= len(s) {
+			break
+		}
+		// A run of ideographs, a token each. x holds the rune's three
+		// bytes; E4 B8 80 is U+4E00, E9 BF BF is U+9FFF.
+		x := load32(s[i : i+4])
+		if isIdeograph(x) {
+			if n > 0 {
+				buf[n] = ' '
+				n++
+			}
+			for {
+				starts = append(starts, int32(n))
+				binary.LittleEndian.PutUint32(buf[n:n+4], x&0xFFFFFF|' '<<24)
+				n += 4
+				i += 3
+				if i+3 >= len(s) || len(buf)-n < 8 {
+					break
+				}
+				if x = load32(s[i : i+4]); !isIdeograph(x) {
+					break
+				}
+			}
+			n-- // the space after the last ideograph
+			inTok = false
+			continue
+		}
+		b1, b2 := s[i+1], s[i+2]
+		if b >= 0xE0 && b <= 0xEF && b1&0xC0 == 0x80 && b2&0xC0 == 0x80 {
+			r := rune(b&0x0F)<<12 | rune(b1&0x3F)<<6 | rune(b2&0x3F)
+			if r >= 0x800 && sepRunes[r>>6]&(1<<(r&63)) != 0 {
+				i += 3
+				inTok = false
+				continue
+			}
+		}
+		break
+	}
+	t.buf, t.starts, t.inTok = buf[:n], starts, inTok
+	return i
+}
+
 // ideographs adds the run of CJK Unified Ideographs (U+4E00 to U+9FFF)
 // that starts at s[i], each a token, as the three-byte case of scan does
 // after a first ideograph: no token is open and no space token is due. It
@@ -445,6 +606,76 @@ func (t *tokenizer) ideographs(s string, i int) int {
 	return i
 }
 
+// asciiWord appends the run of ASCII letters and digits that starts at
+// s[i] to the open token, lower-cased unless keep, and returns the end of
+// the run. It works eight bytes at a time: English words are mostly
+// shorter than that, so a word costs one step and one predictable branch.
+func (t *tokenizer) asciiWord(s string, i int, keep bool) int {
+	// The word is at most the rest of s; each step stores eight bytes.
+	buf := t.buf
+	if cap(buf)-len(buf) < len(s)-i+8 {
+		buf = slices.Grow(buf, len(s)-i+8)
+	}
+	n := len(buf)
+	buf = buf[:cap(buf)]
+	for i+8 <= len(s) && n+8 <= len(buf) {
+		x := load64(s[i : i+8])
+		word, upper := alnum8(x)
+		if !keep {
+			x |= upper >> 2 // 0x80 to 0x20: 'A' to 'a'
+		}
+		binary.LittleEndian.PutUint64(buf[n:n+8], x)
+		k := bits.TrailingZeros64(^word&highBits) >> 3
+		n += k
+		i += k
+		if k < 8 {
+			t.buf = buf[:n]
+			return i
+		}
+	}
+	table := &lowerWord
+	if keep {
+		table = &keepWord
+	}
+	for i < len(s) && n < len(buf) {
+		c := table[s[i]]
+		if c == 0 {
+			break
+		}
+		buf[n] = c
+		n++
+		i++
+	}
+	t.buf = buf[:n]
+	return i
+}
+
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// pack8 gathers the high bits of the eight bytes of m, which has no other
+// bits set, into the low eight bits, byte i to bit i.
+func pack8(m uint64) uint64 {
+	return (m >> 7) * 0x0102040810204080 >> 56
+}
+
+// alnum8 returns, for the eight bytes of x, 0x80 in each byte that is an
+// ASCII letter or digit (word) and in each that is an ASCII upper-case
+// letter (upper), and 0 in the others.
+func alnum8(x uint64) (word, upper uint64) {
+	// With the high bits cleared, adding a byte constant below 0x80
+	// carries into no other byte; the high bit of y+(0x80-lo) is set
+	// when y >= lo, that of y+(0x7f-hi) when y > hi.
+	y := x &^ highBits
+	l := y | 0x20*lowBits // letters to lower case, digits unchanged
+	alpha := (l + (0x80-'a')*lowBits) &^ (l + (0x7f-'z')*lowBits)
+	digit := (y + (0x80-'0')*lowBits) &^ (y + (0x7f-'9')*lowBits)
+	up := (y + (0x80-'A')*lowBits) &^ (y + (0x7f-'Z')*lowBits)
+	return (alpha | digit) &^ x & highBits, up &^ x & highBits
+}
+
 // isHan reports whether r is a CJK ideograph (script Han), checking the
 // CJK Unified Ideographs block before the full table.
 func isHan(r rune) bool {
@@ -463,6 +694,17 @@ var lowerWord = func() (t [256]byte) {
 	for b := range utf8.RuneSelf {
 		if c := asciiClass[b]; c == 1 || c == 2 {
 			t[b] = lowerASCII[b]
+		}
+	}
+	return t
+}()
+
+// keepWord maps the ASCII letters and digits to themselves and every
+// other byte to 0.
+var keepWord = func() (t [256]byte) {
+	for b := range utf8.RuneSelf {
+		if c := asciiClass[b]; c == 1 || c == 2 {
+			t[b] = byte(b)
 		}
 	}
 	return t
@@ -569,6 +811,19 @@ func (t *tokenizer) single(r rune) {
 	t.openToken()
 	t.buf = utf8.AppendRune(t.buf, r)
 	t.inTok = false
+}
+
+// isIdeograph reports whether the first three bytes of x, little-endian,
+// encode a CJK Unified Ideograph (U+4E00 to U+9FFF, E4 B8 80 to E9 BF BF).
+func isIdeograph(x uint32) bool {
+	b0, b1 := x&0xFF, x>>8&0xFF
+	return b0-0xE4 <= 0xE9-0xE4 && x&0xC0C000 == 0x808000 && (b0 != 0xE4 || b1 >= 0xB8)
+}
+
+// load32 reads the first 4 bytes of s little-endian (one load on amd64).
+func load32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // load64 reads the first 8 bytes of s little-endian (one load on amd64).

@@ -37,6 +37,11 @@ func sum64(b []byte) uint64 {
 	for _, c := range b {
 		h = tail(h, c)
 	}
+	return avalanche(h)
+}
+
+// avalanche is XXH64's final mix.
+func avalanche(h uint64) uint64 {
 	h ^= h >> 33
 	h *= prime2
 	h ^= h >> 29
@@ -57,9 +62,16 @@ func lane(h, k uint64) uint64 {
 
 // tail mixes one of the last bytes of XXH64's input into h.
 func tail(h uint64, c byte) uint64 {
-	h ^= uint64(c) * prime5
-	return bits.RotateLeft64(h, 11) * prime1
+	return bits.RotateLeft64(h^tail5[c], 11) * prime1
 }
+
+// tail5 holds c*prime5 for every byte c, the product tail mixes in.
+var tail5 = func() (t [256]uint64) {
+	for c := range t {
+		t[c] = uint64(c) * prime5
+	}
+	return t
+}()
 
 // stripe mixes the 8-byte word k into the accumulator v, a step of XXH64's
 // input of 32 bytes or more.

@@ -33,7 +33,13 @@ func TestGenerators(t *testing.T) {
 	if n := len(LSHIndex(9, 14, 10)); n != 11+32+8*10*10+8 {
 		t.Errorf("LSHIndex of 10 documents has %d bytes", n)
 	}
-	if !bytes.Equal(LSHIndex(4, 4, 50), LSHIndex(4, 4, 50)) || !bytes.Equal(BadBytes(3), BadBytes(3)) {
+	if n := len(MixedText(1000, 1)); n < 1000 || n > 1100 {
+		t.Errorf("MixedText(1000, 1) has %d bytes", n)
+	}
+	if MixedText(0, 1) != "" || MixedText(300, 1) == MixedText(300, 2) {
+		t.Error("MixedText: not empty for 0 bytes, or the same text for two seeds")
+	}
+	if !bytes.Equal(LSHIndex(4, 4, 50), LSHIndex(4, 4, 50)) || !bytes.Equal(BadBytes(3), BadBytes(3)) || MixedText(500, 3) != MixedText(500, 3) {
 		t.Error("generators are not deterministic")
 	}
 	cuts := Truncations(SimhashIndex(3, 4, 10), 4)
