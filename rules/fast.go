@@ -95,7 +95,14 @@ func (f *everyHostFilter) has(name string) bool {
 // mayMatch reports whether a rule of s may match the URL u, which has the shape that
 // urlnorm.Tokenize takes; false means that match certainly finds no rule, true that it may.
 // It reads the host and the query's parameter names, without tokenizing u.
-func (s *Set) mayMatch(u string) bool {
+func (s *Set) mayMatch(u string) bool { return s.mayMatchIn(u, false) }
+
+// mayMatchKey is mayMatch of u, a key that a urlnorm.Normalizer made (s.keyer): its port, if
+// any, is a number of at most five digits (see TestMayMatchKeyPort).
+func (s *Set) mayMatchKey(u string) bool { return s.mayMatchIn(u, true) }
+
+// mayMatchIn is mayMatch of u, a key of a urlnorm.Normalizer if key is set.
+func (s *Set) mayMatchIn(u string, key bool) bool {
 	// A URL that Tokenize may refuse (too many tokens) takes the full path, which reports it.
 	if len(u) > maxTokensFilter {
 		return true
@@ -122,8 +129,16 @@ func (s *Set) mayMatch(u string) bool {
 		return true
 	}
 	// The authority's last bytes are its host's unless it has a port: most hosts without
-	// rules are known so from them, without finding the host in the authority.
-	if host := rest[:end]; strings.IndexByte(host, ':') >= 0 || s.hosts.mayEndIn(host) {
+	// rules are known so from them, without finding the host in the authority. In a key,
+	// the ':' of a port is among the last eight bytes of the authority.
+	host := rest[:end]
+	var port bool
+	if key && len(host) >= 8 {
+		port = zeroBytes(le64(host[len(host)-8:])^':'*lowBytes) != 0
+	} else {
+		port = strings.IndexByte(host, ':') >= 0
+	}
+	if port || s.hosts.mayEndIn(host) {
 		if strings.IndexByte(host, '@') >= 0 {
 			host = host[strings.LastIndexByte(host, '@')+1:]
 		}
@@ -152,21 +167,20 @@ func (s *Set) mayMatch(u string) bool {
 	if q < 0 {
 		return false // no query
 	}
+	// The query ends at a '#'. Past it, and if the '?' is in the fragment, names are read that
+	// are no parameters: that only costs the full path.
 	query := rest[q+1:]
-	if h := strings.IndexByte(rest, '#'); h >= 0 {
-		if h < q {
-			return false // no query: the '?' is in the fragment
-		}
-		query = rest[q+1 : h]
-	}
 	for {
-		// The parameter's name ends at its first '=' or '&'; its value at the next '&'.
+		// The parameter's name ends at its first '=', '&' or '#'; its value at the next '&'.
 		n := 0
-		for n < len(query) && query[n] != '=' && query[n] != '&' {
+		for n < len(query) && query[n] != '=' && query[n] != '&' && query[n] != '#' {
 			n++
 		}
 		if s.every.has(query[:n]) {
 			return true
+		}
+		if n < len(query) && query[n] == '#' {
+			return false
 		}
 		if n < len(query) && query[n] == '=' {
 			j := strings.IndexByte(query[n:], '&')
@@ -180,6 +194,15 @@ func (s *Set) mayMatch(u string) bool {
 		}
 		query = query[n+1:]
 	}
+}
+
+// lowBytes has the low bit of each byte set: c*lowBytes is the word of eight bytes c.
+const lowBytes = 0x0101010101010101
+
+// zeroBytes returns w with the high bit set of each byte that is zero in w, and no other bit.
+func zeroBytes(w uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((w&low7 + low7) | w | low7)
 }
 
 // hostFilter holds a hash of every host that has rules of its own (exact scope) or deep-token
