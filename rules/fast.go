@@ -209,8 +209,10 @@ func zeroBytes(w uint64) uint64 {
 // patterns and of every domain that has rules (domain scope), in an open-addressing table, so
 // that mayMatch learns with one pass over a host, right to left, that neither the host nor any
 // domain it is in has rules, and view.load finds the index trees and patterns of the host and its
-// domains in the same pass, without a map lookup. A hash that collides makes mayHave answer true,
-// which only costs the full path. Its zero value has no hosts.
+// domains in the same pass, without a map lookup. Most hosts without rules are known so sooner:
+// by their last bytes (mayEndIn), or by the first suffix that no name ends with (mayHave). A
+// hash that collides makes mayEndIn or mayHave answer true, which only costs the full path. Its
+// zero value has no hosts.
 type hostFilter struct {
 	slots []uint64 // 0: empty; a host's hash with its low bit clear, a domain's with it set
 	ents  []hostEnt
