@@ -23,7 +23,10 @@ import (
 // names of which each such rule requires one present. ok is false when some rule of every host
 // requires no query parameter, so that only tokenizing tells.
 type everyHostFilter struct {
-	ok    bool
+	ok bool
+	// bloom has the bit nameBit of each name set, so that has answers most names that are not
+	// among them with one test.
+	bloom [4]uint64
 	names []string        // up to maxKids names, scanned
 	set   map[string]bool // more names
 }
@@ -50,6 +53,8 @@ func newEveryHostFilter(rs []crule) everyHostFilter {
 			return everyHostFilter{}
 		}
 		seen[name] = true
+		b := nameBit(name)
+		f.bloom[b>>6] |= 1 << (b & 63)
 	}
 	if len(seen) > maxKids {
 		f.set = seen
@@ -61,8 +66,21 @@ func newEveryHostFilter(rs []crule) everyHostFilter {
 	return f
 }
 
+// nameBit is the bit of everyHostFilter.bloom for a parameter name: of its length and its first
+// and last bytes.
+func nameBit(name string) uint8 {
+	b := uint8(len(name)) * 37
+	if len(name) > 0 {
+		b += name[0] ^ name[len(name)-1]<<3
+	}
+	return b
+}
+
 // has reports whether name is one of the filter's names.
 func (f *everyHostFilter) has(name string) bool {
+	if b := nameBit(name); f.bloom[b>>6]&(1<<(b&63)) == 0 {
+		return false
+	}
 	if f.set != nil {
 		return f.set[name]
 	}
@@ -77,38 +95,68 @@ func (f *everyHostFilter) has(name string) bool {
 // mayMatch reports whether a rule of s may match the URL u, which has the shape that
 // urlnorm.Tokenize takes; false means that match certainly finds no rule, true that it may.
 // It reads the host and the query's parameter names, without tokenizing u.
-func (s *Set) mayMatch(u string) bool {
+func (s *Set) mayMatch(u string) bool { return s.mayMatchIn(u, false) }
+
+// mayMatchKey is mayMatch of u, a key that a urlnorm.Normalizer made (s.keyer): its port, if
+// any, is a number of at most five digits (see TestMayMatchKeyPort).
+func (s *Set) mayMatchKey(u string) bool { return s.mayMatchIn(u, true) }
+
+// mayMatchIn is mayMatch of u, a key of a urlnorm.Normalizer if key is set.
+func (s *Set) mayMatchIn(u string, key bool) bool {
 	// A URL that Tokenize may refuse (too many tokens) takes the full path, which reports it.
 	if len(u) > maxTokensFilter {
 		return true
 	}
-	// The scheme ends at the first "://", as urlnorm.Tokenize has it: in a key, at the first ':'.
-	i := strings.IndexByte(u, ':')
-	if i <= 0 || len(u) < i+3 || u[i+1] != '/' || u[i+2] != '/' {
-		if i = strings.Index(u, "://"); i <= 0 {
-			return true
+	// The scheme ends at the first "://", as urlnorm.Tokenize has it: in a key, at the first ':'
+	// (http and https, the schemes of nearly every key, tested first).
+	var rest string
+	switch {
+	case len(u) >= 8 && u[:8] == "https://":
+		rest = u[8:]
+	case len(u) >= 7 && u[:7] == "http://":
+		rest = u[7:]
+	default:
+		i := strings.IndexByte(u, ':')
+		if i <= 0 || len(u) < i+3 || u[i+1] != '/' || u[i+2] != '/' {
+			if i = strings.Index(u, "://"); i <= 0 {
+				return true
+			}
 		}
+		rest = u[i+3:]
 	}
-	rest := u[i+3:]
 	end := strings.IndexByte(rest, '/')
 	if end < 0 {
 		return true
 	}
+	// The authority's last bytes are its host's unless it has a port: most hosts without
+	// rules are known so from them, without finding the host in the authority. In a key,
+	// the ':' of a port is among the last eight bytes of the authority.
 	host := rest[:end]
-	if strings.IndexByte(host, '@') >= 0 {
-		host = host[strings.LastIndexByte(host, '@')+1:]
+	var port bool
+	if key && len(host) >= 8 {
+		port = zeroBytes(le64(host[len(host)-8:])^':'*lowBytes) != 0
+	} else {
+		port = strings.IndexByte(host, ':') >= 0
 	}
-	// The host ends at the port's ':', unless that ':' is inside an IPv6 literal's brackets
-	// (as urlnorm.Tokenize splits it).
-	if strings.IndexByte(host, ':') >= 0 {
-		if c := strings.LastIndexByte(host, ':'); strings.IndexByte(host[c:], ']') < 0 {
-			host = host[:c]
+	if port || s.hosts.mayEndIn(host) {
+		if strings.IndexByte(host, '@') >= 0 {
+			host = host[strings.LastIndexByte(host, '@')+1:]
+		}
+		// The host ends at the port's ':', unless that ':' is inside an IPv6 literal's
+		// brackets (as urlnorm.Tokenize splits it).
+		if strings.IndexByte(host, ':') >= 0 {
+			if c := strings.LastIndexByte(host, ':'); strings.IndexByte(host[c:], ']') < 0 {
+				host = host[:c]
+			}
+		}
+		if s.hosts.mayHave(host) {
+			return true
+		}
+		if host == AllHosts {
+			return false
 		}
 	}
-	if s.hosts.mayHave(host) {
-		return true
-	}
-	if s.all == nil || host == AllHosts {
+	if s.all == nil {
 		return false
 	}
 	if !s.every.ok {
@@ -116,45 +164,70 @@ func (s *Set) mayMatch(u string) bool {
 	}
 	rest = rest[end:]
 	q := strings.IndexByte(rest, '?')
-	if q < 0 || strings.IndexByte(rest[:q], '#') >= 0 {
-		return false // no query: the '?' is in the fragment, if anywhere
+	if q < 0 {
+		return false // no query
 	}
+	// The query ends at a '#'. Past it, and if the '?' is in the fragment, names are read that
+	// are no parameters: that only costs the full path.
 	query := rest[q+1:]
-	if h := strings.IndexByte(query, '#'); h >= 0 {
-		query = query[:h]
-	}
 	for {
-		param := query
-		j := strings.IndexByte(query, '&')
-		if j >= 0 {
-			param = query[:j]
+		// The parameter's name ends at its first '=', '&' or '#'; its value at the next '&'.
+		n := 0
+		for n < len(query) && query[n] != '=' && query[n] != '&' && query[n] != '#' {
+			n++
 		}
-		if eq := strings.IndexByte(param, '='); eq >= 0 {
-			param = param[:eq]
-		}
-		if s.every.has(param) {
+		if s.every.has(query[:n]) {
 			return true
 		}
-		if j < 0 {
+		if n < len(query) && query[n] == '#' {
 			return false
 		}
-		query = query[j+1:]
+		if n < len(query) && query[n] == '=' {
+			j := strings.IndexByte(query[n:], '&')
+			if j < 0 {
+				return false
+			}
+			n += j
+		}
+		if n == len(query) {
+			return false
+		}
+		query = query[n+1:]
 	}
+}
+
+// lowBytes has the low bit of each byte set: c*lowBytes is the word of eight bytes c.
+const lowBytes = 0x0101010101010101
+
+// zeroBytes returns w with the high bit set of each byte that is zero in w, and no other bit.
+func zeroBytes(w uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((w&low7 + low7) | w | low7)
 }
 
 // hostFilter holds a hash of every host that has rules of its own (exact scope) or deep-token
 // patterns and of every domain that has rules (domain scope), in an open-addressing table, so
 // that mayMatch learns with one pass over a host, right to left, that neither the host nor any
 // domain it is in has rules, and view.load finds the index trees and patterns of the host and its
-// domains in the same pass, without a map lookup. A hash that collides makes mayHave answer true,
-// which only costs the full path. Its zero value has no hosts.
+// domains in the same pass, without a map lookup. Most hosts without rules are known so sooner:
+// by their last bytes (mayEndIn), or by the first suffix that no name ends with (mayHave). A
+// hash that collides makes mayEndIn or mayHave answer true, which only costs the full path. Its
+// zero value has no hosts.
 type hostFilter struct {
 	slots []uint64 // 0: empty; a host's hash with its low bit clear, a domain's with it set
 	ents  []hostEnt
 	shift uint8
-	// bits has a bit set for each hash in slots (by the hash's top bits), so that has answers
+	// bits has a bit set (by the hash's top bits, whatever its low bit) for the hash of each
+	// suffix after a dot of each host and domain in slots, the whole name included, so that
+	// mayHave stops at the first suffix of a host that ends no name in slots, and get answers
 	// most hashes not in slots with one well-predicted test instead of a probe; nil if slots is.
 	bits *[filterWords]uint64
+	// tails has the bit tailBit of the tail of each name in slots but AllHosts: its last
+	// tailLen bytes, tailLen being the length of the shortest such name, at most 8 (0 if a name
+	// is empty), so that mayEndIn learns from a host's last bytes alone that it is none of the
+	// names and in none of the domains; nil if slots is.
+	tails   *[filterWords]uint64
+	tailLen int
 }
 
 // hostEnt is what hostFilter holds of a host or domain: its name, its index tree and (a host's)
@@ -179,17 +252,29 @@ func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hos
 	for 1<<bits < 2*n {
 		bits++
 	}
-	f := hostFilter{slots: make([]uint64, 1<<bits), ents: make([]hostEnt, 1<<bits), shift: uint8(64 - bits), bits: new([filterWords]uint64)}
+	f := hostFilter{slots: make([]uint64, 1<<bits), ents: make([]hostEnt, 1<<bits), shift: uint8(64 - bits), bits: new([filterWords]uint64), tails: new([filterWords]uint64), tailLen: 8}
+	for _, m := range []map[string]*node{exact, domain} {
+		for h := range m {
+			if h != AllHosts {
+				f.tailLen = min(f.tailLen, len(h))
+			}
+		}
+	}
+	for h := range pats {
+		if h != AllHosts {
+			f.tailLen = min(f.tailLen, len(h))
+		}
+	}
 	for h, t := range exact {
-		f.add(suffixHash(h)&^1, hostEnt{name: h, tree: t, pat: pats[h]})
+		f.add(h, suffixHash(h)&^1, hostEnt{name: h, tree: t, pat: pats[h]})
 	}
 	for h, p := range pats {
 		if exact[h] == nil {
-			f.add(suffixHash(h)&^1, hostEnt{name: h, pat: p})
+			f.add(h, suffixHash(h)&^1, hostEnt{name: h, pat: p})
 		}
 	}
 	for h, t := range domain {
-		f.add(suffixHash(h)|1, hostEnt{name: h, tree: t})
+		f.add(h, suffixHash(h)|1, hostEnt{name: h, tree: t})
 	}
 	return f
 }
@@ -246,9 +331,23 @@ func le64(s string) uint64 {
 
 const hashSeed = 14695981039346656037
 
-func (f *hostFilter) add(x uint64, e hostEnt) {
-	b := (x * 0x9e3779b97f4a7c15) >> 52
-	f.bits[b>>6] |= 1 << (b & 63)
+// add files e, named h, under its hash x, and sets the bits of the suffixes and the tail of h.
+func (f *hostFilter) add(h string, x uint64, e hostEnt) {
+	if h != AllHosts && f.tailLen > 0 {
+		b := tailBit(tailWord(h, f.tailLen))
+		f.tails[b>>6] |= 1 << (b & 63)
+	}
+	y := uint64(hashSeed)
+	for j := len(h); ; {
+		i := strings.LastIndexByte(h[:j], '.') + 1
+		y = labelHash(y, h, i, j)
+		b := f.bit(y)
+		f.bits[b>>6] |= 1 << (b & 63)
+		if i == 0 {
+			break
+		}
+		j = i - 1
+	}
 	mask := uint64(len(f.slots) - 1)
 	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
 		if f.slots[i] == 0 {
@@ -258,24 +357,21 @@ func (f *hostFilter) add(x uint64, e hostEnt) {
 	}
 }
 
-func (f *hostFilter) has(x uint64) bool {
-	if b := (x * 0x9e3779b97f4a7c15) >> 52; f.bits[b>>6]&(1<<(b&63)) == 0 {
-		return false
-	}
-	mask := uint64(len(f.slots) - 1)
-	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
-		switch f.slots[i] {
-		case x:
-			return true
-		case 0:
-			return false
-		}
-	}
+// bit is the bit of hash x in bits, the same whatever x's top and low bits.
+func (f *hostFilter) bit(x uint64) uint64 {
+	return ((x | 1<<63 | 1) * 0x9e3779b97f4a7c15) >> 52
+}
+
+// mayEnd reports whether some host or domain in f may be x's suffix or end with it, x being
+// the hash of a suffix of a host after a dot; false is certain.
+func (f *hostFilter) mayEnd(x uint64) bool {
+	b := f.bit(x)
+	return f.bits[b>>6]&(1<<(b&63)) != 0
 }
 
 // get returns the entry of hash x and name name, or nil.
 func (f *hostFilter) get(x uint64, name string) *hostEnt {
-	if b := (x * 0x9e3779b97f4a7c15) >> 52; f.bits[b>>6]&(1<<(b&63)) == 0 {
+	if !f.mayEnd(x) {
 		return nil
 	}
 	mask := uint64(len(f.slots) - 1)
@@ -319,8 +415,50 @@ func (f *hostFilter) trees(host string, doms []*node) (*hostEnt, []*node) {
 	return f.get(x&^1, host), doms
 }
 
+// mayEndIn reports whether the host that s ends with, s being an authority without a port (the
+// host, after a userinfo if any), may have rules of its own or be in a domain with rules (may be
+// a name in f or end with "." and a domain in f); false is certain. A host that does ends with
+// that name's tail, and so does s: s's tail is the host's, or the host is shorter than the tail
+// and so than every name.
+func (f *hostFilter) mayEndIn(s string) bool {
+	if len(f.slots) == 0 {
+		return false
+	}
+	n := f.tailLen
+	if n == 0 || len(s) > 0 && s[len(s)-1] == '*' {
+		return true // an empty name, or AllHosts
+	}
+	var w uint64
+	switch {
+	case len(s) >= 8:
+		w = le64(s[len(s)-8:]) >> ((64 - 8*n) & 63)
+	case len(s) >= n:
+		w = tailWord(s, n)
+	default:
+		return false // shorter than every name
+	}
+	b := tailBit(w)
+	return f.tails[b>>6]&(1<<(b&63)) != 0
+}
+
+// tailWord is the little-endian word of the last n bytes of s, n <= min(8, len(s)).
+func tailWord(s string, n int) uint64 {
+	var w uint64
+	for k := len(s) - 1; k >= len(s)-n; k-- {
+		w = w<<8 | uint64(s[k])
+	}
+	return w
+}
+
+// tailBit is the bit of hostFilter.tails of the tail w.
+func tailBit(w uint64) uint64 {
+	return (w * 0x9e3779b97f4a7c15) >> 52
+}
+
 // mayHave reports whether host may have rules of its own or be in a domain with rules (as
-// Set.matchFrom looks them up: the host, then each suffix after a dot); false is certain.
+// Set.matchFrom looks them up: the host, then each suffix after a dot); false is certain. It
+// reads host from the right and stops at the first suffix that no host or domain with rules
+// ends with: most hosts without rules cost one or two labels.
 func (f *hostFilter) mayHave(host string) bool {
 	if len(f.slots) == 0 {
 		return false
@@ -329,16 +467,18 @@ func (f *hostFilter) mayHave(host string) bool {
 	for j := len(host); ; {
 		i := strings.LastIndexByte(host[:j], '.') + 1
 		x = labelHash(x, host, i, j)
-		if i == 0 {
-			break
+		if !f.mayEnd(x) {
+			return false // no name ends with host[i:], so none is host or a domain it is in
 		}
-		if f.has(x | 1<<63 | 1) {
+		y := x | 1<<63
+		if i == 0 {
+			return f.get(y&^1, host) != nil || f.get(y|1, host) != nil
+		}
+		if f.get(y|1, host[i:]) != nil {
 			return true // the domain host[i:]
 		}
 		j = i - 1
 	}
-	x |= 1 << 63
-	return f.has(x&^1) || f.has(x|1)
 }
 
 // maxTokensFilter is the length of a URL up to which it cannot have more path segments or query

@@ -817,7 +817,7 @@ func (s *Set) Normalize(u string) (string, error) {
 	if err != nil {
 		return u, &Error{Op: "key", Input: u, Err: err}
 	}
-	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatch(k) {
+	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchKey(k) {
 		if k == u {
 			return u, nil
 		}
@@ -875,7 +875,7 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 		if dst, err = s.keyer.AppendKey(dst, u); err != nil {
 			return dst, &Error{Op: "key", Input: u, Err: err}
 		}
-		if len(s.rules) == 0 || !s.mayMatch(bytesString(dst[start:])) {
+		if len(s.rules) == 0 || !s.mayMatchKey(bytesString(dst[start:])) {
 			return dst, nil
 		}
 	}

@@ -1,0 +1,268 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/undust/undust/internal/cpubench"
+	"github.com/undust/undust/urlnorm"
+)
+
+// checkMayMatch fails t if mayMatch (mayMatchKey if key) turns u away while a rule of s
+// matches it (the reference matcher). It returns whether u was turned away.
+func checkMayMatch(t *testing.T, s *Set, u string, key bool) bool {
+	t.Helper()
+	may := s.mayMatch(u)
+	if key {
+		may = s.mayMatchKey(u)
+	}
+	if may {
+		return false
+	}
+	var v view
+	if v.load(u, s) == nil {
+		if i := s.matchSlow(&v, 0); i >= 0 {
+			t.Fatalf("mayMatch(%q) (key %v) = false, but rule %v matches it", u, key, s.Rule(i))
+		}
+	}
+	return true
+}
+
+// variants are URLs made from u: with a userinfo, a port, a fragment, a '#' before the query,
+// a query parameter of every host added, the host upper-cased, a trailing dot, and each of
+// these moved to a host without rules (noRulesURL).
+func variants(u string) []string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return []string{u}
+	}
+	a := i + 3
+	e := a + strings.IndexAny(u[a:], "/?#")
+	if e < a {
+		e = len(u)
+	}
+	q := "?"
+	if strings.Contains(u, "?") {
+		q = "&"
+	}
+	out := []string{
+		u,
+		u[:a] + "user:pw@" + u[a:],
+		u[:a] + "a.b@" + u[a:],
+		u[:e] + ":8080" + u[e:],
+		u[:e] + ":1234567890" + u[e:],
+		u[:e] + ":" + u[e:],
+		u[:a] + "user@" + u[a:e] + ":81" + u[e:],
+		u + "#frag",
+		u + "#x" + q + "highlight=1",
+		u + q + "highlight=1",
+		u + q + "ref_",
+		u + q + "replytocom=5#f",
+		u[:a] + strings.ToUpper(u[a:e]) + u[e:],
+		u[:e] + "." + u[e:],
+	}
+	for _, v := range out[:len(out):len(out)] {
+		out = append(out, noRulesURL(v))
+	}
+	return out
+}
+
+// TestMayMatchLearned checks that mayMatch and mayMatchKey never turn away a URL that a rule
+// matches, on the dev URLs, their variants and their keys, with the learned rules.
+func TestMayMatchLearned(t *testing.T) {
+	s := loadLearned(t)
+	ls := loadDev(t, 0)
+	step := 3
+	if testing.Short() {
+		step = 30
+	}
+	n, away := 0, 0
+	for i := 0; i < len(ls); i += step {
+		for _, u := range variants(ls[i].URL) {
+			n++
+			if checkMayMatch(t, s, u, false) {
+				away++
+			}
+			if k, err := s.keyer.Key(u); err == nil {
+				n++
+				if checkMayMatch(t, s, k, true) {
+					away++
+				}
+			}
+		}
+	}
+	t.Logf("%d URLs, %d turned away", n, away)
+	if away == 0 || away == n {
+		t.Errorf("%d of %d URLs turned away: the test checks nothing", away, n)
+	}
+}
+
+// mayMatchRules are rules whose scopes test the filters' edges: a domain that is a top-level
+// registrable domain, a short host (a short tail), an IPv6 literal, and rules of every
+// host that require a parameter, the empty one among them.
+const mayMatchRules = `
+rule domain=ab.io cov=0 prec=1 sup=1 if query("a")=* then query("a")=-
+rule host=b.cd cov=0 prec=1 sup=1 if path(1,1)="x" then path(1,1)=-
+rule domain=example.co.uk cov=0 prec=1 sup=1 if query("s")=* then query("s")=-
+rule host=example.com cov=0 prec=1 sup=1 if query("t")=* then query("t")=-
+rule host=[::1] cov=0 prec=1 sup=1 if query("v")=* then query("v")=-
+rule host=* cov=0 prec=1 sup=1 if query("highlight")=* then query("highlight")=-
+rule host=* cov=0 prec=1 sup=1 if query("")=* then query("")=-
+`
+
+// TestMayMatchEdges checks mayMatch and mayMatchKey against the reference matcher on hosts at
+// the edges of the filters: in and out of the domains, short, with userinfo, ports, IPv6
+// literals, and parameters of every host before and after a fragment.
+func TestMayMatchEdges(t *testing.T) {
+	var rs []Rule
+	for _, l := range strings.Split(strings.TrimSpace(mayMatchRules), "\n") {
+		r, err := ParseRule(strings.TrimPrefix(l, "rule "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	s, err := NewSet(rs, &Options{Key: urlnorm.Crawler})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := []string{
+		"io", "ab.io", "x.ab.io", "a.b.ab.io", "xab.io", "b.io", "b.cd", "ab.cd", "a.b.cd", "cd", "example.com",
+		"www.example.com", "example.co.uk", "a.example.co.uk", "xexample.co.uk", "co.uk",
+		"[::1]", "[::2]", "127.0.0.1", "*", "other.org", "c.d",
+	}
+	queries := []string{"", "?a=1", "?s", "?t=2", "?v", "?highlight", "?x=1&highlight=2", "?=1",
+		"?&", "?x#highlight", "?highlight#f", "?y=1&highlight#f", "?x=1#&highlight", "#?a=1", "?x=1&y=2", "?highlightx=1"}
+	n, away, matched := 0, 0, 0
+	for _, h := range hosts {
+		for _, auth := range []string{h, "u@" + h, "u:p@" + h, h + ":8080", "u@" + h + ":1", h + ":123456789"} {
+			for _, q := range queries {
+				u := "http://" + auth + "/x" + q
+				n++
+				if checkMayMatch(t, s, u, false) {
+					away++
+				}
+				if out, _ := s.normalizeSlow(u); out != u {
+					matched++
+				}
+				if k, err := s.keyer.Key(u); err == nil && checkMayMatch(t, s, k, true) {
+					away++
+				}
+			}
+		}
+	}
+	t.Logf("%d URLs, %d turned away, %d rewritten", n, away, matched)
+	if away == 0 || matched == 0 {
+		t.Errorf("%d URLs, %d turned away, %d rewritten: the test checks nothing", n, away, matched)
+	}
+}
+
+// TestHostFilter checks mayHave and mayEndIn against a reference, the maps of Set.matchFrom:
+// a host that has rules or is in a domain with rules must never be turned away.
+func TestHostFilter(t *testing.T) {
+	s := loadLearned(t)
+	ref := func(h string) bool {
+		if s.exact[h] != nil || s.domain[h] != nil || s.opts.Patterns[h] != nil {
+			return true
+		}
+		for i := 0; i < len(h); i++ {
+			if h[i] == '.' && s.domain[h[i+1:]] != nil {
+				return true
+			}
+		}
+		return false
+	}
+	var hosts []string
+	for h := range s.exact {
+		hosts = append(hosts, h)
+	}
+	for h := range s.domain {
+		hosts = append(hosts, h, "www."+h, "a.b."+h, "x"+h, h+".example", h[1:])
+	}
+	for h := range s.opts.Patterns {
+		hosts = append(hosts, h, "m."+h)
+	}
+	hosts = append(hosts, "", ".", "a", "com", "co.uk", "example", "a..b")
+	yes, no := 0, 0
+	for _, h := range hosts {
+		have, end := s.hosts.mayHave(h), s.hosts.mayEndIn(h)
+		if ref(h) {
+			yes++
+			if !have || !end {
+				t.Errorf("host %q has rules: mayHave %v, mayEndIn %v", h, have, end)
+			}
+			for _, a := range []string{"u@" + h, "u:p@" + h, "a.b.c@" + h} {
+				if !s.hosts.mayEndIn(a) {
+					t.Errorf("host %q has rules: mayEndIn(%q) = false", h, a)
+				}
+			}
+		} else if !end {
+			no++
+		}
+	}
+	if yes == 0 || no == 0 {
+		t.Errorf("%d hosts with rules, %d turned away: the test checks nothing", yes, no)
+	}
+}
+
+// TestMayMatchKeyPort checks what mayMatchKey relies on: in a key of a urlnorm.Normalizer, a
+// port is a number of at most five digits, so that the ':' after the host is among the last
+// six bytes of the authority.
+func TestMayMatchKeyPort(t *testing.T) {
+	ports := []string{"", ":", ":0", ":80", ":443", ":8080", ":65535", ":65536", ":000000000080",
+		":123456789", ":8o", ":+1", ": 1"}
+	auths := []string{"example.com", "user:pw@example.com", "a.b", "[::1]", "[2001:db8::1]", "127.0.0.1"}
+	n := 0
+	for _, flags := range []urlnorm.Flags{urlnorm.Safe, urlnorm.Crawler, urlnorm.Aggressive} {
+		key := urlnorm.New(flags)
+		for _, a := range auths {
+			for _, p := range ports {
+				k, err := key.Key("http://" + a + p + "/x?y=1")
+				if err != nil {
+					continue
+				}
+				n++
+				rest := k[strings.Index(k, "://")+3:]
+				auth := rest[:strings.IndexByte(rest, '/')]
+				auth = auth[strings.LastIndexByte(auth, '@')+1:]
+				if c := strings.LastIndexByte(auth, ':'); c >= 0 && strings.IndexByte(auth[c:], ']') < 0 && c < len(auth)-6 {
+					t.Errorf("Key(%q) = %q: port %q longer than five digits", "http://"+a+p+"/x?y=1", k, auth[c+1:])
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no key made: the test checks nothing")
+	}
+}
+
+// BenchmarkMayMatch is mayMatchKey alone on the keys of the dev URLs moved to a host without
+// rules (noRulesURL), the test that Normalize makes of a URL after its key; "key" is AppendKey
+// of the same URLs, the yardstick.
+func BenchmarkMayMatch(b *testing.B) {
+	s := loadLearned(b)
+	key := urlnorm.New(urlnorm.Crawler)
+	var urls, keys []string
+	for _, l := range loadDev(b, 0) {
+		u := noRulesURL(l.URL)
+		if k, err := key.Key(u); err == nil && !s.mayMatchKey(k) {
+			urls, keys = append(urls, u), append(keys, k)
+		}
+	}
+	run := func(name string, f func(i int)) {
+		b.Run(name, func(b *testing.B) {
+			i := 0
+			cpu := cpubench.Start(b)
+			for b.Loop() {
+				f(i)
+				if i++; i == len(keys) {
+					i = 0
+				}
+			}
+			cpu.Report(0)
+		})
+	}
+	var buf []byte
+	run("key", func(i int) { buf, _ = key.AppendKey(buf[:0], urls[i]) })
+	run("mayMatch", func(i int) { s.mayMatchKey(keys[i]) })
+}
