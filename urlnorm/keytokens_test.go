@@ -17,7 +17,7 @@ import (
 // https -> http, bare query dropped, no fragment dropped).
 var keyTokensFlags = []Flags{
 	Safe, Crawler, Aggressive, Crawler &^ DropUserinfo, Aggressive &^ DropUserinfo,
-	Safe &^ DropUserinfo | HTTPSToHTTP, Safe | DropBareQuery, 0, GuessScheme,
+	Safe&^DropUserinfo | HTTPSToHTTP, Safe | DropBareQuery, 0, GuessScheme,
 }
 
 // checkKeyTokens checks that AppendKeyTokens of raw writes the key that AppendKey writes, after
@@ -97,12 +97,12 @@ func keyTokensInputs(t *testing.T) []string {
 func TestAppendKeyTokens(t *testing.T) {
 	in := keyTokensInputs(t)
 	in = append(in,
-		"https://u:p@www.a.com:443/index.html?b&a=1&utm_x=1#f", // userinfo, default port, index, bare parameter
-		"HTTPS://:@A.COM:8443/?",                               // empty userinfo, a port, a bare query
-		"wss://h:80/#",                                         // an empty fragment, a port that HTTPSToHTTP drops
-		"http://[::1]:8080/a//b/?x=1&&y=&x=2#f?g",              // IPv6, empty segments and parameters
+		"https://u:p@www.a.com:443/index.html?b&a=1&utm_x=1#f",      // userinfo, default port, index, bare parameter
+		"HTTPS://:@A.COM:8443/?",                                    // empty userinfo, a port, a bare query
+		"wss://h:80/#",                                              // an empty fragment, a port that HTTPSToHTTP drops
+		"http://[::1]:8080/a//b/?x=1&&y=&x=2#f?g",                   // IPv6, empty segments and parameters
 		"file:///C:/x/y", "file://host/share", "file://localhost/a", // file URLs, with and without a host
-		"http://a@b@c/", "http://%40:%3A@h/",                     // escaped userinfo
+		"http://a@b@c/", "http://%40:%3A@h/", // escaped userinfo
 		"a.com/b?c", "//x.org/", // schemes GuessScheme adds
 	)
 	if testing.Short() {
