@@ -362,14 +362,22 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 	if s.keyer != nil {
 		in = bytesString(sc.arena)
 	}
-	sc.inArena = true
-	defer func() { sc.inArena = false }()
+	sc.inArena, sc.nextOK = true, false
+	defer func() { sc.inArena, sc.nextOK = false, false }()
 	cur := in
 	for n := 0; ; n++ {
 		if n > 0 && !s.mayMatch(cur) {
 			return cur, nil // a rewrite to a host without rules, often
 		}
-		if err := sc.v.load(cur, s); err != nil {
+		if n > 0 && sc.nextOK {
+			// apply knows the tokens of cur: no need to tokenize it.
+			sc.v.whole, sc.next = sc.next, sc.v.whole
+			sc.nextOK = false
+			sc.v.index(s)
+			if checkTokenView != nil {
+				checkTokenView(&sc.v, cur)
+			}
+		} else if err := sc.v.load(cur, s); err != nil {
 			return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
 		}
 		i := s.match(&sc.v)
@@ -522,3 +530,69 @@ func plainHost(h string) bool {
 	}
 	return true
 }
+
+// checkTokenView, if not nil, is called with each view that normalizeFast builds from the tokens
+// that apply left, and the URL they spell: tests compare it with the view of the tokenized URL.
+var checkTokenView func(v *view, u string)
+
+// joinedTokens appends to dst the tokens that urlnorm.Tokenize gives of the URL that
+// urlnorm.AppendJoin writes of toks, whole tokens (Sub 0) that a rewrite made of a URL's tokens
+// (those of Part 0 deleted): grouped by part in URL order, path segments and query occurrences
+// numbered again, an empty segment for a URL left without a path. ok is false, with dst as it
+// was, for what it does not number (a deep token, a part that takes one token given twice,
+// more than scanParams query parameters): the caller then tokenizes the URL.
+func joinedTokens(dst, toks []urlnorm.Token) (_ []urlnorm.Token, ok bool) {
+	n0 := len(dst)
+	nseg, nq := 0, 0
+	for p := urlnorm.PartScheme; p <= urlnorm.PartFragment; p++ {
+		n := 0
+		for i := range toks {
+			t := &toks[i]
+			if t.Part != p {
+				continue
+			}
+			if t.Sub != 0 || t.RSub != 0 {
+				return dst[:n0], false
+			}
+			u := urlnorm.Token{Key: urlnorm.Key{Part: p}, Value: t.Value}
+			switch p {
+			case urlnorm.PartPath:
+				nseg++
+				u.Pos = int16(nseg)
+			case urlnorm.PartQuery:
+				if nq++; nq > scanParams {
+					return dst[:n0], false
+				}
+				u.Name, u.Bare, u.Pos = t.Name, t.Bare, 1
+				if t.Bare {
+					u.Value = ""
+				}
+				for j := len(dst) - nq + 1; j < len(dst); j++ {
+					if dst[j].Name == u.Name {
+						u.Pos++
+					}
+				}
+			default:
+				if n > 0 {
+					return dst[:n0], false
+				}
+			}
+			dst = append(dst, u)
+			n++
+		}
+		if p == urlnorm.PartPath {
+			if nseg == 0 {
+				// AppendJoin writes the path "/": one empty segment.
+				dst = append(dst, urlnorm.Token{Key: urlnorm.Key{Part: p, Pos: 1}})
+				nseg = 1
+			}
+			for j := len(dst) - nseg; j < len(dst); j++ {
+				dst[j].RPos = int16(nseg) - dst[j].Pos + 1
+			}
+		}
+	}
+	return dst, true
+}
+
+// scanParams bounds the query parameters that joinedTokens numbers by a scan of those before.
+const scanParams = 32

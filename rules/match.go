@@ -49,6 +49,12 @@ func (v *view) load(u string, s *Set) error {
 	if err != nil {
 		return err
 	}
+	v.index(s)
+	return nil
+}
+
+// index makes the rest of the view from its tokens, v.whole, as urlnorm.Tokenize gives them.
+func (v *view) index(s *Set) {
 	v.host, v.hostAt, v.pathStart, v.nseg, v.queryAt = "", -1, -1, 0, len(v.whole)
 	for i, t := range v.whole {
 		switch t.Part {
@@ -89,7 +95,6 @@ func (v *view) load(u string, s *Set) error {
 	}
 	v.deep = v.whole
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
-	return nil
 }
 
 // deepTokens returns the URL's tokens with the ones that the host's patterns cover split into
@@ -494,6 +499,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 		}
 	}
+	sc.joined = nil
 	sc.out = out // keyClean reads the tokens; the next rewrite starts from sc.out[:0]
 	sc.outUsed = max(sc.outUsed, len(out))
 	sc.ins = ins
@@ -524,6 +530,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 		out = fin
 	}
 	sc.ins = ins
+	sc.joined = out
 	return urlnorm.AppendJoin(dst, out), true
 }
 

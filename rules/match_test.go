@@ -264,7 +264,9 @@ func TestKeyCleanFastRef(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := mustSet(t, &Options{Key: urlnorm.Crawler}, `host=h.example cov=1 prec=1 sup=1 `+tt.rule)
+		checkViews(t, s)
 		fast, ferr := s.Normalize(tt.in)
+		checkTokenView = nil
 		ref, rerr := s.normalizeRef(tt.in)
 		if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
 			t.Errorf("rule %s: Normalize(%q) = %q, %v; reference %q, %v", tt.rule, tt.in, fast, ferr, ref, rerr)
@@ -349,5 +351,122 @@ func TestLearnedDeepLookup(t *testing.T) {
 	t.Logf("%d deep keys, %d found", len(keys), found)
 	if found == 0 {
 		t.Error("no deep key found: the test checks nothing")
+	}
+}
+
+// TestTokenViewLearned checks that every view normalizeFast builds from the tokens apply left
+// (the rewritten tokens renumbered, or urlnorm's key tokens) equals the view of the URL they
+// spell, tokenized, for every URL met in normalizing every dev URL and its noRulesURL variant
+// with the learned set.
+func TestTokenViewLearned(t *testing.T) {
+	s := loadLearned(t)
+	ls := loadDev(t, 0)
+	step := 1
+	if testing.Short() {
+		step = 10
+	}
+	built := checkViews(t, s)
+	defer func() { checkTokenView = nil }()
+	for i := 0; i < len(ls); i += step {
+		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
+			s.Normalize(u)
+		}
+	}
+	t.Logf("%d views built from tokens", *built)
+	if *built == 0 {
+		t.Error("no view built from tokens: the test checks nothing")
+	}
+}
+
+// checkViews sets checkTokenView to check each view built from tokens against the view of the
+// URL tokenized, with set s, and returns the count of views it checks. The caller resets
+// checkTokenView to nil.
+func checkViews(t *testing.T, s *Set) *int {
+	built := new(int)
+	var w view
+	checkTokenView = func(v *view, u string) {
+		*built++
+		if err := w.load(u, s); err != nil {
+			t.Fatalf("a view was built from tokens of %q, which does not tokenize: %v", u, err)
+		}
+		if !sameView(v, &w) {
+			t.Fatalf("view of %q built from tokens:\n%+v\ntokenized:\n%+v", u, v.whole, w.whole)
+		}
+	}
+	return built
+}
+
+// sameView reports whether the views v and w have the same tokens and index.
+func sameView(v, w *view) bool {
+	return slices.Equal(v.whole, w.whole) && v.host == w.host && v.hostAt == w.hostAt &&
+		v.pathStart == w.pathStart && v.nseg == w.nseg && v.queryAt == w.queryAt &&
+		slices.Equal(v.byName, w.byName) && v.hostTree == w.hostTree && slices.Equal(v.doms, w.doms) &&
+		v.pat == w.pat && v.split == w.split && v.deepDone == w.deepDone
+}
+
+// TestJoinedTokens checks joinedTokens against urlnorm.Tokenize of the URL that AppendJoin writes
+// of rewritten tokens: deleted (Part 0), set and inserted tokens, in any order of parts.
+func TestJoinedTokens(t *testing.T) {
+	tok := func(p urlnorm.Part, v string) urlnorm.Token {
+		return urlnorm.Token{Key: urlnorm.Key{Part: p}, Value: v}
+	}
+	seg := func(pos, rpos int16, v string) urlnorm.Token {
+		return urlnorm.Token{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: pos, RPos: rpos}, Value: v}
+	}
+	par := func(name string, pos int16, v string, bare bool) urlnorm.Token {
+		return urlnorm.Token{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name, Pos: pos}, Value: v, Bare: bare}
+	}
+	deleted := urlnorm.Token{Value: "gone"}
+	tests := []struct {
+		name string
+		toks []urlnorm.Token
+		ok   bool
+	}{
+		{"unchanged", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 2, "a"), seg(2, 1, "b"), par("x", 1, "1", false)}, true},
+		// A deleted segment renumbers the others from both ends.
+		{"segment deleted", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 3, "a"), deleted, seg(3, 1, "c")}, true},
+		// A path with every segment deleted is "/", one empty segment.
+		{"path deleted", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), deleted, deleted, par("q", 1, "", true)}, true},
+		// An inserted segment at the end comes after the query in the list, not in the URL.
+		{"segment appended", []urlnorm.Token{tok(urlnorm.PartScheme, "https"), tok(urlnorm.PartHost, "h"), seg(1, 1, "a"), par("x", 1, "1", false), tok(urlnorm.PartFragment, "f"), seg(2, 0, "new")}, true},
+		// A deleted parameter renumbers the later occurrences of its name.
+		{"occurrence deleted", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 1, ""), par("a", 1, "1", false), deleted, par("a", 3, "3", false), par("b", 1, "", true), par("a", 4, "4", false)}, true},
+		// Userinfo, port, deleted port.
+		{"authority", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartUserinfo, "u:p"), tok(urlnorm.PartHost, "h"), deleted, seg(1, 1, "x")}, true},
+		{"port", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "[::1]"), tok(urlnorm.PartPort, "81"), seg(1, 1, "x")}, true},
+		// Not numbered: a deep token, two hosts.
+		{"deep token", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), {Key: urlnorm.Key{Part: urlnorm.PartPath, Sub: 1, RSub: 1}, Value: "a"}}, false},
+		{"two hosts", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), tok(urlnorm.PartHost, "i"), seg(1, 1, "")}, false},
+	}
+	many := []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 1, "")}
+	for i := range scanParams + 1 {
+		many = append(many, par("p", int16(i+1), "", true))
+	}
+	tests = append(tests, struct {
+		name string
+		toks []urlnorm.Token
+		ok   bool
+	}{"too many parameters", many, false})
+	for _, tt := range tests {
+		pre := []urlnorm.Token{{Value: "before"}}
+		got, ok := joinedTokens(slices.Clone(pre), tt.toks)
+		if ok != tt.ok {
+			t.Errorf("%s: joinedTokens ok = %v, want %v", tt.name, ok, tt.ok)
+			continue
+		}
+		if !ok {
+			if !slices.Equal(got, pre) {
+				t.Errorf("%s: joinedTokens failed but changed dst: %v", tt.name, got)
+			}
+			continue
+		}
+		u := string(urlnorm.AppendJoin(nil, tt.toks))
+		want, err := urlnorm.Tokenize(slices.Clone(pre), u)
+		if err != nil {
+			t.Fatalf("%s: Tokenize(%q): %v", tt.name, u, err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: joinedTokens of %q =\n%+v\nTokenize:\n%+v", tt.name, u, got, want)
+		}
 	}
 }
