@@ -542,56 +542,107 @@ var checkTokenView func(v *view, u string)
 // was, for what it does not number (a deep token, a part that takes one token given twice,
 // more than scanParams query parameters): the caller then tokenizes the URL.
 func joinedTokens(dst, toks []urlnorm.Token) (_ []urlnorm.Token, ok bool) {
+	// Tokens come in URL order but for those a rewrite inserted at the end of the path or
+	// added to another part, which come last: one pass over toks when they are in order, one
+	// per part otherwise.
+	inOrder := true
+	for i, last := 0, urlnorm.Part(0); i < len(toks); i++ {
+		if p := toks[i].Part; p != 0 {
+			if p < last {
+				inOrder = false
+				break
+			}
+			last = p
+		}
+	}
 	n0 := len(dst)
-	nseg, nq := 0, 0
-	for p := urlnorm.PartScheme; p <= urlnorm.PartFragment; p++ {
-		n := 0
+	var j joiner
+	if inOrder {
 		for i := range toks {
-			t := &toks[i]
-			if t.Part != p {
-				continue
-			}
-			if t.Sub != 0 || t.RSub != 0 {
-				return dst[:n0], false
-			}
-			u := urlnorm.Token{Key: urlnorm.Key{Part: p}, Value: t.Value}
-			switch p {
-			case urlnorm.PartPath:
-				nseg++
-				u.Pos = int16(nseg)
-			case urlnorm.PartQuery:
-				if nq++; nq > scanParams {
+			if toks[i].Part != 0 {
+				if dst, ok = j.add(dst, &toks[i]); !ok {
 					return dst[:n0], false
 				}
-				u.Name, u.Bare, u.Pos = t.Name, t.Bare, 1
-				if t.Bare {
-					u.Value = ""
-				}
-				for j := len(dst) - nq + 1; j < len(dst); j++ {
-					if dst[j].Name == u.Name {
-						u.Pos++
+			}
+		}
+	} else {
+		for p := urlnorm.PartScheme; p <= urlnorm.PartFragment; p++ {
+			for i := range toks {
+				if toks[i].Part == p {
+					if dst, ok = j.add(dst, &toks[i]); !ok {
+						return dst[:n0], false
 					}
 				}
-			default:
-				if n > 0 {
-					return dst[:n0], false
-				}
-			}
-			dst = append(dst, u)
-			n++
-		}
-		if p == urlnorm.PartPath {
-			if nseg == 0 {
-				// AppendJoin writes the path "/": one empty segment.
-				dst = append(dst, urlnorm.Token{Key: urlnorm.Key{Part: p, Pos: 1}})
-				nseg = 1
-			}
-			for j := len(dst) - nseg; j < len(dst); j++ {
-				dst[j].RPos = int16(nseg) - dst[j].Pos + 1
 			}
 		}
 	}
-	return dst, true
+	return j.end(dst), true
+}
+
+// joiner numbers the tokens that joinedTokens appends, one part after another.
+type joiner struct {
+	last      urlnorm.Part
+	nseg, nq  int
+	pathStart int  // index in dst of the first path segment
+	pathDone  bool // the path is ended (endPath)
+}
+
+// add appends the token of t (its part not before j.last) to dst, renumbered.
+func (j *joiner) add(dst []urlnorm.Token, t *urlnorm.Token) ([]urlnorm.Token, bool) {
+	p := t.Part
+	if t.Sub != 0 || t.RSub != 0 || p == j.last && p != urlnorm.PartPath && p != urlnorm.PartQuery {
+		return dst, false
+	}
+	if p > urlnorm.PartPath && !j.pathDone {
+		dst = j.endPath(dst)
+	}
+	j.last = p
+	u := urlnorm.Token{Key: urlnorm.Key{Part: p}, Value: t.Value}
+	switch p {
+	case urlnorm.PartPath:
+		if j.nseg == 0 {
+			j.pathStart = len(dst)
+		}
+		j.nseg++
+		u.Pos = int16(j.nseg)
+	case urlnorm.PartQuery:
+		if j.nq++; j.nq > scanParams {
+			return dst, false
+		}
+		u.Name, u.Bare, u.Pos = t.Name, t.Bare, 1
+		if t.Bare {
+			u.Value = ""
+		}
+		for k := len(dst) - j.nq + 1; k < len(dst); k++ {
+			if dst[k].Name == u.Name {
+				u.Pos++
+			}
+		}
+	}
+	return append(dst, u), true
+}
+
+// endPath ends the path: an empty segment if it has none (AppendJoin writes "/"), and the
+// positions of its segments from the end.
+func (j *joiner) endPath(dst []urlnorm.Token) []urlnorm.Token {
+	if j.nseg == 0 {
+		j.pathStart = len(dst)
+		dst = append(dst, urlnorm.Token{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}})
+		j.nseg = 1
+	}
+	for k := j.pathStart; k < j.pathStart+j.nseg; k++ {
+		dst[k].RPos = int16(j.nseg) - dst[k].Pos + 1
+	}
+	j.pathDone = true
+	return dst
+}
+
+// end ends the tokens: the path, if no token after it ended it.
+func (j *joiner) end(dst []urlnorm.Token) []urlnorm.Token {
+	if !j.pathDone {
+		dst = j.endPath(dst)
+	}
+	return dst
 }
 
 // scanParams bounds the query parameters that joinedTokens numbers by a scan of those before.

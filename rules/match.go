@@ -34,9 +34,12 @@ type view struct {
 	// byName indexes the query parameters of whole by name and occurrence, when there are more
 	// than linearQuery of them, so that a lookup costs O(log n), not O(n): a URL of many
 	// parameters that many rules match would otherwise cost rules × parameters.
-	byName   []int32
-	split    bool // the host has patterns: deep may differ from whole
-	deepDone bool // deep is made
+	byName []int32
+	// treesSet and treesHost are the set and host whose trees hostTree, doms and pat are.
+	treesSet  *Set
+	treesHost string
+	split     bool // the host has patterns: deep may differ from whole
+	deepDone  bool // deep is made
 }
 
 // linearQuery is the number of query parameters up to which lookup scans them.
@@ -87,11 +90,15 @@ func (v *view) index(s *Set) {
 		})
 	}
 	// The index trees of the host and its domains and the host's patterns, from one pass over
-	// the host (see hostFilter).
-	e, doms := s.hosts.trees(v.host, v.doms[:0])
-	v.doms, v.hostTree, v.pat = doms, nil, nil
-	if e != nil {
-		v.hostTree, v.pat = e.tree, e.pat
+	// the host (see hostFilter), unless they are those of the view before: a rewrite seldom
+	// changes the host.
+	if v.treesSet != s || v.treesHost != v.host {
+		e, doms := s.hosts.trees(v.host, v.doms[:0])
+		v.doms, v.hostTree, v.pat = doms, nil, nil
+		if e != nil {
+			v.hostTree, v.pat = e.tree, e.pat
+		}
+		v.treesSet, v.treesHost = s, v.host
 	}
 	v.deep = v.whole
 	v.split, v.deepDone = v.pat != nil, v.pat == nil

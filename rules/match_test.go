@@ -431,6 +431,11 @@ func TestJoinedTokens(t *testing.T) {
 		{"segment appended", []urlnorm.Token{tok(urlnorm.PartScheme, "https"), tok(urlnorm.PartHost, "h"), seg(1, 1, "a"), par("x", 1, "1", false), tok(urlnorm.PartFragment, "f"), seg(2, 0, "new")}, true},
 		// A deleted parameter renumbers the later occurrences of its name.
 		{"occurrence deleted", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 1, ""), par("a", 1, "1", false), deleted, par("a", 3, "3", false), par("b", 1, "", true), par("a", 4, "4", false)}, true},
+		// A fragment, right after the path or after a path left empty.
+		{"fragment", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 2, "a"), seg(2, 1, "b"), tok(urlnorm.PartFragment, "f")}, true},
+		{"fragment, no path", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), deleted, tok(urlnorm.PartFragment, "")}, true},
+		{"no path", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), deleted}, true},
+		{"segment inserted, fragment", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 1, "a"), tok(urlnorm.PartFragment, "f"), seg(0, 1, "z")}, true},
 		// Userinfo, port, deleted port.
 		{"authority", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartUserinfo, "u:p"), tok(urlnorm.PartHost, "h"), deleted, seg(1, 1, "x")}, true},
 		{"port", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "[::1]"), tok(urlnorm.PartPort, "81"), seg(1, 1, "x")}, true},
@@ -468,5 +473,44 @@ func TestJoinedTokens(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: joinedTokens of %q =\n%+v\nTokenize:\n%+v", tt.name, u, got, want)
 		}
+	}
+	// The keys of dev URLs, each token but the scheme and host deleted in turn, with a segment
+	// inserted at the end (after the query in the list) or not.
+	key := urlnorm.New(urlnorm.Crawler)
+	checked := 0
+	for _, l := range loadDev(t, 2000) {
+		k, err := key.Key(l.URL)
+		if err != nil {
+			continue
+		}
+		toks, err := urlnorm.Tokenize(nil, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range toks {
+			if p := toks[i].Part; p == urlnorm.PartScheme || p == urlnorm.PartHost {
+				continue
+			}
+			for _, insert := range []bool{false, true} {
+				rw := slices.Clone(toks)
+				rw[i].Part = 0
+				if insert {
+					rw = append(rw, seg(0, 1, "new"))
+				}
+				got, ok := joinedTokens(nil, rw)
+				u := string(urlnorm.AppendJoin(nil, rw))
+				want, err := urlnorm.Tokenize(nil, u)
+				if err != nil || len(want) > 2+scanParams {
+					continue
+				}
+				checked++
+				if !ok || !slices.Equal(got, want) {
+					t.Fatalf("joinedTokens of %q (%v) =\n%+v\nTokenize:\n%+v", u, ok, got, want)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no dev URL checked")
 	}
 }

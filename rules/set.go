@@ -657,6 +657,7 @@ func (s *Set) getScratch() *scratch {
 func (s *Set) putScratch(sc *scratch) {
 	// Keep no part of the caller's URLs alive in the pool.
 	clear(sc.v.whole)
+	sc.v.host, sc.v.treesSet, sc.v.treesHost = "", nil, ""
 	clear(sc.v.deepBuf)
 	clear(sc.out[:sc.outUsed])
 	sc.outUsed = 0
