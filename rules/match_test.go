@@ -386,6 +386,9 @@ func checkViews(t *testing.T, s *Set) *int {
 	var w view
 	checkTokenView = func(v *view, u string) {
 		*built++
+		// u is in the call's arena, which the next call overwrites: w must not take the host
+		// of the URL before for that of u.
+		w.treesSet = nil
 		if err := w.load(u, s); err != nil {
 			t.Fatalf("a view was built from tokens of %q, which does not tokenize: %v", u, err)
 		}
