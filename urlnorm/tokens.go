@@ -348,52 +348,95 @@ func splitHostPort(auth string) (host, port string, hasPort bool) {
 // segment write "/tt0810900", and those of a query value write "id=" then both values. To delete
 // a deep token, set its Value to "" rather than removing it.
 func AppendJoin(dst []byte, toks []Token) []byte {
-	for p := PartScheme; p <= PartFragment; p++ {
-		n := 0
-		for _, t := range toks {
-			if t.Part != p {
-				continue
+	// Tokens in URL order (as Tokenize gives them, and as most edits leave them) are written in
+	// one pass; others in a pass per part.
+	last := Part(0)
+	for i := range toks {
+		if p := toks[i].Part; p != 0 && p <= PartFragment {
+			if p < last {
+				last = 0
+				break
 			}
-			if t.Sub > 1 && n > 0 {
-				// A deep token after the first continues its token: no separator.
-				dst = append(dst, t.Value...)
-				continue
-			}
-			switch p {
-			case PartScheme:
-				dst = append(dst, t.Value...)
-				dst = append(dst, "://"...)
-			case PartUserinfo:
-				dst = append(dst, t.Value...)
-				dst = append(dst, '@')
-			case PartHost:
-				dst = append(dst, t.Value...)
-			case PartPort:
-				dst = append(dst, ':')
-				dst = append(dst, t.Value...)
-			case PartPath:
-				dst = append(dst, '/')
-				dst = append(dst, t.Value...)
-			case PartQuery:
-				if n == 0 {
-					dst = append(dst, '?')
-				} else {
-					dst = append(dst, '&')
-				}
-				dst = append(dst, t.Name...)
-				if !t.Bare {
-					dst = append(dst, '=')
-					dst = append(dst, t.Value...)
-				}
-			case PartFragment:
-				dst = append(dst, '#')
-				dst = append(dst, t.Value...)
-			}
-			n++
+			last = p
 		}
-		if p == PartPath && n == 0 {
+	}
+	if last != 0 || len(toks) == 0 {
+		var j joinState
+		for i := range toks {
+			if p := toks[i].Part; p != 0 && p <= PartFragment {
+				dst = j.add(dst, &toks[i])
+			}
+		}
+		if j.last < PartPath {
 			dst = append(dst, '/')
 		}
+		return dst
+	}
+	for p := PartScheme; p <= PartFragment; p++ {
+		j := joinState{last: p}
+		for i := range toks {
+			if toks[i].Part == p {
+				dst = j.add(dst, &toks[i])
+			}
+		}
+		if p == PartPath && j.n == 0 {
+			dst = append(dst, '/')
+		}
+	}
+	return dst
+}
+
+// joinState is what AppendJoin knows of the tokens written so far: the part of the last one,
+// and how many tokens of that part it wrote.
+type joinState struct {
+	last Part
+	n    int
+}
+
+// add appends token t, of a part not before j.last, to dst.
+func (j *joinState) add(dst []byte, t *Token) []byte {
+	p := t.Part
+	if p != j.last {
+		if j.last < PartPath && p > PartPath {
+			dst = append(dst, '/') // no path token: the path "/"
+		}
+		j.last, j.n = p, 0
+	}
+	n := j.n
+	j.n++
+	if t.Sub > 1 && n > 0 {
+		// A deep token after the first continues its token: no separator.
+		return append(dst, t.Value...)
+	}
+	switch p {
+	case PartScheme:
+		dst = append(dst, t.Value...)
+		dst = append(dst, "://"...)
+	case PartUserinfo:
+		dst = append(dst, t.Value...)
+		dst = append(dst, '@')
+	case PartHost:
+		dst = append(dst, t.Value...)
+	case PartPort:
+		dst = append(dst, ':')
+		dst = append(dst, t.Value...)
+	case PartPath:
+		dst = append(dst, '/')
+		dst = append(dst, t.Value...)
+	case PartQuery:
+		if n == 0 {
+			dst = append(dst, '?')
+		} else {
+			dst = append(dst, '&')
+		}
+		dst = append(dst, t.Name...)
+		if !t.Bare {
+			dst = append(dst, '=')
+			dst = append(dst, t.Value...)
+		}
+	case PartFragment:
+		dst = append(dst, '#')
+		dst = append(dst, t.Value...)
 	}
 	return dst
 }
