@@ -366,7 +366,7 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 	if s.keyer != nil {
 		in = bytesString(sc.arena)
 	}
-	sc.inArena, sc.nextOK = true, false
+	sc.inArena, sc.nextOK, sc.conv = true, false, sc.conv[:0]
 	defer func() { sc.inArena, sc.nextOK = false, false }()
 	cur := in
 	for n := 0; ; n++ {

@@ -397,16 +397,23 @@ func unchanged(r *Rule, v *view) bool {
 			return false // an Assign or Copy adds the token
 		}
 		t := &v.whole[i]
-		val := a.Value
+		if t.Bare {
+			return false
+		}
 		switch a.Op {
 		case Copy:
-			val, _ = v.lookup(a.From)
-			val = a.Conv.convert(val)
+			val, _ := v.lookup(a.From)
+			if !a.Conv.converts(val, t.Value) {
+				return false
+			}
 		case Convert:
-			val = a.Conv.convert(t.Value)
-		}
-		if t.Value != val || t.Bare {
-			return false
+			if !a.Conv.converts(t.Value, t.Value) {
+				return false
+			}
+		default:
+			if t.Value != a.Value {
+				return false
+			}
 		}
 	}
 	return true
@@ -435,7 +442,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 			pathConv = a.Conv
 			for i := range out {
 				if t := &out[i]; t.Part == urlnorm.PartPath {
-					if c := pathConv.convert(t.Value); c != t.Value {
+					if c := sc.convert(pathConv, t.Value); c != t.Value {
 						t.Value, changed = c, true
 					}
 				}
@@ -448,9 +455,9 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 		case Copy:
 			val, _ = v.lookup(a.From)
 			if a.From.Part == urlnorm.PartPath {
-				val = pathConv.convert(val)
+				val = sc.convert(pathConv, val)
 			}
-			val = a.Conv.convert(val)
+			val = sc.convert(a.Conv, val)
 		case Convert:
 			if a.Key == wholePath {
 				continue
@@ -460,9 +467,9 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 				continue // nothing to convert
 			}
 			if a.Key.Part == urlnorm.PartPath {
-				val = pathConv.convert(val)
+				val = sc.convert(pathConv, val)
 			}
-			val = a.Conv.convert(val)
+			val = sc.convert(a.Conv, val)
 		}
 		if a.Insert {
 			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
@@ -552,6 +559,55 @@ func insertBefore(k urlnorm.Key, nseg int) int {
 		return min(int(k.Pos)-1, nseg)
 	}
 	return max(nseg-int(k.RPos)+1, 0)
+}
+
+// convert is c.convert(v), but in normalizeFast (sc.inArena) a changed value is written into
+// sc.conv, a buffer that only grows during the call, not into a new string: a rewrite that
+// converts values then allocates nothing of its own.
+func (sc *scratch) convert(c Conversion, v string) string {
+	if !sc.inArena || c == NoConversion {
+		return c.convert(v)
+	}
+	i := 0
+	for ; i < len(v); i++ {
+		if x := convertByte(c, i, v[i]); x != v[i] {
+			break
+		}
+	}
+	if i == len(v) {
+		return v
+	}
+	start := len(sc.conv)
+	sc.conv = append(sc.conv, v...)
+	b := sc.conv[start:]
+	for ; i < len(b); i++ {
+		b[i] = convertByte(c, i, b[i])
+	}
+	return bytesString(b)
+}
+
+// convertByte is what conversion c makes of byte x at index i of a value.
+func convertByte(c Conversion, i int, x byte) byte {
+	switch {
+	case (c == Lower || c == LowerFirst && i == 0) && 'A' <= x && x <= 'Z':
+		return x + 'a' - 'A'
+	case (c == Upper || c == UpperFirst && i == 0) && 'a' <= x && x <= 'z':
+		return x - 'a' + 'A'
+	}
+	return x
+}
+
+// converts reports whether c.convert(v) == want, without making the converted value.
+func (c Conversion) converts(v, want string) bool {
+	if len(v) != len(want) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if convertByte(c, i, v[i]) != want[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func lowerASCII(s string) string {

@@ -517,3 +517,80 @@ func TestJoinedTokens(t *testing.T) {
 		t.Error("no dev URL checked")
 	}
 }
+
+// TestLearnedAllocs checks the allocation promises on dev URLs with the learned set: at most one
+// allocation (the result) for Normalize of a URL the rules rewrite, none for AppendNormalize of
+// one whose key they leave as it is.
+func TestLearnedAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
+	s := loadLearned(t)
+	ls := loadDev(t, 0)
+	step := 25 // every URL with UNDUST_LONG=1
+	if os.Getenv("UNDUST_LONG") != "" {
+		step = 1
+	}
+	if testing.Short() {
+		step = 250
+	}
+	buf := make([]byte, 0, 1024)
+	var worst struct {
+		u string
+		n float64
+	}
+	rewritten, unchanged := 0, 0
+	for i := 0; i < len(ls); i += step {
+		u := ls[i].URL
+		k, err := s.keyer.Key(u)
+		if err != nil {
+			continue
+		}
+		out, err := s.Normalize(u)
+		if err != nil {
+			continue
+		}
+		if out != k {
+			rewritten++
+			if n := testing.AllocsPerRun(5, func() { s.Normalize(u) }); n > 1 && n > worst.n {
+				worst.u, worst.n = u, n
+			}
+			continue
+		}
+		unchanged++
+		if n := testing.AllocsPerRun(5, func() { buf, _ = s.AppendNormalize(buf[:0], u) }); n > 0 {
+			t.Errorf("AppendNormalize(%q), left as its key: %v allocs, want 0", u, n)
+		}
+	}
+	if worst.n > 0 {
+		t.Errorf("Normalize(%q), rewritten: %v allocs, want <= 1", worst.u, worst.n)
+	}
+	t.Logf("%d rewritten, %d unchanged URLs checked", rewritten, unchanged)
+}
+
+// TestScratchConvert checks the conversions that normalizeFast writes into its buffer, and
+// converts, against Conversion.convert.
+func TestScratchConvert(t *testing.T) {
+	vals := []string{"", "a", "A", "recipe", "Recipe", "RECIPE", "main_Page", "Main_Page", "x-Y_z9", "É", "ÀB", "1a"}
+	sc := &scratch{inArena: true}
+	for c := NoConversion; c <= UpperFirst+1; c++ {
+		for _, v := range vals {
+			want := c.convert(v)
+			if got := sc.convert(c, v); got != want {
+				t.Errorf("scratch.convert(%v, %q) = %q, want %q", c, v, got, want)
+			}
+			for _, w := range vals {
+				if got := c.converts(v, w); got != (want == w) {
+					t.Errorf("%v.converts(%q, %q) = %v, want %v", c, v, w, got, want == w)
+				}
+			}
+		}
+	}
+	// Values converted earlier in the call stay as they were.
+	sc.conv = sc.conv[:0]
+	a := sc.convert(Lower, "ABC")
+	b := sc.convert(Upper, "def")
+	if a != "abc" || b != "DEF" {
+		t.Errorf("scratch.convert: %q, %q; want abc, DEF", a, b)
+	}
+}

@@ -193,6 +193,9 @@ type scratch struct {
 	// apply appends its result to it instead of making a string.
 	arena   []byte
 	inArena bool
+	// conv holds the values that rewrites in normalizeFast convert (scratch.convert), one after
+	// another; it only grows during a call.
+	conv []byte
 	// joined is the token list that the last rewrite joined into sc.buf (out or fin).
 	joined []urlnorm.Token
 	// next holds the tokens of the URL that apply returned last, when nextOK says that it knows
