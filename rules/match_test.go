@@ -594,3 +594,36 @@ func TestScratchConvert(t *testing.T) {
 		t.Errorf("scratch.convert: %q, %q; want abc, DEF", a, b)
 	}
 }
+
+// TestLearnedKeyTokens checks urlnorm's AppendKeyTokens with the learned set's key flags against
+// Tokenize of the key, on every dev URL and its noRulesURL variant.
+func TestLearnedKeyTokens(t *testing.T) {
+	s := loadLearned(t)
+	var buf []byte
+	var toks []urlnorm.Token
+	checked := 0
+	for _, l := range loadDev(t, 0) {
+		for _, u := range []string{l.URL, noRulesURL(l.URL)} {
+			k, kerr := s.keyer.Key(u)
+			var err error
+			buf, toks, err = s.keyer.AppendKeyTokens(buf[:0], toks[:0], u)
+			if kerr != nil || err != nil {
+				if fmt.Sprint(kerr) != fmt.Sprint(err) {
+					t.Fatalf("AppendKeyTokens(%q): %v; Key: %v", u, err, kerr)
+				}
+				continue
+			}
+			want, err := urlnorm.Tokenize(nil, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(buf) != k || !slices.Equal(toks, want) {
+				t.Fatalf("AppendKeyTokens(%q) = %q, %+v; key %q, Tokenize %+v", u, buf, toks, k, want)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no URL checked")
+	}
+}
