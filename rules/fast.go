@@ -18,6 +18,10 @@ import (
 //   - A URL that no rule can match (its host has no rules, and no rule of every host finds its
 //     query parameter) is known so from the host and the query's names, before it is tokenized.
 //   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
+//   - A rewritten URL is not tokenized again: its view is built from the tokens of the rewrite,
+//     renumbered (joinedTokens), when keyClean shows that it is its own key, or from the tokens
+//     that urlnorm's key writer gives with its key (AppendKeyTokens) when it is keyed again; a
+//     view keeps the index trees of its host when the host is that of the view before.
 
 // everyHostFilter is what mayMatch knows of the rules of every host: the query parameter
 // names of which each such rule requires one present. ok is false when some rule of every host
@@ -502,14 +506,22 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 	if s.keyer != nil {
 		in = bytesString(sc.arena)
 	}
-	sc.inArena = true
-	defer func() { sc.inArena = false }()
+	sc.inArena, sc.nextOK, sc.conv = true, false, sc.conv[:0]
+	defer func() { sc.inArena, sc.nextOK = false, false }()
 	cur := in
 	for n := 0; ; n++ {
 		if n > 0 && !s.mayMatch(cur) {
 			return cur, nil // a rewrite to a host without rules, often
 		}
-		if err := sc.v.load(cur, s); err != nil {
+		if n > 0 && sc.nextOK {
+			// apply knows the tokens of cur: no need to tokenize it.
+			sc.v.whole, sc.next = sc.next, sc.v.whole
+			sc.nextOK = false
+			sc.v.index(s)
+			if checkTokenView != nil {
+				checkTokenView(&sc.v, cur)
+			}
+		} else if err := sc.v.load(cur, s); err != nil {
 			return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
 		}
 		i := s.match(&sc.v)
@@ -662,3 +674,120 @@ func plainHost(h string) bool {
 	}
 	return true
 }
+
+// checkTokenView, if not nil, is called with each view that normalizeFast builds from the tokens
+// that apply left, and the URL they spell: tests compare it with the view of the tokenized URL.
+var checkTokenView func(v *view, u string)
+
+// joinedTokens appends to dst the tokens that urlnorm.Tokenize gives of the URL that
+// urlnorm.AppendJoin writes of toks, whole tokens (Sub 0) that a rewrite made of a URL's tokens
+// (those of Part 0 deleted): grouped by part in URL order, path segments and query occurrences
+// numbered again, an empty segment for a URL left without a path. ok is false, with dst as it
+// was, for what it does not number (a deep token, a part that takes one token given twice,
+// more than scanParams query parameters): the caller then tokenizes the URL.
+func joinedTokens(dst, toks []urlnorm.Token) (_ []urlnorm.Token, ok bool) {
+	// Tokens come in URL order but for those a rewrite inserted at the end of the path or
+	// added to another part, which come last: one pass over toks when they are in order, one
+	// per part otherwise.
+	inOrder := true
+	for i, last := 0, urlnorm.Part(0); i < len(toks); i++ {
+		if p := toks[i].Part; p != 0 {
+			if p < last {
+				inOrder = false
+				break
+			}
+			last = p
+		}
+	}
+	n0 := len(dst)
+	var j joiner
+	if inOrder {
+		for i := range toks {
+			if toks[i].Part != 0 {
+				if dst, ok = j.add(dst, &toks[i]); !ok {
+					return dst[:n0], false
+				}
+			}
+		}
+	} else {
+		for p := urlnorm.PartScheme; p <= urlnorm.PartFragment; p++ {
+			for i := range toks {
+				if toks[i].Part == p {
+					if dst, ok = j.add(dst, &toks[i]); !ok {
+						return dst[:n0], false
+					}
+				}
+			}
+		}
+	}
+	return j.end(dst), true
+}
+
+// joiner numbers the tokens that joinedTokens appends, one part after another.
+type joiner struct {
+	last      urlnorm.Part
+	nseg, nq  int
+	pathStart int  // index in dst of the first path segment
+	pathDone  bool // the path is ended (endPath)
+}
+
+// add appends the token of t (its part not before j.last) to dst, renumbered.
+func (j *joiner) add(dst []urlnorm.Token, t *urlnorm.Token) ([]urlnorm.Token, bool) {
+	p := t.Part
+	if t.Sub != 0 || t.RSub != 0 || p == j.last && p != urlnorm.PartPath && p != urlnorm.PartQuery {
+		return dst, false
+	}
+	if p > urlnorm.PartPath && !j.pathDone {
+		dst = j.endPath(dst)
+	}
+	j.last = p
+	u := urlnorm.Token{Key: urlnorm.Key{Part: p}, Value: t.Value}
+	switch p {
+	case urlnorm.PartPath:
+		if j.nseg == 0 {
+			j.pathStart = len(dst)
+		}
+		j.nseg++
+		u.Pos = int16(j.nseg)
+	case urlnorm.PartQuery:
+		if j.nq++; j.nq > scanParams {
+			return dst, false
+		}
+		u.Name, u.Bare, u.Pos = t.Name, t.Bare, 1
+		if t.Bare {
+			u.Value = ""
+		}
+		for k := len(dst) - j.nq + 1; k < len(dst); k++ {
+			if dst[k].Name == u.Name {
+				u.Pos++
+			}
+		}
+	}
+	return append(dst, u), true
+}
+
+// endPath ends the path: an empty segment if it has none (AppendJoin writes "/"), and the
+// positions of its segments from the end.
+func (j *joiner) endPath(dst []urlnorm.Token) []urlnorm.Token {
+	if j.nseg == 0 {
+		j.pathStart = len(dst)
+		dst = append(dst, urlnorm.Token{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}})
+		j.nseg = 1
+	}
+	for k := j.pathStart; k < j.pathStart+j.nseg; k++ {
+		dst[k].RPos = int16(j.nseg) - dst[k].Pos + 1
+	}
+	j.pathDone = true
+	return dst
+}
+
+// end ends the tokens: the path, if no token after it ended it.
+func (j *joiner) end(dst []urlnorm.Token) []urlnorm.Token {
+	if !j.pathDone {
+		dst = j.endPath(dst)
+	}
+	return dst
+}
+
+// scanParams bounds the query parameters that joinedTokens numbers by a scan of those before.
+const scanParams = 32

@@ -177,8 +177,8 @@ func randomRules(src *byteSource, host string, toks []urlnorm.Token) []Rule {
 }
 
 // FuzzNormalize checks on random rules and URLs that the indexed matcher and the linear scan
-// agree, that a rule's text parses back to the rule, and that output without an error is a URL
-// urlnorm can tokenize.
+// agree, that a rule's text parses back to the rule, that output without an error is a URL
+// urlnorm can tokenize, and that each view built from tokens equals that of the URL tokenized.
 func FuzzNormalize(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7}, "http://www.example.com/a/b/index.html?id=1&sid=x#f")
 	f.Add([]byte{7, 6, 5, 4, 3, 2, 1, 0, 9, 9, 9}, "https://shop.example.com:8080/a-b/A?a=1&a=2&b")
@@ -208,11 +208,18 @@ func FuzzNormalize(f *testing.F) {
 		if src.n(2) == 0 {
 			opts.Patterns = map[string]Patterns{host: &splitter{seps: "-_."}}
 		}
+		if src.n(2) == 0 {
+			// A set on dedup keys: rewritten URLs keyed again, or known to be keys, and their
+			// views built from tokens, each checked against the tokenized URL.
+			opts.Key = urlnorm.Crawler
+		}
 		s, err := NewSet(rs, &opts)
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkViews(t, s)
 		fast, ferr := s.Normalize(u)
+		checkTokenView = nil
 		slow, serr := s.normalizeSlow(u)
 		if fast != slow || fmt.Sprint(ferr) != fmt.Sprint(serr) {
 			t.Fatalf("Normalize(%q) = %q, %v; reference %q, %v\nrules:\n%v", u, fast, ferr, slow, serr, rs)

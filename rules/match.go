@@ -34,9 +34,12 @@ type view struct {
 	// byName indexes the query parameters of whole by name and occurrence, when there are more
 	// than linearQuery of them, so that a lookup costs O(log n), not O(n): a URL of many
 	// parameters that many rules match would otherwise cost rules × parameters.
-	byName   []int32
-	split    bool // the host has patterns: deep may differ from whole
-	deepDone bool // deep is made
+	byName []int32
+	// treesSet and treesHost are the set and host whose trees hostTree, doms and pat are.
+	treesSet  *Set
+	treesHost string
+	split     bool // the host has patterns: deep may differ from whole
+	deepDone  bool // deep is made
 }
 
 // linearQuery is the number of query parameters up to which lookup scans them.
@@ -49,6 +52,12 @@ func (v *view) load(u string, s *Set) error {
 	if err != nil {
 		return err
 	}
+	v.index(s)
+	return nil
+}
+
+// index makes the rest of the view from its tokens, v.whole, as urlnorm.Tokenize gives them.
+func (v *view) index(s *Set) {
 	v.host, v.hostAt, v.pathStart, v.nseg, v.queryAt = "", -1, -1, 0, len(v.whole)
 	for i, t := range v.whole {
 		switch t.Part {
@@ -81,15 +90,18 @@ func (v *view) load(u string, s *Set) error {
 		})
 	}
 	// The index trees of the host and its domains and the host's patterns, from one pass over
-	// the host (see hostFilter).
-	e, doms := s.hosts.trees(v.host, v.doms[:0])
-	v.doms, v.hostTree, v.pat = doms, nil, nil
-	if e != nil {
-		v.hostTree, v.pat = e.tree, e.pat
+	// the host (see hostFilter), unless they are those of the view before: a rewrite seldom
+	// changes the host.
+	if v.treesSet != s || v.treesHost != v.host {
+		e, doms := s.hosts.trees(v.host, v.doms[:0])
+		v.doms, v.hostTree, v.pat = doms, nil, nil
+		if e != nil {
+			v.hostTree, v.pat = e.tree, e.pat
+		}
+		v.treesSet, v.treesHost = s, v.host
 	}
 	v.deep = v.whole
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
-	return nil
 }
 
 // deepTokens returns the URL's tokens with the ones that the host's patterns cover split into
@@ -385,16 +397,23 @@ func unchanged(r *Rule, v *view) bool {
 			return false // an Assign or Copy adds the token
 		}
 		t := &v.whole[i]
-		val := a.Value
+		if t.Bare {
+			return false
+		}
 		switch a.Op {
 		case Copy:
-			val, _ = v.lookup(a.From)
-			val = a.Conv.convert(val)
+			val, _ := v.lookup(a.From)
+			if !a.Conv.converts(val, t.Value) {
+				return false
+			}
 		case Convert:
-			val = a.Conv.convert(t.Value)
-		}
-		if t.Value != val || t.Bare {
-			return false
+			if !a.Conv.converts(t.Value, t.Value) {
+				return false
+			}
+		default:
+			if t.Value != a.Value {
+				return false
+			}
 		}
 	}
 	return true
@@ -423,7 +442,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 			pathConv = a.Conv
 			for i := range out {
 				if t := &out[i]; t.Part == urlnorm.PartPath {
-					if c := pathConv.convert(t.Value); c != t.Value {
+					if c := sc.convert(pathConv, t.Value); c != t.Value {
 						t.Value, changed = c, true
 					}
 				}
@@ -436,9 +455,9 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 		case Copy:
 			val, _ = v.lookup(a.From)
 			if a.From.Part == urlnorm.PartPath {
-				val = pathConv.convert(val)
+				val = sc.convert(pathConv, val)
 			}
-			val = a.Conv.convert(val)
+			val = sc.convert(a.Conv, val)
 		case Convert:
 			if a.Key == wholePath {
 				continue
@@ -448,9 +467,9 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 				continue // nothing to convert
 			}
 			if a.Key.Part == urlnorm.PartPath {
-				val = pathConv.convert(val)
+				val = sc.convert(pathConv, val)
 			}
-			val = a.Conv.convert(val)
+			val = sc.convert(a.Conv, val)
 		}
 		if a.Insert {
 			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
@@ -494,6 +513,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 		}
 	}
+	sc.joined = nil
 	sc.out = out // keyClean reads the tokens; the next rewrite starts from sc.out[:0]
 	sc.outUsed = max(sc.outUsed, len(out))
 	sc.ins = ins
@@ -524,6 +544,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 		out = fin
 	}
 	sc.ins = ins
+	sc.joined = out
 	return urlnorm.AppendJoin(dst, out), true
 }
 
@@ -538,6 +559,55 @@ func insertBefore(k urlnorm.Key, nseg int) int {
 		return min(int(k.Pos)-1, nseg)
 	}
 	return max(nseg-int(k.RPos)+1, 0)
+}
+
+// convert is c.convert(v), but in normalizeFast (sc.inArena) a changed value is written into
+// sc.conv, a buffer that only grows during the call, not into a new string: a rewrite that
+// converts values then allocates nothing of its own.
+func (sc *scratch) convert(c Conversion, v string) string {
+	if !sc.inArena || c == NoConversion {
+		return c.convert(v)
+	}
+	i := 0
+	for ; i < len(v); i++ {
+		if x := convertByte(c, i, v[i]); x != v[i] {
+			break
+		}
+	}
+	if i == len(v) {
+		return v
+	}
+	start := len(sc.conv)
+	sc.conv = append(sc.conv, v...)
+	b := sc.conv[start:]
+	for ; i < len(b); i++ {
+		b[i] = convertByte(c, i, b[i])
+	}
+	return bytesString(b)
+}
+
+// convertByte is what conversion c makes of byte x at index i of a value.
+func convertByte(c Conversion, i int, x byte) byte {
+	switch {
+	case (c == Lower || c == LowerFirst && i == 0) && 'A' <= x && x <= 'Z':
+		return x + 'a' - 'A'
+	case (c == Upper || c == UpperFirst && i == 0) && 'a' <= x && x <= 'z':
+		return x - 'a' + 'A'
+	}
+	return x
+}
+
+// converts reports whether c.convert(v) == want, without making the converted value.
+func (c Conversion) converts(v, want string) bool {
+	if len(v) != len(want) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if convertByte(c, i, v[i]) != want[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func lowerASCII(s string) string {

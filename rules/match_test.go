@@ -264,7 +264,9 @@ func TestKeyCleanFastRef(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := mustSet(t, &Options{Key: urlnorm.Crawler}, `host=h.example cov=1 prec=1 sup=1 `+tt.rule)
+		checkViews(t, s)
 		fast, ferr := s.Normalize(tt.in)
+		checkTokenView = nil
 		ref, rerr := s.normalizeRef(tt.in)
 		if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
 			t.Errorf("rule %s: Normalize(%q) = %q, %v; reference %q, %v", tt.rule, tt.in, fast, ferr, ref, rerr)
@@ -349,5 +351,279 @@ func TestLearnedDeepLookup(t *testing.T) {
 	t.Logf("%d deep keys, %d found", len(keys), found)
 	if found == 0 {
 		t.Error("no deep key found: the test checks nothing")
+	}
+}
+
+// TestTokenViewLearned checks that every view normalizeFast builds from the tokens apply left
+// (the rewritten tokens renumbered, or urlnorm's key tokens) equals the view of the URL they
+// spell, tokenized, for every URL met in normalizing every dev URL and its noRulesURL variant
+// with the learned set.
+func TestTokenViewLearned(t *testing.T) {
+	s := loadLearned(t)
+	ls := loadDev(t, 0)
+	step := 1
+	if testing.Short() {
+		step = 10
+	}
+	built := checkViews(t, s)
+	defer func() { checkTokenView = nil }()
+	for i := 0; i < len(ls); i += step {
+		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
+			s.Normalize(u)
+		}
+	}
+	t.Logf("%d views built from tokens", *built)
+	if *built == 0 {
+		t.Error("no view built from tokens: the test checks nothing")
+	}
+}
+
+// checkViews sets checkTokenView to check each view built from tokens against the view of the
+// URL tokenized, with set s, and returns the count of views it checks. The caller resets
+// checkTokenView to nil.
+func checkViews(t *testing.T, s *Set) *int {
+	built := new(int)
+	var w view
+	checkTokenView = func(v *view, u string) {
+		*built++
+		// u is in the call's arena, which the next call overwrites: w must not take the host
+		// of the URL before for that of u.
+		w.treesSet = nil
+		if err := w.load(u, s); err != nil {
+			t.Fatalf("a view was built from tokens of %q, which does not tokenize: %v", u, err)
+		}
+		if !sameView(v, &w) {
+			t.Fatalf("view of %q built from tokens:\n%+v\ntokenized:\n%+v", u, v.whole, w.whole)
+		}
+	}
+	return built
+}
+
+// sameView reports whether the views v and w have the same tokens and index.
+func sameView(v, w *view) bool {
+	return slices.Equal(v.whole, w.whole) && v.host == w.host && v.hostAt == w.hostAt &&
+		v.pathStart == w.pathStart && v.nseg == w.nseg && v.queryAt == w.queryAt &&
+		slices.Equal(v.byName, w.byName) && v.hostTree == w.hostTree && slices.Equal(v.doms, w.doms) &&
+		v.pat == w.pat && v.split == w.split && v.deepDone == w.deepDone
+}
+
+// TestJoinedTokens checks joinedTokens against urlnorm.Tokenize of the URL that AppendJoin writes
+// of rewritten tokens: deleted (Part 0), set and inserted tokens, in any order of parts.
+func TestJoinedTokens(t *testing.T) {
+	tok := func(p urlnorm.Part, v string) urlnorm.Token {
+		return urlnorm.Token{Key: urlnorm.Key{Part: p}, Value: v}
+	}
+	seg := func(pos, rpos int16, v string) urlnorm.Token {
+		return urlnorm.Token{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: pos, RPos: rpos}, Value: v}
+	}
+	par := func(name string, pos int16, v string, bare bool) urlnorm.Token {
+		return urlnorm.Token{Key: urlnorm.Key{Part: urlnorm.PartQuery, Name: name, Pos: pos}, Value: v, Bare: bare}
+	}
+	deleted := urlnorm.Token{Value: "gone"}
+	tests := []struct {
+		name string
+		toks []urlnorm.Token
+		ok   bool
+	}{
+		{"unchanged", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 2, "a"), seg(2, 1, "b"), par("x", 1, "1", false)}, true},
+		// A deleted segment renumbers the others from both ends.
+		{"segment deleted", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 3, "a"), deleted, seg(3, 1, "c")}, true},
+		// A path with every segment deleted is "/", one empty segment.
+		{"path deleted", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), deleted, deleted, par("q", 1, "", true)}, true},
+		// An inserted segment at the end comes after the query in the list, not in the URL.
+		{"segment appended", []urlnorm.Token{tok(urlnorm.PartScheme, "https"), tok(urlnorm.PartHost, "h"), seg(1, 1, "a"), par("x", 1, "1", false), tok(urlnorm.PartFragment, "f"), seg(2, 0, "new")}, true},
+		// A deleted parameter renumbers the later occurrences of its name.
+		{"occurrence deleted", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 1, ""), par("a", 1, "1", false), deleted, par("a", 3, "3", false), par("b", 1, "", true), par("a", 4, "4", false)}, true},
+		// A fragment, right after the path or after a path left empty.
+		{"fragment", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 2, "a"), seg(2, 1, "b"), tok(urlnorm.PartFragment, "f")}, true},
+		{"fragment, no path", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), deleted, tok(urlnorm.PartFragment, "")}, true},
+		{"no path", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), deleted}, true},
+		{"segment inserted, fragment", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 1, "a"), tok(urlnorm.PartFragment, "f"), seg(0, 1, "z")}, true},
+		// Userinfo, port, deleted port.
+		{"authority", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartUserinfo, "u:p"), tok(urlnorm.PartHost, "h"), deleted, seg(1, 1, "x")}, true},
+		{"port", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "[::1]"), tok(urlnorm.PartPort, "81"), seg(1, 1, "x")}, true},
+		// Not numbered: a deep token, two hosts.
+		{"deep token", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), {Key: urlnorm.Key{Part: urlnorm.PartPath, Sub: 1, RSub: 1}, Value: "a"}}, false},
+		{"two hosts", []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), tok(urlnorm.PartHost, "i"), seg(1, 1, "")}, false},
+	}
+	many := []urlnorm.Token{tok(urlnorm.PartScheme, "http"), tok(urlnorm.PartHost, "h"), seg(1, 1, "")}
+	for i := range scanParams + 1 {
+		many = append(many, par("p", int16(i+1), "", true))
+	}
+	tests = append(tests, struct {
+		name string
+		toks []urlnorm.Token
+		ok   bool
+	}{"too many parameters", many, false})
+	for _, tt := range tests {
+		pre := []urlnorm.Token{{Value: "before"}}
+		got, ok := joinedTokens(slices.Clone(pre), tt.toks)
+		if ok != tt.ok {
+			t.Errorf("%s: joinedTokens ok = %v, want %v", tt.name, ok, tt.ok)
+			continue
+		}
+		if !ok {
+			if !slices.Equal(got, pre) {
+				t.Errorf("%s: joinedTokens failed but changed dst: %v", tt.name, got)
+			}
+			continue
+		}
+		u := string(urlnorm.AppendJoin(nil, tt.toks))
+		want, err := urlnorm.Tokenize(slices.Clone(pre), u)
+		if err != nil {
+			t.Fatalf("%s: Tokenize(%q): %v", tt.name, u, err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: joinedTokens of %q =\n%+v\nTokenize:\n%+v", tt.name, u, got, want)
+		}
+	}
+	// The keys of dev URLs, each token but the scheme and host deleted in turn, with a segment
+	// inserted at the end (after the query in the list) or not.
+	key := urlnorm.New(urlnorm.Crawler)
+	checked := 0
+	for _, l := range loadDev(t, 2000) {
+		k, err := key.Key(l.URL)
+		if err != nil {
+			continue
+		}
+		toks, err := urlnorm.Tokenize(nil, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range toks {
+			if p := toks[i].Part; p == urlnorm.PartScheme || p == urlnorm.PartHost {
+				continue
+			}
+			for _, insert := range []bool{false, true} {
+				rw := slices.Clone(toks)
+				rw[i].Part = 0
+				if insert {
+					rw = append(rw, seg(0, 1, "new"))
+				}
+				got, ok := joinedTokens(nil, rw)
+				u := string(urlnorm.AppendJoin(nil, rw))
+				want, err := urlnorm.Tokenize(nil, u)
+				if err != nil || len(want) > 2+scanParams {
+					continue
+				}
+				checked++
+				if !ok || !slices.Equal(got, want) {
+					t.Fatalf("joinedTokens of %q (%v) =\n%+v\nTokenize:\n%+v", u, ok, got, want)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no dev URL checked")
+	}
+}
+
+// TestLearnedAllocs checks the allocation promises on dev URLs with the learned set: at most one
+// allocation (the result) for Normalize of a URL the rules rewrite, none for AppendNormalize of
+// one whose key they leave as it is.
+func TestLearnedAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
+	s := loadLearned(t)
+	ls := loadDev(t, 0)
+	step := 25 // every URL with UNDUST_LONG=1
+	if os.Getenv("UNDUST_LONG") != "" {
+		step = 1
+	}
+	if testing.Short() {
+		step = 250
+	}
+	buf := make([]byte, 0, 1024)
+	var worst struct {
+		u string
+		n float64
+	}
+	rewritten, unchanged := 0, 0
+	for i := 0; i < len(ls); i += step {
+		u := ls[i].URL
+		k, err := s.keyer.Key(u)
+		if err != nil {
+			continue
+		}
+		out, err := s.Normalize(u)
+		if err != nil {
+			continue
+		}
+		if out != k {
+			rewritten++
+			if n := testing.AllocsPerRun(5, func() { s.Normalize(u) }); n > 1 && n > worst.n {
+				worst.u, worst.n = u, n
+			}
+			continue
+		}
+		unchanged++
+		if n := testing.AllocsPerRun(5, func() { buf, _ = s.AppendNormalize(buf[:0], u) }); n > 0 {
+			t.Errorf("AppendNormalize(%q), left as its key: %v allocs, want 0", u, n)
+		}
+	}
+	if worst.n > 0 {
+		t.Errorf("Normalize(%q), rewritten: %v allocs, want <= 1", worst.u, worst.n)
+	}
+	t.Logf("%d rewritten, %d unchanged URLs checked", rewritten, unchanged)
+}
+
+// TestScratchConvert checks the conversions that normalizeFast writes into its buffer, and
+// converts, against Conversion.convert.
+func TestScratchConvert(t *testing.T) {
+	vals := []string{"", "a", "A", "recipe", "Recipe", "RECIPE", "main_Page", "Main_Page", "x-Y_z9", "É", "ÀB", "1a"}
+	sc := &scratch{inArena: true}
+	for c := NoConversion; c <= UpperFirst+1; c++ {
+		for _, v := range vals {
+			want := c.convert(v)
+			if got := sc.convert(c, v); got != want {
+				t.Errorf("scratch.convert(%v, %q) = %q, want %q", c, v, got, want)
+			}
+			for _, w := range vals {
+				if got := c.converts(v, w); got != (want == w) {
+					t.Errorf("%v.converts(%q, %q) = %v, want %v", c, v, w, got, want == w)
+				}
+			}
+		}
+	}
+	// Values converted earlier in the call stay as they were.
+	sc.conv = sc.conv[:0]
+	a := sc.convert(Lower, "ABC")
+	b := sc.convert(Upper, "def")
+	if a != "abc" || b != "DEF" {
+		t.Errorf("scratch.convert: %q, %q; want abc, DEF", a, b)
+	}
+}
+
+// TestLearnedKeyTokens checks urlnorm's AppendKeyTokens with the learned set's key flags against
+// Tokenize of the key, on every dev URL and its noRulesURL variant.
+func TestLearnedKeyTokens(t *testing.T) {
+	s := loadLearned(t)
+	var buf []byte
+	var toks []urlnorm.Token
+	checked := 0
+	for _, l := range loadDev(t, 0) {
+		for _, u := range []string{l.URL, noRulesURL(l.URL)} {
+			k, kerr := s.keyer.Key(u)
+			var err error
+			buf, toks, err = s.keyer.AppendKeyTokens(buf[:0], toks[:0], u)
+			if kerr != nil || err != nil {
+				if fmt.Sprint(kerr) != fmt.Sprint(err) {
+					t.Fatalf("AppendKeyTokens(%q): %v; Key: %v", u, err, kerr)
+				}
+				continue
+			}
+			want, err := urlnorm.Tokenize(nil, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(buf) != k || !slices.Equal(toks, want) {
+				t.Fatalf("AppendKeyTokens(%q) = %q, %+v; key %q, Tokenize %+v", u, buf, toks, k, want)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no URL checked")
 	}
 }

@@ -193,6 +193,15 @@ type scratch struct {
 	// apply appends its result to it instead of making a string.
 	arena   []byte
 	inArena bool
+	// conv holds the values that rewrites in normalizeFast convert (scratch.convert), one after
+	// another; it only grows during a call.
+	conv []byte
+	// joined is the token list that the last rewrite joined into sc.buf (out or fin).
+	joined []urlnorm.Token
+	// next holds the tokens of the URL that apply returned last, when nextOK says that it knows
+	// them (as urlnorm.Tokenize would give them), so that normalizeFast need not tokenize it.
+	next   []urlnorm.Token
+	nextOK bool
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
@@ -651,10 +660,13 @@ func (s *Set) getScratch() *scratch {
 func (s *Set) putScratch(sc *scratch) {
 	// Keep no part of the caller's URLs alive in the pool.
 	clear(sc.v.whole)
+	sc.v.host, sc.v.treesSet, sc.v.treesHost = "", nil, ""
 	clear(sc.v.deepBuf)
 	clear(sc.out[:sc.outUsed])
 	sc.outUsed = 0
 	clear(sc.fin)
+	clear(sc.next)
+	sc.joined = nil
 	clear(sc.ins)
 	clear(sc.chain)
 	sc.chain = sc.chain[:0]
@@ -987,7 +999,13 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 
 // apply rewrites the URL cur, tokenized in sc.v, by rule i and canonicalizes the result; if the
 // rule changes no token, it returns cur.
+//
+// In normalizeFast (sc.inArena), it also leaves the tokens of the URL it returns in sc.next, with
+// sc.nextOK set, when it knows them without reading the URL again: from the rewritten tokens
+// when keyClean says that the URL is its own key, from urlnorm's key writer when it keys the
+// URL again.
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
+	sc.nextOK = false
 	var changed bool
 	whole := sc.inArena && s.rules[i].wholeOK
 	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc, whole)
@@ -1003,10 +1021,23 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 		canon, mark = sc.arena, len(sc.arena)
 	}
 	if whole && s.tokenKey && len(sc.buf) <= urlnorm.DefaultMaxLength && keyClean(sc.v.whole, sc.out, sc.ins) {
-		// The tokens show that the rewritten URL is its own key: no need to read it again.
+		// The tokens show that the rewritten URL is its own key: no need to read it again,
+		// and its tokens are the rewritten ones, renumbered.
 		canon = append(canon, sc.buf...)
+		sc.next, sc.nextOK = joinedTokens(sc.next[:0], sc.joined)
 	} else if s.keyer != nil {
-		canon, err = s.keyer.AppendKey(canon, unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
+		raw := unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf))
+		if sc.inArena {
+			// The key writer gives the tokens of the key with it; they point into the arena.
+			c, toks, kerr := s.keyer.AppendKeyTokens(canon, sc.next[:0], raw)
+			sc.next = toks
+			if kerr == nil {
+				canon, sc.nextOK = c, true
+			}
+		}
+		if !sc.nextOK {
+			canon, err = s.keyer.AppendKey(canon, raw)
+		}
 		if err != nil {
 			raw := string(sc.buf)
 			_, err = s.keyer.AppendKey(nil, raw)
@@ -1028,6 +1059,7 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	next := bytesString(canon[mark:])
 	if next == cur {
 		// Not kept: the next result may take its place.
+		sc.nextOK = false
 		sc.arena = canon[:mark]
 		return cur, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"testing"
+	"unsafe"
 )
 
 // loadCorpus reads testdata/kasztp.txt: 48,009 real URLs, one a line.
@@ -58,6 +59,25 @@ func BenchmarkAppendKey(b *testing.B) {
 	n := New(Crawler)
 	buf := make([]byte, 0, 4096)
 	benchCorpus(b, func(u string) { buf, _ = n.AppendKey(buf[:0], u) })
+}
+
+// BenchmarkAppendKeyTokens is AppendKey with the key's tokens (AppendKeyTokens), and
+// BenchmarkAppendKeyTokenize AppendKey then Tokenize of the key, the same result read again.
+func BenchmarkAppendKeyTokens(b *testing.B) {
+	n := New(Crawler)
+	buf := make([]byte, 0, 4096)
+	toks := make([]Token, 0, 64)
+	benchCorpus(b, func(u string) { buf, toks, _ = n.AppendKeyTokens(buf[:0], toks[:0], u) })
+}
+
+func BenchmarkAppendKeyTokenize(b *testing.B) {
+	n := New(Crawler)
+	buf := make([]byte, 0, 4096)
+	toks := make([]Token, 0, 64)
+	benchCorpus(b, func(u string) {
+		buf, _ = n.AppendKey(buf[:0], u)
+		toks, _ = Tokenize(toks[:0], unsafe.String(unsafe.SliceData(buf), len(buf)))
+	})
 }
 
 func BenchmarkKeyAggressive(b *testing.B) {

@@ -117,7 +117,9 @@
 //
 // Tokenize expects the shape Canonical and Key print and does not
 // canonicalize; it references substrings of its input and, with room in dst,
-// does not allocate.
+// does not allocate. [Normalizer.AppendKeyTokens] gives a key and its tokens
+// together, the tokens taken from where the key writer put each part rather
+// than read again from the key; they equal Tokenize of the key.
 //
 // # Concurrency and allocation
 //

@@ -167,7 +167,10 @@ func removeTabNewline(s string) string {
 
 // appendURL is the whole pipeline: parse, serialize with the canonical-class
 // flags, then apply the key-class flags in place.
-func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]byte, error) {
+//
+// With lay not nil, it records there where the parts of the result are, for
+// AppendKeyTokens.
+func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string, lay *layout) ([]byte, error) {
 	start := len(dst)
 	if len(raw) > n.maxLen {
 		return n.fail(dst, start, op, raw, ErrTooLong)
@@ -279,8 +282,13 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 	if f&FoldWWW != 0 {
 		dst = foldWWW(dst, hostStart)
 	}
+	userAt := -1 // the '@' after the userinfo
 	if hasUser && f&DropUserinfo == 0 {
+		hostEnd := len(dst)
 		dst = insertUserinfo(dst, hostStart, userinfo, f)
+		if len(dst) > hostEnd {
+			userAt = hostStart + len(dst) - hostEnd - 1
+		}
 	}
 	if port >= 0 && f&RemoveDefaultPort != 0 {
 		// With HTTPSToHTTP, https://a:80/ becomes http://a/: the key must be
@@ -290,7 +298,9 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 			port = -1
 		}
 	}
+	portAt := -1
 	if port >= 0 {
+		portAt = len(dst) + 1
 		dst = append(dst, ':')
 		dst = appendInt(dst, port)
 	}
@@ -304,6 +314,7 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 		pe = q
 	}
 	pathStart := len(dst)
+	queryAt, fragAt := -1, -1
 	dst = appendPath(dst, rest[:pe], f, kind == schemeFile)
 	if f&(RemoveDuplicateSlashes|DropIndex|LowercasePath) != 0 ||
 		f&DropSessionIDs != 0 && (bytes.IndexByte(dst[pathStart:], ';') >= 0 || bytes.IndexByte(dst[pathStart:], '(') >= 0) {
@@ -317,6 +328,7 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 		}
 		dst = append(dst, '?')
 		qStart := len(dst)
+		queryAt = qStart
 		set := setQuery
 		if f&EncodeStrict != 0 {
 			set = setQueryStrict
@@ -327,11 +339,13 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 		}
 		if len(dst) == qStart && f&DropBareQuery != 0 {
 			dst = dst[:qStart-1]
+			queryAt = -1
 		}
 		rest = rest[qe:]
 	}
 	if len(rest) > 0 && rest[0] == '#' && f&DropFragment == 0 {
 		dst = append(dst, '#')
+		fragAt = len(dst)
 		set := setFragment
 		if f&EncodeStrict != 0 {
 			set = setFragmentStrict
@@ -350,7 +364,42 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string) ([]by
 		// result a valid input.
 		return n.fail(dst, start, op, raw, ErrTooLong)
 	}
+	if lay != nil {
+		// Every part after the scheme moved back a byte if HTTPSToHTTP shortened it.
+		shift := 0
+		if f&HTTPSToHTTP != 0 && (kind == schemeHTTPS || kind == schemeWSS) {
+			shift = 1
+		}
+		*lay = layout{
+			auth:  start + len(schemeNames[kind]) - shift + 3,
+			user:  userAt - shift,
+			port:  portAt - shift,
+			path:  pathStart - shift,
+			query: queryAt - shift,
+			frag:  fragAt - shift,
+		}
+		if userAt < 0 {
+			lay.user = -1
+		}
+		if portAt < 0 {
+			lay.port = -1
+		}
+		if queryAt < 0 {
+			lay.query = -1
+		}
+		if fragAt < 0 {
+			lay.frag = -1
+		}
+	}
 	return dst, nil
+}
+
+// layout says where the parts of a URL that appendURL wrote start, as
+// indexes in its dst: auth after the "://", user at the '@' that ends the
+// userinfo, port after its ':', path at its first '/', query after its '?',
+// frag after its '#'; -1 for a part that is absent.
+type layout struct {
+	auth, user, port, path, query, frag int
 }
 
 func containsByte(s string, c byte) bool { return strings.IndexByte(s, c) >= 0 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Part names the part of a URL that a token comes from.
@@ -175,10 +176,27 @@ func Tokenize(dst []Token, s string) ([]Token, error) {
 	}
 
 	// Path segments: rest starts with "/".
-	path := rest[1:]
+	var ok bool
+	if dst, ok = appendPathTokens(dst, rest[1:]); !ok {
+		return dst[:n0], &Error{Op: "tokenize", URL: s, Err: ErrTooManyTokens}
+	}
+	if hasQuery {
+		if dst, ok = appendQueryTokens(dst, query); !ok {
+			return dst[:n0], &Error{Op: "tokenize", URL: s, Err: ErrTooManyTokens}
+		}
+	}
+	if hasFrag {
+		dst = append(dst, Token{Key: Key{Part: PartFragment}, Value: frag})
+	}
+	return dst, nil
+}
+
+// appendPathTokens appends the segments of path (after its first '/') as tokens; ok is false
+// if there are more than maxTokens of them (dst is then returned as it is).
+func appendPathTokens(dst []Token, path string) (_ []Token, ok bool) {
 	nseg := strings.Count(path, "/") + 1
 	if nseg > maxTokens {
-		return dst[:n0], &Error{Op: "tokenize", URL: s, Err: ErrTooManyTokens}
+		return dst, false
 	}
 	for pos := 1; ; pos++ {
 		seg := path
@@ -188,61 +206,117 @@ func Tokenize(dst []Token, s string) ([]Token, error) {
 		}
 		dst = append(dst, Token{Key: Key{Part: PartPath, Pos: int16(pos), RPos: int16(nseg - pos + 1)}, Value: seg})
 		if j < 0 {
-			break
+			return dst, true
 		}
 		path = path[j+1:]
 	}
+}
 
-	if hasQuery {
-		if strings.Count(query, "&")+1 > maxTokens {
-			return dst[:n0], &Error{Op: "tokenize", URL: s, Err: ErrTooManyTokens}
+// appendQueryTokens appends the parameters of query (after its '?') as tokens; ok is false if
+// there are more than maxTokens of them (dst is then returned as it is).
+func appendQueryTokens(dst []Token, query string) (_ []Token, ok bool) {
+	if strings.Count(query, "&")+1 > maxTokens {
+		return dst, false
+	}
+	first := len(dst)
+	var seen map[string]int16 // occurrences of each name, past scanParams parameters
+	for {
+		param := query
+		j := strings.IndexByte(query, '&')
+		if j >= 0 {
+			param = query[:j]
 		}
-		first := len(dst)
-		var seen map[string]int16 // occurrences of each name, past scanParams parameters
-		for {
-			param := query
-			j := strings.IndexByte(query, '&')
-			if j >= 0 {
-				param = query[:j]
+		t := Token{Key: Key{Part: PartQuery}}
+		if eq := strings.IndexByte(param, '='); eq >= 0 {
+			t.Name, t.Value = param[:eq], param[eq+1:]
+		} else {
+			t.Name, t.Bare = param, true
+		}
+		// The occurrence of the name: a scan of the names before it,
+		// then, past scanParams of them, a map, so that a query of
+		// many parameters costs linear time.
+		if seen != nil {
+			seen[t.Name]++
+			t.Pos = seen[t.Name]
+		} else {
+			t.Pos = 1
+			for _, u := range dst[first:] {
+				if u.Name == t.Name {
+					t.Pos++
+				}
 			}
-			t := Token{Key: Key{Part: PartQuery}}
-			if eq := strings.IndexByte(param, '='); eq >= 0 {
-				t.Name, t.Value = param[:eq], param[eq+1:]
-			} else {
-				t.Name, t.Bare = param, true
-			}
-			// The occurrence of the name: a scan of the names before it,
-			// then, past scanParams of them, a map, so that a query of
-			// many parameters costs linear time.
-			if seen != nil {
-				seen[t.Name]++
-				t.Pos = seen[t.Name]
-			} else {
-				t.Pos = 1
+			if len(dst)-first == scanParams {
+				seen = make(map[string]int16)
 				for _, u := range dst[first:] {
-					if u.Name == t.Name {
-						t.Pos++
-					}
+					seen[u.Name]++
 				}
-				if len(dst)-first == scanParams {
-					seen = make(map[string]int16)
-					for _, u := range dst[first:] {
-						seen[u.Name]++
-					}
-					seen[t.Name]++
-				}
+				seen[t.Name]++
 			}
-			dst = append(dst, t)
-			if j < 0 {
-				break
-			}
-			query = query[j+1:]
 		}
+		dst = append(dst, t)
+		if j < 0 {
+			return dst, true
+		}
+		query = query[j+1:]
 	}
-	if hasFrag {
-		dst = append(dst, Token{Key: Key{Part: PartFragment}, Value: frag})
+}
+
+// AppendKeyTokens is [Normalizer.AppendKey] that also appends the tokens of the key to toks, as
+// [Tokenize] of the key would give them, but taken from what the key writer knows of where its
+// parts are: it does not read the key again to find them. It returns the extended buffer and
+// token slice.
+//
+// The tokens' Values (and query Names) point into the bytes of the key in the returned buffer,
+// without copying: they stay valid while those bytes are not modified (appending to the buffer
+// does not modify them; reusing it does). Copy a Value with strings.Clone to keep it longer.
+//
+// On error, AppendKeyTokens returns dst and toks unchanged with the error of AppendKey, or, for
+// a key of more than 32767 path segments or query parameters (possible only with an
+// Options.MaxLength above the default), an *Error of Op "tokenize" wrapping [ErrTooManyTokens].
+// Like AppendKey, it does not allocate when dst and toks have room (and the query has at most 32
+// parameters).
+func (n *Normalizer) AppendKeyTokens(dst []byte, toks []Token, raw string) ([]byte, []Token, error) {
+	start := len(dst)
+	var lay layout
+	dst, err := n.appendURL(dst, raw, n.flags, "key", &lay)
+	if err != nil {
+		return dst, toks, err
 	}
-	return dst, nil
+	t0 := len(toks)
+	s := unsafe.String(unsafe.SliceData(dst), len(dst)) // dst is not empty: it holds the key
+	end := len(s)
+	if lay.frag >= 0 {
+		end = lay.frag - 1
+	}
+	toks = append(toks, Token{Key: Key{Part: PartScheme}, Value: s[start : lay.auth-3]})
+	hostAt, hostEnd := lay.auth, lay.path
+	if lay.user >= 0 {
+		toks = append(toks, Token{Key: Key{Part: PartUserinfo}, Value: s[lay.auth:lay.user]})
+		hostAt = lay.user + 1
+	}
+	if lay.port >= 0 {
+		hostEnd = lay.port - 1
+	}
+	toks = append(toks, Token{Key: Key{Part: PartHost}, Value: s[hostAt:hostEnd]})
+	if lay.port >= 0 {
+		toks = append(toks, Token{Key: Key{Part: PartPort}, Value: s[lay.port:lay.path]})
+	}
+	pathEnd := end
+	if lay.query >= 0 {
+		pathEnd = lay.query - 1
+	}
+	var ok bool
+	if toks, ok = appendPathTokens(toks, s[lay.path+1:pathEnd]); ok && lay.query >= 0 {
+		toks, ok = appendQueryTokens(toks, s[lay.query:end])
+	}
+	if !ok {
+		clear(toks[t0:])
+		return dst[:start], toks[:t0], &Error{Op: "tokenize", URL: string(dst[start:]), Err: ErrTooManyTokens}
+	}
+	if lay.frag >= 0 {
+		toks = append(toks, Token{Key: Key{Part: PartFragment}, Value: s[lay.frag:]})
+	}
+	return dst, toks, nil
 }
 
 // scanParams is how many query parameters Tokenize numbers by scanning the
@@ -274,52 +348,95 @@ func splitHostPort(auth string) (host, port string, hasPort bool) {
 // segment write "/tt0810900", and those of a query value write "id=" then both values. To delete
 // a deep token, set its Value to "" rather than removing it.
 func AppendJoin(dst []byte, toks []Token) []byte {
-	for p := PartScheme; p <= PartFragment; p++ {
-		n := 0
-		for _, t := range toks {
-			if t.Part != p {
-				continue
+	// Tokens in URL order (as Tokenize gives them, and as most edits leave them) are written in
+	// one pass; others in a pass per part.
+	last := Part(0)
+	for i := range toks {
+		if p := toks[i].Part; p != 0 && p <= PartFragment {
+			if p < last {
+				last = 0
+				break
 			}
-			if t.Sub > 1 && n > 0 {
-				// A deep token after the first continues its token: no separator.
-				dst = append(dst, t.Value...)
-				continue
-			}
-			switch p {
-			case PartScheme:
-				dst = append(dst, t.Value...)
-				dst = append(dst, "://"...)
-			case PartUserinfo:
-				dst = append(dst, t.Value...)
-				dst = append(dst, '@')
-			case PartHost:
-				dst = append(dst, t.Value...)
-			case PartPort:
-				dst = append(dst, ':')
-				dst = append(dst, t.Value...)
-			case PartPath:
-				dst = append(dst, '/')
-				dst = append(dst, t.Value...)
-			case PartQuery:
-				if n == 0 {
-					dst = append(dst, '?')
-				} else {
-					dst = append(dst, '&')
-				}
-				dst = append(dst, t.Name...)
-				if !t.Bare {
-					dst = append(dst, '=')
-					dst = append(dst, t.Value...)
-				}
-			case PartFragment:
-				dst = append(dst, '#')
-				dst = append(dst, t.Value...)
-			}
-			n++
+			last = p
 		}
-		if p == PartPath && n == 0 {
+	}
+	if last != 0 || len(toks) == 0 {
+		var j joinState
+		for i := range toks {
+			if p := toks[i].Part; p != 0 && p <= PartFragment {
+				dst = j.add(dst, &toks[i])
+			}
+		}
+		if j.last < PartPath {
 			dst = append(dst, '/')
 		}
+		return dst
+	}
+	for p := PartScheme; p <= PartFragment; p++ {
+		j := joinState{last: p}
+		for i := range toks {
+			if toks[i].Part == p {
+				dst = j.add(dst, &toks[i])
+			}
+		}
+		if p == PartPath && j.n == 0 {
+			dst = append(dst, '/')
+		}
+	}
+	return dst
+}
+
+// joinState is what AppendJoin knows of the tokens written so far: the part of the last one,
+// and how many tokens of that part it wrote.
+type joinState struct {
+	last Part
+	n    int
+}
+
+// add appends token t, of a part not before j.last, to dst.
+func (j *joinState) add(dst []byte, t *Token) []byte {
+	p := t.Part
+	if p != j.last {
+		if j.last < PartPath && p > PartPath {
+			dst = append(dst, '/') // no path token: the path "/"
+		}
+		j.last, j.n = p, 0
+	}
+	n := j.n
+	j.n++
+	if t.Sub > 1 && n > 0 {
+		// A deep token after the first continues its token: no separator.
+		return append(dst, t.Value...)
+	}
+	switch p {
+	case PartScheme:
+		dst = append(dst, t.Value...)
+		dst = append(dst, "://"...)
+	case PartUserinfo:
+		dst = append(dst, t.Value...)
+		dst = append(dst, '@')
+	case PartHost:
+		dst = append(dst, t.Value...)
+	case PartPort:
+		dst = append(dst, ':')
+		dst = append(dst, t.Value...)
+	case PartPath:
+		dst = append(dst, '/')
+		dst = append(dst, t.Value...)
+	case PartQuery:
+		if n == 0 {
+			dst = append(dst, '?')
+		} else {
+			dst = append(dst, '&')
+		}
+		dst = append(dst, t.Name...)
+		if !t.Bare {
+			dst = append(dst, '=')
+			dst = append(dst, t.Value...)
+		}
+	case PartFragment:
+		dst = append(dst, '#')
+		dst = append(dst, t.Value...)
 	}
 	return dst
 }

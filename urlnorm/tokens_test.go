@@ -2,6 +2,8 @@ package urlnorm
 
 import (
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -246,5 +248,100 @@ func TestErrorMessage(t *testing.T) {
 		if got := tt.e.Error(); got != tt.want {
 			t.Errorf("Error() = %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// appendJoinSlow is AppendJoin as the definition reads: a pass over the tokens per part, in URL
+// order. It is the reference of AppendJoin's one-pass writing of tokens in order.
+func appendJoinSlow(dst []byte, toks []Token) []byte {
+	for p := PartScheme; p <= PartFragment; p++ {
+		n := 0
+		for _, t := range toks {
+			if t.Part != p {
+				continue
+			}
+			if t.Sub > 1 && n > 0 {
+				dst = append(dst, t.Value...)
+				continue
+			}
+			switch p {
+			case PartScheme:
+				dst = append(append(dst, t.Value...), "://"...)
+			case PartUserinfo:
+				dst = append(append(dst, t.Value...), '@')
+			case PartHost:
+				dst = append(dst, t.Value...)
+			case PartPort:
+				dst = append(append(dst, ':'), t.Value...)
+			case PartPath:
+				dst = append(append(dst, '/'), t.Value...)
+			case PartQuery:
+				if n == 0 {
+					dst = append(dst, '?')
+				} else {
+					dst = append(dst, '&')
+				}
+				dst = append(dst, t.Name...)
+				if !t.Bare {
+					dst = append(append(dst, '='), t.Value...)
+				}
+			case PartFragment:
+				dst = append(append(dst, '#'), t.Value...)
+			}
+			n++
+		}
+		if p == PartPath && n == 0 {
+			dst = append(dst, '/')
+		}
+	}
+	return dst
+}
+
+// TestAppendJoinSlow checks AppendJoin against appendJoinSlow on the tokens of corpus URLs
+// edited at random: tokens deleted (Part 0), moved, given a part out of range, split into deep
+// tokens, and added at the end.
+func TestAppendJoinSlow(t *testing.T) {
+	urls, _ := loadCorpus(t)
+	if testing.Short() {
+		urls = urls[:2000]
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	n := New(Crawler &^ DropFragment &^ DropUserinfo)
+	var toks []Token
+	var buf []byte
+	for _, u := range urls {
+		var err error
+		if buf, toks, err = n.AppendKeyTokens(buf[:0], toks[:0], u); err != nil {
+			continue
+		}
+		for range 4 {
+			ed := slices.Clone(toks)
+			for k := r.IntN(4); k > 0 && len(ed) > 0; k-- {
+				i := r.IntN(len(ed))
+				switch r.IntN(6) {
+				case 0:
+					ed[i].Part = 0 // deleted
+				case 1:
+					j := r.IntN(len(ed))
+					ed[i], ed[j] = ed[j], ed[i] // out of order
+				case 2:
+					ed = append(ed, Token{Key: Key{Part: Part(1 + r.IntN(7))}, Value: "new"}) // added at the end
+				case 3:
+					ed[i].Part = 8 // no part AppendJoin knows
+				case 4:
+					ed = slices.Insert(ed, i+1, Token{Key: Key{Part: ed[i].Part, Sub: 2}, Value: "deep"}) // a deep token
+					ed[i].Sub = 1
+				case 5:
+					ed = ed[:i] // cut
+				}
+			}
+			want := string(appendJoinSlow([]byte("x"), ed))
+			if got := string(AppendJoin([]byte("x"), ed)); got != want {
+				t.Fatalf("AppendJoin(%+v) = %q, want %q", ed, got, want)
+			}
+		}
+	}
+	if got := string(AppendJoin(nil, nil)); got != "/" {
+		t.Errorf("AppendJoin(nil) = %q, want \"/\"", got)
 	}
 }

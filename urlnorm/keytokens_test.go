@@ -1,0 +1,172 @@
+package urlnorm
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/undust/undust/internal/hostile"
+)
+
+// keyTokensFlags are the flag sets AppendKeyTokens is checked with: the presets, and the flags
+// that move parts of the key after they are written (userinfo rotated in front of the host,
+// https -> http, bare query dropped, no fragment dropped).
+var keyTokensFlags = []Flags{
+	Safe, Crawler, Aggressive, Crawler &^ DropUserinfo, Aggressive &^ DropUserinfo,
+	Safe&^DropUserinfo | HTTPSToHTTP, Safe | DropBareQuery, 0, GuessScheme,
+}
+
+// checkKeyTokens checks that AppendKeyTokens of raw writes the key that AppendKey writes, after
+// what dst held, and the tokens that Tokenize of that key gives, after what toks held.
+func checkKeyTokens(t *testing.T, n *Normalizer, raw string) {
+	t.Helper()
+	prefix := []byte("prefix")
+	pre := []Token{{Key: Key{Part: PartHost}, Value: "before"}}
+	want, werr := n.AppendKey(append([]byte(nil), prefix...), raw)
+	got, toks, err := n.AppendKeyTokens(append([]byte(nil), prefix...), append([]Token(nil), pre...), raw)
+	if werr != nil {
+		if err == nil || err.Error() != werr.Error() || string(got) != string(prefix) || len(toks) != 1 {
+			t.Fatalf("AppendKeyTokens(%v, %q) = %q, %d tokens, %v; want the error %v and the buffers unchanged", n.Flags(), clip(raw), clip(string(got)), len(toks), err, werr)
+		}
+		return
+	}
+	key := string(want[len(prefix):])
+	wtoks, terr := Tokenize(append([]Token(nil), pre...), key)
+	if terr != nil {
+		// Only a key of too many tokens fails, with the buffers as they were.
+		if !errors.Is(err, ErrTooManyTokens) || !errors.Is(terr, ErrTooManyTokens) || string(got) != string(prefix) || len(toks) != 1 {
+			t.Fatalf("AppendKeyTokens(%v, %q) = %v; Tokenize of its key %v", n.Flags(), clip(raw), err, terr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("AppendKeyTokens(%v, %q) = %v", n.Flags(), clip(raw), err)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("AppendKeyTokens(%v, %q) wrote %q, AppendKey %q", n.Flags(), clip(raw), clip(string(got)), clip(string(want)))
+	}
+	if slices.Equal(wtoks, toks) {
+		return
+	}
+	if diff := cmp.Diff(wtoks, toks); diff != "" {
+		t.Fatalf("AppendKeyTokens(%v, %q) mismatch with Tokenize(%q) (-want +got):\n%s", n.Flags(), clip(raw), clip(key), diff)
+	}
+}
+
+// keyTokensInputs returns the URLs of the conformance suites and the corpus of testdata:
+// every input of WPT's urltestdata, urlcanon and crawler-commons, and kasztp's URLs.
+func keyTokensInputs(t *testing.T) []string {
+	var in []string
+	for _, c := range loadWPT(t) {
+		in = append(in, c.Input)
+	}
+	for _, p := range []string{"testdata/urlcanon/aggressive.json", "testdata/urlcanon/funky_ipv4.json"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		for k := range m {
+			in = append(in, k, "http://"+k+"/", "https://u:p@"+k+":443/a?b&c=#d")
+		}
+	}
+	for _, p := range []string{"weirdToNormalizedUrls.csv", "invalidUrls.csv"} {
+		data, err := os.ReadFile("testdata/crawler-commons/" + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.SplitSeq(string(data), "\n") {
+			if s, _, _ := strings.Cut(line, ","); s != "" && s[0] != '#' {
+				in = append(in, strings.TrimSpace(s))
+			}
+		}
+	}
+	urls, _ := loadCorpus(t)
+	return append(in, urls...)
+}
+
+// TestAppendKeyTokens checks that the tokens AppendKeyTokens takes from the key writer are those
+// that Tokenize reads from the key, on every URL of testdata, with several flag sets.
+func TestAppendKeyTokens(t *testing.T) {
+	in := keyTokensInputs(t)
+	in = append(in,
+		"https://u:p@www.a.com:443/index.html?b&a=1&utm_x=1#f",      // userinfo, default port, index, bare parameter
+		"HTTPS://:@A.COM:8443/?",                                    // empty userinfo, a port, a bare query
+		"wss://h:80/#",                                              // an empty fragment, a port that HTTPSToHTTP drops
+		"http://[::1]:8080/a//b/?x=1&&y=&x=2#f?g",                   // IPv6, empty segments and parameters
+		"file:///C:/x/y", "file://host/share", "file://localhost/a", // file URLs, with and without a host
+		"http://a@b@c/", "http://%40:%3A@h/", // escaped userinfo
+		"a.com/b?c", "//x.org/", // schemes GuessScheme adds
+	)
+	if testing.Short() {
+		in = in[:min(len(in), 3000)]
+	}
+	for _, f := range keyTokensFlags {
+		n := New(f)
+		for _, raw := range in {
+			checkKeyTokens(t, n, raw)
+		}
+	}
+}
+
+// TestAppendKeyTokensTooMany checks the error for a key of more path segments or query
+// parameters than a Key can number, which only a MaxLength above the default allows.
+func TestAppendKeyTokensTooMany(t *testing.T) {
+	n, err := NewOptions(Safe, Options{MaxLength: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range []string{
+		"http://h" + strings.Repeat("/a", maxTokens+1),          // too many segments
+		"http://h/?" + strings.Repeat("a&", maxTokens),          // too many parameters
+		"http://h" + strings.Repeat("/a", maxTokens-1) + "?a&b", // as many segments as fit
+	} {
+		checkKeyTokens(t, n, raw)
+	}
+	dst, toks, err := n.AppendKeyTokens([]byte("x"), nil, "http://h"+strings.Repeat("/a", maxTokens+1))
+	if !errors.Is(err, ErrTooManyTokens) || string(dst) != "x" || len(toks) != 0 {
+		t.Errorf("AppendKeyTokens(too many segments) = %q, %d tokens, %v; want x, 0, ErrTooManyTokens", dst, len(toks), err)
+	}
+}
+
+func TestAppendKeyTokensAllocs(t *testing.T) {
+	n := New(Crawler)
+	buf := make([]byte, 0, 256)
+	toks := make([]Token, 0, 32)
+	u := "https://www.example.com/a/b/c.html?z=1&y=2&utm_source=x#f"
+	allocs := testing.AllocsPerRun(100, func() {
+		buf, toks, _ = n.AppendKeyTokens(buf[:0], toks[:0], u)
+	})
+	if allocs != 0 {
+		t.Errorf("AppendKeyTokens into reused buffers: %v allocs, want 0", allocs)
+	}
+}
+
+func FuzzAppendKeyTokens(f *testing.F) {
+	seedCorpus(f)
+	f.Add(hostile.QueryParams(500, false))
+	ns := make([]*Normalizer, len(keyTokensFlags))
+	for i, fl := range keyTokensFlags {
+		ns[i] = New(fl)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		for _, n := range ns {
+			checkKeyTokens(t, n, raw)
+		}
+	})
+}
+
+// clip cuts s for a failure message.
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
+}
