@@ -50,10 +50,32 @@ type Result struct {
 // outgrows its 32-bit indexes (2^31 states, some 1.7 billion kept runes).
 type Eliminator struct {
 	delta float64
-	m     automaton
-	added int
-	kept  int
+	x     index     // the kept codes, while auto is false
+	m     automaton // the kept codes, once auto is true
+	cm    automaton // scratch: the automaton of one code, for index.scan
+	rs    []rune    // scratch: the runes of the code at hand
+	auto  bool
+	// unbounded keeps the index whatever its searches cost (for tests).
+	unbounded bool
+	work      int // steps taken by searches and scans of the index
+	allow     int // allowancePerRune for every rune checked
+	added     int
+	kept      int
 }
+
+// The index answers in a few steps per rune on codes like real ones, but
+// its postings can be many on repetitive codes (a gram in every kept code,
+// a code of one rune repeated), and a code shorter than minRun needs a scan
+// of all kept codes. Once its searches and scans have taken more than
+// allowanceBase plus allowancePerRune steps per rune checked, or one search
+// half as many per rune of its code (and 1024), the
+// Eliminator moves the kept codes to a suffix automaton for good, which
+// costs one step per kept rune once and bounds every later check to a step
+// per rune.
+const (
+	allowanceBase    = 1 << 12
+	allowancePerRune = 64
+)
 
 // NewEliminator returns an Eliminator with repeatability threshold delta; 0
 // means [DefaultDelta]. It panics if delta is not in [0, 1].
@@ -82,9 +104,64 @@ func (e *Eliminator) Check(code string) Result {
 }
 
 // check returns the verdict on code. With fast, a code that is not a
-// duplicate may get a lower bound of Common: the walk stops as soon as a
-// common substring long enough for δ cannot be found any more.
+// duplicate may get a lower bound of Common. Unless the kept codes are in
+// the automaton, e.rs and e.x's scratch then hold code's runes and grams,
+// for index.add.
 func (e *Eliminator) check(code string, fast bool) Result {
+	if e.auto {
+		return e.checkAuto(code, fast)
+	}
+	rs := e.rs[:0]
+	for _, c := range code {
+		rs = append(rs, c)
+	}
+	e.rs = rs
+	size := len(rs)
+	delta := e.threshold()
+	e.allow += allowancePerRune * size
+	// One search may take allowancePerRune/2 steps per rune and a few
+	// more, and all searches and scans their allowance.
+	limit := min(allowanceBase+e.allow-e.work, allowancePerRune/2*size+1024)
+	if e.unbounded {
+		limit = math.MaxInt
+	}
+	e.x.selectGrams(rs)
+	best := match{id: -1}
+	exact := false
+	if need := needed(size, delta); size >= minRun && (!fast || need >= minRun) {
+		// Every kept code sharing minRun runes or more is found: the
+		// verdict is exact when a duplicate needs that many, and so is
+		// Common when it is that long.
+		b, work, ok := e.x.search(rs, limit)
+		e.work += work
+		if !ok {
+			e.toAutomaton()
+			return e.checkAuto(code, fast)
+		}
+		best, exact = b, fast || b.n >= minRun
+	}
+	if !exact {
+		cost := len(e.x.text) + size
+		if e.work+cost > allowanceBase+e.allow && !e.unbounded {
+			e.toAutomaton()
+			return e.checkAuto(code, fast)
+		}
+		e.work += cost
+		e.cm.insertEnds(rs)
+		best = e.x.scan(&e.cm)
+	}
+	r := Result{Of: int(best.id), Common: int(best.n)}
+	if best.n > 0 {
+		r.Score = float64(best.n) / float64(size)
+		r.Dup = r.Score >= delta
+	}
+	return r
+}
+
+// checkAuto is check with the kept codes in the automaton. With fast, the
+// walk stops as soon as a common substring long enough for δ cannot be
+// found any more.
+func (e *Eliminator) checkAuto(code string, fast bool) Result {
 	size := utf8.RuneCountInString(code)
 	delta := e.threshold()
 	need := 0
@@ -98,6 +175,18 @@ func (e *Eliminator) check(code string, fast bool) Result {
 		r.Dup = r.Score >= delta
 	}
 	return r
+}
+
+// toAutomaton moves the kept codes from the index to the automaton, in
+// the order they were kept, and frees the index.
+func (e *Eliminator) toAutomaton() {
+	e.m.reset()
+	e.m.reserve(len(e.x.text))
+	for k, id := range e.x.ids {
+		e.m.insertRunes(e.x.code(int32(k)), id)
+	}
+	e.x = index{}
+	e.auto = true
 }
 
 // needed returns the least common length k with k/size >= delta, computed
@@ -127,8 +216,12 @@ func (e *Eliminator) Add(code string) (id int, r Result) {
 		return id, r
 	}
 	e.kept++
-	if code != "" {
+	switch {
+	case code == "":
+	case e.auto:
 		e.m.insert(code, int32(id))
+	default:
+		e.x.add(e.rs, int32(id))
 	}
 	return id, r
 }
@@ -139,8 +232,10 @@ func (e *Eliminator) Added() int { return e.added }
 // Kept returns the number of codes kept since the last Reset.
 func (e *Eliminator) Kept() int { return e.kept }
 
-// Bytes returns the memory held by the Eliminator's automaton.
-func (e *Eliminator) Bytes() int { return e.m.bytes() }
+// Bytes returns the memory held by the Eliminator.
+func (e *Eliminator) Bytes() int {
+	return e.x.bytes() + e.m.bytes() + e.cm.bytes() + cap(e.rs)*4
+}
 
 // Grow makes room for keeping codes of about runes runes in total, so that
 // the automaton's arrays need not grow (and be copied) while codes are
@@ -148,14 +243,23 @@ func (e *Eliminator) Bytes() int { return e.m.bytes() }
 // arrays it makes to transparent huge pages, which makes a large
 // Eliminator faster where the kernel has them enabled (always or madvise).
 func (e *Eliminator) Grow(runes int) {
-	if runes > 0 {
+	switch {
+	case runes <= 0:
+	case e.auto:
 		e.m.reserve(runes)
+	default:
+		e.x.reserve(runes)
 	}
 }
 
 // Reset drops all kept codes and the id count, keeping the memory for reuse.
 func (e *Eliminator) Reset() {
-	e.m.reset()
+	e.x.reset()
+	if e.auto {
+		e.m.reset()
+		e.auto = false
+	}
+	e.work, e.allow = 0, 0
 	e.added, e.kept = 0, 0
 }
 

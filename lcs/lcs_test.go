@@ -398,8 +398,8 @@ func TestBytes(t *testing.T) {
 		e.Add(c)
 	}
 	// Bytes counts capacity, so at least what is in use.
-	if n, min := e.Bytes(), len(e.m.st)*stateBytes+len(e.m.edge)*8; n < min || min <= stateBytes {
-		t.Errorf("Bytes() = %d, want at least %d (states and arena in use)", n, min)
+	if n, min := e.Bytes(), len(e.x.text)*4+len(e.x.post)*16; n < min || min <= 0 {
+		t.Errorf("Bytes() = %d, want at least %d (text and postings in use)", n, min)
 	}
 	e.Reset()
 	if n := e.Bytes(); n == 0 {
@@ -413,8 +413,8 @@ func TestGrow(t *testing.T) {
 	codes := randCodes(r, 200, len(testAlpha))
 	var plain, grown Eliminator
 	grown.Grow(5000)
-	if grown.Bytes() < 5000*stateBytes {
-		t.Fatalf("Bytes() after Grow(5000) = %d, want room for 5000 states", grown.Bytes())
+	if grown.Bytes() < 5000*4 {
+		t.Fatalf("Bytes() after Grow(5000) = %d, want room for 5000 runes", grown.Bytes())
 	}
 	grown.Grow(0) // no-op
 	for _, c := range codes {

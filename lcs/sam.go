@@ -424,3 +424,14 @@ func (m *automaton) longest(s string, size, need int) (n, end int, owner int32) 
 	}
 	return int(best), end, owner
 }
+
+// insertRunes adds the string of runes s, with id, to the automaton.
+func (m *automaton) insertRunes(s []rune, id int32) {
+	if len(m.st) == 0 {
+		m.reset()
+	}
+	last := int32(0)
+	for _, c := range s {
+		last = m.extend(last, c, id)
+	}
+}
