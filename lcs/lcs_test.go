@@ -398,12 +398,30 @@ func TestBytes(t *testing.T) {
 		e.Add(c)
 	}
 	// Bytes counts capacity, so at least what is in use.
-	if n, min := e.Bytes(), len(e.x.text)*4+len(e.x.post)*16; n < min || min <= 0 {
-		t.Errorf("Bytes() = %d, want at least %d (text and postings in use)", n, min)
+	// Codes over a small alphabet share many grams: they end in the
+	// automaton (TestBytesIndex checks the index).
+	if !e.auto {
+		t.Fatal("codes over a small alphabet stayed in the index")
+	}
+	if n, min := e.Bytes(), len(e.m.st)*stateBytes+len(e.m.edge)*8; n < min || min <= stateBytes {
+		t.Errorf("Bytes() = %d, want at least %d (states and arena in use)", n, min)
 	}
 	e.Reset()
 	if n := e.Bytes(); n == 0 {
 		t.Errorf("Bytes() after Reset = 0, want the memory kept for reuse")
+	}
+}
+
+func TestBytesIndex(t *testing.T) {
+	var e Eliminator
+	for _, c := range synthCodes(3, 300, 0.2) {
+		e.Add(c)
+	}
+	if e.auto {
+		t.Fatal("synthetic codes moved to the automaton")
+	}
+	if n, min := e.Bytes(), len(e.x.text)*4+len(e.x.post)*16+len(e.x.head)*4; n < min || min <= 0 {
+		t.Errorf("Bytes() = %d, want at least %d (text, postings and heads in use)", n, min)
 	}
 }
 
