@@ -27,27 +27,31 @@ type Result struct {
 }
 
 // An Eliminator keeps feature codes and tells whether a new code duplicates
-// one it keeps (§III.C-D of Guo et al.). The kept codes live in one
-// generalized suffix automaton, so checking a code of n runes takes O(n)
-// steps whatever the number of kept codes, and keeping it adds at most 2n
-// states.
+// one it keeps (§III.C-D of Guo et al.).
 //
 // What is computed: for a code C, the longest substring of C that occurs in
-// any kept code, of length L, found by walking C through the automaton. Then
-// Score = L / |C|, which is max over kept codes K of |lcs(K, C)| / |C|: the
-// repeatability S of C's page over K's page (Definition 2, denominator the
-// length of the code being checked). C is a duplicate when Score >= δ. When
-// codes arrive longest first, as [Eliminate] arranges, every kept code is at
-// least as long as C, which is exactly the paper's procedure. The reverse
-// question, whether C contains a shorter kept code, is not asked: that would
-// need per-state lengths of kept codes, and sorted input makes it needless.
+// any kept code, of length L. Then Score = L / |C|, which is max over kept
+// codes K of |lcs(K, C)| / |C|: the repeatability S of C's page over K's
+// page (Definition 2, denominator the length of the code being checked). C
+// is a duplicate when Score >= δ. When codes arrive longest first, as
+// [Eliminate] arranges, every kept code is at least as long as C, which is
+// exactly the paper's procedure. The reverse question, whether C contains a
+// shorter kept code, is not asked: sorted input makes it needless.
+//
+// The kept codes live in an index of their minimizers, with a scan of all
+// kept codes for codes of fewer than about 10 runes, and, should repetitive
+// codes make that costly, in a generalized suffix automaton (see the
+// package doc). Either way checking a code costs time linear in its length
+// on codes like real ones, and all checks together stay linear in the
+// runes given.
 //
 // The zero value is ready to use with δ = [DefaultDelta]. An Eliminator is
 // not safe for concurrent use. It copies what it needs from the codes it is
 // given. Memory grows with the kept codes: on codes shaped like real ones,
-// about 1.2 states of 20 bytes and 1.8 arena entries of 8 bytes, some 40
-// bytes, per kept rune; Bytes reports it. It panics if the automaton
-// outgrows its 32-bit indexes (2^31 states, some 1.7 billion kept runes).
+// about 17 bytes per kept rune in the index (4 of text, the rest postings
+// and their hash table), or some 40 in the automaton; Bytes reports it. It
+// panics if the kept codes outgrow its 32-bit indexes (2^31 runes, or 2^31
+// states of the automaton).
 type Eliminator struct {
 	delta float64
 	x     index     // the kept codes, while auto is false
@@ -206,8 +210,8 @@ func needed(size int, delta float64) int {
 // given to the code, the number of codes added before it, and the verdict;
 // ids of dropped codes are not reused. The verdict is the one Check would
 // give, except that for a code that is kept, Common, Score and Of may come
-// from a shorter common substring than the longest: Add stops looking once
-// no common substring can reach δ, which saves most of the walk.
+// from a shorter common substring than the longest, or be 0, 0 and -1: Add
+// looks only for common substrings long enough to reach δ.
 func (e *Eliminator) Add(code string) (id int, r Result) {
 	r = e.check(code, true)
 	id = e.added
@@ -238,9 +242,9 @@ func (e *Eliminator) Bytes() int {
 }
 
 // Grow makes room for keeping codes of about runes runes in total, so that
-// the automaton's arrays need not grow (and be copied) while codes are
+// the arrays of the index need not grow (and be copied) while codes are
 // added. It is a hint: adding more works too. On Linux it advises the
-// arrays it makes to transparent huge pages, which makes a large
+// large arrays it makes to transparent huge pages, which makes a large
 // Eliminator faster where the kernel has them enabled (always or madvise).
 func (e *Eliminator) Grow(runes int) {
 	switch {
