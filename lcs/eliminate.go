@@ -132,7 +132,8 @@ func (e *Eliminator) check(code string, fast bool) Result {
 	e.x.selectGrams(rs)
 	best := match{id: -1}
 	exact := false
-	if need := needed(size, delta); size >= minRun && (!fast || need >= minRun) {
+	need := needed(size, delta)
+	if size >= minRun && (!fast || need >= minRun) {
 		// Every kept code sharing minRun runes or more is found: the
 		// verdict is exact when a duplicate needs that many, and so is
 		// Common when it is that long.
@@ -145,14 +146,24 @@ func (e *Eliminator) check(code string, fast bool) Result {
 		best, exact = b, fast || b.n >= minRun
 	}
 	if !exact {
-		cost := len(e.x.text) + size
-		if e.work+cost > allowanceBase+e.allow && !e.unbounded {
+		// Add needs the longest common substring only if it has need
+		// runes: it starts with a pair of runes of the code.
+		k := 1
+		if fast && need >= 2 {
+			k = 2
+		}
+		limit := allowanceBase + e.allow - e.work
+		if e.unbounded {
+			limit = math.MaxInt
+		}
+		e.cm.insertEnds(rs)
+		b, work, ok := e.x.scan(rs, &e.cm, k, limit)
+		e.work += work
+		if !ok {
 			e.toAutomaton()
 			return e.checkAuto(code, fast)
 		}
-		e.work += cost
-		e.cm.insertEnds(rs)
-		best = e.x.scan(&e.cm)
+		best = b
 	}
 	r := Result{Of: int(best.id), Common: int(best.n)}
 	if best.n > 0 {

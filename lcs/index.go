@@ -30,10 +30,11 @@ type index struct {
 	head  []int32
 	post  []posting
 
-	// Scratch of one search.
-	hash []uint64
-	sel  []int32
-	runs runTable
+	// Scratch of one search or scan.
+	filter [1 << 10]uint64
+	hash   []uint64
+	sel    []int32
+	runs   runTable
 }
 
 // posting is one selected gram of a kept code.
@@ -234,35 +235,63 @@ func (x *index) search(c []rune, limit int) (best match, work int, ok bool) {
 }
 
 // scan returns the preferred (see better) of the longest common substrings
-// of c with kept codes, by walking every kept code through cm, the suffix
-// automaton of c with each state's owner the end of its first occurrence
-// (see insertEnds). It costs a step per kept rune.
-func (x *index) scan(cm *automaton) match {
-	best := match{id: -1}
-	for k := range x.ids {
-		id := x.ids[k]
-		v, l := int32(0), int32(0)
-		for _, c := range x.code(int32(k)) {
-			for {
-				if e := cm.find(v, c); e != nil {
-					v, l = edgeTo(*e), l+1
-					break
-				}
-				if v == 0 {
-					l = 0
-					break
-				}
-				v = cm.st[v].link
-				l = cm.st[v].len
+// of c with kept codes, if its length is at least k (1 or 2), else a
+// shorter one or a match of length 0 and id -1. cm is the suffix automaton
+// of c with each state's owner the end of its first occurrence (see
+// insertEnds). It reads every kept rune, and from each place where a gram
+// of k runes of c may start, finds the longest substring of c starting
+// there; a common substring of k runes or more starts at one of them. work
+// counts the steps taken and an eighth of the runes read; once it exceeds
+// limit,
+// scan stops and returns ok false.
+func (x *index) scan(c []rune, cm *automaton, k, limit int) (best match, work int, ok bool) {
+	best = match{id: -1}
+	// Reading the runes in order costs far less than a step at random.
+	if work = len(x.text) / 8; work > limit {
+		return best, work, false
+	}
+	// A filter of the grams of c: a bit per hash, none missing.
+	f := &x.filter
+	for i := 0; i+k <= len(c); i++ {
+		h := filterHash(c[i:], k)
+		f[h>>6] |= 1 << (h & 63)
+	}
+	defer clear(f[:])
+	for kc := range x.ids {
+		code := x.code(int32(kc))
+		for j := 0; j+k <= len(code); j++ {
+			if h := filterHash(code[j:], k); f[h>>6]&(1<<(h&63)) == 0 {
+				continue
 			}
-			if l >= best.n && l > 0 {
-				if m := (match{l, cm.owner[v] + 1, id}); m.better(best) {
+			v, l := int32(0), int32(0)
+			for t := j; t < len(code); t++ {
+				e := cm.find(v, code[t])
+				if e == nil {
+					break
+				}
+				v, l = edgeTo(*e), l+1
+			}
+			work += int(l) + 1
+			if l > 0 && l >= best.n {
+				if m := (match{l, cm.owner[v] + 1, x.ids[kc]}); m.better(best) {
 					best = m
 				}
 			}
 		}
+		if work > limit {
+			return best, work, false
+		}
 	}
-	return best
+	return best, work, true
+}
+
+// filterHash returns a hash in [0, 2^16) of the k runes (1 or 2) at r[0:].
+func filterHash(r []rune, k int) uint32 {
+	h := uint32(r[0])
+	if k > 1 {
+		h = h*0x9e3779b1 ^ uint32(r[1])
+	}
+	return h * 0x85ebca6b >> 16
 }
 
 // insertEnds makes m the suffix automaton of c alone, each state's owner
