@@ -110,18 +110,24 @@
 // C, and of the kept codes containing it, the first kept, as the
 // automaton gave them. A code with need < 8 (fewer than 10 runes at δ =
 // 0.75), or [Eliminator.Check] finding no common substring of 8 runes,
-// scans all kept codes through the suffix automaton of the one code,
-// which is exact too. A kept page's Common and Score are lower bounds
-// (often 0), since the search asks only whether a duplicate exists.
+// is answered by reading all kept runes in order: wherever a pair of runes
+// of the code (for Check, one rune) may start, the longest substring of
+// the code starting there is found in the code's own suffix automaton.
+// That is exact too, and sequential reads cost little. A kept page's
+// Common and Score are lower bounds (often 0), since the search asks only
+// whether a duplicate exists.
 //
 // Codes like real ones take a few steps per rune this way. Repetitive
 // ones do not: a gram found in every kept code, or a code of one rune
 // repeated, gives many postings per lookup, and scans for short codes
-// cost all kept runes. The Eliminator counts its steps; once they exceed
-// 64 per rune checked (or one search 32 per rune of its code), it moves
-// the kept codes, in their order, into the generalized suffix automaton
-// for good, and from then on checks as the paper does, in O(n) steps per
-// code with an early stop. Either way cost stays linear in the input.
+// cost all kept runes. The Eliminator counts its steps (a rune read in
+// order as an eighth of one); once they exceed 64 per rune checked (or
+// one search 32 per rune of its code), it moves the kept codes, in their
+// order, into the generalized suffix automaton for good, and from then on
+// checks as before, in O(n) steps per code. Either way cost stays linear
+// in the input. Since Check must be exact for short common substrings
+// too, an Eliminator asked mostly to Check codes unlike the kept ones
+// soon moves to the automaton.
 //
 // The automaton's layout is chosen for few cache misses: a state is 16
 // bytes, four to a cache line, and holds its only transition inline
@@ -130,13 +136,14 @@
 // rune longer than its source, which the construction asks for every
 // added rune. Each state records the first kept code containing its
 // substrings, which names the kept page (Result.Of). [Longest] builds one
-// for its first argument. On Linux the large arrays (the automaton's
-// and the index's table and postings) are advised to transparent huge
-// pages.
+// for its first argument. On Linux the large arrays (the automaton's,
+// and the index's text, table and postings) are advised to transparent
+// huge pages.
 //
 // Memory: on the synthetic Chinese codes of BenchmarkEliminate the index
-// takes about 4 bytes of text, 0.45 postings of 16 bytes and the hash
-// table's heads, some 17 bytes per rune that [Eliminator.Grow] is told
-// of (BenchmarkEliminate reports B/kept); the automaton, when used, about
-// 40 bytes per kept rune.
+// takes 4 bytes of text, 0.37 postings of 16 bytes and the hash table's
+// heads, some 14 bytes per rune that [Eliminator.Grow] is told of
+// (BenchmarkEliminate reports B/kept); the automaton, when used, about 40
+// bytes per kept rune. Eliminating 100,000 codes of median 200 runes
+// takes about 1.3 s of CPU time and 0.36 GB.
 package lcs

@@ -48,7 +48,7 @@ type Result struct {
 // The zero value is ready to use with δ = [DefaultDelta]. An Eliminator is
 // not safe for concurrent use. It copies what it needs from the codes it is
 // given. Memory grows with the kept codes: on codes shaped like real ones,
-// about 17 bytes per kept rune in the index (4 of text, the rest postings
+// about 14 bytes per kept rune in the index (4 of text, the rest postings
 // and their hash table), or some 40 in the automaton; Bytes reports it. It
 // panics if the kept codes outgrow its 32-bit indexes (2^31 runes, or 2^31
 // states of the automaton).

@@ -71,6 +71,7 @@ func (x *index) reserve(runes int) {
 	}
 	if need := len(x.text) + runes; need > cap(x.text) {
 		text := make([]rune, len(x.text), need)
+		adviseHuge(unsafe.Pointer(unsafe.SliceData(text)), need*4)
 		copy(text, x.text)
 		x.text = text
 	}
