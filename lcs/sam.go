@@ -198,7 +198,14 @@ func (m *automaton) alloc(class int) uint64 {
 	if uint64(off)+size > math.MaxUint32 {
 		panic("lcs: automaton arena exceeds 2^32 transitions")
 	}
-	m.edge = append(m.edge, make([]uint64, size)...)
+	if end := off + int(size); end <= cap(m.edge) {
+		// Reuse the room a reset left (without a make that the race
+		// detector's build would allocate).
+		m.edge = m.edge[:end]
+		clear(m.edge[off:end])
+	} else {
+		m.edge = append(m.edge, make([]uint64, size)...)
+	}
 	return uint64(off)
 }
 
