@@ -121,8 +121,8 @@
 // ones do not: a gram found in every kept code, or a code of one rune
 // repeated, gives many postings per lookup, and scans for short codes
 // cost all kept runes. The Eliminator counts its steps (a rune read in
-// order as an eighth of one); once they exceed 64 per rune checked (or
-// one search 32 per rune of its code), it moves the kept codes, in their
+// order as a quarter of one); once they exceed 32 per rune checked (or
+// one search 16 per rune of its code), it moves the kept codes, in their
 // order, into the generalized suffix automaton for good, and from then on
 // checks as before, in O(n) steps per code. Either way cost stays linear
 // in the input. Since Check must be exact for short common substrings

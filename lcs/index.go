@@ -242,13 +242,12 @@ func (x *index) search(c []rune, limit int) (best match, work int, ok bool) {
 // insertEnds). It reads every kept rune, and from each place where a gram
 // of k runes of c may start, finds the longest substring of c starting
 // there; a common substring of k runes or more starts at one of them. work
-// counts the steps taken and an eighth of the runes read; once it exceeds
-// limit,
-// scan stops and returns ok false.
+// counts the steps taken and a quarter of the runes read; once it exceeds
+// limit, scan stops and returns ok false.
 func (x *index) scan(c []rune, cm *automaton, k, limit int) (best match, work int, ok bool) {
 	best = match{id: -1}
 	// Reading the runes in order costs far less than a step at random.
-	if work = len(x.text) / 8; work > limit {
+	if work = len(x.text) / 4; work > limit {
 		return best, work, false
 	}
 	// A filter of the grams of c: a bit per hash, none missing.
