@@ -39,8 +39,8 @@
 // substring ([Longest], linear time). It is asymmetric: a short page inside
 // a long one has S near 1 over it, and not the reverse. Page j duplicates
 // page i when S_ij >= δ, 0.75 by default. [Eliminate] sorts the codes
-// longest first and checks each against all codes kept so far at once, in a
-// generalized suffix automaton; a duplicate is dropped, anything else kept
+// longest first and checks each against all codes kept so far at once, in
+// an index of the kept codes; a duplicate is dropped, anything else kept
 // and added ([Eliminator] does the same one page at a time for a crawler).
 //
 // # Choices where the paper is vague
@@ -81,36 +81,69 @@
 //   - An empty code (a page without visible text) is never a duplicate and
 //     never matches; Repeatability of an empty C_j is 0.
 //
-// # The suffix structure
+// # The index of kept codes
 //
-// The paper keeps the kept codes in a generalized suffix tree. This package
-// uses a generalized suffix automaton, the smallest automaton of all
-// substrings of the kept codes: it answers the same question, in one pass
-// over the new code, with no terminator symbols and no stored text. For a
-// code C it finds L, the length of the longest substring of C occurring in
-// any kept code, and S = L / |C| = max over kept K of |lcs(K, C)| / |C|,
-// the repeatability of C's page over the kept page that contains the most
-// of it. With codes sorted longest first, |K| >= |C| for every kept K, which
-// is §III.C's procedure, and as the paper notes the lengths of kept codes
-// are never needed. Each state records the first kept code containing its
-// substrings, which names the kept page (Result.Of).
+// The paper keeps the kept codes in a generalized suffix tree, and so did
+// this package, in the form of a generalized suffix automaton, the
+// smallest automaton of all substrings of the kept codes: one pass over a
+// code finds L, the length of the longest substring of C occurring in any
+// kept code, and S = L / |C| = max over kept K of |lcs(K, C)| / |C|. It
+// takes O(n) steps for a code of n runes, but every step lands at random
+// in a structure of some 40 bytes per kept rune, several cache and TLB
+// misses per rune once it outgrows the caches: 100,000 codes of median 200
+// runes took some 16 s and 0.84 GB.
 //
-// Checking a code of n runes takes O(n) steps and adding it at most 2n
-// states and 3n transitions. A state is 16 bytes, four to a cache line,
-// and holds its only transition inline (seven states in eight have one);
-// more live in a small block or a hash table, so that most steps touch one
-// or two cache lines; a transition also records whether its target is exactly one
-// rune longer than its source, which the construction asks for every added
-// rune and would otherwise read from the target. On Linux the arrays that
-// [Eliminator.Grow] reserves are advised to transparent huge pages, since
-// steps over a large automaton land at random and with 4 KiB pages most of
-// them also miss the TLB. [Eliminator.Add] stops the walk once no common
-// substring can reach δ any more, which skips most of the walk for a page
-// that is kept.
-// Memory: a state is 20 bytes with the id of its first string, kept
-// apart; on the synthetic Chinese codes of BenchmarkEliminate the
-// automaton holds 1.2 states and 1.75 arena entries of 8 bytes, about 38
-// bytes, per kept rune, without the slack of growing slices (Grow
-// reserves for all the runes it is told of; BenchmarkEliminate reports
-// B/kept).
+// The question asked is narrower: whether L reaches need = ⌈δ|C|⌉ runes,
+// and if so L and its witness. The [Eliminator] therefore keeps the kept
+// codes as runes in one array and indexes them by minimizers: of every
+// window of 4 consecutive 5-grams, the one of least hash (the leftmost of
+// equal ones), about 2 grams in 5. The gram a window selects depends on
+// its runes only, so two codes sharing a substring of at least 8 runes
+// (4 grams) select a gram at the same place in it. A code is checked by
+// looking up its own selected grams, a few independent table lookups
+// rather than a chain of dependent steps; each hit is compared rune by
+// rune and extended both ways along its diagonal into a maximal common
+// substring (hash collisions are thereby dismissed), once per kept code
+// and diagonal. Every common substring of 8 or more runes is found whole,
+// so when need >= 8 the verdict is exact, and so are L and the witness of
+// a duplicate: of the longest common substrings, the one ending first in
+// C, and of the kept codes containing it, the first kept, as the
+// automaton gave them. A code with need < 8 (fewer than 10 runes at δ =
+// 0.75), or [Eliminator.Check] finding no common substring of 8 runes,
+// is answered by reading all kept runes in order: wherever a pair of runes
+// of the code (for Check, one rune) may start, the longest substring of
+// the code starting there is found in the code's own suffix automaton.
+// That is exact too, and sequential reads cost little. A kept page's
+// Common and Score are lower bounds (often 0), since the search asks only
+// whether a duplicate exists.
+//
+// Codes like real ones take a few steps per rune this way. Repetitive
+// ones do not: a gram found in every kept code, or a code of one rune
+// repeated, gives many postings per lookup, and scans for short codes
+// cost all kept runes. The Eliminator counts its steps (a rune read in
+// order as a quarter of one); once they exceed 32 per rune checked (or
+// one search 16 per rune of its code), it moves the kept codes, in their
+// order, into the generalized suffix automaton for good, and from then on
+// checks as before, in O(n) steps per code. Either way cost stays linear
+// in the input. Since Check must be exact for short common substrings
+// too, an Eliminator asked mostly to Check codes unlike the kept ones
+// soon moves to the automaton.
+//
+// The automaton's layout is chosen for few cache misses: a state is 16
+// bytes, four to a cache line, and holds its only transition inline
+// (seven states in eight have one); more live in a small block or a hash
+// table; a transition also records whether its target is exactly one
+// rune longer than its source, which the construction asks for every
+// added rune. Each state records the first kept code containing its
+// substrings, which names the kept page (Result.Of). [Longest] builds one
+// for its first argument. On Linux the large arrays (the automaton's,
+// and the index's text, table and postings) are advised to transparent
+// huge pages.
+//
+// Memory: on the synthetic Chinese codes of BenchmarkEliminate the index
+// takes 4 bytes of text, 0.37 postings of 16 bytes and the hash table's
+// heads, some 14 bytes per rune that [Eliminator.Grow] is told of
+// (BenchmarkEliminate reports B/kept); the automaton, when used, about 40
+// bytes per kept rune. Eliminating 100,000 codes of median 200 runes
+// takes 1.4 to 1.9 s of CPU time and 0.37 GB.
 package lcs

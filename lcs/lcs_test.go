@@ -398,12 +398,29 @@ func TestBytes(t *testing.T) {
 		e.Add(c)
 	}
 	// Bytes counts capacity, so at least what is in use.
-	if n, min := e.Bytes(), len(e.m.st)*stateBytes+len(e.m.edge)*8; n < min || min <= stateBytes {
-		t.Errorf("Bytes() = %d, want at least %d (states and arena in use)", n, min)
+	min := len(e.x.text)*4 + len(e.x.post)*16 + len(e.x.head)*4
+	if e.auto {
+		min = len(e.m.st)*stateBytes + len(e.m.edge)*8
+	}
+	if n := e.Bytes(); n < min || min <= stateBytes {
+		t.Errorf("Bytes() = %d, want at least %d (memory in use)", n, min)
 	}
 	e.Reset()
 	if n := e.Bytes(); n == 0 {
 		t.Errorf("Bytes() after Reset = 0, want the memory kept for reuse")
+	}
+}
+
+func TestBytesIndex(t *testing.T) {
+	var e Eliminator
+	for _, c := range synthCodes(3, 300, 0.2) {
+		e.Add(c)
+	}
+	if e.auto {
+		t.Fatal("synthetic codes moved to the automaton")
+	}
+	if n, min := e.Bytes(), len(e.x.text)*4+len(e.x.post)*16+len(e.x.head)*4; n < min || min <= 0 {
+		t.Errorf("Bytes() = %d, want at least %d (text, postings and heads in use)", n, min)
 	}
 }
 
@@ -413,8 +430,8 @@ func TestGrow(t *testing.T) {
 	codes := randCodes(r, 200, len(testAlpha))
 	var plain, grown Eliminator
 	grown.Grow(5000)
-	if grown.Bytes() < 5000*stateBytes {
-		t.Fatalf("Bytes() after Grow(5000) = %d, want room for 5000 states", grown.Bytes())
+	if grown.Bytes() < 5000*4 {
+		t.Fatalf("Bytes() after Grow(5000) = %d, want room for 5000 runes", grown.Bytes())
 	}
 	grown.Grow(0) // no-op
 	for _, c := range codes {

@@ -198,7 +198,14 @@ func (m *automaton) alloc(class int) uint64 {
 	if uint64(off)+size > math.MaxUint32 {
 		panic("lcs: automaton arena exceeds 2^32 transitions")
 	}
-	m.edge = append(m.edge, make([]uint64, size)...)
+	if end := off + int(size); end <= cap(m.edge) {
+		// Reuse the room a reset left (without a make that the race
+		// detector's build would allocate).
+		m.edge = m.edge[:end]
+		clear(m.edge[off:end])
+	} else {
+		m.edge = append(m.edge, make([]uint64, size)...)
+	}
 	return uint64(off)
 }
 
@@ -423,4 +430,15 @@ func (m *automaton) longest(s string, size, need int) (n, end int, owner int32) 
 		end = bestAt + size
 	}
 	return int(best), end, owner
+}
+
+// insertRunes adds the string of runes s, with id, to the automaton.
+func (m *automaton) insertRunes(s []rune, id int32) {
+	if len(m.st) == 0 {
+		m.reset()
+	}
+	last := int32(0)
+	for _, c := range s {
+		last = m.extend(last, c, id)
+	}
 }
