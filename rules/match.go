@@ -37,6 +37,9 @@ type view struct {
 	byName   []int32
 	split    bool // the host has patterns: deep may differ from whole
 	deepDone bool // deep is made
+	// masks holds the first nmasks presence masks of the URL, by tree (maskOf).
+	masks  [maxMasks]treeMask
+	nmasks int
 }
 
 // linearQuery is the number of query parameters up to which lookup scans them.
@@ -89,6 +92,7 @@ func (v *view) load(u string, s *Set) error {
 	}
 	v.deep = v.whole
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
+	v.resetMasks()
 	return nil
 }
 
@@ -309,11 +313,13 @@ func holds(c *Condition, val string, ok bool) bool {
 }
 
 // matches reports whether the context of r holds in v (fast lookup), for a URL that reached r's
-// leaf of the index: the scope and the conditions that the way to the leaf checked (r.known) are
-// not checked again.
+// leaf of the index and passed its prefilter there: the scope, the conditions that the way to the
+// leaf checked (r.known) and those that the prefilter decides (r.decided, r.needsDecided) are not
+// checked again.
 func (r *crule) matches(v *view) bool {
+	skip := r.known | r.decided
 	for i := range r.Context {
-		if i < 64 && r.known&(1<<i) != 0 {
+		if i < 64 && skip&(1<<i) != 0 {
 			continue
 		}
 		val, ok := v.lookup(r.Context[i].Key)
@@ -321,7 +327,10 @@ func (r *crule) matches(v *view) bool {
 			return false
 		}
 	}
-	for _, k := range r.needs {
+	for i, k := range r.needs {
+		if i < 64 && r.needsDecided&(1<<i) != 0 {
+			continue
+		}
 		if _, ok := v.lookup(k); !ok {
 			return false
 		}

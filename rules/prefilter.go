@@ -1,0 +1,323 @@
+package rules
+
+import (
+	"cmp"
+	"hash/maphash"
+	"slices"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// The presence prefilter. Most conditions of learned rules ask only whether a key is present
+// (query("s")=*, path(3,-)=*) or absent (query("page")=-), and most rules that a URL meets in
+// the index fail on one of them. Each index tree gives a bit to up to 64 of the keys that its
+// rules and inner nodes read (keyTable); a URL's presence mask for a tree, made in one pass over
+// its tokens (view.maskOf), has the bits of the keys it has. A rule in a leaf carries the bits
+// that must be set and those that must be clear (prefilter), so that a rule that fails such a
+// condition is rejected with two tests and no lookup, and a condition that the mask decides is
+// not looked up again (crule.decided). An inner node whose key has a bit learns the key's
+// presence from the mask too, and looks its value up only if it has branches by value.
+//
+// A key has a bit only where the mask tells its presence exactly as view.lookup does:
+//   - a query key (name and occurrence) by the query parameters;
+//   - a path key that gives a position from the start or the end (or both), below
+//     maxPathBit, by the number of segments alone;
+//   - a userinfo, port or fragment key by the token of its part.
+//
+// A deep key has no bit of its own: it is present only if its whole token is, so a condition
+// that it be present or have a value requires the bit of its whole key, and is still looked up.
+
+// maxPathBit bounds the positions of the path keys that get a bit: path.masks has one entry per
+// number of segments up to it, so that a hostile position costs no memory.
+const maxPathBit = 32
+
+// keyTable is the bit assignment of one index tree, with what the mask computation needs.
+type keyTable struct {
+	// path[min(nseg, maxPathBit)] has the bits of the path keys present in a URL of nseg
+	// segments; nil if no path key has a bit.
+	path []uint64
+	// query is an open-addressing table of the query keys with a bit, by the hash of the name;
+	// a slot of bit 0 is empty.
+	query []queryBit
+	qmask uint64 // len(query)-1
+	// part has the bits of the userinfo, port and fragment keys, by part; early says that one
+	// of them has a bit, so that the mask reads every token, not the query's only.
+	part  [urlnorm.PartFragment + 1]uint64
+	early bool
+}
+
+// queryBit is a slot of keyTable.query: bit+1 of the key of name and occurrence pos.
+type queryBit struct {
+	name string
+	pos  int16
+	bit  uint8
+}
+
+// prefilter is what a rule in a leaf requires of a URL's presence mask: need all set, forbid all
+// clear.
+type prefilter struct {
+	need, forbid uint64
+}
+
+// pass reports whether mask m meets p.
+func (p *prefilter) pass(m uint64) bool {
+	return m&p.need == p.need && m&p.forbid == 0
+}
+
+// prefilterSeed hashes the query names of keyTable.query.
+var prefilterSeed = maphash.MakeSeed()
+
+// bitKey reports whether k can have a bit: whether its presence in a URL follows from the
+// mask exactly as view.lookup finds it.
+func bitKey(k urlnorm.Key) bool {
+	if k.Sub != 0 || k.RSub != 0 {
+		return false
+	}
+	switch k.Part {
+	case urlnorm.PartQuery:
+		return k.RPos == 0 && k.Pos >= 1
+	case urlnorm.PartPath:
+		switch {
+		case k.Pos < 0 || k.RPos < 0 || k.Pos == 0 && k.RPos == 0:
+			return false
+		case k.Pos != 0 && k.RPos != 0:
+			return int(k.Pos)+int(k.RPos)-1 < maxPathBit
+		}
+		return int(k.Pos)+int(k.RPos) < maxPathBit
+	case urlnorm.PartUserinfo, urlnorm.PartPort, urlnorm.PartFragment:
+		return true
+	}
+	return false
+}
+
+// baseKey returns the whole key of a deep key k: the token that k is a deep token of.
+func baseKey(k urlnorm.Key) urlnorm.Key {
+	k.Sub, k.RSub = 0, 0
+	return k
+}
+
+// prefilterTree gives the keys of the tree rooted at root (over rules) their bits, stores the
+// table in root, and fills the prefilters of its leaves, the bits of its inner nodes and the
+// conditions of its rules that the mask decides. Its cost is linear in the conditions of the
+// tree's rules and in its nodes.
+func prefilterTree(rules []crule, root *node) {
+	// Count how often each key that can have a bit is read: by an inner node (on every URL
+	// that reaches it) or by a rule's condition or Copy.
+	count := map[urlnorm.Key]int{}
+	add := func(k urlnorm.Key, n int) {
+		if k.Sub != 0 || k.RSub != 0 {
+			k = baseKey(k)
+		}
+		if bitKey(k) {
+			count[k] += n
+		}
+	}
+	var walk func(n *node, f func(n *node))
+	walk = func(n *node, f func(n *node)) {
+		for ; n != nil; n = n.rest {
+			f(n)
+			for i := range n.kids {
+				walk(n.kids[i].node, f)
+			}
+			for _, c := range n.children {
+				walk(c, f)
+			}
+			walk(n.present, f)
+			walk(n.absent, f)
+		}
+	}
+	walk(root, func(n *node) {
+		if n.leaf == nil {
+			add(n.key, 4)
+			return
+		}
+		for _, i := range n.leaf {
+			r := &rules[i]
+			for _, c := range r.Context {
+				if c.Op != Absent || c.Key.Sub == 0 && c.Key.RSub == 0 {
+					add(c.Key, 1)
+				}
+			}
+			for _, k := range r.needs {
+				add(k, 1)
+			}
+		}
+	})
+	keys := make([]urlnorm.Key, 0, len(count))
+	for k := range count {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b urlnorm.Key) int {
+		if c := cmp.Compare(count[b], count[a]); c != 0 {
+			return c
+		}
+		return compareKey(a, b)
+	})
+	keys = keys[:min(len(keys), 64)]
+	bits := make(map[urlnorm.Key]uint8, len(keys))
+	t := &keyTable{}
+	nq := 0
+	for i, k := range keys {
+		bits[k] = uint8(i)
+		if k.Part == urlnorm.PartQuery {
+			nq++
+		}
+	}
+	if nq > 0 {
+		size := 4
+		for size < 2*nq {
+			size *= 2
+		}
+		t.query = make([]queryBit, size)
+		t.qmask = uint64(size - 1)
+	}
+	for i, k := range keys {
+		b := uint64(1) << i
+		switch k.Part {
+		case urlnorm.PartQuery:
+			j := maphash.String(prefilterSeed, k.Name) & t.qmask
+			for t.query[j].bit != 0 {
+				j = (j + 1) & t.qmask
+			}
+			t.query[j] = queryBit{name: k.Name, pos: k.Pos, bit: uint8(i + 1)}
+		case urlnorm.PartPath:
+			if t.path == nil {
+				t.path = make([]uint64, maxPathBit+1)
+			}
+			for n := range t.path {
+				// n segments, n == maxPathBit for any number from it on.
+				var ok bool
+				switch {
+				case k.Pos != 0 && k.RPos != 0:
+					ok = int(k.Pos)+int(k.RPos)-1 == n
+				case k.Pos != 0:
+					ok = int(k.Pos) <= n
+				default:
+					ok = int(k.RPos) <= n
+				}
+				if ok {
+					t.path[n] |= b
+				}
+			}
+		default:
+			t.part[k.Part] |= b
+			t.early = true
+		}
+	}
+	root.keys = t
+	walk(root, func(n *node) {
+		if n.leaf == nil {
+			if b, ok := bits[n.key]; ok {
+				n.bit = b + 1
+			}
+			return
+		}
+		n.pre = make([]prefilter, len(n.leaf))
+		for j, i := range n.leaf {
+			r := &rules[i]
+			p := &n.pre[j]
+			r.decided, r.needsDecided = 0, 0
+			for ci, c := range r.Context {
+				k := c.Key
+				deep := k.Sub != 0 || k.RSub != 0
+				if deep {
+					k = baseKey(k)
+				}
+				b, ok := bits[k]
+				if !ok {
+					continue
+				}
+				switch {
+				case c.Op == Absent && !deep:
+					p.forbid |= 1 << b
+				case c.Op == Absent:
+					continue // a deep token may be absent from a present token
+				default:
+					p.need |= 1 << b
+				}
+				if !deep && c.Op != Equal && ci < 64 {
+					r.decided |= 1 << ci
+				}
+			}
+			for ni, k := range r.needs {
+				deep := k.Sub != 0 || k.RSub != 0
+				if deep {
+					k = baseKey(k)
+				}
+				if b, ok := bits[k]; ok {
+					p.need |= 1 << b
+					if !deep && ni < 64 {
+						r.needsDecided |= 1 << ni
+					}
+				}
+			}
+		}
+	})
+}
+
+// mask returns the presence mask of v for table t: one pass over the query (and the userinfo
+// and port, if a key of theirs has a bit), a table lookup for the path.
+func (t *keyTable) mask(v *view) uint64 {
+	var m uint64
+	if t.path != nil {
+		m = t.path[min(v.nseg, maxPathBit)]
+	}
+	from := v.queryAt
+	if t.early {
+		from = 0
+	}
+	for i := from; i < len(v.whole); i++ {
+		tok := &v.whole[i]
+		switch tok.Part {
+		case urlnorm.PartQuery:
+			if t.query == nil {
+				continue
+			}
+			for j := maphash.String(prefilterSeed, tok.Name) & t.qmask; ; j = (j + 1) & t.qmask {
+				q := &t.query[j]
+				if q.bit == 0 {
+					break
+				}
+				if q.pos == tok.Pos && q.name == tok.Name {
+					m |= 1 << (q.bit - 1)
+					break
+				}
+			}
+		case urlnorm.PartUserinfo, urlnorm.PartPort, urlnorm.PartFragment:
+			m |= t.part[tok.Part]
+		}
+	}
+	return m
+}
+
+// maxMasks is the number of presence masks that a view keeps for the trees it is matched in.
+const maxMasks = 4
+
+// treeMask is a presence mask that a view keeps: that of the tree whose table is t.
+type treeMask struct {
+	t *keyTable
+	m uint64
+}
+
+// maskOf returns v's presence mask for the tree rooted at root, made on first use after load
+// (see resetMasks) and kept for the next matches of the same URL.
+func (v *view) maskOf(root *node) uint64 {
+	t := root.keys
+	if t == nil {
+		return 0
+	}
+	for i := range v.nmasks {
+		if v.masks[i].t == t {
+			return v.masks[i].m
+		}
+	}
+	m := t.mask(v)
+	if v.nmasks < maxMasks {
+		v.masks[v.nmasks] = treeMask{t, m}
+		v.nmasks++
+	}
+	return m
+}
+
+// resetMasks forgets the presence masks of the URL loaded before; load calls it.
+func (v *view) resetMasks() { v.nmasks = 0 }
