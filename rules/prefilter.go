@@ -2,7 +2,6 @@ package rules
 
 import (
 	"cmp"
-	"hash/maphash"
 	"slices"
 
 	"github.com/undust/undust/urlnorm"
@@ -12,7 +11,7 @@ import (
 // (query("s")=*, path(3,-)=*) or absent (query("page")=-), and most rules that a URL meets in
 // the index fail on one of them. Each index tree gives a bit to up to 64 of the keys that its
 // rules and inner nodes read (keyTable); a URL's presence mask for a tree, made in one pass over
-// its tokens (view.maskOf), has the bits of the keys it has. A rule in a leaf carries the bits
+// its tokens (view.loadMasks), has the bits of the keys it has. A rule in a leaf carries the bits
 // that must be set and those that must be clear (prefilter), so that a rule that fails such a
 // condition is rejected with two tests and no lookup, and a condition that the mask decides is
 // not looked up again (crule.decided). An inner node whose key has a bit learns the key's
@@ -27,6 +26,9 @@ import (
 // A deep key has no bit of its own: it is present only if its whole token is, so a condition
 // that it be present or have a value requires the bit of its whole key, and is still looked up.
 
+// hostOnly is the key of the host.
+var hostOnly = urlnorm.Key{Part: urlnorm.PartHost}
+
 // maxPathBit bounds the positions of the path keys that get a bit: path.masks has one entry per
 // number of segments up to it, so that a hostile position costs no memory.
 const maxPathBit = 32
@@ -38,8 +40,8 @@ type keyTable struct {
 	path []uint64
 	// query is an open-addressing table of the query keys with a bit, by the hash of the name;
 	// a slot of bit 0 is empty.
-	query []queryBit
-	qmask uint64 // len(query)-1
+	query  []queryBit
+	qshift uint8 // 64 - log2(len(query)): nameHash(name)>>qshift is the name's first slot
 	// part has the bits of the userinfo, port and fragment keys, by part; early says that one
 	// of them has a bit, so that the mask reads every token, not the query's only.
 	part  [urlnorm.PartFragment + 1]uint64
@@ -64,8 +66,16 @@ func (p *prefilter) pass(m uint64) bool {
 	return m&p.need == p.need && m&p.forbid == 0
 }
 
-// prefilterSeed hashes the query names of keyTable.query.
-var prefilterSeed = maphash.MakeSeed()
+// nameHash is the hash of a query name for keyTable.query: its length and three of its bytes,
+// cheap where a URL has several names to look up in several tables. Names that collide cost
+// string comparisons, at most one per key of the table.
+func nameHash(s string) uint64 {
+	h := uint64(len(s))
+	if len(s) > 0 {
+		h |= uint64(s[0])<<8 | uint64(s[len(s)/2])<<16 | uint64(s[len(s)-1])<<24
+	}
+	return (h ^ h>>13) * 0x9e3779b97f4a7c15
+}
 
 // bitKey reports whether k can have a bit: whether its presence in a URL follows from the
 // mask exactly as view.lookup finds it.
@@ -164,20 +174,21 @@ func prefilterTree(rules []crule, root *node) {
 		}
 	}
 	if nq > 0 {
-		size := 4
-		for size < 2*nq {
-			size *= 2
+		lg := 2
+		for 1<<lg < 2*nq {
+			lg++
 		}
-		t.query = make([]queryBit, size)
-		t.qmask = uint64(size - 1)
+		t.query = make([]queryBit, 1<<lg)
+		t.qshift = uint8(64 - lg)
 	}
 	for i, k := range keys {
 		b := uint64(1) << i
 		switch k.Part {
 		case urlnorm.PartQuery:
-			j := maphash.String(prefilterSeed, k.Name) & t.qmask
+			mask := uint64(len(t.query) - 1)
+			j := nameHash(k.Name) >> t.qshift
 			for t.query[j].bit != 0 {
-				j = (j + 1) & t.qmask
+				j = (j + 1) & mask
 			}
 			t.query[j] = queryBit{name: k.Name, pos: k.Pos, bit: uint8(i + 1)}
 		case urlnorm.PartPath:
@@ -218,6 +229,11 @@ func prefilterTree(rules []crule, root *node) {
 			p := &n.pre[j]
 			r.decided, r.needsDecided = 0, 0
 			for ci, c := range r.Context {
+				if ci < 64 && c.Key == hostOnly && !r.Scope.Domain && r.Scope.Host != AllHosts && c.Op == Equal && c.Value == r.Scope.Host {
+					// The tree of an exact host is searched for that host only.
+					r.decided |= 1 << ci
+					continue
+				}
 				k := c.Key
 				deep := k.Sub != 0 || k.RSub != 0
 				if deep {
@@ -273,7 +289,8 @@ func (t *keyTable) mask(v *view) uint64 {
 			if t.query == nil {
 				continue
 			}
-			for j := maphash.String(prefilterSeed, tok.Name) & t.qmask; ; j = (j + 1) & t.qmask {
+			mask := uint64(len(t.query) - 1)
+			for j := nameHash(tok.Name) >> t.qshift; ; j = (j + 1) & mask {
 				q := &t.query[j]
 				if q.bit == 0 {
 					break
@@ -290,34 +307,41 @@ func (t *keyTable) mask(v *view) uint64 {
 	return m
 }
 
-// maxMasks is the number of presence masks that a view keeps for the trees it is matched in.
-const maxMasks = 4
-
-// treeMask is a presence mask that a view keeps: that of the tree whose table is t.
-type treeMask struct {
-	t *keyTable
-	m uint64
+// loadMasks makes v's presence masks for the trees that matchFrom searches: the host's, that of
+// every host (s.all) and those of the host's domains; load calls it.
+func (v *view) loadMasks(s *Set) {
+	v.hostMask, v.allMask = 0, 0
+	if n := v.hostTree; n != nil && n.keys != nil {
+		v.hostMask = n.keys.mask(v)
+	}
+	if n := s.all; n != nil && n.keys != nil && v.host != AllHosts {
+		v.allMask = n.keys.mask(v)
+	}
+	v.domMasks = v.domMasks[:0]
+	for _, n := range v.doms {
+		var m uint64
+		if n.keys != nil {
+			m = n.keys.mask(v)
+		}
+		v.domMasks = append(v.domMasks, m)
+	}
 }
 
-// maskOf returns v's presence mask for the tree rooted at root, made on first use after load
-// (see resetMasks) and kept for the next matches of the same URL.
-func (v *view) maskOf(root *node) uint64 {
-	t := root.keys
-	if t == nil {
+// maskOf returns v's presence mask for the tree rooted at root, one of those of loadMasks or
+// another.
+func (v *view) maskOf(root *node, s *Set) uint64 {
+	switch {
+	case root.keys == nil:
 		return 0
+	case root == v.hostTree:
+		return v.hostMask
+	case root == s.all && v.host != AllHosts:
+		return v.allMask
 	}
-	for i := range v.nmasks {
-		if v.masks[i].t == t {
-			return v.masks[i].m
+	for i, n := range v.doms {
+		if n == root {
+			return v.domMasks[i]
 		}
 	}
-	m := t.mask(v)
-	if v.nmasks < maxMasks {
-		v.masks[v.nmasks] = treeMask{t, m}
-		v.nmasks++
-	}
-	return m
+	return root.keys.mask(v)
 }
-
-// resetMasks forgets the presence masks of the URL loaded before; load calls it.
-func (v *view) resetMasks() { v.nmasks = 0 }

@@ -127,7 +127,9 @@ func checkPrefilter(t *testing.T, name string, s *Set, urls []string) (accepted,
 		}
 		masks := map[*node]uint64{}
 		for r := range roots {
-			masks[r] = v.maskOf(r)
+			if r.keys != nil {
+				masks[r] = r.keys.mask(&v)
+			}
 		}
 		for n, root := range inner {
 			if n.bit == 0 {
@@ -151,7 +153,7 @@ func checkPrefilter(t *testing.T, name string, s *Set, urls []string) (accepted,
 			if !r.Scope.Domain {
 				root = s.exact[r.Scope.Host]
 			}
-			m := v.maskOf(root)
+			m := v.maskOf(root, s)
 			if m != masks[root] {
 				t.Fatalf("%s: %q: mask %x, kept %x", name, u, m, masks[root])
 			}

@@ -679,13 +679,13 @@ func (s *Set) match(v *view) int { return s.matchFrom(v, 0) }
 func (s *Set) matchFrom(v *view, from int32) int {
 	best := int32(len(s.rules))
 	if n := v.hostTree; n != nil {
-		best = s.find(n, v, v.maskOf(n), from, best)
+		best = s.find(n, v, v.hostMask, from, best)
 	}
 	if n := s.all; n != nil && v.host != AllHosts {
-		best = s.find(n, v, v.maskOf(n), from, best)
+		best = s.find(n, v, v.allMask, from, best)
 	}
-	for _, n := range v.doms {
-		best = s.find(n, v, v.maskOf(n), from, best)
+	for i, n := range v.doms {
+		best = s.find(n, v, v.domMasks[i], from, best)
 	}
 	if int(best) == len(s.rules) {
 		return -1
@@ -780,7 +780,7 @@ func (s *Set) matchAll(dst []int32, v *view, twins bool) []int32 {
 		}
 	}
 	root := func(n *node) {
-		m = v.maskOf(n)
+		m = v.maskOf(n, s)
 		visit(n)
 	}
 	if b := s.exact[v.host]; b != nil {
