@@ -313,24 +313,17 @@ func holds(c *Condition, val string, ok bool) bool {
 }
 
 // matches reports whether the context of r holds in v (fast lookup), for a URL that reached r's
-// leaf of the index and passed its prefilter there: the scope, the conditions that the way to the
-// leaf checked (r.known) and those that the prefilter decides (r.decided, r.needsDecided) are not
-// checked again.
+// leaf of the index and passed its prefilter there: it looks up the conditions and keys that
+// neither the way to the leaf nor the prefilter decides (r.check, r.checkNeeds).
 func (r *crule) matches(v *view) bool {
-	skip := r.known | r.decided
-	for i := range r.Context {
-		if i < 64 && skip&(1<<i) != 0 {
-			continue
-		}
-		val, ok := v.lookup(r.Context[i].Key)
-		if !holds(&r.Context[i], val, ok) {
+	for _, i := range r.check {
+		c := &r.Context[i]
+		val, ok := v.lookup(c.Key)
+		if !holds(c, val, ok) {
 			return false
 		}
 	}
-	for i, k := range r.needs {
-		if i < 64 && r.needsDecided&(1<<i) != 0 {
-			continue
-		}
+	for _, k := range r.checkNeeds {
 		if _, ok := v.lookup(k); !ok {
 			return false
 		}

@@ -14,7 +14,7 @@ import (
 // its tokens (view.loadMasks), has the bits of the keys it has. A rule in a leaf carries the bits
 // that must be set and those that must be clear (prefilter), so that a rule that fails such a
 // condition is rejected with two tests and no lookup, and a condition that the mask decides is
-// not looked up again (crule.decided). An inner node whose key has a bit learns the key's
+// not looked up again (crule.check). An inner node whose key has a bit learns the key's
 // presence from the mask too, and looks its value up only if it has branches by value.
 //
 // A key has a bit only where the mask tells its presence exactly as view.lookup does:
@@ -227,44 +227,50 @@ func prefilterTree(rules []crule, root *node) {
 		for j, i := range n.leaf {
 			r := &rules[i]
 			p := &n.pre[j]
-			r.decided, r.needsDecided = 0, 0
+			// What the prefilter leaves to matches: the conditions that neither the way to
+			// the leaf (known) nor the mask decides, those on deep keys last (the first of
+			// them splits the URL into deep tokens), and the keys to copy from likewise.
+			var check, deepCheck []int32
 			for ci, c := range r.Context {
-				if ci < 64 && c.Key == hostOnly && !r.Scope.Domain && r.Scope.Host != AllHosts && c.Op == Equal && c.Value == r.Scope.Host {
-					// The tree of an exact host is searched for that host only.
-					r.decided |= 1 << ci
+				if ci < 64 && r.known&(1<<ci) != 0 {
 					continue
+				}
+				if c.Key == hostOnly && !r.Scope.Domain && r.Scope.Host != AllHosts && c.Op == Equal && c.Value == r.Scope.Host {
+					continue // the tree of an exact host is searched for that host only
 				}
 				k := c.Key
 				deep := k.Sub != 0 || k.RSub != 0
 				if deep {
 					k = baseKey(k)
 				}
-				b, ok := bits[k]
-				if !ok {
-					continue
+				if b, ok := bits[k]; ok {
+					switch {
+					case c.Op == Absent && !deep:
+						p.forbid |= 1 << b
+					case c.Op != Absent:
+						p.need |= 1 << b
+					}
+					// A deep token may be absent from a present token.
+					if !deep && c.Op != Equal {
+						continue
+					}
 				}
-				switch {
-				case c.Op == Absent && !deep:
-					p.forbid |= 1 << b
-				case c.Op == Absent:
-					continue // a deep token may be absent from a present token
-				default:
-					p.need |= 1 << b
-				}
-				if !deep && c.Op != Equal && ci < 64 {
-					r.decided |= 1 << ci
+				if deep {
+					deepCheck = append(deepCheck, int32(ci))
+				} else {
+					check = append(check, int32(ci))
 				}
 			}
-			for ni, k := range r.needs {
+			r.check = append(check, deepCheck...)
+			r.checkNeeds = nil
+			for _, k := range r.needs {
 				deep := k.Sub != 0 || k.RSub != 0
-				if deep {
-					k = baseKey(k)
-				}
-				if b, ok := bits[k]; ok {
+				b, ok := bits[baseKey(k)]
+				if ok {
 					p.need |= 1 << b
-					if !deep && ni < 64 {
-						r.needsDecided |= 1 << ni
-					}
+				}
+				if !ok || deep {
+					r.checkNeeds = append(r.checkNeeds, k)
 				}
 			}
 		}

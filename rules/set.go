@@ -101,9 +101,11 @@ type crule struct {
 	// known has bit j set when the index tree has checked Context[j] on the way to the leaf
 	// that holds the rule, so that matches skips it (conditions after the 64th are always checked).
 	known uint64
-	// decided has bit j set when the rule's prefilter decides Context[j] (a presence or absence
-	// of a key with a bit), needsDecided bit j when it decides needs[j]: matches skips them.
-	decided, needsDecided uint64
+	// check holds the indexes in Context of the conditions that matches looks up: those that
+	// neither the way to the leaf (known) nor the prefilter decides; checkNeeds the keys of
+	// needs likewise (prefilterTree).
+	check      []int32
+	checkNeeds []urlnorm.Key
 	// wholeOK says that rewrite may work on the whole tokens: no action has a deep key or
 	// reads one, and no Convert of the whole path changes the first letter of each token only
 	// (LowerFirst, UpperFirst), which differs between a token and its deep tokens.
