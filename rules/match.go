@@ -37,9 +37,9 @@ type view struct {
 	byName   []int32
 	split    bool // the host has patterns: deep may differ from whole
 	deepDone bool // deep is made
-	// The URL's presence masks (loadMasks) for hostTree, the tree of every host and doms.
-	hostMask, allMask uint64
-	domMasks          []uint64
+	// masks[i] is the URL's presence mask for the tree of slot i if made has bit i (maskFor).
+	masks []uint64
+	made  uint64
 }
 
 // linearQuery is the number of query parameters up to which lookup scans them.
@@ -92,7 +92,7 @@ func (v *view) load(u string, s *Set) error {
 	}
 	v.deep = v.whole
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
-	v.loadMasks(s)
+	v.loadMasks()
 	return nil
 }
 

@@ -11,7 +11,7 @@ import (
 // (query("s")=*, path(3,-)=*) or absent (query("page")=-), and most rules that a URL meets in
 // the index fail on one of them. Each index tree gives a bit to up to 64 of the keys that its
 // rules and inner nodes read (keyTable); a URL's presence mask for a tree, made in one pass over
-// its tokens (view.loadMasks), has the bits of the keys it has. A rule in a leaf carries the bits
+// its tokens (view.maskFor), has the bits of the keys it has. A rule in a leaf carries the bits
 // that must be set and those that must be clear (prefilter), so that a rule that fails such a
 // condition is rejected with two tests and no lookup, and a condition that the mask decides is
 // not looked up again (crule.check). An inner node whose key has a bit learns the key's
@@ -313,41 +313,44 @@ func (t *keyTable) mask(v *view) uint64 {
 	return m
 }
 
-// loadMasks makes v's presence masks for the trees that matchFrom searches: the host's, that of
-// every host (s.all) and those of the host's domains; load calls it.
-func (v *view) loadMasks(s *Set) {
-	v.hostMask, v.allMask = 0, 0
-	if n := v.hostTree; n != nil && n.keys != nil {
-		v.hostMask = n.keys.mask(v)
+// loadMasks prepares v for the presence masks of the URL just loaded, which maskFor makes when
+// first needed; load calls it.
+func (v *view) loadMasks() { v.made = 0 }
+
+// maskFor returns v's presence mask for the tree rooted at root, which holds slot in the order of
+// matchFrom: 0 for the host's tree, 1 for that of every host, 2+i for doms[i]. The first 64
+// slots are made once per URL: a URL that a host's rule matches does not need the mask of every
+// host's tree, whose rules come after (they have no literal conditions).
+func (v *view) maskFor(slot int, root *node) uint64 {
+	if slot < 64 && v.made&(1<<slot) != 0 {
+		return v.masks[slot]
 	}
-	if n := s.all; n != nil && n.keys != nil && v.host != AllHosts {
-		v.allMask = n.keys.mask(v)
+	var m uint64
+	if root.keys != nil {
+		m = root.keys.mask(v)
 	}
-	v.domMasks = v.domMasks[:0]
-	for _, n := range v.doms {
-		var m uint64
-		if n.keys != nil {
-			m = n.keys.mask(v)
+	if slot < 64 {
+		if slot >= len(v.masks) {
+			v.masks = append(v.masks, make([]uint64, slot+1-len(v.masks))...)
 		}
-		v.domMasks = append(v.domMasks, m)
+		v.masks[slot] = m
+		v.made |= 1 << slot
 	}
+	return m
 }
 
-// maskOf returns v's presence mask for the tree rooted at root, one of those of loadMasks or
-// another.
+// maskOf returns v's presence mask for the tree rooted at root, by its slot if it has one.
 func (v *view) maskOf(root *node, s *Set) uint64 {
 	switch {
-	case root.keys == nil:
-		return 0
 	case root == v.hostTree:
-		return v.hostMask
+		return v.maskFor(0, root)
 	case root == s.all && v.host != AllHosts:
-		return v.allMask
+		return v.maskFor(1, root)
 	}
 	for i, n := range v.doms {
 		if n == root {
-			return v.domMasks[i]
+			return v.maskFor(2+i, root)
 		}
 	}
-	return root.keys.mask(v)
+	return v.maskFor(64, root)
 }

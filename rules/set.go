@@ -680,14 +680,16 @@ func (s *Set) match(v *view) int { return s.matchFrom(v, 0) }
 // matchFrom is match among the rules from index from on.
 func (s *Set) matchFrom(v *view, from int32) int {
 	best := int32(len(s.rules))
-	if n := v.hostTree; n != nil {
-		best = s.find(n, v, v.hostMask, from, best)
+	if n := v.hostTree; n != nil && n.min < best {
+		best = s.find(n, v, v.maskFor(0, n), from, best)
 	}
-	if n := s.all; n != nil && v.host != AllHosts {
-		best = s.find(n, v, v.allMask, from, best)
+	if n := s.all; n != nil && v.host != AllHosts && n.min < best {
+		best = s.find(n, v, v.maskFor(1, n), from, best)
 	}
 	for i, n := range v.doms {
-		best = s.find(n, v, v.domMasks[i], from, best)
+		if n.min < best {
+			best = s.find(n, v, v.maskFor(2+i, n), from, best)
+		}
 	}
 	if int(best) == len(s.rules) {
 		return -1
