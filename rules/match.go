@@ -314,17 +314,19 @@ func holds(c *Condition, val string, ok bool) bool {
 
 // matches reports whether the context of r holds in v (fast lookup), for a URL that reached r's
 // leaf of the index and passed its prefilter there: it looks up the conditions and keys that
-// neither the way to the leaf nor the prefilter decides (r.check, r.checkNeeds).
+// neither the way to the leaf nor the prefilter decides (r.check).
 func (r *crule) matches(v *view) bool {
+	nc := int32(len(r.Context))
 	for _, i := range r.check {
+		if i >= nc {
+			if _, ok := v.lookup(r.needs[i-nc]); !ok {
+				return false
+			}
+			continue
+		}
 		c := &r.Context[i]
 		val, ok := v.lookup(c.Key)
 		if !holds(c, val, ok) {
-			return false
-		}
-	}
-	for _, k := range r.checkNeeds {
-		if _, ok := v.lookup(k); !ok {
 			return false
 		}
 	}

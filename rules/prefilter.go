@@ -216,6 +216,15 @@ func prefilterTree(rules []crule, root *node) {
 		}
 	}
 	root.keys = t
+	// The prefilters of all leaves and the checks of all rules are parts of two arrays, one
+	// allocation each for the tree.
+	nrules := 0
+	walk(root, func(n *node) { nrules += len(n.leaf) })
+	pres := make([]prefilter, nrules)
+	type span struct{ i, a, b int32 }
+	var checks []int32
+	spans := make([]span, 0, nrules)
+	var deepCheck []int32
 	walk(root, func(n *node) {
 		if n.leaf == nil {
 			if b, ok := bits[n.key]; ok {
@@ -223,14 +232,15 @@ func prefilterTree(rules []crule, root *node) {
 			}
 			return
 		}
-		n.pre = make([]prefilter, len(n.leaf))
+		n.pre, pres = pres[:len(n.leaf):len(n.leaf)], pres[len(n.leaf):]
 		for j, i := range n.leaf {
 			r := &rules[i]
 			p := &n.pre[j]
 			// What the prefilter leaves to matches: the conditions that neither the way to
 			// the leaf (known) nor the mask decides, those on deep keys last (the first of
 			// them splits the URL into deep tokens), and the keys to copy from likewise.
-			var check, deepCheck []int32
+			a := len(checks)
+			deepCheck = deepCheck[:0]
 			for ci, c := range r.Context {
 				if ci < 64 && r.known&(1<<ci) != 0 {
 					continue
@@ -258,23 +268,26 @@ func prefilterTree(rules []crule, root *node) {
 				if deep {
 					deepCheck = append(deepCheck, int32(ci))
 				} else {
-					check = append(check, int32(ci))
+					checks = append(checks, int32(ci))
 				}
 			}
-			r.check = append(check, deepCheck...)
-			r.checkNeeds = nil
-			for _, k := range r.needs {
-				deep := k.Sub != 0 || k.RSub != 0
+			checks = append(checks, deepCheck...)
+			for ni, k := range r.needs {
 				b, ok := bits[baseKey(k)]
 				if ok {
 					p.need |= 1 << b
 				}
-				if !ok || deep {
-					r.checkNeeds = append(r.checkNeeds, k)
+				if !ok || k.Sub != 0 || k.RSub != 0 {
+					checks = append(checks, int32(len(r.Context)+ni))
 				}
 			}
+			spans = append(spans, span{i, int32(a), int32(len(checks))})
 		}
 	})
+	checks = slices.Clip(checks)
+	for _, sp := range spans {
+		rules[sp.i].check = checks[sp.a:sp.b:sp.b]
+	}
 }
 
 // mask returns the presence mask of v for table t: one pass over the query (and the userinfo

@@ -101,11 +101,10 @@ type crule struct {
 	// known has bit j set when the index tree has checked Context[j] on the way to the leaf
 	// that holds the rule, so that matches skips it (conditions after the 64th are always checked).
 	known uint64
-	// check holds the indexes in Context of the conditions that matches looks up: those that
-	// neither the way to the leaf (known) nor the prefilter decides; checkNeeds the keys of
-	// needs likewise (prefilterTree).
-	check      []int32
-	checkNeeds []urlnorm.Key
+	// check holds what matches looks up, what neither the way to the leaf (known) nor the
+	// prefilter decides (prefilterTree): index i < len(Context) is the condition Context[i],
+	// index len(Context)+j the presence of needs[j].
+	check []int32
 	// wholeOK says that rewrite may work on the whole tokens: no action has a deep key or
 	// reads one, and no Convert of the whole path changes the first letter of each token only
 	// (LowerFirst, UpperFirst), which differs between a token and its deep tokens.
@@ -156,6 +155,7 @@ func routesOf(r *crule) []Condition {
 // then meets only the rules filed under its own values along one path, and the rests on the way.
 type node struct {
 	min      int32 // the smallest rule index in the subtree: a search for a better rule skips it
+	bit      uint8 // an inner node's: 1 + the bit of key in the tree's keyTable, 0 if it has none
 	leaf     []int32
 	key      urlnorm.Key
 	kids     []kid            // rules with an Equal condition on key, by value (few values)
@@ -165,7 +165,6 @@ type node struct {
 	rest     *node            // rules with no condition on key
 	pre      []prefilter      // a leaf's rules' prefilters, by index in leaf
 	keys     *keyTable        // the root's: the bits of the tree's keys (prefilterTree)
-	bit      uint8            // an inner node's: 1 + the bit of key, 0 if it has none
 }
 
 // kid is one value's branch of a node.
