@@ -34,7 +34,13 @@
 // that most of its rules have a condition on; path keys meet by their position from the start
 // when they give one (path(1,3) and path(1,-) both need segment 1). A URL walks down the branches
 // that its own values select, so it is checked against the few rules of the leaves it reaches,
-// not against every rule of its host. When several rules match, the most specific applies: the
+// not against every rule of its host. Most conditions of learned rules ask only whether a key is
+// present (query(s)=*) or absent (query(page)=-): each tree gives up to 64 of the keys its rules
+// read a bit, a URL's presence mask for the tree is made in one pass over its query, and a rule
+// whose required keys are not all present, or whose excluded ones are, is passed over with one
+// test of the mask and no lookup; the conditions the mask decides are not looked up at all. On
+// the learned set of the package's benchmark this leaves 1.5 rule checks and 6.5 lookups per URL
+// of the 8.5 and 27 without it. When several rules match, the most specific applies: the
 // rule with most literal conditions (Equal and Absent), then most conditions; ties go to higher
 // coverage, then precision, then support, then exact-host scope before domain scope before the
 // every-host scope, then the rule's content, so the choice never depends on the order rules were
@@ -91,10 +97,12 @@
 // conditions in all takes O(c log n) time: a path through the index takes O(log n) splits that keep
 // every URL from at least 1/16 of a node's rules and at most 16 weaker ones, so rules that each
 // have a condition key of their own make a short chain and then one leaf, not a chain of n
-// levels. A URL whose host and domains have no rules, and that has no query parameter that a
+// levels; the presence bits cost one pass over the tree and its rules' conditions, and a table
+// of at most 64 keys. A URL whose host and domains have no rules, and that has no query parameter that a
 // rule of every host requires, is turned away in O(len(URL)) before it is tokenized. Otherwise
 // Normalize tokenizes the URL (of L tokens; with more than 16
-// query parameters they are indexed by name), walks the index and checks the rules of the
+// query parameters they are indexed by name), makes its presence mask for each tree it searches
+// (O(L), at most 64 string comparisons per parameter), walks the index and checks the rules of the
 // leaves it reaches; if the best matching rule leaves the URL as it is, it finds every matching
 // rule in one more walk and tries them in precedence order, each try a lookup per action when
 // the rule certainly changes nothing. Per rewrite this is O(L log L + r·(c_r log L)) for the r

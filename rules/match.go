@@ -40,6 +40,9 @@ type view struct {
 	treesHost string
 	split     bool // the host has patterns: deep may differ from whole
 	deepDone  bool // deep is made
+	// masks[i] is the URL's presence mask for the tree of slot i if made has bit i (maskFor).
+	masks []uint64
+	made  uint64
 }
 
 // linearQuery is the number of query parameters up to which lookup scans them.
@@ -102,6 +105,7 @@ func (v *view) index(s *Set) {
 	}
 	v.deep = v.whole
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
+	v.loadMasks()
 }
 
 // deepTokens returns the URL's tokens with the ones that the host's patterns cover split into
@@ -321,20 +325,20 @@ func holds(c *Condition, val string, ok bool) bool {
 }
 
 // matches reports whether the context of r holds in v (fast lookup), for a URL that reached r's
-// leaf of the index: the scope and the conditions that the way to the leaf checked (r.known) are
-// not checked again.
+// leaf of the index and passed its prefilter there: it looks up the conditions and keys that
+// neither the way to the leaf nor the prefilter decides (r.check).
 func (r *crule) matches(v *view) bool {
-	for i := range r.Context {
-		if i < 64 && r.known&(1<<i) != 0 {
+	nc := int32(len(r.Context))
+	for _, i := range r.check {
+		if i >= nc {
+			if _, ok := v.lookup(r.needs[i-nc]); !ok {
+				return false
+			}
 			continue
 		}
-		val, ok := v.lookup(r.Context[i].Key)
-		if !holds(&r.Context[i], val, ok) {
-			return false
-		}
-	}
-	for _, k := range r.needs {
-		if _, ok := v.lookup(k); !ok {
+		c := &r.Context[i]
+		val, ok := v.lookup(c.Key)
+		if !holds(c, val, ok) {
 			return false
 		}
 	}

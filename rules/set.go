@@ -101,6 +101,10 @@ type crule struct {
 	// known has bit j set when the index tree has checked Context[j] on the way to the leaf
 	// that holds the rule, so that matches skips it (conditions after the 64th are always checked).
 	known uint64
+	// check holds what matches looks up, what neither the way to the leaf (known) nor the
+	// prefilter decides (prefilterTree): index i < len(Context) is the condition Context[i],
+	// index len(Context)+j the presence of needs[j].
+	check []int32
 	// wholeOK says that rewrite may work on the whole tokens: no action has a deep key or
 	// reads one, and no Convert of the whole path changes the first letter of each token only
 	// (LowerFirst, UpperFirst), which differs between a token and its deep tokens.
@@ -151,6 +155,7 @@ func routesOf(r *crule) []Condition {
 // then meets only the rules filed under its own values along one path, and the rests on the way.
 type node struct {
 	min      int32 // the smallest rule index in the subtree: a search for a better rule skips it
+	bit      uint8 // an inner node's: 1 + the bit of key in the tree's keyTable, 0 if it has none
 	leaf     []int32
 	key      urlnorm.Key
 	kids     []kid            // rules with an Equal condition on key, by value (few values)
@@ -158,6 +163,8 @@ type node struct {
 	present  *node            // rules with an Any condition on key
 	absent   *node            // rules with an Absent condition on key
 	rest     *node            // rules with no condition on key
+	pre      []prefilter      // a leaf's rules' prefilters, by index in leaf
+	keys     *keyTable        // the root's: the bits of the tree's keys (prefilterTree)
 }
 
 // kid is one value's branch of a node.
@@ -415,11 +422,13 @@ func (s *Set) index() {
 	s.exact, s.domain = make(map[string]*node, len(lists[0])), make(map[string]*node, len(lists[1]))
 	for h, l := range lists[0] {
 		s.exact[h] = build(s.rules, routes, l, nil, 0, &buf)
+		prefilterTree(s.rules, s.exact[h])
 	}
 	s.all = s.exact[AllHosts]
 	s.every = newEveryHostFilter(s.rules)
 	for h, l := range lists[1] {
 		s.domain[h] = build(s.rules, routes, l, nil, 0, &buf)
+		prefilterTree(s.rules, s.domain[h])
 	}
 	s.hosts = newHostFilter(s.exact, s.domain, s.opts.Patterns)
 }
@@ -682,14 +691,16 @@ func (s *Set) match(v *view) int { return s.matchFrom(v, 0) }
 // matchFrom is match among the rules from index from on.
 func (s *Set) matchFrom(v *view, from int32) int {
 	best := int32(len(s.rules))
-	if v.hostTree != nil {
-		best = s.find(v.hostTree, v, from, best)
+	if n := v.hostTree; n != nil && n.min < best {
+		best = s.find(n, v, v.maskFor(0, n), from, best)
 	}
-	if b := s.all; b != nil && v.host != AllHosts {
-		best = s.find(b, v, from, best)
+	if n := s.all; n != nil && v.host != AllHosts && n.min < best {
+		best = s.find(n, v, v.maskFor(1, n), from, best)
 	}
-	for _, b := range v.doms {
-		best = s.find(b, v, from, best)
+	for i, n := range v.doms {
+		if n.min < best {
+			best = s.find(n, v, v.maskFor(2+i, n), from, best)
+		}
 	}
 	if int(best) == len(s.rules) {
 		return -1
@@ -697,38 +708,54 @@ func (s *Set) matchFrom(v *view, from int32) int {
 	return int(best)
 }
 
-// find returns the first rule of n's tree in [from, best) that matches v, or best.
-func (s *Set) find(n *node, v *view, from, best int32) int32 {
+// has reports whether v has the key of the inner node n, and its value if n branches by value;
+// m is v's presence mask for n's tree.
+func (n *node) has(v *view, m uint64) (string, bool) {
+	if n.bit != 0 {
+		if m&(1<<(n.bit-1)) == 0 {
+			return "", false
+		}
+		if n.kids == nil && n.children == nil {
+			return "", true
+		}
+	}
+	return v.lookup(n.key)
+}
+
+// find returns the first rule of n's tree in [from, best) that matches v, or best; m is v's
+// presence mask for the tree.
+func (s *Set) find(n *node, v *view, m uint64, from, best int32) int32 {
 	for n != nil && n.min < best {
 		if n.leaf != nil {
-			return s.first(n.leaf, v, from, best)
+			return s.first(n, v, m, from, best)
 		}
-		if val, ok := v.lookup(n.key); ok {
+		if val, ok := n.has(v, m); ok {
 			if c := n.child(val); c != nil {
-				best = s.find(c, v, from, best)
+				best = s.find(c, v, m, from, best)
 			}
 			if n.present != nil {
-				best = s.find(n.present, v, from, best)
+				best = s.find(n.present, v, m, from, best)
 			}
 		} else if n.absent != nil {
-			best = s.find(n.absent, v, from, best)
+			best = s.find(n.absent, v, m, from, best)
 		}
 		n = n.rest
 	}
 	return best
 }
 
-// first returns the first rule of list (ascending) in [from, best) that matches v, or best.
-func (s *Set) first(list []int32, v *view, from, best int32) int32 {
+// first returns the first rule of leaf n (ascending) in [from, best) that matches v, or best.
+func (s *Set) first(n *node, v *view, m uint64, from, best int32) int32 {
+	list, pre := n.leaf, n.pre
 	if from > 0 {
 		j, _ := slices.BinarySearch(list, from)
-		list = list[j:]
+		list, pre = list[j:], pre[j:]
 	}
-	for _, i := range list {
+	for j, i := range list {
 		if i >= best {
 			break
 		}
-		if s.rules[i].matches(v) {
+		if pre[j].pass(m) && s.rules[i].matches(v) {
 			return i
 		}
 	}
@@ -740,9 +767,10 @@ func (s *Set) first(list []int32, v *view, from, best int32) int32 {
 // (Set.twins).
 func (s *Set) matchAll(dst []int32, v *view, twins bool) []int32 {
 	n := len(dst)
-	add := func(list []int32) {
-		for _, i := range list {
-			if s.rules[i].matches(v) {
+	var m uint64 // the mask of the tree being visited
+	add := func(leaf *node) {
+		for j, i := range leaf.leaf {
+			if leaf.pre[j].pass(m) && s.rules[i].matches(v) {
 				dst = append(dst, i)
 				if twins {
 					dst = append(dst, s.twins[i]...)
@@ -754,10 +782,10 @@ func (s *Set) matchAll(dst []int32, v *view, twins bool) []int32 {
 	visit = func(n *node) {
 		for n != nil {
 			if n.leaf != nil {
-				add(n.leaf)
+				add(n)
 				return
 			}
-			if val, ok := v.lookup(n.key); ok {
+			if val, ok := n.has(v, m); ok {
 				visit(n.child(val))
 				visit(n.present)
 			} else {
@@ -766,15 +794,19 @@ func (s *Set) matchAll(dst []int32, v *view, twins bool) []int32 {
 			n = n.rest
 		}
 	}
+	root := func(n *node) {
+		m = v.maskOf(n, s)
+		visit(n)
+	}
 	if b := s.exact[v.host]; b != nil {
-		visit(b)
+		root(b)
 	}
 	if b := s.all; b != nil && v.host != AllHosts {
-		visit(b)
+		root(b)
 	}
 	for h := v.host; len(s.domain) > 0; {
 		if b := s.domain[h]; b != nil {
-			visit(b)
+			root(b)
 		}
 		j := strings.IndexByte(h, '.')
 		if j < 0 {
