@@ -510,8 +510,16 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 	defer func() { sc.inArena, sc.nextOK = false, false }()
 	cur := in
 	for n := 0; ; n++ {
-		if n > 0 && !s.mayMatch(cur) {
-			return cur, nil // a rewrite to a host without rules, often
+		// A rewrite that keeps a host with rules may match again: only a new host needs the
+		// filter.
+		if n > 0 {
+			if sc.nextOK && sc.v.hostHas && tokensHost(sc.next) == sc.v.host {
+				if checkHostKept != nil {
+					checkHostKept(s, cur)
+				}
+			} else if !s.mayMatch(cur) {
+				return cur, nil // a rewrite to a host without rules, often
+			}
 		}
 		if n > 0 && sc.nextOK {
 			// apply knows the tokens of cur: no need to tokenize it.
@@ -549,6 +557,17 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 		}
 		cur = next
 	}
+}
+
+// tokensHost returns the host of the tokens toks (as urlnorm.Tokenize gives them: the host
+// comes after the scheme and the userinfo, if any), or "" if they have none.
+func tokensHost(toks []urlnorm.Token) string {
+	for i := range toks {
+		if toks[i].Part == urlnorm.PartHost {
+			return toks[i].Value
+		}
+	}
+	return ""
 }
 
 // tokenKeyFlags are the urlnorm flags whose effect keyClean knows: those of urlnorm.Crawler and
@@ -678,6 +697,10 @@ func plainHost(h string) bool {
 // checkTokenView, if not nil, is called with each view that normalizeFast builds from the tokens
 // that apply left, and the URL they spell: tests compare it with the view of the tokenized URL.
 var checkTokenView func(v *view, u string)
+
+// checkHostKept, if not nil, is called with each rewritten URL that normalizeFast takes on
+// without mayMatch because it keeps a host with rules; for tests.
+var checkHostKept func(s *Set, u string)
 
 // joinedTokens appends to dst the tokens that urlnorm.Tokenize gives of the URL that
 // urlnorm.AppendJoin writes of toks, whole tokens (Sub 0) that a rewrite made of a URL's tokens

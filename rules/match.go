@@ -38,8 +38,11 @@ type view struct {
 	// treesSet and treesHost are the set and host whose trees hostTree, doms and pat are.
 	treesSet  *Set
 	treesHost string
-	split     bool // the host has patterns: deep may differ from whole
-	deepDone  bool // deep is made
+	// hostHas says that the host has an entry of its own or a domain in s.hosts (the trees found
+	// something), so that mayMatch of any URL with this host is certainly true.
+	hostHas  bool
+	split    bool // the host has patterns: deep may differ from whole
+	deepDone bool // deep is made
 	// masks[i] is the URL's presence mask for the tree of slot i if made has bit i (maskFor).
 	masks []uint64
 	made  uint64
@@ -98,6 +101,7 @@ func (v *view) index(s *Set) {
 	if v.treesSet != s || v.treesHost != v.host {
 		e, doms := s.hosts.trees(v.host, v.doms[:0])
 		v.doms, v.hostTree, v.pat = doms, nil, nil
+		v.hostHas = e != nil || len(doms) > 0
 		if e != nil {
 			v.hostTree, v.pat = e.tree, e.pat
 		}

@@ -667,16 +667,23 @@ func (s *Set) getScratch() *scratch {
 }
 
 func (s *Set) putScratch(sc *scratch) {
-	// Keep no part of the caller's URLs alive in the pool.
+	// Keep no part of the caller's URLs alive in the pool. Each buffer is cut to length 0 once
+	// cleared, so that the next call clears only what it used: the calls append to them from
+	// length 0.
 	clear(sc.v.whole)
+	sc.v.whole = sc.v.whole[:0]
 	sc.v.host, sc.v.treesSet, sc.v.treesHost = "", nil, ""
 	clear(sc.v.deepBuf)
+	sc.v.deepBuf = sc.v.deepBuf[:0]
 	clear(sc.out[:sc.outUsed])
 	sc.outUsed = 0
 	clear(sc.fin)
+	sc.fin = sc.fin[:0]
 	clear(sc.next)
+	sc.next = sc.next[:0]
 	sc.joined = nil
 	clear(sc.ins)
+	sc.ins = sc.ins[:0]
 	clear(sc.chain)
 	sc.chain = sc.chain[:0]
 	sc.all = sc.all[:0]
