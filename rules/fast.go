@@ -173,7 +173,36 @@ func (s *Set) mayMatchIn(u string, key bool) bool {
 	}
 	// The query ends at a '#'. Past it, and if the '?' is in the fragment, names are read that
 	// are no parameters: that only costs the full path.
-	query := rest[q+1:]
+	return s.queryMayMatch(rest[q+1:])
+}
+
+// mayMatchLayout is mayMatchKey of u, a key that s.keyer wrote with the layout l: it finds the
+// host and the query from l instead of reading u.
+func (s *Set) mayMatchLayout(u string, l urlnorm.KeyLayout) bool {
+	if len(u) > maxTokensFilter {
+		return true
+	}
+	i, j := l.Host()
+	host := u[i:j]
+	if s.hosts.mayEndIn(host) && s.hosts.mayHave(host) {
+		return true
+	}
+	if host == AllHosts || s.all == nil {
+		return false
+	}
+	if !s.every.ok {
+		return true
+	}
+	if i, j = l.Query(u); i < 0 {
+		return false // no query
+	}
+	return s.queryMayMatch(u[i:j])
+}
+
+// queryMayMatch reports whether a parameter name of query, the part of a URL after its '?'
+// (it stops at a '#'), may be one that every rule for all hosts needs (s.every); false is
+// certain.
+func (s *Set) queryMayMatch(query string) bool {
 	for {
 		// The parameter's name ends at its first '=', '&' or '#'; its value at the next '&'.
 		n := 0
@@ -507,7 +536,7 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 		in = bytesString(sc.arena)
 	}
 	sc.inArena, sc.nextOK, sc.conv = true, false, sc.conv[:0]
-	defer func() { sc.inArena, sc.nextOK = false, false }()
+	defer func() { sc.inArena, sc.nextOK, sc.layOK = false, false, false }()
 	cur := in
 	for n := 0; ; n++ {
 		// A rewrite that keeps a host with rules may match again: only a new host needs the
@@ -525,6 +554,16 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 			// apply knows the tokens of cur: no need to tokenize it.
 			sc.v.whole, sc.next = sc.next, sc.v.whole
 			sc.nextOK = false
+			sc.v.index(s)
+			if checkTokenView != nil {
+				checkTokenView(&sc.v, cur)
+			}
+		} else if n == 0 && sc.layOK {
+			// The key's layout gives its tokens without reading it again.
+			var err error
+			if sc.v.whole, err = sc.lay.AppendTokens(sc.v.whole[:0], cur); err != nil {
+				return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
+			}
 			sc.v.index(s)
 			if checkTokenView != nil {
 				checkTokenView(&sc.v, cur)

@@ -209,6 +209,10 @@ type scratch struct {
 	// them (as urlnorm.Tokenize would give them), so that normalizeFast need not tokenize it.
 	next   []urlnorm.Token
 	nextOK bool
+	// lay is the layout of the key in arena when layOK says so (Normalize and AppendNormalize
+	// with a Key), so that normalizeFast makes the first view's tokens from it.
+	lay   urlnorm.KeyLayout
+	layOK bool
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
@@ -864,11 +868,11 @@ func (s *Set) Normalize(u string) (string, error) {
 	// The key goes into a buffer on the stack: a URL that no rule can match costs the key and
 	// mayMatch, and a string only if the key is not u itself.
 	var stack [512]byte
-	b, err := s.keyer.AppendKey(stack[:0], u)
+	b, lay, err := s.keyer.AppendKeyLayout(stack[:0], u)
 	if err != nil {
 		return u, &Error{Op: "key", Input: u, Err: err}
 	}
-	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchKey(k) {
+	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchLayout(k, lay) {
 		if k == u {
 			return u, nil
 		}
@@ -876,6 +880,7 @@ func (s *Set) Normalize(u string) (string, error) {
 	}
 	sc := s.getScratch()
 	sc.arena = append(sc.arena[:0], b...)
+	sc.lay, sc.layOK = lay, true
 	return s.finish(sc, u)
 }
 
@@ -916,6 +921,7 @@ func (s *Set) normalizeSlow(u string) (string, error) {
 // unchanged by the rules.
 func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 	start := len(dst)
+	var lay urlnorm.KeyLayout
 	if s.keyer == nil {
 		dst = append(dst, u...)
 		if len(s.rules) == 0 || !s.mayMatch(u) {
@@ -923,15 +929,16 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 		}
 	} else {
 		var err error
-		if dst, err = s.keyer.AppendKey(dst, u); err != nil {
+		if dst, lay, err = s.keyer.AppendKeyLayout(dst, u); err != nil {
 			return dst, &Error{Op: "key", Input: u, Err: err}
 		}
-		if len(s.rules) == 0 || !s.mayMatchKey(bytesString(dst[start:])) {
+		if len(s.rules) == 0 || !s.mayMatchLayout(bytesString(dst[start:]), lay) {
 			return dst, nil
 		}
 	}
 	sc := s.getScratch()
 	sc.arena = append(sc.arena[:0], dst[start:]...)
+	sc.lay, sc.layOK = lay, s.keyer != nil
 	out, err := s.normalizeFast(sc, u)
 	dst = append(dst[:start], out...)
 	s.putScratch(sc)
