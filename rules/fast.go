@@ -177,14 +177,15 @@ func (s *Set) mayMatchIn(u string, key bool) bool {
 }
 
 // mayMatchLayout is mayMatchKey of u, a key that s.keyer wrote with the layout l: it finds the
-// host and the query from l instead of reading u.
-func (s *Set) mayMatchLayout(u string, l urlnorm.KeyLayout) bool {
+// host and the query from l instead of reading u. If it lets u through for its host, it fills
+// w (if not nil) for view.index.
+func (s *Set) mayMatchLayout(u string, l urlnorm.KeyLayout, w *hostWalk) bool {
 	if len(u) > maxTokensFilter {
 		return true
 	}
 	i, j := l.Host()
 	host := u[i:j]
-	if s.hosts.mayEndIn(host) && s.hosts.mayHave(host) {
+	if s.hosts.mayEndIn(host) && s.hosts.mayHaveWalk(host, w) {
 		return true
 	}
 	if host == AllHosts || s.all == nil {
@@ -427,18 +428,35 @@ func (f *hostFilter) trees(host string, doms []*node) (*hostEnt, []*node) {
 	if len(f.slots) == 0 {
 		return nil, doms
 	}
+	return f.treesFrom(host, doms, len(doms), hashSeed, len(host)+1)
+}
+
+// treesWalk is trees of host, which mayHave passed with the walk w: it goes on from where
+// mayHave stopped instead of hashing host's labels again.
+func (f *hostFilter) treesWalk(host string, doms []*node, w *hostWalk) (*hostEnt, []*node) {
 	n := len(doms)
-	x := uint64(hashSeed)
-	for j := len(host); ; {
-		i := strings.LastIndexByte(host[:j], '.') + 1
-		x = labelHash(x, host, i, j)
-		if i == 0 {
-			break
+	if w.dom != nil {
+		doms = append(doms, w.dom.tree)
+	}
+	return f.treesFrom(host, doms, n, w.x, w.k)
+}
+
+// treesFrom is trees of host from the state of a pass that has hashed host[k:] into x (k =
+// len(host)+1: nothing hashed yet) and appended to doms[n:] the trees of the domains among the
+// suffixes hashed.
+func (f *hostFilter) treesFrom(host string, doms []*node, n int, x uint64, k int) (*hostEnt, []*node) {
+	if k > 0 {
+		for j := k - 1; ; {
+			i := strings.LastIndexByte(host[:j], '.') + 1
+			x = labelHash(x, host, i, j)
+			if i == 0 {
+				break
+			}
+			if e := f.get(x|1<<63|1, host[i:]); e != nil {
+				doms = append(doms, e.tree)
+			}
+			j = i - 1
 		}
-		if e := f.get(x|1<<63|1, host[i:]); e != nil {
-			doms = append(doms, e.tree)
-		}
-		j = i - 1
 	}
 	x |= 1 << 63
 	if e := f.get(x|1, host); e != nil {
@@ -446,6 +464,17 @@ func (f *hostFilter) trees(host string, doms []*node) (*hostEnt, []*node) {
 	}
 	slices.Reverse(doms[n:])
 	return f.get(x&^1, host), doms
+}
+
+// hostWalk is where hostFilter.mayHave stopped on a host that it let through (ok), so that
+// trees need not hash the host's labels again: x is the hash of host[k:], every suffix of host
+// shorter than host[k:] that follows a dot is no domain with rules, and dom is the entry of the
+// domain host[k:] if mayHave stopped at it (k > 0), else nil (k = 0: the whole host is hashed).
+type hostWalk struct {
+	x   uint64
+	k   int
+	dom *hostEnt
+	ok  bool
 }
 
 // mayEndIn reports whether the host that s ends with, s being an authority without a port (the
@@ -492,7 +521,10 @@ func tailBit(w uint64) uint64 {
 // Set.matchFrom looks them up: the host, then each suffix after a dot); false is certain. It
 // reads host from the right and stops at the first suffix that no host or domain with rules
 // ends with: most hosts without rules cost one or two labels.
-func (f *hostFilter) mayHave(host string) bool {
+func (f *hostFilter) mayHave(host string) bool { return f.mayHaveWalk(host, nil) }
+
+// mayHaveWalk is mayHave; if it returns true and w is not nil, it fills w.
+func (f *hostFilter) mayHaveWalk(host string, w *hostWalk) bool {
 	if len(f.slots) == 0 {
 		return false
 	}
@@ -505,9 +537,18 @@ func (f *hostFilter) mayHave(host string) bool {
 		}
 		y := x | 1<<63
 		if i == 0 {
-			return f.get(y&^1, host) != nil || f.get(y|1, host) != nil
+			if f.get(y&^1, host) == nil && f.get(y|1, host) == nil {
+				return false
+			}
+			if w != nil {
+				*w = hostWalk{x: x, ok: true}
+			}
+			return true
 		}
-		if f.get(y|1, host[i:]) != nil {
+		if e := f.get(y|1, host[i:]); e != nil {
+			if w != nil {
+				*w = hostWalk{x: x, k: i, dom: e, ok: true}
+			}
 			return true // the domain host[i:]
 		}
 		j = i - 1

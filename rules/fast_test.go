@@ -17,7 +17,7 @@ func checkMayMatch(t *testing.T, s *Set, u string, key bool) bool {
 	if key {
 		may = s.mayMatchKey(u)
 		if b, l, err := s.keyer.AppendKeyLayout(nil, u); err == nil && string(b) == u {
-			if got := s.mayMatchLayout(u, l); got != may {
+			if got := s.mayMatchLayout(u, l, nil); got != may {
 				t.Fatalf("mayMatchLayout(%q) = %v, mayMatchKey %v", u, got, may)
 			}
 		} else {

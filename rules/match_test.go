@@ -404,7 +404,7 @@ func sameView(v, w *view) bool {
 	return slices.Equal(v.whole, w.whole) && v.host == w.host && v.hostAt == w.hostAt &&
 		v.pathStart == w.pathStart && v.nseg == w.nseg && v.queryAt == w.queryAt &&
 		slices.Equal(v.byName, w.byName) && v.hostTree == w.hostTree && slices.Equal(v.doms, w.doms) &&
-		v.pat == w.pat && v.split == w.split && v.deepDone == w.deepDone
+		v.pat == w.pat && v.hostHas == w.hostHas && v.split == w.split && v.deepDone == w.deepDone
 }
 
 // TestJoinedTokens checks joinedTokens against urlnorm.Tokenize of the URL that AppendJoin writes

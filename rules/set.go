@@ -676,7 +676,7 @@ func (s *Set) putScratch(sc *scratch) {
 	// length 0.
 	clear(sc.v.whole)
 	sc.v.whole = sc.v.whole[:0]
-	sc.v.host, sc.v.treesSet, sc.v.treesHost = "", nil, ""
+	sc.v.host, sc.v.treesSet, sc.v.treesHost, sc.v.walk = "", nil, "", hostWalk{}
 	clear(sc.v.deepBuf)
 	sc.v.deepBuf = sc.v.deepBuf[:0]
 	clear(sc.out[:sc.outUsed])
@@ -872,7 +872,8 @@ func (s *Set) Normalize(u string) (string, error) {
 	if err != nil {
 		return u, &Error{Op: "key", Input: u, Err: err}
 	}
-	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchLayout(k, lay) {
+	var w hostWalk
+	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchLayout(k, lay, &w) {
 		if k == u {
 			return u, nil
 		}
@@ -880,7 +881,7 @@ func (s *Set) Normalize(u string) (string, error) {
 	}
 	sc := s.getScratch()
 	sc.arena = append(sc.arena[:0], b...)
-	sc.lay, sc.layOK = lay, true
+	sc.lay, sc.layOK, sc.v.walk = lay, true, w
 	return s.finish(sc, u)
 }
 
@@ -922,6 +923,7 @@ func (s *Set) normalizeSlow(u string) (string, error) {
 func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 	start := len(dst)
 	var lay urlnorm.KeyLayout
+	var w hostWalk
 	if s.keyer == nil {
 		dst = append(dst, u...)
 		if len(s.rules) == 0 || !s.mayMatch(u) {
@@ -932,13 +934,13 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 		if dst, lay, err = s.keyer.AppendKeyLayout(dst, u); err != nil {
 			return dst, &Error{Op: "key", Input: u, Err: err}
 		}
-		if len(s.rules) == 0 || !s.mayMatchLayout(bytesString(dst[start:]), lay) {
+		if len(s.rules) == 0 || !s.mayMatchLayout(bytesString(dst[start:]), lay, &w) {
 			return dst, nil
 		}
 	}
 	sc := s.getScratch()
 	sc.arena = append(sc.arena[:0], dst[start:]...)
-	sc.lay, sc.layOK = lay, s.keyer != nil
+	sc.lay, sc.layOK, sc.v.walk = lay, s.keyer != nil, w
 	out, err := s.normalizeFast(sc, u)
 	dst = append(dst[:start], out...)
 	s.putScratch(sc)
