@@ -17,6 +17,11 @@ import (
 //     result is copied out, once (none for AppendNormalize).
 //   - A URL that no rule can match (its host has no rules, and no rule of every host finds its
 //     query parameter) is known so from the host and the query's names, before it is tokenized.
+//     With a Key, the key writer tells where the host and the query are (urlnorm.KeyLayout):
+//     the filter does not look for them, and the first view's tokens are made from the layout
+//     (only past the filter), without reading the key again; the view finds the index trees of
+//     its host going on from the filter's hashes of the host's labels (hostWalk).
+//   - A rewritten URL that keeps a host with rules goes to the matcher without the filter.
 //   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
 //   - A rewritten URL is not tokenized again: its view is built from the tokens of the rewrite,
 //     renumbered (joinedTokens), when keyClean shows that it is its own key, or from the tokens
@@ -102,7 +107,9 @@ func (f *everyHostFilter) has(name string) bool {
 func (s *Set) mayMatch(u string) bool { return s.mayMatchIn(u, false) }
 
 // mayMatchKey is mayMatch of u, a key that a urlnorm.Normalizer made (s.keyer): its port, if
-// any, is a number of at most five digits (see TestMayMatchKeyPort).
+// any, is a number of at most five digits (see TestMayMatchKeyPort). Normalize uses
+// mayMatchLayout, which knows where the key's parts are; mayMatchKey, which reads the key, is
+// its reference in the tests.
 func (s *Set) mayMatchKey(u string) bool { return s.mayMatchIn(u, true) }
 
 // mayMatchIn is mayMatch of u, a key of a urlnorm.Normalizer if key is set.

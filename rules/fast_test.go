@@ -16,7 +16,8 @@ func checkMayMatch(t *testing.T, s *Set, u string, key bool) bool {
 	may := s.mayMatch(u)
 	if key {
 		may = s.mayMatchKey(u)
-		if b, l, err := s.keyer.AppendKeyLayout(nil, u); err == nil && string(b) == u {
+		var l urlnorm.KeyLayout
+		if b, err := s.keyer.AppendKeyLayout(nil, u, &l); err == nil && string(b) == u {
 			if got := s.mayMatchLayout(u, l, nil); got != may {
 				t.Fatalf("mayMatchLayout(%q) = %v, mayMatchKey %v", u, got, may)
 			}

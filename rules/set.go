@@ -865,10 +865,11 @@ func (s *Set) Normalize(u string) (string, error) {
 		}
 		return s.normalizeScratch(u)
 	}
-	// The key goes into a buffer on the stack: a URL that no rule can match costs the key and
-	// mayMatch, and a string only if the key is not u itself.
+	// The key goes into a buffer on the stack: a URL that no rule can match costs the key (with
+	// its layout) and mayMatchLayout, and a string only if the key is not u itself.
 	var stack [512]byte
-	b, lay, err := s.keyer.AppendKeyLayout(stack[:0], u)
+	var lay urlnorm.KeyLayout
+	b, err := s.keyer.AppendKeyLayout(stack[:0], u, &lay)
 	if err != nil {
 		return u, &Error{Op: "key", Input: u, Err: err}
 	}
@@ -931,7 +932,7 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 		}
 	} else {
 		var err error
-		if dst, lay, err = s.keyer.AppendKeyLayout(dst, u); err != nil {
+		if dst, err = s.keyer.AppendKeyLayout(dst, u, &lay); err != nil {
 			return dst, &Error{Op: "key", Input: u, Err: err}
 		}
 		if len(s.rules) == 0 || !s.mayMatchLayout(bytesString(dst[start:]), lay, &w) {

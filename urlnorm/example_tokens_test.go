@@ -56,7 +56,8 @@ func ExampleNormalizer_AppendKeyTokens() {
 
 func ExampleNormalizer_AppendKeyLayout() {
 	n := urlnorm.New(urlnorm.Crawler)
-	b, l, err := n.AppendKeyLayout(nil, "HTTP://User@Example.COM:8080/a/?z=1&a=2#top")
+	var l urlnorm.KeyLayout
+	b, err := n.AppendKeyLayout(nil, "HTTP://User@Example.COM:8080/a/?z=1&a=2#top", &l)
 	if err != nil {
 		panic(err)
 	}

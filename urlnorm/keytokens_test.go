@@ -63,7 +63,8 @@ func checkKeyTokens(t *testing.T, n *Normalizer, raw string) {
 // layout gives the host and the query of key and, by AppendTokens, wtoks, the tokens of key.
 func checkKeyLayout(t *testing.T, n *Normalizer, raw string, prefix []byte, key string, wtoks []Token) {
 	t.Helper()
-	got, l, err := n.AppendKeyLayout(append([]byte(nil), prefix...), raw)
+	var l KeyLayout
+	got, err := n.AppendKeyLayout(append([]byte(nil), prefix...), raw, &l)
 	if err != nil || string(got[len(prefix):]) != key {
 		t.Fatalf("AppendKeyLayout(%v, %q) = %q, %v; want %q", n.Flags(), clip(raw), clip(string(got)), err, clip(key))
 	}
@@ -174,7 +175,8 @@ func TestAppendKeyTokensTooMany(t *testing.T) {
 	if !errors.Is(err, ErrTooManyTokens) || string(dst) != "x" || len(toks) != 0 {
 		t.Errorf("AppendKeyTokens(too many segments) = %q, %d tokens, %v; want x, 0, ErrTooManyTokens", dst, len(toks), err)
 	}
-	b, l, err := n.AppendKeyLayout(nil, "http://h/?"+strings.Repeat("a&", maxTokens))
+	var l KeyLayout
+	b, err := n.AppendKeyLayout(nil, "http://h/?"+strings.Repeat("a&", maxTokens), &l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +199,7 @@ func TestAppendKeyTokensAllocs(t *testing.T) {
 	}
 	allocs = testing.AllocsPerRun(100, func() {
 		var l KeyLayout
-		buf, l, _ = n.AppendKeyLayout(buf[:0], u)
+		buf, _ = n.AppendKeyLayout(buf[:0], u, &l)
 		toks, _ = l.AppendTokens(toks[:0], unsafe.String(unsafe.SliceData(buf), len(buf)))
 	})
 	if allocs != 0 {

@@ -277,7 +277,8 @@ func appendQueryTokens(dst []Token, query string) (_ []Token, ok bool) {
 // parameters).
 func (n *Normalizer) AppendKeyTokens(dst []byte, toks []Token, raw string) ([]byte, []Token, error) {
 	start := len(dst)
-	dst, l, err := n.AppendKeyLayout(dst, raw)
+	var l KeyLayout
+	dst, err := n.AppendKeyLayout(dst, raw, &l)
 	if err != nil {
 		return dst, toks, err
 	}
@@ -299,34 +300,31 @@ type KeyLayout struct {
 	lay layout
 }
 
-// AppendKeyLayout is [Normalizer.AppendKey] that also returns the layout of the key it appended
-// (offsets from len(dst)). On error it returns the error of AppendKey and a zero KeyLayout. It
-// does not allocate when dst has room.
-func (n *Normalizer) AppendKeyLayout(dst []byte, raw string) ([]byte, KeyLayout, error) {
+// AppendKeyLayout is [Normalizer.AppendKey] that also sets *l to the layout of the key it
+// appended (offsets from len(dst)); on error it returns the error of AppendKey and leaves *l
+// unusable. It does not keep l, and does not allocate when dst has room.
+func (n *Normalizer) AppendKeyLayout(dst []byte, raw string, l *KeyLayout) ([]byte, error) {
 	start := len(dst)
-	var l KeyLayout
 	dst, err := n.appendURL(dst, raw, n.flags, "key", &l.lay)
-	if err != nil {
-		return dst, KeyLayout{}, err
+	if err != nil || start == 0 {
+		return dst, err
 	}
-	if start != 0 {
-		lay := &l.lay
-		lay.auth -= start
-		lay.path -= start
-		if lay.user >= 0 {
-			lay.user -= start
-		}
-		if lay.port >= 0 {
-			lay.port -= start
-		}
-		if lay.query >= 0 {
-			lay.query -= start
-		}
-		if lay.frag >= 0 {
-			lay.frag -= start
-		}
+	lay := &l.lay
+	lay.auth -= start
+	lay.path -= start
+	if lay.user >= 0 {
+		lay.user -= start
 	}
-	return dst, l, nil
+	if lay.port >= 0 {
+		lay.port -= start
+	}
+	if lay.query >= 0 {
+		lay.query -= start
+	}
+	if lay.frag >= 0 {
+		lay.frag -= start
+	}
+	return dst, nil
 }
 
 // Host returns the offsets in the key of its host, without the userinfo and the port: the host
