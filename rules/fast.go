@@ -17,6 +17,11 @@ import (
 //     result is copied out, once (none for AppendNormalize).
 //   - A URL that no rule can match (its host has no rules, and no rule of every host finds its
 //     query parameter) is known so from the host and the query's names, before it is tokenized.
+//     With a Key, the key writer tells where the host and the query are (urlnorm.KeyLayout):
+//     the filter does not look for them, and the first view's tokens are made from the layout
+//     (only past the filter), without reading the key again; the view finds the index trees of
+//     its host going on from the filter's hashes of the host's labels (hostWalk).
+//   - A rewritten URL that keeps a host with rules goes to the matcher without the filter.
 //   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
 //   - A rewritten URL is not tokenized again: its view is built from the tokens of the rewrite,
 //     renumbered (joinedTokens), when keyClean shows that it is its own key, or from the tokens
@@ -102,7 +107,9 @@ func (f *everyHostFilter) has(name string) bool {
 func (s *Set) mayMatch(u string) bool { return s.mayMatchIn(u, false) }
 
 // mayMatchKey is mayMatch of u, a key that a urlnorm.Normalizer made (s.keyer): its port, if
-// any, is a number of at most five digits (see TestMayMatchKeyPort).
+// any, is a number of at most five digits (see TestMayMatchKeyPort). Normalize uses
+// mayMatchLayout, which knows where the key's parts are; mayMatchKey, which reads the key, is
+// its reference in the tests.
 func (s *Set) mayMatchKey(u string) bool { return s.mayMatchIn(u, true) }
 
 // mayMatchIn is mayMatch of u, a key of a urlnorm.Normalizer if key is set.
@@ -173,7 +180,37 @@ func (s *Set) mayMatchIn(u string, key bool) bool {
 	}
 	// The query ends at a '#'. Past it, and if the '?' is in the fragment, names are read that
 	// are no parameters: that only costs the full path.
-	query := rest[q+1:]
+	return s.queryMayMatch(rest[q+1:])
+}
+
+// mayMatchLayout is mayMatchKey of u, a key that s.keyer wrote with the layout l: it finds the
+// host and the query from l instead of reading u. If it lets u through for its host, it fills
+// w (if not nil) for view.index.
+func (s *Set) mayMatchLayout(u string, l urlnorm.KeyLayout, w *hostWalk) bool {
+	if len(u) > maxTokensFilter {
+		return true
+	}
+	i, j := l.Host()
+	host := u[i:j]
+	if s.hosts.mayEndIn(host) && s.hosts.mayHaveWalk(host, w) {
+		return true
+	}
+	if host == AllHosts || s.all == nil {
+		return false
+	}
+	if !s.every.ok {
+		return true
+	}
+	if i, j = l.Query(u); i < 0 {
+		return false // no query
+	}
+	return s.queryMayMatch(u[i:j])
+}
+
+// queryMayMatch reports whether a parameter name of query, the part of a URL after its '?'
+// (it stops at a '#'), may be one that every rule for all hosts needs (s.every); false is
+// certain.
+func (s *Set) queryMayMatch(query string) bool {
 	for {
 		// The parameter's name ends at its first '=', '&' or '#'; its value at the next '&'.
 		n := 0
@@ -398,18 +435,35 @@ func (f *hostFilter) trees(host string, doms []*node) (*hostEnt, []*node) {
 	if len(f.slots) == 0 {
 		return nil, doms
 	}
+	return f.treesFrom(host, doms, len(doms), hashSeed, len(host)+1)
+}
+
+// treesWalk is trees of host, which mayHave passed with the walk w: it goes on from where
+// mayHave stopped instead of hashing host's labels again.
+func (f *hostFilter) treesWalk(host string, doms []*node, w *hostWalk) (*hostEnt, []*node) {
 	n := len(doms)
-	x := uint64(hashSeed)
-	for j := len(host); ; {
-		i := strings.LastIndexByte(host[:j], '.') + 1
-		x = labelHash(x, host, i, j)
-		if i == 0 {
-			break
+	if w.dom != nil {
+		doms = append(doms, w.dom.tree)
+	}
+	return f.treesFrom(host, doms, n, w.x, w.k)
+}
+
+// treesFrom is trees of host from the state of a pass that has hashed host[k:] into x (k =
+// len(host)+1: nothing hashed yet) and appended to doms[n:] the trees of the domains among the
+// suffixes hashed.
+func (f *hostFilter) treesFrom(host string, doms []*node, n int, x uint64, k int) (*hostEnt, []*node) {
+	if k > 0 {
+		for j := k - 1; ; {
+			i := strings.LastIndexByte(host[:j], '.') + 1
+			x = labelHash(x, host, i, j)
+			if i == 0 {
+				break
+			}
+			if e := f.get(x|1<<63|1, host[i:]); e != nil {
+				doms = append(doms, e.tree)
+			}
+			j = i - 1
 		}
-		if e := f.get(x|1<<63|1, host[i:]); e != nil {
-			doms = append(doms, e.tree)
-		}
-		j = i - 1
 	}
 	x |= 1 << 63
 	if e := f.get(x|1, host); e != nil {
@@ -417,6 +471,17 @@ func (f *hostFilter) trees(host string, doms []*node) (*hostEnt, []*node) {
 	}
 	slices.Reverse(doms[n:])
 	return f.get(x&^1, host), doms
+}
+
+// hostWalk is where hostFilter.mayHave stopped on a host that it let through (ok), so that
+// trees need not hash the host's labels again: x is the hash of host[k:], every suffix of host
+// shorter than host[k:] that follows a dot is no domain with rules, and dom is the entry of the
+// domain host[k:] if mayHave stopped at it (k > 0), else nil (k = 0: the whole host is hashed).
+type hostWalk struct {
+	x   uint64
+	k   int
+	dom *hostEnt
+	ok  bool
 }
 
 // mayEndIn reports whether the host that s ends with, s being an authority without a port (the
@@ -463,7 +528,10 @@ func tailBit(w uint64) uint64 {
 // Set.matchFrom looks them up: the host, then each suffix after a dot); false is certain. It
 // reads host from the right and stops at the first suffix that no host or domain with rules
 // ends with: most hosts without rules cost one or two labels.
-func (f *hostFilter) mayHave(host string) bool {
+func (f *hostFilter) mayHave(host string) bool { return f.mayHaveWalk(host, nil) }
+
+// mayHaveWalk is mayHave; if it returns true and w is not nil, it fills w.
+func (f *hostFilter) mayHaveWalk(host string, w *hostWalk) bool {
 	if len(f.slots) == 0 {
 		return false
 	}
@@ -476,9 +544,18 @@ func (f *hostFilter) mayHave(host string) bool {
 		}
 		y := x | 1<<63
 		if i == 0 {
-			return f.get(y&^1, host) != nil || f.get(y|1, host) != nil
+			if f.get(y&^1, host) == nil && f.get(y|1, host) == nil {
+				return false
+			}
+			if w != nil {
+				*w = hostWalk{x: x, ok: true}
+			}
+			return true
 		}
-		if f.get(y|1, host[i:]) != nil {
+		if e := f.get(y|1, host[i:]); e != nil {
+			if w != nil {
+				*w = hostWalk{x: x, k: i, dom: e, ok: true}
+			}
 			return true // the domain host[i:]
 		}
 		j = i - 1
@@ -507,16 +584,34 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 		in = bytesString(sc.arena)
 	}
 	sc.inArena, sc.nextOK, sc.conv = true, false, sc.conv[:0]
-	defer func() { sc.inArena, sc.nextOK = false, false }()
+	defer func() { sc.inArena, sc.nextOK, sc.layOK = false, false, false }()
 	cur := in
 	for n := 0; ; n++ {
-		if n > 0 && !s.mayMatch(cur) {
-			return cur, nil // a rewrite to a host without rules, often
+		// A rewrite that keeps a host with rules may match again: only a new host needs the
+		// filter.
+		if n > 0 {
+			if sc.nextOK && sc.v.hostHas && tokensHost(sc.next) == sc.v.host {
+				if checkHostKept != nil {
+					checkHostKept(s, cur)
+				}
+			} else if !s.mayMatch(cur) {
+				return cur, nil // a rewrite to a host without rules, often
+			}
 		}
 		if n > 0 && sc.nextOK {
 			// apply knows the tokens of cur: no need to tokenize it.
 			sc.v.whole, sc.next = sc.next, sc.v.whole
 			sc.nextOK = false
+			sc.v.index(s)
+			if checkTokenView != nil {
+				checkTokenView(&sc.v, cur)
+			}
+		} else if n == 0 && sc.layOK {
+			// The key's layout gives its tokens without reading it again.
+			var err error
+			if sc.v.whole, err = sc.lay.AppendTokens(sc.v.whole[:0], cur); err != nil {
+				return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
+			}
 			sc.v.index(s)
 			if checkTokenView != nil {
 				checkTokenView(&sc.v, cur)
@@ -549,6 +644,17 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 		}
 		cur = next
 	}
+}
+
+// tokensHost returns the host of the tokens toks (as urlnorm.Tokenize gives them: the host
+// comes after the scheme and the userinfo, if any), or "" if they have none.
+func tokensHost(toks []urlnorm.Token) string {
+	for i := range toks {
+		if toks[i].Part == urlnorm.PartHost {
+			return toks[i].Value
+		}
+	}
+	return ""
 }
 
 // tokenKeyFlags are the urlnorm flags whose effect keyClean knows: those of urlnorm.Crawler and
@@ -678,6 +784,10 @@ func plainHost(h string) bool {
 // checkTokenView, if not nil, is called with each view that normalizeFast builds from the tokens
 // that apply left, and the URL they spell: tests compare it with the view of the tokenized URL.
 var checkTokenView func(v *view, u string)
+
+// checkHostKept, if not nil, is called with each rewritten URL that normalizeFast takes on
+// without mayMatch because it keeps a host with rules; for tests.
+var checkHostKept func(s *Set, u string)
 
 // joinedTokens appends to dst the tokens that urlnorm.Tokenize gives of the URL that
 // urlnorm.AppendJoin writes of toks, whole tokens (Sub 0) that a rewrite made of a URL's tokens

@@ -9,12 +9,21 @@ import (
 )
 
 // checkMayMatch fails t if mayMatch (mayMatchKey if key) turns u away while a rule of s
-// matches it (the reference matcher). It returns whether u was turned away.
+// matches it (the reference matcher), or if key and mayMatchLayout of u, keyed again with its
+// layout, differs from mayMatchKey. It returns whether u was turned away.
 func checkMayMatch(t *testing.T, s *Set, u string, key bool) bool {
 	t.Helper()
 	may := s.mayMatch(u)
 	if key {
 		may = s.mayMatchKey(u)
+		var l urlnorm.KeyLayout
+		if b, err := s.keyer.AppendKeyLayout(nil, u, &l); err == nil && string(b) == u {
+			if got := s.mayMatchLayout(u, l, nil); got != may {
+				t.Fatalf("mayMatchLayout(%q) = %v, mayMatchKey %v", u, got, may)
+			}
+		} else {
+			t.Fatalf("the key %q keyed again: %q, %v", u, b, err)
+		}
 	}
 	if may {
 		return false

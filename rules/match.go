@@ -38,8 +38,14 @@ type view struct {
 	// treesSet and treesHost are the set and host whose trees hostTree, doms and pat are.
 	treesSet  *Set
 	treesHost string
-	split     bool // the host has patterns: deep may differ from whole
-	deepDone  bool // deep is made
+	// hostHas says that the host has an entry of its own or a domain in s.hosts (the trees found
+	// something), so that mayMatch of any URL with this host is certainly true.
+	hostHas bool
+	// walk, if ok, is mayHave's walk over the host of the view that index makes next (the
+	// first view of a key, from its layout); index uses it and resets it.
+	walk     hostWalk
+	split    bool // the host has patterns: deep may differ from whole
+	deepDone bool // deep is made
 	// masks[i] is the URL's presence mask for the tree of slot i if made has bit i (maskFor).
 	masks []uint64
 	made  uint64
@@ -96,13 +102,21 @@ func (v *view) index(s *Set) {
 	// the host (see hostFilter), unless they are those of the view before: a rewrite seldom
 	// changes the host.
 	if v.treesSet != s || v.treesHost != v.host {
-		e, doms := s.hosts.trees(v.host, v.doms[:0])
+		var e *hostEnt
+		var doms []*node
+		if v.walk.ok {
+			e, doms = s.hosts.treesWalk(v.host, v.doms[:0], &v.walk)
+		} else {
+			e, doms = s.hosts.trees(v.host, v.doms[:0])
+		}
 		v.doms, v.hostTree, v.pat = doms, nil, nil
+		v.hostHas = e != nil || len(doms) > 0
 		if e != nil {
 			v.hostTree, v.pat = e.tree, e.pat
 		}
 		v.treesSet, v.treesHost = s, v.host
 	}
+	v.walk = hostWalk{}
 	v.deep = v.whole
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
 	v.loadMasks()

@@ -404,7 +404,7 @@ func sameView(v, w *view) bool {
 	return slices.Equal(v.whole, w.whole) && v.host == w.host && v.hostAt == w.hostAt &&
 		v.pathStart == w.pathStart && v.nseg == w.nseg && v.queryAt == w.queryAt &&
 		slices.Equal(v.byName, w.byName) && v.hostTree == w.hostTree && slices.Equal(v.doms, w.doms) &&
-		v.pat == w.pat && v.split == w.split && v.deepDone == w.deepDone
+		v.pat == w.pat && v.hostHas == w.hostHas && v.split == w.split && v.deepDone == w.deepDone
 }
 
 // TestJoinedTokens checks joinedTokens against urlnorm.Tokenize of the URL that AppendJoin writes
@@ -625,5 +625,34 @@ func TestLearnedKeyTokens(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Error("no URL checked")
+	}
+}
+
+// TestHostKeptLearned checks that each rewritten URL that normalizeFast takes on without
+// mayMatch, because its host is that of the URL before and has rules, is one that mayMatch lets
+// through.
+func TestHostKeptLearned(t *testing.T) {
+	s := loadLearned(t)
+	ls := loadDev(t, 0)
+	step := 1
+	if testing.Short() {
+		step = 10
+	}
+	kept := 0
+	checkHostKept = func(s *Set, u string) {
+		kept++
+		if !s.mayMatch(u) {
+			t.Errorf("%q was taken on as keeping a host with rules, but mayMatch turns it away", u)
+		}
+	}
+	defer func() { checkHostKept = nil }()
+	for i := 0; i < len(ls); i += step {
+		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
+			s.Normalize(u)
+		}
+	}
+	t.Logf("%d rewritten URLs kept their host", kept)
+	if kept == 0 {
+		t.Error("no rewritten URL kept its host: the test checks nothing")
 	}
 }

@@ -209,6 +209,10 @@ type scratch struct {
 	// them (as urlnorm.Tokenize would give them), so that normalizeFast need not tokenize it.
 	next   []urlnorm.Token
 	nextOK bool
+	// lay is the layout of the key in arena when layOK says so (Normalize and AppendNormalize
+	// with a Key), so that normalizeFast makes the first view's tokens from it.
+	lay   urlnorm.KeyLayout
+	layOK bool
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
@@ -667,16 +671,23 @@ func (s *Set) getScratch() *scratch {
 }
 
 func (s *Set) putScratch(sc *scratch) {
-	// Keep no part of the caller's URLs alive in the pool.
+	// Keep no part of the caller's URLs alive in the pool. Each buffer is cut to length 0 once
+	// cleared, so that the next call clears only what it used: the calls append to them from
+	// length 0.
 	clear(sc.v.whole)
-	sc.v.host, sc.v.treesSet, sc.v.treesHost = "", nil, ""
+	sc.v.whole = sc.v.whole[:0]
+	sc.v.host, sc.v.treesSet, sc.v.treesHost, sc.v.walk = "", nil, "", hostWalk{}
 	clear(sc.v.deepBuf)
+	sc.v.deepBuf = sc.v.deepBuf[:0]
 	clear(sc.out[:sc.outUsed])
 	sc.outUsed = 0
 	clear(sc.fin)
+	sc.fin = sc.fin[:0]
 	clear(sc.next)
+	sc.next = sc.next[:0]
 	sc.joined = nil
 	clear(sc.ins)
+	sc.ins = sc.ins[:0]
 	clear(sc.chain)
 	sc.chain = sc.chain[:0]
 	sc.all = sc.all[:0]
@@ -854,14 +865,16 @@ func (s *Set) Normalize(u string) (string, error) {
 		}
 		return s.normalizeScratch(u)
 	}
-	// The key goes into a buffer on the stack: a URL that no rule can match costs the key and
-	// mayMatch, and a string only if the key is not u itself.
+	// The key goes into a buffer on the stack: a URL that no rule can match costs the key (with
+	// its layout) and mayMatchLayout, and a string only if the key is not u itself.
 	var stack [512]byte
-	b, err := s.keyer.AppendKey(stack[:0], u)
+	var lay urlnorm.KeyLayout
+	b, err := s.keyer.AppendKeyLayout(stack[:0], u, &lay)
 	if err != nil {
 		return u, &Error{Op: "key", Input: u, Err: err}
 	}
-	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchKey(k) {
+	var w hostWalk
+	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchLayout(k, lay, &w) {
 		if k == u {
 			return u, nil
 		}
@@ -869,6 +882,7 @@ func (s *Set) Normalize(u string) (string, error) {
 	}
 	sc := s.getScratch()
 	sc.arena = append(sc.arena[:0], b...)
+	sc.lay, sc.layOK, sc.v.walk = lay, true, w
 	return s.finish(sc, u)
 }
 
@@ -909,6 +923,8 @@ func (s *Set) normalizeSlow(u string) (string, error) {
 // unchanged by the rules.
 func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 	start := len(dst)
+	var lay urlnorm.KeyLayout
+	var w hostWalk
 	if s.keyer == nil {
 		dst = append(dst, u...)
 		if len(s.rules) == 0 || !s.mayMatch(u) {
@@ -916,15 +932,16 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 		}
 	} else {
 		var err error
-		if dst, err = s.keyer.AppendKey(dst, u); err != nil {
+		if dst, err = s.keyer.AppendKeyLayout(dst, u, &lay); err != nil {
 			return dst, &Error{Op: "key", Input: u, Err: err}
 		}
-		if len(s.rules) == 0 || !s.mayMatchKey(bytesString(dst[start:])) {
+		if len(s.rules) == 0 || !s.mayMatchLayout(bytesString(dst[start:]), lay, &w) {
 			return dst, nil
 		}
 	}
 	sc := s.getScratch()
 	sc.arena = append(sc.arena[:0], dst[start:]...)
+	sc.lay, sc.layOK, sc.v.walk = lay, s.keyer != nil, w
 	out, err := s.normalizeFast(sc, u)
 	dst = append(dst[:start], out...)
 	s.putScratch(sc)

@@ -53,3 +53,36 @@ func ExampleNormalizer_AppendKeyTokens() {
 	// query(a)   "2"
 	// query(z)   "1"
 }
+
+func ExampleNormalizer_AppendKeyLayout() {
+	n := urlnorm.New(urlnorm.Crawler)
+	var l urlnorm.KeyLayout
+	b, err := n.AppendKeyLayout(nil, "HTTP://User@Example.COM:8080/a/?z=1&a=2#top", &l)
+	if err != nil {
+		panic(err)
+	}
+	key := string(b)
+	i, j := l.Host()
+	qi, qj := l.Query(key)
+	fmt.Println(key)
+	fmt.Println(key[i:j], key[qi:qj])
+	// The tokens come only when they are needed, without reading the key again.
+	toks, err := l.AppendTokens(nil, key)
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range toks {
+		fmt.Printf("%-10s %q\n", t.Key, t.Value)
+	}
+	// Output:
+	// http://User@example.com:8080/a/?a=2&z=1
+	// example.com a=2&z=1
+	// scheme     "http"
+	// userinfo   "User"
+	// host       "example.com"
+	// port       "8080"
+	// path(1,2)  "a"
+	// path(2,1)  ""
+	// query(a)   "2"
+	// query(z)   "1"
+}

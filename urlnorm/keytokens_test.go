@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/undust/undust/internal/hostile"
@@ -49,11 +50,51 @@ func checkKeyTokens(t *testing.T, n *Normalizer, raw string) {
 	if string(got) != string(want) {
 		t.Fatalf("AppendKeyTokens(%v, %q) wrote %q, AppendKey %q", n.Flags(), clip(raw), clip(string(got)), clip(string(want)))
 	}
+	checkKeyLayout(t, n, raw, prefix, key, wtoks[len(pre):])
 	if slices.Equal(wtoks, toks) {
 		return
 	}
 	if diff := cmp.Diff(wtoks, toks); diff != "" {
 		t.Fatalf("AppendKeyTokens(%v, %q) mismatch with Tokenize(%q) (-want +got):\n%s", n.Flags(), clip(raw), clip(key), diff)
+	}
+}
+
+// checkKeyLayout checks that AppendKeyLayout of raw, after prefix, writes key, and that its
+// layout gives the host and the query of key and, by AppendTokens, wtoks, the tokens of key.
+func checkKeyLayout(t *testing.T, n *Normalizer, raw string, prefix []byte, key string, wtoks []Token) {
+	t.Helper()
+	var l KeyLayout
+	got, err := n.AppendKeyLayout(append([]byte(nil), prefix...), raw, &l)
+	if err != nil || string(got[len(prefix):]) != key {
+		t.Fatalf("AppendKeyLayout(%v, %q) = %q, %v; want %q", n.Flags(), clip(raw), clip(string(got)), err, clip(key))
+	}
+	var host string
+	for _, tok := range wtoks {
+		if tok.Part == PartHost {
+			host = tok.Value
+		}
+	}
+	if i, j := l.Host(); key[i:j] != host {
+		t.Fatalf("KeyLayout.Host of %q = %q, want %q", clip(key), key[i:j], host)
+	}
+	// The query runs from the first '?' to the first '#', unless that '#' comes first.
+	wq, wqs, head := "", -1, key
+	if f := strings.IndexByte(key, '#'); f >= 0 {
+		head = key[:f]
+	}
+	if q := strings.IndexByte(head, '?'); q >= 0 {
+		wq, wqs = head[q+1:], q+1
+	}
+	if i, j := l.Query(key); i != wqs || i >= 0 && key[i:j] != wq {
+		t.Fatalf("KeyLayout.Query of %q = %d, %d, want the query %q at %d", clip(key), i, j, clip(wq), wqs)
+	}
+	pre := []Token{{Key: Key{Part: PartHost}, Value: "before"}}
+	toks, err := l.AppendTokens(pre, key)
+	if err != nil {
+		t.Fatalf("KeyLayout.AppendTokens of %q: %v", clip(key), err)
+	}
+	if diff := cmp.Diff(wtoks, toks[1:]); diff != "" || toks[0] != pre[0] {
+		t.Fatalf("KeyLayout.AppendTokens of %q mismatch with Tokenize (-want +got):\n%s", clip(key), diff)
 	}
 }
 
@@ -134,6 +175,15 @@ func TestAppendKeyTokensTooMany(t *testing.T) {
 	if !errors.Is(err, ErrTooManyTokens) || string(dst) != "x" || len(toks) != 0 {
 		t.Errorf("AppendKeyTokens(too many segments) = %q, %d tokens, %v; want x, 0, ErrTooManyTokens", dst, len(toks), err)
 	}
+	var l KeyLayout
+	b, err := n.AppendKeyLayout(nil, "http://h/?"+strings.Repeat("a&", maxTokens), &l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre := []Token{{Key: Key{Part: PartHost}, Value: "before"}}
+	if toks, err := l.AppendTokens(pre, string(b)); !errors.Is(err, ErrTooManyTokens) || len(toks) != 1 || toks[0] != pre[0] {
+		t.Errorf("KeyLayout.AppendTokens(too many parameters) = %d tokens, %v; want 1, ErrTooManyTokens", len(toks), err)
+	}
 }
 
 func TestAppendKeyTokensAllocs(t *testing.T) {
@@ -146,6 +196,14 @@ func TestAppendKeyTokensAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("AppendKeyTokens into reused buffers: %v allocs, want 0", allocs)
+	}
+	allocs = testing.AllocsPerRun(100, func() {
+		var l KeyLayout
+		buf, _ = n.AppendKeyLayout(buf[:0], u, &l)
+		toks, _ = l.AppendTokens(toks[:0], unsafe.String(unsafe.SliceData(buf), len(buf)))
+	})
+	if allocs != 0 {
+		t.Errorf("AppendKeyLayout and AppendTokens into reused buffers: %v allocs, want 0", allocs)
 	}
 }
 

@@ -277,18 +277,107 @@ func appendQueryTokens(dst []Token, query string) (_ []Token, ok bool) {
 // parameters).
 func (n *Normalizer) AppendKeyTokens(dst []byte, toks []Token, raw string) ([]byte, []Token, error) {
 	start := len(dst)
-	var lay layout
-	dst, err := n.appendURL(dst, raw, n.flags, "key", &lay)
+	var l KeyLayout
+	dst, err := n.AppendKeyLayout(dst, raw, &l)
 	if err != nil {
 		return dst, toks, err
 	}
-	t0 := len(toks)
 	s := unsafe.String(unsafe.SliceData(dst), len(dst)) // dst is not empty: it holds the key
+	t0 := len(toks)
+	toks, ok := l.appendTokens(toks, s[start:])
+	if !ok {
+		clear(toks[t0:])
+		return dst[:start], toks[:t0], &Error{Op: "tokenize", URL: string(dst[start:]), Err: ErrTooManyTokens}
+	}
+	return dst, toks, nil
+}
+
+// A KeyLayout says where the parts of a key that [Normalizer.AppendKeyLayout] wrote are, as
+// offsets from the key's first byte, so that a caller can read the key's host and query, or
+// make its tokens, without reading the key again. It is a small value, safe to copy; its zero
+// value is the layout of no key, which a caller must not use.
+type KeyLayout struct {
+	lay layout
+}
+
+// AppendKeyLayout is [Normalizer.AppendKey] that also sets *l to the layout of the key it
+// appended (offsets from len(dst)); on error it returns the error of AppendKey and leaves *l
+// unusable. It does not keep l, and does not allocate when dst has room.
+func (n *Normalizer) AppendKeyLayout(dst []byte, raw string, l *KeyLayout) ([]byte, error) {
+	start := len(dst)
+	dst, err := n.appendURL(dst, raw, n.flags, "key", &l.lay)
+	if err != nil || start == 0 {
+		return dst, err
+	}
+	lay := &l.lay
+	lay.auth -= start
+	lay.path -= start
+	if lay.user >= 0 {
+		lay.user -= start
+	}
+	if lay.port >= 0 {
+		lay.port -= start
+	}
+	if lay.query >= 0 {
+		lay.query -= start
+	}
+	if lay.frag >= 0 {
+		lay.frag -= start
+	}
+	return dst, nil
+}
+
+// Host returns the offsets in the key of its host, without the userinfo and the port: the host
+// is key[start:end].
+func (l KeyLayout) Host() (start, end int) {
+	start, end = l.lay.auth, l.lay.path
+	if l.lay.user >= 0 {
+		start = l.lay.user + 1
+	}
+	if l.lay.port >= 0 {
+		end = l.lay.port - 1
+	}
+	return start, end
+}
+
+// Query returns the offsets in the key of its query, without the '?' and the fragment: the query
+// is key[start:end]. A key without a query has start < 0.
+func (l KeyLayout) Query(key string) (start, end int) {
+	if l.lay.query < 0 {
+		return -1, -1
+	}
+	end = len(key)
+	if l.lay.frag >= 0 {
+		end = l.lay.frag - 1
+	}
+	return l.lay.query, end
+}
+
+// AppendTokens appends to toks the tokens of key, the key whose layout l is (the bytes that
+// AppendKeyLayout appended, as a string), as [Tokenize] of the key would give them, and returns
+// the extended slice. The tokens' Values point into key, without copying. For a key of more
+// than 32767 path segments or query parameters it returns toks unchanged and an *Error of Op
+// "tokenize" wrapping [ErrTooManyTokens]. It does not allocate when toks has room (and the
+// query has at most 32 parameters).
+func (l KeyLayout) AppendTokens(toks []Token, key string) ([]Token, error) {
+	t0 := len(toks)
+	toks, ok := l.appendTokens(toks, key)
+	if !ok {
+		clear(toks[t0:])
+		return toks[:t0], &Error{Op: "tokenize", URL: strings.Clone(key), Err: ErrTooManyTokens}
+	}
+	return toks, nil
+}
+
+// appendTokens is AppendTokens; false means too many tokens, with toks extended by a part of
+// them.
+func (l KeyLayout) appendTokens(toks []Token, s string) ([]Token, bool) {
+	lay := &l.lay
 	end := len(s)
 	if lay.frag >= 0 {
 		end = lay.frag - 1
 	}
-	toks = append(toks, Token{Key: Key{Part: PartScheme}, Value: s[start : lay.auth-3]})
+	toks = append(toks, Token{Key: Key{Part: PartScheme}, Value: s[:lay.auth-3]})
 	hostAt, hostEnd := lay.auth, lay.path
 	if lay.user >= 0 {
 		toks = append(toks, Token{Key: Key{Part: PartUserinfo}, Value: s[lay.auth:lay.user]})
@@ -310,13 +399,12 @@ func (n *Normalizer) AppendKeyTokens(dst []byte, toks []Token, raw string) ([]by
 		toks, ok = appendQueryTokens(toks, s[lay.query:end])
 	}
 	if !ok {
-		clear(toks[t0:])
-		return dst[:start], toks[:t0], &Error{Op: "tokenize", URL: string(dst[start:]), Err: ErrTooManyTokens}
+		return toks, false
 	}
 	if lay.frag >= 0 {
 		toks = append(toks, Token{Key: Key{Part: PartFragment}, Value: s[lay.frag:]})
 	}
-	return dst, toks, nil
+	return toks, true
 }
 
 // scanParams is how many query parameters Tokenize numbers by scanning the
