@@ -441,8 +441,8 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 	ins := sc.ins[:0]
 	// A Convert of the whole path applies first; path Copies read its result.
 	var pathConv Conversion
-	for _, a := range r.Transform {
-		if a.Op == Convert && a.Key == wholePath {
+	for ai := range r.Transform {
+		if a := &r.Transform[ai]; a.Op == Convert && a.Key == wholePath {
 			pathConv = a.Conv
 			for i := range out {
 				if t := &out[i]; t.Part == urlnorm.PartPath {
@@ -453,7 +453,11 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 			}
 		}
 	}
-	for _, a := range r.Transform {
+	// On whole tokens, a whole key addresses at most one token, which tokenAt finds without a
+	// scan of every token per action; out holds the URL's tokens at their indexes in v.whole.
+	indexed := whole || !v.split
+	for ai := range r.Transform {
+		a := &r.Transform[ai]
 		val := a.Value
 		switch a.Op {
 		case Copy:
@@ -493,6 +497,21 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 				}
 			}
 			// An absent deep token is left absent: there is no place to put it.
+			continue
+		}
+		if indexed && (a.Key.Part != urlnorm.PartPath || a.Key.Pos != 0 || a.Key.RPos != 0) {
+			if i := v.tokenAt(a.Key); i >= 0 && out[i].Part != 0 {
+				t := &out[i]
+				if a.Op == Delete {
+					t.Part = 0 // AppendJoin skips tokens of no part
+					changed = true
+				} else {
+					changed = changed || t.Value != val || t.Bare
+					t.Value, t.Bare = val, false
+				}
+			} else if a.Op != Delete {
+				ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
+			}
 			continue
 		}
 		for i := range out {
