@@ -423,15 +423,15 @@ func unchanged(r *Rule, v *view) bool {
 	return true
 }
 
-// rewrite appends to dst the URL that rule r makes of v, before canonicalization, and reports
-// whether the rule changed a token; if not, it appends nothing. The context must hold. sc
-// provides buffers.
+// rewrite leaves in sc.joined the tokens of the URL that rule r makes of v, before
+// canonicalization, for urlnorm.AppendJoin (or appendJoined) to write, and reports whether the
+// rule changed a token; if not, sc.joined is nil. The context must hold. sc provides buffers.
 //
 // With whole set, it works on the URL's whole tokens, not its deep tokens: for a rule that
 // crule.wholeOK allows, the URL it writes is the same (a whole-key action on a split token sets
 // its first deep token and empties the others, which join to the same text), and the host's
 // patterns need not split the URL.
-func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, bool) {
+func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 	changed := false
 	toks := v.whole
 	if !whole {
@@ -541,7 +541,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 	sc.outUsed = max(sc.outUsed, len(out))
 	sc.ins = ins
 	if !changed && len(ins) == 0 {
-		return dst, false
+		return false
 	}
 	if len(ins) > 0 {
 		fin := sc.fin[:0]
@@ -568,7 +568,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 	}
 	sc.ins = ins
 	sc.joined = out
-	return urlnorm.AppendJoin(dst, out), true
+	return true
 }
 
 // insertBefore returns the number of the URL's nseg path segments that come before a segment
