@@ -138,6 +138,21 @@ func (v *view) deepTokens() []urlnorm.Token {
 	return v.deep
 }
 
+// splitOne returns the split of whole token i by the host's patterns, as deepTokens would give
+// it (the token itself, or its m >= 1 deep tokens, Sub 1 to m), written into v.deepBuf, which
+// holds nothing until deepTokens runs; nil if the patterns give another shape. It is for a view
+// whose deep tokens are not made.
+func (v *view) splitOne(i int) []urlnorm.Token {
+	toks := v.pat.AppendSplit(v.deepBuf[:0], v.whole[i:i+1])
+	if len(toks) > len(v.deepBuf) {
+		v.deepBuf = toks // so that putScratch clears what it holds
+	}
+	if len(toks) == 0 || (toks[0].Sub != 0 || len(toks) != 1) && (toks[0].Sub != 1 || int(toks[0].RSub) != len(toks)) {
+		return nil
+	}
+	return toks
+}
+
 // sameToken reports whether a token with key t is the token (or a deep token of the token)
 // that key k addresses, ignoring deep-token indexes.
 func sameToken(t, k urlnorm.Key) bool {
@@ -229,9 +244,22 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 			if i < 0 {
 				return "", false
 			}
-			v.deepTokens()
-			if len(v.deepAt) > 0 {
-				toks := v.deep[v.deepAt[i]:v.deepAt[i+1]]
+			var toks []urlnorm.Token
+			switch {
+			case !v.deepDone:
+				// Only this token is split: a URL whose rules read one deep key does not
+				// pay for the split of every token the patterns cover.
+				toks = v.splitOne(i)
+			case len(v.deepAt) > 0:
+				toks = v.deep[v.deepAt[i]:v.deepAt[i+1]]
+			}
+			if toks == nil {
+				v.deepTokens()
+				if len(v.deepAt) > 0 {
+					toks = v.deep[v.deepAt[i]:v.deepAt[i+1]]
+				}
+			}
+			if toks != nil {
 				j := -1
 				switch {
 				case k.Sub != 0 && int(k.Sub) <= len(toks):
