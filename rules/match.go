@@ -19,9 +19,6 @@ type view struct {
 	// deepAt[i] is the index in deep of the first deep token of whole[i] (deepAt[len(whole)] is
 	// len(deep)), made with deep, so that lookup finds a deep key's token without a scan.
 	deepAt []int32
-	// oneLen, if not 0, is the length of the split of whole token oneAt (splitOne) at the
-	// start of deepBuf.
-	oneLen, oneAt int
 	// Until deep is made, tokDeep[2i] and tokDeep[2i+1] delimit in tokBuf the split of whole[i]
 	// alone (tokDeep[2i] < 0: not made yet), so that lookup splits only the tokens it reads.
 	tokDeep   []int32
@@ -115,7 +112,6 @@ func (v *view) index(s *Set) {
 // deep tokens (the whole tokens if the host has no patterns), splitting them on first use.
 func (v *view) deepTokens() []urlnorm.Token {
 	if !v.deepDone {
-		v.oneLen = 0 // deepBuf no longer holds a split of one token (splitOne)
 		v.deep = v.pat.AppendSplit(v.deepBuf[:0], v.whole)
 		v.deepBuf = v.deep
 		v.deepDone = true
@@ -140,29 +136,6 @@ func (v *view) deepTokens() []urlnorm.Token {
 		}
 	}
 	return v.deep
-}
-
-// splitOne returns the split of whole token i by the host's patterns, as deepTokens would give
-// it (the token itself, or its m >= 1 deep tokens, Sub 1 to m), written into v.deepBuf, which
-// holds nothing until deepTokens runs; nil if the patterns give another shape. It is for a view
-// whose deep tokens are not made.
-//
-// The split stays in v.deepBuf until deepTokens, the split of another token or the next URL
-// (loadMasks) takes its place: a token that many rules read is split once.
-func (v *view) splitOne(i int) []urlnorm.Token {
-	if n := v.oneLen; n > 0 && v.oneAt == i {
-		return v.deepBuf[:n:n]
-	}
-	v.oneLen = 0
-	toks := v.pat.AppendSplit(v.deepBuf[:0], v.whole[i:i+1])
-	if len(toks) > len(v.deepBuf) {
-		v.deepBuf = toks // so that putScratch clears what it holds
-	}
-	if len(toks) == 0 || (toks[0].Sub != 0 || len(toks) != 1) && (toks[0].Sub != 1 || int(toks[0].RSub) != len(toks)) {
-		return nil
-	}
-	v.oneLen, v.oneAt = len(toks), i
-	return toks[:len(toks):len(toks)]
 }
 
 // sameToken reports whether a token with key t is the token (or a deep token of the token)
@@ -256,22 +229,9 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 			if i < 0 {
 				return "", false
 			}
-			var toks []urlnorm.Token
-			switch {
-			case !v.deepDone:
-				// Only this token is split: a URL whose rules read one deep key does not
-				// pay for the split of every token the patterns cover.
-				toks = v.splitOne(i)
-			case len(v.deepAt) > 0:
-				toks = v.deep[v.deepAt[i]:v.deepAt[i+1]]
-			}
-			if toks == nil {
-				v.deepTokens()
-				if len(v.deepAt) > 0 {
-					toks = v.deep[v.deepAt[i]:v.deepAt[i+1]]
-				}
-			}
-			if toks != nil {
+			v.deepTokens()
+			if len(v.deepAt) > 0 {
+				toks := v.deep[v.deepAt[i]:v.deepAt[i+1]]
 				j := -1
 				switch {
 				case k.Sub != 0 && int(k.Sub) <= len(toks):

@@ -327,8 +327,8 @@ func (t *keyTable) mask(v *view) uint64 {
 }
 
 // loadMasks prepares v for the presence masks of the URL just loaded, which maskFor makes when
-// first needed, and for the split of its tokens one by one (splitOne); load calls it.
-func (v *view) loadMasks() { v.made, v.oneLen = 0, 0 }
+// first needed; load calls it.
+func (v *view) loadMasks() { v.made = 0 }
 
 // maskFor returns v's presence mask for the tree rooted at root, which holds slot in the order of
 // matchFrom: 0 for the host's tree, 1 for that of every host, 2+i for doms[i]. The first 64

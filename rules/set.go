@@ -30,8 +30,7 @@ const DefaultMaxRules = 1 << 18
 // concurrent use and must not modify toks. A Set keeps the Patterns it is given.
 type Patterns interface {
 	// AppendSplit appends toks to dst with the tokens that the patterns cover replaced by their
-	// deep tokens (Sub and RSub set, the token's other key fields kept). The deep tokens of a
-	// token depend on that token alone, so that a Set may split the tokens it reads one by one.
+	// deep tokens (Sub and RSub set, the token's other key fields kept).
 	AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token
 	// AppendText appends the patterns as lines, none empty and none starting with "#".
 	AppendText(dst []byte) []byte
