@@ -19,9 +19,10 @@ import (
 //     query parameter) is known so from the host and the query's names, before it is tokenized.
 //   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
 //   - A rewritten URL is not tokenized again: its view is built from the tokens of the rewrite,
-//     renumbered (appendJoined, which writes the URL in the same pass), when keyClean shows that it is its own key, or from the tokens
-//     that urlnorm's key writer gives with its key (AppendKeyTokens) when it is keyed again; a
-//     view keeps the index trees of its host when the host is that of the view before.
+//     renumbered (appendJoined, which writes the URL in the same pass), when keyClean shows that
+//     it is its own key, or from the tokens that urlnorm's key writer gives with its key
+//     (AppendKeyTokens) when it is keyed again; a view keeps the index trees of its host when
+//     the host is that of the view before.
 
 // everyHostFilter is what mayMatch knows of the rules of every host: the query parameter
 // names of which each such rule requires one present. ok is false when some rule of every host
