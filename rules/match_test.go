@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -261,6 +262,8 @@ func TestKeyCleanFastRef(t *testing.T) {
 		{`if path(1,-)="a" then query("0")="x"`, "http://h.example/a?b=1"},                  // added out of order
 		{`if path(1,-)="a" then path(1,-)=- path(2,-)=-`, "http://h.example/a/b"},           // whole path deleted
 		{`if path(1,-)="a" then port=- userinfo=-`, "http://u:p@h.example:81/a"},            // deletions
+		// Plain, but longer than a key may be: the key writer refuses it.
+		{`if path(1,-)="a" then path(1,-)="` + strings.Repeat("x", 1000) + `"`, "http://h.example/a/" + strings.Repeat("b", 7600)},
 	}
 	for _, tt := range tests {
 		s := mustSet(t, &Options{Key: urlnorm.Crawler}, `host=h.example cov=1 prec=1 sup=1 `+tt.rule)
