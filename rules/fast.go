@@ -24,9 +24,10 @@ import (
 //   - A rewritten URL that keeps a host with rules goes to the matcher without the filter.
 //   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
 //   - A rewritten URL is not tokenized again: its view is built from the tokens of the rewrite,
-//     renumbered (joinedTokens), when keyClean shows that it is its own key, or from the tokens
-//     that urlnorm's key writer gives with its key (AppendKeyTokens) when it is keyed again; a
-//     view keeps the index trees of its host when the host is that of the view before.
+//     renumbered (appendJoined, which writes the URL in the same pass), when keyClean shows that
+//     it is its own key, or from the tokens that urlnorm's key writer gives with its key
+//     (AppendKeyTokens) when it is keyed again; a view keeps the index trees of its host when
+//     the host is that of the view before.
 
 // everyHostFilter is what mayMatch knows of the rules of every host: the query parameter
 // names of which each such rule requires one present. ok is false when some rule of every host
@@ -789,13 +790,14 @@ var checkTokenView func(v *view, u string)
 // without mayMatch because it keeps a host with rules; for tests.
 var checkHostKept func(s *Set, u string)
 
-// joinedTokens appends to dst the tokens that urlnorm.Tokenize gives of the URL that
-// urlnorm.AppendJoin writes of toks, whole tokens (Sub 0) that a rewrite made of a URL's tokens
-// (those of Part 0 deleted): grouped by part in URL order, path segments and query occurrences
-// numbered again, an empty segment for a URL left without a path. ok is false, with dst as it
-// was, for what it does not number (a deep token, a part that takes one token given twice,
-// more than scanParams query parameters): the caller then tokenizes the URL.
-func joinedTokens(dst, toks []urlnorm.Token) (_ []urlnorm.Token, ok bool) {
+// appendJoined appends to b the URL that urlnorm.AppendJoin writes of toks, whole tokens (Sub
+// 0) that a rewrite made of a URL's tokens (those of Part 0 deleted), and to dst the tokens that
+// urlnorm.Tokenize gives of that URL, in the same pass: grouped by part in URL order, path
+// segments and query occurrences numbered again, an empty segment for a URL left without a path.
+// ok is false, with dst as it was, for what it does not number (a deep token, a part that takes
+// one token given twice, more than scanParams query parameters): the caller then tokenizes the
+// URL, which b holds all the same.
+func appendJoined(b []byte, dst, toks []urlnorm.Token) (_ []byte, _ []urlnorm.Token, ok bool) {
 	// Tokens come in URL order but for those a rewrite inserted at the end of the path or
 	// added to another part, which come last: one pass over toks when they are in order, one
 	// per part otherwise.
@@ -809,13 +811,13 @@ func joinedTokens(dst, toks []urlnorm.Token) (_ []urlnorm.Token, ok bool) {
 			last = p
 		}
 	}
-	n0 := len(dst)
+	b0, n0 := len(b), len(dst)
 	var j joiner
 	if inOrder {
 		for i := range toks {
 			if toks[i].Part != 0 {
-				if dst, ok = j.add(dst, &toks[i]); !ok {
-					return dst[:n0], false
+				if b, dst, ok = j.add(b, dst, &toks[i]); !ok {
+					return urlnorm.AppendJoin(b[:b0], toks), dst[:n0], false
 				}
 			}
 		}
@@ -823,17 +825,18 @@ func joinedTokens(dst, toks []urlnorm.Token) (_ []urlnorm.Token, ok bool) {
 		for p := urlnorm.PartScheme; p <= urlnorm.PartFragment; p++ {
 			for i := range toks {
 				if toks[i].Part == p {
-					if dst, ok = j.add(dst, &toks[i]); !ok {
-						return dst[:n0], false
+					if b, dst, ok = j.add(b, dst, &toks[i]); !ok {
+						return urlnorm.AppendJoin(b[:b0], toks), dst[:n0], false
 					}
 				}
 			}
 		}
 	}
-	return j.end(dst), true
+	b, dst = j.end(b, dst)
+	return b, dst, true
 }
 
-// joiner numbers the tokens that joinedTokens appends, one part after another.
+// joiner numbers the tokens that appendJoined appends, one part after another.
 type joiner struct {
 	last      urlnorm.Part
 	nseg, nq  int
@@ -841,63 +844,90 @@ type joiner struct {
 	pathDone  bool // the path is ended (endPath)
 }
 
-// add appends the token of t (its part not before j.last) to dst, renumbered.
-func (j *joiner) add(dst []urlnorm.Token, t *urlnorm.Token) ([]urlnorm.Token, bool) {
+// add writes t (its part not before j.last) to b as AppendJoin does, and appends its token to
+// dst, renumbered.
+func (j *joiner) add(b []byte, dst []urlnorm.Token, t *urlnorm.Token) ([]byte, []urlnorm.Token, bool) {
 	p := t.Part
 	if t.Sub != 0 || t.RSub != 0 || p == j.last && p != urlnorm.PartPath && p != urlnorm.PartQuery {
-		return dst, false
+		return b, dst, false
 	}
 	if p > urlnorm.PartPath && !j.pathDone {
-		dst = j.endPath(dst)
+		b, dst = j.endPath(b, dst)
 	}
 	j.last = p
 	u := urlnorm.Token{Key: urlnorm.Key{Part: p}, Value: t.Value}
 	switch p {
+	case urlnorm.PartScheme:
+		b = append(b, t.Value...)
+		b = append(b, "://"...)
+	case urlnorm.PartUserinfo:
+		b = append(b, t.Value...)
+		b = append(b, '@')
+	case urlnorm.PartHost:
+		b = append(b, t.Value...)
+	case urlnorm.PartPort:
+		b = append(b, ':')
+		b = append(b, t.Value...)
 	case urlnorm.PartPath:
 		if j.nseg == 0 {
 			j.pathStart = len(dst)
 		}
 		j.nseg++
 		u.Pos = int16(j.nseg)
+		b = append(b, '/')
+		b = append(b, t.Value...)
 	case urlnorm.PartQuery:
 		if j.nq++; j.nq > scanParams {
-			return dst, false
+			return b, dst, false
 		}
+		if j.nq == 1 {
+			b = append(b, '?')
+		} else {
+			b = append(b, '&')
+		}
+		b = append(b, t.Name...)
 		u.Name, u.Bare, u.Pos = t.Name, t.Bare, 1
 		if t.Bare {
 			u.Value = ""
+		} else {
+			b = append(b, '=')
+			b = append(b, t.Value...)
 		}
 		for k := len(dst) - j.nq + 1; k < len(dst); k++ {
 			if dst[k].Name == u.Name {
 				u.Pos++
 			}
 		}
+	case urlnorm.PartFragment:
+		b = append(b, '#')
+		b = append(b, t.Value...)
 	}
-	return append(dst, u), true
+	return b, append(dst, u), true
 }
 
 // endPath ends the path: an empty segment if it has none (AppendJoin writes "/"), and the
 // positions of its segments from the end.
-func (j *joiner) endPath(dst []urlnorm.Token) []urlnorm.Token {
+func (j *joiner) endPath(b []byte, dst []urlnorm.Token) ([]byte, []urlnorm.Token) {
 	if j.nseg == 0 {
 		j.pathStart = len(dst)
 		dst = append(dst, urlnorm.Token{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}})
+		b = append(b, '/')
 		j.nseg = 1
 	}
 	for k := j.pathStart; k < j.pathStart+j.nseg; k++ {
 		dst[k].RPos = int16(j.nseg) - dst[k].Pos + 1
 	}
 	j.pathDone = true
-	return dst
+	return b, dst
 }
 
 // end ends the tokens: the path, if no token after it ended it.
-func (j *joiner) end(dst []urlnorm.Token) []urlnorm.Token {
+func (j *joiner) end(b []byte, dst []urlnorm.Token) ([]byte, []urlnorm.Token) {
 	if !j.pathDone {
-		dst = j.endPath(dst)
+		return j.endPath(b, dst)
 	}
-	return dst
+	return b, dst
 }
 
-// scanParams bounds the query parameters that joinedTokens numbers by a scan of those before.
+// scanParams bounds the query parameters that appendJoined numbers by a scan of those before.
 const scanParams = 32

@@ -437,15 +437,15 @@ func unchanged(r *Rule, v *view) bool {
 	return true
 }
 
-// rewrite appends to dst the URL that rule r makes of v, before canonicalization, and reports
-// whether the rule changed a token; if not, it appends nothing. The context must hold. sc
-// provides buffers.
+// rewrite leaves in sc.joined the tokens of the URL that rule r makes of v, before
+// canonicalization, for urlnorm.AppendJoin (or appendJoined) to write, and reports whether the
+// rule changed a token; if not, sc.joined is nil. The context must hold. sc provides buffers.
 //
 // With whole set, it works on the URL's whole tokens, not its deep tokens: for a rule that
 // crule.wholeOK allows, the URL it writes is the same (a whole-key action on a split token sets
 // its first deep token and empties the others, which join to the same text), and the host's
 // patterns need not split the URL.
-func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, bool) {
+func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 	changed := false
 	toks := v.whole
 	if !whole {
@@ -455,8 +455,8 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 	ins := sc.ins[:0]
 	// A Convert of the whole path applies first; path Copies read its result.
 	var pathConv Conversion
-	for _, a := range r.Transform {
-		if a.Op == Convert && a.Key == wholePath {
+	for ai := range r.Transform {
+		if a := &r.Transform[ai]; a.Op == Convert && a.Key == wholePath {
 			pathConv = a.Conv
 			for i := range out {
 				if t := &out[i]; t.Part == urlnorm.PartPath {
@@ -467,7 +467,11 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 			}
 		}
 	}
-	for _, a := range r.Transform {
+	// On whole tokens, a whole key addresses at most one token, which tokenAt finds without a
+	// scan of every token per action; out holds the URL's tokens at their indexes in v.whole.
+	indexed := whole || !v.split
+	for ai := range r.Transform {
+		a := &r.Transform[ai]
 		val := a.Value
 		switch a.Op {
 		case Copy:
@@ -509,6 +513,21 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 			// An absent deep token is left absent: there is no place to put it.
 			continue
 		}
+		if indexed && (a.Key.Part != urlnorm.PartPath || a.Key.Pos != 0 || a.Key.RPos != 0) {
+			if i := v.tokenAt(a.Key); i >= 0 && out[i].Part != 0 {
+				t := &out[i]
+				if a.Op == Delete {
+					t.Part = 0 // AppendJoin skips tokens of no part
+					changed = true
+				} else {
+					changed = changed || t.Value != val || t.Bare
+					t.Value, t.Bare = val, false
+				}
+			} else if a.Op != Delete {
+				ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
+			}
+			continue
+		}
 		for i := range out {
 			t := &out[i]
 			if t.Part == 0 || !sameToken(t.Key, a.Key) {
@@ -536,7 +555,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 	sc.outUsed = max(sc.outUsed, len(out))
 	sc.ins = ins
 	if !changed && len(ins) == 0 {
-		return dst, false
+		return false
 	}
 	if len(ins) > 0 {
 		fin := sc.fin[:0]
@@ -563,7 +582,7 @@ func rewrite(dst []byte, r *Rule, v *view, sc *scratch, whole bool) ([]byte, boo
 	}
 	sc.ins = ins
 	sc.joined = out
-	return urlnorm.AppendJoin(dst, out), true
+	return true
 }
 
 // insertBefore returns the number of the URL's nseg path segments that come before a segment

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -261,6 +262,8 @@ func TestKeyCleanFastRef(t *testing.T) {
 		{`if path(1,-)="a" then query("0")="x"`, "http://h.example/a?b=1"},                  // added out of order
 		{`if path(1,-)="a" then path(1,-)=- path(2,-)=-`, "http://h.example/a/b"},           // whole path deleted
 		{`if path(1,-)="a" then port=- userinfo=-`, "http://u:p@h.example:81/a"},            // deletions
+		// Plain, but longer than a key may be: the key writer refuses it.
+		{`if path(1,-)="a" then path(1,-)="` + strings.Repeat("x", 1000) + `"`, "http://h.example/a/" + strings.Repeat("b", 7600)},
 	}
 	for _, tt := range tests {
 		s := mustSet(t, &Options{Key: urlnorm.Crawler}, `host=h.example cov=1 prec=1 sup=1 `+tt.rule)
@@ -407,8 +410,9 @@ func sameView(v, w *view) bool {
 		v.pat == w.pat && v.hostHas == w.hostHas && v.split == w.split && v.deepDone == w.deepDone
 }
 
-// TestJoinedTokens checks joinedTokens against urlnorm.Tokenize of the URL that AppendJoin writes
-// of rewritten tokens: deleted (Part 0), set and inserted tokens, in any order of parts.
+// TestJoinedTokens checks appendJoined against urlnorm.AppendJoin (the URL it writes) and
+// urlnorm.Tokenize of that URL (its tokens), of rewritten tokens: deleted (Part 0), set and
+// inserted tokens, in any order of parts.
 func TestJoinedTokens(t *testing.T) {
 	tok := func(p urlnorm.Part, v string) urlnorm.Token {
 		return urlnorm.Token{Key: urlnorm.Key{Part: p}, Value: v}
@@ -457,24 +461,27 @@ func TestJoinedTokens(t *testing.T) {
 	}{"too many parameters", many, false})
 	for _, tt := range tests {
 		pre := []urlnorm.Token{{Value: "before"}}
-		got, ok := joinedTokens(slices.Clone(pre), tt.toks)
+		b, got, ok := appendJoined([]byte("before "), slices.Clone(pre), tt.toks)
+		u := string(urlnorm.AppendJoin(nil, tt.toks))
+		if string(b) != "before "+u {
+			t.Errorf("%s: appendJoined wrote %q, AppendJoin %q", tt.name, b, "before "+u)
+		}
 		if ok != tt.ok {
-			t.Errorf("%s: joinedTokens ok = %v, want %v", tt.name, ok, tt.ok)
+			t.Errorf("%s: appendJoined ok = %v, want %v", tt.name, ok, tt.ok)
 			continue
 		}
 		if !ok {
 			if !slices.Equal(got, pre) {
-				t.Errorf("%s: joinedTokens failed but changed dst: %v", tt.name, got)
+				t.Errorf("%s: appendJoined failed but changed dst: %v", tt.name, got)
 			}
 			continue
 		}
-		u := string(urlnorm.AppendJoin(nil, tt.toks))
 		want, err := urlnorm.Tokenize(slices.Clone(pre), u)
 		if err != nil {
 			t.Fatalf("%s: Tokenize(%q): %v", tt.name, u, err)
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("%s: joinedTokens of %q =\n%+v\nTokenize:\n%+v", tt.name, u, got, want)
+			t.Errorf("%s: appendJoined of %q =\n%+v\nTokenize:\n%+v", tt.name, u, got, want)
 		}
 	}
 	// The keys of dev URLs, each token but the scheme and host deleted in turn, with a segment
@@ -500,15 +507,18 @@ func TestJoinedTokens(t *testing.T) {
 				if insert {
 					rw = append(rw, seg(0, 1, "new"))
 				}
-				got, ok := joinedTokens(nil, rw)
+				b, got, ok := appendJoined(nil, nil, rw)
 				u := string(urlnorm.AppendJoin(nil, rw))
+				if string(b) != u {
+					t.Fatalf("appendJoined wrote %q, AppendJoin %q", b, u)
+				}
 				want, err := urlnorm.Tokenize(nil, u)
 				if err != nil || len(want) > 2+scanParams {
 					continue
 				}
 				checked++
 				if !ok || !slices.Equal(got, want) {
-					t.Fatalf("joinedTokens of %q (%v) =\n%+v\nTokenize:\n%+v", u, ok, got, want)
+					t.Fatalf("appendJoined of %q (%v) =\n%+v\nTokenize:\n%+v", u, ok, got, want)
 				}
 			}
 		}

@@ -1055,10 +1055,8 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 // URL again.
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	sc.nextOK = false
-	var changed bool
 	whole := sc.inArena && s.rules[i].wholeOK
-	sc.buf, changed = rewrite(sc.buf[:0], &s.rules[i].Rule, &sc.v, sc, whole)
-	if !changed {
+	if !rewrite(&s.rules[i].Rule, &sc.v, sc, whole) {
 		return cur, nil
 	}
 	// The canonicalizer reads the rewritten URL in place; it must not keep it, so an error
@@ -1069,12 +1067,22 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 		// The result goes after the URLs met so far, which stay as they are.
 		canon, mark = sc.arena, len(sc.arena)
 	}
-	if whole && s.tokenKey && len(sc.buf) <= urlnorm.DefaultMaxLength && keyClean(sc.v.whole, sc.out, sc.ins) {
-		// The tokens show that the rewritten URL is its own key: no need to read it again,
-		// and its tokens are the rewritten ones, renumbered.
-		canon = append(canon, sc.buf...)
-		sc.next, sc.nextOK = joinedTokens(sc.next[:0], sc.joined)
-	} else if s.keyer != nil {
+	clean := whole && s.tokenKey && keyClean(sc.v.whole, sc.out, sc.ins)
+	if clean {
+		// The tokens show that the rewritten URL is its own key: it is written in place, with
+		// its tokens (the rewritten ones, renumbered), and not read again.
+		canon, sc.next, sc.nextOK = appendJoined(canon, sc.next[:0], sc.joined)
+		if len(canon)-mark > urlnorm.DefaultMaxLength {
+			// Too long to be a key: the key writer reports it.
+			sc.buf = append(sc.buf[:0], canon[mark:]...)
+			canon, sc.nextOK, clean = canon[:mark], false, false
+		}
+	} else {
+		sc.buf = urlnorm.AppendJoin(sc.buf[:0], sc.joined)
+	}
+	switch {
+	case clean:
+	case s.keyer != nil:
 		raw := unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf))
 		if sc.inArena {
 			// The key writer gives the tokens of the key with it; they point into the arena.
@@ -1092,7 +1100,7 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 			_, err = s.keyer.AppendKey(nil, raw)
 			return "", &Error{Op: "key", Input: raw, Err: err}
 		}
-	} else {
+	default:
 		c := s.canonicalizer()
 		canon, err = c.AppendCanonical(canon, unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf)))
 		if err != nil {
