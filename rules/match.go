@@ -19,10 +19,6 @@ type view struct {
 	// deepAt[i] is the index in deep of the first deep token of whole[i] (deepAt[len(whole)] is
 	// len(deep)), made with deep, so that lookup finds a deep key's token without a scan.
 	deepAt []int32
-	// Until deep is made, tokDeep[2i] and tokDeep[2i+1] delimit in tokBuf the split of whole[i]
-	// alone (tokDeep[2i] < 0: not made yet), so that lookup splits only the tokens it reads.
-	tokDeep   []int32
-	tokBuf    []urlnorm.Token
 	pat       Patterns // the host's patterns, nil if none
 	hostTree  *node    // the index tree of the host's own rules, nil if none
 	doms      []*node  // the index trees of the domains the host is in, longest first
