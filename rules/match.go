@@ -18,7 +18,7 @@ type view struct {
 	deepBuf []urlnorm.Token
 	// deepAt[i] is the index in deep of the first deep token of whole[i] (deepAt[len(whole)] is
 	// len(deep)), made with deep, so that lookup finds a deep key's token without a scan.
-	deepAt []int32
+	deepAt    []int32
 	pat       Patterns // the host's patterns, nil if none
 	hostTree  *node    // the index tree of the host's own rules, nil if none
 	doms      []*node  // the index trees of the domains the host is in, longest first
