@@ -80,28 +80,18 @@ func byteSize(n int) string {
 // BenchmarkAppendHashesCorpus hashes the main texts of the neardup corpus
 // named by UNDUST_NEARDUP; it skips without it.
 func BenchmarkAppendHashesCorpus(b *testing.B) {
-	texts := corpus.MainTexts(b, 4042)
-	var n int64
-	for _, t := range texts {
-		n += int64(len(t))
-	}
-	var dst []uint64
-	b.SetBytes(n)
-	b.ReportAllocs()
-	cpu := cpubench.Start(b)
-	for b.Loop() {
-		for _, t := range texts {
-			dst = AppendHashes(dst[:0], t, Options{})
-		}
-	}
-	cpu.Report(n)
+	benchHashTexts(b, corpus.MainTexts(b, 4042))
 }
 
 // BenchmarkAppendHashesPages hashes the committed pages of
 // testdata/pages.jsonl (the Debian FAQ in Chinese and English), so that a
 // figure on real text is at hand without the neardup corpus.
 func BenchmarkAppendHashesPages(b *testing.B) {
-	texts := corpusTexts(b)
+	benchHashTexts(b, corpusTexts(b))
+}
+
+// benchHashTexts hashes texts with the default Options, all of them per op.
+func benchHashTexts(b *testing.B, texts []string) {
 	var n int64
 	for _, t := range texts {
 		n += int64(len(t))
