@@ -26,7 +26,7 @@ import (
 //   - A rewritten URL is not tokenized again: its view is built from the tokens of the rewrite,
 //     renumbered (appendJoined, which writes the URL in the same pass), when keyClean shows that
 //     it is its own key, or from the tokens that urlnorm's key writer gives with its key
-//     (AppendKeyTokens) when it is keyed again; a view keeps the index trees of its host when
+//     (AppendKeyLayout and its AppendTokens) when it is keyed again; a view keeps the index trees of its host when
 //     the host is that of the view before.
 
 // everyHostFilter is what mayMatch knows of the rules of every host: the query parameter

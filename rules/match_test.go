@@ -605,8 +605,9 @@ func TestScratchConvert(t *testing.T) {
 	}
 }
 
-// TestLearnedKeyTokens checks urlnorm's AppendKeyTokens with the learned set's key flags against
-// Tokenize of the key, on every dev URL and its noRulesURL variant.
+// TestLearnedKeyTokens checks urlnorm's AppendKeyLayout and the layout's AppendTokens, with the
+// learned set's key flags, against Tokenize of the key, on every dev URL and its noRulesURL
+// variant.
 func TestLearnedKeyTokens(t *testing.T) {
 	s := loadLearned(t)
 	var buf []byte
@@ -616,10 +617,14 @@ func TestLearnedKeyTokens(t *testing.T) {
 		for _, u := range []string{l.URL, noRulesURL(l.URL)} {
 			k, kerr := s.keyer.Key(u)
 			var err error
-			buf, toks, err = s.keyer.AppendKeyTokens(buf[:0], toks[:0], u)
+			var lay urlnorm.KeyLayout
+			buf, err = s.keyer.AppendKeyLayout(buf[:0], u, &lay)
+			if err == nil {
+				toks, err = lay.AppendTokens(toks[:0], string(buf))
+			}
 			if kerr != nil || err != nil {
 				if fmt.Sprint(kerr) != fmt.Sprint(err) {
-					t.Fatalf("AppendKeyTokens(%q): %v; Key: %v", u, err, kerr)
+					t.Fatalf("AppendKeyLayout(%q) and its tokens: %v; Key: %v", u, err, kerr)
 				}
 				continue
 			}
@@ -628,7 +633,7 @@ func TestLearnedKeyTokens(t *testing.T) {
 				t.Fatal(err)
 			}
 			if string(buf) != k || !slices.Equal(toks, want) {
-				t.Fatalf("AppendKeyTokens(%q) = %q, %+v; key %q, Tokenize %+v", u, buf, toks, k, want)
+				t.Fatalf("AppendKeyLayout(%q) = %q, tokens %+v; key %q, Tokenize %+v", u, buf, toks, k, want)
 			}
 			checked++
 		}

@@ -1085,11 +1085,15 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	case s.keyer != nil:
 		raw := unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf))
 		if sc.inArena {
-			// The key writer gives the tokens of the key with it; they point into the arena.
-			c, toks, kerr := s.keyer.AppendKeyTokens(canon, sc.next[:0], raw)
-			sc.next = toks
-			if kerr == nil {
-				canon, sc.nextOK = c, true
+			// The key writer gives the layout of the key, from which its tokens are made;
+			// they point into the arena.
+			var l urlnorm.KeyLayout
+			if c, kerr := s.keyer.AppendKeyLayout(canon, raw, &l); kerr == nil {
+				toks, terr := l.AppendTokens(sc.next[:0], bytesString(c[len(canon):]))
+				sc.next = toks
+				if terr == nil {
+					canon, sc.nextOK = c, true
+				}
 			}
 		}
 		if !sc.nextOK {

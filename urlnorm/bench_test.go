@@ -61,13 +61,18 @@ func BenchmarkAppendKey(b *testing.B) {
 	benchCorpus(b, func(u string) { buf, _ = n.AppendKey(buf[:0], u) })
 }
 
-// BenchmarkAppendKeyTokens is AppendKey with the key's tokens (AppendKeyTokens), and
-// BenchmarkAppendKeyTokenize AppendKey then Tokenize of the key, the same result read again.
-func BenchmarkAppendKeyTokens(b *testing.B) {
+// BenchmarkAppendKeyLayoutTokens is AppendKeyLayout then the layout's AppendTokens, a key with
+// its tokens, and BenchmarkAppendKeyTokenize AppendKey then Tokenize of the key, the same
+// result read again.
+func BenchmarkAppendKeyLayoutTokens(b *testing.B) {
 	n := New(Crawler)
 	buf := make([]byte, 0, 4096)
 	toks := make([]Token, 0, 64)
-	benchCorpus(b, func(u string) { buf, toks, _ = n.AppendKeyTokens(buf[:0], toks[:0], u) })
+	var l KeyLayout
+	benchCorpus(b, func(u string) {
+		buf, _ = n.AppendKeyLayout(buf[:0], u, &l)
+		toks, _ = l.AppendTokens(toks[:0], unsafe.String(unsafe.SliceData(buf), len(buf)))
+	})
 }
 
 func BenchmarkAppendKeyTokenize(b *testing.B) {

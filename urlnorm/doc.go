@@ -117,9 +117,11 @@
 //
 // Tokenize expects the shape Canonical and Key print and does not
 // canonicalize; it references substrings of its input and, with room in dst,
-// does not allocate. [Normalizer.AppendKeyTokens] gives a key and its tokens
-// together, the tokens taken from where the key writer put each part rather
-// than read again from the key; they equal Tokenize of the key.
+// does not allocate. [Normalizer.AppendKeyLayout] writes a key with its
+// [KeyLayout], where the key writer put each part: the host and the query
+// can be read from it, and its AppendTokens makes the key's tokens, when
+// they are needed, without reading the key again; they equal Tokenize of
+// the key.
 //
 // # Concurrency and allocation
 //

@@ -33,27 +33,6 @@ func ExampleAppendJoin() {
 	// http://ag.arizona.edu/srnr/about/art
 }
 
-func ExampleNormalizer_AppendKeyTokens() {
-	n := urlnorm.New(urlnorm.Crawler)
-	key, toks, err := n.AppendKeyTokens(nil, nil, "HTTP://Example.COM:80/a/./b/?utm_source=x&z=1&a=2#top")
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(string(key))
-	for _, t := range toks {
-		fmt.Printf("%-10s %q\n", t.Key, t.Value)
-	}
-	// Output:
-	// http://example.com/a/b/?a=2&z=1
-	// scheme     "http"
-	// host       "example.com"
-	// path(1,3)  "a"
-	// path(2,2)  "b"
-	// path(3,1)  ""
-	// query(a)   "2"
-	// query(z)   "1"
-}
-
 func ExampleNormalizer_AppendKeyLayout() {
 	n := urlnorm.New(urlnorm.Crawler)
 	var l urlnorm.KeyLayout

@@ -21,17 +21,34 @@ var keyTokensFlags = []Flags{
 	Safe&^DropUserinfo | HTTPSToHTTP, Safe | DropBareQuery, 0, GuessScheme,
 }
 
-// checkKeyTokens checks that AppendKeyTokens of raw writes the key that AppendKey writes, after
+// appendKeyTokens appends the key of raw to dst and its tokens to toks, as a caller that wants
+// both at once does: AppendKeyLayout, then the layout's AppendTokens. On an error it returns dst
+// and toks as they were.
+func appendKeyTokens(n *Normalizer, dst []byte, toks []Token, raw string) ([]byte, []Token, error) {
+	start := len(dst)
+	var l KeyLayout
+	out, err := n.AppendKeyLayout(dst, raw, &l)
+	if err != nil {
+		return dst[:start], toks, err
+	}
+	toks, err = l.AppendTokens(toks, unsafe.String(unsafe.SliceData(out[start:]), len(out)-start))
+	if err != nil {
+		return dst[:start], toks, err
+	}
+	return out, toks, nil
+}
+
+// checkKeyTokens checks that appendKeyTokens of raw writes the key that AppendKey writes, after
 // what dst held, and the tokens that Tokenize of that key gives, after what toks held.
 func checkKeyTokens(t *testing.T, n *Normalizer, raw string) {
 	t.Helper()
 	prefix := []byte("prefix")
 	pre := []Token{{Key: Key{Part: PartHost}, Value: "before"}}
 	want, werr := n.AppendKey(append([]byte(nil), prefix...), raw)
-	got, toks, err := n.AppendKeyTokens(append([]byte(nil), prefix...), append([]Token(nil), pre...), raw)
+	got, toks, err := appendKeyTokens(n, append([]byte(nil), prefix...), append([]Token(nil), pre...), raw)
 	if werr != nil {
 		if err == nil || err.Error() != werr.Error() || string(got) != string(prefix) || len(toks) != 1 {
-			t.Fatalf("AppendKeyTokens(%v, %q) = %q, %d tokens, %v; want the error %v and the buffers unchanged", n.Flags(), clip(raw), clip(string(got)), len(toks), err, werr)
+			t.Fatalf("appendKeyTokens(%v, %q) = %q, %d tokens, %v; want the error %v and the buffers unchanged", n.Flags(), clip(raw), clip(string(got)), len(toks), err, werr)
 		}
 		return
 	}
@@ -40,22 +57,22 @@ func checkKeyTokens(t *testing.T, n *Normalizer, raw string) {
 	if terr != nil {
 		// Only a key of too many tokens fails, with the buffers as they were.
 		if !errors.Is(err, ErrTooManyTokens) || !errors.Is(terr, ErrTooManyTokens) || string(got) != string(prefix) || len(toks) != 1 {
-			t.Fatalf("AppendKeyTokens(%v, %q) = %v; Tokenize of its key %v", n.Flags(), clip(raw), err, terr)
+			t.Fatalf("appendKeyTokens(%v, %q) = %v; Tokenize of its key %v", n.Flags(), clip(raw), err, terr)
 		}
 		return
 	}
 	if err != nil {
-		t.Fatalf("AppendKeyTokens(%v, %q) = %v", n.Flags(), clip(raw), err)
+		t.Fatalf("appendKeyTokens(%v, %q) = %v", n.Flags(), clip(raw), err)
 	}
 	if string(got) != string(want) {
-		t.Fatalf("AppendKeyTokens(%v, %q) wrote %q, AppendKey %q", n.Flags(), clip(raw), clip(string(got)), clip(string(want)))
+		t.Fatalf("appendKeyTokens(%v, %q) wrote %q, AppendKey %q", n.Flags(), clip(raw), clip(string(got)), clip(string(want)))
 	}
 	checkKeyLayout(t, n, raw, prefix, key, wtoks[len(pre):])
 	if slices.Equal(wtoks, toks) {
 		return
 	}
 	if diff := cmp.Diff(wtoks, toks); diff != "" {
-		t.Fatalf("AppendKeyTokens(%v, %q) mismatch with Tokenize(%q) (-want +got):\n%s", n.Flags(), clip(raw), clip(key), diff)
+		t.Fatalf("appendKeyTokens(%v, %q) mismatch with Tokenize(%q) (-want +got):\n%s", n.Flags(), clip(raw), clip(key), diff)
 	}
 }
 
@@ -171,9 +188,9 @@ func TestAppendKeyTokensTooMany(t *testing.T) {
 	} {
 		checkKeyTokens(t, n, raw)
 	}
-	dst, toks, err := n.AppendKeyTokens([]byte("x"), nil, "http://h"+strings.Repeat("/a", maxTokens+1))
+	dst, toks, err := appendKeyTokens(n, []byte("x"), nil, "http://h"+strings.Repeat("/a", maxTokens+1))
 	if !errors.Is(err, ErrTooManyTokens) || string(dst) != "x" || len(toks) != 0 {
-		t.Errorf("AppendKeyTokens(too many segments) = %q, %d tokens, %v; want x, 0, ErrTooManyTokens", dst, len(toks), err)
+		t.Errorf("appendKeyTokens(too many segments) = %q, %d tokens, %v; want x, 0, ErrTooManyTokens", dst, len(toks), err)
 	}
 	var l KeyLayout
 	b, err := n.AppendKeyLayout(nil, "http://h/?"+strings.Repeat("a&", maxTokens), &l)
@@ -192,10 +209,10 @@ func TestAppendKeyTokensAllocs(t *testing.T) {
 	toks := make([]Token, 0, 32)
 	u := "https://www.example.com/a/b/c.html?z=1&y=2&utm_source=x#f"
 	allocs := testing.AllocsPerRun(100, func() {
-		buf, toks, _ = n.AppendKeyTokens(buf[:0], toks[:0], u)
+		buf, toks, _ = appendKeyTokens(n, buf[:0], toks[:0], u)
 	})
 	if allocs != 0 {
-		t.Errorf("AppendKeyTokens into reused buffers: %v allocs, want 0", allocs)
+		t.Errorf("appendKeyTokens into reused buffers: %v allocs, want 0", allocs)
 	}
 	allocs = testing.AllocsPerRun(100, func() {
 		var l KeyLayout

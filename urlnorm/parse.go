@@ -169,7 +169,7 @@ func removeTabNewline(s string) string {
 // flags, then apply the key-class flags in place.
 //
 // With lay not nil, it records there where the parts of the result are, for
-// AppendKeyTokens.
+// AppendKeyLayout.
 func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string, lay *layout) ([]byte, error) {
 	start := len(dst)
 	if len(raw) > n.maxLen {

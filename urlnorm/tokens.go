@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"unsafe"
 )
 
 // Part names the part of a URL that a token comes from.
@@ -259,37 +258,6 @@ func appendQueryTokens(dst []Token, query string) (_ []Token, ok bool) {
 		}
 		query = query[j+1:]
 	}
-}
-
-// AppendKeyTokens is [Normalizer.AppendKey] that also appends the tokens of the key to toks, as
-// [Tokenize] of the key would give them, but taken from what the key writer knows of where its
-// parts are: it does not read the key again to find them. It returns the extended buffer and
-// token slice.
-//
-// The tokens' Values (and query Names) point into the bytes of the key in the returned buffer,
-// without copying: they stay valid while those bytes are not modified (appending to the buffer
-// does not modify them; reusing it does). Copy a Value with strings.Clone to keep it longer.
-//
-// On error, AppendKeyTokens returns dst and toks unchanged with the error of AppendKey, or, for
-// a key of more than 32767 path segments or query parameters (possible only with an
-// Options.MaxLength above the default), an *Error of Op "tokenize" wrapping [ErrTooManyTokens].
-// Like AppendKey, it does not allocate when dst and toks have room (and the query has at most 32
-// parameters).
-func (n *Normalizer) AppendKeyTokens(dst []byte, toks []Token, raw string) ([]byte, []Token, error) {
-	start := len(dst)
-	var l KeyLayout
-	dst, err := n.AppendKeyLayout(dst, raw, &l)
-	if err != nil {
-		return dst, toks, err
-	}
-	s := unsafe.String(unsafe.SliceData(dst), len(dst)) // dst is not empty: it holds the key
-	t0 := len(toks)
-	toks, ok := l.appendTokens(toks, s[start:])
-	if !ok {
-		clear(toks[t0:])
-		return dst[:start], toks[:t0], &Error{Op: "tokenize", URL: string(dst[start:]), Err: ErrTooManyTokens}
-	}
-	return dst, toks, nil
 }
 
 // A KeyLayout says where the parts of a key that [Normalizer.AppendKeyLayout] wrote are, as

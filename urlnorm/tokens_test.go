@@ -311,7 +311,7 @@ func TestAppendJoinSlow(t *testing.T) {
 	var buf []byte
 	for _, u := range urls {
 		var err error
-		if buf, toks, err = n.AppendKeyTokens(buf[:0], toks[:0], u); err != nil {
+		if buf, toks, err = appendKeyTokens(n, buf[:0], toks[:0], u); err != nil {
 			continue
 		}
 		for range 4 {
