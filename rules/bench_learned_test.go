@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -88,25 +87,7 @@ func BenchmarkLearned(b *testing.B) {
 		}
 	}
 	b.Logf("%d rules, %d URLs: %d rewritten, %d unchanged, %d on a host without rules untouched", s.Len(), len(all), len(changed), len(same), len(norules))
-	run := func(name string, urls []string, f func(string)) {
-		b.Run(name, func(b *testing.B) {
-			n := 0
-			for _, u := range urls {
-				n += len(u)
-			}
-			b.SetBytes(int64(n / len(urls)))
-			b.ReportAllocs()
-			i := 0
-			cpu := cpubench.Start(b)
-			for b.Loop() {
-				f(urls[i])
-				if i++; i == len(urls) {
-					i = 0
-				}
-			}
-			cpu.Report(int64(n / len(urls)))
-		})
-	}
+	run := func(name string, urls []string, f func(string)) { benchURLs(b, name, urls, f) }
 	var buf []byte
 	norm := func(u string) { s.Normalize(u) }
 	run("urlparse", all, func(u string) { url.Parse(u) })

@@ -81,25 +81,7 @@ func BenchmarkNormalize(b *testing.B) {
 		}
 	}
 	b.Logf("%d rules, %d URLs: %d rewritten, %d unchanged, %d matched by no rule", s.Len(), len(all), len(changed), len(same), len(nomatch))
-	run := func(name string, urls []string, f func(string)) {
-		b.Run(name, func(b *testing.B) {
-			n := 0
-			for _, u := range urls {
-				n += len(u)
-			}
-			b.SetBytes(int64(n / len(urls)))
-			b.ReportAllocs()
-			i := 0
-			cpu := cpubench.Start(b)
-			for b.Loop() {
-				f(urls[i])
-				if i++; i == len(urls) {
-					i = 0
-				}
-			}
-			cpu.Report(int64(n / len(urls)))
-		})
-	}
+	run := func(name string, urls []string, f func(string)) { benchURLs(b, name, urls, f) }
 	norm := func(u string) { s.Normalize(u) }
 	run("all", all, norm)
 	// The median and 90th percentile of the time per URL, each URL timed on its own over
@@ -141,6 +123,28 @@ func BenchmarkNormalize(b *testing.B) {
 	key := urlnorm.New(urlnorm.Crawler)
 	var buf []byte
 	run("urlnorm-key", all, func(u string) { buf, _ = key.AppendKey(buf[:0], u) })
+}
+
+// benchURLs runs f over urls, one URL per op in turn, as the sub-benchmark name, reporting the
+// mean URL's bytes, allocations and CPU time.
+func benchURLs(b *testing.B, name string, urls []string, f func(string)) {
+	b.Run(name, func(b *testing.B) {
+		n := 0
+		for _, u := range urls {
+			n += len(u)
+		}
+		b.SetBytes(int64(n / len(urls)))
+		b.ReportAllocs()
+		i := 0
+		cpu := cpubench.Start(b)
+		for b.Loop() {
+			f(urls[i])
+			if i++; i == len(urls) {
+				i = 0
+			}
+		}
+		cpu.Report(int64(n / len(urls)))
+	})
 }
 
 // BenchmarkLoad reads a 10,000-rule file and reports the heap the set keeps per rule.

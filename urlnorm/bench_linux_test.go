@@ -31,20 +31,26 @@ func BenchmarkCorpusCPU(b *testing.B) {
 		{"NetURLParse", func(u string) { url.Parse(u) }},
 	}
 	for _, f := range fs {
-		b.Run(f.name, func(b *testing.B) {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var cpu time.Duration
-			passes := 0
-			for b.Loop() {
-				t0 := cpubench.ThreadTime()
-				for _, u := range urls {
-					f.f(u)
-				}
-				cpu += cpubench.ThreadTime() - t0
-				passes++
-			}
-			b.ReportMetric(float64(cpu.Nanoseconds())/float64(passes*len(urls)), "cpu-ns/URL")
-		})
+		benchThreadCPU(b, f.name, len(urls), func(i int) { f.f(urls[i]) }, "cpu-ns/URL")
 	}
+}
+
+// benchThreadCPU runs f(0) to f(n-1) per op, on a locked thread, as the sub-benchmark name, and
+// reports the thread's CPU time per call as the metric unit.
+func benchThreadCPU(b *testing.B, name string, n int, f func(int), unit string) {
+	b.Run(name, func(b *testing.B) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var cpu time.Duration
+		passes := 0
+		for b.Loop() {
+			t0 := cpubench.ThreadTime()
+			for i := range n {
+				f(i)
+			}
+			cpu += cpubench.ThreadTime() - t0
+			passes++
+		}
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(passes*n), unit)
+	})
 }
