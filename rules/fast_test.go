@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -274,4 +275,133 @@ func BenchmarkMayMatch(b *testing.B) {
 	var buf []byte
 	run("key", func(i int) { buf, _ = key.AppendKey(buf[:0], urls[i]) })
 	run("mayMatch", func(i int) { s.mayMatchKey(keys[i]) })
+}
+
+// hostTreesRef is hostFilter.trees by the maps of Set.matchFrom: the host's own tree and
+// patterns (has: it has either), and the trees of the domains among the host and its suffixes
+// after a dot, longest first.
+func hostTreesRef(s *Set, h string) (tree *node, pat Patterns, has bool, doms []*node) {
+	if t, ok := s.exact[h]; ok {
+		tree, has = t, true
+	}
+	if p, ok := s.opts.Patterns[h]; ok {
+		pat, has = p, true
+	}
+	if t := s.domain[h]; t != nil {
+		doms = append(doms, t)
+	}
+	for i := 0; i < len(h); i++ {
+		if h[i] == '.' {
+			if t := s.domain[h[i+1:]]; t != nil {
+				doms = append(doms, t)
+			}
+		}
+	}
+	return tree, pat, has, doms
+}
+
+// hostileHosts are hosts at the edges of hostFilter's scans, made from the names of s: many
+// labels, long labels, empty labels, IPv6 literals, ports and userinfo left in, trailing dots,
+// AllHosts, lengths around a word.
+func hostileHosts(s *Set) []string {
+	hs := []string{"", ".", "..", "*", "*.com", "a.*", "[::1]", "[2001:db8::1]", "[::1]:80", "u@a.com",
+		"a.com:8080", "com", "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "a..b", ".com", "com.",
+		strings.Repeat("a.", 200) + "com", strings.Repeat("x", 300), strings.Repeat(".", 100),
+		strings.Repeat("abcdefgh.", 40), strings.Repeat("a", 63) + "." + strings.Repeat("b", 63) + ".com"}
+	var names []string
+	for h := range s.exact {
+		names = append(names, h)
+	}
+	for h := range s.domain {
+		names = append(names, h)
+	}
+	for h := range s.opts.Patterns {
+		names = append(names, h)
+	}
+	for _, h := range names {
+		hs = append(hs, h, "www."+h, "a.b."+h, "x"+h, h+".", "."+h, h+".example", h[1:], h[:len(h)-1],
+			"u@"+h, h+":80", "[::1]."+h, strings.Repeat("a.", 100)+h, strings.Repeat("x", 70)+"."+h,
+			strings.Repeat("abcdefgh", 40)+h, strings.ToUpper(h))
+		if i := strings.IndexByte(h, '.'); i >= 0 {
+			hs = append(hs, h[i:], h[i+1:], h[:i], h[:i]+"."+h)
+		}
+	}
+	return hs
+}
+
+// TestHostTreesRef checks hostFilter.trees, mayHave and mayEndIn against the maps (hostTreesRef)
+// on the hosts of the dev URLs' keys and of their variants (moved to a host without rules among
+// them), and on hostile hosts, with the learned rules and with the rules of TestMayMatchEdges.
+func TestHostTreesRef(t *testing.T) {
+	var rs []Rule
+	for _, l := range strings.Split(strings.TrimSpace(mayMatchRules), "\n") {
+		r, err := ParseRule(strings.TrimPrefix(l, "rule "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	edges, err := NewSet(rs, &Options{Key: urlnorm.Crawler, Patterns: map[string]Patterns{"p.ab.io": &splitter{seps: "-"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned := loadLearned(t)
+	var dev []string
+	seen := map[string]bool{}
+	ls := loadDev(t, 0)
+	step := 3
+	if testing.Short() {
+		step = 30
+	}
+	for n := 0; n < len(ls); n += step {
+		for _, u := range variants(ls[n].URL) {
+			var lay urlnorm.KeyLayout
+			k, err := learned.keyer.AppendKeyLayout(nil, u, &lay)
+			if err != nil {
+				continue
+			}
+			i, j := lay.Host()
+			if h := string(k[i:j]); !seen[h] {
+				seen[h] = true
+				dev = append(dev, h)
+			}
+		}
+	}
+	for _, s := range []*Set{learned, edges} {
+		hosts := append(hostileHosts(s), dev...)
+		yes, no := 0, 0
+		var doms []*node
+		for _, h := range hosts {
+			tree, pat, has, want := hostTreesRef(s, h)
+			var e *hostEnt
+			e, doms = s.hosts.trees(h, doms[:0])
+			if got := e != nil; got != has || has && (e.tree != tree || e.pat != pat) {
+				t.Fatalf("trees(%q): entry %v, want own rules or patterns %v", h, e, has)
+			}
+			if !slices.Equal(doms, want) {
+				t.Fatalf("trees(%q): %d domain trees %p, want %d %p", h, len(doms), doms, len(want), want)
+			}
+			some := has || len(want) > 0
+			var w hostWalk
+			if s.hosts.mayHave(h) != some || s.hosts.mayHaveWalk(h, &w) != some {
+				t.Fatalf("mayHave(%q) = %v, want %v", h, !some, some)
+			}
+			e2, doms2 := s.hosts.treesWalk(h, nil, &w)
+			if e2 != e || !slices.Equal(doms2, doms) {
+				t.Fatalf("treesWalk(%q) differs from trees", h)
+			}
+			if some && !s.hosts.mayEndIn(h) {
+				t.Fatalf("mayEndIn(%q) = false, but it has rules", h)
+			}
+			if some {
+				yes++
+			} else {
+				no++
+			}
+		}
+		t.Logf("%d hosts: %d with rules, %d without", len(hosts), yes, no)
+		if yes == 0 || no == 0 {
+			t.Errorf("%d hosts with rules, %d without: the test checks nothing", yes, no)
+		}
+	}
 }
