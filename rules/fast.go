@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math/bits"
 	"strings"
 	"unsafe"
 
@@ -38,11 +39,15 @@ type everyHostFilter struct {
 	bloom [4]uint64
 	names []string        // up to maxKids names, scanned
 	set   map[string]bool // more names
+	// heads has the bit headBit of the first two bytes of each name set, as queryMayHave reads
+	// them at the start of a parameter (headKeys), so that most parameters cost one test
+	// instead of a scan of their name; empty says that the empty name is among the names.
+	heads [8]uint64
+	empty bool
 }
 
 // newEveryHostFilter makes the filter of the rules of every host among rs.
 func newEveryHostFilter(rs []crule) everyHostFilter {
-	f := everyHostFilter{ok: true}
 	seen := map[string]bool{}
 	for i := range rs {
 		r := &rs[i]
@@ -62,8 +67,21 @@ func newEveryHostFilter(rs []crule) everyHostFilter {
 			return everyHostFilter{}
 		}
 		seen[name] = true
+	}
+	return everyFilterOf(seen)
+}
+
+// everyFilterOf is the filter of the names in seen, which it keeps.
+func everyFilterOf(seen map[string]bool) everyHostFilter {
+	f := everyHostFilter{ok: true}
+	for name := range seen {
 		b := nameBit(name)
 		f.bloom[b>>6] |= 1 << (b & 63)
+		f.empty = f.empty || name == ""
+		for _, k := range headKeys(name) {
+			b := headBit(k)
+			f.heads[b>>6] |= 1 << (b & 63)
+		}
 	}
 	if len(seen) > maxKids {
 		f.set = seen
@@ -84,6 +102,25 @@ func nameBit(name string) uint8 {
 	}
 	return b
 }
+
+// headKeys are the first two bytes (the low 16 bits of the little-endian word of the parameter's
+// first bytes) that a parameter named name may start with: a name of two bytes or more starts
+// with them; a name of one byte is followed by '=', '&' or the end of the query (a 0 byte); the
+// empty name has none (everyHostFilter.empty).
+func headKeys(name string) []uint64 {
+	switch len(name) {
+	case 0:
+		return nil
+	case 1:
+		c := uint64(name[0])
+		return []uint64{c | '='<<8, c | '&'<<8, c}
+	default:
+		return []uint64{uint64(name[0]) | uint64(name[1])<<8}
+	}
+}
+
+// headBit is the bit of everyHostFilter.heads of the first two bytes k of a parameter.
+func headBit(k uint64) uint64 { return ((k & 0xffff) * 0x9e3779b97f4a7c15) >> 55 }
 
 // has reports whether name is one of the filter's names.
 func (f *everyHostFilter) has(name string) bool {
@@ -180,22 +217,28 @@ func (s *Set) mayMatchIn(u string, key bool) bool {
 	}
 	// The query ends at a '#'. Past it, and if the '?' is in the fragment, names are read that
 	// are no parameters: that only costs the full path.
-	return s.queryMayMatch(rest[q+1:])
+	return s.every.queryMayMatch(rest[q+1:])
 }
 
 // mayMatchLayout is mayMatchKey of u, a key that s.keyer wrote with the layout l: it finds the
-// host and the query from l instead of reading u. If it lets u through for its host, it fills
-// w (if not nil) for view.index.
-func (s *Set) mayMatchLayout(u string, l urlnorm.KeyLayout, w *hostWalk) bool {
+// host and the query from l instead of reading u. If w is not nil, it fills w with what it
+// learned of the host for view.index (if it let u through).
+func (s *Set) mayMatchLayout(u string, l *urlnorm.KeyLayout, w *hostWalk) bool {
 	if len(u) > maxTokensFilter {
 		return true
 	}
 	i, j := l.Host()
-	host := u[i:j]
-	if s.hosts.mayEndIn(host) && s.hosts.mayHaveWalk(host, w) {
-		return true
+	if s.hosts.mayEndAt(u, i, j) {
+		if s.hosts.mayHaveWalk(u[i:j], w) {
+			return true
+		}
+		if u[i:j] == AllHosts {
+			return false
+		}
+	} else if w != nil {
+		*w = hostWalk{ok: true} // no trees
 	}
-	if host == AllHosts || s.all == nil {
+	if s.all == nil {
 		return false
 	}
 	if !s.every.ok {
@@ -204,20 +247,20 @@ func (s *Set) mayMatchLayout(u string, l urlnorm.KeyLayout, w *hostWalk) bool {
 	if i, j = l.Query(u); i < 0 {
 		return false // no query
 	}
-	return s.queryMayMatch(u[i:j])
+	return s.every.queryMayHave(u[:j], i)
 }
 
 // queryMayMatch reports whether a parameter name of query, the part of a URL after its '?'
-// (it stops at a '#'), may be one that every rule for all hosts needs (s.every); false is
-// certain.
-func (s *Set) queryMayMatch(query string) bool {
+// (it stops at a '#'), may be one of f's names, one of which every rule for all hosts needs;
+// false is certain.
+func (f *everyHostFilter) queryMayMatch(query string) bool {
 	for {
 		// The parameter's name ends at its first '=', '&' or '#'; its value at the next '&'.
 		n := 0
 		for n < len(query) && query[n] != '=' && query[n] != '&' && query[n] != '#' {
 			n++
 		}
-		if s.every.has(query[:n]) {
+		if f.has(query[:n]) {
 			return true
 		}
 		if n < len(query) && query[n] == '#' {
@@ -234,6 +277,56 @@ func (s *Set) queryMayMatch(query string) bool {
 			return false
 		}
 		query = query[n+1:]
+	}
+}
+
+// queryMayHave is queryMayMatch of the query k[q:] of a key (with a Key, no '#' is in a key's
+// query: it is in the fragment), len(k) >= 8. It reads the query a word at a time: a parameter
+// whose first two bytes start no name of s.every costs one test (heads), and the '&' that ends it
+// is found eight bytes at a time.
+func (f *everyHostFilter) queryMayHave(k string, q int) bool {
+	const amp = '&' * lowBytes
+	p := q
+	for {
+		if p == len(k) {
+			return f.empty // an empty parameter at the end
+		}
+		// w has the bytes k[p:p+8], 0 past the end of k.
+		var w uint64
+		if len(k)-p >= 8 {
+			w = le64(k[p:])
+		} else {
+			w = le64(k[len(k)-8:]) >> (8 * (8 - (len(k) - p)))
+		}
+		// The parameter at p: its name is empty if it starts with '=' or '&'.
+		if c := byte(w); c == '=' || c == '&' {
+			if f.empty {
+				return true
+			}
+		} else if b := headBit(w); f.heads[b>>6]&(1<<(b&63)) != 0 {
+			n := p
+			for n < len(k) && k[n] != '=' && k[n] != '&' {
+				n++
+			}
+			if f.has(k[p:n]) {
+				return true
+			}
+		}
+		// The next parameter starts after the next '&', at p or later.
+		for {
+			if m := zeroBytes(w ^ amp); m != 0 {
+				p += bits.TrailingZeros64(m)>>3 + 1
+				break
+			}
+			if p += 8; p >= len(k) {
+				return false
+			}
+			if len(k)-p >= 8 {
+				w = le64(k[p:])
+			} else {
+				w = le64(k[len(k)-8:]) >> (8 * (8 - (len(k) - p)))
+			}
+		}
 	}
 }
 
@@ -552,6 +645,17 @@ func (f *hostFilter) mayEndIn(s string) bool {
 		return false // shorter than every name
 	}
 	b := tailBit(w)
+	return f.tails[b>>6]&(1<<(b&63)) != 0
+}
+
+// mayEndAt is mayEndIn of u[i:j], the host of a key u: it reads the host's tail from u, which
+// has at least eight bytes before j (the scheme and "://") but for short schemes.
+func (f *hostFilter) mayEndAt(u string, i, j int) bool {
+	n := f.tailLen
+	if n == 0 || j < 8 || j-i < n || u[j-1] == '*' {
+		return f.mayEndIn(u[i:j])
+	}
+	b := tailBit(le64(u[j-8:]) >> (64 - 8*n))
 	return f.tails[b>>6]&(1<<(b&63)) != 0
 }
 

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -19,8 +20,17 @@ func checkMayMatch(t *testing.T, s *Set, u string, key bool) bool {
 		may = s.mayMatchKey(u)
 		var l urlnorm.KeyLayout
 		if b, err := s.keyer.AppendKeyLayout(nil, u, &l); err == nil && string(b) == u {
-			if got := s.mayMatchLayout(u, l, nil); got != may {
+			var w hostWalk
+			if got := s.mayMatchLayout(u, &l, &w); got != may {
 				t.Fatalf("mayMatchLayout(%q) = %v, mayMatchKey %v", u, got, may)
+			}
+			// What it learned of the host, view.index takes for the host's trees.
+			if i, j := l.Host(); w.ok {
+				e, doms := s.hosts.treesWalk(u[i:j], nil, &w)
+				e2, doms2 := s.hosts.trees(u[i:j], nil)
+				if e != e2 || !slices.Equal(doms, doms2) {
+					t.Fatalf("mayMatchLayout(%q): the walk gives other trees than trees(%q)", u, u[i:j])
+				}
 			}
 		} else {
 			t.Fatalf("the key %q keyed again: %q, %v", u, b, err)
@@ -403,5 +413,139 @@ func TestHostTreesRef(t *testing.T) {
 		if yes == 0 || no == 0 {
 			t.Errorf("%d hosts with rules, %d without: the test checks nothing", yes, no)
 		}
+		// The hostile hosts in URLs: the filter (mayMatch, mayMatchKey and mayMatchLayout)
+		// never turns away a URL that a rule matches, and Normalize and AppendNormalize give
+		// what the reference path gives.
+		for _, h := range hostileHosts(s) {
+			for _, q := range []string{"", "?a=1", "?highlight=1&s", "?x=1#f"} {
+				u := "http://" + h + "/x" + q
+				checkMayMatch(t, s, u, false)
+				if k, err := s.keyer.Key(u); err == nil {
+					checkMayMatch(t, s, k, true)
+				}
+				want, werr := s.normalizeRef(u)
+				got, err := s.Normalize(u)
+				app, aerr := s.AppendNormalize([]byte("x"), u)
+				if got != want || fmt.Sprint(err) != fmt.Sprint(werr) || fmt.Sprint(aerr) != fmt.Sprint(werr) || werr == nil && string(app) != "x"+want {
+					t.Fatalf("Normalize(%q) = %q, %v; AppendNormalize %q, %v; reference %q, %v", u, got, err, app, aerr, want, werr)
+				}
+			}
+		}
 	}
+}
+
+// everyFilters are filters of names at the edges of queryMayHave's heads: the names of the learned
+// set's rules of every host, the empty name, names of one and two bytes, names that are prefixes
+// of others, more than maxKids names (a map), and none.
+func everyFilters(s *Set) []everyHostFilter {
+	set := func(names ...string) everyHostFilter {
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return everyFilterOf(m)
+	}
+	var many []string
+	for i := 0; i < 3*maxKids; i++ {
+		many = append(many, "p"+strings.Repeat("x", i%9)+string(rune('a'+i%26)))
+	}
+	return []everyHostFilter{s.every, set(""), set("a"), set("", "a", "ab", "abc"), set("id", "i", "ref", "ref_", "highlight"),
+		set("abcdefgh", "abcdefghi", "abcdefg"), set(append(many, "q", "")...), set()}
+}
+
+// queryCases are queries at the edges of queryMayHave's word-at-a-time scan, made from the names
+// of the filters: empty parameters, names at each offset of a word, at the end, cut short or
+// followed by more bytes, with long values.
+func queryCases(fs []everyHostFilter) []string {
+	qs := []string{"", "&", "&&", "=", "=&", "&=", "a", "a&", "&a", "a=", "=a", "ab", "ab=1&", "a&b&c",
+		"x=1&&y=2", "x=1&", strings.Repeat("&", 17), strings.Repeat("a=1&", 20), "a=" + strings.Repeat("&", 9)}
+	for _, f := range fs {
+		names := f.names
+		for n := range f.set {
+			names = append(names, n)
+		}
+		for _, n := range names {
+			for _, pad := range []int{0, 1, 5, 6, 7, 8, 9, 15, 16} {
+				junk := strings.Repeat("z", pad)
+				for _, q := range []string{n, n + "=", n + "=1", n + "&", n + "&x", n + "x", n + "=" + junk} {
+					qs = append(qs, q, junk+"&"+q, junk+"="+junk+"&"+q, q+"&"+junk, "&"+q)
+					if len(n) > 0 {
+						qs = append(qs, junk+"&"+n[:len(n)-1], junk+"&"+n[1:])
+					}
+				}
+			}
+		}
+	}
+	return qs
+}
+
+// checkQueryMayHave fails t if queryMayHave of the query q, in a key at each of a few offsets,
+// differs from queryMayMatch, its reference. It returns whether q may match.
+func checkQueryMayHave(t *testing.T, f *everyHostFilter, q string) bool {
+	t.Helper()
+	want := f.queryMayMatch(q)
+	for _, pre := range []string{"http://h/?", "https://a.example.com/x/y?"} {
+		if got := f.queryMayHave(pre+q, len(pre)); got != want {
+			t.Fatalf("queryMayHave(%q) = %v, queryMayMatch %v (names %q %d)", q, got, want, f.names, len(f.set))
+		}
+	}
+	return want
+}
+
+// TestQueryMayHave checks queryMayHave against queryMayMatch on the queries of the keys of the dev
+// URLs and of their variants, and on queries made to hit the edges, with filters of several name
+// sets.
+func TestQueryMayHave(t *testing.T) {
+	s := loadLearned(t)
+	fs := everyFilters(s)
+	qs := queryCases(fs)
+	seen := map[string]bool{}
+	ls := loadDev(t, 0)
+	step := 3
+	if testing.Short() {
+		step = 30
+	}
+	for i := 0; i < len(ls); i += step {
+		for _, u := range variants(ls[i].URL) {
+			var lay urlnorm.KeyLayout
+			k, err := s.keyer.AppendKeyLayout(nil, u, &lay)
+			if err != nil {
+				continue
+			}
+			if a, b := lay.Query(string(k)); a >= 0 && !seen[string(k[a:b])] {
+				seen[string(k[a:b])] = true
+				qs = append(qs, string(k[a:b]))
+			}
+		}
+	}
+	for i := range fs {
+		yes := 0
+		for _, q := range qs {
+			if checkQueryMayHave(t, &fs[i], q) {
+				yes++
+			}
+		}
+		if i > 0 && i < len(fs)-1 && (yes == 0 || yes == len(qs)) {
+			t.Errorf("filter %d: %d of %d queries may match: the test checks nothing", i, yes, len(qs))
+		}
+	}
+}
+
+// FuzzQueryMayHave compares queryMayHave with queryMayMatch on a query (without '#', which a key's
+// query has not) and names separated by ','.
+func FuzzQueryMayHave(f *testing.F) {
+	f.Add("a=1&b=2&highlight", "highlight,a")
+	f.Add("&&=x&ab", ",ab")
+	f.Add("abcdefgh=1&abcdefghi", "abcdefghi,x")
+	f.Fuzz(func(t *testing.T, q, names string) {
+		if strings.Contains(q, "#") {
+			return
+		}
+		m := map[string]bool{}
+		for _, n := range strings.Split(names, ",") {
+			m[n] = true
+		}
+		e := everyFilterOf(m)
+		checkQueryMayHave(t, &e, q)
+	})
 }
