@@ -221,22 +221,25 @@ func (s *Set) mayMatchIn(u string, key bool) bool {
 }
 
 // mayMatchLayout is mayMatchKey of u, a key that s.keyer wrote with the layout l: it finds the
-// host and the query from l instead of reading u. If w is not nil, it fills w with what it
-// learned of the host for view.index (if it let u through).
+// host and the query from l instead of reading u. If w is not nil, it must be zero; mayMatchLayout
+// fills it with what it learned of the host for view.index (if it let u through).
 func (s *Set) mayMatchLayout(u string, l *urlnorm.KeyLayout, w *hostWalk) bool {
 	if len(u) > maxTokensFilter {
 		return true
 	}
 	i, j := l.Host()
-	if s.hosts.mayEndAt(u, i, j) {
-		if s.hosts.mayHaveWalk(u[i:j], w) {
+	// Most hosts without rules are known so from their tail, read from the key (mayEndIn).
+	f := &s.hosts
+	if j-i < f.tailMin || f.tails == nil || j < 8 || u[j-1] == '*' {
+		if s.mayMatchHost(u[i:j], w) {
 			return true
 		}
-		if u[i:j] == AllHosts {
-			return false
+	} else if b := tailBit(le64(u[j-8:]) >> (f.tailShift & 63)); f.tails[b>>6]&(1<<(b&63)) != 0 {
+		if s.mayMatchHost(u[i:j], w) {
+			return true
 		}
 	} else if w != nil {
-		*w = hostWalk{ok: true} // no trees
+		w.ok = true // no trees
 	}
 	if s.all == nil {
 		return false
@@ -248,6 +251,19 @@ func (s *Set) mayMatchLayout(u string, l *urlnorm.KeyLayout, w *hostWalk) bool {
 		return false // no query
 	}
 	return s.every.queryMayHave(u[:j], i)
+}
+
+// mayMatchHost is the host part of mayMatchLayout: false if host, a key's, has no rules (nor
+// is in a domain with rules) and is not AllHosts, which goes on to the rules of every host. It
+// fills w (if not nil) with what it learns.
+func (s *Set) mayMatchHost(host string, w *hostWalk) bool {
+	if !s.hosts.mayEndIn(host) {
+		if w != nil {
+			w.ok = true // no trees
+		}
+		return false
+	}
+	return s.hosts.mayHaveWalk(host, w) || host == AllHosts
 }
 
 // queryMayMatch reports whether a parameter name of query, the part of a URL after its '?'
@@ -296,7 +312,7 @@ func (f *everyHostFilter) queryMayHave(k string, q int) bool {
 		if len(k)-p >= 8 {
 			w = le64(k[p:])
 		} else {
-			w = le64(k[len(k)-8:]) >> (8 * (8 - (len(k) - p)))
+			w = le64(k[len(k)-8:]) >> ((64 - 8*(len(k)-p)) & 63)
 		}
 		// The parameter at p: its name is empty if it starts with '=' or '&'.
 		if c := byte(w); c == '=' || c == '&' {
@@ -324,7 +340,7 @@ func (f *everyHostFilter) queryMayHave(k string, q int) bool {
 			if len(k)-p >= 8 {
 				w = le64(k[p:])
 			} else {
-				w = le64(k[len(k)-8:]) >> (8 * (8 - (len(k) - p)))
+				w = le64(k[len(k)-8:]) >> ((64 - 8*(len(k)-p)) & 63)
 			}
 		}
 	}
@@ -366,6 +382,11 @@ type hostFilter struct {
 	// none of the domains; nil if slots is.
 	tails   *[filterWords]uint64
 	tailLen int
+	// tailMin is the length from which mayMatchLayout reads a host's tail as a word for tails
+	// (tailLen; more than any host if tailLen is 0), tailShift the shift of the word of its
+	// last eight bytes that leaves the tail.
+	tailMin   int
+	tailShift uint8
 }
 
 // hostSlot is a slot of hostFilter's table: the hash of a name (never 0; 0 is an empty slot) and
@@ -443,6 +464,10 @@ func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hos
 	}
 	for i := range f.ents {
 		f.add(&f.ents[i])
+	}
+	f.tailMin, f.tailShift = f.tailLen, uint8(64-8*f.tailLen)
+	if f.tailLen == 0 {
+		f.tailMin = maxTokensFilter + 1
 	}
 	return f
 }
@@ -645,17 +670,6 @@ func (f *hostFilter) mayEndIn(s string) bool {
 		return false // shorter than every name
 	}
 	b := tailBit(w)
-	return f.tails[b>>6]&(1<<(b&63)) != 0
-}
-
-// mayEndAt is mayEndIn of u[i:j], the host of a key u: it reads the host's tail from u, which
-// has at least eight bytes before j (the scheme and "://") but for short schemes.
-func (f *hostFilter) mayEndAt(u string, i, j int) bool {
-	n := f.tailLen
-	if n == 0 || j < 8 || j-i < n || u[j-1] == '*' {
-		return f.mayEndIn(u[i:j])
-	}
-	b := tailBit(le64(u[j-8:]) >> (64 - 8*n))
 	return f.tails[b>>6]&(1<<(b&63)) != 0
 }
 
