@@ -230,13 +230,19 @@ func (s *Set) mayMatchLayout(u string, l *urlnorm.KeyLayout, w *hostWalk) bool {
 	i, j := l.Host()
 	// Most hosts without rules are known so from their tail, read from the key (mayEndIn).
 	f := &s.hosts
+	var end bool
 	if j-i < f.tailMin || f.tails == nil || j < 8 || u[j-1] == '*' {
-		if s.mayMatchHost(u[i:j], w) {
+		end = f.mayEndIn(u[i:j])
+	} else {
+		b := tailBit(le64(u[j-8:]) >> (f.tailShift & 63))
+		end = f.tails[b>>6]&(1<<(b&63)) != 0
+	}
+	if end {
+		if f.mayHaveWalk(u[i:j], w) {
 			return true
 		}
-	} else if b := tailBit(le64(u[j-8:]) >> (f.tailShift & 63)); f.tails[b>>6]&(1<<(b&63)) != 0 {
-		if s.mayMatchHost(u[i:j], w) {
-			return true
+		if u[i:j] == AllHosts {
+			return false
 		}
 	} else if w != nil {
 		w.ok = true // no trees
@@ -251,19 +257,6 @@ func (s *Set) mayMatchLayout(u string, l *urlnorm.KeyLayout, w *hostWalk) bool {
 		return false // no query
 	}
 	return s.every.queryMayHave(u[:j], i)
-}
-
-// mayMatchHost is the host part of mayMatchLayout: false if host, a key's, has no rules (nor
-// is in a domain with rules) and is not AllHosts, which goes on to the rules of every host. It
-// fills w (if not nil) with what it learns.
-func (s *Set) mayMatchHost(host string, w *hostWalk) bool {
-	if !s.hosts.mayEndIn(host) {
-		if w != nil {
-			w.ok = true // no trees
-		}
-		return false
-	}
-	return s.hosts.mayHaveWalk(host, w) || host == AllHosts
 }
 
 // queryMayMatch reports whether a parameter name of query, the part of a URL after its '?'
@@ -297,51 +290,49 @@ func (f *everyHostFilter) queryMayMatch(query string) bool {
 }
 
 // queryMayHave is queryMayMatch of the query k[q:] of a key (with a Key, no '#' is in a key's
-// query: it is in the fragment), len(k) >= 8. It reads the query a word at a time: a parameter
-// whose first two bytes start no name of s.every costs one test (heads), and the '&' that ends it
-// is found eight bytes at a time.
+// query: it is in the fragment), len(k) >= 8. A parameter whose first two bytes start no name
+// of f costs one test (heads), and the '&' that ends it is found eight bytes at a time.
 func (f *everyHostFilter) queryMayHave(k string, q int) bool {
 	const amp = '&' * lowBytes
-	p := q
-	for {
-		if p == len(k) {
+	n := len(k)
+	for p := q; ; {
+		if p >= n {
 			return f.empty // an empty parameter at the end
 		}
-		// w has the bytes k[p:p+8], 0 past the end of k.
-		var w uint64
-		if len(k)-p >= 8 {
-			w = le64(k[p:])
-		} else {
-			w = le64(k[len(k)-8:]) >> ((64 - 8*(len(k)-p)) & 63)
-		}
 		// The parameter at p: its name is empty if it starts with '=' or '&'.
-		if c := byte(w); c == '=' || c == '&' {
+		h := uint64(k[p])
+		if p+1 < n {
+			h |= uint64(k[p+1]) << 8
+		}
+		if c := byte(h); c == '=' || c == '&' {
 			if f.empty {
 				return true
 			}
-		} else if b := headBit(w); f.heads[b>>6]&(1<<(b&63)) != 0 {
-			n := p
-			for n < len(k) && k[n] != '=' && k[n] != '&' {
-				n++
+		} else if b := headBit(h); f.heads[b>>6]&(1<<(b&63)) != 0 {
+			e := p
+			for e < n && k[e] != '=' && k[e] != '&' {
+				e++
 			}
-			if f.has(k[p:n]) {
+			if f.has(k[p:e]) {
 				return true
 			}
 		}
 		// The next parameter starts after the next '&', at p or later.
 		for {
-			if m := zeroBytes(w ^ amp); m != 0 {
+			if n-p < 8 {
+				// The bytes from p on are the last of the word of k's last eight bytes.
+				m := zeroBytes(le64(k[n-8:])^amp) >> ((8 * (p - n + 8)) & 63)
+				if m == 0 {
+					return false
+				}
 				p += bits.TrailingZeros64(m)>>3 + 1
 				break
 			}
-			if p += 8; p >= len(k) {
-				return false
+			if m := zeroBytes(le64(k[p:]) ^ amp); m != 0 {
+				p += bits.TrailingZeros64(m)>>3 + 1
+				break
 			}
-			if len(k)-p >= 8 {
-				w = le64(k[p:])
-			} else {
-				w = le64(k[len(k)-8:]) >> ((64 - 8*(len(k)-p)) & 63)
-			}
+			p += 8
 		}
 	}
 }
