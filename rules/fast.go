@@ -363,7 +363,7 @@ type hostFilter struct {
 	shift uint8
 	// maxLen is the length of the longest name: no longer suffix of a host is looked up.
 	maxLen int
-	// bits has the bit hostBit of each name's first word and length set, so that find answers
+	// bits has the bit (hostHash) of each name's first word and length set, so that find answers
 	// most suffixes that are no name with one test instead of a hash and a probe; nil if slots
 	// is.
 	bits *[filterWords]uint64
@@ -470,9 +470,8 @@ func (f *hostFilter) add(e *hostEnt) {
 		b := tailBit(tailWord(h, f.tailLen))
 		f.tails[b>>6] |= 1 << (b & 63)
 	}
-	b := hostBit(h, 0)
+	b, x := hostHash(h, 0)
 	f.bits[b>>6] |= 1 << (b & 63)
-	x := hostHash(h, 0)
 	mask := uint64(len(f.slots) - 1)
 	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
 		if f.slots[i].hash == 0 {
@@ -482,53 +481,53 @@ func (f *hostFilter) add(e *hostEnt) {
 	}
 }
 
-// headWord is the little-endian word of the first min(8, len(h)-p) bytes of h[p:].
-func headWord(h string, p int) uint64 {
-	if len(h)-p >= 8 {
-		return le64(h[p:])
-	}
-	return endWord(h, p)
-}
-
-// endWord is the little-endian word of h[p:], which has at most eight bytes.
-func endWord(h string, p int) uint64 {
-	switch n := len(h) - p; {
+// hostHash returns the hash of the name h[p:] in hostFilter's table (x, never 0) and its bit in
+// hostFilter.bits, which is of its first word and its length alone. It reads the name a word at
+// a time, the last bytes in the word of h's last eight.
+func hostHash(h string, p int) (bit, x uint64) {
+	n := len(h) - p
+	var w uint64
+	switch {
+	case n >= 8:
+		w = le64(h[p:])
 	case n == 0:
-		return 0
 	case len(h) >= 8:
-		return le64(h[len(h)-8:]) >> (64 - 8*n)
+		w = le64(h[len(h)-8:]) >> ((64 - 8*n) & 63)
 	default:
-		var w uint64
 		for k := len(h) - 1; k >= p; k-- {
 			w = w<<8 | uint64(h[k])
 		}
-		return w
 	}
-}
-
-// headKey is the first word of a name and its length, mixed: hostBit and hostHash start from it.
-func headKey(h string, p int) uint64 {
-	return headWord(h, p) ^ uint64(len(h)-p)*0x9e3779b97f4a7c15
-}
-
-// hostBit is the bit of hostFilter.bits of the name h[p:]: of its first word and its length.
-func hostBit(h string, p int) uint64 {
-	return mixHash(headKey(h, p)) >> 52
-}
-
-// hostHash is the hash of the name h[p:] in hostFilter's table, never 0: it reads the name a word
-// at a time.
-func hostHash(h string, p int) uint64 { return hashFrom(mixHash(headKey(h, p)), h, p) }
-
-// hashFrom is hostHash of h[p:] from x, the mixed key of its first word and length.
-func hashFrom(x uint64, h string, p int) uint64 {
-	if len(h)-p > 8 {
+	x = mixHash(w ^ uint64(n)*0x9e3779b97f4a7c15)
+	bit = x >> 52
+	if n > 8 {
+		// The words after the first, the last one ending at len(h) (len(h) > 8).
 		for p += 8; len(h)-p > 8; p += 8 {
 			x = mixHash(x ^ le64(h[p:]))
 		}
-		x = mixHash(x ^ endWord(h, p))
+		x = mixHash(x ^ le64(h[len(h)-8:])>>((64-8*(len(h)-p))&63))
 	}
-	return x | 1
+	return bit, x | 1
+}
+
+// sameName reports whether a == b, reading them a word at a time.
+func sameName(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) < 8 {
+		return a == b
+	}
+	// The last eight bytes, then the words before them.
+	if le64(a[len(a)-8:]) != le64(b[len(b)-8:]) {
+		return false
+	}
+	for ; len(a) > 8; a, b = a[8:], b[8:] {
+		if le64(a) != le64(b) {
+			return false
+		}
+	}
+	return true
 }
 
 func mixHash(x uint64) uint64 {
@@ -545,16 +544,15 @@ func le64(s string) uint64 {
 
 // lookup returns the entry of the name h[p:], or nil.
 func (f *hostFilter) lookup(h string, p int) *hostEnt {
-	x := mixHash(headKey(h, p))
-	if b := x >> 52; f.bits[b>>6]&(1<<(b&63)) == 0 {
+	b, x := hostHash(h, p)
+	if f.bits[b>>6]&(1<<(b&63)) == 0 {
 		return nil
 	}
-	x = hashFrom(x, h, p)
 	mask := uint64(len(f.slots) - 1)
-	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
+	for i := (x * 0x9e3779b97f4a7c15) >> (f.shift & 63); ; i = (i + 1) & mask {
 		switch sl := &f.slots[i]; sl.hash {
 		case x:
-			if sl.ent.name == h[p:] {
+			if sameName(sl.ent.name, h[p:]) {
 				return sl.ent
 			}
 		case 0:

@@ -549,3 +549,44 @@ func FuzzQueryMayHave(f *testing.F) {
 		checkQueryMayHave(t, &e, q)
 	})
 }
+
+// TestSameName checks sameName against == on names of 0 to 25 bytes that differ in one byte at
+// each place, or in length.
+func TestSameName(t *testing.T) {
+	n, same := 0, 0
+	for l := 0; l <= 25; l++ {
+		a := strings.Repeat("ab.", 9)[:l]
+		for i := 0; i <= l; i++ {
+			bs := []string{a + "x", a[:max(l-1, 0)]}
+			if i < l {
+				bs = append(bs, a[:i]+"z"+a[i+1:], a[:i]+a[i:])
+			}
+			for _, b := range bs {
+				n++
+				if a == b {
+					same++
+				}
+				if sameName(a, b) != (a == b) || sameName(b, a) != (a == b) {
+					t.Fatalf("sameName(%q, %q) = %v", a, b, !(a == b))
+				}
+			}
+		}
+	}
+	if same == 0 || same == n {
+		t.Errorf("%d of %d pairs equal: the test checks nothing", same, n)
+	}
+}
+
+// FuzzSameName compares sameName with ==.
+func FuzzSameName(f *testing.F) {
+	f.Add("www.example.com", "www.example.con")
+	f.Add("abcdefghi", "bbcdefghi")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if sameName(a, b) != (a == b) {
+			t.Fatalf("sameName(%q, %q) = %v", a, b, a != b)
+		}
+		if !sameName(a, strings.Clone(a)) {
+			t.Fatalf("sameName(%q, itself) = false", a)
+		}
+	})
+}
