@@ -19,8 +19,8 @@ import (
 //     query parameter) is known so from the host and the query's names, before it is tokenized.
 //     With a Key, the key writer tells where the host and the query are (urlnorm.KeyLayout):
 //     the filter does not look for them, and the first view's tokens are made from the layout
-//     (only past the filter), without reading the key again; the view finds the index trees of
-//     its host going on from the filter's hashes of the host's labels (hostWalk).
+//     (only past the filter), without reading the key again; the view takes the index trees of
+//     its host from what the filter found of it (hostWalk).
 //   - A rewritten URL that keeps a host with rules goes to the matcher without the filter.
 //   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
 //   - A rewritten URL is not tokenized again: its view is built from the tokens of the rewrite,
@@ -364,8 +364,8 @@ type hostFilter struct {
 	// maxLen is the length of the longest name: no longer suffix of a host is looked up.
 	maxLen int
 	// bits has the bit (hostHash) of each name's first word and length set, so that find answers
-	// most suffixes that are no name with one test instead of a hash and a probe; nil if slots
-	// is.
+	// most suffixes that are no name with one test instead of a hash and a probe, and hashes
+	// whole at most one suffix of a host per name length; nil if slots is.
 	bits *[filterWords]uint64
 	// tails has the bit tailBit of the tail of each name but AllHosts: its last tailLen bytes,
 	// tailLen being the length of the shortest such name, at most 8 (0 if a name is empty), so
@@ -470,7 +470,7 @@ func (f *hostFilter) add(e *hostEnt) {
 		b := tailBit(tailWord(h, f.tailLen))
 		f.tails[b>>6] |= 1 << (b & 63)
 	}
-	b, x := hostHash(h, 0)
+	b, x := hostHash(h, 0, nil)
 	f.bits[b>>6] |= 1 << (b & 63)
 	mask := uint64(len(f.slots) - 1)
 	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
@@ -481,10 +481,12 @@ func (f *hostFilter) add(e *hostEnt) {
 	}
 }
 
-// hostHash returns the hash of the name h[p:] in hostFilter's table (x, never 0) and its bit in
-// hostFilter.bits, which is of its first word and its length alone. It reads the name a word at
-// a time, the last bytes in the word of h's last eight.
-func hostHash(h string, p int) (bit, x uint64) {
+// hostHash returns the bit of the name h[p:] in hostFilter.bits, which is of its first word and
+// its length alone, and its hash in hostFilter's table (x, never 0), or x = 0 if bits is not
+// nil and has not the bit set: a suffix of a host that is no name costs one word, and only a
+// suffix with the first word and the length of a name is hashed whole. It reads the name a word
+// at a time, the last bytes in the word of h's last eight.
+func hostHash(h string, p int, bits *[filterWords]uint64) (bit, x uint64) {
 	n := len(h) - p
 	var w uint64
 	switch {
@@ -500,6 +502,9 @@ func hostHash(h string, p int) (bit, x uint64) {
 	}
 	x = mixHash(w ^ uint64(n)*0x9e3779b97f4a7c15)
 	bit = x >> 52
+	if bits != nil && bits[bit>>6]&(1<<(bit&63)) == 0 {
+		return bit, 0
+	}
 	if n > 8 {
 		// The words after the first, the last one ending at len(h) (len(h) > 8).
 		for p += 8; len(h)-p > 8; p += 8 {
@@ -544,8 +549,8 @@ func le64(s string) uint64 {
 
 // lookup returns the entry of the name h[p:], or nil.
 func (f *hostFilter) lookup(h string, p int) *hostEnt {
-	b, x := hostHash(h, p)
-	if f.bits[b>>6]&(1<<(b&63)) == 0 {
+	_, x := hostHash(h, p, f.bits)
+	if x == 0 {
 		return nil
 	}
 	mask := uint64(len(f.slots) - 1)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/undust/undust/internal/cpubench"
+	"github.com/undust/undust/internal/hostile"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -588,5 +589,41 @@ func FuzzSameName(f *testing.F) {
 		if !sameName(a, strings.Clone(a)) {
 			t.Fatalf("sameName(%q, itself) = false", a)
 		}
+	})
+}
+
+// TestLinearHostFilter checks that finding a host's trees costs at most linearly in the host's
+// length when the names with rules are as long as the host and it has many labels whose suffixes
+// all start with the first word of a name: only the suffixes of a name's length are hashed
+// whole.
+func TestLinearHostFilter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures costs")
+	}
+	var rs []Rule
+	for _, k := range []int{3, 100, 20000} {
+		r, err := ParseRule("host=" + strings.Repeat("ab.", k) + "com cov=0 prec=1 sup=1 if query(\"a\")=* then query(\"a\")=-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	s, err := NewSet(rs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := map[int]string{}
+	sizes := []int{1 << 12, 1 << 13, 1 << 14}
+	for _, n := range sizes {
+		hosts[n] = "x" + strings.Repeat(".ab", n/3) + ".org"
+	}
+	noGC(t)
+	hostile.Linear(t, growth(sizes), func(n int) int {
+		for range 20 {
+			if e, doms := s.hosts.trees(hosts[n], nil); e != nil || len(doms) != 0 {
+				t.Fatalf("trees of a host in no domain: %v, %d domains", e, len(doms))
+			}
+		}
+		return 0
 	})
 }
