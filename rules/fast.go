@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"slices"
+	"math/bits"
 	"strings"
 	"unsafe"
 
@@ -19,8 +19,8 @@ import (
 //     query parameter) is known so from the host and the query's names, before it is tokenized.
 //     With a Key, the key writer tells where the host and the query are (urlnorm.KeyLayout):
 //     the filter does not look for them, and the first view's tokens are made from the layout
-//     (only past the filter), without reading the key again; the view finds the index trees of
-//     its host going on from the filter's hashes of the host's labels (hostWalk).
+//     (only past the filter), without reading the key again; the view takes the index trees of
+//     its host from what the filter found of it (hostWalk).
 //   - A rewritten URL that keeps a host with rules goes to the matcher without the filter.
 //   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
 //   - A rewritten URL is not tokenized again: its view is built from the tokens of the rewrite,
@@ -39,11 +39,15 @@ type everyHostFilter struct {
 	bloom [4]uint64
 	names []string        // up to maxKids names, scanned
 	set   map[string]bool // more names
+	// heads has the bit headBit of the first two bytes of each name set, as queryMayHave reads
+	// them at the start of a parameter (headKeys), so that most parameters cost one test
+	// instead of a scan of their name; empty says that the empty name is among the names.
+	heads [8]uint64
+	empty bool
 }
 
 // newEveryHostFilter makes the filter of the rules of every host among rs.
 func newEveryHostFilter(rs []crule) everyHostFilter {
-	f := everyHostFilter{ok: true}
 	seen := map[string]bool{}
 	for i := range rs {
 		r := &rs[i]
@@ -63,8 +67,21 @@ func newEveryHostFilter(rs []crule) everyHostFilter {
 			return everyHostFilter{}
 		}
 		seen[name] = true
+	}
+	return everyFilterOf(seen)
+}
+
+// everyFilterOf is the filter of the names in seen, which it keeps.
+func everyFilterOf(seen map[string]bool) everyHostFilter {
+	f := everyHostFilter{ok: true}
+	for name := range seen {
 		b := nameBit(name)
 		f.bloom[b>>6] |= 1 << (b & 63)
+		f.empty = f.empty || name == ""
+		for _, k := range headKeys(name) {
+			b := headBit(k)
+			f.heads[b>>6] |= 1 << (b & 63)
+		}
 	}
 	if len(seen) > maxKids {
 		f.set = seen
@@ -85,6 +102,25 @@ func nameBit(name string) uint8 {
 	}
 	return b
 }
+
+// headKeys are the first two bytes (the low 16 bits of the little-endian word of the parameter's
+// first bytes) that a parameter named name may start with: a name of two bytes or more starts
+// with them; a name of one byte is followed by '=', '&' or the end of the query (a 0 byte); the
+// empty name has none (everyHostFilter.empty).
+func headKeys(name string) []uint64 {
+	switch len(name) {
+	case 0:
+		return nil
+	case 1:
+		c := uint64(name[0])
+		return []uint64{c | '='<<8, c | '&'<<8, c}
+	default:
+		return []uint64{uint64(name[0]) | uint64(name[1])<<8}
+	}
+}
+
+// headBit is the bit of everyHostFilter.heads of the first two bytes k of a parameter.
+func headBit(k uint64) uint64 { return ((k & 0xffff) * 0x9e3779b97f4a7c15) >> 55 }
 
 // has reports whether name is one of the filter's names.
 func (f *everyHostFilter) has(name string) bool {
@@ -181,22 +217,37 @@ func (s *Set) mayMatchIn(u string, key bool) bool {
 	}
 	// The query ends at a '#'. Past it, and if the '?' is in the fragment, names are read that
 	// are no parameters: that only costs the full path.
-	return s.queryMayMatch(rest[q+1:])
+	return s.every.queryMayMatch(rest[q+1:])
 }
 
 // mayMatchLayout is mayMatchKey of u, a key that s.keyer wrote with the layout l: it finds the
-// host and the query from l instead of reading u. If it lets u through for its host, it fills
-// w (if not nil) for view.index.
-func (s *Set) mayMatchLayout(u string, l urlnorm.KeyLayout, w *hostWalk) bool {
+// host and the query from l instead of reading u. If w is not nil, it must be zero; mayMatchLayout
+// fills it with what it learned of the host for view.index (if it let u through).
+func (s *Set) mayMatchLayout(u string, l *urlnorm.KeyLayout, w *hostWalk) bool {
 	if len(u) > maxTokensFilter {
 		return true
 	}
 	i, j := l.Host()
-	host := u[i:j]
-	if s.hosts.mayEndIn(host) && s.hosts.mayHaveWalk(host, w) {
-		return true
+	// Most hosts without rules are known so from their tail, read from the key (mayEndIn).
+	f := &s.hosts
+	var end bool
+	if j-i < f.tailMin || f.tails == nil || j < 8 || u[j-1] == '*' {
+		end = f.mayEndIn(u[i:j])
+	} else {
+		b := tailBit(le64(u[j-8:]) >> (f.tailShift & 63))
+		end = f.tails[b>>6]&(1<<(b&63)) != 0
 	}
-	if host == AllHosts || s.all == nil {
+	if end {
+		if f.mayHaveWalk(u[i:j], w) {
+			return true
+		}
+		if u[i:j] == AllHosts {
+			return false
+		}
+	} else if w != nil {
+		w.ok = true // no trees
+	}
+	if s.all == nil {
 		return false
 	}
 	if !s.every.ok {
@@ -205,20 +256,20 @@ func (s *Set) mayMatchLayout(u string, l urlnorm.KeyLayout, w *hostWalk) bool {
 	if i, j = l.Query(u); i < 0 {
 		return false // no query
 	}
-	return s.queryMayMatch(u[i:j])
+	return s.every.queryMayHave(u[:j], i)
 }
 
 // queryMayMatch reports whether a parameter name of query, the part of a URL after its '?'
-// (it stops at a '#'), may be one that every rule for all hosts needs (s.every); false is
-// certain.
-func (s *Set) queryMayMatch(query string) bool {
+// (it stops at a '#'), may be one of f's names, one of which every rule for all hosts needs;
+// false is certain.
+func (f *everyHostFilter) queryMayMatch(query string) bool {
 	for {
 		// The parameter's name ends at its first '=', '&' or '#'; its value at the next '&'.
 		n := 0
 		for n < len(query) && query[n] != '=' && query[n] != '&' && query[n] != '#' {
 			n++
 		}
-		if s.every.has(query[:n]) {
+		if f.has(query[:n]) {
 			return true
 		}
 		if n < len(query) && query[n] == '#' {
@@ -238,6 +289,54 @@ func (s *Set) queryMayMatch(query string) bool {
 	}
 }
 
+// queryMayHave is queryMayMatch of the query k[q:] of a key (with a Key, no '#' is in a key's
+// query: it is in the fragment), len(k) >= 8. A parameter whose first two bytes start no name
+// of f costs one test (heads), and the '&' that ends it is found eight bytes at a time.
+func (f *everyHostFilter) queryMayHave(k string, q int) bool {
+	const amp = '&' * lowBytes
+	n := len(k)
+	for p := q; ; {
+		if p >= n {
+			return f.empty // an empty parameter at the end
+		}
+		// The parameter at p: its name is empty if it starts with '=' or '&'.
+		h := uint64(k[p])
+		if p+1 < n {
+			h |= uint64(k[p+1]) << 8
+		}
+		if c := byte(h); c == '=' || c == '&' {
+			if f.empty {
+				return true
+			}
+		} else if b := headBit(h); f.heads[b>>6]&(1<<(b&63)) != 0 {
+			e := p
+			for e < n && k[e] != '=' && k[e] != '&' {
+				e++
+			}
+			if f.has(k[p:e]) {
+				return true
+			}
+		}
+		// The next parameter starts after the next '&', at p or later.
+		for {
+			if n-p < 8 {
+				// The bytes from p on are the last of the word of k's last eight bytes.
+				m := zeroBytes(le64(k[n-8:])^amp) >> ((8 * (p - n + 8)) & 63)
+				if m == 0 {
+					return false
+				}
+				p += bits.TrailingZeros64(m)>>3 + 1
+				break
+			}
+			if m := zeroBytes(le64(k[p:]) ^ amp); m != 0 {
+				p += bits.TrailingZeros64(m)>>3 + 1
+				break
+			}
+			p += 8
+		}
+	}
+}
+
 // lowBytes has the low bit of each byte set: c*lowBytes is the word of eight bytes c.
 const lowBytes = 0x0101010101010101
 
@@ -247,116 +346,193 @@ func zeroBytes(w uint64) uint64 {
 	return ^((w&low7 + low7) | w | low7)
 }
 
-// hostFilter holds a hash of every host that has rules of its own (exact scope) or deep-token
-// patterns and of every domain that has rules (domain scope), in an open-addressing table, so
-// that mayMatch learns with one pass over a host, right to left, that neither the host nor any
-// domain it is in has rules, and view.load finds the index trees and patterns of the host and its
-// domains in the same pass, without a map lookup. Most hosts without rules are known so sooner:
-// by their last bytes (mayEndIn), or by the first suffix that no name ends with (mayHave). A
-// hash that collides makes mayEndIn or mayHave answer true, which only costs the full path. Its
-// zero value has no hosts.
+// hostFilter holds every host that has rules of its own (exact scope) or deep-token patterns and
+// every domain that has rules (domain scope), each name once, in an open-addressing table keyed
+// by a hash of the whole name. Each entry keeps the index trees of the domains among the name
+// and its suffixes after a dot, so that the trees of a host are those of the longest of the host
+// and its suffixes after a dot that is a name in the table: a host with rules of its own (most
+// hosts met) costs one hash of its bytes, a word at a time, and one probe; another host one
+// probe more for each suffix whose first bytes and length some name has (bits). mayMatch
+// learns the same way that neither a host nor any domain it is in has rules, and view.index
+// finds the trees and patterns of the host and its domains. Most hosts without rules are known
+// so sooner, by their last bytes (mayEndIn). A hash that collides only costs a comparison of
+// names. Its zero value has no hosts.
 type hostFilter struct {
-	slots []uint64 // 0: empty; a host's hash with its low bit clear, a domain's with it set
+	slots []hostSlot
 	ents  []hostEnt
 	shift uint8
-	// bits has a bit set (by the hash's top bits, whatever its low bit) for the hash of each
-	// suffix after a dot of each host and domain in slots, the whole name included, so that
-	// mayHave stops at the first suffix of a host that ends no name in slots, and get answers
-	// most hashes not in slots with one well-predicted test instead of a probe; nil if slots is.
+	// maxLen is the length of the longest name: no longer suffix of a host is looked up.
+	maxLen int
+	// bits has the bit (hostHash) of each name's first word and length set, so that find answers
+	// most suffixes that are no name with one test instead of a hash and a probe, and hashes
+	// whole at most one suffix of a host per name length; nil if slots is.
 	bits *[filterWords]uint64
-	// tails has the bit tailBit of the tail of each name in slots but AllHosts: its last
-	// tailLen bytes, tailLen being the length of the shortest such name, at most 8 (0 if a name
-	// is empty), so that mayEndIn learns from a host's last bytes alone that it is none of the
-	// names and in none of the domains; nil if slots is.
+	// tails has the bit tailBit of the tail of each name but AllHosts: its last tailLen bytes,
+	// tailLen being the length of the shortest such name, at most 8 (0 if a name is empty), so
+	// that mayEndIn learns from a host's last bytes alone that it is none of the names and in
+	// none of the domains; nil if slots is.
 	tails   *[filterWords]uint64
 	tailLen int
+	// tailMin is the length from which mayMatchLayout reads a host's tail as a word for tails
+	// (tailLen; more than any host if tailLen is 0), tailShift the shift of the word of its
+	// last eight bytes that leaves the tail.
+	tailMin   int
+	tailShift uint8
 }
 
-// hostEnt is what hostFilter holds of a host or domain: its name, its index tree and (a host's)
-// deep-token patterns.
+// hostSlot is a slot of hostFilter's table: the hash of a name (never 0; 0 is an empty slot) and
+// its entry.
+type hostSlot struct {
+	hash uint64
+	ent  *hostEnt
+}
+
+// hostEnt is what hostFilter holds of a name: its index tree and deep-token patterns as a host,
+// whether it has either (own), and the index trees of the domains with rules among itself and its
+// suffixes after a dot, longest first.
 type hostEnt struct {
 	name string
 	tree *node
 	pat  Patterns
+	own  bool
+	doms []*node
 }
 
-// filterWords is the size of hostFilter.bits in words: 4096 bits.
+// filterWords is the size of hostFilter.bits and tails in words: 4096 bits.
 const filterWords = 64
 
 // newHostFilter makes the filter of the hosts and domains with rules, and of the hosts with
 // patterns.
 func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hostFilter {
-	n := len(exact) + len(domain) + len(pats)
-	if n == 0 {
+	ents := map[string]*hostEnt{}
+	ent := func(h string) *hostEnt {
+		e := ents[h]
+		if e == nil {
+			e = &hostEnt{name: h}
+			ents[h] = e
+		}
+		return e
+	}
+	for h, t := range exact {
+		e := ent(h)
+		e.tree, e.pat, e.own = t, pats[h], true
+	}
+	for h, p := range pats {
+		e := ent(h)
+		e.pat, e.own = p, true
+	}
+	for h := range domain {
+		ent(h)
+	}
+	if len(ents) == 0 {
 		return hostFilter{}
 	}
 	bits := 3
-	for 1<<bits < 2*n {
+	for 1<<bits < 2*len(ents) {
 		bits++
 	}
-	f := hostFilter{slots: make([]uint64, 1<<bits), ents: make([]hostEnt, 1<<bits), shift: uint8(64 - bits), bits: new([filterWords]uint64), tails: new([filterWords]uint64), tailLen: 8}
-	for _, m := range []map[string]*node{exact, domain} {
-		for h := range m {
-			if h != AllHosts {
-				f.tailLen = min(f.tailLen, len(h))
-			}
-		}
-	}
-	for h := range pats {
+	f := hostFilter{slots: make([]hostSlot, 1<<bits), ents: make([]hostEnt, 0, len(ents)), shift: uint8(64 - bits),
+		bits: new([filterWords]uint64), tails: new([filterWords]uint64), tailLen: 8}
+	for h := range ents {
 		if h != AllHosts {
 			f.tailLen = min(f.tailLen, len(h))
 		}
+		f.maxLen = max(f.maxLen, len(h))
 	}
-	for h, t := range exact {
-		f.add(h, suffixHash(h)&^1, hostEnt{name: h, tree: t, pat: pats[h]})
-	}
-	for h, p := range pats {
-		if exact[h] == nil {
-			f.add(h, suffixHash(h)&^1, hostEnt{name: h, pat: p})
+	for h, e := range ents {
+		// The domains among h and its suffixes after a dot, longest first.
+		for i := 0; ; {
+			if t := domain[h[i:]]; t != nil {
+				e.doms = append(e.doms, t)
+			}
+			j := strings.IndexByte(h[i:], '.')
+			if j < 0 {
+				break
+			}
+			i += j + 1
 		}
+		f.ents = append(f.ents, *e)
 	}
-	for h, t := range domain {
-		f.add(h, suffixHash(h)|1, hostEnt{name: h, tree: t})
+	for i := range f.ents {
+		f.add(&f.ents[i])
+	}
+	f.tailMin, f.tailShift = f.tailLen, uint8(64-8*f.tailLen)
+	if f.tailLen == 0 {
+		f.tailMin = maxTokensFilter + 1
 	}
 	return f
 }
 
-// suffixHash is the hash that mayHave computes of a whole host (see labelHash), with its top
-// bit set so that it is never 0.
-func suffixHash(h string) uint64 {
-	x := uint64(hashSeed)
-	for j := len(h); ; {
-		i := strings.LastIndexByte(h[:j], '.') + 1
-		x = labelHash(x, h, i, j)
-		if i == 0 {
-			return x | 1<<63
+// add files e under the hash of its name, and sets the bits of its first word and its tail.
+func (f *hostFilter) add(e *hostEnt) {
+	h := e.name
+	if h != AllHosts && f.tailLen > 0 {
+		b := tailBit(tailWord(h, f.tailLen))
+		f.tails[b>>6] |= 1 << (b & 63)
+	}
+	b, x := hostHash(h, 0, nil)
+	f.bits[b>>6] |= 1 << (b & 63)
+	mask := uint64(len(f.slots) - 1)
+	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
+		if f.slots[i].hash == 0 {
+			f.slots[i] = hostSlot{x, e}
+			return
 		}
-		j = i - 1
 	}
 }
 
-// labelHash mixes the label h[i:j] into x, the hash of the labels after it: a host's hash is
-// made label by label from the last, so that the hash of each suffix after a dot is met on the
-// way. It reads the label eight bytes at a time, not byte by byte.
-func labelHash(x uint64, h string, i, j int) uint64 {
-	for ; j-i > 8; i += 8 {
-		x = mixHash(x ^ le64(h[i:]))
-	}
+// hostHash returns the bit of the name h[p:] in hostFilter.bits, which is of its first word and
+// its length alone, and its hash in hostFilter's table (x, never 0), or x = 0 if bits is not
+// nil and has not the bit set: a suffix of a host that is no name costs one word, and only a
+// suffix with the first word and the length of a name is hashed whole. It reads the name a word
+// at a time, the last bytes in the word of h's last eight.
+func hostHash(h string, p int, bits *[filterWords]uint64) (bit, x uint64) {
+	n := len(h) - p
 	var w uint64
-	switch n := j - i; {
-	case n == 8:
-		w = le64(h[i:])
+	switch {
+	case n >= 8:
+		w = le64(h[p:])
 	case n == 0:
-	case i+8 <= len(h):
-		w = le64(h[i:]) & (1<<(8*n) - 1)
-	case j >= 8:
-		w = le64(h[j-8:]) >> (8 * (8 - n))
+	case len(h) >= 8:
+		w = le64(h[len(h)-8:]) >> ((64 - 8*n) & 63)
 	default:
-		for k := j - 1; k >= i; k-- {
+		for k := len(h) - 1; k >= p; k-- {
 			w = w<<8 | uint64(h[k])
 		}
 	}
-	return mixHash(x ^ w ^ uint64(j-i)<<56)
+	x = mixHash(w ^ uint64(n)*0x9e3779b97f4a7c15)
+	bit = x >> 52
+	if bits != nil && bits[bit>>6]&(1<<(bit&63)) == 0 {
+		return bit, 0
+	}
+	if n > 8 {
+		// The words after the first, the last one ending at len(h) (len(h) > 8).
+		for p += 8; len(h)-p > 8; p += 8 {
+			x = mixHash(x ^ le64(h[p:]))
+		}
+		x = mixHash(x ^ le64(h[len(h)-8:])>>((64-8*(len(h)-p))&63))
+	}
+	return bit, x | 1
+}
+
+// sameName reports whether a == b, reading them a word at a time.
+func sameName(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) < 8 {
+		return a == b
+	}
+	// The last eight bytes, then the words before them.
+	if le64(a[len(a)-8:]) != le64(b[len(b)-8:]) {
+		return false
+	}
+	for ; len(a) > 8; a, b = a[8:], b[8:] {
+		if le64(a) != le64(b) {
+			return false
+		}
+	}
+	return true
 }
 
 func mixHash(x uint64) uint64 {
@@ -371,57 +547,18 @@ func le64(s string) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
-const hashSeed = 14695981039346656037
-
-// add files e, named h, under its hash x, and sets the bits of the suffixes and the tail of h.
-func (f *hostFilter) add(h string, x uint64, e hostEnt) {
-	if h != AllHosts && f.tailLen > 0 {
-		b := tailBit(tailWord(h, f.tailLen))
-		f.tails[b>>6] |= 1 << (b & 63)
-	}
-	y := uint64(hashSeed)
-	for j := len(h); ; {
-		i := strings.LastIndexByte(h[:j], '.') + 1
-		y = labelHash(y, h, i, j)
-		b := f.bit(y)
-		f.bits[b>>6] |= 1 << (b & 63)
-		if i == 0 {
-			break
-		}
-		j = i - 1
-	}
-	mask := uint64(len(f.slots) - 1)
-	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
-		if f.slots[i] == 0 {
-			f.slots[i], f.ents[i] = x, e
-			return
-		}
-	}
-}
-
-// bit is the bit of hash x in bits, the same whatever x's top and low bits.
-func (f *hostFilter) bit(x uint64) uint64 {
-	return ((x | 1<<63 | 1) * 0x9e3779b97f4a7c15) >> 52
-}
-
-// mayEnd reports whether some host or domain in f may be x's suffix or end with it, x being
-// the hash of a suffix of a host after a dot; false is certain.
-func (f *hostFilter) mayEnd(x uint64) bool {
-	b := f.bit(x)
-	return f.bits[b>>6]&(1<<(b&63)) != 0
-}
-
-// get returns the entry of hash x and name name, or nil.
-func (f *hostFilter) get(x uint64, name string) *hostEnt {
-	if !f.mayEnd(x) {
+// lookup returns the entry of the name h[p:], or nil.
+func (f *hostFilter) lookup(h string, p int) *hostEnt {
+	_, x := hostHash(h, p, f.bits)
+	if x == 0 {
 		return nil
 	}
 	mask := uint64(len(f.slots) - 1)
-	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
-		switch f.slots[i] {
+	for i := (x * 0x9e3779b97f4a7c15) >> (f.shift & 63); ; i = (i + 1) & mask {
+		switch sl := &f.slots[i]; sl.hash {
 		case x:
-			if f.ents[i].name == name {
-				return &f.ents[i]
+			if sameName(sl.ent.name, h[p:]) {
+				return sl.ent
 			}
 		case 0:
 			return nil
@@ -429,60 +566,79 @@ func (f *hostFilter) get(x uint64, name string) *hostEnt {
 	}
 }
 
-// trees finds the index trees of host and of the domains it is in, and host's patterns, in one
-// pass over host: it returns the host's entry (nil if it has neither rules nor patterns) and
-// appends the trees of its domains to doms, longest domain first.
-func (f *hostFilter) trees(host string, doms []*node) (*hostEnt, []*node) {
+// find returns the entry of the longest of host and its suffixes after a dot that is a name in
+// f (nil if none is), and whether it is host itself. That entry's doms are the trees of the
+// domains that host is in or is: a longer suffix that is a domain would be a name in f.
+func (f *hostFilter) find(host string) (*hostEnt, bool) {
 	if len(f.slots) == 0 {
+		return nil, false
+	}
+	p := 0
+	if len(host) > f.maxLen {
+		// No name is as long as host, nor as the suffixes longer than maxLen.
+		d := strings.IndexByte(host[len(host)-f.maxLen-1:], '.')
+		if d < 0 {
+			return nil, false
+		}
+		p = len(host) - f.maxLen + d
+	}
+	for {
+		if e := f.lookup(host, p); e != nil {
+			return e, p == 0
+		}
+		d := strings.IndexByte(host[p:], '.')
+		if d < 0 {
+			return nil, false
+		}
+		p += d + 1
+	}
+}
+
+// found is what trees and mayHave make of find's answer: the entry of host if it has rules or
+// patterns of its own, and whether host or a domain it is in has any (has).
+func found(e *hostEnt, whole bool) (own *hostEnt, has bool) {
+	if e == nil {
+		return nil, false
+	}
+	if whole && e.own {
+		return e, true
+	}
+	return nil, len(e.doms) > 0
+}
+
+// trees finds the index trees of host and of the domains it is in, and host's patterns: it
+// returns the host's entry (nil if it has neither rules nor patterns) and appends the trees of
+// its domains to doms, longest domain first.
+func (f *hostFilter) trees(host string, doms []*node) (*hostEnt, []*node) {
+	e, whole := f.find(host)
+	return f.treesOf(e, whole, doms)
+}
+
+// treesWalk is trees of host, which mayMatchLayout looked up with the walk w: it takes w's
+// answer instead of finding host again.
+func (f *hostFilter) treesWalk(host string, doms []*node, w *hostWalk) (*hostEnt, []*node) {
+	return f.treesOf(w.e, w.whole, doms)
+}
+
+// treesOf is trees from find's answer e, whole.
+func (f *hostFilter) treesOf(e *hostEnt, whole bool, doms []*node) (*hostEnt, []*node) {
+	if e == nil {
 		return nil, doms
 	}
-	return f.treesFrom(host, doms, len(doms), hashSeed, len(host)+1)
+	doms = append(doms, e.doms...)
+	if whole && e.own {
+		return e, doms
+	}
+	return nil, doms
 }
 
-// treesWalk is trees of host, which mayHave passed with the walk w: it goes on from where
-// mayHave stopped instead of hashing host's labels again.
-func (f *hostFilter) treesWalk(host string, doms []*node, w *hostWalk) (*hostEnt, []*node) {
-	n := len(doms)
-	if w.dom != nil {
-		doms = append(doms, w.dom.tree)
-	}
-	return f.treesFrom(host, doms, n, w.x, w.k)
-}
-
-// treesFrom is trees of host from the state of a pass that has hashed host[k:] into x (k =
-// len(host)+1: nothing hashed yet) and appended to doms[n:] the trees of the domains among the
-// suffixes hashed.
-func (f *hostFilter) treesFrom(host string, doms []*node, n int, x uint64, k int) (*hostEnt, []*node) {
-	if k > 0 {
-		for j := k - 1; ; {
-			i := strings.LastIndexByte(host[:j], '.') + 1
-			x = labelHash(x, host, i, j)
-			if i == 0 {
-				break
-			}
-			if e := f.get(x|1<<63|1, host[i:]); e != nil {
-				doms = append(doms, e.tree)
-			}
-			j = i - 1
-		}
-	}
-	x |= 1 << 63
-	if e := f.get(x|1, host); e != nil {
-		doms = append(doms, e.tree)
-	}
-	slices.Reverse(doms[n:])
-	return f.get(x&^1, host), doms
-}
-
-// hostWalk is where hostFilter.mayHave stopped on a host that it let through (ok), so that
-// trees need not hash the host's labels again: x is the hash of host[k:], every suffix of host
-// shorter than host[k:] that follows a dot is no domain with rules, and dom is the entry of the
-// domain host[k:] if mayHave stopped at it (k > 0), else nil (k = 0: the whole host is hashed).
+// hostWalk is find's answer for a host that mayMatchLayout looked up (ok), so that view.index
+// need not find it again: e is the entry of the longest of the host and its suffixes after a
+// dot in the filter (nil if none), whole says that it is the host's.
 type hostWalk struct {
-	x   uint64
-	k   int
-	dom *hostEnt
-	ok  bool
+	e     *hostEnt
+	whole bool
+	ok    bool
 }
 
 // mayEndIn reports whether the host that s ends with, s being an authority without a port (the
@@ -526,41 +682,17 @@ func tailBit(w uint64) uint64 {
 }
 
 // mayHave reports whether host may have rules of its own or be in a domain with rules (as
-// Set.matchFrom looks them up: the host, then each suffix after a dot); false is certain. It
-// reads host from the right and stops at the first suffix that no host or domain with rules
-// ends with: most hosts without rules cost one or two labels.
+// Set.matchFrom looks them up: the host, then each suffix after a dot); false is certain.
 func (f *hostFilter) mayHave(host string) bool { return f.mayHaveWalk(host, nil) }
 
-// mayHaveWalk is mayHave; if it returns true and w is not nil, it fills w.
+// mayHaveWalk is mayHave; if w is not nil, it fills w with find's answer.
 func (f *hostFilter) mayHaveWalk(host string, w *hostWalk) bool {
-	if len(f.slots) == 0 {
-		return false
+	e, whole := f.find(host)
+	if w != nil {
+		*w = hostWalk{e: e, whole: whole, ok: true}
 	}
-	x := uint64(hashSeed)
-	for j := len(host); ; {
-		i := strings.LastIndexByte(host[:j], '.') + 1
-		x = labelHash(x, host, i, j)
-		if !f.mayEnd(x) {
-			return false // no name ends with host[i:], so none is host or a domain it is in
-		}
-		y := x | 1<<63
-		if i == 0 {
-			if f.get(y&^1, host) == nil && f.get(y|1, host) == nil {
-				return false
-			}
-			if w != nil {
-				*w = hostWalk{x: x, ok: true}
-			}
-			return true
-		}
-		if e := f.get(y|1, host[i:]); e != nil {
-			if w != nil {
-				*w = hostWalk{x: x, k: i, dom: e, ok: true}
-			}
-			return true // the domain host[i:]
-		}
-		j = i - 1
-	}
+	_, has := found(e, whole)
+	return has
 }
 
 // maxTokensFilter is the length of a URL up to which it cannot have more path segments or query

@@ -1,10 +1,13 @@
 package rules
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/undust/undust/internal/cpubench"
+	"github.com/undust/undust/internal/hostile"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -18,8 +21,17 @@ func checkMayMatch(t *testing.T, s *Set, u string, key bool) bool {
 		may = s.mayMatchKey(u)
 		var l urlnorm.KeyLayout
 		if b, err := s.keyer.AppendKeyLayout(nil, u, &l); err == nil && string(b) == u {
-			if got := s.mayMatchLayout(u, l, nil); got != may {
+			var w hostWalk
+			if got := s.mayMatchLayout(u, &l, &w); got != may {
 				t.Fatalf("mayMatchLayout(%q) = %v, mayMatchKey %v", u, got, may)
+			}
+			// What it learned of the host, view.index takes for the host's trees.
+			if i, j := l.Host(); w.ok {
+				e, doms := s.hosts.treesWalk(u[i:j], nil, &w)
+				e2, doms2 := s.hosts.trees(u[i:j], nil)
+				if e != e2 || !slices.Equal(doms, doms2) {
+					t.Fatalf("mayMatchLayout(%q): the walk gives other trees than trees(%q)", u, u[i:j])
+				}
 			}
 		} else {
 			t.Fatalf("the key %q keyed again: %q, %v", u, b, err)
@@ -274,4 +286,344 @@ func BenchmarkMayMatch(b *testing.B) {
 	var buf []byte
 	run("key", func(i int) { buf, _ = key.AppendKey(buf[:0], urls[i]) })
 	run("mayMatch", func(i int) { s.mayMatchKey(keys[i]) })
+}
+
+// hostTreesRef is hostFilter.trees by the maps of Set.matchFrom: the host's own tree and
+// patterns (has: it has either), and the trees of the domains among the host and its suffixes
+// after a dot, longest first.
+func hostTreesRef(s *Set, h string) (tree *node, pat Patterns, has bool, doms []*node) {
+	if t, ok := s.exact[h]; ok {
+		tree, has = t, true
+	}
+	if p, ok := s.opts.Patterns[h]; ok {
+		pat, has = p, true
+	}
+	if t := s.domain[h]; t != nil {
+		doms = append(doms, t)
+	}
+	for i := 0; i < len(h); i++ {
+		if h[i] == '.' {
+			if t := s.domain[h[i+1:]]; t != nil {
+				doms = append(doms, t)
+			}
+		}
+	}
+	return tree, pat, has, doms
+}
+
+// hostileHosts are hosts at the edges of hostFilter's scans, made from the names of s: many
+// labels, long labels, empty labels, IPv6 literals, ports and userinfo left in, trailing dots,
+// AllHosts, lengths around a word.
+func hostileHosts(s *Set) []string {
+	hs := []string{"", ".", "..", "*", "*.com", "a.*", "[::1]", "[2001:db8::1]", "[::1]:80", "u@a.com",
+		"a.com:8080", "com", "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "a..b", ".com", "com.",
+		strings.Repeat("a.", 200) + "com", strings.Repeat("x", 300), strings.Repeat(".", 100),
+		strings.Repeat("abcdefgh.", 40), strings.Repeat("a", 63) + "." + strings.Repeat("b", 63) + ".com"}
+	var names []string
+	for h := range s.exact {
+		names = append(names, h)
+	}
+	for h := range s.domain {
+		names = append(names, h)
+	}
+	for h := range s.opts.Patterns {
+		names = append(names, h)
+	}
+	for _, h := range names {
+		hs = append(hs, h, "www."+h, "a.b."+h, "x"+h, h+".", "."+h, h+".example", h[1:], h[:len(h)-1],
+			"u@"+h, h+":80", "[::1]."+h, strings.Repeat("a.", 100)+h, strings.Repeat("x", 70)+"."+h,
+			strings.Repeat("abcdefgh", 40)+h, strings.ToUpper(h))
+		if i := strings.IndexByte(h, '.'); i >= 0 {
+			hs = append(hs, h[i:], h[i+1:], h[:i], h[:i]+"."+h)
+		}
+	}
+	return hs
+}
+
+// TestHostTreesRef checks hostFilter.trees, mayHave and mayEndIn against the maps (hostTreesRef)
+// on the hosts of the dev URLs' keys and of their variants (moved to a host without rules among
+// them), and on hostile hosts, with the learned rules and with the rules of TestMayMatchEdges.
+func TestHostTreesRef(t *testing.T) {
+	var rs []Rule
+	for _, l := range strings.Split(strings.TrimSpace(mayMatchRules), "\n") {
+		r, err := ParseRule(strings.TrimPrefix(l, "rule "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	edges, err := NewSet(rs, &Options{Key: urlnorm.Crawler, Patterns: map[string]Patterns{"p.ab.io": &splitter{seps: "-"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned := loadLearned(t)
+	var dev []string
+	seen := map[string]bool{}
+	ls := loadDev(t, 0)
+	step := 3
+	if testing.Short() {
+		step = 30
+	}
+	for n := 0; n < len(ls); n += step {
+		for _, u := range variants(ls[n].URL) {
+			var lay urlnorm.KeyLayout
+			k, err := learned.keyer.AppendKeyLayout(nil, u, &lay)
+			if err != nil {
+				continue
+			}
+			i, j := lay.Host()
+			if h := string(k[i:j]); !seen[h] {
+				seen[h] = true
+				dev = append(dev, h)
+			}
+		}
+	}
+	for _, s := range []*Set{learned, edges} {
+		hosts := append(hostileHosts(s), dev...)
+		yes, no := 0, 0
+		var doms []*node
+		for _, h := range hosts {
+			tree, pat, has, want := hostTreesRef(s, h)
+			var e *hostEnt
+			e, doms = s.hosts.trees(h, doms[:0])
+			if got := e != nil; got != has || has && (e.tree != tree || e.pat != pat) {
+				t.Fatalf("trees(%q): entry %v, want own rules or patterns %v", h, e, has)
+			}
+			if !slices.Equal(doms, want) {
+				t.Fatalf("trees(%q): %d domain trees %p, want %d %p", h, len(doms), doms, len(want), want)
+			}
+			some := has || len(want) > 0
+			var w hostWalk
+			if s.hosts.mayHave(h) != some || s.hosts.mayHaveWalk(h, &w) != some {
+				t.Fatalf("mayHave(%q) = %v, want %v", h, !some, some)
+			}
+			e2, doms2 := s.hosts.treesWalk(h, nil, &w)
+			if e2 != e || !slices.Equal(doms2, doms) {
+				t.Fatalf("treesWalk(%q) differs from trees", h)
+			}
+			if some && !s.hosts.mayEndIn(h) {
+				t.Fatalf("mayEndIn(%q) = false, but it has rules", h)
+			}
+			if some {
+				yes++
+			} else {
+				no++
+			}
+		}
+		t.Logf("%d hosts: %d with rules, %d without", len(hosts), yes, no)
+		if yes == 0 || no == 0 {
+			t.Errorf("%d hosts with rules, %d without: the test checks nothing", yes, no)
+		}
+		// The hostile hosts in URLs: the filter (mayMatch, mayMatchKey and mayMatchLayout)
+		// never turns away a URL that a rule matches, and Normalize and AppendNormalize give
+		// what the reference path gives.
+		for _, h := range hostileHosts(s) {
+			for _, q := range []string{"", "?a=1", "?highlight=1&s", "?x=1#f"} {
+				u := "http://" + h + "/x" + q
+				checkMayMatch(t, s, u, false)
+				if k, err := s.keyer.Key(u); err == nil {
+					checkMayMatch(t, s, k, true)
+				}
+				want, werr := s.normalizeRef(u)
+				got, err := s.Normalize(u)
+				app, aerr := s.AppendNormalize([]byte("x"), u)
+				if got != want || fmt.Sprint(err) != fmt.Sprint(werr) || fmt.Sprint(aerr) != fmt.Sprint(werr) || werr == nil && string(app) != "x"+want {
+					t.Fatalf("Normalize(%q) = %q, %v; AppendNormalize %q, %v; reference %q, %v", u, got, err, app, aerr, want, werr)
+				}
+			}
+		}
+	}
+}
+
+// everyFilters are filters of names at the edges of queryMayHave's heads: the names of the learned
+// set's rules of every host, the empty name, names of one and two bytes, names that are prefixes
+// of others, more than maxKids names (a map), and none.
+func everyFilters(s *Set) []everyHostFilter {
+	set := func(names ...string) everyHostFilter {
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return everyFilterOf(m)
+	}
+	var many []string
+	for i := 0; i < 3*maxKids; i++ {
+		many = append(many, "p"+strings.Repeat("x", i%9)+string(rune('a'+i%26)))
+	}
+	return []everyHostFilter{s.every, set(""), set("a"), set("", "a", "ab", "abc"), set("id", "i", "ref", "ref_", "highlight"),
+		set("abcdefgh", "abcdefghi", "abcdefg"), set(append(many, "q", "")...), set()}
+}
+
+// queryCases are queries at the edges of queryMayHave's word-at-a-time scan, made from the names
+// of the filters: empty parameters, names at each offset of a word, at the end, cut short or
+// followed by more bytes, with long values.
+func queryCases(fs []everyHostFilter) []string {
+	qs := []string{"", "&", "&&", "=", "=&", "&=", "a", "a&", "&a", "a=", "=a", "ab", "ab=1&", "a&b&c",
+		"x=1&&y=2", "x=1&", strings.Repeat("&", 17), strings.Repeat("a=1&", 20), "a=" + strings.Repeat("&", 9)}
+	for _, f := range fs {
+		names := f.names
+		for n := range f.set {
+			names = append(names, n)
+		}
+		for _, n := range names {
+			for _, pad := range []int{0, 1, 5, 6, 7, 8, 9, 15, 16} {
+				junk := strings.Repeat("z", pad)
+				for _, q := range []string{n, n + "=", n + "=1", n + "&", n + "&x", n + "x", n + "=" + junk} {
+					qs = append(qs, q, junk+"&"+q, junk+"="+junk+"&"+q, q+"&"+junk, "&"+q)
+					if len(n) > 0 {
+						qs = append(qs, junk+"&"+n[:len(n)-1], junk+"&"+n[1:])
+					}
+				}
+			}
+		}
+	}
+	return qs
+}
+
+// checkQueryMayHave fails t if queryMayHave of the query q, in a key at each of a few offsets,
+// differs from queryMayMatch, its reference. It returns whether q may match.
+func checkQueryMayHave(t *testing.T, f *everyHostFilter, q string) bool {
+	t.Helper()
+	want := f.queryMayMatch(q)
+	for _, pre := range []string{"http://h/?", "https://a.example.com/x/y?"} {
+		if got := f.queryMayHave(pre+q, len(pre)); got != want {
+			t.Fatalf("queryMayHave(%q) = %v, queryMayMatch %v (names %q %d)", q, got, want, f.names, len(f.set))
+		}
+	}
+	return want
+}
+
+// TestQueryMayHave checks queryMayHave against queryMayMatch on the queries of the keys of the dev
+// URLs and of their variants, and on queries made to hit the edges, with filters of several name
+// sets.
+func TestQueryMayHave(t *testing.T) {
+	s := loadLearned(t)
+	fs := everyFilters(s)
+	qs := queryCases(fs)
+	seen := map[string]bool{}
+	ls := loadDev(t, 0)
+	step := 3
+	if testing.Short() {
+		step = 30
+	}
+	for i := 0; i < len(ls); i += step {
+		for _, u := range variants(ls[i].URL) {
+			var lay urlnorm.KeyLayout
+			k, err := s.keyer.AppendKeyLayout(nil, u, &lay)
+			if err != nil {
+				continue
+			}
+			if a, b := lay.Query(string(k)); a >= 0 && !seen[string(k[a:b])] {
+				seen[string(k[a:b])] = true
+				qs = append(qs, string(k[a:b]))
+			}
+		}
+	}
+	for i := range fs {
+		yes := 0
+		for _, q := range qs {
+			if checkQueryMayHave(t, &fs[i], q) {
+				yes++
+			}
+		}
+		if i > 0 && i < len(fs)-1 && (yes == 0 || yes == len(qs)) {
+			t.Errorf("filter %d: %d of %d queries may match: the test checks nothing", i, yes, len(qs))
+		}
+	}
+}
+
+// FuzzQueryMayHave compares queryMayHave with queryMayMatch on a query (without '#', which a key's
+// query has not) and names separated by ','.
+func FuzzQueryMayHave(f *testing.F) {
+	f.Add("a=1&b=2&highlight", "highlight,a")
+	f.Add("&&=x&ab", ",ab")
+	f.Add("abcdefgh=1&abcdefghi", "abcdefghi,x")
+	f.Fuzz(func(t *testing.T, q, names string) {
+		if strings.Contains(q, "#") {
+			return
+		}
+		m := map[string]bool{}
+		for _, n := range strings.Split(names, ",") {
+			m[n] = true
+		}
+		e := everyFilterOf(m)
+		checkQueryMayHave(t, &e, q)
+	})
+}
+
+// TestSameName checks sameName against == on names of 0 to 25 bytes that differ in one byte at
+// each place, or in length.
+func TestSameName(t *testing.T) {
+	n, same := 0, 0
+	for l := 0; l <= 25; l++ {
+		a := strings.Repeat("ab.", 9)[:l]
+		for i := 0; i <= l; i++ {
+			bs := []string{a + "x", a[:max(l-1, 0)]}
+			if i < l {
+				bs = append(bs, a[:i]+"z"+a[i+1:], a[:i]+a[i:])
+			}
+			for _, b := range bs {
+				n++
+				if a == b {
+					same++
+				}
+				if sameName(a, b) != (a == b) || sameName(b, a) != (a == b) {
+					t.Fatalf("sameName(%q, %q) = %v", a, b, !(a == b))
+				}
+			}
+		}
+	}
+	if same == 0 || same == n {
+		t.Errorf("%d of %d pairs equal: the test checks nothing", same, n)
+	}
+}
+
+// FuzzSameName compares sameName with ==.
+func FuzzSameName(f *testing.F) {
+	f.Add("www.example.com", "www.example.con")
+	f.Add("abcdefghi", "bbcdefghi")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if sameName(a, b) != (a == b) {
+			t.Fatalf("sameName(%q, %q) = %v", a, b, a != b)
+		}
+		if !sameName(a, strings.Clone(a)) {
+			t.Fatalf("sameName(%q, itself) = false", a)
+		}
+	})
+}
+
+// TestLinearHostFilter checks that finding a host's trees costs at most linearly in the host's
+// length when the names with rules are as long as the host and it has many labels whose suffixes
+// all start with the first word of a name: only the suffixes of a name's length are hashed
+// whole.
+func TestLinearHostFilter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures costs")
+	}
+	var rs []Rule
+	for _, k := range []int{3, 100, 20000} {
+		r, err := ParseRule("host=" + strings.Repeat("ab.", k) + "com cov=0 prec=1 sup=1 if query(\"a\")=* then query(\"a\")=-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	s, err := NewSet(rs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := map[int]string{}
+	sizes := []int{1 << 12, 1 << 13, 1 << 14}
+	for _, n := range sizes {
+		hosts[n] = "x" + strings.Repeat(".ab", n/3) + ".org"
+	}
+	noGC(t)
+	hostile.Linear(t, growth(sizes), func(n int) int {
+		for range 20 {
+			if e, doms := s.hosts.trees(hosts[n], nil); e != nil || len(doms) != 0 {
+				t.Fatalf("trees of a host in no domain: %v, %d domains", e, len(doms))
+			}
+		}
+		return 0
+	})
 }

@@ -874,7 +874,7 @@ func (s *Set) Normalize(u string) (string, error) {
 		return u, &Error{Op: "key", Input: u, Err: err}
 	}
 	var w hostWalk
-	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchLayout(k, lay, &w) {
+	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchLayout(k, &lay, &w) {
 		if k == u {
 			return u, nil
 		}
@@ -935,7 +935,7 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 		if dst, err = s.keyer.AppendKeyLayout(dst, u, &lay); err != nil {
 			return dst, &Error{Op: "key", Input: u, Err: err}
 		}
-		if len(s.rules) == 0 || !s.mayMatchLayout(bytesString(dst[start:]), lay, &w) {
+		if len(s.rules) == 0 || !s.mayMatchLayout(bytesString(dst[start:]), &lay, &w) {
 			return dst, nil
 		}
 	}
