@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/undust/undust/deeptoken"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -45,6 +46,14 @@ type view struct {
 	// masks[i] is the URL's presence mask for the tree of slot i if made has bit i (maskFor).
 	masks []uint64
 	made  uint64
+	// one holds the deep tokens of the whole token oneOf alone, split by the patterns oneBy
+	// with splitter, for the deep keys that lookup reads before deep is made (oneToken); oneBy
+	// is nil if none. It is kept from one view to the next of a Normalize call: a rewrite
+	// seldom changes the token that the rules read the deep tokens of.
+	one      []urlnorm.Token
+	oneOf    urlnorm.Token
+	oneBy    *deeptoken.Patterns
+	splitter deeptoken.Splitter
 }
 
 // linearQuery is the number of query parameters up to which lookup scans them.
@@ -148,6 +157,18 @@ func (v *view) deepTokens() []urlnorm.Token {
 	return v.deep
 }
 
+// oneToken returns the deep tokens of whole[i] (the token itself if p does not split it), what
+// deepTokens would give for it, splitting it alone: a URL whose rules read the deep tokens of one
+// token does not pay for splitting the others. It keeps the last token split, which the view
+// of the next URL of the call, with the same patterns, may read again.
+func (v *view) oneToken(p *deeptoken.Patterns, i int) []urlnorm.Token {
+	if t := &v.whole[i]; v.oneBy != p || *t != v.oneOf {
+		v.one = v.splitter.AppendToken(v.one[:0], p, *t)
+		v.oneOf, v.oneBy = *t, p
+	}
+	return v.one
+}
+
 // sameToken reports whether a token with key t is the token (or a deep token of the token)
 // that key k addresses, ignoring deep-token indexes.
 func sameToken(t, k urlnorm.Key) bool {
@@ -239,9 +260,14 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 			if i < 0 {
 				return "", false
 			}
-			v.deepTokens()
-			if len(v.deepAt) > 0 {
-				toks := v.deep[v.deepAt[i]:v.deepAt[i+1]]
+			var toks []urlnorm.Token
+			shaped := false // toks are the deep tokens of whole[i]
+			if p, ok := v.pat.(*deeptoken.Patterns); ok && !v.deepDone {
+				toks, shaped = v.oneToken(p, i), true
+			} else if v.deepTokens(); len(v.deepAt) > 0 {
+				toks, shaped = v.deep[v.deepAt[i]:v.deepAt[i+1]], true
+			}
+			if shaped {
 				j := -1
 				switch {
 				case k.Sub != 0 && int(k.Sub) <= len(toks):
