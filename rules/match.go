@@ -235,6 +235,22 @@ func (v *view) tokenAt(k urlnorm.Key) int {
 			return v.pathStart + v.nseg - int(k.RPos)
 		}
 		return -1
+	case urlnorm.PartUserinfo, urlnorm.PartPort, urlnorm.PartFragment:
+		// urlnorm.Tokenize's order: scheme, userinfo, host, port, path, query, fragment.
+		if v.hostAt < 0 {
+			break // not that order: a scan
+		}
+		i := len(v.whole) - 1
+		switch k.Part {
+		case urlnorm.PartUserinfo:
+			i = v.hostAt - 1
+		case urlnorm.PartPort:
+			i = v.hostAt + 1
+		}
+		if i >= 0 && i < len(v.whole) && v.whole[i].Part == k.Part {
+			return i
+		}
+		return -1
 	}
 	for i := range v.whole {
 		if sameToken(v.whole[i].Key, k) {
@@ -324,10 +340,8 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 		}
 		return v.whole[i].Value, true
 	}
-	for i := range v.whole {
-		if sameToken(v.whole[i].Key, k) {
-			return v.whole[i].Value, true
-		}
+	if i := v.tokenAt(k); i >= 0 {
+		return v.whole[i].Value, true
 	}
 	return "", false
 }
