@@ -374,22 +374,87 @@ func holds(c *Condition, val string, ok bool) bool {
 	return false
 }
 
+// probe is a condition that matches checks, compiled: the path keys of most conditions of
+// learned rules (a position from the start or from the end, no deep index) and the scheme are
+// found in place, other keys by lookup.
+type probe struct {
+	kind  probeKind
+	op    CondOp
+	pos   int16        // a path key's position, for probePos and probeRPos
+	key   *urlnorm.Key // the key, in the rule's Context or needs
+	value string       // an Equal condition's value
+}
+
+// probeKind says how a probe finds its key.
+type probeKind uint8
+
+const (
+	probeKey    probeKind = iota // by lookup
+	probePos                     // path segment pos from the start
+	probeRPos                    // path segment pos from the end
+	probeScheme                  // the scheme
+)
+
+// compileProbe returns the probe of a condition op on key k with value (op Any for a key that
+// must be present); it keeps k.
+func compileProbe(k *urlnorm.Key, op CondOp, value string) probe {
+	kind, pos := probeOf(*k)
+	return probe{kind: kind, op: op, pos: pos, key: k, value: value}
+}
+
+// probeOf returns the kind of probe of key k and the position it reads.
+func probeOf(k urlnorm.Key) (probeKind, int16) {
+	switch {
+	case k.Sub != 0 || k.RSub != 0:
+	case k.Part == urlnorm.PartPath && k.Pos > 0 && k.RPos == 0:
+		return probePos, k.Pos
+	case k.Part == urlnorm.PartPath && k.Pos == 0 && k.RPos > 0:
+		return probeRPos, k.RPos
+	case k.Part == urlnorm.PartScheme:
+		return probeScheme, 0
+	}
+	return probeKey, 0
+}
+
+// probe is lookup of key k, whose kind and pos compileProbe gives.
+func (v *view) probe(kind probeKind, pos int16, k *urlnorm.Key) (string, bool) {
+	switch kind {
+	case probePos:
+		if int(pos) <= v.nseg {
+			return v.whole[v.pathStart+int(pos)-1].Value, true
+		}
+		return "", false
+	case probeRPos:
+		if int(pos) <= v.nseg {
+			return v.whole[v.pathStart+v.nseg-int(pos)].Value, true
+		}
+		return "", false
+	case probeScheme:
+		return v.whole[0].Value, true
+	}
+	return v.lookup(*k)
+}
+
 // matches reports whether the context of r holds in v (fast lookup), for a URL that reached r's
 // leaf of the index and passed its prefilter there: it looks up the conditions and keys that
 // neither the way to the leaf nor the prefilter decides (r.check).
 func (r *crule) matches(v *view) bool {
-	nc := int32(len(r.Context))
-	for _, i := range r.check {
-		if i >= nc {
-			if _, ok := v.lookup(r.needs[i-nc]); !ok {
+	for i := range r.check {
+		p := &r.check[i]
+		val, ok := v.probe(p.kind, p.pos, p.key)
+		switch p.op {
+		case Equal:
+			if !ok || val != p.value {
 				return false
 			}
-			continue
-		}
-		c := &r.Context[i]
-		val, ok := v.lookup(c.Key)
-		if !holds(c, val, ok) {
-			return false
+		case Any:
+			if !ok {
+				return false
+			}
+		default:
+			if ok {
+				return false
+			}
 		}
 	}
 	return true

@@ -222,9 +222,9 @@ func prefilterTree(rules []crule, root *node) {
 	walk(root, func(n *node) { nrules += len(n.leaf) })
 	pres := make([]prefilter, nrules)
 	type span struct{ i, a, b int32 }
-	var checks []int32
+	var checks []probe
 	spans := make([]span, 0, nrules)
-	var deepCheck []int32
+	var deepCheck []probe
 	walk(root, func(n *node) {
 		if n.leaf == nil {
 			if b, ok := bits[n.key]; ok {
@@ -241,7 +241,8 @@ func prefilterTree(rules []crule, root *node) {
 			// them splits the URL into deep tokens), and the keys to copy from likewise.
 			a := len(checks)
 			deepCheck = deepCheck[:0]
-			for ci, c := range r.Context {
+			for ci := range r.Context {
+				c := &r.Context[ci]
 				if ci < 64 && r.known&(1<<ci) != 0 {
 					continue
 				}
@@ -266,9 +267,9 @@ func prefilterTree(rules []crule, root *node) {
 					}
 				}
 				if deep {
-					deepCheck = append(deepCheck, int32(ci))
+					deepCheck = append(deepCheck, compileProbe(&c.Key, c.Op, c.Value))
 				} else {
-					checks = append(checks, int32(ci))
+					checks = append(checks, compileProbe(&c.Key, c.Op, c.Value))
 				}
 			}
 			checks = append(checks, deepCheck...)
@@ -278,7 +279,7 @@ func prefilterTree(rules []crule, root *node) {
 					p.need |= 1 << b
 				}
 				if !ok || k.Sub != 0 || k.RSub != 0 {
-					checks = append(checks, int32(len(r.Context)+ni))
+					checks = append(checks, compileProbe(&r.needs[ni], Any, ""))
 				}
 			}
 			spans = append(spans, span{i, int32(a), int32(len(checks))})
