@@ -745,15 +745,28 @@ func (s *Set) find(n *node, v *view, m uint64, from, best int32) int32 {
 		if n.leaf != nil {
 			return s.first(n, v, m, from, best)
 		}
+		// A branch that is a leaf is searched here, without a call of find.
 		if val, ok := n.has(v, m); ok {
-			if c := n.child(val); c != nil {
+			if c := n.child(val); c != nil && c.min < best {
+				if c.leaf != nil {
+					best = s.first(c, v, m, from, best)
+				} else {
+					best = s.find(c, v, m, from, best)
+				}
+			}
+			if c := n.present; c != nil && c.min < best {
+				if c.leaf != nil {
+					best = s.first(c, v, m, from, best)
+				} else {
+					best = s.find(c, v, m, from, best)
+				}
+			}
+		} else if c := n.absent; c != nil && c.min < best {
+			if c.leaf != nil {
+				best = s.first(c, v, m, from, best)
+			} else {
 				best = s.find(c, v, m, from, best)
 			}
-			if n.present != nil {
-				best = s.find(n.present, v, m, from, best)
-			}
-		} else if n.absent != nil {
-			best = s.find(n.absent, v, m, from, best)
 		}
 		n = n.rest
 	}
