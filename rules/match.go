@@ -44,15 +44,19 @@ type view struct {
 	split    bool // the host has patterns: deep may differ from whole
 	deepDone bool // deep is made
 	// masks[i] is the URL's presence mask for the tree of slot i if made has bit i (maskFor).
-	masks []uint64
+	masks [64]uint64
 	made  uint64
 	// one holds the deep tokens of the whole token oneOf alone, split by the patterns oneBy
 	// with splitter, for the deep keys that lookup reads before deep is made (oneToken); oneBy
 	// is nil if none. It is kept from one view to the next of a Normalize call: a rewrite
 	// seldom changes the token that the rules read the deep tokens of.
+	// oneAt is the index of oneOf in whole if oneGen is gen, the number of the URL loaded.
 	one      []urlnorm.Token
 	oneOf    urlnorm.Token
 	oneBy    *deeptoken.Patterns
+	oneAt    int
+	oneGen   uint64
+	gen      uint64
 	splitter deeptoken.Splitter
 }
 
@@ -162,10 +166,14 @@ func (v *view) deepTokens() []urlnorm.Token {
 // token does not pay for splitting the others. It keeps the last token split, which the view
 // of the next URL of the call, with the same patterns, may read again.
 func (v *view) oneToken(p *deeptoken.Patterns, i int) []urlnorm.Token {
-	if t := &v.whole[i]; v.oneBy != p || *t != v.oneOf {
+	if i == v.oneAt && v.oneGen == v.gen && v.oneBy == p {
+		return v.one
+	}
+	if t := &v.whole[i]; v.oneBy != p || t.Value != v.oneOf.Value || *t != v.oneOf {
 		v.one = v.splitter.AppendToken(v.one[:0], p, *t)
 		v.oneOf, v.oneBy = *t, p
 	}
+	v.oneAt, v.oneGen = i, v.gen
 	return v.one
 }
 
@@ -441,7 +449,22 @@ func (v *view) probe(kind probeKind, pos int16, k *urlnorm.Key) (string, bool) {
 func (r *crule) matches(v *view) bool {
 	for i := range r.check {
 		p := &r.check[i]
-		val, ok := v.probe(p.kind, p.pos, p.key)
+		var val string
+		var ok bool
+		switch p.kind { // v.probe, inlined
+		case probePos:
+			if ok = int(p.pos) <= v.nseg; ok {
+				val = v.whole[v.pathStart+int(p.pos)-1].Value
+			}
+		case probeRPos:
+			if ok = int(p.pos) <= v.nseg; ok {
+				val = v.whole[v.pathStart+v.nseg-int(p.pos)].Value
+			}
+		case probeScheme:
+			val, ok = v.whole[0].Value, true
+		default:
+			val, ok = v.lookup(*p.key)
+		}
 		switch p.op {
 		case Equal:
 			if !ok || val != p.value {

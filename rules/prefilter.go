@@ -299,8 +299,11 @@ func (t *keyTable) mask(v *view) uint64 {
 		m = t.path[min(v.nseg, maxPathBit)]
 	}
 	from := v.queryAt
-	if t.early {
+	switch {
+	case t.early:
 		from = 0
+	case t.query == nil:
+		return m
 	}
 	for i := from; i < len(v.whole); i++ {
 		tok := &v.whole[i]
@@ -328,25 +331,22 @@ func (t *keyTable) mask(v *view) uint64 {
 }
 
 // loadMasks prepares v for the presence masks of the URL just loaded, which maskFor makes when
-// first needed; load calls it.
-func (v *view) loadMasks() { v.made = 0 }
+// first needed, and counts the URL (oneToken); load calls it.
+func (v *view) loadMasks() { v.made, v.gen = 0, v.gen+1 }
 
 // maskFor returns v's presence mask for the tree rooted at root, which holds slot in the order of
 // matchFrom: 0 for the host's tree, 1 for that of every host, 2+i for doms[i]. The first 64
 // slots are made once per URL: a URL that a host's rule matches does not need the mask of every
 // host's tree, whose rules come after (they have no literal conditions).
 func (v *view) maskFor(slot int, root *node) uint64 {
-	if slot < 64 && v.made&(1<<slot) != 0 {
-		return v.masks[slot]
+	if v.made&(1<<uint(slot)) != 0 { // 0 from slot 64 on
+		return v.masks[slot&63]
 	}
 	var m uint64
 	if root.keys != nil {
 		m = root.keys.mask(v)
 	}
 	if slot < 64 {
-		if slot >= len(v.masks) {
-			v.masks = append(v.masks, make([]uint64, slot+1-len(v.masks))...)
-		}
 		v.masks[slot] = m
 		v.made |= 1 << slot
 	}

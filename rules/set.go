@@ -682,8 +682,10 @@ func (s *Set) putScratch(sc *scratch) {
 	sc.v.host, sc.v.treesSet, sc.v.treesHost, sc.v.walk = "", nil, "", hostWalk{}
 	clear(sc.v.deepBuf)
 	sc.v.deepBuf = sc.v.deepBuf[:0]
-	clear(sc.v.one)
-	sc.v.one, sc.v.oneOf, sc.v.oneBy = sc.v.one[:0], urlnorm.Token{}, nil
+	if sc.v.oneBy != nil {
+		clear(sc.v.one)
+		sc.v.one, sc.v.oneOf, sc.v.oneBy = sc.v.one[:0], urlnorm.Token{}, nil
+	}
 	clear(sc.out[:sc.outUsed])
 	sc.outUsed = 0
 	clear(sc.fin)
