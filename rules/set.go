@@ -782,12 +782,15 @@ func (s *Set) first(n *node, v *view, m uint64, from, best int32) int32 {
 		j, _ := slices.BinarySearch(list, from)
 		list, pre = list[j:], pre[j:]
 	}
+	pre = pre[:len(list)]
 	for j, i := range list {
 		if i >= best {
 			break
 		}
-		if pre[j].pass(m) && s.rules[i].matches(v) {
-			return i
+		if pre[j].pass(m) {
+			if r := &s.rules[i]; len(r.check) == 0 || r.matches(v) {
+				return i
+			}
 		}
 	}
 	return best
