@@ -240,3 +240,57 @@ func checkLossless(t *testing.T, p *Patterns, url string) {
 		i += m
 	}
 }
+
+// TestSplitterAppendSplit checks that a Splitter, one token at a time and reused across hosts,
+// gives what AppendSplit gives for the whole URL, on the URLs of every host of the sample with
+// the host's learned patterns, and on hostile tokens: longer than the working memory, bare,
+// already deep, of parts that are never split, or of no pattern tree.
+func TestSplitterAppendSplit(t *testing.T) {
+	var sp Splitter
+	var one []urlnorm.Token
+	tokens, split := 0, 0
+	check := func(p *Patterns, toks []urlnorm.Token) {
+		t.Helper()
+		want := p.AppendSplit(nil, toks)
+		var got []urlnorm.Token
+		for _, tok := range toks {
+			one = sp.AppendToken(one[:0], p, tok)
+			got = append(got, one...)
+			if len(one) > 1 {
+				split++
+			}
+			tokens++
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("Splitter.AppendToken of each of %v mismatch (-AppendSplit +got):\n%s", toks, diff)
+		}
+	}
+	for _, us := range sampleHosts(t) {
+		p := Learn(slices.Values(us), Options{})
+		for _, u := range us {
+			toks, err := urlnorm.Tokenize(nil, u)
+			if err != nil {
+				continue
+			}
+			check(p, toks)
+			// The same tokens made deep, bare, longer than 96 units, of another part.
+			for i := range toks {
+				tok := toks[i]
+				if tok.Part != urlnorm.PartPath && tok.Part != urlnorm.PartQuery {
+					continue
+				}
+				deep, bare, long, other := tok, tok, tok, tok
+				deep.Sub, deep.RSub = 1, 1
+				bare.Bare = true
+				long.Value = strings.Repeat(tok.Value+"-", 60)
+				other.Part = urlnorm.PartFragment
+				check(p, []urlnorm.Token{deep, bare, long, other})
+			}
+		}
+		check(nil, []urlnorm.Token{{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: 1, RPos: 1}, Value: "tt1"}})
+	}
+	t.Logf("%d tokens, %d split", tokens, split)
+	if split == 0 {
+		t.Error("no token split: the test checks nothing")
+	}
+}

@@ -98,3 +98,26 @@ func ExampleParsePatterns() {
 	// "accelerate" "." "php" "[" "id" "]" "100019"
 	// deeptoken: line 3: two stars in a row: "node 1 * *"
 }
+
+// A Splitter splits the one token that a caller reads, here the second path segment, and
+// leaves the others alone.
+func ExampleSplitter() {
+	var urls []string
+	for i := range 50 {
+		urls = append(urls, fmt.Sprintf("http://www.example.org/title/tt%07d/trivia", 810900+i*7919))
+	}
+	p := deeptoken.Learn(slices.Values(urls), deeptoken.Options{})
+
+	toks, _ := urlnorm.Tokenize(nil, "http://www.example.org/title/tt0810900/photogallery")
+	var sp deeptoken.Splitter
+	for _, t := range toks {
+		if t.Part == urlnorm.PartPath && t.Pos == 2 {
+			for _, d := range sp.AppendToken(nil, p, t) {
+				fmt.Printf("%s = %q\n", d.Key, d.Value)
+			}
+		}
+	}
+	// Output:
+	// path(2.1,2.2) = "tt"
+	// path(2.2,2.1) = "0810900"
+}

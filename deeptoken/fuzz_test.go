@@ -41,6 +41,7 @@ func FuzzSplit(f *testing.F) {
 	f.Add("http://cgi.example.com/__W0QQ_QQ_fclsZZ1QQ")
 	f.Add(hostile.DistinctSegmentURL(60))
 	f.Add(hostile.DistinctKeyURL(40))
+	var sp Splitter
 	f.Fuzz(func(t *testing.T, u string) {
 		ps, _ := learnedSet()
 		for _, p := range ps {
@@ -54,6 +55,14 @@ func FuzzSplit(f *testing.F) {
 			}
 			if diff := cmp.Diff(slowSplit(p, toks), split); diff != "" {
 				t.Fatalf("AppendSplit(%q) differs from slowSplit (-slow +fast):\n%s", u, diff)
+			}
+			// A Splitter, one token at a time and reused, gives the same.
+			var one []urlnorm.Token
+			for _, tok := range toks {
+				one = sp.AppendToken(one, p, tok)
+			}
+			if diff := cmp.Diff(split, one); diff != "" {
+				t.Fatalf("Splitter.AppendToken of each token of %q differs from AppendSplit (-AppendSplit +Splitter):\n%s", u, diff)
 			}
 		}
 	})
@@ -119,6 +128,7 @@ func FuzzParsePatterns(f *testing.F) {
 	f.Add(hostile.PatternDeep(60))
 	f.Add(hostile.PatternWide(40))
 	f.Add(hostile.PatternLongLiteral(2000))
+	var sp Splitter
 	f.Fuzz(func(t *testing.T, text []byte) {
 		p, err := ParsePatterns(text)
 		if err != nil {
@@ -140,6 +150,14 @@ func FuzzParsePatterns(f *testing.F) {
 			}
 			if diff := cmp.Diff(slowSplit(p, toks), split); diff != "" {
 				t.Fatalf("AppendSplit(%q) differs from slowSplit (-slow +fast):\n%s", u, diff)
+			}
+			// A Splitter, one token at a time and reused, gives the same.
+			var one []urlnorm.Token
+			for _, tok := range toks {
+				one = sp.AppendToken(one, p, tok)
+			}
+			if diff := cmp.Diff(split, one); diff != "" {
+				t.Fatalf("Splitter.AppendToken of each token of %q differs from AppendSplit (-AppendSplit +Splitter):\n%s", u, diff)
 			}
 		}
 	})

@@ -522,7 +522,8 @@ const maxSub = 1<<15 - 1
 // so that urlnorm.Join of the result equals urlnorm.Join(toks). A token whose leaf pattern is
 // "*" (no anchor), a bare query parameter, a token that is already a deep token and a token of
 // another part than path or query are copied unchanged. toks is not modified; dst and toks must
-// not overlap.
+// not overlap. Each token is split on its own: the result for toks is the results for its
+// tokens one after another (see Splitter).
 //
 // With enough capacity in dst, AppendSplit does not allocate for tokens of up to 96 units (its
 // working memory comes from a sync.Pool).
@@ -543,21 +544,50 @@ func (p *Patterns) AppendSplit(dst, toks []urlnorm.Token) []urlnorm.Token {
 		if sc == nil {
 			sc = scratchPool.Get().(*scratch)
 		}
-		us, spans := leaf(root, t.Value, sc.ubuf[:0], sc.sbuf[:0], sc.tbuf[:0])
-		if len(spans) < 2 || len(spans) > maxSub {
-			dst = append(dst, t)
-			continue
-		}
-		m := len(spans)
-		for i, sp := range spans {
-			d := t
-			d.Sub, d.RSub = int16(i+1), int16(m-i)
-			d.Value = t.Value[us[sp.a].start:us[sp.b-1].end]
-			dst = append(dst, d)
-		}
+		dst = sc.appendDeep(dst, root, t)
 	}
 	if sc != nil {
 		scratchPool.Put(sc)
 	}
 	return dst
+}
+
+// appendDeep appends to dst the deep tokens of t by its pattern tree root, or t itself if its
+// leaf pattern has fewer than two elements.
+func (sc *scratch) appendDeep(dst []urlnorm.Token, root *node, t urlnorm.Token) []urlnorm.Token {
+	us, spans := leaf(root, t.Value, sc.ubuf[:0], sc.sbuf[:0], sc.tbuf[:0])
+	if len(spans) < 2 || len(spans) > maxSub {
+		return append(dst, t)
+	}
+	m := len(spans)
+	for i, sp := range spans {
+		d := t
+		d.Sub, d.RSub = int16(i+1), int16(m-i)
+		d.Value = t.Value[us[sp.a].start:us[sp.b-1].end]
+		dst = append(dst, d)
+	}
+	return dst
+}
+
+// A Splitter splits tokens one at a time, with working memory of its own: for a caller that
+// needs the deep tokens of one token of a URL (the one that a rule reads, say), not those of
+// every token, and that should not pay AppendSplit's take of working memory from a pool for
+// each. Its zero value is ready to use. A Splitter is not safe for concurrent use; it keeps
+// nothing of the tokens it splits. It is about 3 KB: keep it with other reused buffers.
+type Splitter struct {
+	sc scratch
+}
+
+// AppendToken appends to dst the deep tokens of t by p, exactly as p.AppendSplit(dst,
+// []urlnorm.Token{t}) does, and returns the extended slice. With enough capacity in dst, it
+// does not allocate for a token of up to 96 units.
+func (s *Splitter) AppendToken(dst []urlnorm.Token, p *Patterns, t urlnorm.Token) []urlnorm.Token {
+	if p == nil || len(p.trees) == 0 || t.Bare {
+		return append(dst, t)
+	}
+	root := p.tree(t.Key)
+	if root == nil {
+		return append(dst, t)
+	}
+	return s.sc.appendDeep(dst, root, t)
 }

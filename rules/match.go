@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/undust/undust/deeptoken"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -43,8 +44,20 @@ type view struct {
 	split    bool // the host has patterns: deep may differ from whole
 	deepDone bool // deep is made
 	// masks[i] is the URL's presence mask for the tree of slot i if made has bit i (maskFor).
-	masks []uint64
+	masks [64]uint64
 	made  uint64
+	// one holds the deep tokens of the whole token oneOf alone, split by the patterns oneBy
+	// with splitter, for the deep keys that lookup reads before deep is made (oneToken); oneBy
+	// is nil if none. It is kept from one view to the next of a Normalize call: a rewrite
+	// seldom changes the token that the rules read the deep tokens of.
+	// oneAt is the index of oneOf in whole if oneGen is gen, the number of the URL loaded.
+	one      []urlnorm.Token
+	oneOf    urlnorm.Token
+	oneBy    *deeptoken.Patterns
+	oneAt    int
+	oneGen   uint64
+	gen      uint64
+	splitter deeptoken.Splitter
 }
 
 // linearQuery is the number of query parameters up to which lookup scans them.
@@ -148,6 +161,22 @@ func (v *view) deepTokens() []urlnorm.Token {
 	return v.deep
 }
 
+// oneToken returns the deep tokens of whole[i] (the token itself if p does not split it), what
+// deepTokens would give for it, splitting it alone: a URL whose rules read the deep tokens of one
+// token does not pay for splitting the others. It keeps the last token split, which the view
+// of the next URL of the call, with the same patterns, may read again.
+func (v *view) oneToken(p *deeptoken.Patterns, i int) []urlnorm.Token {
+	if i == v.oneAt && v.oneGen == v.gen && v.oneBy == p {
+		return v.one
+	}
+	if t := &v.whole[i]; v.oneBy != p || t.Value != v.oneOf.Value || *t != v.oneOf {
+		v.one = v.splitter.AppendToken(v.one[:0], p, *t)
+		v.oneOf, v.oneBy = *t, p
+	}
+	v.oneAt, v.oneGen = i, v.gen
+	return v.one
+}
+
 // sameToken reports whether a token with key t is the token (or a deep token of the token)
 // that key k addresses, ignoring deep-token indexes.
 func sameToken(t, k urlnorm.Key) bool {
@@ -214,6 +243,22 @@ func (v *view) tokenAt(k urlnorm.Key) int {
 			return v.pathStart + v.nseg - int(k.RPos)
 		}
 		return -1
+	case urlnorm.PartUserinfo, urlnorm.PartPort, urlnorm.PartFragment:
+		// urlnorm.Tokenize's order: scheme, userinfo, host, port, path, query, fragment.
+		if v.hostAt < 0 {
+			break // not that order: a scan
+		}
+		i := len(v.whole) - 1
+		switch k.Part {
+		case urlnorm.PartUserinfo:
+			i = v.hostAt - 1
+		case urlnorm.PartPort:
+			i = v.hostAt + 1
+		}
+		if i >= 0 && i < len(v.whole) && v.whole[i].Part == k.Part {
+			return i
+		}
+		return -1
 	}
 	for i := range v.whole {
 		if sameToken(v.whole[i].Key, k) {
@@ -239,9 +284,14 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 			if i < 0 {
 				return "", false
 			}
-			v.deepTokens()
-			if len(v.deepAt) > 0 {
-				toks := v.deep[v.deepAt[i]:v.deepAt[i+1]]
+			var toks []urlnorm.Token
+			shaped := false // toks are the deep tokens of whole[i]
+			if p, ok := v.pat.(*deeptoken.Patterns); ok && !v.deepDone {
+				toks, shaped = v.oneToken(p, i), true
+			} else if v.deepTokens(); len(v.deepAt) > 0 {
+				toks, shaped = v.deep[v.deepAt[i]:v.deepAt[i+1]], true
+			}
+			if shaped {
 				j := -1
 				switch {
 				case k.Sub != 0 && int(k.Sub) <= len(toks):
@@ -298,10 +348,8 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 		}
 		return v.whole[i].Value, true
 	}
-	for i := range v.whole {
-		if sameToken(v.whole[i].Key, k) {
-			return v.whole[i].Value, true
-		}
+	if i := v.tokenAt(k); i >= 0 {
+		return v.whole[i].Value, true
 	}
 	return "", false
 }
@@ -334,22 +382,102 @@ func holds(c *Condition, val string, ok bool) bool {
 	return false
 }
 
+// probe is a condition that matches checks, compiled: the path keys of most conditions of
+// learned rules (a position from the start or from the end, no deep index) and the scheme are
+// found in place, other keys by lookup.
+type probe struct {
+	kind  probeKind
+	op    CondOp
+	pos   int16        // a path key's position, for probePos and probeRPos
+	key   *urlnorm.Key // the key, in the rule's Context or needs
+	value string       // an Equal condition's value
+}
+
+// probeKind says how a probe finds its key.
+type probeKind uint8
+
+const (
+	probeKey    probeKind = iota // by lookup
+	probePos                     // path segment pos from the start
+	probeRPos                    // path segment pos from the end
+	probeScheme                  // the scheme
+)
+
+// compileProbe returns the probe of a condition op on key k with value (op Any for a key that
+// must be present); it keeps k.
+func compileProbe(k *urlnorm.Key, op CondOp, value string) probe {
+	kind, pos := probeOf(*k)
+	return probe{kind: kind, op: op, pos: pos, key: k, value: value}
+}
+
+// probeOf returns the kind of probe of key k and the position it reads.
+func probeOf(k urlnorm.Key) (probeKind, int16) {
+	switch {
+	case k.Sub != 0 || k.RSub != 0:
+	case k.Part == urlnorm.PartPath && k.Pos > 0 && k.RPos == 0:
+		return probePos, k.Pos
+	case k.Part == urlnorm.PartPath && k.Pos == 0 && k.RPos > 0:
+		return probeRPos, k.RPos
+	case k.Part == urlnorm.PartScheme:
+		return probeScheme, 0
+	}
+	return probeKey, 0
+}
+
+// probe is lookup of key k, whose kind and pos compileProbe gives.
+func (v *view) probe(kind probeKind, pos int16, k *urlnorm.Key) (string, bool) {
+	switch kind {
+	case probePos:
+		if int(pos) <= v.nseg {
+			return v.whole[v.pathStart+int(pos)-1].Value, true
+		}
+		return "", false
+	case probeRPos:
+		if int(pos) <= v.nseg {
+			return v.whole[v.pathStart+v.nseg-int(pos)].Value, true
+		}
+		return "", false
+	case probeScheme:
+		return v.whole[0].Value, true
+	}
+	return v.lookup(*k)
+}
+
 // matches reports whether the context of r holds in v (fast lookup), for a URL that reached r's
 // leaf of the index and passed its prefilter there: it looks up the conditions and keys that
 // neither the way to the leaf nor the prefilter decides (r.check).
 func (r *crule) matches(v *view) bool {
-	nc := int32(len(r.Context))
-	for _, i := range r.check {
-		if i >= nc {
-			if _, ok := v.lookup(r.needs[i-nc]); !ok {
+	for i := range r.check {
+		p := &r.check[i]
+		var val string
+		var ok bool
+		switch p.kind { // v.probe, inlined
+		case probePos:
+			if ok = int(p.pos) <= v.nseg; ok {
+				val = v.whole[v.pathStart+int(p.pos)-1].Value
+			}
+		case probeRPos:
+			if ok = int(p.pos) <= v.nseg; ok {
+				val = v.whole[v.pathStart+v.nseg-int(p.pos)].Value
+			}
+		case probeScheme:
+			val, ok = v.whole[0].Value, true
+		default:
+			val, ok = v.lookup(*p.key)
+		}
+		switch p.op {
+		case Equal:
+			if !ok || val != p.value {
 				return false
 			}
-			continue
-		}
-		c := &r.Context[i]
-		val, ok := v.lookup(c.Key)
-		if !holds(c, val, ok) {
-			return false
+		case Any:
+			if !ok {
+				return false
+			}
+		default:
+			if ok {
+				return false
+			}
 		}
 	}
 	return true

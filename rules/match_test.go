@@ -334,15 +334,18 @@ func TestLearnedDeepLookup(t *testing.T) {
 		step = 10
 	}
 	found := 0
-	var v view
+	// The fast lookups and the scans go to views of their own: a scan splits the whole URL,
+	// after which lookup reads the whole split, not the token it splits alone. v is reused from
+	// URL to URL, as in a Normalize call, with the token it split last.
+	var v, w view
 	for i := 0; i < len(ls); i += step {
 		k, err := s.keyer.Key(ls[i].URL)
-		if err != nil || v.load(k, s) != nil {
+		if err != nil || v.load(k, s) != nil || w.load(k, s) != nil {
 			continue
 		}
 		for _, dk := range keys {
 			gv, gok := v.lookup(dk)
-			wv, wok := v.lookupSlow(dk)
+			wv, wok := w.lookupSlow(dk)
 			if gv != wv || gok != wok {
 				t.Fatalf("lookup(%v) in %q = %q, %v; the scan gives %q, %v", dk, k, gv, gok, wv, wok)
 			}
@@ -669,5 +672,106 @@ func TestHostKeptLearned(t *testing.T) {
 	t.Logf("%d rewritten URLs kept their host", kept)
 	if kept == 0 {
 		t.Error("no rewritten URL kept its host: the test checks nothing")
+	}
+}
+
+// TestLookupRef checks lookup and tokenAt against the scan (lookupSlow) on URLs of every part
+// (userinfo, port, fragment, none of them, repeated and bare parameters, long paths), with
+// patterns that split their path segments and values, for every key of every part: path
+// positions in and out of range from either end, parameter occurrences, deep indexes from either
+// end. The fast view is reused from URL to URL, as in a Normalize call; the scans use a view of
+// their own, since a scan splits the whole URL.
+func TestLookupRef(t *testing.T) {
+	var train []string
+	for i := range 60 {
+		train = append(train, fmt.Sprintf("http://h.example/tt%07d/tt%07d/a-%d?id=tt%07d&id=tt%07d&q=x", 810900+i*7919, 12+i*31, i, 4000+i*7, 77+i))
+	}
+	pats := deeptoken.Learn(slices.Values(train), deeptoken.Options{})
+	if pats.Len() == 0 {
+		t.Fatal("no patterns learned")
+	}
+	s := mustSet(t, &Options{Patterns: map[string]Patterns{"h.example": pats}},
+		`host=h.example cov=1 prec=1 sup=1 if path(1,-)="a" then path(1,-)="b"`)
+	urls := []string{
+		"http://h.example/tt0810900/tt0810900/a-1?id=tt0810900&id=tt0810900&q=x",
+		"http://u:p@h.example:8080/tt0000001/x?id=tt0000002&id&id=tt3#frag",
+		"http://u@h.example/tt0000001#",
+		"http://h.example:81/",
+		"http://h.example/?id=tt1234567",
+		"http://h.example/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/tt0000009#f?x=y",
+		"http://h.example/x?" + strings.Repeat("id=tt0000001&", 20) + "q=tt7654321",
+		"http://other.example/tt0810900?id=tt0810900",
+		"http://h.example/tt0810900",
+	}
+	var keys []urlnorm.Key
+	for p := urlnorm.PartScheme; p <= urlnorm.PartFragment; p++ {
+		if p != urlnorm.PartPath { // the whole path is no token
+			keys = append(keys, urlnorm.Key{Part: p})
+		}
+	}
+	for _, deep := range [][2]int16{{0, 0}, {1, 0}, {2, 0}, {0, 1}, {0, 2}, {3, 0}, {1, 2}, {2, 1}} {
+		for pos := int16(0); pos <= 28; pos++ {
+			for rpos := int16(0); rpos <= 28; rpos += 1 + 26*int16(boolInt(pos > 3)) {
+				if pos != 0 || rpos != 0 || deep != [2]int16{} { // the whole path is no token
+					keys = append(keys, urlnorm.Key{Part: urlnorm.PartPath, Pos: pos, RPos: rpos, Sub: deep[0], RSub: deep[1]})
+				}
+			}
+		}
+		for _, name := range []string{"id", "q", "x", ""} {
+			for pos := int16(1); pos <= 22; pos++ {
+				keys = append(keys, urlnorm.Key{Part: urlnorm.PartQuery, Name: name, Pos: pos, Sub: deep[0], RSub: deep[1]})
+			}
+		}
+		if deep != [2]int16{} {
+			for p := urlnorm.PartScheme; p <= urlnorm.PartFragment; p++ {
+				if p != urlnorm.PartPath && p != urlnorm.PartQuery {
+					keys = append(keys, urlnorm.Key{Part: p, Sub: deep[0], RSub: deep[1]})
+				}
+			}
+		}
+	}
+	found, split := 0, 0
+	var v, w view
+	for round := range 2 {
+		for _, u := range urls {
+			if err := v.load(u, s); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.load(u, s); err != nil {
+				t.Fatal(err)
+			}
+			// In the second round, each key is read twice and the URL's keys in reverse order.
+			ks := keys
+			if round == 1 {
+				ks = slices.Clone(keys)
+				slices.Reverse(ks)
+			}
+			for _, k := range ks {
+				for range round + 1 {
+					gv, gok := v.lookup(k)
+					wv, wok := w.lookupSlow(k)
+					if gv != wv || gok != wok {
+						t.Fatalf("lookup(%v) in %q = %q, %v; the scan gives %q, %v", k, u, gv, gok, wv, wok)
+					}
+					if gok {
+						found++
+						if k.Sub != 0 || k.RSub != 0 {
+							split++
+						}
+					}
+					if k.Sub != 0 || k.RSub != 0 || k.Part == urlnorm.PartPath && k.Pos == 0 && k.RPos == 0 {
+						continue
+					}
+					i := v.tokenAt(k)
+					if (i >= 0) != wok || i >= 0 && v.whole[i].Value != wv {
+						t.Fatalf("tokenAt(%v) in %q = %d; the scan gives %q, %v", k, u, i, wv, wok)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d keys, %d found, %d of them deep", len(keys), found, split)
+	if split == 0 {
+		t.Error("no deep key found: the test checks nothing")
 	}
 }

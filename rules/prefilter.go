@@ -222,9 +222,9 @@ func prefilterTree(rules []crule, root *node) {
 	walk(root, func(n *node) { nrules += len(n.leaf) })
 	pres := make([]prefilter, nrules)
 	type span struct{ i, a, b int32 }
-	var checks []int32
+	var checks []probe
 	spans := make([]span, 0, nrules)
-	var deepCheck []int32
+	var deepCheck []probe
 	walk(root, func(n *node) {
 		if n.leaf == nil {
 			if b, ok := bits[n.key]; ok {
@@ -241,7 +241,8 @@ func prefilterTree(rules []crule, root *node) {
 			// them splits the URL into deep tokens), and the keys to copy from likewise.
 			a := len(checks)
 			deepCheck = deepCheck[:0]
-			for ci, c := range r.Context {
+			for ci := range r.Context {
+				c := &r.Context[ci]
 				if ci < 64 && r.known&(1<<ci) != 0 {
 					continue
 				}
@@ -266,9 +267,9 @@ func prefilterTree(rules []crule, root *node) {
 					}
 				}
 				if deep {
-					deepCheck = append(deepCheck, int32(ci))
+					deepCheck = append(deepCheck, compileProbe(&c.Key, c.Op, c.Value))
 				} else {
-					checks = append(checks, int32(ci))
+					checks = append(checks, compileProbe(&c.Key, c.Op, c.Value))
 				}
 			}
 			checks = append(checks, deepCheck...)
@@ -278,7 +279,7 @@ func prefilterTree(rules []crule, root *node) {
 					p.need |= 1 << b
 				}
 				if !ok || k.Sub != 0 || k.RSub != 0 {
-					checks = append(checks, int32(len(r.Context)+ni))
+					checks = append(checks, compileProbe(&r.needs[ni], Any, ""))
 				}
 			}
 			spans = append(spans, span{i, int32(a), int32(len(checks))})
@@ -298,8 +299,11 @@ func (t *keyTable) mask(v *view) uint64 {
 		m = t.path[min(v.nseg, maxPathBit)]
 	}
 	from := v.queryAt
-	if t.early {
+	switch {
+	case t.early:
 		from = 0
+	case t.query == nil:
+		return m
 	}
 	for i := from; i < len(v.whole); i++ {
 		tok := &v.whole[i]
@@ -327,25 +331,22 @@ func (t *keyTable) mask(v *view) uint64 {
 }
 
 // loadMasks prepares v for the presence masks of the URL just loaded, which maskFor makes when
-// first needed; load calls it.
-func (v *view) loadMasks() { v.made = 0 }
+// first needed, and counts the URL (oneToken); load calls it.
+func (v *view) loadMasks() { v.made, v.gen = 0, v.gen+1 }
 
 // maskFor returns v's presence mask for the tree rooted at root, which holds slot in the order of
 // matchFrom: 0 for the host's tree, 1 for that of every host, 2+i for doms[i]. The first 64
 // slots are made once per URL: a URL that a host's rule matches does not need the mask of every
 // host's tree, whose rules come after (they have no literal conditions).
 func (v *view) maskFor(slot int, root *node) uint64 {
-	if slot < 64 && v.made&(1<<slot) != 0 {
-		return v.masks[slot]
+	if v.made&(1<<uint(slot)) != 0 { // 0 from slot 64 on
+		return v.masks[slot&63]
 	}
 	var m uint64
 	if root.keys != nil {
 		m = root.keys.mask(v)
 	}
 	if slot < 64 {
-		if slot >= len(v.masks) {
-			v.masks = append(v.masks, make([]uint64, slot+1-len(v.masks))...)
-		}
 		v.masks[slot] = m
 		v.made |= 1 << slot
 	}

@@ -102,9 +102,9 @@ type crule struct {
 	// that holds the rule, so that matches skips it (conditions after the 64th are always checked).
 	known uint64
 	// check holds what matches looks up, what neither the way to the leaf (known) nor the
-	// prefilter decides (prefilterTree): index i < len(Context) is the condition Context[i],
-	// index len(Context)+j the presence of needs[j].
-	check []int32
+	// prefilter decides (prefilterTree): the conditions of Context and the presence of the
+	// keys of needs, compiled.
+	check []probe
 	// wholeOK says that rewrite may work on the whole tokens: no action has a deep key or
 	// reads one, and no Convert of the whole path changes the first letter of each token only
 	// (LowerFirst, UpperFirst), which differs between a token and its deep tokens.
@@ -154,8 +154,10 @@ func routesOf(r *crule) []Condition {
 // key (Equal by value, Any, Absent, none; see build for the choice of key). A leaf is a short list that is checked rule by rule. A URL
 // then meets only the rules filed under its own values along one path, and the rests on the way.
 type node struct {
-	min      int32 // the smallest rule index in the subtree: a search for a better rule skips it
-	bit      uint8 // an inner node's: 1 + the bit of key in the tree's keyTable, 0 if it has none
+	min      int32     // the smallest rule index in the subtree: a search for a better rule skips it
+	bit      uint8     // an inner node's: 1 + the bit of key in the tree's keyTable, 0 if it has none
+	kind     probeKind // an inner node's: how has finds key (compileProbe)
+	pos      int16     // and the position of a path key
 	leaf     []int32
 	key      urlnorm.Key
 	kids     []kid            // rules with an Equal condition on key, by value (few values)
@@ -498,6 +500,7 @@ func build(rules []crule, routes [][]Condition, list []int32, used []urlnorm.Key
 		return leaf(rules, routes, list, used)
 	}
 	n := &node{min: list[0], key: best}
+	n.kind, n.pos = probeOf(best)
 	parts := map[string][]int32{}
 	var values []string
 	var present, absent, rest []int32
@@ -679,6 +682,10 @@ func (s *Set) putScratch(sc *scratch) {
 	sc.v.host, sc.v.treesSet, sc.v.treesHost, sc.v.walk = "", nil, "", hostWalk{}
 	clear(sc.v.deepBuf)
 	sc.v.deepBuf = sc.v.deepBuf[:0]
+	if sc.v.oneBy != nil {
+		clear(sc.v.one)
+		sc.v.one, sc.v.oneOf, sc.v.oneBy = sc.v.one[:0], urlnorm.Token{}, nil
+	}
 	clear(sc.out[:sc.outUsed])
 	sc.outUsed = 0
 	clear(sc.fin)
@@ -730,7 +737,7 @@ func (n *node) has(v *view, m uint64) (string, bool) {
 			return "", true
 		}
 	}
-	return v.lookup(n.key)
+	return v.probe(n.kind, n.pos, &n.key)
 }
 
 // find returns the first rule of n's tree in [from, best) that matches v, or best; m is v's
@@ -740,15 +747,28 @@ func (s *Set) find(n *node, v *view, m uint64, from, best int32) int32 {
 		if n.leaf != nil {
 			return s.first(n, v, m, from, best)
 		}
+		// A branch that is a leaf is searched here, without a call of find.
 		if val, ok := n.has(v, m); ok {
-			if c := n.child(val); c != nil {
+			if c := n.child(val); c != nil && c.min < best {
+				if c.leaf != nil {
+					best = s.first(c, v, m, from, best)
+				} else {
+					best = s.find(c, v, m, from, best)
+				}
+			}
+			if c := n.present; c != nil && c.min < best {
+				if c.leaf != nil {
+					best = s.first(c, v, m, from, best)
+				} else {
+					best = s.find(c, v, m, from, best)
+				}
+			}
+		} else if c := n.absent; c != nil && c.min < best {
+			if c.leaf != nil {
+				best = s.first(c, v, m, from, best)
+			} else {
 				best = s.find(c, v, m, from, best)
 			}
-			if n.present != nil {
-				best = s.find(n.present, v, m, from, best)
-			}
-		} else if n.absent != nil {
-			best = s.find(n.absent, v, m, from, best)
 		}
 		n = n.rest
 	}
@@ -762,12 +782,15 @@ func (s *Set) first(n *node, v *view, m uint64, from, best int32) int32 {
 		j, _ := slices.BinarySearch(list, from)
 		list, pre = list[j:], pre[j:]
 	}
+	pre = pre[:len(list)]
 	for j, i := range list {
 		if i >= best {
 			break
 		}
-		if pre[j].pass(m) && s.rules[i].matches(v) {
-			return i
+		if pre[j].pass(m) {
+			if r := &s.rules[i]; len(r.check) == 0 || r.matches(v) {
+				return i
+			}
 		}
 	}
 	return best
