@@ -92,15 +92,21 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 
 	// The host: the part of raw up to its end is written as it is.
 	hs, dot, dashes := i, i-1, false
-	for ; i < len(raw); i++ {
+	for {
+		for i < len(raw) && fastHost[raw[i]] == 0 {
+			i++
+		}
+		if i == len(raw) {
+			break
+		}
 		switch fastHost[raw[i]] {
-		case 0:
-			continue
 		case fcDot:
 			dot = i
+			i++
 			continue
 		case fcDash:
 			dashes = dashes || raw[i-1] == '-'
+			i++
 			continue
 		case fcEnd:
 		default:
@@ -134,20 +140,27 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	ps := i
 	plain, sess := true, false
 	pt := &fastPath[strict]
-	for ; i < len(raw); i++ {
+	for {
+		for i < len(raw) && pt[raw[i]] == 0 {
+			i++
+		}
+		if i == len(raw) {
+			break
+		}
 		switch pt[raw[i]] {
-		case 0:
-			continue
 		case fcDot:
 			if raw[i-1] == '/' {
 				plain = false // maybe a dot segment
 			}
+			i++
 			continue
 		case fcSess:
 			sess = true
+			i++
 			continue
 		case fcWork:
 			plain = false
+			i++
 			continue
 		case fcEnd:
 		default:
@@ -177,12 +190,17 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 		qs := i
 		plain := true
 		qt := &fastQuery[strict]
-		for ; i < len(raw); i++ {
+		for {
+			for i < len(raw) && qt[raw[i]] == 0 {
+				i++
+			}
+			if i == len(raw) {
+				break
+			}
 			switch qt[raw[i]] {
-			case 0:
-				continue
 			case fcWork:
 				plain = false
+				i++
 				continue
 			case fcEnd:
 			default:
