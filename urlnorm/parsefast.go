@@ -15,6 +15,8 @@ const (
 	fcDot             // '.': a label separator in a host, maybe a dot segment in a path
 	fcDash            // '-' in a host ("--" may be an "xn--" label)
 	fcSess            // ';' or '(' in a path: DropSessionIDs looks at the path
+	fcAmp             // '&' in a query: the end of a parameter
+	fcEq              // '=' in a query: maybe the end of a parameter's name
 	fcSlow            // needs appendURLSlow: tab or newline (removed anywhere), or a host byte that is not plain
 )
 
@@ -58,6 +60,10 @@ var fastPath, fastQuery = func() (p, q [2][256]uint8) {
 			switch {
 			case c == '#':
 				q[strict][c] = fcEnd
+			case c == '&':
+				q[strict][c] = fcAmp
+			case c == '=':
+				q[strict][c] = fcEq
 			case encodeTable[c]&sets[1] != 0 || c == '%':
 				q[strict][c] = fcWork
 			}
@@ -86,8 +92,8 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	default:
 		return dst, false
 	}
-	if raw[len(raw)-1] <= ' ' {
-		return dst, false // trimmed
+	if raw[len(raw)-1] <= ' ' || len(raw) > 1<<30 {
+		return dst, false // trimmed; too long for keyQuery's spans
 	}
 
 	// The host: the part of raw up to its end is written as it is.
@@ -183,45 +189,70 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 		dst = n.keyPath(dst, pathStart, f)
 	}
 
-	// The query.
+	// The query, copied with what follows it, then cut at its end. While
+	// checking that it needs no escaping, the scan splits it into
+	// parameters for keyQuery's work.
 	queryAt := -1
 	if i < len(raw) && raw[i] == '?' {
-		i++
-		qs := i
-		plain := true
-		qt := &fastQuery[strict]
-		for {
-			for i < len(raw) && qt[raw[i]] == 0 {
-				i++
-			}
-			if i == len(raw) {
-				break
-			}
-			switch qt[raw[i]] {
-			case fcWork:
-				plain = false
-				i++
-				continue
-			case fcEnd:
-			default:
-				return dst, false
-			}
-			break
-		}
 		dst = append(dst, '?')
 		qStart := len(dst)
 		queryAt = qStart
-		if plain {
-			dst = append(dst, raw[qs:i]...)
-		} else {
+		dst = append(dst, raw[i+1:]...)
+		q := dst[qStart:]
+		split := f&(SortQuery|DropEmptyParams|DropSessionIDs|DropTracking) != 0
+		var stack [32]span
+		ps, changed := stack[:0], false
+		plain := true
+		qt := &fastQuery[strict]
+		a, eq, k := 0, -1, 0
+		for {
+			for k < len(q) && qt[q[k]] == 0 {
+				k++
+			}
+			if k < len(q) {
+				switch qt[q[k]] {
+				case fcEq:
+					if eq < 0 {
+						eq = k
+					}
+					k++
+					continue
+				case fcWork:
+					plain = false
+					k++
+					continue
+				case fcAmp, fcEnd:
+				default:
+					return dst, false
+				}
+			}
+			// q[a:k] is a parameter.
+			end := k == len(q) || q[k] == '#'
+			if split && plain {
+				if eq < 0 {
+					eq = k
+				}
+				ps, changed = n.addParam(ps, changed, q, a, k, eq, end, f, ex)
+			}
+			if end {
+				break
+			}
+			a, eq = k+1, -1
+			k++
+		}
+		i += 1 + k
+		dst = dst[:qStart+k]
+		if !plain {
 			set := setQuery
 			if strict != 0 {
 				set = setQueryStrict
 			}
-			dst = appendEscaped(dst, raw[qs:i], set, f)
-		}
-		if f&(SortQuery|DropEmptyParams|DropSessionIDs|DropTracking) != 0 {
-			dst = n.keyQuery(dst, qStart, f, ex)
+			dst = appendEscaped(dst[:qStart], raw[i-k:i], set, f)
+			if split {
+				dst = n.keyQuery(dst, qStart, f, ex)
+			}
+		} else if split {
+			dst = n.rewriteQuery(dst, qStart, ps, changed, f)
 		}
 		if len(dst) == qStart && f&DropBareQuery != 0 {
 			dst = dst[:qStart-1]
