@@ -175,10 +175,12 @@ func (n *Normalizer) addParam(ps []span, changed bool, q []byte, a, b, eq int, l
 			changed = true
 		}
 	}
-	if !drop && f&(DropSessionIDs|DropTracking) != 0 {
-		name, value := q[a:eq], q[min(eq+1, b):b]
-		if (f&DropSessionIDs != 0 && matchParam(n.session, name, value)) ||
-			(f&DropTracking != 0 && matchParam(n.tracking, name, value)) {
+	if !drop && f&(DropSessionIDs|DropTracking) != 0 && eq > a {
+		// The groups by first byte, looked up here, spare most parameters
+		// the calls.
+		name, value, c := q[a:eq], q[min(eq+1, b):b], q[a]
+		if (f&DropSessionIDs != 0 && n.session.group[c] != 0 && matchParam(n.session, name, value)) ||
+			(f&DropTracking != 0 && n.tracking.group[c] != 0 && matchParam(n.tracking, name, value)) {
 			drop = !ex.keeps(name)
 		}
 	}
