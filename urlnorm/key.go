@@ -154,36 +154,56 @@ func (n *Normalizer) keyQuery(dst []byte, qStart int, f Flags, ex *exception) []
 		for eq < b && q[eq] != '=' {
 			eq++
 		}
-		s := span{int32(a), int32(b), int32(eq)}
-		next := b + 1
-		drop := false
-		if f&DropEmptyParams != 0 {
-			if a == b || eq == a {
-				drop = true
-			} else if eq == b-1 {
-				s.b-- // "name=" -> "name"
-				changed = true
-			}
-		}
-		if !drop && f&(DropSessionIDs|DropTracking) != 0 {
-			name, value := q[a:eq], q[min(eq+1, b):b]
-			if (f&DropSessionIDs != 0 && matchParam(n.session, name, value)) ||
-				(f&DropTracking != 0 && matchParam(n.tracking, name, value)) {
-				drop = !ex.keeps(name)
-			}
-		}
-		if drop {
-			changed = true
-		} else if a != b || b < len(q) || len(ps) > 0 {
-			ps = append(ps, s)
-		}
-		a = next
+		ps, changed = n.addParam(ps, changed, q, a, b, eq, b == len(q), f, ex)
+		a = b + 1
 	}
-	if f&SortQuery != 0 {
-		less := func(x, y span) int { return paramCompare(q, x, y) }
-		if !slices.IsSortedFunc(ps, less) {
-			slices.SortStableFunc(ps, less) // allocation-free, O(n log² n)
+	return n.rewriteQuery(dst, qStart, ps, changed, f)
+}
+
+// addParam appends the parameter q[a:b], with its name q[a:eq], to ps unless
+// the flags drop it; changed reports whether the query changed so far. The
+// last parameter (last) is not kept when it is the only one and empty: the
+// query "" has no parameter.
+func (n *Normalizer) addParam(ps []span, changed bool, q []byte, a, b, eq int, last bool, f Flags, ex *exception) ([]span, bool) {
+	s := span{int32(a), int32(b), int32(eq)}
+	drop := false
+	if f&DropEmptyParams != 0 {
+		if a == b || eq == a {
+			drop = true
+		} else if eq == b-1 {
+			s.b-- // "name=" -> "name"
 			changed = true
+		}
+	}
+	if !drop && f&(DropSessionIDs|DropTracking) != 0 && eq > a {
+		// The groups by first byte, looked up here, spare most parameters
+		// the calls.
+		name, value, c := q[a:eq], q[min(eq+1, b):b], q[a]
+		if (f&DropSessionIDs != 0 && n.session.group[c] != 0 && matchParam(n.session, name, value)) ||
+			(f&DropTracking != 0 && n.tracking.group[c] != 0 && matchParam(n.tracking, name, value)) {
+			drop = !ex.keeps(name)
+		}
+	}
+	if drop {
+		changed = true
+	} else if a != b || !last || len(ps) > 0 {
+		ps = append(ps, s)
+	}
+	return ps, changed
+}
+
+// rewriteQuery sorts the parameters ps of the query q = dst[qStart:] for
+// SortQuery and, if that or dropping parameters changed the query, writes
+// them in place of it.
+func (n *Normalizer) rewriteQuery(dst []byte, qStart int, ps []span, changed bool, f Flags) []byte {
+	q := dst[qStart:]
+	if f&SortQuery != 0 {
+		for i := 1; i < len(ps); i++ {
+			if paramCompare(q, ps[i-1], ps[i]) > 0 {
+				slices.SortStableFunc(ps, func(x, y span) int { return paramCompare(q, x, y) }) // allocation-free, O(n log² n)
+				changed = true
+				break
+			}
 		}
 	}
 	if !changed {
@@ -203,6 +223,9 @@ func (n *Normalizer) keyQuery(dst []byte, qStart int, f Flags, ex *exception) []
 
 // paramCompare orders parameters by name, then by value.
 func paramCompare(q []byte, x, y span) int {
+	if x.a < x.eq && y.a < y.eq && q[x.a] != q[y.a] {
+		return int(q[x.a]) - int(q[y.a]) // most names differ in their first byte
+	}
 	if c := bytes.Compare(q[x.a:x.eq], q[y.a:y.eq]); c != 0 {
 		return c
 	}

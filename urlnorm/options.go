@@ -106,11 +106,16 @@ func DefaultIndexFiles() []string {
 	}
 }
 
-// ruleSet is a compiled list of parameter rules with a filter on the first
-// letter, so most parameters are rejected with one table lookup.
+// ruleSet is a compiled list of parameter rules, grouped by the first
+// letter of their names: a parameter is compared only with the rules of its
+// first byte's group, and most are rejected with one table lookup.
 type ruleSet struct {
 	rules []paramRule
-	first [256]bool // lower-case first letters of rule names (all, for "*")
+	// group[c] is 1 + the index in groups of the rules a name starting with
+	// byte c can match (names starting with c in lower case, and prefix rules
+	// with an empty name), 0 for none.
+	group  [256]uint16
+	groups [][]paramRule
 }
 
 type paramRule struct {
@@ -137,18 +142,28 @@ func compileRules(rs []ParamRule) *ruleSet {
 			continue
 		}
 		out = append(out, paramRule{name: name, prefix: prefix, idValue: r.IDValue})
-		if name == "" {
-			for c := range set.first {
-				set.first[c] = true
-			}
-		} else {
-			set.first[name[0]] = true
-			if 'a' <= name[0] && name[0] <= 'z' {
-				set.first[name[0]-'a'+'A'] = true
-			}
-		}
 	}
 	set.rules = out
+	for c := range 256 {
+		lc := byte(c)
+		if 'A' <= lc && lc <= 'Z' {
+			continue // shares the group of its lower-case letter
+		}
+		var g []paramRule
+		for _, r := range out {
+			if r.name == "" || r.name[0] == lc {
+				g = append(g, r)
+			}
+		}
+		if g == nil {
+			continue
+		}
+		set.groups = append(set.groups, g)
+		set.group[lc] = uint16(len(set.groups))
+		if 'a' <= lc && lc <= 'z' {
+			set.group[lc-'a'+'A'] = uint16(len(set.groups))
+		}
+	}
 	return set
 }
 
@@ -195,10 +210,14 @@ func (x *exception) keeps(name []byte) bool {
 // matchParam reports whether a parameter (name and value as they appear in
 // the normalized query) matches one of rs.
 func matchParam(set *ruleSet, name, value []byte) bool {
-	if len(name) == 0 || !set.first[name[0]] {
+	if len(name) == 0 {
 		return false
 	}
-	rs := set.rules
+	g := set.group[name[0]]
+	if g == 0 {
+		return false
+	}
+	rs := set.groups[g-1]
 	for i := range rs {
 		r := &rs[i]
 		if r.prefix {

@@ -171,6 +171,17 @@ func removeTabNewline(s string) string {
 // With lay not nil, it records there where the parts of the result are, for
 // AppendKeyLayout.
 func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string, lay *layout) ([]byte, error) {
+	if len(raw) <= n.maxLen {
+		if out, ok := n.appendURLFast(dst, raw, f, lay); ok {
+			return out, nil
+		}
+	}
+	return n.appendURLSlow(dst, raw, f, op, lay)
+}
+
+// appendURLSlow is appendURL for every input: the general parser, and the
+// reference appendURLFast is tested against.
+func (n *Normalizer) appendURLSlow(dst []byte, raw string, f Flags, op string, lay *layout) ([]byte, error) {
 	start := len(dst)
 	if len(raw) > n.maxLen {
 		return n.fail(dst, start, op, raw, ErrTooLong)
@@ -353,45 +364,49 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string, lay *
 		dst = appendEscaped(dst, rest[1:], set, f)
 	}
 
+	pos := layout{auth: start + len(schemeNames[kind]) + 3, user: userAt, port: portAt, path: pathStart, query: queryAt, frag: fragAt}
+	dst, ok = n.finishURL(dst, start, kind, f, pos, lay)
+	if !ok {
+		return n.fail(dst, start, op, raw, ErrTooLong)
+	}
+	return dst, nil
+}
+
+// finishURL ends appendURL: it folds a secure scheme for HTTPSToHTTP, caps
+// the length of the result dst[start:], and sets *lay (if lay is not nil) to
+// pos, the layout before the folding. ok is false when the result is too
+// long.
+func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, pos layout, lay *layout) (_ []byte, ok bool) {
+	// Every part after the scheme moves back a byte if HTTPSToHTTP shortens it.
+	shift := 0
 	if f&HTTPSToHTTP != 0 && (kind == schemeHTTPS || kind == schemeWSS) {
 		// "https://..." -> "http://...", "wss://..." -> "ws://...".
 		i := start + len(schemeNames[kind]) - 1
 		copy(dst[i:], dst[i+1:])
 		dst = dst[:len(dst)-1]
+		shift = 1
 	}
 	if len(dst)-start > n.maxLen {
 		// Escaping can triple the length; capping the output too keeps every
 		// result a valid input.
-		return n.fail(dst, start, op, raw, ErrTooLong)
+		return dst, false
 	}
 	if lay != nil {
-		// Every part after the scheme moved back a byte if HTTPSToHTTP shortened it.
-		shift := 0
-		if f&HTTPSToHTTP != 0 && (kind == schemeHTTPS || kind == schemeWSS) {
-			shift = 1
+		*lay = layout{auth: pos.auth - shift, user: -1, port: -1, path: pos.path - shift, query: -1, frag: -1}
+		if pos.user >= 0 {
+			lay.user = pos.user - shift
 		}
-		*lay = layout{
-			auth:  start + len(schemeNames[kind]) - shift + 3,
-			user:  userAt - shift,
-			port:  portAt - shift,
-			path:  pathStart - shift,
-			query: queryAt - shift,
-			frag:  fragAt - shift,
+		if pos.port >= 0 {
+			lay.port = pos.port - shift
 		}
-		if userAt < 0 {
-			lay.user = -1
+		if pos.query >= 0 {
+			lay.query = pos.query - shift
 		}
-		if portAt < 0 {
-			lay.port = -1
-		}
-		if queryAt < 0 {
-			lay.query = -1
-		}
-		if fragAt < 0 {
-			lay.frag = -1
+		if pos.frag >= 0 {
+			lay.frag = pos.frag - shift
 		}
 	}
-	return dst, nil
+	return dst, true
 }
 
 // layout says where the parts of a URL that appendURL wrote start, as

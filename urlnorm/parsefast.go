@@ -1,0 +1,267 @@
+package urlnorm
+
+// The fast path of appendURL for the common shape of a crawled URL. It reads
+// each byte of the input once, finding the parts and checking that they need
+// no work at the same time, and hands anything unusual to appendURLSlow,
+// which stays the reference (TestAppendURLFastMatchesSlow).
+
+import "bytes"
+
+// Classes of a byte in the host, path and query scans of appendURLFast; 0 is
+// a byte copied as it is.
+const (
+	fcEnd  = 1 + iota // ends the part: '/', '?' or '#' after a host, '?' or '#' after a path, '#' after a query
+	fcWork            // needs the general code of its part: escaping, '%', '\'
+	fcDot             // '.': a label separator in a host, maybe a dot segment in a path
+	fcDash            // '-' in a host ("--" may be an "xn--" label)
+	fcSess            // ';' or '(' in a path: DropSessionIDs looks at the path
+	fcAmp             // '&' in a query: the end of a parameter
+	fcEq              // '=' in a query: maybe the end of a parameter's name
+	fcSlow            // needs appendURLSlow: tab or newline (removed anywhere), or a host byte that is not plain
+)
+
+// fastHost classifies host bytes: those that appendHost copies as they are,
+// the part's ends, and everything else (upper case, '%', ':', '@', '\',
+// forbidden and non-ASCII bytes) as fcSlow.
+var fastHost = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c == '/' || c == '?' || c == '#':
+			t[c] = fcEnd
+		case c == '.':
+			t[c] = fcDot
+		case c == '-':
+			t[c] = fcDash
+		case c >= 0x80 || hostClass[c] != hcOK:
+			t[c] = fcSlow
+		}
+	}
+	return t
+}()
+
+// fastPath[strict] classifies path bytes, and fastQuery[strict] query bytes,
+// for EncodeStrict off and on.
+var fastPath, fastQuery = func() (p, q [2][256]uint8) {
+	for strict, sets := range [2][2]encodeSet{{setPath, setQuery}, {setPathStrict, setQueryStrict}} {
+		for c := range 256 {
+			switch {
+			case c == '\t' || c == '\n' || c == '\r':
+				p[strict][c], q[strict][c] = fcSlow, fcSlow
+				continue
+			case c == '?' || c == '#':
+				p[strict][c] = fcEnd
+			case c == '.':
+				p[strict][c] = fcDot
+			case c == ';' || c == '(':
+				p[strict][c] = fcSess
+			case pathStop[strict][c]:
+				p[strict][c] = fcWork
+			}
+			switch {
+			case c == '#':
+				q[strict][c] = fcEnd
+			case c == '&':
+				q[strict][c] = fcAmp
+			case c == '=':
+				q[strict][c] = fcEq
+			case encodeTable[c]&sets[1] != 0 || c == '%':
+				q[strict][c] = fcWork
+			}
+		}
+	}
+	return p, q
+}()
+
+// appendURLFast is appendURL for a URL that starts with a lower-case
+// "http://" or "https://" and a host of bytes that appendHost keeps as they
+// are (lower-case letters, digits, '.', '-', ...), with no userinfo and no
+// port, not ending in a dot or in a label that starts with a digit (which
+// may be an IPv4 address) and without "--" (which may make an "xn--"
+// label), with no tab or newline before the fragment, no fragment unless
+// DropFragment drops it, and not ending in a space or control. It writes
+// what appendURLSlow writes for such a URL; ok is false for any other
+// input, and then the bytes of dst beyond its length may have changed.
+func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout) (_ []byte, ok bool) {
+	var kind schemeKind
+	i := 0
+	switch {
+	case len(raw) > 7 && raw[:7] == "http://":
+		kind, i = schemeHTTP, 7
+	case len(raw) > 8 && raw[:8] == "https://":
+		kind, i = schemeHTTPS, 8
+	default:
+		return dst, false
+	}
+	if raw[len(raw)-1] <= ' ' || len(raw) > 1<<30 {
+		return dst, false // trimmed; too long for keyQuery's spans
+	}
+
+	// The host: the part of raw up to its end is written as it is.
+	hs, dot, dashes := i, i-1, false
+	for {
+		for i < len(raw) && fastHost[raw[i]] == 0 {
+			i++
+		}
+		if i == len(raw) {
+			break
+		}
+		switch fastHost[raw[i]] {
+		case fcDot:
+			dot = i
+			i++
+			continue
+		case fcDash:
+			dashes = dashes || raw[i-1] == '-'
+			i++
+			continue
+		case fcEnd:
+		default:
+			return dst, false
+		}
+		break
+	}
+	if i == hs || dot == i-1 || isDigit(raw[dot+1]) || dashes {
+		return dst, false // empty, a trailing dot, maybe a number or an "xn--" label
+	}
+	start := len(dst)
+	hostStart := start + hs
+	dst = append(dst, raw[:i]...)
+
+	// Host-specific exceptions may turn flags off.
+	var ex *exception
+	if n.hostEx != nil || n.domainEx != nil {
+		if ex = n.lookupException(dst[hostStart:]); ex != nil {
+			f &^= ex.clear
+		}
+	}
+	if f&FoldWWW != 0 {
+		dst = foldWWW(dst, hostStart)
+	}
+	strict := 0
+	if f&EncodeStrict != 0 {
+		strict = 1
+	}
+
+	// The path.
+	ps := i
+	plain, sess := true, false
+	pt := &fastPath[strict]
+	for {
+		for i < len(raw) && pt[raw[i]] == 0 {
+			i++
+		}
+		if i == len(raw) {
+			break
+		}
+		switch pt[raw[i]] {
+		case fcDot:
+			if raw[i-1] == '/' {
+				plain = false // maybe a dot segment
+			}
+			i++
+			continue
+		case fcSess:
+			sess = true
+			i++
+			continue
+		case fcWork:
+			plain = false
+			i++
+			continue
+		case fcEnd:
+		default:
+			return dst, false
+		}
+		break
+	}
+	pathStart := len(dst)
+	if plain {
+		if i == ps {
+			dst = append(dst, '/')
+		} else {
+			dst = append(dst, raw[ps:i]...)
+		}
+	} else {
+		dst = appendPath(dst, raw[ps:i], f, false)
+		sess = bytes.IndexByte(dst[pathStart:], ';') >= 0 || bytes.IndexByte(dst[pathStart:], '(') >= 0
+	}
+	if f&(RemoveDuplicateSlashes|DropIndex|LowercasePath) != 0 || f&DropSessionIDs != 0 && sess {
+		dst = n.keyPath(dst, pathStart, f)
+	}
+
+	// The query, copied with what follows it, then cut at its end. While
+	// checking that it needs no escaping, the scan splits it into
+	// parameters for keyQuery's work.
+	queryAt := -1
+	if i < len(raw) && raw[i] == '?' {
+		dst = append(dst, '?')
+		qStart := len(dst)
+		queryAt = qStart
+		dst = append(dst, raw[i+1:]...)
+		q := dst[qStart:]
+		split := f&(SortQuery|DropEmptyParams|DropSessionIDs|DropTracking) != 0
+		var stack [32]span
+		ps, changed := stack[:0], false
+		plain := true
+		qt := &fastQuery[strict]
+		a, eq, k := 0, -1, 0
+		for {
+			for k < len(q) && qt[q[k]] == 0 {
+				k++
+			}
+			if k < len(q) {
+				switch qt[q[k]] {
+				case fcEq:
+					if eq < 0 {
+						eq = k
+					}
+					k++
+					continue
+				case fcWork:
+					plain = false
+					k++
+					continue
+				case fcAmp, fcEnd:
+				default:
+					return dst, false
+				}
+			}
+			// q[a:k] is a parameter.
+			end := k == len(q) || q[k] == '#'
+			if split && plain {
+				if eq < 0 {
+					eq = k
+				}
+				ps, changed = n.addParam(ps, changed, q, a, k, eq, end, f, ex)
+			}
+			if end {
+				break
+			}
+			a, eq = k+1, -1
+			k++
+		}
+		i += 1 + k
+		dst = dst[:qStart+k]
+		if !plain {
+			set := setQuery
+			if strict != 0 {
+				set = setQueryStrict
+			}
+			dst = appendEscaped(dst[:qStart], raw[i-k:i], set, f)
+			if split {
+				dst = n.keyQuery(dst, qStart, f, ex)
+			}
+		} else if split {
+			dst = n.rewriteQuery(dst, qStart, ps, changed, f)
+		}
+		if len(dst) == qStart && f&DropBareQuery != 0 {
+			dst = dst[:qStart-1]
+			queryAt = -1
+		}
+	}
+	if i < len(raw) && f&DropFragment == 0 {
+		return dst, false // a fragment to write
+	}
+	pos := layout{auth: hostStart, user: -1, port: -1, path: pathStart, query: queryAt, frag: -1}
+	return n.finishURL(dst, start, kind, f, pos, lay)
+}
