@@ -725,6 +725,54 @@ func keyClean(orig, out []urlnorm.Token, ins []insertion) bool {
 	return true
 }
 
+// keyCleanAt is keyClean(orig, out, ins), given touched, indexes of out that include every one
+// where out differs from orig: it looks at those tokens only, not at every token of the URL.
+func keyCleanAt(orig, out []urlnorm.Token, ins []insertion, touched []int32) bool {
+	for _, i := range touched {
+		t, o := &out[i], &orig[i]
+		if t.Part == 0 {
+			if o.Part == urlnorm.PartScheme || o.Part == urlnorm.PartHost {
+				return false
+			}
+			continue
+		}
+		if t.Value == o.Value && t.Bare == o.Bare {
+			continue
+		}
+		switch t.Part {
+		case urlnorm.PartPath:
+			if !plainSegment(t.Value) {
+				return false
+			}
+		case urlnorm.PartHost:
+			if !plainHost(t.Value) {
+				return false
+			}
+		case urlnorm.PartScheme:
+			if t.Value != "http" && t.Value != "https" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	for _, x := range ins {
+		if x.tok.Part != urlnorm.PartPath || !plainSegment(x.tok.Value) {
+			return false
+		}
+	}
+	if len(out) > 0 && out[0].Part == urlnorm.PartScheme && out[0].Value != orig[0].Value {
+		// A changed scheme could make the port its default: the port, if any, comes within
+		// the first four tokens (scheme, userinfo, host, port).
+		for i := range min(len(out), 4) {
+			if out[i].Part == urlnorm.PartPort {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // plainSegment reports whether v is a path segment that a key keeps as it is: unreserved
 // characters only, and not a dot segment.
 func plainSegment(v string) bool {
@@ -834,6 +882,148 @@ func appendJoined(b []byte, dst, toks []urlnorm.Token) (_ []byte, _ []urlnorm.To
 	}
 	b, dst = j.end(b, dst)
 	return b, dst, true
+}
+
+// appendEdited appends to b the URL that urlnorm.AppendJoin writes of out, and to dst its
+// tokens as urlnorm.Tokenize gives them, like appendJoined, for out made of the whole tokens of
+// v by deleting (Part 0) and setting tokens at the indexes touched (which it sorts and may
+// rewrite), nothing
+// inserted, and cur the URL of v (which AppendJoin of v.whole gives). The runs of untouched
+// tokens are copied from cur and v.whole as they are; positions are numbered again where a
+// deletion changed them. ok is false, with b and dst as they were, for what it does not write:
+// a query parameter set, a path left without a segment (AppendJoin writes "/"), a cur that is
+// not the URL of v's tokens.
+func appendEdited(b []byte, dst []urlnorm.Token, cur string, v *view, out []urlnorm.Token, touched []int32) (_ []byte, _ []urlnorm.Token, ok bool) {
+	for i := 1; i < len(touched); i++ {
+		for j := i; j > 0 && touched[j] < touched[j-1]; j-- {
+			touched[j], touched[j-1] = touched[j-1], touched[j]
+		}
+	}
+	touched = slices.Compact(touched)
+	orig := v.whole
+	b0, n0 := len(b), len(dst)
+	off, from := 0, 0 // the byte offset in cur of token k; the start of the run to copy
+	k, r0 := 0, 0     // the token after the last touched one; the first token of the run
+	delSeg, delQuery := 0, false
+	needQ := false // the query parameters before the run were all deleted
+	for _, i := range touched {
+		for ; k <= int(i); k++ {
+			off += textLen(&orig[k])
+		}
+		if off > len(cur) {
+			return b[:b0], dst[:n0], false
+		}
+		t := &out[i]
+		if needQ && r0 < int(i) {
+			b, from = firstParam(b, from, orig[r0].Part)
+			needQ = false
+		}
+		b = append(b, cur[from:off-textLen(&orig[i])]...)
+		dst = append(dst, orig[r0:i]...)
+		from, r0 = off, k
+		switch t.Part {
+		case 0:
+			switch orig[i].Part {
+			case urlnorm.PartPath:
+				delSeg++
+			case urlnorm.PartQuery:
+				delQuery = true
+				// The parameter after the first one, if deleted, starts the query.
+				needQ = needQ || int(i) == v.queryAt
+			}
+			continue
+		case urlnorm.PartScheme:
+			b = append(b, t.Value...)
+			b = append(b, "://"...)
+		case urlnorm.PartUserinfo:
+			b = append(b, t.Value...)
+			b = append(b, '@')
+		case urlnorm.PartHost:
+			b = append(b, t.Value...)
+		case urlnorm.PartPort:
+			b = append(b, ':')
+			b = append(b, t.Value...)
+		case urlnorm.PartPath:
+			b = append(b, '/')
+			b = append(b, t.Value...)
+		case urlnorm.PartFragment:
+			b = append(b, '#')
+			b = append(b, t.Value...)
+		default:
+			return b[:b0], dst[:n0], false
+		}
+		dst = append(dst, *t)
+	}
+	for ; k < len(orig); k++ {
+		off += textLen(&orig[k])
+	}
+	if off != len(cur) || delSeg == v.nseg && delSeg > 0 {
+		return b[:b0], dst[:n0], false
+	}
+	if needQ && r0 < len(orig) {
+		b, from = firstParam(b, from, orig[r0].Part)
+	}
+	b = append(b, cur[from:]...)
+	dst = append(dst, orig[r0:]...)
+	if delSeg > 0 {
+		// The path segments left, in a row: numbered again from both ends.
+		j := n0
+		for j < len(dst) && dst[j].Part != urlnorm.PartPath {
+			j++
+		}
+		nseg := int16(v.nseg - delSeg)
+		for p := int16(1); j < len(dst) && dst[j].Part == urlnorm.PartPath; j, p = j+1, p+1 {
+			dst[j].Pos, dst[j].RPos = p, nseg-p+1
+		}
+	}
+	if delQuery {
+		// An occurrence of a parameter after a deleted one of its name moves up by one.
+		j := n0
+		for j < len(dst) && dst[j].Part != urlnorm.PartQuery {
+			j++
+		}
+		for i := v.queryAt; i < len(orig) && orig[i].Part == urlnorm.PartQuery; i++ {
+			if out[i].Part == 0 {
+				continue
+			}
+			if orig[i].Pos > 1 {
+				for _, d := range touched {
+					if int(d) < i && out[d].Part == 0 && orig[d].Part == urlnorm.PartQuery && orig[d].Name == orig[i].Name {
+						dst[j].Pos--
+					}
+				}
+			}
+			j++
+		}
+	}
+	return b, dst, true
+}
+
+// firstParam starts the query with "?" at the run of tokens that starts at byte from of the URL
+// (after "&"), if the run starts with a query parameter (of part p): it returns b and where to
+// copy from then.
+func firstParam(b []byte, from int, p urlnorm.Part) ([]byte, int) {
+	if p != urlnorm.PartQuery {
+		return b, from
+	}
+	return append(b, '?'), from + 1
+}
+
+// textLen returns the length of what urlnorm.AppendJoin writes of the whole token t: its value
+// and the separator before or after it (a query parameter's "?" or "&", name and "=").
+func textLen(t *urlnorm.Token) int {
+	switch t.Part {
+	case urlnorm.PartScheme:
+		return len(t.Value) + len("://")
+	case urlnorm.PartHost:
+		return len(t.Value)
+	case urlnorm.PartQuery:
+		if t.Bare {
+			return 1 + len(t.Name)
+		}
+		return 2 + len(t.Name) + len(t.Value)
+	}
+	return 1 + len(t.Value) // userinfo "@", port ":", path "/", fragment "#"
 }
 
 // joiner numbers the tokens that appendJoined appends, one part after another.

@@ -449,6 +449,9 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 	}
 	out := append(sc.out[:0], toks...)
 	ins := sc.ins[:0]
+	// touched lists the indexes of out that an action may have changed (deleted or set), so
+	// that keyCleanAt and appendEdited look at those alone: every other token is as in toks.
+	touched := sc.touched[:0]
 	// A Convert of the whole path applies first; path Copies read its result.
 	var pathConv Conversion
 	for ai := range r.Transform {
@@ -458,6 +461,7 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 				if t := &out[i]; t.Part == urlnorm.PartPath {
 					if c := sc.convert(pathConv, t.Value); c != t.Value {
 						t.Value, changed = c, true
+						touched = append(touched, int32(i))
 					}
 				}
 			}
@@ -503,6 +507,7 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 					}
 					changed = changed || out[i].Value != val || out[i].Bare
 					out[i].Value, out[i].Bare = val, false
+					touched = append(touched, int32(i))
 					break
 				}
 			}
@@ -519,6 +524,7 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 					changed = changed || t.Value != val || t.Bare
 					t.Value, t.Bare = val, false
 				}
+				touched = append(touched, int32(i))
 			} else if a.Op != Delete {
 				ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 			}
@@ -540,6 +546,7 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 				changed = changed || t.Value != ""
 				t.Value = "" // later deep tokens of a replaced token
 			}
+			touched = append(touched, int32(i))
 			found = true
 		}
 		if !found && a.Op != Delete {
@@ -550,6 +557,7 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 	sc.out = out // keyClean reads the tokens; the next rewrite starts from sc.out[:0]
 	sc.outUsed = max(sc.outUsed, len(out))
 	sc.ins = ins
+	sc.touched = touched
 	if !changed && len(ins) == 0 {
 		return false
 	}

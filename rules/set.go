@@ -192,6 +192,7 @@ type scratch struct {
 	outUsed int
 	fin     []urlnorm.Token
 	ins     []insertion
+	touched []int32 // the indexes of out that the last rewrite may have changed
 	buf     []byte
 	canon   []byte
 	chain   []string
@@ -1046,6 +1047,10 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 	return "", nil
 }
 
+// checkEdits, if not nil, is called after each rewrite that apply makes on whole tokens (in
+// normalizeFast), with the view of cur and the scratch that holds the rewrite; for tests.
+var checkEdits func(v *view, cur string, sc *scratch)
+
 // apply rewrites the URL cur, tokenized in sc.v, by rule i and canonicalizes the result; if the
 // rule changes no token, it returns cur.
 //
@@ -1067,11 +1072,19 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 		// The result goes after the URLs met so far, which stay as they are.
 		canon, mark = sc.arena, len(sc.arena)
 	}
-	clean := whole && s.tokenKey && keyClean(sc.v.whole, sc.out, sc.ins)
+	if checkEdits != nil && whole {
+		checkEdits(&sc.v, cur, sc)
+	}
+	clean := whole && s.tokenKey && keyCleanAt(sc.v.whole, sc.out, sc.ins, sc.touched)
 	if clean {
 		// The tokens show that the rewritten URL is its own key: it is written in place, with
-		// its tokens (the rewritten ones, renumbered), and not read again.
-		canon, sc.next, sc.nextOK = appendJoined(canon, sc.next[:0], sc.joined)
+		// its tokens (the rewritten ones, renumbered), and not read again. Without insertions,
+		// the tokens that no action touched are copied from cur and its view in runs.
+		if len(sc.ins) > 0 {
+			canon, sc.next, sc.nextOK = appendJoined(canon, sc.next[:0], sc.joined)
+		} else if canon, sc.next, sc.nextOK = appendEdited(canon, sc.next[:0], cur, &sc.v, sc.out, sc.touched); !sc.nextOK {
+			canon, sc.next, sc.nextOK = appendJoined(canon, sc.next[:0], sc.joined)
+		}
 		if len(canon)-mark > urlnorm.DefaultMaxLength {
 			// Too long to be a key: the key writer reports it.
 			sc.buf = append(sc.buf[:0], canon[mark:]...)

@@ -1,0 +1,146 @@
+package rules
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// editCounts counts what checkEditRefs checked.
+type editCounts struct {
+	rewrites int // rewrites on whole tokens
+	clean    int // of them, keyClean
+	written  int // of them, appendEdited wrote (no insertion, nothing it declines)
+}
+
+// checkEditRefs sets checkEdits to check each rewrite on whole tokens against the full
+// comparisons it saves: every token of sc.out that is not in sc.touched is the token of the view;
+// keyCleanAt agrees with keyClean; appendEdited writes what urlnorm.AppendJoin writes of the
+// rewritten tokens, and, for a URL that keyClean passes, the tokens that urlnorm.Tokenize gives
+// of it. The caller resets checkEdits to nil.
+func checkEditRefs(t testing.TB) *editCounts {
+	n := new(editCounts)
+	checkEdits = func(v *view, cur string, sc *scratch) {
+		n.rewrites++
+		if got := string(urlnorm.AppendJoin(nil, v.whole)); got != cur {
+			t.Fatalf("the view's tokens join to %q, not to the URL %q", got, cur)
+		}
+		orig, out := v.whole, sc.out
+		if len(out) != len(orig) {
+			t.Fatalf("rewrite of %q: %d tokens out of %d", cur, len(out), len(orig))
+		}
+		for i := range out {
+			if out[i] != orig[i] && !slices.Contains(sc.touched, int32(i)) {
+				t.Fatalf("rewrite of %q changed token %d (%+v to %+v), not in touched %v", cur, i, orig[i], out[i], sc.touched)
+			}
+		}
+		clean := keyClean(orig, out, sc.ins)
+		if got := keyCleanAt(orig, out, sc.ins, sc.touched); got != clean {
+			t.Fatalf("rewrite of %q to %q: keyCleanAt = %v, keyClean %v", cur, urlnorm.AppendJoin(nil, sc.joined), got, clean)
+		}
+		if clean {
+			n.clean++
+		}
+		if len(sc.ins) > 0 {
+			return
+		}
+		want := string(urlnorm.AppendJoin(nil, sc.joined))
+		pre := []urlnorm.Token{{Value: "before"}}
+		b, toks, ok := appendEdited([]byte("before "), slices.Clone(pre), cur, v, out, slices.Clone(sc.touched))
+		if !ok {
+			if string(b) != "before " || !slices.Equal(toks, pre) {
+				t.Fatalf("rewrite of %q: appendEdited declined but wrote %q, %v", cur, b, toks)
+			}
+			return
+		}
+		n.written++
+		if string(b) != "before "+want {
+			t.Fatalf("rewrite of %q: appendEdited wrote %q, AppendJoin %q", cur, b, "before "+want)
+		}
+		if !clean {
+			return
+		}
+		wantToks, err := urlnorm.Tokenize(slices.Clone(pre), want)
+		if err != nil {
+			t.Fatalf("rewrite of %q to %q, which keyClean passes, does not tokenize: %v", cur, want, err)
+		}
+		if !slices.Equal(toks, wantToks) {
+			t.Fatalf("rewrite of %q to %q: appendEdited tokens\n%+v\nTokenize:\n%+v", cur, want, toks, wantToks)
+		}
+	}
+	return n
+}
+
+// TestEditsLearned checks the rewrites of every dev URL (and its noRulesURL variant) by the
+// learned set with checkEditRefs.
+func TestEditsLearned(t *testing.T) {
+	s := loadLearned(t)
+	ls := loadDev(t, 0)
+	step := 1
+	if testing.Short() {
+		step = 10
+	}
+	n := checkEditRefs(t)
+	defer func() { checkEdits = nil }()
+	for i := 0; i < len(ls); i += step {
+		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
+			s.Normalize(u)
+		}
+	}
+	t.Logf("%d rewrites on whole tokens, %d keys, %d written by appendEdited", n.rewrites, n.clean, n.written)
+	if n.written == 0 || n.written == n.clean {
+		t.Errorf("%d rewrites written by appendEdited of %d keys: the test checks too little", n.written, n.clean)
+	}
+}
+
+// TestEditsRandom checks, with checkEditRefs and against the reference path, rewrites of dev URLs
+// and URLs of repeated parameters and many segments by random rules (randomRules: deleted,
+// set, inserted and converted path segments, query parameters set and deleted, host, scheme and
+// port changed) on a set with a Key, so that most results are their own keys.
+func TestEditsRandom(t *testing.T) {
+	ls := loadDev(t, 0)
+	urls := []string{
+		"http://h.example/a/b/c?a=1&a=2&b=3&a=4&a",
+		"http://h.example/a?a&a!=1&a=1&a=2&b&b=&c=1",
+		"https://u:p@h.example:8080/a/b/?id=1&id=2&sid=x",
+		"http://h.example/",
+		"http://h.example/x/y/z/index.html?a=1&b=2&b=3&b=4",
+	}
+	for i := 0; i < len(ls); i += 97 {
+		urls = append(urls, ls[i].URL)
+	}
+	rng := rand.New(rand.NewPCG(17, 0))
+	n := checkEditRefs(t)
+	defer func() { checkEdits = nil }()
+	for _, u := range urls {
+		k, err := urlnorm.New(urlnorm.Crawler).Key(u)
+		if err != nil {
+			continue
+		}
+		toks, _ := urlnorm.Tokenize(nil, k)
+		host := tokensHost(toks)
+		for range 20 {
+			seed := make([]byte, 64)
+			for i := range seed {
+				seed[i] = byte(rng.Uint32())
+			}
+			rs := randomRules(&byteSource{b: seed}, host, toks)
+			s, err := NewSet(rs, &Options{Key: urlnorm.Crawler})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, ferr := s.Normalize(u)
+			ref, rerr := s.normalizeRef(u)
+			if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
+				t.Fatalf("Normalize(%q) = %q, %v; reference %q, %v\nrules:\n%v", u, fast, ferr, ref, rerr, rs)
+			}
+		}
+	}
+	t.Logf("%d rewrites on whole tokens, %d keys, %d written by appendEdited", n.rewrites, n.clean, n.written)
+	if n.written == 0 || n.clean == 0 {
+		t.Errorf("%d keys, %d written by appendEdited: the test checks too little", n.clean, n.written)
+	}
+}
