@@ -17,10 +17,10 @@ type editCounts struct {
 }
 
 // checkEditRefs sets checkEdits to check each rewrite on whole tokens against the full
-// comparisons it saves: every token of sc.out that is not in sc.touched is the token of the view;
-// keyCleanAt agrees with keyClean; appendEdited writes what urlnorm.AppendJoin writes of the
-// rewritten tokens, and, for a URL that keyClean passes, the tokens that urlnorm.Tokenize gives
-// of it. The caller resets checkEdits to nil.
+// comparisons it saves: every token that rewrite left in sc.next and that is not in sc.touched is
+// the token of the view; keyCleanAt agrees with keyClean; appendEdited writes what
+// urlnorm.AppendJoin writes of the rewritten tokens, and, for a URL that keyClean passes, the
+// tokens that urlnorm.Tokenize gives of it. The caller resets checkEdits to nil.
 func checkEditRefs(t testing.TB) *editCounts {
 	n := new(editCounts)
 	checkEdits = func(v *view, cur string, sc *scratch) {
@@ -28,7 +28,7 @@ func checkEditRefs(t testing.TB) *editCounts {
 		if got := string(urlnorm.AppendJoin(nil, v.whole)); got != cur {
 			t.Fatalf("the view's tokens join to %q, not to the URL %q", got, cur)
 		}
-		orig, out := v.whole, sc.out
+		orig, out := v.whole, sc.next
 		if len(out) != len(orig) {
 			t.Fatalf("rewrite of %q: %d tokens out of %d", cur, len(out), len(orig))
 		}
@@ -48,10 +48,9 @@ func checkEditRefs(t testing.TB) *editCounts {
 			return
 		}
 		want := string(urlnorm.AppendJoin(nil, sc.joined))
-		pre := []urlnorm.Token{{Value: "before"}}
-		b, toks, ok := appendEdited([]byte("before "), slices.Clone(pre), cur, v, out, slices.Clone(sc.touched))
+		b, toks, ok := appendEdited([]byte("before "), cur, v, slices.Clone(out), slices.Clone(sc.touched))
 		if !ok {
-			if string(b) != "before " || !slices.Equal(toks, pre) {
+			if string(b) != "before " || !slices.Equal(toks, out) {
 				t.Fatalf("rewrite of %q: appendEdited declined but wrote %q, %v", cur, b, toks)
 			}
 			return
@@ -63,7 +62,7 @@ func checkEditRefs(t testing.TB) *editCounts {
 		if !clean {
 			return
 		}
-		wantToks, err := urlnorm.Tokenize(slices.Clone(pre), want)
+		wantToks, err := urlnorm.Tokenize(nil, want)
 		if err != nil {
 			t.Fatalf("rewrite of %q to %q, which keyClean passes, does not tokenize: %v", cur, want, err)
 		}

@@ -884,16 +884,15 @@ func appendJoined(b []byte, dst, toks []urlnorm.Token) (_ []byte, _ []urlnorm.To
 	return b, dst, true
 }
 
-// appendEdited appends to b the URL that urlnorm.AppendJoin writes of out, and to dst its
-// tokens as urlnorm.Tokenize gives them, like appendJoined, for out made of the whole tokens of
-// v by deleting (Part 0) and setting tokens at the indexes touched (which it sorts and may
-// rewrite), nothing
-// inserted, and cur the URL of v (which AppendJoin of v.whole gives). The runs of untouched
-// tokens are copied from cur and v.whole as they are; positions are numbered again where a
-// deletion changed them. ok is false, with b and dst as they were, for what it does not write:
-// a query parameter set, a path left without a segment (AppendJoin writes "/"), a cur that is
-// not the URL of v's tokens.
-func appendEdited(b []byte, dst []urlnorm.Token, cur string, v *view, out []urlnorm.Token, touched []int32) (_ []byte, _ []urlnorm.Token, ok bool) {
+// appendEdited appends to b the URL that urlnorm.AppendJoin writes of out, and returns its
+// tokens as urlnorm.Tokenize gives them, made in place of out, like appendJoined: for out made of
+// the whole tokens of v by deleting (Part 0) and setting tokens at the indexes touched (which it
+// sorts and may rewrite), nothing inserted, and cur the URL of v (which AppendJoin of v.whole
+// gives). The runs of untouched tokens are copied from cur as they are; the tokens that a
+// deletion moves are numbered again where it changed their positions. ok is false, with b and
+// out as they were, for what it does not write: a query parameter set, a path left without a
+// segment (AppendJoin writes "/"), a cur that is not the URL of v's tokens.
+func appendEdited(b []byte, cur string, v *view, out []urlnorm.Token, touched []int32) (_ []byte, toks []urlnorm.Token, ok bool) {
 	for i := 1; i < len(touched); i++ {
 		for j := i; j > 0 && touched[j] < touched[j-1]; j-- {
 			touched[j], touched[j-1] = touched[j-1], touched[j]
@@ -901,37 +900,37 @@ func appendEdited(b []byte, dst []urlnorm.Token, cur string, v *view, out []urln
 	}
 	touched = slices.Compact(touched)
 	orig := v.whole
-	b0, n0 := len(b), len(dst)
-	off, from := 0, 0 // the byte offset in cur of token k; the start of the run to copy
-	k, r0 := 0, 0     // the token after the last touched one; the first token of the run
-	delSeg, delQuery := 0, false
-	needQ := false // the query parameters before the run were all deleted
+	b0 := len(b)
+	// The URL: the bytes of cur from one touched token to the next, and the touched tokens
+	// written again, or left out.
+	off, from, k := 0, 0, 0 // the byte offset in cur of token k; the start of the run to copy
+	dels, delSeg, needQ := 0, 0, false
 	for _, i := range touched {
-		for ; k <= int(i); k++ {
+		for ; k < int(i); k++ {
 			off += textLen(&orig[k])
 		}
 		if off > len(cur) {
-			return b[:b0], dst[:n0], false
+			return b[:b0], out, false
 		}
-		t := &out[i]
-		if needQ && r0 < int(i) {
-			b, from = firstParam(b, from, orig[r0].Part)
+		if needQ && from < off {
+			// The query parameters before this run were all deleted: the run's first token,
+			// a parameter after "&", starts the query.
+			b, from = firstParam(b, from, cur)
 			needQ = false
 		}
-		b = append(b, cur[from:off-textLen(&orig[i])]...)
-		dst = append(dst, orig[r0:i]...)
-		from, r0 = off, k
+		b = append(b, cur[from:off]...)
+		off += textLen(&orig[i])
+		k, from = int(i)+1, off
+		t := &out[i]
 		switch t.Part {
 		case 0:
+			dels++
 			switch orig[i].Part {
 			case urlnorm.PartPath:
 				delSeg++
 			case urlnorm.PartQuery:
-				delQuery = true
-				// The parameter after the first one, if deleted, starts the query.
 				needQ = needQ || int(i) == v.queryAt
 			}
-			continue
 		case urlnorm.PartScheme:
 			b = append(b, t.Value...)
 			b = append(b, "://"...)
@@ -950,60 +949,74 @@ func appendEdited(b []byte, dst []urlnorm.Token, cur string, v *view, out []urln
 			b = append(b, '#')
 			b = append(b, t.Value...)
 		default:
-			return b[:b0], dst[:n0], false
+			return b[:b0], out, false
 		}
-		dst = append(dst, *t)
 	}
 	for ; k < len(orig); k++ {
 		off += textLen(&orig[k])
 	}
 	if off != len(cur) || delSeg == v.nseg && delSeg > 0 {
-		return b[:b0], dst[:n0], false
+		return b[:b0], out, false
 	}
-	if needQ && r0 < len(orig) {
-		b, from = firstParam(b, from, orig[r0].Part)
+	if needQ && from < off {
+		b, from = firstParam(b, from, cur)
 	}
 	b = append(b, cur[from:]...)
-	dst = append(dst, orig[r0:]...)
-	if delSeg > 0 {
-		// The path segments left, in a row: numbered again from both ends.
-		j := n0
-		for j < len(dst) && dst[j].Part != urlnorm.PartPath {
-			j++
+	if dels == 0 {
+		return b, out, true
+	}
+	renumber(v, out, touched, delSeg)
+	// The deleted tokens taken out: the runs between them moved down.
+	w := int(touched[0])
+	for w < len(out) && out[w].Part != 0 {
+		w++
+	}
+	r := w
+	for _, i := range touched {
+		if int(i) > r && out[i].Part == 0 {
+			w += copy(out[w:], out[r:i])
+			r = int(i)
 		}
-		nseg := int16(v.nseg - delSeg)
-		for p := int16(1); j < len(dst) && dst[j].Part == urlnorm.PartPath; j, p = j+1, p+1 {
-			dst[j].Pos, dst[j].RPos = p, nseg-p+1
+		if int(i) == r && out[i].Part == 0 {
+			r++
 		}
 	}
-	if delQuery {
-		// An occurrence of a parameter after a deleted one of its name moves up by one.
-		j := n0
-		for j < len(dst) && dst[j].Part != urlnorm.PartQuery {
-			j++
-		}
-		for i := v.queryAt; i < len(orig) && orig[i].Part == urlnorm.PartQuery; i++ {
-			if out[i].Part == 0 {
-				continue
-			}
-			if orig[i].Pos > 1 {
-				for _, d := range touched {
-					if int(d) < i && out[d].Part == 0 && orig[d].Part == urlnorm.PartQuery && orig[d].Name == orig[i].Name {
-						dst[j].Pos--
-					}
-				}
-			}
-			j++
-		}
-	}
-	return b, dst, true
+	w += copy(out[w:], out[r:])
+	clear(out[w:]) // no token left twice in the buffer
+	return b, out[:w], true
 }
 
-// firstParam starts the query with "?" at the run of tokens that starts at byte from of the URL
-// (after "&"), if the run starts with a query parameter (of part p): it returns b and where to
-// copy from then.
-func firstParam(b []byte, from int, p urlnorm.Part) ([]byte, int) {
-	if p != urlnorm.PartQuery {
+// renumber numbers again, in place, the tokens of out (those of v.whole, the deleted ones of Part
+// 0, at indexes in touched, sorted) that a deletion moves: every path segment when delSeg of
+// them are deleted, and the occurrences of a query parameter after a deleted one of its name.
+func renumber(v *view, out []urlnorm.Token, touched []int32, delSeg int) {
+	if delSeg > 0 {
+		nseg := int16(v.nseg - delSeg)
+		p := int16(1)
+		for i := v.pathStart; i < v.pathStart+v.nseg; i++ {
+			if t := &out[i]; t.Part != 0 {
+				t.Pos, t.RPos = p, nseg-p+1
+				p++
+			}
+		}
+	}
+	orig := v.whole
+	for _, d := range touched {
+		if out[d].Part != 0 || orig[d].Part != urlnorm.PartQuery {
+			continue
+		}
+		for i := int(d) + 1; i < len(out) && orig[i].Part == urlnorm.PartQuery; i++ {
+			if t := &out[i]; t.Part != 0 && t.Name == orig[d].Name {
+				t.Pos--
+			}
+		}
+	}
+}
+
+// firstParam writes "?" for the "&" at byte from of the URL cur, if it is there (the run that
+// starts at from starts with a query parameter), and returns b and where to copy from then.
+func firstParam(b []byte, from int, cur string) ([]byte, int) {
+	if cur[from] != '&' {
 		return b, from
 	}
 	return append(b, '?'), from + 1

@@ -447,7 +447,14 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 	if !whole {
 		toks = v.deepTokens()
 	}
-	out := append(sc.out[:0], toks...)
+	// On whole tokens, in normalizeFast, the rewritten tokens go into sc.next, whose tokens
+	// (those of the URL before) are no longer needed: apply makes them the next view's when it
+	// can (appendEdited), without a copy. Otherwise into sc.out.
+	buf := &sc.out
+	if whole {
+		buf = &sc.next
+	}
+	out := append((*buf)[:0], toks...)
 	ins := sc.ins[:0]
 	// touched lists the indexes of out that an action may have changed (deleted or set), so
 	// that keyCleanAt and appendEdited look at those alone: every other token is as in toks.
@@ -554,8 +561,10 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 		}
 	}
 	sc.joined = nil
-	sc.out = out // keyClean reads the tokens; the next rewrite starts from sc.out[:0]
-	sc.outUsed = max(sc.outUsed, len(out))
+	*buf = out // keyClean reads the tokens; the next rewrite starts from (*buf)[:0]
+	if !whole {
+		sc.outUsed = max(sc.outUsed, len(out))
+	}
 	sc.ins = ins
 	sc.touched = touched
 	if !changed && len(ins) == 0 {

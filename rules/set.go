@@ -1075,14 +1075,23 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	if checkEdits != nil && whole {
 		checkEdits(&sc.v, cur, sc)
 	}
-	clean := whole && s.tokenKey && keyCleanAt(sc.v.whole, sc.out, sc.ins, sc.touched)
+	clean := whole && s.tokenKey && keyCleanAt(sc.v.whole, sc.next, sc.ins, sc.touched)
 	if clean {
 		// The tokens show that the rewritten URL is its own key: it is written in place, with
 		// its tokens (the rewritten ones, renumbered), and not read again. Without insertions,
 		// the tokens that no action touched are copied from cur and its view in runs.
-		if len(sc.ins) > 0 {
-			canon, sc.next, sc.nextOK = appendJoined(canon, sc.next[:0], sc.joined)
-		} else if canon, sc.next, sc.nextOK = appendEdited(canon, sc.next[:0], cur, &sc.v, sc.out, sc.touched); !sc.nextOK {
+		var toks []urlnorm.Token
+		if len(sc.ins) == 0 {
+			// The rewritten tokens, in sc.next (see rewrite), become the next view's.
+			if canon, toks, sc.nextOK = appendEdited(canon, cur, &sc.v, sc.next, sc.touched); sc.nextOK {
+				sc.next = toks
+			} else {
+				// appendJoined writes the tokens into sc.next: they are read from a copy.
+				sc.fin = append(sc.fin[:0], sc.next...)
+				sc.joined = sc.fin
+			}
+		}
+		if !sc.nextOK {
 			canon, sc.next, sc.nextOK = appendJoined(canon, sc.next[:0], sc.joined)
 		}
 		if len(canon)-mark > urlnorm.DefaultMaxLength {
