@@ -728,6 +728,7 @@ func keyClean(orig, out []urlnorm.Token, ins []insertion) bool {
 // keyCleanAt is keyClean(orig, out, ins), given touched, indexes of out that include every one
 // where out differs from orig: it looks at those tokens only, not at every token of the URL.
 func keyCleanAt(orig, out []urlnorm.Token, ins []insertion, touched []int32) bool {
+	scheme := false // the scheme changed
 	for _, i := range touched {
 		t, o := &out[i], &orig[i]
 		if t.Part == 0 {
@@ -752,6 +753,7 @@ func keyCleanAt(orig, out []urlnorm.Token, ins []insertion, touched []int32) boo
 			if t.Value != "http" && t.Value != "https" {
 				return false
 			}
+			scheme = true
 		default:
 			return false
 		}
@@ -761,7 +763,7 @@ func keyCleanAt(orig, out []urlnorm.Token, ins []insertion, touched []int32) boo
 			return false
 		}
 	}
-	if len(out) > 0 && out[0].Part == urlnorm.PartScheme && out[0].Value != orig[0].Value {
+	if scheme {
 		// A changed scheme could make the port its default: the port, if any, comes within
 		// the first four tokens (scheme, userinfo, host, port).
 		for i := range min(len(out), 4) {
@@ -982,7 +984,9 @@ func appendEdited(b []byte, cur string, v *view, out []urlnorm.Token, touched []
 		}
 	}
 	w += copy(out[w:], out[r:])
-	clear(out[w:]) // no token left twice in the buffer
+	for j := w; j < len(out); j++ {
+		out[j] = urlnorm.Token{} // no token left twice in the buffer
+	}
 	return b, out[:w], true
 }
 

@@ -433,7 +433,7 @@ func unchanged(r *Rule, v *view) bool {
 	return true
 }
 
-// rewrite leaves in sc.joined the tokens of the URL that rule r makes of v, before
+// rewrite leaves in sc.joined the tokens of the URL that rule c makes of v, before
 // canonicalization, for urlnorm.AppendJoin (or appendJoined) to write, and reports whether the
 // rule changed a token; if not, sc.joined is nil. The context must hold. sc provides buffers.
 //
@@ -441,7 +441,8 @@ func unchanged(r *Rule, v *view) bool {
 // crule.wholeOK allows, the URL it writes is the same (a whole-key action on a split token sets
 // its first deep token and empties the others, which join to the same text), and the host's
 // patterns need not split the URL.
-func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
+func rewrite(c *crule, v *view, sc *scratch, whole bool) bool {
+	r := &c.Rule
 	changed := false
 	toks := v.whole
 	if !whole {
@@ -462,6 +463,9 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 	// A Convert of the whole path applies first; path Copies read its result.
 	var pathConv Conversion
 	for ai := range r.Transform {
+		if !c.convPath {
+			break
+		}
 		if a := &r.Transform[ai]; a.Op == Convert && a.Key == wholePath {
 			pathConv = a.Conv
 			for i := range out {
@@ -619,9 +623,20 @@ func (sc *scratch) convert(c Conversion, v string) string {
 		return c.convert(v)
 	}
 	i := 0
-	for ; i < len(v); i++ {
-		if x := convertByte(c, i, v[i]); x != v[i] {
-			break
+	switch c {
+	case Lower:
+		for i < len(v) && (v[i] < 'A' || 'Z' < v[i]) {
+			i++
+		}
+	case Upper:
+		for i < len(v) && (v[i] < 'a' || 'z' < v[i]) {
+			i++
+		}
+	default:
+		for ; i < len(v); i++ {
+			if x := convertByte(c, i, v[i]); x != v[i] {
+				break
+			}
 		}
 	}
 	if i == len(v) {

@@ -581,7 +581,7 @@ func TestLearnedAllocs(t *testing.T) {
 // TestScratchConvert checks the conversions that normalizeFast writes into its buffer, and
 // converts, against Conversion.convert.
 func TestScratchConvert(t *testing.T) {
-	vals := []string{"", "a", "A", "recipe", "Recipe", "RECIPE", "main_Page", "Main_Page", "x-Y_z9", "É", "ÀB", "1a"}
+	vals := []string{"", "a", "A", "recipe", "Recipe", "RECIPE", "main_Page", "Main_Page", "x-Y_z9", "É", "ÀB", "1a", "@[`{"}
 	sc := &scratch{inArena: true}
 	for c := NoConversion; c <= UpperFirst+1; c++ {
 		for _, v := range vals {

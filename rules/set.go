@@ -109,6 +109,9 @@ type crule struct {
 	// reads one, and no Convert of the whole path changes the first letter of each token only
 	// (LowerFirst, UpperFirst), which differs between a token and its deep tokens.
 	wholeOK bool
+	// convPath says that an action is a Convert of the whole path, which rewrite applies
+	// before the others.
+	convPath bool
 }
 
 // routeKey is the key under which the index files a condition on k: a path key that gives a
@@ -361,6 +364,9 @@ func compile(r Rule) crule {
 		if a.Key.Sub != 0 || a.Key.RSub != 0 || a.Op == Copy && (a.From.Sub != 0 || a.From.RSub != 0) ||
 			a.Op == Convert && a.Key == wholePath && a.Conv != Lower && a.Conv != Upper {
 			c.wholeOK = false
+		}
+		if a.Op == Convert && a.Key == wholePath {
+			c.convPath = true
 		}
 	}
 	// A Copy needs its source: the rule does not apply to a URL without it.
@@ -1061,7 +1067,7 @@ var checkEdits func(v *view, cur string, sc *scratch)
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	sc.nextOK = false
 	whole := sc.inArena && s.rules[i].wholeOK
-	if !rewrite(&s.rules[i].Rule, &sc.v, sc, whole) {
+	if !rewrite(&s.rules[i], &sc.v, sc, whole) {
 		return cur, nil
 	}
 	// The canonicalizer reads the rewritten URL in place; it must not keep it, so an error
