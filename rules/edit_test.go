@@ -143,4 +143,3 @@ func TestEditsRandom(t *testing.T) {
 		t.Errorf("%d keys, %d written by appendEdited: the test checks too little", n.clean, n.written)
 	}
 }
-
