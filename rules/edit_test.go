@@ -143,3 +143,60 @@ func TestEditsRandom(t *testing.T) {
 		t.Errorf("%d keys, %d written by appendEdited: the test checks too little", n.clean, n.written)
 	}
 }
+
+// TestTokenAt checks view.tokenAt against a scan of the tokens (sameToken) for keys of every part,
+// in the keys of dev URLs and of URLs with a userinfo, a port and a fragment.
+func TestTokenAt(t *testing.T) {
+	s := loadLearned(t)
+	urls := []string{
+		"http://u:p@h.example:8080/a/b?x=1&x=2&y#frag",
+		"http://u@h.example/#",
+		"http://h.example:81/?",
+		"https://h.example/a/",
+	}
+	for i, l := range loadDev(t, 0) {
+		if i%50 == 0 {
+			urls = append(urls, l.URL)
+		}
+	}
+	keys := []urlnorm.Key{
+		{Part: urlnorm.PartScheme}, {Part: urlnorm.PartUserinfo}, {Part: urlnorm.PartHost},
+		{Part: urlnorm.PartPort}, {Part: urlnorm.PartFragment},
+		{Part: urlnorm.PartQuery, Name: "x", Pos: 2}, {Part: urlnorm.PartQuery, Name: "y", Pos: 1},
+	}
+	for p := int16(0); p < 4; p++ {
+		for r := int16(0); r < 4; r++ {
+			if p != 0 || r != 0 {
+				keys = append(keys, urlnorm.Key{Part: urlnorm.PartPath, Pos: p, RPos: r})
+			}
+		}
+	}
+	found := map[urlnorm.Part]int{}
+	var v view
+	for _, u := range urls {
+		// The URL as it is (the hand-made ones keep their userinfo and fragment) and its key.
+		k, err := s.keyer.Key(u)
+		if err != nil {
+			continue
+		}
+		for _, x := range []string{u, k} {
+			if err := v.load(x, s); err != nil {
+				continue
+			}
+			for _, key := range keys {
+				want := slices.IndexFunc(v.whole, func(t urlnorm.Token) bool { return sameToken(t.Key, key) })
+				if got := v.tokenAt(key); got != want {
+					t.Fatalf("tokenAt(%v) in %q = %d, the scan gives %d", key, x, got, want)
+				}
+				if want >= 0 {
+					found[key.Part]++
+				}
+			}
+		}
+	}
+	for _, p := range []urlnorm.Part{urlnorm.PartUserinfo, urlnorm.PartPort, urlnorm.PartFragment, urlnorm.PartQuery} {
+		if found[p] == 0 {
+			t.Errorf("no %v key found: the test checks too little", p)
+		}
+	}
+}

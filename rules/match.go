@@ -214,6 +214,23 @@ func (v *view) tokenAt(k urlnorm.Key) int {
 			return v.pathStart + v.nseg - int(k.RPos)
 		}
 		return -1
+	case urlnorm.PartUserinfo, urlnorm.PartPort, urlnorm.PartFragment:
+		// Tokens come in URL order: the userinfo right before the host, the port right
+		// after it, the fragment last.
+		i := len(v.whole) - 1
+		if k.Part != urlnorm.PartFragment {
+			if v.hostAt < 0 {
+				break
+			}
+			i = v.hostAt + 1
+			if k.Part == urlnorm.PartUserinfo {
+				i = v.hostAt - 1
+			}
+		}
+		if i >= 0 && i < len(v.whole) && v.whole[i].Part == k.Part {
+			return i
+		}
+		return -1
 	}
 	for i := range v.whole {
 		if sameToken(v.whole[i].Key, k) {
