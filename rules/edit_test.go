@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/undust/undust/urlnorm"
@@ -199,4 +200,77 @@ func TestTokenAt(t *testing.T) {
 			t.Errorf("no %v key found: the test checks too little", p)
 		}
 	}
+}
+
+// plainHostRef is plainHost label by label, as it was written first: the reference.
+func plainHostRef(h string) bool {
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for len(h) > 0 {
+		l := h
+		if j := strings.IndexByte(h, '.'); j >= 0 {
+			l, h = h[:j], h[j+1:]
+			if h == "" {
+				return false // a trailing dot
+			}
+		} else {
+			h = ""
+		}
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' || len(l) >= 4 && l[2] == '-' && l[3] == '-' {
+			return false
+		}
+		letter := false
+		for i := 0; i < len(l); i++ {
+			c := l[i]
+			switch {
+			case 'a' <= c && c <= 'z':
+				letter = true
+			case '0' <= c && c <= '9' || c == '-':
+			default:
+				return false
+			}
+		}
+		if h == "" && (!letter || len(l) >= 2 && l[0] == '0' && l[1] == 'x') {
+			return false
+		}
+	}
+	return true
+}
+
+// TestPlainHost checks plainHost against plainHostRef on hand-made hosts, every dev URL's host
+// and variants of them.
+func TestPlainHost(t *testing.T) {
+	hosts := []string{"", "a", "a.b", "a.example", "a-b.c", "0x1.example", "a.0x1", "a.0x", "a.0", "0x", "1.2.3.4",
+		"a.1", "ab--c.example", "xn--a.example", "A.example", "a..b", "-a.example", "a-.example", "a.example.",
+		".a", ".", "..", "a.b-", "a.-b", "a_b.c", "a.b.c.d.e", strings.Repeat("a", 63) + ".b", strings.Repeat("a", 64) + ".b",
+		strings.Repeat("a.", 126) + "b", strings.Repeat("a.", 127) + "bc", "a.9x", "a.b1", "ab-", "a--b"}
+	for i, l := range loadDev(t, 0) {
+		if i%7 != 0 {
+			continue
+		}
+		toks, err := urlnorm.Tokenize(nil, l.URL)
+		if err != nil {
+			continue
+		}
+		h := tokensHost(toks)
+		hosts = append(hosts, h, strings.ToLower(h), h+".", "x"+h, h+"-", "0x"+h)
+	}
+	for _, h := range hosts {
+		if got, want := plainHost(h), plainHostRef(h); got != want {
+			t.Errorf("plainHost(%q) = %v, the reference %v", h, got, want)
+		}
+	}
+}
+
+// FuzzPlainHost checks plainHost against plainHostRef.
+func FuzzPlainHost(f *testing.F) {
+	for _, h := range []string{"a.example", "a..b", "a.0x1", "ab--c.d", "a.example.", "-a", "A.b"} {
+		f.Add(h)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		if got, want := plainHost(h), plainHostRef(h); got != want {
+			t.Errorf("plainHost(%q) = %v, the reference %v", h, got, want)
+		}
+	})
 }

@@ -801,35 +801,28 @@ func plainHost(h string) bool {
 	if h == "" || len(h) > 253 {
 		return false
 	}
-	for len(h) > 0 {
-		l := h
-		if j := strings.IndexByte(h, '.'); j >= 0 {
-			l, h = h[:j], h[j+1:]
-			if h == "" {
-				return false // a trailing dot
-			}
-		} else {
-			h = ""
-		}
-		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' || len(l) >= 4 && l[2] == '-' && l[3] == '-' {
-			return false
-		}
-		letter := false
-		for i := 0; i < len(l); i++ {
-			c := l[i]
-			switch {
+	// One pass: at each dot and at the end, the label before it is checked.
+	start, letter := 0, false
+	for i := 0; ; i++ {
+		if i < len(h) && h[i] != '.' {
+			switch c := h[i]; {
 			case 'a' <= c && c <= 'z':
 				letter = true
 			case '0' <= c && c <= '9' || c == '-':
 			default:
 				return false
 			}
+			continue
 		}
-		if h == "" && (!letter || len(l) >= 2 && l[0] == '0' && l[1] == 'x') {
-			return false
+		l := h[start:i]
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' || len(l) >= 4 && l[2] == '-' && l[3] == '-' {
+			return false // an empty label is also that after a trailing dot
 		}
+		if i == len(h) {
+			return letter && (len(l) < 2 || l[0] != '0' || l[1] != 'x')
+		}
+		start, letter = i+1, false
 	}
-	return true
 }
 
 // checkTokenView, if not nil, is called with each view that normalizeFast builds from the tokens
@@ -893,7 +886,7 @@ func appendJoined(b []byte, dst, toks []urlnorm.Token) (_ []byte, _ []urlnorm.To
 // gives). The runs of untouched tokens are copied from cur as they are; the tokens that a
 // deletion moves are numbered again where it changed their positions. ok is false, with b and
 // out as they were, for what it does not write: a query parameter set, a path left without a
-// segment (AppendJoin writes "/"), a cur that is not the URL of v's tokens.
+// segment (AppendJoin writes "/"), a touched token past the end of cur.
 func appendEdited(b []byte, cur string, v *view, out []urlnorm.Token, touched []int32) (_ []byte, toks []urlnorm.Token, ok bool) {
 	for i := 1; i < len(touched); i++ {
 		for j := i; j > 0 && touched[j] < touched[j-1]; j-- {
@@ -911,7 +904,8 @@ func appendEdited(b []byte, cur string, v *view, out []urlnorm.Token, touched []
 		for ; k < int(i); k++ {
 			off += textLen(&orig[k])
 		}
-		if off > len(cur) {
+		end := off + textLen(&orig[i])
+		if end > len(cur) {
 			return b[:b0], out, false
 		}
 		if needQ && from < off {
@@ -921,7 +915,7 @@ func appendEdited(b []byte, cur string, v *view, out []urlnorm.Token, touched []
 			needQ = false
 		}
 		b = append(b, cur[from:off]...)
-		off += textLen(&orig[i])
+		off = end
 		k, from = int(i)+1, off
 		t := &out[i]
 		switch t.Part {
@@ -954,13 +948,10 @@ func appendEdited(b []byte, cur string, v *view, out []urlnorm.Token, touched []
 			return b[:b0], out, false
 		}
 	}
-	for ; k < len(orig); k++ {
-		off += textLen(&orig[k])
-	}
-	if off != len(cur) || delSeg == v.nseg && delSeg > 0 {
+	if delSeg == v.nseg && delSeg > 0 {
 		return b[:b0], out, false
 	}
-	if needQ && from < off {
+	if needQ && from < len(cur) {
 		b, from = firstParam(b, from, cur)
 	}
 	b = append(b, cur[from:]...)
