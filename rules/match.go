@@ -473,10 +473,10 @@ func rewrite(c *crule, v *view, sc *scratch, whole bool) bool {
 		buf = &sc.next
 	}
 	out := append((*buf)[:0], toks...)
-	ins := sc.ins[:0]
+	sc.ins = sc.ins[:0]
 	// touched lists the indexes of out that an action may have changed (deleted or set), so
 	// that keyCleanAt and appendEdited look at those alone: every other token is as in toks.
-	touched := sc.touched[:0]
+	sc.touched = sc.touched[:0]
 	// A Convert of the whole path applies first; path Copies read its result.
 	var pathConv Conversion
 	for ai := range r.Transform {
@@ -489,7 +489,7 @@ func rewrite(c *crule, v *view, sc *scratch, whole bool) bool {
 				if t := &out[i]; t.Part == urlnorm.PartPath {
 					if c := sc.convert(pathConv, t.Value); c != t.Value {
 						t.Value, changed = c, true
-						touched = append(touched, int32(i))
+						sc.touched = append(sc.touched, int32(i))
 					}
 				}
 			}
@@ -522,7 +522,7 @@ func rewrite(c *crule, v *view, sc *scratch, whole bool) bool {
 			val = sc.convert(a.Conv, val)
 		}
 		if a.Insert {
-			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
+			sc.ins = append(sc.ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 			continue
 		}
 		found := false
@@ -535,7 +535,7 @@ func rewrite(c *crule, v *view, sc *scratch, whole bool) bool {
 					}
 					changed = changed || out[i].Value != val || out[i].Bare
 					out[i].Value, out[i].Bare = val, false
-					touched = append(touched, int32(i))
+					sc.touched = append(sc.touched, int32(i))
 					break
 				}
 			}
@@ -552,9 +552,9 @@ func rewrite(c *crule, v *view, sc *scratch, whole bool) bool {
 					changed = changed || t.Value != val || t.Bare
 					t.Value, t.Bare = val, false
 				}
-				touched = append(touched, int32(i))
+				sc.touched = append(sc.touched, int32(i))
 			} else if a.Op != Delete {
-				ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
+				sc.ins = append(sc.ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 			}
 			continue
 		}
@@ -574,11 +574,11 @@ func rewrite(c *crule, v *view, sc *scratch, whole bool) bool {
 				changed = changed || t.Value != ""
 				t.Value = "" // later deep tokens of a replaced token
 			}
-			touched = append(touched, int32(i))
+			sc.touched = append(sc.touched, int32(i))
 			found = true
 		}
 		if !found && a.Op != Delete {
-			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
+			sc.ins = append(sc.ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 		}
 	}
 	sc.joined = nil
@@ -586,8 +586,7 @@ func rewrite(c *crule, v *view, sc *scratch, whole bool) bool {
 	if !whole {
 		sc.outUsed = max(sc.outUsed, len(out))
 	}
-	sc.ins = ins
-	sc.touched = touched
+	ins := sc.ins
 	if !changed && len(ins) == 0 {
 		return false
 	}
@@ -614,7 +613,6 @@ func rewrite(c *crule, v *view, sc *scratch, whole bool) bool {
 		sc.fin = fin
 		out = fin
 	}
-	sc.ins = ins
 	sc.joined = out
 	return true
 }
