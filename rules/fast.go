@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -857,6 +858,56 @@ func keyClean(orig, out []urlnorm.Token, ins []insertion) bool {
 	return true
 }
 
+// keyCleanAt is keyClean(orig, out, ins), given touched, indexes of out that include every one
+// where out differs from orig: it looks at those tokens only, not at every token of the URL.
+func keyCleanAt(orig, out []urlnorm.Token, ins []insertion, touched []int32) bool {
+	scheme := false // the scheme changed
+	for _, i := range touched {
+		t, o := &out[i], &orig[i]
+		if t.Part == 0 {
+			if o.Part == urlnorm.PartScheme || o.Part == urlnorm.PartHost {
+				return false
+			}
+			continue
+		}
+		if t.Value == o.Value && t.Bare == o.Bare {
+			continue
+		}
+		switch t.Part {
+		case urlnorm.PartPath:
+			if !plainSegment(t.Value) {
+				return false
+			}
+		case urlnorm.PartHost:
+			if !plainHost(t.Value) {
+				return false
+			}
+		case urlnorm.PartScheme:
+			if t.Value != "http" && t.Value != "https" {
+				return false
+			}
+			scheme = true
+		default:
+			return false
+		}
+	}
+	for _, x := range ins {
+		if x.tok.Part != urlnorm.PartPath || !plainSegment(x.tok.Value) {
+			return false
+		}
+	}
+	if scheme {
+		// A changed scheme could make the port its default: the port, if any, comes within
+		// the first four tokens (scheme, userinfo, host, port).
+		for i := range min(len(out), 4) {
+			if out[i].Part == urlnorm.PartPort {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // plainSegment reports whether v is a path segment that a key keeps as it is: unreserved
 // characters only, and not a dot segment.
 func plainSegment(v string) bool {
@@ -883,35 +934,28 @@ func plainHost(h string) bool {
 	if h == "" || len(h) > 253 {
 		return false
 	}
-	for len(h) > 0 {
-		l := h
-		if j := strings.IndexByte(h, '.'); j >= 0 {
-			l, h = h[:j], h[j+1:]
-			if h == "" {
-				return false // a trailing dot
-			}
-		} else {
-			h = ""
-		}
-		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' || len(l) >= 4 && l[2] == '-' && l[3] == '-' {
-			return false
-		}
-		letter := false
-		for i := 0; i < len(l); i++ {
-			c := l[i]
-			switch {
+	// One pass: at each dot and at the end, the label before it is checked.
+	start, letter := 0, false
+	for i := 0; ; i++ {
+		if i < len(h) && h[i] != '.' {
+			switch c := h[i]; {
 			case 'a' <= c && c <= 'z':
 				letter = true
 			case '0' <= c && c <= '9' || c == '-':
 			default:
 				return false
 			}
+			continue
 		}
-		if h == "" && (!letter || len(l) >= 2 && l[0] == '0' && l[1] == 'x') {
-			return false
+		l := h[start:i]
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' || len(l) >= 4 && l[2] == '-' && l[3] == '-' {
+			return false // an empty label is also that after a trailing dot
 		}
+		if i == len(h) {
+			return letter && (len(l) < 2 || l[0] != '0' || l[1] != 'x')
+		}
+		start, letter = i+1, false
 	}
-	return true
 }
 
 // checkTokenView, if not nil, is called with each view that normalizeFast builds from the tokens
@@ -966,6 +1010,161 @@ func appendJoined(b []byte, dst, toks []urlnorm.Token) (_ []byte, _ []urlnorm.To
 	}
 	b, dst = j.end(b, dst)
 	return b, dst, true
+}
+
+// appendEdited appends to b the URL that urlnorm.AppendJoin writes of out, and returns its
+// tokens as urlnorm.Tokenize gives them, made in place of out, like appendJoined: for out made of
+// the whole tokens of v by deleting (Part 0) and setting tokens at the indexes touched (which it
+// sorts and may rewrite), nothing inserted, and cur the URL of v (which AppendJoin of v.whole
+// gives). The runs of untouched tokens are copied from cur as they are; the tokens that a
+// deletion moves are numbered again where it changed their positions. ok is false, with b and
+// out as they were, for what it does not write: a query parameter set, a path left without a
+// segment (AppendJoin writes "/"), a touched token past the end of cur.
+func appendEdited(b []byte, cur string, v *view, out []urlnorm.Token, touched []int32) (_ []byte, toks []urlnorm.Token, ok bool) {
+	for i := 1; i < len(touched); i++ {
+		for j := i; j > 0 && touched[j] < touched[j-1]; j-- {
+			touched[j], touched[j-1] = touched[j-1], touched[j]
+		}
+	}
+	touched = slices.Compact(touched)
+	orig := v.whole
+	b0 := len(b)
+	// The URL: the bytes of cur from one touched token to the next, and the touched tokens
+	// written again, or left out.
+	off, from, k := 0, 0, 0 // the byte offset in cur of token k; the start of the run to copy
+	dels, delSeg, needQ := 0, 0, false
+	for _, i := range touched {
+		for ; k < int(i); k++ {
+			off += textLen(&orig[k])
+		}
+		end := off + textLen(&orig[i])
+		if end > len(cur) {
+			return b[:b0], out, false
+		}
+		if needQ && from < off {
+			// The query parameters before this run were all deleted: the run's first token,
+			// a parameter after "&", starts the query.
+			b, from = firstParam(b, from, cur)
+			needQ = false
+		}
+		b = append(b, cur[from:off]...)
+		off = end
+		k, from = int(i)+1, off
+		t := &out[i]
+		switch t.Part {
+		case 0:
+			dels++
+			switch orig[i].Part {
+			case urlnorm.PartPath:
+				delSeg++
+			case urlnorm.PartQuery:
+				needQ = needQ || int(i) == v.queryAt
+			}
+		case urlnorm.PartScheme:
+			b = append(b, t.Value...)
+			b = append(b, "://"...)
+		case urlnorm.PartUserinfo:
+			b = append(b, t.Value...)
+			b = append(b, '@')
+		case urlnorm.PartHost:
+			b = append(b, t.Value...)
+		case urlnorm.PartPort:
+			b = append(b, ':')
+			b = append(b, t.Value...)
+		case urlnorm.PartPath:
+			b = append(b, '/')
+			b = append(b, t.Value...)
+		case urlnorm.PartFragment:
+			b = append(b, '#')
+			b = append(b, t.Value...)
+		default:
+			return b[:b0], out, false
+		}
+	}
+	if delSeg == v.nseg && delSeg > 0 {
+		return b[:b0], out, false
+	}
+	if needQ && from < len(cur) {
+		b, from = firstParam(b, from, cur)
+	}
+	b = append(b, cur[from:]...)
+	if dels == 0 {
+		return b, out, true
+	}
+	renumber(v, out, touched, delSeg)
+	// The deleted tokens taken out: the runs between them moved down.
+	w := int(touched[0])
+	for w < len(out) && out[w].Part != 0 {
+		w++
+	}
+	r := w
+	for _, i := range touched {
+		if int(i) > r && out[i].Part == 0 {
+			w += copy(out[w:], out[r:i])
+			r = int(i)
+		}
+		if int(i) == r && out[i].Part == 0 {
+			r++
+		}
+	}
+	w += copy(out[w:], out[r:])
+	for j := w; j < len(out); j++ {
+		out[j] = urlnorm.Token{} // no token left twice in the buffer
+	}
+	return b, out[:w], true
+}
+
+// renumber numbers again, in place, the tokens of out (those of v.whole, the deleted ones of Part
+// 0, at indexes in touched, sorted) that a deletion moves: every path segment when delSeg of
+// them are deleted, and the occurrences of a query parameter after a deleted one of its name.
+func renumber(v *view, out []urlnorm.Token, touched []int32, delSeg int) {
+	if delSeg > 0 {
+		nseg := int16(v.nseg - delSeg)
+		p := int16(1)
+		for i := v.pathStart; i < v.pathStart+v.nseg; i++ {
+			if t := &out[i]; t.Part != 0 {
+				t.Pos, t.RPos = p, nseg-p+1
+				p++
+			}
+		}
+	}
+	orig := v.whole
+	for _, d := range touched {
+		if out[d].Part != 0 || orig[d].Part != urlnorm.PartQuery {
+			continue
+		}
+		for i := int(d) + 1; i < len(out) && orig[i].Part == urlnorm.PartQuery; i++ {
+			if t := &out[i]; t.Part != 0 && t.Name == orig[d].Name {
+				t.Pos--
+			}
+		}
+	}
+}
+
+// firstParam writes "?" for the "&" at byte from of the URL cur, if it is there (the run that
+// starts at from starts with a query parameter), and returns b and where to copy from then.
+func firstParam(b []byte, from int, cur string) ([]byte, int) {
+	if cur[from] != '&' {
+		return b, from
+	}
+	return append(b, '?'), from + 1
+}
+
+// textLen returns the length of what urlnorm.AppendJoin writes of the whole token t: its value
+// and the separator before or after it (a query parameter's "?" or "&", name and "=").
+func textLen(t *urlnorm.Token) int {
+	switch t.Part {
+	case urlnorm.PartScheme:
+		return len(t.Value) + len("://")
+	case urlnorm.PartHost:
+		return len(t.Value)
+	case urlnorm.PartQuery:
+		if t.Bare {
+			return 1 + len(t.Name)
+		}
+		return 2 + len(t.Name) + len(t.Value)
+	}
+	return 1 + len(t.Value) // userinfo "@", port ":", path "/", fragment "#"
 }
 
 // joiner numbers the tokens that appendJoined appends, one part after another.

@@ -218,8 +218,9 @@ func FuzzNormalize(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkViews(t, s)
+		checkEditRefs(t)
 		fast, ferr := s.Normalize(u)
-		checkTokenView = nil
+		checkTokenView, checkEdits = nil, nil
 		slow, serr := s.normalizeSlow(u)
 		if fast != slow || fmt.Sprint(ferr) != fmt.Sprint(serr) {
 			t.Fatalf("Normalize(%q) = %q, %v; reference %q, %v\nrules:\n%v", u, fast, ferr, slow, serr, rs)

@@ -244,16 +244,17 @@ func (v *view) tokenAt(k urlnorm.Key) int {
 		}
 		return -1
 	case urlnorm.PartUserinfo, urlnorm.PartPort, urlnorm.PartFragment:
-		// urlnorm.Tokenize's order: scheme, userinfo, host, port, path, query, fragment.
-		if v.hostAt < 0 {
-			break // not that order: a scan
-		}
+		// Tokens come in URL order: the userinfo right before the host, the port right
+		// after it, the fragment last.
 		i := len(v.whole) - 1
-		switch k.Part {
-		case urlnorm.PartUserinfo:
-			i = v.hostAt - 1
-		case urlnorm.PartPort:
+		if k.Part != urlnorm.PartFragment {
+			if v.hostAt < 0 {
+				break
+			}
 			i = v.hostAt + 1
+			if k.Part == urlnorm.PartUserinfo {
+				i = v.hostAt - 1
+			}
 		}
 		if i >= 0 && i < len(v.whole) && v.whole[i].Part == k.Part {
 			return i
@@ -561,7 +562,7 @@ func unchanged(r *Rule, v *view) bool {
 	return true
 }
 
-// rewrite leaves in sc.joined the tokens of the URL that rule r makes of v, before
+// rewrite leaves in sc.joined the tokens of the URL that rule c makes of v, before
 // canonicalization, for urlnorm.AppendJoin (or appendJoined) to write, and reports whether the
 // rule changed a token; if not, sc.joined is nil. The context must hold. sc provides buffers.
 //
@@ -569,23 +570,38 @@ func unchanged(r *Rule, v *view) bool {
 // crule.wholeOK allows, the URL it writes is the same (a whole-key action on a split token sets
 // its first deep token and empties the others, which join to the same text), and the host's
 // patterns need not split the URL.
-func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
+func rewrite(c *crule, v *view, sc *scratch, whole bool) bool {
+	r := &c.Rule
 	changed := false
 	toks := v.whole
 	if !whole {
 		toks = v.deepTokens()
 	}
-	out := append(sc.out[:0], toks...)
-	ins := sc.ins[:0]
+	// On whole tokens, in normalizeFast, the rewritten tokens go into sc.next, whose tokens
+	// (those of the URL before) are no longer needed: apply makes them the next view's when it
+	// can (appendEdited), without a copy. Otherwise into sc.out.
+	buf := &sc.out
+	if whole {
+		buf = &sc.next
+	}
+	out := append((*buf)[:0], toks...)
+	sc.ins = sc.ins[:0]
+	// touched lists the indexes of out that an action may have changed (deleted or set), so
+	// that keyCleanAt and appendEdited look at those alone: every other token is as in toks.
+	sc.touched = sc.touched[:0]
 	// A Convert of the whole path applies first; path Copies read its result.
 	var pathConv Conversion
 	for ai := range r.Transform {
+		if !c.convPath {
+			break
+		}
 		if a := &r.Transform[ai]; a.Op == Convert && a.Key == wholePath {
 			pathConv = a.Conv
 			for i := range out {
 				if t := &out[i]; t.Part == urlnorm.PartPath {
 					if c := sc.convert(pathConv, t.Value); c != t.Value {
 						t.Value, changed = c, true
+						sc.touched = append(sc.touched, int32(i))
 					}
 				}
 			}
@@ -618,7 +634,7 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 			val = sc.convert(a.Conv, val)
 		}
 		if a.Insert {
-			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
+			sc.ins = append(sc.ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 			continue
 		}
 		found := false
@@ -631,6 +647,7 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 					}
 					changed = changed || out[i].Value != val || out[i].Bare
 					out[i].Value, out[i].Bare = val, false
+					sc.touched = append(sc.touched, int32(i))
 					break
 				}
 			}
@@ -647,8 +664,9 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 					changed = changed || t.Value != val || t.Bare
 					t.Value, t.Bare = val, false
 				}
+				sc.touched = append(sc.touched, int32(i))
 			} else if a.Op != Delete {
-				ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
+				sc.ins = append(sc.ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 			}
 			continue
 		}
@@ -668,16 +686,19 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 				changed = changed || t.Value != ""
 				t.Value = "" // later deep tokens of a replaced token
 			}
+			sc.touched = append(sc.touched, int32(i))
 			found = true
 		}
 		if !found && a.Op != Delete {
-			ins = append(ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
+			sc.ins = append(sc.ins, insertion{urlnorm.Token{Key: a.Key, Value: val}, insertBefore(a.Key, v.nseg)})
 		}
 	}
 	sc.joined = nil
-	sc.out = out // keyClean reads the tokens; the next rewrite starts from sc.out[:0]
-	sc.outUsed = max(sc.outUsed, len(out))
-	sc.ins = ins
+	*buf = out // keyClean reads the tokens; the next rewrite starts from (*buf)[:0]
+	if !whole {
+		sc.outUsed = max(sc.outUsed, len(out))
+	}
+	ins := sc.ins
 	if !changed && len(ins) == 0 {
 		return false
 	}
@@ -704,7 +725,6 @@ func rewrite(r *Rule, v *view, sc *scratch, whole bool) bool {
 		sc.fin = fin
 		out = fin
 	}
-	sc.ins = ins
 	sc.joined = out
 	return true
 }
@@ -730,9 +750,20 @@ func (sc *scratch) convert(c Conversion, v string) string {
 		return c.convert(v)
 	}
 	i := 0
-	for ; i < len(v); i++ {
-		if x := convertByte(c, i, v[i]); x != v[i] {
-			break
+	switch c {
+	case Lower:
+		for i < len(v) && (v[i] < 'A' || 'Z' < v[i]) {
+			i++
+		}
+	case Upper:
+		for i < len(v) && (v[i] < 'a' || 'z' < v[i]) {
+			i++
+		}
+	default:
+		for ; i < len(v); i++ {
+			if x := convertByte(c, i, v[i]); x != v[i] {
+				break
+			}
 		}
 	}
 	if i == len(v) {

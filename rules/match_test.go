@@ -268,8 +268,9 @@ func TestKeyCleanFastRef(t *testing.T) {
 	for _, tt := range tests {
 		s := mustSet(t, &Options{Key: urlnorm.Crawler}, `host=h.example cov=1 prec=1 sup=1 `+tt.rule)
 		checkViews(t, s)
+		checkEditRefs(t)
 		fast, ferr := s.Normalize(tt.in)
-		checkTokenView = nil
+		checkTokenView, checkEdits = nil, nil
 		ref, rerr := s.normalizeRef(tt.in)
 		if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
 			t.Errorf("rule %s: Normalize(%q) = %q, %v; reference %q, %v", tt.rule, tt.in, fast, ferr, ref, rerr)
@@ -584,7 +585,7 @@ func TestLearnedAllocs(t *testing.T) {
 // TestScratchConvert checks the conversions that normalizeFast writes into its buffer, and
 // converts, against Conversion.convert.
 func TestScratchConvert(t *testing.T) {
-	vals := []string{"", "a", "A", "recipe", "Recipe", "RECIPE", "main_Page", "Main_Page", "x-Y_z9", "É", "ÀB", "1a"}
+	vals := []string{"", "a", "A", "recipe", "Recipe", "RECIPE", "main_Page", "Main_Page", "x-Y_z9", "É", "ÀB", "1a", "@[`{"}
 	sc := &scratch{inArena: true}
 	for c := NoConversion; c <= UpperFirst+1; c++ {
 		for _, v := range vals {

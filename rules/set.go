@@ -109,6 +109,9 @@ type crule struct {
 	// reads one, and no Convert of the whole path changes the first letter of each token only
 	// (LowerFirst, UpperFirst), which differs between a token and its deep tokens.
 	wholeOK bool
+	// convPath says that an action is a Convert of the whole path, which rewrite applies
+	// before the others.
+	convPath bool
 }
 
 // routeKey is the key under which the index files a condition on k: a path key that gives a
@@ -194,6 +197,7 @@ type scratch struct {
 	outUsed int
 	fin     []urlnorm.Token
 	ins     []insertion
+	touched []int32 // the indexes of out that the last rewrite may have changed
 	buf     []byte
 	canon   []byte
 	chain   []string
@@ -362,6 +366,9 @@ func compile(r Rule) crule {
 		if a.Key.Sub != 0 || a.Key.RSub != 0 || a.Op == Copy && (a.From.Sub != 0 || a.From.RSub != 0) ||
 			a.Op == Convert && a.Key == wholePath && a.Conv != Lower && a.Conv != Upper {
 			c.wholeOK = false
+		}
+		if a.Op == Convert && a.Key == wholePath {
+			c.convPath = true
 		}
 	}
 	// A Copy needs its source: the rule does not apply to a URL without it.
@@ -1069,6 +1076,10 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 	return "", nil
 }
 
+// checkEdits, if not nil, is called after each rewrite that apply makes on whole tokens (in
+// normalizeFast), with the view of cur and the scratch that holds the rewrite; for tests.
+var checkEdits func(v *view, cur string, sc *scratch)
+
 // apply rewrites the URL cur, tokenized in sc.v, by rule i and canonicalizes the result; if the
 // rule changes no token, it returns cur.
 //
@@ -1079,7 +1090,7 @@ func (s *Set) applyNext(sc *scratch, cur string, i int, slow bool) (string, erro
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	sc.nextOK = false
 	whole := sc.inArena && s.rules[i].wholeOK
-	if !rewrite(&s.rules[i].Rule, &sc.v, sc, whole) {
+	if !rewrite(&s.rules[i], &sc.v, sc, whole) {
 		return cur, nil
 	}
 	// The canonicalizer reads the rewritten URL in place; it must not keep it, so an error
@@ -1090,11 +1101,28 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 		// The result goes after the URLs met so far, which stay as they are.
 		canon, mark = sc.arena, len(sc.arena)
 	}
-	clean := whole && s.tokenKey && keyClean(sc.v.whole, sc.out, sc.ins)
+	if checkEdits != nil && whole {
+		checkEdits(&sc.v, cur, sc)
+	}
+	clean := whole && s.tokenKey && keyCleanAt(sc.v.whole, sc.next, sc.ins, sc.touched)
 	if clean {
 		// The tokens show that the rewritten URL is its own key: it is written in place, with
-		// its tokens (the rewritten ones, renumbered), and not read again.
-		canon, sc.next, sc.nextOK = appendJoined(canon, sc.next[:0], sc.joined)
+		// its tokens (the rewritten ones, renumbered), and not read again. Without insertions,
+		// the tokens that no action touched are copied from cur and its view in runs.
+		var toks []urlnorm.Token
+		if len(sc.ins) == 0 {
+			// The rewritten tokens, in sc.next (see rewrite), become the next view's.
+			if canon, toks, sc.nextOK = appendEdited(canon, cur, &sc.v, sc.next, sc.touched); sc.nextOK {
+				sc.next = toks
+			} else {
+				// appendJoined writes the tokens into sc.next: they are read from a copy.
+				sc.fin = append(sc.fin[:0], sc.next...)
+				sc.joined = sc.fin
+			}
+		}
+		if !sc.nextOK {
+			canon, sc.next, sc.nextOK = appendJoined(canon, sc.next[:0], sc.joined)
+		}
 		if len(canon)-mark > urlnorm.DefaultMaxLength {
 			// Too long to be a key: the key writer reports it.
 			sc.buf = append(sc.buf[:0], canon[mark:]...)
