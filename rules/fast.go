@@ -613,7 +613,7 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 			if sc.v.whole, err = sc.lay.AppendTokens(sc.v.whole[:0], cur); err != nil {
 				return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
 			}
-			sc.v.index(s)
+			sc.v.indexTokens(s)
 			if checkTokenView != nil {
 				checkTokenView(&sc.v, cur)
 			}

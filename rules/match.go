@@ -61,11 +61,22 @@ func (v *view) load(u string, s *Set) error {
 	return nil
 }
 
-// index makes the rest of the view from its tokens, v.whole, as urlnorm.Tokenize gives them.
-func (v *view) index(s *Set) {
+// indexTokens makes the rest of the view from its tokens, v.whole, which are those that
+// urlnorm.Tokenize gives of a URL (urlnorm's KeyLayout.AppendTokens and appendJoined make them
+// so): their positions from their shape (place), without a pass over them.
+func (v *view) indexTokens(s *Set) {
+	if !v.place() {
+		v.scan()
+	}
+	v.indexRest(s)
+}
+
+// scan finds the host, the first path segment and the first query parameter of v.whole, and
+// counts the path segments, by a pass over the tokens: the reference for place.
+func (v *view) scan() {
 	v.host, v.hostAt, v.pathStart, v.nseg, v.queryAt = "", -1, -1, 0, len(v.whole)
-	for i, t := range v.whole {
-		switch t.Part {
+	for i := range v.whole {
+		switch t := &v.whole[i]; t.Part {
 		case urlnorm.PartHost:
 			v.host, v.hostAt = t.Value, i
 		case urlnorm.PartQuery:
@@ -79,6 +90,50 @@ func (v *view) index(s *Set) {
 			v.nseg++
 		}
 	}
+}
+
+// place is scan for tokens in the shape that urlnorm.Tokenize gives: the scheme, the userinfo
+// if any, the host, the port if any, one or more path segments numbered from both ends, the
+// query parameters, the fragment if any. It reads the places where the shape puts the parts,
+// and the number of segments from the first one's RPos, instead of every token. It reports
+// false, setting nothing, if the tokens are not in that shape where it looks.
+func (v *view) place() bool {
+	w := v.whole
+	h := 1
+	if len(w) > 1 && w[1].Part == urlnorm.PartUserinfo {
+		h = 2
+	}
+	p := h + 1
+	if p < len(w) && w[p].Part == urlnorm.PartPort {
+		p++
+	}
+	if p >= len(w) || w[0].Part != urlnorm.PartScheme || w[h].Part != urlnorm.PartHost ||
+		w[p].Part != urlnorm.PartPath || w[p].Pos != 1 {
+		return false
+	}
+	n := int(w[p].RPos)
+	q := p + n // after the last segment
+	if n < 1 || q > len(w) || w[q-1].Part != urlnorm.PartPath || w[q-1].RPos != 1 || int(w[q-1].Pos) != n ||
+		q < len(w) && w[q].Part <= urlnorm.PartPath {
+		return false
+	}
+	v.host, v.hostAt, v.pathStart, v.nseg, v.queryAt = w[h].Value, h, p, n, len(w)
+	if q < len(w) && w[q].Part == urlnorm.PartQuery {
+		v.queryAt = q
+	}
+	return true
+}
+
+// index makes the rest of the view from its tokens, v.whole, as urlnorm.Tokenize gives them,
+// finding their positions by a pass over them (scan).
+func (v *view) index(s *Set) {
+	v.scan()
+	v.indexRest(s)
+}
+
+// indexRest makes the rest of the view from its tokens, v.whole, and their positions (scan or
+// place).
+func (v *view) indexRest(s *Set) {
 	v.byName = v.byName[:0]
 	if len(v.whole)-v.queryAt > linearQuery {
 		for i := v.queryAt; i < len(v.whole); i++ {
@@ -112,7 +167,7 @@ func (v *view) index(s *Set) {
 		}
 		v.treesSet, v.treesHost = s, v.host
 	}
-	v.walk = hostWalk{}
+	v.walk.ok = false
 	v.deep = v.whole
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
 	v.loadMasks()
