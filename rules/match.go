@@ -14,7 +14,7 @@ import (
 // deep key is read does not pay for it.
 type view struct {
 	whole   []urlnorm.Token
-	deep    []urlnorm.Token // whole itself when nothing was split; valid once deepDone
+	deep    []urlnorm.Token // the split tokens, valid once deepDone if split (deepTokens)
 	deepBuf []urlnorm.Token
 	// deepAt[i] is the index in deep of the first deep token of whole[i] (deepAt[len(whole)] is
 	// len(deep)), made with deep, so that lookup finds a deep key's token without a scan.
@@ -32,8 +32,12 @@ type view struct {
 	// parameters that many rules match would otherwise cost rules × parameters.
 	byName []int32
 	// treesSet and treesHost are the set and host whose trees hostTree, doms and pat are.
+	// treesHost is a copy of the host (in hostBuf), not a part of the URL, so that it stays
+	// true when the URL's buffer is written over: the view of the next URL of the same host,
+	// in this call or the next one with the same scratch, keeps the trees.
 	treesSet  *Set
 	treesHost string
+	hostBuf   []byte
 	// hostHas says that the host has an entry of its own or a domain in s.hosts (the trees found
 	// something), so that mayMatch of any URL with this host is certainly true.
 	hostHas bool
@@ -165,10 +169,10 @@ func (v *view) indexRest(s *Set) {
 		if e != nil {
 			v.hostTree, v.pat = e.tree, e.pat
 		}
-		v.treesSet, v.treesHost = s, v.host
+		v.hostBuf = append(v.hostBuf[:0], v.host...)
+		v.treesSet, v.treesHost = s, bytesString(v.hostBuf)
 	}
 	v.walk.ok = false
-	v.deep = v.whole
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
 	v.loadMasks()
 }
@@ -176,6 +180,9 @@ func (v *view) indexRest(s *Set) {
 // deepTokens returns the URL's tokens with the ones that the host's patterns cover split into
 // deep tokens (the whole tokens if the host has no patterns), splitting them on first use.
 func (v *view) deepTokens() []urlnorm.Token {
+	if !v.split {
+		return v.whole
+	}
 	if !v.deepDone {
 		v.deep = v.pat.AppendSplit(v.deepBuf[:0], v.whole)
 		v.deepBuf = v.deep

@@ -122,3 +122,38 @@ func TestPlaceTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFromScratch checks that a set read again with ReadFrom forgets the index trees that
+// the views of its earlier calls keep for the next URL of their host (view.treesHost): the
+// trees of the content before would not reach the rules of the content after.
+func TestReadFromScratch(t *testing.T) {
+	file := func(lines ...string) string {
+		var b strings.Builder
+		if _, err := mustSet(t, &Options{Key: urlnorm.Crawler}, lines...).WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	before := file(`host=h.example cov=1 prec=1 sup=1 if path(1,-)="a" then path(1,-)="b"`)
+	after := file(
+		`host=h.example cov=9 prec=1 sup=1 if path(1,-)="x" then path(1,-)="y"`,
+		`host=h.example cov=1 prec=1 sup=1 if query("q")=* then query("q")=-`,
+	)
+	s, err := Load(strings.NewReader(before), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if got, _ := s.Normalize("http://h.example/a?q=1"); got != "http://h.example/b?q=1" {
+			t.Fatalf("Normalize before ReadFrom = %q, want http://h.example/b?q=1", got)
+		}
+	}
+	if _, err := s.ReadFrom(strings.NewReader(after)); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if got, _ := s.Normalize("http://h.example/a?q=1"); got != "http://h.example/a" {
+			t.Errorf("Normalize after ReadFrom = %q, want http://h.example/a", got)
+		}
+	}
+}
