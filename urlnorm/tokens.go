@@ -388,19 +388,14 @@ func (l KeyLayout) Query(key string) (start, end int) {
 // "tokenize" wrapping [ErrTooManyTokens]. It does not allocate when toks has room (and the
 // query has at most 32 parameters).
 func (l KeyLayout) AppendTokens(toks []Token, key string) ([]Token, error) {
-	t0 := len(toks)
-	toks, ok := l.appendTokens(toks, key)
-	if !ok {
-		clear(toks[t0:])
-		return toks[:t0], &Error{Op: "tokenize", URL: strings.Clone(key), Err: ErrTooManyTokens}
-	}
-	return toks, nil
+	// A call to a method of l's address, small enough to inline: the caller's layout is not
+	// copied to the stack twice.
+	return l.lay.appendTokens(toks, key)
 }
 
-// appendTokens is AppendTokens; false means too many tokens, with toks extended by a part of
-// them.
-func (l KeyLayout) appendTokens(toks []Token, s string) ([]Token, bool) {
-	lay := &l.lay
+// appendTokens is AppendTokens of the key s whose layout lay is.
+func (lay *layout) appendTokens(toks []Token, s string) ([]Token, error) {
+	t0 := len(toks)
 	end := len(s)
 	if lay.frag >= 0 {
 		end = lay.frag - 1
@@ -427,12 +422,13 @@ func (l KeyLayout) appendTokens(toks []Token, s string) ([]Token, bool) {
 		toks, ok = appendQueryTokens(toks, s[lay.query:end])
 	}
 	if !ok {
-		return toks, false
+		clear(toks[t0:])
+		return toks[:t0], &Error{Op: "tokenize", URL: strings.Clone(s), Err: ErrTooManyTokens}
 	}
 	if lay.frag >= 0 {
 		toks = addToken(toks, PartFragment, 0, s[lay.frag:])
 	}
-	return toks, true
+	return toks, nil
 }
 
 // scanParams is how many query parameters Tokenize numbers by scanning the
