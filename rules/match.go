@@ -103,28 +103,41 @@ func (v *view) scan() {
 // false, setting nothing, if the tokens are not in that shape where it looks.
 func (v *view) place() bool {
 	w := v.whole
+	if len(w) < 3 {
+		return false
+	}
 	h := 1
-	if len(w) > 1 && w[1].Part == urlnorm.PartUserinfo {
+	if w[1].Part == urlnorm.PartUserinfo {
 		h = 2
 	}
 	p := h + 1
 	if p < len(w) && w[p].Part == urlnorm.PartPort {
 		p++
 	}
-	if p >= len(w) || w[0].Part != urlnorm.PartScheme || w[h].Part != urlnorm.PartHost ||
-		w[p].Part != urlnorm.PartPath || w[p].Pos != 1 {
+	if p >= len(w) {
 		return false
 	}
-	n := int(w[p].RPos)
+	host, first := &w[h], &w[p]
+	n := int(first.RPos)
 	q := p + n // after the last segment
-	if n < 1 || q > len(w) || w[q-1].Part != urlnorm.PartPath || w[q-1].RPos != 1 || int(w[q-1].Pos) != n ||
-		q < len(w) && w[q].Part <= urlnorm.PartPath {
+	if w[0].Part != urlnorm.PartScheme || host.Part != urlnorm.PartHost || first.Part != urlnorm.PartPath ||
+		first.Pos != 1 || n < 1 || q > len(w) {
 		return false
 	}
-	v.host, v.hostAt, v.pathStart, v.nseg, v.queryAt = w[h].Value, h, p, n, len(w)
-	if q < len(w) && w[q].Part == urlnorm.PartQuery {
-		v.queryAt = q
+	if last := &w[q-1]; last.Part != urlnorm.PartPath || last.RPos != 1 || int(last.Pos) != n {
+		return false
 	}
+	queryAt := len(w)
+	if q < len(w) {
+		switch w[q].Part {
+		case urlnorm.PartQuery:
+			queryAt = q
+		case urlnorm.PartFragment:
+		default:
+			return false
+		}
+	}
+	v.host, v.hostAt, v.pathStart, v.nseg, v.queryAt = host.Value, h, p, n, queryAt
 	return true
 }
 
