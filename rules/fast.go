@@ -709,16 +709,14 @@ func bytesString(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// normalizeFast is Normalize (the fast path described above) of u, whose key (with a Key; u
-// itself without) is in sc.arena, for a URL that mayMatch did not turn away. The string it
+// normalizeFast is Normalize (the fast path described above) of u, whose key (with a Key; a
+// copy of u without) is in sc.arena, for a URL that mayMatch did not turn away. The string it
 // returns may point into sc.arena: the caller copies it before it puts sc back.
+//
+// The caller puts sc back with putFast, which resets the flags that normalizeFast sets.
 func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
-	in := u
-	if s.keyer != nil {
-		in = bytesString(sc.arena)
-	}
+	in := bytesString(sc.arena)
 	sc.inArena, sc.nextOK, sc.conv = true, false, sc.conv[:0]
-	defer func() { sc.inArena, sc.nextOK, sc.layOK = false, false, false }()
 	cur := in
 	for n := 0; ; n++ {
 		// A rewrite that keeps a host with rules may match again: only a new host needs the
@@ -746,7 +744,7 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 			if sc.v.whole, err = sc.lay.AppendTokens(sc.v.whole[:0], cur); err != nil {
 				return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
 			}
-			sc.v.index(s)
+			sc.v.indexTokens(s)
 			if checkTokenView != nil {
 				checkTokenView(&sc.v, cur)
 			}

@@ -15,7 +15,7 @@ import (
 // deep key is read does not pay for it.
 type view struct {
 	whole   []urlnorm.Token
-	deep    []urlnorm.Token // whole itself when nothing was split; valid once deepDone
+	deep    []urlnorm.Token // the split tokens, valid once deepDone if split (deepTokens)
 	deepBuf []urlnorm.Token
 	// deepAt[i] is the index in deep of the first deep token of whole[i] (deepAt[len(whole)] is
 	// len(deep)), made with deep, so that lookup finds a deep key's token without a scan.
@@ -33,8 +33,12 @@ type view struct {
 	// parameters that many rules match would otherwise cost rules × parameters.
 	byName []int32
 	// treesSet and treesHost are the set and host whose trees hostTree, doms and pat are.
+	// treesHost is a copy of the host (in hostBuf), not a part of the URL, so that it stays
+	// true when the URL's buffer is written over: the view of the next URL of the same host,
+	// in this call or the next one with the same scratch, keeps the trees.
 	treesSet  *Set
 	treesHost string
+	hostBuf   []byte
 	// hostHas says that the host has an entry of its own or a domain in s.hosts (the trees found
 	// something), so that mayMatch of any URL with this host is certainly true.
 	hostHas bool
@@ -74,11 +78,22 @@ func (v *view) load(u string, s *Set) error {
 	return nil
 }
 
-// index makes the rest of the view from its tokens, v.whole, as urlnorm.Tokenize gives them.
-func (v *view) index(s *Set) {
+// indexTokens makes the rest of the view from its tokens, v.whole, which are those that
+// urlnorm.Tokenize gives of a URL (urlnorm's KeyLayout.AppendTokens and appendJoined make them
+// so): their positions from their shape (place), without a pass over them.
+func (v *view) indexTokens(s *Set) {
+	if !v.place() {
+		v.scan()
+	}
+	v.indexRest(s)
+}
+
+// scan finds the host, the first path segment and the first query parameter of v.whole, and
+// counts the path segments, by a pass over the tokens: the reference for place.
+func (v *view) scan() {
 	v.host, v.hostAt, v.pathStart, v.nseg, v.queryAt = "", -1, -1, 0, len(v.whole)
-	for i, t := range v.whole {
-		switch t.Part {
+	for i := range v.whole {
+		switch t := &v.whole[i]; t.Part {
 		case urlnorm.PartHost:
 			v.host, v.hostAt = t.Value, i
 		case urlnorm.PartQuery:
@@ -92,6 +107,63 @@ func (v *view) index(s *Set) {
 			v.nseg++
 		}
 	}
+}
+
+// place is scan for tokens in the shape that urlnorm.Tokenize gives: the scheme, the userinfo
+// if any, the host, the port if any, one or more path segments numbered from both ends, the
+// query parameters, the fragment if any. It reads the places where the shape puts the parts,
+// and the number of segments from the first one's RPos, instead of every token. It reports
+// false, setting nothing, if the tokens are not in that shape where it looks.
+func (v *view) place() bool {
+	w := v.whole
+	if len(w) < 3 {
+		return false
+	}
+	h := 1
+	if w[1].Part == urlnorm.PartUserinfo {
+		h = 2
+	}
+	p := h + 1
+	if p < len(w) && w[p].Part == urlnorm.PartPort {
+		p++
+	}
+	if p >= len(w) {
+		return false
+	}
+	host, first := &w[h], &w[p]
+	n := int(first.RPos)
+	q := p + n // after the last segment
+	if w[0].Part != urlnorm.PartScheme || host.Part != urlnorm.PartHost || first.Part != urlnorm.PartPath ||
+		first.Pos != 1 || n < 1 || q > len(w) {
+		return false
+	}
+	if last := &w[q-1]; last.Part != urlnorm.PartPath || last.RPos != 1 || int(last.Pos) != n {
+		return false
+	}
+	queryAt := len(w)
+	if q < len(w) {
+		switch w[q].Part {
+		case urlnorm.PartQuery:
+			queryAt = q
+		case urlnorm.PartFragment:
+		default:
+			return false
+		}
+	}
+	v.host, v.hostAt, v.pathStart, v.nseg, v.queryAt = host.Value, h, p, n, queryAt
+	return true
+}
+
+// index makes the rest of the view from its tokens, v.whole, as urlnorm.Tokenize gives them,
+// finding their positions by a pass over them (scan).
+func (v *view) index(s *Set) {
+	v.scan()
+	v.indexRest(s)
+}
+
+// indexRest makes the rest of the view from its tokens, v.whole, and their positions (scan or
+// place).
+func (v *view) indexRest(s *Set) {
 	v.byName = v.byName[:0]
 	if len(v.whole)-v.queryAt > linearQuery {
 		for i := v.queryAt; i < len(v.whole); i++ {
@@ -123,10 +195,10 @@ func (v *view) index(s *Set) {
 		if e != nil {
 			v.hostTree, v.pat = e.tree, e.pat
 		}
-		v.treesSet, v.treesHost = s, v.host
+		v.hostBuf = append(v.hostBuf[:0], v.host...)
+		v.treesSet, v.treesHost = s, bytesString(v.hostBuf)
 	}
-	v.walk = hostWalk{}
-	v.deep = v.whole
+	v.walk.ok = false
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
 	v.loadMasks()
 }
@@ -134,6 +206,9 @@ func (v *view) index(s *Set) {
 // deepTokens returns the URL's tokens with the ones that the host's patterns cover split into
 // deep tokens (the whole tokens if the host has no patterns), splitting them on first use.
 func (v *view) deepTokens() []urlnorm.Token {
+	if !v.split {
+		return v.whole
+	}
 	if !v.deepDone {
 		v.deep = v.pat.AppendSplit(v.deepBuf[:0], v.whole)
 		v.deepBuf = v.deep

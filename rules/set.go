@@ -680,6 +680,8 @@ func (s *Set) getScratch() *scratch {
 	return &scratch{}
 }
 
+// putScratch puts sc back after a call that may have left strings of the caller's in it (the
+// reference path, Metrics, Trace).
 func (s *Set) putScratch(sc *scratch) {
 	// Keep no part of the caller's URLs alive in the pool. Each buffer is cut to length 0 once
 	// cleared, so that the next call clears only what it used: the calls append to them from
@@ -706,6 +708,30 @@ func (s *Set) putScratch(sc *scratch) {
 	sc.chain = sc.chain[:0]
 	sc.all = sc.all[:0]
 	s.scratch.Put(sc)
+}
+
+// putFast puts sc back after normalizeFast. That works on a copy of the URL in sc.arena: the
+// strings it leaves in sc's buffers point into sc.arena and sc.conv, sc's own, or are the set's
+// (rule values, index trees), so there is nothing of the caller's to clear, and the next call
+// writes each buffer from length 0 before it reads it. The exceptions: the deep tokens, which
+// the host's Patterns make as they like, are cleared if any were made; chain, which calls
+// append to, is cut. The view keeps the index trees of its host (a copy of it: view.treesHost)
+// for the next call, often of a URL of the same host.
+func (s *Set) putFast(sc *scratch) {
+	if len(sc.v.deepBuf) > 0 {
+		clear(sc.v.deepBuf)
+		sc.v.deepBuf = sc.v.deepBuf[:0]
+	}
+	sc.chain = sc.chain[:0]
+	sc.v.walk.ok = false
+	sc.inArena, sc.nextOK, sc.layOK = false, false, false
+	s.scratch.Put(sc)
+}
+
+// dropScratch forgets the scratches kept for later calls, whose views may hold index trees of
+// the set's content before ReadFrom replaced it.
+func (s *Set) dropScratch() {
+	s.scratch = sync.Pool{}
 }
 
 // match returns the index of the rule of highest precedence whose scope and context hold in v,
@@ -919,11 +945,11 @@ func (s *Set) Normalize(u string) (string, error) {
 // normalizeScratch is Normalize of u by normalizeFast, for a set without a Key.
 func (s *Set) normalizeScratch(u string) (string, error) {
 	sc := s.getScratch()
-	sc.arena = sc.arena[:0]
+	sc.arena = append(sc.arena[:0], u...)
 	return s.finish(sc, u)
 }
 
-// finish runs normalizeFast on u, whose key (with a Key) is in sc.arena, puts sc back and
+// finish runs normalizeFast on u, whose key (with a Key; u without) is in sc.arena, puts sc back and
 // returns a copy of the result, or u itself if the result is u.
 func (s *Set) finish(sc *scratch, u string) (string, error) {
 	out, err := s.normalizeFast(sc, u)
@@ -932,7 +958,7 @@ func (s *Set) finish(sc *scratch, u string) (string, error) {
 	} else {
 		out = u
 	}
-	s.putScratch(sc)
+	s.putFast(sc)
 	return out, err
 }
 
@@ -974,7 +1000,7 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 	sc.lay, sc.layOK, sc.v.walk = lay, s.keyer != nil, w
 	out, err := s.normalizeFast(sc, u)
 	dst = append(dst[:start], out...)
-	s.putScratch(sc)
+	s.putFast(sc)
 	return dst, err
 }
 

@@ -2,6 +2,7 @@ package urlnorm
 
 import (
 	"errors"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -191,30 +192,52 @@ func Tokenize(dst []Token, s string) ([]Token, error) {
 }
 
 // appendPathTokens appends the segments of path (after its first '/') as tokens; ok is false
-// if there are more than maxTokens of them (dst is then returned as it is).
+// if there are more than maxTokens of them (dst is then returned as it is). It finds the '/'s
+// eight bytes at a time (byteMask), with no call per segment, and numbers the segments from the
+// end once it knows how many there are.
 func appendPathTokens(dst []Token, path string) (_ []Token, ok bool) {
-	nseg := strings.Count(path, "/") + 1
-	if nseg > maxTokens {
+	// A path has at most one segment more than bytes: only a long one needs counting.
+	if len(path) >= maxTokens && strings.Count(path, "/")+1 > maxTokens {
 		return dst, false
 	}
-	for pos := 1; ; pos++ {
-		seg := path
-		j := strings.IndexByte(path, '/')
-		if j >= 0 {
-			seg = path[:j]
+	first := len(dst)
+	pos, start := int16(1), 0
+	i := 0
+	for ; i+8 <= len(path); i += 8 {
+		for m := byteMask(load64(path, i), '/'); m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)>>3
+			dst = addToken(dst, PartPath, pos, path[start:j])
+			pos, start = pos+1, j+1
 		}
-		dst = append(dst, Token{Key: Key{Part: PartPath, Pos: int16(pos), RPos: int16(nseg - pos + 1)}, Value: seg})
-		if j < 0 {
-			return dst, true
-		}
-		path = path[j+1:]
 	}
+	if r := len(path) - i; r > 0 && len(path) >= 8 {
+		// The last r bytes, as the top bytes of the last word.
+		for m := byteMask(load64(path, len(path)-8), '/') >> (64 - 8*r); m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)>>3
+			dst = addToken(dst, PartPath, pos, path[start:j])
+			pos, start = pos+1, j+1
+		}
+	} else {
+		for ; i < len(path); i++ {
+			if path[i] == '/' {
+				dst = addToken(dst, PartPath, pos, path[start:i])
+				pos, start = pos+1, i+1
+			}
+		}
+	}
+	dst = addToken(dst, PartPath, pos, path[start:])
+	segs := dst[first:]
+	for k := range segs {
+		segs[k].RPos = int16(len(segs) - k)
+	}
+	return dst, true
 }
 
 // appendQueryTokens appends the parameters of query (after its '?') as tokens; ok is false if
 // there are more than maxTokens of them (dst is then returned as it is).
 func appendQueryTokens(dst []Token, query string) (_ []Token, ok bool) {
-	if strings.Count(query, "&")+1 > maxTokens {
+	// A query has at most one parameter more than bytes: only a long one needs counting.
+	if len(query) >= maxTokens && strings.Count(query, "&")+1 > maxTokens {
 		return dst, false
 	}
 	first := len(dst)
@@ -225,11 +248,15 @@ func appendQueryTokens(dst []Token, query string) (_ []Token, ok bool) {
 		if j >= 0 {
 			param = query[:j]
 		}
-		t := Token{Key: Key{Part: PartQuery}}
+		n := len(dst)
+		if n == cap(dst) {
+			dst = growTokens(dst)
+		}
+		dst = dst[:n+1]
+		t := &dst[n]
+		*t = Token{Key: Key{Part: PartQuery, Name: param}, Bare: true}
 		if eq := strings.IndexByte(param, '='); eq >= 0 {
-			t.Name, t.Value = param[:eq], param[eq+1:]
-		} else {
-			t.Name, t.Bare = param, true
+			t.Name, t.Value, t.Bare = param[:eq], param[eq+1:], false
 		}
 		// The occurrence of the name: a scan of the names before it,
 		// then, past scanParams of them, a map, so that a query of
@@ -239,25 +266,58 @@ func appendQueryTokens(dst []Token, query string) (_ []Token, ok bool) {
 			t.Pos = seen[t.Name]
 		} else {
 			t.Pos = 1
-			for _, u := range dst[first:] {
-				if u.Name == t.Name {
+			for k := first; k < n; k++ {
+				if dst[k].Name == t.Name {
 					t.Pos++
 				}
 			}
-			if len(dst)-first == scanParams {
+			if n-first == scanParams {
 				seen = make(map[string]int16)
-				for _, u := range dst[first:] {
-					seen[u.Name]++
+				for k := first; k <= n; k++ {
+					seen[dst[k].Name]++
 				}
-				seen[t.Name]++
 			}
 		}
-		dst = append(dst, t)
 		if j < 0 {
 			return dst, true
 		}
 		query = query[j+1:]
 	}
+}
+
+// addToken appends to dst the token of part p, position pos and value v. It writes the token
+// in place, where append builds it aside and copies it.
+func addToken(dst []Token, p Part, pos int16, v string) []Token {
+	n := len(dst)
+	if n == cap(dst) {
+		dst = growTokens(dst)
+	}
+	dst = dst[:n+1]
+	dst[n] = Token{Key: Key{Part: p, Pos: pos}, Value: v}
+	return dst
+}
+
+// growTokens returns dst with room for more tokens.
+func growTokens(dst []Token) []Token {
+	return append(dst, Token{})[:len(dst)]
+}
+
+// lowBytes has the low bit of each byte set: c*lowBytes is the word of eight bytes c.
+const lowBytes = 0x0101010101010101
+
+// byteMask returns the word with the high bit set of each byte of w that is c, and no other bit
+// (the exact form of the zero-byte test: no carry crosses a byte).
+func byteMask(w uint64, c byte) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	w ^= uint64(c) * lowBytes
+	return ^((w&low7 + low7) | w | low7)
+}
+
+// load64 is the little-endian word of the eight bytes of s at i.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // A KeyLayout says where the parts of a key that [Normalizer.AppendKeyLayout] wrote are, as
@@ -328,35 +388,30 @@ func (l KeyLayout) Query(key string) (start, end int) {
 // "tokenize" wrapping [ErrTooManyTokens]. It does not allocate when toks has room (and the
 // query has at most 32 parameters).
 func (l KeyLayout) AppendTokens(toks []Token, key string) ([]Token, error) {
-	t0 := len(toks)
-	toks, ok := l.appendTokens(toks, key)
-	if !ok {
-		clear(toks[t0:])
-		return toks[:t0], &Error{Op: "tokenize", URL: strings.Clone(key), Err: ErrTooManyTokens}
-	}
-	return toks, nil
+	// A call to a method of l's address, small enough to inline: the caller's layout is not
+	// copied to the stack twice.
+	return l.lay.appendTokens(toks, key)
 }
 
-// appendTokens is AppendTokens; false means too many tokens, with toks extended by a part of
-// them.
-func (l KeyLayout) appendTokens(toks []Token, s string) ([]Token, bool) {
-	lay := &l.lay
+// appendTokens is AppendTokens of the key s whose layout lay is.
+func (lay *layout) appendTokens(toks []Token, s string) ([]Token, error) {
+	t0 := len(toks)
 	end := len(s)
 	if lay.frag >= 0 {
 		end = lay.frag - 1
 	}
-	toks = append(toks, Token{Key: Key{Part: PartScheme}, Value: s[:lay.auth-3]})
+	toks = addToken(toks, PartScheme, 0, s[:lay.auth-3])
 	hostAt, hostEnd := lay.auth, lay.path
 	if lay.user >= 0 {
-		toks = append(toks, Token{Key: Key{Part: PartUserinfo}, Value: s[lay.auth:lay.user]})
+		toks = addToken(toks, PartUserinfo, 0, s[lay.auth:lay.user])
 		hostAt = lay.user + 1
 	}
 	if lay.port >= 0 {
 		hostEnd = lay.port - 1
 	}
-	toks = append(toks, Token{Key: Key{Part: PartHost}, Value: s[hostAt:hostEnd]})
+	toks = addToken(toks, PartHost, 0, s[hostAt:hostEnd])
 	if lay.port >= 0 {
-		toks = append(toks, Token{Key: Key{Part: PartPort}, Value: s[lay.port:lay.path]})
+		toks = addToken(toks, PartPort, 0, s[lay.port:lay.path])
 	}
 	pathEnd := end
 	if lay.query >= 0 {
@@ -367,12 +422,13 @@ func (l KeyLayout) appendTokens(toks []Token, s string) ([]Token, bool) {
 		toks, ok = appendQueryTokens(toks, s[lay.query:end])
 	}
 	if !ok {
-		return toks, false
+		clear(toks[t0:])
+		return toks[:t0], &Error{Op: "tokenize", URL: strings.Clone(s), Err: ErrTooManyTokens}
 	}
 	if lay.frag >= 0 {
-		toks = append(toks, Token{Key: Key{Part: PartFragment}, Value: s[lay.frag:]})
+		toks = addToken(toks, PartFragment, 0, s[lay.frag:])
 	}
-	return toks, true
+	return toks, nil
 }
 
 // scanParams is how many query parameters Tokenize numbers by scanning the
