@@ -587,7 +587,13 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 	sc.inArena, sc.nextOK, sc.conv = true, false, sc.conv[:0]
 	defer func() { sc.inArena, sc.nextOK, sc.layOK = false, false, false }()
 	cur := in
+	// succ, if not nil, has the successors of the rule that wrote cur without the key writer:
+	// the only rules that may match cur.
+	var succ *succList
 	for n := 0; ; n++ {
+		if succ != nil && len(succ.ents) == 0 {
+			return cur, nil // no rule can match what the last rule wrote
+		}
 		// A rewrite that keeps a host with rules may match again: only a new host needs the
 		// filter.
 		if n > 0 {
@@ -620,7 +626,16 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 		} else if err := sc.v.load(cur, s); err != nil {
 			return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
 		}
-		i := s.match(&sc.v)
+		var i, k int
+		if succ != nil {
+			if k = s.matchSucc(&sc.v, succ.ents, 0); k >= 0 {
+				i = int(succ.ents[k].j)
+			} else {
+				i = -1
+			}
+		} else {
+			i = s.match(&sc.v)
+		}
 		if i < 0 {
 			return cur, nil
 		}
@@ -629,10 +644,17 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 			return cur, err
 		}
 		if next == cur {
-			next, err = s.applyNext(sc, cur, i, false)
+			if succ != nil {
+				next, err = s.applyNextSucc(sc, cur, succ.ents, k)
+			} else {
+				next, err = s.applyNext(sc, cur, i, false)
+			}
 			if err != nil || next == "" {
 				return cur, err
 			}
+			succ = nil
+		} else {
+			succ = s.cleanSucc(sc, i)
 		}
 		if n == s.maxRw {
 			return cur, &Error{Op: "normalize", Input: strings.Clone(in), Err: ErrRewriteLimit}
@@ -644,6 +666,29 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 			}
 		}
 		cur = next
+	}
+}
+
+// cleanSucc returns the successors of rule i, which has just rewritten the URL of sc.v, if the
+// rewrite took apply's keyClean path (the result's tokens are the rewritten ones), else nil.
+func (s *Set) cleanSucc(sc *scratch, i int) *succList {
+	if s.succ == nil || !sc.clean || s.succ[i].full {
+		return nil
+	}
+	return &s.succ[i]
+}
+
+// applyNextSucc is applyNext among the successors ents of the rule that wrote cur, the first
+// of which that matches cur is ents[k].
+func (s *Set) applyNextSucc(sc *scratch, cur string, ents []succ, k int) (string, error) {
+	for {
+		if k = s.matchSucc(&sc.v, ents, k+1); k < 0 {
+			return "", nil
+		}
+		next, err := s.apply(sc, int(ents[k].j), cur)
+		if err != nil || next != cur {
+			return next, err
+		}
 	}
 }
 
