@@ -383,7 +383,8 @@ func outputKnow(r *crule, in *know) *know {
 			case del.kind >= present:
 				f = queryFact(fs, q+1)
 			default:
-				f = join(queryFact(fs, q), queryFact(fs, q+1))
+				// Occurrence p absent, so is q; present, occurrence q+1 moved to q.
+				f = join(fact{kind: absent}, queryFact(fs, q+1))
 			}
 			if f.kind != unknown {
 				nfs = append(nfs, qfact{int16(q), f})
