@@ -591,7 +591,7 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 	// the only rules that may match cur.
 	var succ *succList
 	for n := 0; ; n++ {
-		if succ != nil && len(succ.ents) == 0 {
+		if succ != nil && s.final(succ, sc.next) {
 			return cur, nil // no rule can match what the last rule wrote
 		}
 		// A rewrite that keeps a host with rules may match again: only a new host needs the

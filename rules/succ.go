@@ -36,6 +36,9 @@ type succ struct {
 type succList struct {
 	full bool
 	ents []succ
+	// local is the number of ents that are not rules of every host: with none, a URL that has
+	// no query parameter of s.every's names is final.
+	local int
 }
 
 // maxSucc bounds the successors that normalizeFast checks one by one: past it, the index walk
@@ -712,7 +715,30 @@ func (s *Set) indexSuccessors(twin []bool) {
 			continue
 		}
 		l.full, l.ents = false, ents
+		for _, e := range ents {
+			if !e.every {
+				l.local++
+			}
+		}
 	}
+}
+
+// final reports whether no successor in l can match the URL of tokens toks: l is empty, or has
+// only rules of every host, which require a query parameter of s.every's names, and toks have
+// none.
+func (s *Set) final(l *succList, toks []urlnorm.Token) bool {
+	if len(l.ents) == 0 {
+		return true
+	}
+	if l.local > 0 || !s.every.ok {
+		return false
+	}
+	for i := len(toks) - 1; i >= 0 && toks[i].Part >= urlnorm.PartQuery; i-- {
+		if toks[i].Part == urlnorm.PartQuery && s.every.has(toks[i].Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // matchSucc returns the position in ents of the first successor that matches v from position
