@@ -41,12 +41,17 @@ type succList struct {
 	local int
 }
 
-// maxSucc bounds the successors that normalizeFast checks one by one: past it, the index walk
-// costs less. maxSuccScan bounds the rules that a rule whose output's host is not known
-// exactly has as candidates, so that building costs O(rules * maxSuccScan) at most.
+// maxSucc bounds the successors that normalizeFast checks one by one, and maxSuccLocal those
+// among them that are not rules of every host (which a URL without their query names skips
+// together): past them, the index walk costs less. maxSuccScan bounds the candidates of a rule
+// (the rules whose scope may cover its output's host); succBudget bounds the candidates looked
+// at over all rules, per rule, so that building costs O(rules * succBudget) conditions: past
+// it, the rules left walk the index.
 const (
-	maxSucc     = 12
-	maxSuccScan = 4096
+	maxSucc      = 32
+	maxSuccLocal = 4
+	maxSuccScan  = 4096
+	succBudget   = 128
 )
 
 // factKind is what is known of a key in a URL.
@@ -636,6 +641,9 @@ func (s *Set) indexSuccessors(twin []bool) {
 		return
 	}
 	s.succ = make([]succList, len(s.rules))
+	for i := range s.succ {
+		s.succ[i].full = true
+	}
 	// The rules by scope, in precedence order.
 	var every []int32
 	exact := map[string][]int32{}
@@ -655,10 +663,13 @@ func (s *Set) indexSuccessors(twin []bool) {
 		}
 	}
 	var cand []int32
+	budget := succBudget*len(s.rules) + maxSuccScan
 	for i := range s.rules {
+		if budget <= 0 {
+			break // the rest stay full
+		}
 		r := &s.rules[i]
 		l := &s.succ[i]
-		l.full = true
 		if !r.wholeOK {
 			continue // never a keyClean rewrite
 		}
@@ -701,10 +712,14 @@ func (s *Set) indexSuccessors(twin []bool) {
 			continue
 		}
 		var ents []succ
-		over := false
+		over, local := false, 0
 		for _, j := range cand {
+			budget--
 			if e, ok := s.successor(out, int(j)); ok {
-				if len(ents) == maxSucc {
+				if !e.every {
+					local++
+				}
+				if len(ents) == maxSucc || local > maxSuccLocal {
 					over = true
 					break
 				}
