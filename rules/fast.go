@@ -595,8 +595,8 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 			return cur, nil // no rule can match what the last rule wrote
 		}
 		// A rewrite that keeps a host with rules may match again: only a new host needs the
-		// filter.
-		if n > 0 {
+		// filter (not needed with successors, which know the rules of the host).
+		if n > 0 && succ == nil {
 			if sc.nextOK && sc.v.hostHas && tokensHost(sc.next) == sc.v.host {
 				if checkHostKept != nil {
 					checkHostKept(s, cur)
