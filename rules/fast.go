@@ -22,6 +22,10 @@ import (
 //     (only past the filter), without reading the key again; the view finds the index trees of
 //     its host going on from the filter's hashes of the host's labels (hostWalk).
 //   - A rewritten URL that keeps a host with rules goes to the matcher without the filter.
+//   - A URL that a rule wrote and that is its own key token for token (keyClean) is matched
+//     against that rule's successors only (the rules that what the rule writes may match, see
+//     succ.go), not the index; with none that its tokens may meet, it is final before it has a
+//     view.
 //   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
 //   - A rewritten URL is not tokenized again: its view is built from the tokens of the rewrite,
 //     renumbered (appendJoined, which writes the URL in the same pass), when keyClean shows that
