@@ -23,6 +23,10 @@ import (
 //     (only past the filter), without reading the key again; the view takes the index trees of
 //     its host from what the filter found of it (hostWalk).
 //   - A rewritten URL that keeps a host with rules goes to the matcher without the filter.
+//   - A URL that a rule wrote and that is its own key token for token (keyClean) is matched
+//     against that rule's successors only (the rules that what the rule writes may match, see
+//     succ.go), not the index; with none that its tokens may meet, it is final before it has a
+//     view.
 //   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
 //   - A rewritten URL is not tokenized again: its view is built from the tokens of the rewrite,
 //     renumbered (appendJoined, which writes the URL in the same pass), when keyClean shows that
@@ -718,10 +722,16 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 	in := bytesString(sc.arena)
 	sc.inArena, sc.nextOK, sc.conv = true, false, sc.conv[:0]
 	cur := in
+	// succ, if not nil, has the successors of the rule that wrote cur without the key writer:
+	// the only rules that may match cur.
+	var succ *succList
 	for n := 0; ; n++ {
+		if succ != nil && s.final(succ, sc.next) {
+			return cur, nil // no rule can match what the last rule wrote
+		}
 		// A rewrite that keeps a host with rules may match again: only a new host needs the
-		// filter.
-		if n > 0 {
+		// filter (not needed with successors, which know the rules of the host).
+		if n > 0 && succ == nil {
 			if sc.nextOK && sc.v.hostHas && tokensHost(sc.next) == sc.v.host {
 				if checkHostKept != nil {
 					checkHostKept(s, cur)
@@ -751,7 +761,16 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 		} else if err := sc.v.load(cur, s); err != nil {
 			return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
 		}
-		i := s.match(&sc.v)
+		var i, k int
+		if succ != nil {
+			if k = s.matchSucc(&sc.v, succ.ents, 0); k >= 0 {
+				i = int(succ.ents[k].j)
+			} else {
+				i = -1
+			}
+		} else {
+			i = s.match(&sc.v)
+		}
 		if i < 0 {
 			return cur, nil
 		}
@@ -760,10 +779,17 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 			return cur, err
 		}
 		if next == cur {
-			next, err = s.applyNext(sc, cur, i, false)
+			if succ != nil {
+				next, err = s.applyNextSucc(sc, cur, succ.ents, k)
+			} else {
+				next, err = s.applyNext(sc, cur, i, false)
+			}
 			if err != nil || next == "" {
 				return cur, err
 			}
+			succ = nil
+		} else {
+			succ = s.cleanSucc(sc, i)
 		}
 		if n == s.maxRw {
 			return cur, &Error{Op: "normalize", Input: strings.Clone(in), Err: ErrRewriteLimit}
@@ -775,6 +801,29 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 			}
 		}
 		cur = next
+	}
+}
+
+// cleanSucc returns the successors of rule i, which has just rewritten the URL of sc.v, if the
+// rewrite took apply's keyClean path (the result's tokens are the rewritten ones), else nil.
+func (s *Set) cleanSucc(sc *scratch, i int) *succList {
+	if s.succ == nil || !sc.clean || s.succ[i].full {
+		return nil
+	}
+	return &s.succ[i]
+}
+
+// applyNextSucc is applyNext among the successors ents of the rule that wrote cur, the first
+// of which that matches cur is ents[k].
+func (s *Set) applyNextSucc(sc *scratch, cur string, ents []succ, k int) (string, error) {
+	for {
+		if k = s.matchSucc(&sc.v, ents, k+1); k < 0 {
+			return "", nil
+		}
+		next, err := s.apply(sc, int(ents[k].j), cur)
+		if err != nil || next != cur {
+			return next, err
+		}
 	}
 }
 

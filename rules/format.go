@@ -310,6 +310,7 @@ func (s *Set) ReadFrom(r io.Reader) (int64, error) {
 		return lr.n, err
 	}
 	s.rules, s.twins, s.exact, s.domain, s.all, s.every, s.hosts, s.opts, s.keyer, s.maxRw, s.tokenKey = t.rules, t.twins, t.exact, t.domain, t.all, t.every, t.hosts, t.opts, t.keyer, t.maxRw, t.tokenKey
+	s.succ = t.succ
 	s.dropScratch()
 	return lr.n, nil
 }

@@ -90,7 +90,9 @@ type Set struct {
 	// tokenKey says that the set's Key flags are ones that keyClean knows (tokenKeyFlags), so
 	// that a rewrite whose tokens it passes needs no new key.
 	tokenKey bool
-	scratch  sync.Pool
+	// succ has the successors of each rule (see succ.go), nil for a set without tokenKey.
+	succ    []succList
+	scratch sync.Pool
 }
 
 // crule is a rule compiled for matching: its context has the Equal conditions first.
@@ -215,6 +217,9 @@ type scratch struct {
 	// them (as urlnorm.Tokenize would give them), so that normalizeFast need not tokenize it.
 	next   []urlnorm.Token
 	nextOK bool
+	// clean says that the last rewrite that apply wrote took the keyClean path: its result's
+	// tokens, in next, are the rewritten ones renumbered (for Set.succ).
+	clean bool
 	// lay is the layout of the key in arena when layOK says so (Normalize and AppendNormalize
 	// with a Key), so that normalizeFast makes the first view's tokens from it.
 	lay   urlnorm.KeyLayout
@@ -444,6 +449,7 @@ func (s *Set) index() {
 		prefilterTree(s.rules, s.domain[h])
 	}
 	s.hosts = newHostFilter(s.exact, s.domain, s.opts.Patterns)
+	s.indexSuccessors(twin)
 }
 
 // build makes the node of rules list, whose routing conditions routes gives; used holds the
@@ -1157,6 +1163,7 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	} else {
 		sc.buf = urlnorm.AppendJoin(sc.buf[:0], sc.joined)
 	}
+	sc.clean = clean
 	switch {
 	case clean:
 	case s.keyer != nil:

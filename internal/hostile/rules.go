@@ -87,6 +87,22 @@ func SharedKeyRules(n int) string {
 	return b.String()
 }
 
+// ExclusiveRules returns n rules of host h.example, each of which rewrites the one-segment path
+// "a<i>" to "b<i>", which no rule matches: what each rule's output is known to be excludes
+// every other rule, so a builder that checks every pair of rules takes quadratic time.
+func ExclusiveRules(n int) string {
+	var b strings.Builder
+	for i := range n {
+		k := strconv.Itoa(i)
+		b.WriteString(`rule host=h.example cov=1 prec=1 sup=1 if path(1,-)="a`)
+		b.WriteString(k)
+		b.WriteString(`" path(2,-)=- then path(1,-)="b`)
+		b.WriteString(k)
+		b.WriteString("\"\n")
+	}
+	return b.String()
+}
+
 // SharedKeyURL is the URL that every rule of SharedKeyRules matches.
 const SharedKeyURL = "http://h.example/a?x=1"
 
