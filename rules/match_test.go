@@ -776,3 +776,87 @@ func TestLookupRef(t *testing.T) {
 		t.Error("no deep key found: the test checks nothing")
 	}
 }
+
+// TestFastRefAfterVariant normalizes URLs and then variants of each of the same shape (its path
+// upper- and lower-cased), one after the other on one set, and compares every result with the
+// reference: what the fast path keeps from one call for the next (the host's trees, the last
+// token split into deep tokens) must not outlive the bytes it was made of, which the next call's
+// key overwrites in place. It runs on the dev rules and URLs, and on the rules of
+// testdata/kestrel-rules.txt, whose deep keys split a path segment at its dashes.
+func TestFastRefAfterVariant(t *testing.T) {
+	step := 1
+	if testing.Short() {
+		step = 7
+	}
+	var dev []string
+	for i, l := range loadDev(t, 0) {
+		if i%step == 0 {
+			dev = append(dev, l.URL)
+		}
+	}
+	f, err := os.Open("testdata/kestrel-rules.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	kestrel, err := Load(f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kurls := []string{
+		"http://www.kestreltidal.net/Cake-Guide-Taco-Course-Phone-Exam/p/B0YT2G0SDP",
+		"http://www.kestreltidal.net/Bridge-Soup-Berry/p/B0F29IM2NN?from=rss",
+		"http://www.kestreltidal.net/berry-Jazz-King/p/X12?from=feed",
+		"http://www.kestreltidal.net/o/B0F29IM2NN",
+		"http://www.kestreltidal.net/Tea-Math-Door-Screen/p/Q9",
+	}
+	type setURLs struct {
+		name string
+		s    *Set
+		urls []string
+	}
+	sets := []setURLs{{"dev", loadLearned(t), dev}, {"kestrel", kestrel, kurls}}
+	// Each rule alone, one rewrite at most, as a tool that names the rule of each step of a
+	// chain replays it.
+	o := kestrel.Options()
+	o.MaxRewrites = 1
+	for i := range kestrel.Len() {
+		one, err := NewSet([]Rule{kestrel.Rule(i)}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, setURLs{fmt.Sprintf("kestrel rule %d alone", i), one, kurls})
+	}
+	for _, tt := range sets {
+		n := 0
+		for _, u := range tt.urls {
+			p := strings.Index(u, "://")
+			if p < 0 {
+				continue
+			}
+			q := p + 3 + strings.IndexByte(u[p+3:], '/')
+			if q < p+3 {
+				continue
+			}
+			vs := []string{u, u[:q] + strings.ToLower(u[q:]), u[:q] + strings.ToUpper(u[q:]), u}
+			// The fast path's calls follow each other with nothing between: the reference
+			// path shares the set's scratches and would reset what they keep.
+			var fast [4]string
+			var ferr [4]error
+			for j, v := range vs {
+				fast[j], ferr[j] = tt.s.Normalize(v)
+			}
+			for j, v := range vs {
+				ref, rerr := tt.s.normalizeRef(v)
+				if fast[j] != ref || fmt.Sprint(ferr[j]) != fmt.Sprint(rerr) {
+					if n++; n <= 5 {
+						t.Errorf("%s: after %q: Normalize(%q) = %q, %v; reference %q, %v", tt.name, u, v, fast[j], ferr[j], ref, rerr)
+					}
+				}
+			}
+		}
+		if n > 0 {
+			t.Errorf("%s: %d results differ from the reference", tt.name, n)
+		}
+	}
+}

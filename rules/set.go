@@ -720,8 +720,8 @@ func (s *Set) putScratch(sc *scratch) {
 // strings it leaves in sc's buffers point into sc.arena and sc.conv, sc's own, or are the set's
 // (rule values, index trees), so there is nothing of the caller's to clear, and the next call
 // writes each buffer from length 0 before it reads it. The exceptions: the deep tokens, which
-// the host's Patterns make as they like, are cleared if any were made; chain, which calls
-// append to, is cut. The view keeps the index trees of its host (a copy of it: view.treesHost)
+// the host's Patterns make as they like, are cleared if any were made; the token last split
+// alone (view.oneToken) is forgotten; chain, which calls append to, is cut. The view keeps the index trees of its host (a copy of it: view.treesHost)
 // for the next call, often of a URL of the same host.
 func (s *Set) putFast(sc *scratch) {
 	if len(sc.v.deepBuf) > 0 {
@@ -731,6 +731,12 @@ func (s *Set) putFast(sc *scratch) {
 	sc.chain = sc.chain[:0]
 	sc.v.walk.ok = false
 	sc.inArena, sc.nextOK, sc.layOK = false, false, false
+	// The token last split into deep tokens, and its deep tokens, point into sc.arena, which
+	// the next call's key overwrites: a token of the same bytes at the same place would
+	// otherwise be taken for it, with the deep tokens of what was there before.
+	if sc.v.oneBy != nil {
+		sc.v.one, sc.v.oneOf, sc.v.oneBy = sc.v.one[:0], urlnorm.Token{}, nil
+	}
 	s.scratch.Put(sc)
 }
 
