@@ -46,6 +46,12 @@ type keyTable struct {
 	// of them has a bit, so that the mask reads every token, not the query's only.
 	part  [urlnorm.PartFragment + 1]uint64
 	early bool
+	// gate, when not 0, has bits of which every rule of the tree requires one set: a URL whose
+	// mask has none of them meets no rule of the tree, which matchFrom then skips. It is the
+	// union of the bits of the keys that each rule requires present (its conditions other than
+	// Absent, on the whole key of a deep key, and the keys it copies from), 0 if a rule requires
+	// none with a bit.
+	gate uint64
 }
 
 // queryBit is a slot of keyTable.query: bit+1 of the key of name and occurrence pos.
@@ -216,6 +222,7 @@ func prefilterTree(rules []crule, root *node) {
 		}
 	}
 	root.keys = t
+	t.gate = treeGate(rules, root, bits, walk)
 	// The prefilters of all leaves and the checks of all rules are parts of two arrays, one
 	// allocation each for the tree.
 	nrules := 0
@@ -289,6 +296,39 @@ func prefilterTree(rules []crule, root *node) {
 	for _, sp := range spans {
 		rules[sp.i].check = checks[sp.a:sp.b:sp.b]
 	}
+}
+
+// treeGate returns keyTable.gate of the tree rooted at root, whose keys have bits; walk visits
+// its nodes.
+func treeGate(rules []crule, root *node, bits map[urlnorm.Key]uint8, walk func(*node, func(*node))) uint64 {
+	var gate uint64
+	open := false // a rule requires no key with a bit
+	walk(root, func(n *node) {
+		for _, i := range n.leaf {
+			r := &rules[i]
+			var req uint64
+			for ci := range r.Context {
+				if c := &r.Context[ci]; c.Op != Absent {
+					if b, ok := bits[baseKey(c.Key)]; ok {
+						req |= 1 << b
+					}
+				}
+			}
+			for _, k := range r.needs {
+				if b, ok := bits[baseKey(k)]; ok {
+					req |= 1 << b
+				}
+			}
+			if req == 0 {
+				open = true
+			}
+			gate |= req
+		}
+	})
+	if open {
+		return 0
+	}
+	return gate
 }
 
 // mask returns the presence mask of v for table t: one pass over the query (and the userinfo
