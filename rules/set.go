@@ -788,7 +788,21 @@ func (n *node) has(v *view, m uint64) (string, bool) {
 			return "", true
 		}
 	}
-	return v.probe(n.kind, n.pos, &n.key)
+	switch n.kind { // the key found in place by its kind (compileProbe), else looked up
+	case probePos:
+		if int(n.pos) <= v.nseg {
+			return v.whole[v.pathStart+int(n.pos)-1].Value, true
+		}
+		return "", false
+	case probeRPos:
+		if int(n.pos) <= v.nseg {
+			return v.whole[v.pathStart+v.nseg-int(n.pos)].Value, true
+		}
+		return "", false
+	case probeScheme:
+		return v.whole[0].Value, true
+	}
+	return v.lookup(n.key)
 }
 
 // find returns the first rule of n's tree in [from, best) that matches v, or best; m is v's
