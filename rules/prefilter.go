@@ -331,41 +331,49 @@ func treeGate(rules []crule, root *node, bits map[urlnorm.Key]uint8, walk func(*
 	return gate
 }
 
-// mask returns the presence mask of v for table t: one pass over the query (and the userinfo
-// and port, if a key of theirs has a bit), a table lookup for the path.
-func (t *keyTable) mask(v *view) uint64 {
+// mask returns the presence mask of v for table t (0 for a nil t): one pass over the query (and
+// the userinfo and port, if a key of theirs has a bit), a table lookup for the path.
+func (t *keyTable) mask(v *view) uint64 { return t.maskAt(v, 64) }
+
+// maskAt is mask, kept as v's mask of slot (view.maskFor) if slot < 64.
+func (t *keyTable) maskAt(v *view, slot int) uint64 {
 	var m uint64
-	if t.path != nil {
-		m = t.path[min(v.nseg, maxPathBit)]
-	}
-	from := v.queryAt
-	switch {
-	case t.early:
-		from = 0
-	case t.query == nil:
-		return m
-	}
-	for i := from; i < len(v.whole); i++ {
-		tok := &v.whole[i]
-		switch tok.Part {
-		case urlnorm.PartQuery:
-			if t.query == nil {
-				continue
-			}
-			mask := uint64(len(t.query) - 1)
-			for j := nameHash(tok.Name) >> t.qshift; ; j = (j + 1) & mask {
-				q := &t.query[j]
-				if q.bit == 0 {
-					break
-				}
-				if q.pos == tok.Pos && q.name == tok.Name {
-					m |= 1 << (q.bit - 1)
-					break
-				}
-			}
-		case urlnorm.PartUserinfo, urlnorm.PartPort, urlnorm.PartFragment:
-			m |= t.part[tok.Part]
+	if t != nil {
+		if t.path != nil {
+			m = t.path[min(v.nseg, maxPathBit)]
 		}
+		from := v.queryAt
+		if t.early {
+			from = 0
+		} else if t.query == nil {
+			from = len(v.whole)
+		}
+		for i := from; i < len(v.whole); i++ {
+			tok := &v.whole[i]
+			switch tok.Part {
+			case urlnorm.PartQuery:
+				if t.query == nil {
+					continue
+				}
+				mask := uint64(len(t.query) - 1)
+				for j := nameHash(tok.Name) >> t.qshift; ; j = (j + 1) & mask {
+					q := &t.query[j]
+					if q.bit == 0 {
+						break
+					}
+					if q.pos == tok.Pos && q.name == tok.Name {
+						m |= 1 << (q.bit - 1)
+						break
+					}
+				}
+			case urlnorm.PartUserinfo, urlnorm.PartPort, urlnorm.PartFragment:
+				m |= t.part[tok.Part]
+			}
+		}
+	}
+	if slot < 64 {
+		v.masks[slot] = m
+		v.made |= 1 << slot
 	}
 	return m
 }
@@ -378,19 +386,12 @@ func (v *view) loadMasks() { v.made, v.gen = 0, v.gen+1 }
 // matchFrom: 0 for the host's tree, 1 for that of every host, 2+i for doms[i]. The first 64
 // slots are made once per URL: a URL that a host's rule matches does not need the mask of every
 // host's tree, whose rules come after (they have no literal conditions).
+// It is small enough to be inlined in matchFrom; keyTable.maskAt makes and keeps the mask.
 func (v *view) maskFor(slot int, root *node) uint64 {
-	if v.made&(1<<uint(slot)) != 0 { // 0 from slot 64 on
+	if v.made>>slot&1 != 0 { // 0 from slot 64 on
 		return v.masks[slot&63]
 	}
-	var m uint64
-	if root.keys != nil {
-		m = root.keys.mask(v)
-	}
-	if slot < 64 {
-		v.masks[slot] = m
-		v.made |= 1 << slot
-	}
-	return m
+	return root.keys.maskAt(v, slot)
 }
 
 // maskOf returns v's presence mask for the tree rooted at root, by its slot if it has one.
