@@ -500,25 +500,6 @@ func probeOf(k urlnorm.Key) (probeKind, int16) {
 	return probeKey, 0
 }
 
-// probe is lookup of key k, whose kind and pos compileProbe gives.
-func (v *view) probe(kind probeKind, pos int16, k *urlnorm.Key) (string, bool) {
-	switch kind {
-	case probePos:
-		if int(pos) <= v.nseg {
-			return v.whole[v.pathStart+int(pos)-1].Value, true
-		}
-		return "", false
-	case probeRPos:
-		if int(pos) <= v.nseg {
-			return v.whole[v.pathStart+v.nseg-int(pos)].Value, true
-		}
-		return "", false
-	case probeScheme:
-		return v.whole[0].Value, true
-	}
-	return v.lookup(*k)
-}
-
 // matches reports whether the context of r holds in v (fast lookup), for a URL that reached r's
 // leaf of the index and passed its prefilter there: it looks up the conditions and keys that
 // neither the way to the leaf nor the prefilter decides (r.check).
@@ -527,7 +508,7 @@ func (r *crule) matches(v *view) bool {
 		p := &r.check[i]
 		var val string
 		var ok bool
-		switch p.kind { // v.probe, inlined
+		switch p.kind { // the key found in place by its kind, as node.has does
 		case probePos:
 			if ok = int(p.pos) <= v.nseg; ok {
 				val = v.whole[v.pathStart+int(p.pos)-1].Value

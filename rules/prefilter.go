@@ -46,6 +46,12 @@ type keyTable struct {
 	// of them has a bit, so that the mask reads every token, not the query's only.
 	part  [urlnorm.PartFragment + 1]uint64
 	early bool
+	// gate, when not 0, has bits of which every rule of the tree requires one set: a URL whose
+	// mask has none of them meets no rule of the tree, which matchFrom then skips. It is the
+	// union of the bits of the keys that each rule requires present (its conditions other than
+	// Absent, on the whole key of a deep key, and the keys it copies from), 0 if a rule requires
+	// none with a bit.
+	gate uint64
 }
 
 // queryBit is a slot of keyTable.query: bit+1 of the key of name and occurrence pos.
@@ -216,6 +222,7 @@ func prefilterTree(rules []crule, root *node) {
 		}
 	}
 	root.keys = t
+	t.gate = treeGate(rules, root, bits, walk)
 	// The prefilters of all leaves and the checks of all rules are parts of two arrays, one
 	// allocation each for the tree.
 	nrules := 0
@@ -291,41 +298,82 @@ func prefilterTree(rules []crule, root *node) {
 	}
 }
 
-// mask returns the presence mask of v for table t: one pass over the query (and the userinfo
-// and port, if a key of theirs has a bit), a table lookup for the path.
-func (t *keyTable) mask(v *view) uint64 {
-	var m uint64
-	if t.path != nil {
-		m = t.path[min(v.nseg, maxPathBit)]
-	}
-	from := v.queryAt
-	switch {
-	case t.early:
-		from = 0
-	case t.query == nil:
-		return m
-	}
-	for i := from; i < len(v.whole); i++ {
-		tok := &v.whole[i]
-		switch tok.Part {
-		case urlnorm.PartQuery:
-			if t.query == nil {
-				continue
-			}
-			mask := uint64(len(t.query) - 1)
-			for j := nameHash(tok.Name) >> t.qshift; ; j = (j + 1) & mask {
-				q := &t.query[j]
-				if q.bit == 0 {
-					break
-				}
-				if q.pos == tok.Pos && q.name == tok.Name {
-					m |= 1 << (q.bit - 1)
-					break
+// treeGate returns keyTable.gate of the tree rooted at root, whose keys have bits; walk visits
+// its nodes.
+func treeGate(rules []crule, root *node, bits map[urlnorm.Key]uint8, walk func(*node, func(*node))) uint64 {
+	var gate uint64
+	open := false // a rule requires no key with a bit
+	walk(root, func(n *node) {
+		for _, i := range n.leaf {
+			r := &rules[i]
+			var req uint64
+			for ci := range r.Context {
+				if c := &r.Context[ci]; c.Op != Absent {
+					if b, ok := bits[baseKey(c.Key)]; ok {
+						req |= 1 << b
+					}
 				}
 			}
-		case urlnorm.PartUserinfo, urlnorm.PartPort, urlnorm.PartFragment:
-			m |= t.part[tok.Part]
+			for _, k := range r.needs {
+				if b, ok := bits[baseKey(k)]; ok {
+					req |= 1 << b
+				}
+			}
+			if req == 0 {
+				open = true
+			}
+			gate |= req
 		}
+	})
+	if open {
+		return 0
+	}
+	return gate
+}
+
+// mask returns the presence mask of v for table t (0 for a nil t): one pass over the query (and
+// the userinfo and port, if a key of theirs has a bit), a table lookup for the path.
+func (t *keyTable) mask(v *view) uint64 { return t.maskAt(v, 64) }
+
+// maskAt is mask, kept as v's mask of slot (view.maskFor) if slot < 64.
+func (t *keyTable) maskAt(v *view, slot int) uint64 {
+	var m uint64
+	if t != nil {
+		if t.path != nil {
+			m = t.path[min(v.nseg, maxPathBit)]
+		}
+		from := v.queryAt
+		if t.early {
+			from = 0
+		} else if t.query == nil {
+			from = len(v.whole)
+		}
+		for i := from; i < len(v.whole); i++ {
+			tok := &v.whole[i]
+			switch tok.Part {
+			case urlnorm.PartQuery:
+				if t.query == nil {
+					continue
+				}
+				mask := uint64(len(t.query) - 1)
+				for j := nameHash(tok.Name) >> t.qshift; ; j = (j + 1) & mask {
+					q := &t.query[j]
+					if q.bit == 0 {
+						break
+					}
+					if q.pos == tok.Pos && q.name == tok.Name {
+						m |= 1 << (q.bit - 1)
+						break
+					}
+				}
+			case urlnorm.PartUserinfo, urlnorm.PartPort, urlnorm.PartFragment:
+				m |= t.part[tok.Part]
+			}
+		}
+	}
+	if slot < 64 {
+		v.masks[slot] = m
+		v.made |= 1 << slot
 	}
 	return m
 }
@@ -338,19 +386,12 @@ func (v *view) loadMasks() { v.made, v.gen = 0, v.gen+1 }
 // matchFrom: 0 for the host's tree, 1 for that of every host, 2+i for doms[i]. The first 64
 // slots are made once per URL: a URL that a host's rule matches does not need the mask of every
 // host's tree, whose rules come after (they have no literal conditions).
+// It is small enough to be inlined in matchFrom; keyTable.maskAt makes and keeps the mask.
 func (v *view) maskFor(slot int, root *node) uint64 {
-	if v.made&(1<<uint(slot)) != 0 { // 0 from slot 64 on
+	if v.made>>slot&1 != 0 { // 0 from slot 64 on
 		return v.masks[slot&63]
 	}
-	var m uint64
-	if root.keys != nil {
-		m = root.keys.mask(v)
-	}
-	if slot < 64 {
-		v.masks[slot] = m
-		v.made |= 1 << slot
-	}
-	return m
+	return root.keys.maskAt(v, slot)
 }
 
 // maskOf returns v's presence mask for the tree rooted at root, by its slot if it has one.

@@ -63,17 +63,21 @@ func TestPrefilter(t *testing.T) {
 		}{h.name, s, h.urls})
 	}
 	for _, d := range sets {
-		accepted, rejected := checkPrefilter(t, d.name, d.s, d.urls)
-		t.Logf("%s: %d rules, %d URLs: %d rule checks accepted, %d rejected by the prefilter", d.name, d.s.Len(), len(d.urls), accepted, rejected)
+		accepted, rejected, gated := checkPrefilter(t, d.name, d.s, d.urls)
+		t.Logf("%s: %d rules, %d URLs: %d rule checks accepted, %d rejected by the prefilter, %d by a tree's gate", d.name, d.s.Len(), len(d.urls), accepted, rejected, gated)
 		if accepted == 0 || rejected == 0 {
 			t.Errorf("%s: %d accepted, %d rejected: the test checks nothing", d.name, accepted, rejected)
+		}
+		if d.name == "learned" && gated == 0 {
+			t.Errorf("%s: no tree's gate closed: the test of the gates checks nothing", d.name)
 		}
 	}
 }
 
 // checkPrefilter is TestPrefilter on set s and urls (keyed first if s has a Key); it returns the
-// number of rule checks that the reference accepts and that the prefilter rejects.
-func checkPrefilter(t *testing.T, name string, s *Set, urls []string) (accepted, rejected int) {
+// number of rule checks that the reference accepts, that the prefilter rejects and that the gate
+// of the rule's tree rejects (node.opens), which must all be checks that the reference rejects.
+func checkPrefilter(t *testing.T, name string, s *Set, urls []string) (accepted, rejected, gated int) {
 	t.Helper()
 	type place struct {
 		leaf *node
@@ -175,9 +179,15 @@ func checkPrefilter(t *testing.T, name string, s *Set, urls []string) (accepted,
 			if !pass {
 				rejected++
 			}
+			if !root.opens(m) {
+				if slow {
+					t.Fatalf("%s: %q: rule %d %v matches, but the gate %x of its tree is closed to mask %x", name, u, i, r.Rule, root.keys.gate, m)
+				}
+				gated++
+			}
 		}
 	}
-	return accepted, rejected
+	return accepted, rejected, gated
 }
 
 // TestPrefilterBits checks the keys that get a bit: their presence follows from the segment

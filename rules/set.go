@@ -755,20 +755,32 @@ func (s *Set) match(v *view) int { return s.matchFrom(v, 0) }
 func (s *Set) matchFrom(v *view, from int32) int {
 	best := int32(len(s.rules))
 	if n := v.hostTree; n != nil && n.min < best {
-		best = s.find(n, v, v.maskFor(0, n), from, best)
+		if m := v.maskFor(0, n); n.opens(m) {
+			best = s.find(n, v, m, from, best)
+		}
 	}
 	if n := s.all; n != nil && v.host != AllHosts && n.min < best {
-		best = s.find(n, v, v.maskFor(1, n), from, best)
+		if m := v.maskFor(1, n); n.opens(m) {
+			best = s.find(n, v, m, from, best)
+		}
 	}
 	for i, n := range v.doms {
 		if n.min < best {
-			best = s.find(n, v, v.maskFor(2+i, n), from, best)
+			if m := v.maskFor(2+i, n); n.opens(m) {
+				best = s.find(n, v, m, from, best)
+			}
 		}
 	}
 	if int(best) == len(s.rules) {
 		return -1
 	}
 	return int(best)
+}
+
+// opens reports whether a rule of the tree rooted at n may match a URL of presence mask m: false
+// if m has none of the bits of the tree's gate (keyTable.gate).
+func (n *node) opens(m uint64) bool {
+	return n.keys == nil || n.keys.gate == 0 || m&n.keys.gate != 0
 }
 
 // has reports whether v has the key of the inner node n, and its value if n branches by value;
@@ -782,7 +794,21 @@ func (n *node) has(v *view, m uint64) (string, bool) {
 			return "", true
 		}
 	}
-	return v.probe(n.kind, n.pos, &n.key)
+	switch n.kind { // the key found in place by its kind (compileProbe), else looked up
+	case probePos:
+		if int(n.pos) <= v.nseg {
+			return v.whole[v.pathStart+int(n.pos)-1].Value, true
+		}
+		return "", false
+	case probeRPos:
+		if int(n.pos) <= v.nseg {
+			return v.whole[v.pathStart+v.nseg-int(n.pos)].Value, true
+		}
+		return "", false
+	case probeScheme:
+		return v.whole[0].Value, true
+	}
+	return v.lookup(n.key)
 }
 
 // find returns the first rule of n's tree in [from, best) that matches v, or best; m is v's
