@@ -374,7 +374,8 @@ func (n *Normalizer) appendURLSlow(dst []byte, raw string, f Flags, op string, l
 
 // finishURL ends appendURL: it folds a secure scheme for HTTPSToHTTP, caps
 // the length of the result dst[start:], and sets *lay (if lay is not nil) to
-// pos, the layout before the folding. ok is false when the result is too
+// pos, the layout in dst before the folding, made relative to the result
+// (offsets from dst[start]). ok is false when the result is too
 // long.
 func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, pos layout, lay *layout) (_ []byte, ok bool) {
 	// Every part after the scheme moves back a byte if HTTPSToHTTP shortens it.
@@ -392,25 +393,16 @@ func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, 
 		return dst, false
 	}
 	if lay != nil {
-		*lay = layout{auth: pos.auth - shift, user: -1, port: -1, path: pos.path - shift, query: -1, frag: -1}
-		if pos.user >= 0 {
-			lay.user = pos.user - shift
-		}
-		if pos.port >= 0 {
-			lay.port = pos.port - shift
-		}
-		if pos.query >= 0 {
-			lay.query = pos.query - shift
-		}
-		if pos.frag >= 0 {
-			lay.frag = pos.frag - shift
-		}
+		// Offsets from the result's first byte: an absent part (-1) stays absent.
+		off := start + shift
+		rel := func(x int) int { return x - off&^(x>>63) }
+		*lay = layout{auth: pos.auth - off, user: rel(pos.user), port: rel(pos.port), path: pos.path - off, query: rel(pos.query), frag: rel(pos.frag)}
 	}
 	return dst, true
 }
 
 // layout says where the parts of a URL that appendURL wrote start, as
-// indexes in its dst: auth after the "://", user at the '@' that ends the
+// offsets from the URL's first byte: auth after the "://", user at the '@' that ends the
 // userinfo, port after its ':', path at its first '/', query after its '?',
 // frag after its '#'; -1 for a part that is absent.
 type layout struct {

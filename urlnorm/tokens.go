@@ -332,32 +332,13 @@ type KeyLayout struct {
 // appended (offsets from len(dst)); on error it returns the error of AppendKey and leaves *l
 // unusable. It does not keep l, and does not allocate when dst has room.
 func (n *Normalizer) AppendKeyLayout(dst []byte, raw string, l *KeyLayout) ([]byte, error) {
-	start := len(dst)
-	dst, err := n.appendURL(dst, raw, n.flags, "key", &l.lay)
-	if err != nil || start == 0 {
-		return dst, err
-	}
-	lay := &l.lay
-	lay.auth -= start
-	lay.path -= start
-	if lay.user >= 0 {
-		lay.user -= start
-	}
-	if lay.port >= 0 {
-		lay.port -= start
-	}
-	if lay.query >= 0 {
-		lay.query -= start
-	}
-	if lay.frag >= 0 {
-		lay.frag -= start
-	}
-	return dst, nil
+	// appendURL writes the layout relative to the key's first byte.
+	return n.appendURL(dst, raw, n.flags, "key", &l.lay)
 }
 
 // Host returns the offsets in the key of its host, without the userinfo and the port: the host
 // is key[start:end].
-func (l KeyLayout) Host() (start, end int) {
+func (l *KeyLayout) Host() (start, end int) {
 	start, end = l.lay.auth, l.lay.path
 	if l.lay.user >= 0 {
 		start = l.lay.user + 1
@@ -370,7 +351,7 @@ func (l KeyLayout) Host() (start, end int) {
 
 // Query returns the offsets in the key of its query, without the '?' and the fragment: the query
 // is key[start:end]. A key without a query has start < 0.
-func (l KeyLayout) Query(key string) (start, end int) {
+func (l *KeyLayout) Query(key string) (start, end int) {
 	if l.lay.query < 0 {
 		return -1, -1
 	}
@@ -387,7 +368,7 @@ func (l KeyLayout) Query(key string) (start, end int) {
 // than 32767 path segments or query parameters it returns toks unchanged and an *Error of Op
 // "tokenize" wrapping [ErrTooManyTokens]. It does not allocate when toks has room (and the
 // query has at most 32 parameters).
-func (l KeyLayout) AppendTokens(toks []Token, key string) ([]Token, error) {
+func (l *KeyLayout) AppendTokens(toks []Token, key string) ([]Token, error) {
 	// A call to a method of l's address, small enough to inline: the caller's layout is not
 	// copied to the stack twice.
 	return l.lay.appendTokens(toks, key)
