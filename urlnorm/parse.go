@@ -396,7 +396,10 @@ func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, 
 		// Offsets from the result's first byte: an absent part (-1) stays absent.
 		off := start + shift
 		rel := func(x int) int { return x - off&^(x>>63) }
-		*lay = layout{auth: pos.auth - off, user: rel(pos.user), port: rel(pos.port), path: pos.path - off, query: rel(pos.query), frag: rel(pos.frag)}
+		// Field by field: a composite literal is built on the stack and copied.
+		lay.auth, lay.path = pos.auth-off, pos.path-off
+		lay.user, lay.port = rel(pos.user), rel(pos.port)
+		lay.query, lay.frag = rel(pos.query), rel(pos.frag)
 	}
 	return dst, true
 }
