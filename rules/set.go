@@ -1016,26 +1016,41 @@ func (s *Set) normalizeSlow(u string) (string, error) {
 // with Normalize's error. It does not allocate when dst has room and the result is u's key
 // unchanged by the rules.
 func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
-	start := len(dst)
-	var lay urlnorm.KeyLayout
-	var w hostWalk
+	// The path of a URL that no rule can match stays in this small function: the scratch's is
+	// in appendScratch.
 	if s.keyer == nil {
+		start := len(dst)
 		dst = append(dst, u...)
 		if len(s.rules) == 0 || !s.mayMatch(u) {
 			return dst, nil
 		}
-	} else {
-		var err error
-		if dst, err = s.keyer.AppendKeyLayout(dst, u, &lay); err != nil {
-			return dst, &Error{Op: "key", Input: u, Err: err}
-		}
-		if len(s.rules) == 0 || !s.mayMatchLayout(bytesString(dst[start:]), &lay, &w) {
-			return dst, nil
-		}
+		return s.appendScratch(dst, start, u, nil, hostWalk{})
 	}
+	start := len(dst)
+	var lay urlnorm.KeyLayout
+	dst, err := s.keyer.AppendKeyLayout(dst, u, &lay)
+	if err != nil {
+		return dst, &Error{Op: "key", Input: u, Err: err}
+	}
+	if len(s.rules) == 0 {
+		return dst, nil
+	}
+	var w hostWalk
+	if !s.mayMatchLayout(bytesString(dst[start:]), &lay, &w) {
+		return dst, nil
+	}
+	return s.appendScratch(dst, start, u, &lay, w)
+}
+
+// appendScratch is AppendNormalize of u, whose key (with a Key; u without) is dst[start:], for a
+// URL that mayMatch or mayMatchLayout let through: lay is the key's layout (nil without a Key),
+// w what mayMatchLayout learned of its host.
+func (s *Set) appendScratch(dst []byte, start int, u string, lay *urlnorm.KeyLayout, w hostWalk) ([]byte, error) {
 	sc := s.getScratch()
 	sc.arena = append(sc.arena[:0], dst[start:]...)
-	sc.lay, sc.layOK, sc.v.walk = lay, s.keyer != nil, w
+	if lay != nil {
+		sc.lay, sc.layOK, sc.v.walk = *lay, true, w
+	}
 	out, err := s.normalizeFast(sc, u)
 	dst = append(dst[:start], out...)
 	s.putFast(sc)

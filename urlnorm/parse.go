@@ -374,8 +374,8 @@ func (n *Normalizer) appendURLSlow(dst []byte, raw string, f Flags, op string, l
 
 // finishURL ends appendURL: it folds a secure scheme for HTTPSToHTTP, caps
 // the length of the result dst[start:], and sets *lay (if lay is not nil) to
-// pos, the layout before the folding. ok is false when the result is too
-// long.
+// pos, the layout in dst before the folding, with the off that makes it the
+// result's. ok is false when the result is too long.
 func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, pos layout, lay *layout) (_ []byte, ok bool) {
 	// Every part after the scheme moves back a byte if HTTPSToHTTP shortens it.
 	shift := 0
@@ -392,29 +392,38 @@ func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, 
 		return dst, false
 	}
 	if lay != nil {
-		*lay = layout{auth: pos.auth - shift, user: -1, port: -1, path: pos.path - shift, query: -1, frag: -1}
-		if pos.user >= 0 {
-			lay.user = pos.user - shift
-		}
-		if pos.port >= 0 {
-			lay.port = pos.port - shift
-		}
-		if pos.query >= 0 {
-			lay.query = pos.query - shift
-		}
-		if pos.frag >= 0 {
-			lay.frag = pos.frag - shift
-		}
+		// The offsets in the result are those in dst less start, and less shift after the
+		// scheme (all of them): lay keeps the difference, for its reader to subtract.
+		*lay = pos
+		lay.off = start + shift
 	}
 	return dst, true
 }
 
-// layout says where the parts of a URL that appendURL wrote start, as
-// indexes in its dst: auth after the "://", user at the '@' that ends the
-// userinfo, port after its ':', path at its first '/', query after its '?',
-// frag after its '#'; -1 for a part that is absent.
+// layout says where the parts of a URL that appendURL wrote start: auth
+// after the "://", user at the '@' that ends the userinfo, port after its
+// ':', path at its first '/', query after its '?', frag after its '#'; -1
+// for a part that is absent. A present part starts at its field less off
+// from the URL's first byte: appendURL records the indexes in its dst as it
+// writes them, with off the index of the result's first byte (and one more
+// for a scheme that HTTPSToHTTP shortened), so that recording a layout costs
+// a copy.
 type layout struct {
 	auth, user, port, path, query, frag int
+	off                                 int
+}
+
+// relative returns lay with off 0: the same layout, its fields the parts'
+// offsets from the URL's first byte.
+func (lay *layout) relative() layout {
+	o := lay.off
+	rel := func(x int) int {
+		if x < 0 {
+			return -1
+		}
+		return x - o
+	}
+	return layout{auth: lay.auth - o, user: rel(lay.user), port: rel(lay.port), path: lay.path - o, query: rel(lay.query), frag: rel(lay.frag)}
 }
 
 func containsByte(s string, c byte) bool { return strings.IndexByte(s, c) >= 0 }

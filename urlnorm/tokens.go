@@ -332,53 +332,35 @@ type KeyLayout struct {
 // appended (offsets from len(dst)); on error it returns the error of AppendKey and leaves *l
 // unusable. It does not keep l, and does not allocate when dst has room.
 func (n *Normalizer) AppendKeyLayout(dst []byte, raw string, l *KeyLayout) ([]byte, error) {
-	start := len(dst)
-	dst, err := n.appendURL(dst, raw, n.flags, "key", &l.lay)
-	if err != nil || start == 0 {
-		return dst, err
-	}
-	lay := &l.lay
-	lay.auth -= start
-	lay.path -= start
-	if lay.user >= 0 {
-		lay.user -= start
-	}
-	if lay.port >= 0 {
-		lay.port -= start
-	}
-	if lay.query >= 0 {
-		lay.query -= start
-	}
-	if lay.frag >= 0 {
-		lay.frag -= start
-	}
-	return dst, nil
+	// appendURL records the layout in dst, with the offset of the key in it (layout.off).
+	return n.appendURL(dst, raw, n.flags, "key", &l.lay)
 }
 
 // Host returns the offsets in the key of its host, without the userinfo and the port: the host
 // is key[start:end].
-func (l KeyLayout) Host() (start, end int) {
-	start, end = l.lay.auth, l.lay.path
+func (l *KeyLayout) Host() (start, end int) {
+	o := l.lay.off
+	start, end = l.lay.auth-o, l.lay.path-o
 	if l.lay.user >= 0 {
-		start = l.lay.user + 1
+		start = l.lay.user + 1 - o
 	}
 	if l.lay.port >= 0 {
-		end = l.lay.port - 1
+		end = l.lay.port - 1 - o
 	}
 	return start, end
 }
 
 // Query returns the offsets in the key of its query, without the '?' and the fragment: the query
 // is key[start:end]. A key without a query has start < 0.
-func (l KeyLayout) Query(key string) (start, end int) {
+func (l *KeyLayout) Query(key string) (start, end int) {
 	if l.lay.query < 0 {
 		return -1, -1
 	}
 	end = len(key)
 	if l.lay.frag >= 0 {
-		end = l.lay.frag - 1
+		end = l.lay.frag - 1 - l.lay.off
 	}
-	return l.lay.query, end
+	return l.lay.query - l.lay.off, end
 }
 
 // AppendTokens appends to toks the tokens of key, the key whose layout l is (the bytes that
@@ -387,13 +369,17 @@ func (l KeyLayout) Query(key string) (start, end int) {
 // than 32767 path segments or query parameters it returns toks unchanged and an *Error of Op
 // "tokenize" wrapping [ErrTooManyTokens]. It does not allocate when toks has room (and the
 // query has at most 32 parameters).
-func (l KeyLayout) AppendTokens(toks []Token, key string) ([]Token, error) {
+func (l *KeyLayout) AppendTokens(toks []Token, key string) ([]Token, error) {
 	// A call to a method of l's address, small enough to inline: the caller's layout is not
-	// copied to the stack twice.
+	// copied to the stack twice, unless its offsets need making relative to the key.
+	if l.lay.off != 0 {
+		lay := l.lay.relative()
+		return lay.appendTokens(toks, key)
+	}
 	return l.lay.appendTokens(toks, key)
 }
 
-// appendTokens is AppendTokens of the key s whose layout lay is.
+// appendTokens is AppendTokens of the key s whose layout lay is, lay.off being 0.
 func (lay *layout) appendTokens(toks []Token, s string) ([]Token, error) {
 	t0 := len(toks)
 	end := len(s)
