@@ -182,7 +182,7 @@ func (v *view) indexRest(s *Set) {
 	// The index trees of the host and its domains and the host's patterns, from one pass over
 	// the host (see hostFilter), unless they are those of the view before: a rewrite seldom
 	// changes the host.
-	if v.treesSet != s || !sameName(v.treesHost, v.host) {
+	if v.treesSet != s || v.treesHost != v.host {
 		var e *hostEnt
 		var doms []*node
 		if v.walk.ok {
