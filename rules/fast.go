@@ -744,7 +744,12 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 			// apply knows the tokens of cur: no need to tokenize it.
 			sc.v.whole, sc.next = sc.next, sc.v.whole
 			sc.nextOK = false
-			sc.v.indexTokens(s)
+			if sc.samePlace {
+				sc.samePlace = false
+				sc.v.indexSame(s)
+			} else {
+				sc.v.indexTokens(s)
+			}
 			if checkTokenView != nil {
 				checkTokenView(&sc.v, cur)
 			}
