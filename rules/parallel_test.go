@@ -8,10 +8,10 @@ import (
 	"github.com/undust/undust/internal/cpubench"
 )
 
-// BenchmarkLearnedParallel is "all" of BenchmarkLearned from GOMAXPROCS goroutines at once, one
+// BenchmarkConcurrentLearned is "all" of BenchmarkLearned from GOMAXPROCS goroutines at once, one
 // set, beside net/url.Parse of the same URLs the same way: what the calls cost when they share
 // the set and its pool of scratches.
-func BenchmarkLearnedParallel(b *testing.B) {
+func BenchmarkConcurrentLearned(b *testing.B) {
 	s := loadLearned(b)
 	ls := loadDev(b, 0)
 	all := make([]string, len(ls))
