@@ -744,7 +744,12 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 			// apply knows the tokens of cur: no need to tokenize it.
 			sc.v.whole, sc.next = sc.next, sc.v.whole
 			sc.nextOK = false
-			sc.v.index(s)
+			if sc.samePlace {
+				sc.samePlace = false
+				sc.v.indexSame(s)
+			} else {
+				sc.v.indexTokens(s)
+			}
 			if checkTokenView != nil {
 				checkTokenView(&sc.v, cur)
 			}
@@ -794,11 +799,19 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 		if n == s.maxRw {
 			return cur, &Error{Op: "normalize", Input: strings.Clone(in), Err: ErrRewriteLimit}
 		}
-		sc.chain = append(sc.chain, cur)
-		for _, c := range sc.chain {
-			if c == next {
+		// A cycle: next is a URL met before. It is not cur (apply and applyNext give a URL
+		// that differs from cur, or none), so after the first rewrite there is nothing to
+		// compare; after that, in and the URLs in sc.chain (those met after in, before cur).
+		if n > 0 {
+			if next == in {
 				return in, &Error{Op: "normalize", Input: strings.Clone(in), Err: ErrCycle}
 			}
+			for _, c := range sc.chain {
+				if c == next {
+					return in, &Error{Op: "normalize", Input: strings.Clone(in), Err: ErrCycle}
+				}
+			}
+			sc.chain = append(sc.chain, cur)
 		}
 		cur = next
 	}

@@ -154,6 +154,17 @@ func (v *view) place() bool {
 	return true
 }
 
+// indexSame makes the rest of the view from its tokens, v.whole, which are at the places of
+// those of the view before (a rewrite set some of them and deleted none): the positions stay,
+// the host is read again.
+func (v *view) indexSame(s *Set) {
+	v.host = ""
+	if v.hostAt >= 0 {
+		v.host = v.whole[v.hostAt].Value
+	}
+	v.indexRest(s)
+}
+
 // index makes the rest of the view from its tokens, v.whole, as urlnorm.Tokenize gives them,
 // finding their positions by a pass over them (scan).
 func (v *view) index(s *Set) {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -198,6 +199,14 @@ func TestNormalize(t *testing.T) {
 				t.Errorf("Normalize(%q) slow=%v = %q, want %q", tt.in, slow, got, tt.out)
 			}
 		}
+		// The fast path (normalizeFast) gives the same, cycles and the bound included.
+		got, err := s.Normalize(tt.in)
+		if !errors.Is(err, tt.err) || tt.err == nil && err != nil {
+			t.Errorf("Normalize(%q) fast error %v, want %v", tt.in, err, tt.err)
+		}
+		if tt.out != "" && got != tt.out {
+			t.Errorf("Normalize(%q) fast = %q, want %q", tt.in, got, tt.out)
+		}
 	}
 }
 
@@ -266,6 +275,41 @@ func TestOrderIsPrecedence(t *testing.T) {
 	for i := 1; i < len(s.rules); i++ {
 		if precedence(&s.rules[i-1], &s.rules[i]) > 0 {
 			t.Fatalf("rule %d %s before rule %d %s", i-1, s.rules[i-1].String(), i, s.rules[i].String())
+		}
+	}
+}
+
+// TestNormalizeCycleAtBound checks that a cycle closed by the last rewrite that MaxRewrites
+// allows is reported as a cycle, by the fast path as by the reference: the fast path compares
+// each new URL with every URL met before it, the input included.
+func TestNormalizeCycleAtBound(t *testing.T) {
+	const h = `host=c.example cov=1 prec=1 sup=1 `
+	tests := []struct {
+		rules []string
+		max   int
+		in    string
+		want  error
+	}{
+		// a -> b -> a: the second rewrite comes back to the input.
+		{[]string{h + `if path(1,1)="a" then path(1,1)="b"`, h + `if path(1,1)="b" then path(1,1)="a"`},
+			2, "http://c.example/a", ErrCycle},
+		{[]string{h + `if path(1,1)="a" then path(1,1)="b"`, h + `if path(1,1)="b" then path(1,1)="a"`},
+			1, "http://c.example/a", ErrRewriteLimit},
+		// x -> a -> b -> a: the third rewrite comes back to a URL after the input.
+		{[]string{h + `if path(1,1)="x" then path(1,1)="a"`, h + `if path(1,1)="a" then path(1,1)="b"`,
+			h + `if path(1,1)="b" then path(1,1)="a"`},
+			3, "http://c.example/x", ErrCycle},
+		{[]string{h + `if path(1,1)="x" then path(1,1)="a"`, h + `if path(1,1)="a" then path(1,1)="b"`,
+			h + `if path(1,1)="b" then path(1,1)="a"`},
+			2, "http://c.example/x", ErrRewriteLimit},
+	}
+	for _, tt := range tests {
+		s := mustSet(t, &Options{MaxRewrites: tt.max}, tt.rules...)
+		ref, rerr := s.normalizeRef(tt.in)
+		got, err := s.Normalize(tt.in)
+		if !errors.Is(rerr, tt.want) || !errors.Is(err, tt.want) || got != ref || fmt.Sprint(err) != fmt.Sprint(rerr) {
+			t.Errorf("MaxRewrites %d: Normalize(%q) = %q, %v; reference %q, %v; want error %v",
+				tt.max, tt.in, got, err, ref, rerr, tt.want)
 		}
 	}
 }

@@ -217,6 +217,9 @@ type scratch struct {
 	// them (as urlnorm.Tokenize would give them), so that normalizeFast need not tokenize it.
 	next   []urlnorm.Token
 	nextOK bool
+	// samePlace says that the tokens in next are at the places of those of v (apply edited them
+	// in place and deleted none): the next view keeps v's positions (view.indexSame).
+	samePlace bool
 	// clean says that the last rewrite that apply wrote took the keyClean path: its result's
 	// tokens, in next, are the rewritten ones renumbered (for Set.succ).
 	clean bool
@@ -730,7 +733,7 @@ func (s *Set) putFast(sc *scratch) {
 	}
 	sc.chain = sc.chain[:0]
 	sc.v.walk.ok = false
-	sc.inArena, sc.nextOK, sc.layOK = false, false, false
+	sc.inArena, sc.nextOK, sc.layOK, sc.samePlace = false, false, false, false
 	// The token last split into deep tokens, and its deep tokens, point into sc.arena, which
 	// the next call's key overwrites: a token of the same bytes at the same place would
 	// otherwise be taken for it, with the deep tokens of what was there before.
@@ -1167,7 +1170,7 @@ var checkEdits func(v *view, cur string, sc *scratch)
 // when keyClean says that the URL is its own key, from urlnorm's key writer when it keys the
 // URL again.
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
-	sc.nextOK = false
+	sc.nextOK, sc.samePlace = false, false
 	whole := sc.inArena && s.rules[i].wholeOK
 	if !rewrite(&s.rules[i], &sc.v, sc, whole) {
 		return cur, nil
@@ -1192,7 +1195,7 @@ func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 		if len(sc.ins) == 0 {
 			// The rewritten tokens, in sc.next (see rewrite), become the next view's.
 			if canon, toks, sc.nextOK = appendEdited(canon, cur, &sc.v, sc.next, sc.touched); sc.nextOK {
-				sc.next = toks
+				sc.next, sc.samePlace = toks, len(toks) == len(sc.v.whole)
 			} else {
 				// appendJoined writes the tokens into sc.next: they are read from a copy.
 				sc.fin = append(sc.fin[:0], sc.next...)
