@@ -114,6 +114,9 @@ type crule struct {
 	// convPath says that an action is a Convert of the whole path, which rewrite applies
 	// before the others.
 	convPath bool
+	// splice, if not nil, is the rule's splice plan (splicePlan), by which apply rewrites a
+	// URL on whole tokens of a set with tokenKey without rewrite.
+	splice *splice
 }
 
 // routeKey is the key under which the index files a condition on k: a path key that gives a
@@ -376,6 +379,7 @@ func compile(r Rule) crule {
 			c.convPath = true
 		}
 	}
+	c.splice = splicePlan(&r)
 	// A Copy needs its source: the rule does not apply to a URL without it.
 	for _, a := range r.Transform {
 		if a.Op == Copy && !slices.ContainsFunc(r.Context, func(x Condition) bool { return x.Key == a.From && x.Op != Absent }) &&
@@ -1120,6 +1124,20 @@ var checkEdits func(v *view, cur string, sc *scratch)
 // when keyClean says that the URL is its own key, from urlnorm's key writer when it keys the
 // URL again.
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
+	c := &s.rules[i]
+	if c.splice != nil && sc.inArena && s.tokenKey {
+		if next, ok := s.applySplice(sc, c, cur); ok {
+			if checkSplice != nil {
+				checkSplice(s, sc, i, cur, next)
+			}
+			return next, nil
+		}
+	}
+	return s.applyRewrite(sc, i, cur)
+}
+
+// applyRewrite is apply by the general rewrite.
+func (s *Set) applyRewrite(sc *scratch, i int, cur string) (string, error) {
 	sc.nextOK = false
 	whole := sc.inArena && s.rules[i].wholeOK
 	if !rewrite(&s.rules[i], &sc.v, sc, whole) {
