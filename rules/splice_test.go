@@ -96,7 +96,9 @@ func TestSpliceGenerated(t *testing.T) {
 		}
 	}
 	path := func(p, r int16) urlnorm.Key { return urlnorm.Key{Part: urlnorm.PartPath, Pos: p, RPos: r} }
-	query := func(name string, p int16) urlnorm.Key { return urlnorm.Key{Part: urlnorm.PartQuery, Name: name, Pos: p} }
+	query := func(name string, p int16) urlnorm.Key {
+		return urlnorm.Key{Part: urlnorm.PartQuery, Name: name, Pos: p}
+	}
 	del := func(k urlnorm.Key) Action { return Action{Key: k, Op: Delete} }
 	set := func(k urlnorm.Key, v string) Action { return Action{Key: k, Op: Assign, Value: v} }
 	scheme, host := urlnorm.Key{Part: urlnorm.PartScheme}, urlnorm.Key{Part: urlnorm.PartHost}
