@@ -1126,10 +1126,13 @@ var checkEdits func(v *view, cur string, sc *scratch)
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	c := &s.rules[i]
 	if c.splice != nil && sc.inArena && s.tokenKey {
-		if next, ok := s.applySplice(sc, c, cur); ok {
-			if checkSplice != nil {
-				checkSplice(s, sc, i, cur, next)
-			}
+		next, ok := "", false
+		if checkSplice != nil {
+			next, ok = s.applySpliceChecked(sc, i, cur)
+		} else {
+			next, ok = s.applySplice(sc, c, cur)
+		}
+		if ok {
 			return next, nil
 		}
 	}

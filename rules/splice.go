@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/undust/undust/urlnorm"
+import (
+	"slices"
+
+	"github.com/undust/undust/urlnorm"
+)
 
 // A splice is the plan of a rule whose actions each delete one whole token or assign one a
 // literal that a key keeps as it is, made when the set is built (splicePlan), so that apply
@@ -66,12 +70,26 @@ func splicePlan(r *Rule) *splice {
 }
 
 // checkSplice, if not nil, is called after each rewrite that applySplice makes, with the scratch
-// as the splice left it, the rule, the URL before and the one applySplice returned; for tests.
-var checkSplice func(s *Set, sc *scratch, i int, cur, next string)
+// as the splice left it, a copy of the view before, the rule, the URL before and the one
+// applySplice returned; for tests.
+var checkSplice func(s *Set, sc *scratch, before *view, i int, cur, next string)
+
+// applySpliceChecked is applySplice of rule i followed by checkSplice.
+func (s *Set) applySpliceChecked(sc *scratch, i int, cur string) (string, bool) {
+	before := sc.v
+	before.whole = slices.Clone(sc.v.whole)
+	next, ok := s.applySplice(sc, &s.rules[i], cur)
+	if ok {
+		checkSplice(s, sc, &before, i, cur, next)
+	}
+	return next, ok
+}
 
 // applySplice is apply(sc, i, cur) for the rule c (rule i) with a splice, on whole tokens of a
 // set with tokenKey, in normalizeFast: the URL is written from cur and sc.v.whole, and its
-// tokens into sc.next, as apply would write them on its keyClean path. ok is false, with
+// tokens, as apply would write them on its keyClean path, are made of sc.v.whole in place and
+// left in sc.next (sc.v.whole then holds sc.next's buffer: the view is not read again before
+// normalizeFast makes the next one from sc.next). ok is false, with
 // nothing changed, when the URL needs more than the plan knows: a token that an assignment
 // sets is absent (it would be inserted), two actions meet the same token, a changed scheme
 // with a port, every path segment deleted, a result longer than a key.
@@ -122,13 +140,12 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 		}
 	}
 	// The URL: the bytes of cur from one changed token to the next, and the set tokens
-	// written again, or left out; the tokens likewise.
+	// written again, or left out.
 	canon, mark := sc.arena, len(sc.arena)
-	toks := sc.next[:0]
 	off, from, k := 0, 0, 0 // the byte offset in cur of token k; the start of the run to copy
-	tfrom := 0              // the start of the run of tokens to copy
-	delSeg, delBefore, needQ := 0, 0, false
-	// The deleted query parameters: the index in toks where the tokens after each start.
+	dels, delSeg, delBefore, needQ := 0, 0, 0, false
+	// The deleted query parameters: where the tokens after each start once the deleted ones
+	// are taken out.
 	var qdel [maxSpliceActs]int32
 	var qname [maxSpliceActs]string
 	nq := 0
@@ -152,17 +169,17 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 			needQ = false
 		}
 		canon = append(canon, cur[from:off]...)
-		toks = append(toks, whole[tfrom:i]...)
 		off = end
-		k, from, tfrom = i+1, off, i+1
+		k, from = i+1, off
 		t := &whole[i]
 		if a.del {
+			dels++
 			switch t.Part {
 			case urlnorm.PartPath:
 				delSeg++
 			case urlnorm.PartQuery:
 				needQ = needQ || i == v.queryAt
-				qdel[nq], qname[nq] = int32(len(toks)), t.Name
+				qdel[nq], qname[nq] = int32(i+1-dels), t.Name
 				nq++
 			}
 			if i < v.pathStart {
@@ -180,8 +197,6 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 			canon = append(canon, '/')
 			canon = append(canon, a.val...)
 		}
-		toks = append(toks, *t)
-		toks[len(toks)-1].Value, toks[len(toks)-1].Bare = a.val, false
 	}
 	if delSeg == v.nseg && delSeg > 0 {
 		return "", false // AppendJoin writes "/"
@@ -193,27 +208,55 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 	if len(canon)-mark > urlnorm.DefaultMaxLength {
 		return "", false // the key writer reports it
 	}
-	toks = append(toks, whole[tfrom:]...)
-	if delSeg > 0 {
-		nseg := int16(v.nseg - delSeg)
-		seg := toks[v.pathStart-delBefore:][:nseg]
-		for p := range seg {
-			seg[p].Pos, seg[p].RPos = int16(p+1), nseg-int16(p)
-		}
-	}
-	for q := range nq {
-		// The occurrences of the name after a deleted parameter move down one.
-		for i := int(qdel[q]); i < len(toks) && toks[i].Part == urlnorm.PartQuery; i++ {
-			if toks[i].Name == qname[q] {
-				toks[i].Pos--
-			}
-		}
-	}
 	next := bytesString(canon[mark:])
 	if next == cur {
 		// Assignments that join to the same text: apply returns cur, not kept.
 		return cur, true
 	}
-	sc.arena, sc.next, sc.nextOK, sc.clean = canon, toks, true, true
+	// The tokens: those of the view, edited in place (the view of cur is not read again once
+	// apply returns another URL), become sc.next; the view takes sc.next's buffer, which
+	// normalizeFast gives back to it with the new tokens.
+	toks := whole
+	for e := range n {
+		if a := act[e]; a != nil && !a.del {
+			t := &toks[at[e]]
+			t.Value, t.Bare = a.val, false
+		}
+	}
+	if dels > 0 {
+		w, r := -1, 0
+		for e := range n {
+			if a := act[e]; a == nil || !a.del {
+				continue
+			}
+			i := int(at[e])
+			if w < 0 {
+				w = i
+			} else {
+				w += copy(toks[w:], toks[r:i])
+			}
+			r = i + 1
+		}
+		w += copy(toks[w:], toks[r:])
+		clear(toks[w:]) // no token left twice in the buffer
+		toks = toks[:w]
+		if delSeg > 0 {
+			nseg := int16(v.nseg - delSeg)
+			seg := toks[v.pathStart-delBefore:][:nseg]
+			for p := range seg {
+				seg[p].Pos, seg[p].RPos = int16(p+1), nseg-int16(p)
+			}
+		}
+		for q := range nq {
+			// The occurrences of its name after a deleted parameter move down one.
+			for i := int(qdel[q]); i < len(toks) && toks[i].Part == urlnorm.PartQuery; i++ {
+				if toks[i].Name == qname[q] {
+					toks[i].Pos--
+				}
+			}
+		}
+	}
+	v.whole, sc.next = sc.next[:0], toks
+	sc.arena, sc.nextOK, sc.clean = canon, true, true
 	return next, true
 }

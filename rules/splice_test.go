@@ -21,14 +21,14 @@ type spliceCounts struct {
 // clean and nextOK. The caller resets checkSplice to nil.
 func checkSpliceRefs(t testing.TB) *spliceCounts {
 	n := new(spliceCounts)
-	checkSplice = func(s *Set, sc *scratch, i int, cur, next string) {
+	checkSplice = func(s *Set, sc *scratch, before *view, i int, cur, next string) {
 		n.calls++
 		mark := len(sc.arena)
 		if next != cur {
 			n.changed++
 			mark -= len(next)
 		}
-		ref := &scratch{v: sc.v, inArena: true, arena: slices.Clone(sc.arena[:mark])}
+		ref := &scratch{v: *before, inArena: true, arena: slices.Clone(sc.arena[:mark])}
 		want, err := s.applyRewrite(ref, i, cur)
 		if err != nil || want != next {
 			t.Fatalf("rule %v on %q: applySplice gives %q, applyRewrite %q, %v", s.rules[i].Rule, cur, next, want, err)
