@@ -144,11 +144,6 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 	canon, mark := sc.arena, len(sc.arena)
 	off, from, k := 0, 0, 0 // the byte offset in cur of token k; the start of the run to copy
 	dels, delSeg, delBefore, needQ := 0, 0, 0, false
-	// The deleted query parameters: where the tokens after each start once the deleted ones
-	// are taken out.
-	var qdel [maxSpliceActs]int32
-	var qname [maxSpliceActs]string
-	nq := 0
 	for e := range n {
 		a := act[e]
 		if a == nil {
@@ -179,8 +174,6 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 				delSeg++
 			case urlnorm.PartQuery:
 				needQ = needQ || i == v.queryAt
-				qdel[nq], qname[nq] = int32(i+1-dels), t.Name
-				nq++
 			}
 			if i < v.pathStart {
 				delBefore++
@@ -247,10 +240,20 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 				seg[p].Pos, seg[p].RPos = int16(p+1), nseg-int16(p)
 			}
 		}
-		for q := range nq {
-			// The occurrences of its name after a deleted parameter move down one.
-			for i := int(qdel[q]); i < len(toks) && toks[i].Part == urlnorm.PartQuery; i++ {
-				if toks[i].Name == qname[q] {
+		d := 0
+		for e := range n {
+			a := act[e]
+			if a == nil || !a.del {
+				continue
+			}
+			d++
+			if a.key.Part != urlnorm.PartQuery {
+				continue
+			}
+			// The occurrences of its name (that of the key) after a deleted parameter, from
+			// where the token after it is now, move down one.
+			for i := int(at[e]) + 1 - d; i < len(toks) && toks[i].Part == urlnorm.PartQuery; i++ {
+				if toks[i].Name == a.key.Name {
 					toks[i].Pos--
 				}
 			}
