@@ -114,6 +114,9 @@ type crule struct {
 	// convPath says that an action is a Convert of the whole path, which rewrite applies
 	// before the others.
 	convPath bool
+	// splice, if not nil, is the rule's splice plan (splicePlan), by which apply rewrites a
+	// URL on whole tokens of a set with tokenKey without rewrite.
+	splice *splice
 }
 
 // routeKey is the key under which the index files a condition on k: a path key that gives a
@@ -379,6 +382,7 @@ func compile(r Rule) crule {
 			c.convPath = true
 		}
 	}
+	c.splice = splicePlan(&r)
 	// A Copy needs its source: the rule does not apply to a URL without it.
 	for _, a := range r.Transform {
 		if a.Op == Copy && !slices.ContainsFunc(r.Context, func(x Condition) bool { return x.Key == a.From && x.Op != Absent }) &&
@@ -1170,6 +1174,24 @@ var checkEdits func(v *view, cur string, sc *scratch)
 // when keyClean says that the URL is its own key, from urlnorm's key writer when it keys the
 // URL again.
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
+	sc.nextOK, sc.samePlace = false, false
+	c := &s.rules[i]
+	if c.splice != nil && sc.inArena && s.tokenKey {
+		next, ok := "", false
+		if checkSplice != nil {
+			next, ok = s.applySpliceChecked(sc, i, cur)
+		} else {
+			next, ok = s.applySplice(sc, c, cur)
+		}
+		if ok {
+			return next, nil
+		}
+	}
+	return s.applyRewrite(sc, i, cur)
+}
+
+// applyRewrite is apply by the general rewrite.
+func (s *Set) applyRewrite(sc *scratch, i int, cur string) (string, error) {
 	sc.nextOK, sc.samePlace = false, false
 	whole := sc.inArena && s.rules[i].wholeOK
 	if !rewrite(&s.rules[i], &sc.v, sc, whole) {

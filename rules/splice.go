@@ -1,0 +1,265 @@
+package rules
+
+import (
+	"slices"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// A splice is the plan of a rule whose actions each delete one whole token or assign one a
+// literal that a key keeps as it is, made when the set is built (splicePlan), so that apply
+// rewrites a URL by it (applySplice) without the general rewrite: it finds each action's token,
+// copies the key's bytes around the tokens it changes and the view's tokens around them, once.
+type splice struct {
+	acts []spliceAct
+}
+
+// spliceAct is one action of a splice: the token of key is deleted, or set to val.
+type spliceAct struct {
+	key urlnorm.Key
+	val string
+	del bool
+}
+
+// maxSpliceActs bounds the actions of a rule that gets a splice (applySplice keeps their tokens'
+// indexes in an array).
+const maxSpliceActs = 8
+
+// splicePlan returns the splice of rule r, or nil if rewrite must apply it: an action that
+// inserts, copies or converts, has a deep key or the whole path, deletes the scheme or the
+// host, or sets anything but a path segment to a plainSegment, the host to a plainHost or the
+// scheme to http or https (the changes after which keyCleanAt says that a key stays a key).
+func splicePlan(r *Rule) *splice {
+	if len(r.Transform) == 0 || len(r.Transform) > maxSpliceActs {
+		return nil
+	}
+	p := &splice{acts: make([]spliceAct, 0, len(r.Transform))}
+	for _, a := range r.Transform {
+		k := a.Key
+		if a.Insert || k.Sub != 0 || k.RSub != 0 || k.Part == urlnorm.PartPath && k.Pos == 0 && k.RPos == 0 {
+			return nil
+		}
+		switch a.Op {
+		case Delete:
+			if k.Part == urlnorm.PartScheme || k.Part == urlnorm.PartHost {
+				return nil
+			}
+		case Assign:
+			switch k.Part {
+			case urlnorm.PartPath:
+				if !plainSegment(a.Value) {
+					return nil
+				}
+			case urlnorm.PartHost:
+				if !plainHost(a.Value) {
+					return nil
+				}
+			case urlnorm.PartScheme:
+				if a.Value != "http" && a.Value != "https" {
+					return nil
+				}
+			default:
+				return nil
+			}
+		default:
+			return nil
+		}
+		p.acts = append(p.acts, spliceAct{key: k, val: a.Value, del: a.Op == Delete})
+	}
+	return p
+}
+
+// checkSplice, if not nil, is called after each rewrite that applySplice makes, with the scratch
+// as the splice left it, a copy of the view before, the rule, the URL before and the one
+// applySplice returned; for tests.
+var checkSplice func(s *Set, sc *scratch, before *view, i int, cur, next string)
+
+// applySpliceChecked is applySplice of rule i followed by checkSplice.
+func (s *Set) applySpliceChecked(sc *scratch, i int, cur string) (string, bool) {
+	before := sc.v
+	before.whole = slices.Clone(sc.v.whole)
+	next, ok := s.applySplice(sc, &s.rules[i], cur)
+	if ok {
+		checkSplice(s, sc, &before, i, cur, next)
+	}
+	return next, ok
+}
+
+// applySplice is apply(sc, i, cur) for the rule c (rule i) with a splice, on whole tokens of a
+// set with tokenKey, in normalizeFast: the URL is written from cur and sc.v.whole, and its
+// tokens, as apply would write them on its keyClean path, are made of sc.v.whole in place and
+// left in sc.next (sc.v.whole then holds sc.next's buffer: the view is not read again before
+// normalizeFast makes the next one from sc.next). ok is false, with
+// nothing changed, when the URL needs more than the plan knows: a token that an assignment
+// sets is absent (it would be inserted), two actions meet the same token, a changed scheme
+// with a port, every path segment deleted, a result longer than a key.
+func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool) {
+	v := &sc.v
+	whole := v.whole
+	// The tokens the actions change, by index, in order; nop ones (an assignment of the
+	// value the token has) are kept too, so that no two actions meet one token unseen.
+	var at [maxSpliceActs]int32
+	var act [maxSpliceActs]*spliceAct
+	n, edits := 0, 0
+	scheme := false
+	for ai := range c.splice.acts {
+		a := &c.splice.acts[ai]
+		i := v.tokenAt(a.key)
+		if i < 0 {
+			if a.del {
+				continue
+			}
+			return "", false
+		}
+		if a.del || whole[i].Value != a.val || whole[i].Bare {
+			edits++
+			scheme = scheme || a.key.Part == urlnorm.PartScheme
+		} else {
+			a = nil // no change
+		}
+		j := n
+		for ; j > 0 && at[j-1] > int32(i); j-- {
+			at[j], act[j] = at[j-1], act[j-1]
+		}
+		if j > 0 && at[j-1] == int32(i) {
+			return "", false
+		}
+		at[j], act[j] = int32(i), a
+		n++
+	}
+	sc.nextOK = false
+	if edits == 0 {
+		return cur, true
+	}
+	if scheme {
+		// A changed scheme could make the port its default (see keyCleanAt).
+		for i := range min(len(whole), 4) {
+			if whole[i].Part == urlnorm.PartPort {
+				return "", false
+			}
+		}
+	}
+	// The URL: the bytes of cur from one changed token to the next, and the set tokens
+	// written again, or left out.
+	canon, mark := sc.arena, len(sc.arena)
+	off, from, k := 0, 0, 0 // the byte offset in cur of token k; the start of the run to copy
+	dels, delSeg, delBefore, needQ := 0, 0, 0, false
+	for e := range n {
+		a := act[e]
+		if a == nil {
+			continue
+		}
+		i := int(at[e])
+		for ; k < i; k++ {
+			off += textLen(&whole[k])
+		}
+		end := off + textLen(&whole[i])
+		if end > len(cur) {
+			return "", false
+		}
+		if needQ && from < off {
+			// The query parameters before this run were all deleted: the run's first token,
+			// a parameter after "&", starts the query.
+			canon, from = firstParam(canon, from, cur)
+			needQ = false
+		}
+		canon = append(canon, cur[from:off]...)
+		off = end
+		k, from = i+1, off
+		t := &whole[i]
+		if a.del {
+			dels++
+			switch t.Part {
+			case urlnorm.PartPath:
+				delSeg++
+			case urlnorm.PartQuery:
+				needQ = needQ || i == v.queryAt
+			}
+			if i < v.pathStart {
+				delBefore++
+			}
+			continue
+		}
+		switch t.Part {
+		case urlnorm.PartScheme:
+			canon = append(canon, a.val...)
+			canon = append(canon, "://"...)
+		case urlnorm.PartHost:
+			canon = append(canon, a.val...)
+		default: // a path segment
+			canon = append(canon, '/')
+			canon = append(canon, a.val...)
+		}
+	}
+	if delSeg == v.nseg && delSeg > 0 {
+		return "", false // AppendJoin writes "/"
+	}
+	if needQ && from < len(cur) {
+		canon, from = firstParam(canon, from, cur)
+	}
+	canon = append(canon, cur[from:]...)
+	if len(canon)-mark > urlnorm.DefaultMaxLength {
+		return "", false // the key writer reports it
+	}
+	next := bytesString(canon[mark:])
+	if next == cur {
+		// Assignments that join to the same text: apply returns cur, not kept.
+		return cur, true
+	}
+	// The tokens: those of the view, edited in place (the view of cur is not read again once
+	// apply returns another URL), become sc.next; the view takes sc.next's buffer, which
+	// normalizeFast gives back to it with the new tokens.
+	toks := whole
+	for e := range n {
+		if a := act[e]; a != nil && !a.del {
+			t := &toks[at[e]]
+			t.Value, t.Bare = a.val, false
+		}
+	}
+	if dels > 0 {
+		w, r := -1, 0
+		for e := range n {
+			if a := act[e]; a == nil || !a.del {
+				continue
+			}
+			i := int(at[e])
+			if w < 0 {
+				w = i
+			} else {
+				w += copy(toks[w:], toks[r:i])
+			}
+			r = i + 1
+		}
+		w += copy(toks[w:], toks[r:])
+		clear(toks[w:]) // no token left twice in the buffer
+		toks = toks[:w]
+		if delSeg > 0 {
+			nseg := int16(v.nseg - delSeg)
+			seg := toks[v.pathStart-delBefore:][:nseg]
+			for p := range seg {
+				seg[p].Pos, seg[p].RPos = int16(p+1), nseg-int16(p)
+			}
+		}
+		d := 0
+		for e := range n {
+			a := act[e]
+			if a == nil || !a.del {
+				continue
+			}
+			d++
+			if a.key.Part != urlnorm.PartQuery {
+				continue
+			}
+			// The occurrences of its name (that of the key) after a deleted parameter, from
+			// where the token after it is now, move down one.
+			for i := int(at[e]) + 1 - d; i < len(toks) && toks[i].Part == urlnorm.PartQuery; i++ {
+				if toks[i].Name == a.key.Name {
+					toks[i].Pos--
+				}
+			}
+		}
+	}
+	v.whole, sc.next = sc.next[:0], toks
+	sc.arena, sc.nextOK, sc.clean = canon, true, true
+	return next, true
+}
