@@ -885,20 +885,7 @@ func keyClean(orig, out []urlnorm.Token, ins []insertion) bool {
 		if t.Value == o.Value && t.Bare == o.Bare {
 			continue
 		}
-		switch t.Part {
-		case urlnorm.PartPath:
-			if !plainSegment(t.Value) {
-				return false
-			}
-		case urlnorm.PartHost:
-			if !plainHost(t.Value) {
-				return false
-			}
-		case urlnorm.PartScheme:
-			if t.Value != "http" && t.Value != "https" {
-				return false
-			}
-		default:
+		if !plainValue(t.Part, t.Value) {
 			return false
 		}
 	}
@@ -933,23 +920,10 @@ func keyCleanAt(orig, out []urlnorm.Token, ins []insertion, touched []int32) boo
 		if t.Value == o.Value && t.Bare == o.Bare {
 			continue
 		}
-		switch t.Part {
-		case urlnorm.PartPath:
-			if !plainSegment(t.Value) {
-				return false
-			}
-		case urlnorm.PartHost:
-			if !plainHost(t.Value) {
-				return false
-			}
-		case urlnorm.PartScheme:
-			if t.Value != "http" && t.Value != "https" {
-				return false
-			}
-			scheme = true
-		default:
+		if !plainValue(t.Part, t.Value) {
 			return false
 		}
+		scheme = scheme || t.Part == urlnorm.PartScheme
 	}
 	for _, x := range ins {
 		if x.tok.Part != urlnorm.PartPath || !plainSegment(x.tok.Value) {
@@ -966,6 +940,21 @@ func keyCleanAt(orig, out []urlnorm.Token, ins []insertion, touched []int32) boo
 		}
 	}
 	return true
+}
+
+// plainValue reports whether v, set as the value of a token of part p, leaves a key a key: a
+// path segment that plainSegment accepts, a host that plainHost accepts, or the scheme http or
+// https.
+func plainValue(p urlnorm.Part, v string) bool {
+	switch p {
+	case urlnorm.PartPath:
+		return plainSegment(v)
+	case urlnorm.PartHost:
+		return plainHost(v)
+	case urlnorm.PartScheme:
+		return v == "http" || v == "https"
+	}
+	return false
 }
 
 // plainSegment reports whether v is a path segment that a key keeps as it is: unreserved

@@ -45,20 +45,7 @@ func splicePlan(r *Rule) *splice {
 				return nil
 			}
 		case Assign:
-			switch k.Part {
-			case urlnorm.PartPath:
-				if !plainSegment(a.Value) {
-					return nil
-				}
-			case urlnorm.PartHost:
-				if !plainHost(a.Value) {
-					return nil
-				}
-			case urlnorm.PartScheme:
-				if a.Value != "http" && a.Value != "https" {
-					return nil
-				}
-			default:
+			if !plainValue(k.Part, a.Value) {
 				return nil
 			}
 		default:
