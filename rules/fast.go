@@ -1109,25 +1109,10 @@ func appendEdited(b []byte, cur string, v *view, out []urlnorm.Token, touched []
 			case urlnorm.PartQuery:
 				needQ = needQ || int(i) == v.queryAt
 			}
-		case urlnorm.PartScheme:
-			b = append(b, t.Value...)
-			b = append(b, "://"...)
-		case urlnorm.PartUserinfo:
-			b = append(b, t.Value...)
-			b = append(b, '@')
-		case urlnorm.PartHost:
-			b = append(b, t.Value...)
-		case urlnorm.PartPort:
-			b = append(b, ':')
-			b = append(b, t.Value...)
-		case urlnorm.PartPath:
-			b = append(b, '/')
-			b = append(b, t.Value...)
-		case urlnorm.PartFragment:
-			b = append(b, '#')
-			b = append(b, t.Value...)
-		default:
+		case urlnorm.PartQuery:
 			return b[:b0], out, false
+		default:
+			b = appendPartText(b, t.Part, t.Value)
 		}
 	}
 	if delSeg == v.nseg && delSeg > 0 {
@@ -1199,6 +1184,27 @@ func firstParam(b []byte, from int, cur string) ([]byte, int) {
 	return append(b, '?'), from + 1
 }
 
+// appendPartText appends v, the value of a whole token of part p (not a query parameter), with
+// the separator that urlnorm.AppendJoin writes beside it: the scheme's "://" after it, the
+// userinfo's "@" after it, the port's ":", a path segment's "/" and the fragment's "#" before it.
+func appendPartText(b []byte, p urlnorm.Part, v string) []byte {
+	switch p {
+	case urlnorm.PartScheme:
+		return append(append(b, v...), "://"...)
+	case urlnorm.PartUserinfo:
+		return append(append(b, v...), '@')
+	case urlnorm.PartHost:
+		return append(b, v...)
+	case urlnorm.PartPort:
+		return append(append(b, ':'), v...)
+	case urlnorm.PartPath:
+		return append(append(b, '/'), v...)
+	case urlnorm.PartFragment:
+		return append(append(b, '#'), v...)
+	}
+	return b
+}
+
 // textLen returns the length of what urlnorm.AppendJoin writes of the whole token t: its value
 // and the separator before or after it (a query parameter's "?" or "&", name and "=").
 func textLen(t *urlnorm.Token) int {
@@ -1237,25 +1243,13 @@ func (j *joiner) add(b []byte, dst []urlnorm.Token, t *urlnorm.Token) ([]byte, [
 	j.last = p
 	u := urlnorm.Token{Key: urlnorm.Key{Part: p}, Value: t.Value}
 	switch p {
-	case urlnorm.PartScheme:
-		b = append(b, t.Value...)
-		b = append(b, "://"...)
-	case urlnorm.PartUserinfo:
-		b = append(b, t.Value...)
-		b = append(b, '@')
-	case urlnorm.PartHost:
-		b = append(b, t.Value...)
-	case urlnorm.PartPort:
-		b = append(b, ':')
-		b = append(b, t.Value...)
 	case urlnorm.PartPath:
 		if j.nseg == 0 {
 			j.pathStart = len(dst)
 		}
 		j.nseg++
 		u.Pos = int16(j.nseg)
-		b = append(b, '/')
-		b = append(b, t.Value...)
+		b = appendPartText(b, p, t.Value)
 	case urlnorm.PartQuery:
 		if j.nq++; j.nq > scanParams {
 			return b, dst, false
@@ -1278,9 +1272,8 @@ func (j *joiner) add(b []byte, dst []urlnorm.Token, t *urlnorm.Token) ([]byte, [
 				u.Pos++
 			}
 		}
-	case urlnorm.PartFragment:
-		b = append(b, '#')
-		b = append(b, t.Value...)
+	default:
+		b = appendPartText(b, p, t.Value)
 	}
 	return b, append(dst, u), true
 }

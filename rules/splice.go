@@ -167,16 +167,7 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 			}
 			continue
 		}
-		switch t.Part {
-		case urlnorm.PartScheme:
-			canon = append(canon, a.val...)
-			canon = append(canon, "://"...)
-		case urlnorm.PartHost:
-			canon = append(canon, a.val...)
-		default: // a path segment
-			canon = append(canon, '/')
-			canon = append(canon, a.val...)
-		}
+		canon = appendPartText(canon, t.Part, a.val) // a scheme, a host or a path segment
 	}
 	if delSeg == v.nseg && delSeg > 0 {
 		return "", false // AppendJoin writes "/"
