@@ -78,18 +78,9 @@ func checkEditRefs(t testing.TB) *editCounts {
 // learned set with checkEditRefs.
 func TestEditsLearned(t *testing.T) {
 	s := loadLearned(t)
-	ls := loadDev(t, 0)
-	step := 1
-	if testing.Short() {
-		step = 10
-	}
 	n := checkEditRefs(t)
 	defer func() { checkEdits = nil }()
-	for i := 0; i < len(ls); i += step {
-		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
-			s.Normalize(u)
-		}
-	}
+	normalizeDev(t, s)
 	t.Logf("%d rewrites on whole tokens, %d keys, %d written by appendEdited", n.rewrites, n.clean, n.written)
 	if n.written == 0 || n.written == n.clean {
 		t.Errorf("%d rewrites written by appendEdited of %d keys: the test checks too little", n.written, n.clean)

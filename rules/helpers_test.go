@@ -319,3 +319,19 @@ func pairwise(u, v string, rng *rand.Rand) (Rule, bool) {
 	r.Stats = Stats{Coverage: 1 + rng.IntN(100), Precision: float64(rng.IntN(11)) / 10, Support: 1 + rng.IntN(5)}
 	return r, true
 }
+
+// normalizeDev runs s.Normalize on every dev URL and its noRulesURL variant (every 10th with
+// -short), for the tests whose hooks check what each call does.
+func normalizeDev(t *testing.T, s *Set) {
+	t.Helper()
+	ls := loadDev(t, 0)
+	step := 1
+	if testing.Short() {
+		step = 10
+	}
+	for i := 0; i < len(ls); i += step {
+		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
+			s.Normalize(u)
+		}
+	}
+}

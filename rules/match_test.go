@@ -367,18 +367,9 @@ func TestLearnedDeepLookup(t *testing.T) {
 // with the learned set.
 func TestTokenViewLearned(t *testing.T) {
 	s := loadLearned(t)
-	ls := loadDev(t, 0)
-	step := 1
-	if testing.Short() {
-		step = 10
-	}
 	built := checkViews(t, s)
 	defer func() { checkTokenView = nil }()
-	for i := 0; i < len(ls); i += step {
-		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
-			s.Normalize(u)
-		}
-	}
+	normalizeDev(t, s)
 	t.Logf("%d views built from tokens", *built)
 	if *built == 0 {
 		t.Error("no view built from tokens: the test checks nothing")
@@ -652,11 +643,6 @@ func TestLearnedKeyTokens(t *testing.T) {
 // through.
 func TestHostKeptLearned(t *testing.T) {
 	s := loadLearned(t)
-	ls := loadDev(t, 0)
-	step := 1
-	if testing.Short() {
-		step = 10
-	}
 	kept := 0
 	checkHostKept = func(s *Set, u string) {
 		kept++
@@ -665,11 +651,7 @@ func TestHostKeptLearned(t *testing.T) {
 		}
 	}
 	defer func() { checkHostKept = nil }()
-	for i := 0; i < len(ls); i += step {
-		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
-			s.Normalize(u)
-		}
-	}
+	normalizeDev(t, s)
 	t.Logf("%d rewritten URLs kept their host", kept)
 	if kept == 0 {
 		t.Error("no rewritten URL kept its host: the test checks nothing")

@@ -57,18 +57,9 @@ func checkSpliceRefs(t testing.TB) *spliceCounts {
 // variant) by the learned set with checkSpliceRefs.
 func TestSpliceLearned(t *testing.T) {
 	s := loadLearned(t)
-	ls := loadDev(t, 0)
-	step := 1
-	if testing.Short() {
-		step = 10
-	}
 	n := checkSpliceRefs(t)
 	defer func() { checkSplice = nil }()
-	for i := 0; i < len(ls); i += step {
-		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
-			s.Normalize(u)
-		}
-	}
+	normalizeDev(t, s)
 	t.Logf("%d rewrites by applySplice, %d changed the URL", n.calls, n.changed)
 	if n.changed == 0 {
 		t.Errorf("no URL changed by applySplice: the test checks too little")
