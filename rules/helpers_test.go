@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/undust/undust/internal/hostile"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -334,4 +335,22 @@ func normalizeDev(t *testing.T, s *Set) {
 			s.Normalize(u)
 		}
 	}
+}
+
+// ruleSets returns, for each size n, the rules of the rule file body gen(n) (a generator of
+// internal/hostile, read as a version 1 file without a bound on the rules), for the tests that
+// build sets of growing size.
+func ruleSets(t *testing.T, sizes []int, gen func(n int) string) map[int][]Rule {
+	t.Helper()
+	sets := map[int][]Rule{}
+	for _, n := range sizes {
+		s, err := Load(bytes.NewReader(hostile.RulesFileV1(gen(n))), &Options{MaxRules: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range s.Len() {
+			sets[n] = append(sets[n], s.Rule(i))
+		}
+	}
+	return sets
 }

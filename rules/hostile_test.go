@@ -296,16 +296,7 @@ func TestLinearBuild(t *testing.T) {
 		t.Skip("measures costs")
 	}
 	sizes := []int{1 << 9, 1 << 10, 1 << 11}
-	sets := map[int][]Rule{}
-	for _, n := range sizes {
-		s, err := Load(bytes.NewReader(hostile.RulesFileV1(hostile.DistinctKeyRules(n))), &Options{MaxRules: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range s.Len() {
-			sets[n] = append(sets[n], s.Rule(i))
-		}
-	}
+	sets := ruleSets(t, sizes, hostile.DistinctKeyRules)
 	noGC(t)
 	hostile.Linear(t, growth(sizes), func(n int) int {
 		if _, err := NewSet(sets[n], nil); err != nil {

@@ -402,16 +402,7 @@ func TestLinearSuccessors(t *testing.T) {
 		t.Skip("measures costs")
 	}
 	sizes := []int{1 << 10, 1 << 11, 1 << 12}
-	sets := map[int][]Rule{}
-	for _, n := range sizes {
-		s, err := Load(strings.NewReader(string(hostile.RulesFileV1(hostile.ExclusiveRules(n)))), &Options{MaxRules: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range s.Len() {
-			sets[n] = append(sets[n], s.Rule(i))
-		}
-	}
+	sets := ruleSets(t, sizes, hostile.ExclusiveRules)
 	noGC(t)
 	hostile.Linear(t, growth(sizes), func(n int) int {
 		s, err := NewSet(sets[n], &Options{Key: urlnorm.Crawler})
