@@ -265,3 +265,43 @@ func FuzzPlainHost(f *testing.F) {
 		}
 	})
 }
+
+// keyClean is keyCleanAt's reference: it reports whether the URL that the tokens out and the
+// insertions ins spell is its own key under tokenKeyFlags, given that orig, the tokens of a key
+// that out was copied from (token for token: a deleted token has Part 0), spell a key. It looks
+// at every token, where keyCleanAt looks at the touched ones; the rules are keyCleanAt's.
+func keyClean(orig, out []urlnorm.Token, ins []insertion) bool {
+	port := false
+	for i := range out {
+		t, o := &out[i], &orig[i]
+		if t.Part == 0 {
+			if o.Part == urlnorm.PartScheme || o.Part == urlnorm.PartHost {
+				return false
+			}
+			continue
+		}
+		if t.Part == urlnorm.PartPort {
+			port = true
+		}
+		if t.Value == o.Value && t.Bare == o.Bare {
+			continue
+		}
+		if !plainValue(t.Part, t.Value) {
+			return false
+		}
+	}
+	for _, x := range ins {
+		if x.tok.Part != urlnorm.PartPath || !plainSegment(x.tok.Value) {
+			return false
+		}
+	}
+	if port {
+		// A changed scheme could make the port its default; the check is not worth it.
+		for i := range out {
+			if out[i].Part == urlnorm.PartScheme && out[i].Value != orig[i].Value {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -23,13 +23,13 @@ import (
 //     (only past the filter), without reading the key again; the view takes the index trees of
 //     its host from what the filter found of it (hostWalk).
 //   - A rewritten URL that keeps a host with rules goes to the matcher without the filter.
-//   - A URL that a rule wrote and that is its own key token for token (keyClean) is matched
+//   - A URL that a rule wrote and that is its own key token for token (keyCleanAt) is matched
 //     against that rule's successors only (the rules that what the rule writes may match, see
 //     succ.go), not the index; with none that its tokens may meet, it is final before it has a
 //     view.
 //   - The host's deep-token split is made only when a deep key is read (view.deepTokens).
 //   - A rewritten URL is not tokenized again: its view is built from the tokens of the rewrite,
-//     renumbered (appendJoined, which writes the URL in the same pass), when keyClean shows that
+//     renumbered (appendJoined, which writes the URL in the same pass), when keyCleanAt shows that
 //     it is its own key, or from the tokens that urlnorm's key writer gives with its key
 //     (AppendKeyLayout and its AppendTokens) when it is keyed again; a view keeps the index trees of its host when
 //     the host is that of the view before.
@@ -818,7 +818,7 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 }
 
 // cleanSucc returns the successors of rule i, which has just rewritten the URL of sc.v, if the
-// rewrite took apply's keyClean path (the result's tokens are the rewritten ones), else nil.
+// rewrite took apply's keyCleanAt path (the result's tokens are the rewritten ones), else nil.
 func (s *Set) cleanSucc(sc *scratch, i int) *succList {
 	if s.succ == nil || !sc.clean || s.succ[i].full {
 		return nil
@@ -851,14 +851,15 @@ func tokensHost(toks []urlnorm.Token) string {
 	return ""
 }
 
-// tokenKeyFlags are the urlnorm flags whose effect keyClean knows: those of urlnorm.Crawler and
+// tokenKeyFlags are the urlnorm flags whose effect keyCleanAt knows: those of urlnorm.Crawler and
 // DropUserinfo. A set whose Key has another flag (FoldWWW, DropIndex, LowercasePath, ...) has
 // every rewritten URL keyed again from its text.
 const tokenKeyFlags = urlnorm.Crawler | urlnorm.DropUserinfo
 
-// keyClean reports whether the URL that the tokens out and the insertions ins spell is its own
+// keyCleanAt reports whether the URL that the tokens out and the insertions ins spell is its own
 // key under tokenKeyFlags, given that orig, the tokens of a key that out was copied from (token
-// for token: a deleted token has Part 0), spell a key. It answers false, "read it again", for
+// for token: a deleted token has Part 0), spell a key, and that touched lists every index where
+// out differs from orig: it looks at those tokens only. It answers false, "read it again", for
 // anything it does not check. A key stays a key when the changes are:
 //   - deleted port, userinfo, path segments or query parameters: what is left is canonical,
 //     and the query stays sorted;
@@ -869,44 +870,6 @@ const tokenKeyFlags = urlnorm.Crawler | urlnorm.DropUserinfo
 //
 // A query parameter set or added, a fragment, a port or a userinfo set are not checked: the
 // first may become a session id or an empty parameter, the others are rare.
-func keyClean(orig, out []urlnorm.Token, ins []insertion) bool {
-	port := false
-	for i := range out {
-		t, o := &out[i], &orig[i]
-		if t.Part == 0 {
-			if o.Part == urlnorm.PartScheme || o.Part == urlnorm.PartHost {
-				return false
-			}
-			continue
-		}
-		if t.Part == urlnorm.PartPort {
-			port = true
-		}
-		if t.Value == o.Value && t.Bare == o.Bare {
-			continue
-		}
-		if !plainValue(t.Part, t.Value) {
-			return false
-		}
-	}
-	for _, x := range ins {
-		if x.tok.Part != urlnorm.PartPath || !plainSegment(x.tok.Value) {
-			return false
-		}
-	}
-	if port {
-		// A changed scheme could make the port its default; the check is not worth it.
-		for i := range out {
-			if out[i].Part == urlnorm.PartScheme && out[i].Value != orig[i].Value {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// keyCleanAt is keyClean(orig, out, ins), given touched, indexes of out that include every one
-// where out differs from orig: it looks at those tokens only, not at every token of the URL.
 func keyCleanAt(orig, out []urlnorm.Token, ins []insertion, touched []int32) bool {
 	scheme := false // the scheme changed
 	for _, i := range touched {

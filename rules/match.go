@@ -761,7 +761,7 @@ func rewrite(c *crule, v *view, sc *scratch, whole bool) bool {
 		}
 	}
 	sc.joined = nil
-	*buf = out // keyClean reads the tokens; the next rewrite starts from (*buf)[:0]
+	*buf = out // keyCleanAt reads the tokens; the next rewrite starts from (*buf)[:0]
 	if !whole {
 		sc.outUsed = max(sc.outUsed, len(out))
 	}

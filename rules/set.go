@@ -87,7 +87,7 @@ type Set struct {
 	opts   Options
 	keyer  *urlnorm.Normalizer // urlnorm.New(opts.Key), if opts.Key is set
 	maxRw  int
-	// tokenKey says that the set's Key flags are ones that keyClean knows (tokenKeyFlags), so
+	// tokenKey says that the set's Key flags are ones that keyCleanAt knows (tokenKeyFlags), so
 	// that a rewrite whose tokens it passes needs no new key.
 	tokenKey bool
 	// succ has the successors of each rule (see succ.go), nil for a set without tokenKey.
@@ -223,7 +223,7 @@ type scratch struct {
 	// samePlace says that the tokens in next are at the places of those of v (apply edited them
 	// in place and deleted none): the next view keeps v's positions (view.indexSame).
 	samePlace bool
-	// clean says that the last rewrite that apply wrote took the keyClean path: its result's
+	// clean says that the last rewrite that apply wrote took the keyCleanAt path: its result's
 	// tokens, in next, are the rewritten ones renumbered (for Set.succ).
 	clean bool
 	// lay is the layout of the key in arena when layOK says so (Normalize and AppendNormalize
@@ -1171,7 +1171,7 @@ var checkEdits func(v *view, cur string, sc *scratch)
 //
 // In normalizeFast (sc.inArena), it also leaves the tokens of the URL it returns in sc.next, with
 // sc.nextOK set, when it knows them without reading the URL again: from the rewritten tokens
-// when keyClean says that the URL is its own key, from urlnorm's key writer when it keys the
+// when keyCleanAt says that the URL is its own key, from urlnorm's key writer when it keys the
 // URL again.
 func (s *Set) apply(sc *scratch, i int, cur string) (string, error) {
 	sc.nextOK, sc.samePlace = false, false

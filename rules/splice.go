@@ -74,7 +74,7 @@ func (s *Set) applySpliceChecked(sc *scratch, i int, cur string) (string, bool) 
 
 // applySplice is apply(sc, i, cur) for the rule c (rule i) with a splice, on whole tokens of a
 // set with tokenKey, in normalizeFast: the URL is written from cur and sc.v.whole, and its
-// tokens, as apply would write them on its keyClean path, are made of sc.v.whole in place and
+// tokens, as apply would write them on its keyCleanAt path, are made of sc.v.whole in place and
 // left in sc.next (sc.v.whole then holds sc.next's buffer: the view is not read again before
 // normalizeFast makes the next one from sc.next). ok is false, with
 // nothing changed, when the URL needs more than the plan knows: a token that an assignment

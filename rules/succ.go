@@ -13,7 +13,7 @@ import (
 // absent, a key it assigns has that value, a condition of i on a key that i leaves where it was
 // still holds. A rule j that one of those facts contradicts cannot match the rewritten URL, so
 // normalizeFast, after a rewrite by i whose result is its own key token for token (apply's
-// keyClean path: its tokens are the rewritten ones, renumbered, nothing keyed again), looks
+// keyCleanAt path: its tokens are the rewritten ones, renumbered, nothing keyed again), looks
 // only at the few rules left (i's successors) instead of walking the index again; when none is
 // left, the URL is final. Every fact is one that holds of every URL that i may write: what is
 // not certain (a deep token, a path key after a segment was inserted or deleted where the
@@ -633,7 +633,7 @@ func (s *Set) successor(kn *know, j int) (succ, bool) {
 }
 
 // indexSuccessors computes the successors of every rule (Set.succ) for the rewrites that
-// normalizeFast may take without the key writer: those of a set whose Key keyClean knows, by a
+// normalizeFast may take without the key writer: those of a set whose Key keyCleanAt knows, by a
 // rule that works on whole tokens.
 func (s *Set) indexSuccessors(twin []bool) {
 	s.succ = nil
@@ -671,7 +671,7 @@ func (s *Set) indexSuccessors(twin []bool) {
 		r := &s.rules[i]
 		l := &s.succ[i]
 		if !r.wholeOK {
-			continue // never a keyClean rewrite
+			continue // never a keyCleanAt rewrite
 		}
 		in := inputKnow(r)
 		if in.never {
