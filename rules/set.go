@@ -95,7 +95,8 @@ type Set struct {
 	succ    []succList
 	scratch sync.Pool
 	// spare is a scratch kept for the next call, cheaper to take and give back than scratch's
-	// (getScratch, keep); a call that finds it taken uses scratch.
+	// (getScratch, keep); a call that finds it taken uses scratch. Unlike the pool's, it lives
+	// as long as the set (or until ReadFrom), with buffers as large as the longest call's.
 	spare spareSlot
 }
 
@@ -710,6 +711,9 @@ func (s *Set) canonicalizer() Canonicalizer {
 	return defaultCanonicalizer
 }
 
+// getScratch takes a scratch for a call: the spare if it is free, else one of the pool's or a
+// new one. The call gives it back with putFast or putScratch (keep if it touched only arena and
+// lay).
 func (s *Set) getScratch() *scratch {
 	if s.spare.state.CompareAndSwap(spareFree, spareHeld) {
 		return s.spare.sc
