@@ -722,60 +722,25 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 	in := bytesString(sc.arena)
 	sc.inArena, sc.nextOK, sc.conv = true, false, sc.conv[:0]
 	cur := in
-	// succ, if not nil, has the successors of the rule that wrote cur without the key writer:
-	// the only rules that may match cur.
-	var succ *succList
-	for n := 0; ; n++ {
-		if succ != nil && s.final(succ, sc.next) {
-			return cur, nil // no rule can match what the last rule wrote
-		}
-		// A rewrite that keeps a host with rules may match again: only a new host needs the
-		// filter (not needed with successors, which know the rules of the host).
-		if n > 0 && succ == nil {
-			if sc.nextOK && sc.v.hostHas && tokensHost(sc.next) == sc.v.host {
-				if checkHostKept != nil {
-					checkHostKept(s, cur)
-				}
-			} else if !s.mayMatch(cur) {
-				return cur, nil // a rewrite to a host without rules, often
-			}
-		}
-		if n > 0 && sc.nextOK {
-			// apply knows the tokens of cur: no need to tokenize it.
-			sc.v.whole, sc.next = sc.next, sc.v.whole
-			sc.nextOK = false
-			if sc.samePlace {
-				sc.samePlace = false
-				sc.v.indexSame(s)
-			} else {
-				sc.v.indexTokens(s)
-			}
-			if checkTokenView != nil {
-				checkTokenView(&sc.v, cur)
-			}
-		} else if n == 0 && sc.layOK {
-			// The key's layout gives its tokens without reading it again.
-			var err error
-			if sc.v.whole, err = sc.lay.AppendTokens(sc.v.whole[:0], cur); err != nil {
-				return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
-			}
-			sc.v.indexTokens(s)
-			if checkTokenView != nil {
-				checkTokenView(&sc.v, cur)
-			}
-		} else if err := sc.v.load(cur, s); err != nil {
+	// The view of the first URL: with the key's layout, its tokens without reading it again.
+	if sc.layOK {
+		var err error
+		if sc.v.whole, err = sc.lay.AppendTokens(sc.v.whole[:0], cur); err != nil {
 			return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
 		}
-		var i, k int
-		if succ != nil {
-			if k = s.matchSucc(&sc.v, succ.ents, 0); k >= 0 {
-				i = int(succ.ents[k].j)
-			} else {
-				i = -1
-			}
-		} else {
-			i = s.match(&sc.v)
+		sc.v.indexTokens(s)
+		if checkTokenView != nil {
+			checkTokenView(&sc.v, cur)
 		}
+	} else if err := sc.v.load(cur, s); err != nil {
+		return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
+	}
+	// i is the rule that matches cur, k its position among succ's entries if succ is not nil:
+	// the successors of the rule that wrote cur without the key writer, the only rules that may
+	// match cur.
+	i, k := s.match(&sc.v), 0
+	var succ *succList
+	for n := 0; ; n++ {
 		if i < 0 {
 			return cur, nil
 		}
@@ -814,6 +779,44 @@ func (s *Set) normalizeFast(sc *scratch, u string) (string, error) {
 			sc.chain = append(sc.chain, cur)
 		}
 		cur = next
+		if succ != nil {
+			if s.final(succ, sc.next) {
+				return cur, nil // no rule can match what the last rule wrote
+			}
+		} else if sc.nextOK && sc.v.hostHas && tokensHost(sc.next) == sc.v.host {
+			// A rewrite that keeps a host with rules may match again: only a new host needs
+			// the filter (not needed with successors, which know the rules of the host).
+			if checkHostKept != nil {
+				checkHostKept(s, cur)
+			}
+		} else if !s.mayMatch(cur) {
+			return cur, nil // a rewrite to a host without rules, often
+		}
+		if sc.nextOK {
+			// apply knows the tokens of cur: no need to tokenize it.
+			sc.v.whole, sc.next = sc.next, sc.v.whole
+			sc.nextOK = false
+			if sc.samePlace {
+				sc.samePlace = false
+				sc.v.indexSame(s)
+			} else {
+				sc.v.indexTokens(s)
+			}
+			if checkTokenView != nil {
+				checkTokenView(&sc.v, cur)
+			}
+		} else if err := sc.v.load(cur, s); err != nil {
+			return cur, &Error{Op: "normalize", Input: strings.Clone(cur), Err: err}
+		}
+		if succ != nil {
+			if k = s.matchSucc(&sc.v, succ.ents, 0); k >= 0 {
+				i = int(succ.ents[k].j)
+			} else {
+				i = -1
+			}
+		} else {
+			i = s.match(&sc.v)
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/undust/undust/deeptoken"
@@ -93,7 +94,29 @@ type Set struct {
 	// succ has the successors of each rule (see succ.go), nil for a set without tokenKey.
 	succ    []succList
 	scratch sync.Pool
+	// spare is a scratch kept for the next call, cheaper to take and give back than scratch's
+	// (getScratch, keep); a call that finds it taken uses scratch. Unlike the pool's, it lives
+	// as long as the set (or until ReadFrom), with buffers as large as the longest call's.
+	spare spareSlot
 }
+
+// spareSlot is a scratch that one call at a time holds: the call that moves state from
+// spareFree (or spareNone, making sc) to spareHeld owns sc until it sets state back to
+// spareFree. It is on a cache line of its own, so that taking and giving it back disturbs no
+// core's copy of the set's other fields.
+type spareSlot struct {
+	_     [64]byte
+	state atomic.Uint32
+	sc    *scratch
+	_     [48]byte
+}
+
+// The states of a spareSlot.
+const (
+	spareNone = iota // no scratch yet
+	spareFree
+	spareHeld
+)
 
 // crule is a rule compiled for matching: its context has the Equal conditions first.
 type crule struct {
@@ -230,6 +253,8 @@ type scratch struct {
 	// with a Key), so that normalizeFast makes the first view's tokens from it.
 	lay   urlnorm.KeyLayout
 	layOK bool
+	// spare says that the scratch is its set's spare (Set.spare), given back there.
+	spare bool
 }
 
 // NewSet builds a Set from rules. It copies them, rejects an invalid one with an *Error
@@ -686,7 +711,23 @@ func (s *Set) canonicalizer() Canonicalizer {
 	return defaultCanonicalizer
 }
 
+// getScratch takes a scratch for a call: the spare if it is free, else one of the pool's or a
+// new one. The call gives it back with putFast or putScratch (keep if it touched only arena and
+// lay).
 func (s *Set) getScratch() *scratch {
+	if s.spare.state.CompareAndSwap(spareFree, spareHeld) {
+		return s.spare.sc
+	}
+	return s.otherScratch()
+}
+
+// otherScratch is getScratch when the spare is not free: it makes the spare if there is none
+// yet, else takes a scratch from the pool.
+func (s *Set) otherScratch() *scratch {
+	if s.spare.state.CompareAndSwap(spareNone, spareHeld) {
+		s.spare.sc = &scratch{spare: true}
+		return s.spare.sc
+	}
 	if sc, ok := s.scratch.Get().(*scratch); ok {
 		return sc
 	}
@@ -720,6 +761,15 @@ func (s *Set) putScratch(sc *scratch) {
 	clear(sc.chain)
 	sc.chain = sc.chain[:0]
 	sc.all = sc.all[:0]
+	s.keep(sc)
+}
+
+// keep gives sc back for a later call: to the spare if it is the spare, else to the pool.
+func (s *Set) keep(sc *scratch) {
+	if sc.spare {
+		s.spare.state.Store(spareFree)
+		return
+	}
 	s.scratch.Put(sc)
 }
 
@@ -744,13 +794,15 @@ func (s *Set) putFast(sc *scratch) {
 	if sc.v.oneBy != nil {
 		sc.v.one, sc.v.oneOf, sc.v.oneBy = sc.v.one[:0], urlnorm.Token{}, nil
 	}
-	s.scratch.Put(sc)
+	s.keep(sc)
 }
 
 // dropScratch forgets the scratches kept for later calls, whose views may hold index trees of
 // the set's content before ReadFrom replaced it.
 func (s *Set) dropScratch() {
 	s.scratch = sync.Pool{}
+	s.spare.state.Store(spareNone)
+	s.spare.sc = nil
 }
 
 // match returns the index of the rule of highest precedence whose scope and context hold in v,
@@ -966,24 +1018,28 @@ func (s *Set) Normalize(u string) (string, error) {
 		}
 		return s.normalizeScratch(u)
 	}
-	// The key goes into a buffer on the stack: a URL that no rule can match costs the key (with
-	// its layout) and mayMatchLayout, and a string only if the key is not u itself.
-	var stack [512]byte
-	var lay urlnorm.KeyLayout
-	b, err := s.keyer.AppendKeyLayout(stack[:0], u, &lay)
+	// The key goes straight into the arena of a scratch (the URLs of the call are written there
+	// after it): a URL that no rule can match costs the key (with its layout), mayMatchLayout
+	// and taking and giving back the scratch, and a string only if the key is not u itself.
+	sc := s.getScratch()
+	b, err := s.keyer.AppendKeyLayout(sc.arena[:0], u, &sc.lay)
+	sc.arena = b
 	if err != nil {
+		s.keep(sc) // nothing else of sc was touched
 		return u, &Error{Op: "key", Input: u, Err: err}
 	}
-	var w hostWalk
-	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchLayout(k, &lay, &w) {
+	sc.v.walk = hostWalk{}
+	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchLayout(k, &sc.lay, &sc.v.walk) {
+		sc.v.walk.ok = false
 		if k == u {
+			s.keep(sc)
 			return u, nil
 		}
-		return string(b), nil
+		out := string(b)
+		s.keep(sc)
+		return out, nil
 	}
-	sc := s.getScratch()
-	sc.arena = append(sc.arena[:0], b...)
-	sc.lay, sc.layOK, sc.v.walk = lay, true, w
+	sc.layOK = true
 	return s.finish(sc, u)
 }
 
