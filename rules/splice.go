@@ -76,13 +76,31 @@ func (s *Set) applySpliceChecked(sc *scratch, i int, cur string) (string, bool) 
 // set with tokenKey, in normalizeFast: the URL is written from cur and sc.v.whole, and its
 // tokens, as apply would write them on its keyCleanAt path, are made of sc.v.whole in place and
 // left in sc.next (sc.v.whole then holds sc.next's buffer: the view is not read again before
-// normalizeFast makes the next one from sc.next). ok is false, with
-// nothing changed, when the URL needs more than the plan knows: a token that an assignment
+// normalizeFast makes the next one from sc.next), with sc.samePlace set when none is deleted.
+// ok is false, with nothing changed, when the URL needs more than the plan knows: a token that an assignment
 // sets is absent (it would be inserted), two actions meet the same token, a changed scheme
 // with a port, every path segment deleted, a result longer than a key.
 func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool) {
 	v := &sc.v
 	whole := v.whole
+	sc.nextOK = false
+	if acts := c.splice.acts; len(acts) == 1 {
+		// Half the splices: one action, no order to find.
+		a := &acts[0]
+		i := a.find(v)
+		switch {
+		case i < 0:
+			if a.del {
+				return cur, true
+			}
+			return "", false
+		case !a.del && whole[i].Value == a.val && !whole[i].Bare:
+			return cur, true
+		case a.key.Part == urlnorm.PartScheme && v.hasPort():
+			return "", false
+		}
+		return s.spliceOne(sc, cur, i, a)
+	}
 	// The tokens the actions change, by index, in order; nop ones (an assignment of the
 	// value the token has) are kept too, so that no two actions meet one token unseen.
 	var at [maxSpliceActs]int32
@@ -91,7 +109,7 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 	scheme := false
 	for ai := range c.splice.acts {
 		a := &c.splice.acts[ai]
-		i := v.tokenAt(a.key)
+		i := a.find(v)
 		if i < 0 {
 			if a.del {
 				continue
@@ -114,17 +132,18 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 		at[j], act[j] = int32(i), a
 		n++
 	}
-	sc.nextOK = false
 	if edits == 0 {
 		return cur, true
 	}
-	if scheme {
-		// A changed scheme could make the port its default (see keyCleanAt).
-		for i := range min(len(whole), 4) {
-			if whole[i].Part == urlnorm.PartPort {
-				return "", false
-			}
+	if scheme && v.hasPort() {
+		return "", false // a changed scheme could make the port its default (see keyCleanAt)
+	}
+	if edits == 1 {
+		e := 0
+		for act[e] == nil {
+			e++
 		}
+		return s.spliceOne(sc, cur, int(at[e]), act[e])
 	}
 	// The URL: the bytes of cur from one changed token to the next, and the set tokens
 	// written again, or left out.
@@ -238,6 +257,140 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 		}
 	}
 	v.whole, sc.next = sc.next[:0], toks
+	sc.arena, sc.nextOK, sc.clean, sc.samePlace = canon, true, true, dels == 0
+	return next, true
+}
+
+// spliceOne is applySplice when one action, a, changes the URL: it deletes or sets token i of
+// the view. The tokens after a deleted one move down by one in place; the positions of the
+// tokens that a set changes stay, and sc.samePlace says so.
+func (s *Set) spliceOne(sc *scratch, cur string, i int, a *spliceAct) (_ string, ok bool) {
+	v := &sc.v
+	whole := v.whole
+	t := &whole[i]
+	part := t.Part
+	if a.del && part == urlnorm.PartPath && v.nseg == 1 {
+		return "", false // AppendJoin writes "/"
+	}
+	off := textOffset(whole, i, len(cur))
+	end := off + textLen(t)
+	if off < 0 || end > len(cur) {
+		return "", false
+	}
+	canon, mark := sc.arena, len(sc.arena)
+	canon = append(canon, cur[:off]...)
+	rest := cur[end:]
+	switch {
+	case !a.del:
+		canon = appendPartText(canon, part, a.val) // a scheme, a host or a path segment
+	case i == v.queryAt && rest != "" && rest[0] == '&':
+		// The first query parameter deleted: the next one starts the query.
+		canon, rest = append(canon, '?'), rest[1:]
+	}
+	canon = append(canon, rest...)
+	if len(canon)-mark > urlnorm.DefaultMaxLength {
+		return "", false // the key writer reports it
+	}
+	next := bytesString(canon[mark:])
+	if next == cur {
+		return cur, true // not kept
+	}
+	if !a.del {
+		t.Value, t.Bare = a.val, false
+		sc.samePlace = true
+	} else {
+		name := t.Name
+		last := len(whole) - 1
+		copy(whole[i:], whole[i+1:])
+		whole[last] = urlnorm.Token{} // no token left twice in the buffer
+		whole = whole[:last]
+		switch part {
+		case urlnorm.PartPath:
+			nseg := int16(v.nseg - 1)
+			seg := whole[v.pathStart:][:nseg]
+			for p := range seg {
+				seg[p].Pos, seg[p].RPos = int16(p+1), nseg-int16(p)
+			}
+		case urlnorm.PartQuery:
+			// The later occurrences of its name move down one.
+			for j := i; j < len(whole) && whole[j].Part == urlnorm.PartQuery; j++ {
+				if whole[j].Name == name {
+					whole[j].Pos--
+				}
+			}
+		}
+	}
+	v.whole, sc.next = sc.next[:0], whole
 	sc.arena, sc.nextOK, sc.clean = canon, true, true
 	return next, true
+}
+
+// textOffset returns the byte offset of token i of whole in the URL of n bytes that
+// urlnorm.AppendJoin writes of whole, from the lengths of the tokens before it or after it,
+// whichever are fewer; it is negative if the tokens do not fit in n bytes.
+func textOffset(whole []urlnorm.Token, i, n int) int {
+	if i <= len(whole)/2 {
+		off := 0
+		for k := range i {
+			off += textLen(&whole[k])
+		}
+		return off
+	}
+	for k := i; k < len(whole); k++ {
+		n -= textLen(&whole[k])
+	}
+	return n
+}
+
+// find returns v.tokenAt(a.key), the index in v.whole of the token of a's key, or -1, without
+// copying the key, and without a call for the parts other than the query and the fragment.
+func (a *spliceAct) find(v *view) int {
+	k := &a.key
+	w := v.whole
+	switch k.Part {
+	case urlnorm.PartScheme:
+		if len(w) > 0 && w[0].Part == urlnorm.PartScheme {
+			return 0
+		}
+		return -1
+	case urlnorm.PartHost:
+		return v.hostAt
+	case urlnorm.PartPort:
+		if i := v.hostAt + 1; v.hostAt >= 0 && i < len(w) && w[i].Part == urlnorm.PartPort {
+			return i
+		}
+		return -1
+	case urlnorm.PartUserinfo:
+		if i := v.hostAt - 1; i >= 0 && w[i].Part == urlnorm.PartUserinfo {
+			return i
+		}
+		return -1
+	case urlnorm.PartPath:
+		if k.Pos != 0 {
+			if int(k.Pos) > v.nseg || (k.RPos != 0 && int(k.Pos)+int(k.RPos) != v.nseg+1) {
+				return -1
+			}
+			return v.pathStart + int(k.Pos) - 1
+		}
+		if k.RPos != 0 && int(k.RPos) <= v.nseg {
+			return v.pathStart + v.nseg - int(k.RPos)
+		}
+		return -1
+	}
+	return v.tokenAt(*k)
+}
+
+// hasPort reports whether the URL of v has a port: right after the host in its tokens, or
+// within the first four without a host.
+func (v *view) hasPort() bool {
+	w := v.whole
+	if h := v.hostAt; h >= 0 {
+		return h+1 < len(w) && w[h+1].Part == urlnorm.PartPort
+	}
+	for i := range min(len(w), 4) {
+		if w[i].Part == urlnorm.PartPort {
+			return true
+		}
+	}
+	return false
 }

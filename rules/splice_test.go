@@ -66,8 +66,8 @@ func TestSpliceLearned(t *testing.T) {
 	}
 }
 
-// TestSpliceGenerated checks applySplice with checkSpliceRefs, and Normalize against the
-// reference path, on hand-made URLs (repeated query names, a single parameter or segment, a
+// TestSpliceGenerated checks applySplice with checkSpliceRefs, the views made of the tokens it
+// leaves with checkViews, and Normalize against the reference path, on hand-made URLs (repeated query names, a single parameter or segment, a
 // port) by hand-made deletions and assignments of every token, and by random rules
 // (randomRules) on them and on dev URLs.
 func TestSpliceGenerated(t *testing.T) {
@@ -116,7 +116,9 @@ func TestSpliceGenerated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkViews(t, s)
 		fast, ferr := s.Normalize(u)
+		checkTokenView = nil
 		ref, rerr := s.normalizeRef(u)
 		if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
 			t.Fatalf("Normalize(%q) = %q, %v; reference %q, %v\nrules:\n%v", u, fast, ferr, ref, rerr, rs)
