@@ -816,6 +816,21 @@ func (sc *scratch) convert(c Conversion, v string) string {
 	if !sc.inArena || c == NoConversion {
 		return c.convert(v)
 	}
+	i := convertAt(c, v)
+	if i == len(v) {
+		return v
+	}
+	start := len(sc.conv)
+	sc.conv = append(sc.conv, v...)
+	b := sc.conv[start:]
+	for ; i < len(b); i++ {
+		b[i] = convertByte(c, i, b[i])
+	}
+	return bytesString(b)
+}
+
+// convertAt returns the index of the first byte of v that conversion c changes, or len(v).
+func convertAt(c Conversion, v string) int {
 	i := 0
 	switch c {
 	case Lower:
@@ -833,16 +848,7 @@ func (sc *scratch) convert(c Conversion, v string) string {
 			}
 		}
 	}
-	if i == len(v) {
-		return v
-	}
-	start := len(sc.conv)
-	sc.conv = append(sc.conv, v...)
-	b := sc.conv[start:]
-	for ; i < len(b); i++ {
-		b[i] = convertByte(c, i, b[i])
-	}
-	return bytesString(b)
+	return i
 }
 
 // convertByte is what conversion c makes of byte x at index i of a value.

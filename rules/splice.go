@@ -12,6 +12,9 @@ import (
 // copies the key's bytes around the tokens it changes and the view's tokens around them, once.
 type splice struct {
 	acts []spliceAct
+	// conv, if not NoConversion, is the rule's one action instead of acts: a Convert of the
+	// whole path by Lower or Upper (spliceConv).
+	conv Conversion
 }
 
 // spliceAct is one action of a splice: the token of key is deleted, or set to val.
@@ -29,9 +32,13 @@ const maxSpliceActs = 8
 // inserts, copies or converts, has a deep key or the whole path, deletes the scheme or the
 // host, or sets anything but a path segment to a plainSegment, the host to a plainHost or the
 // scheme to http or https (the changes after which keyCleanAt says that a key stays a key).
+// A rule whose one action converts the whole path by Lower or Upper has a splice too.
 func splicePlan(r *Rule) *splice {
 	if len(r.Transform) == 0 || len(r.Transform) > maxSpliceActs {
 		return nil
+	}
+	if a := &r.Transform[0]; len(r.Transform) == 1 && a.Op == Convert && a.Key == wholePath && (a.Conv == Lower || a.Conv == Upper) {
+		return &splice{conv: a.Conv}
 	}
 	p := &splice{acts: make([]spliceAct, 0, len(r.Transform))}
 	for _, a := range r.Transform {
@@ -84,6 +91,9 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 	v := &sc.v
 	whole := v.whole
 	sc.nextOK = false
+	if c.splice.conv != NoConversion {
+		return s.spliceConv(sc, cur, c.splice.conv)
+	}
 	if acts := c.splice.acts; len(acts) == 1 {
 		// Half the splices: one action, no order to find.
 		a := &acts[0]
@@ -393,4 +403,69 @@ func (v *view) hasPort() bool {
 		}
 	}
 	return false
+}
+
+// spliceConv is applySplice for a plan that converts the whole path by conv (Lower or Upper): the
+// URL is cur with the bytes of the path segments that conv changes converted, and those segments'
+// tokens take their new values from it. ok is false, with nothing changed, for a changed segment
+// that is not a plainSegment (the key writer must read it again), more than 64 segments, or a
+// URL longer than a key.
+func (s *Set) spliceConv(sc *scratch, cur string, conv Conversion) (_ string, ok bool) {
+	v := &sc.v
+	if v.nseg == 0 {
+		return cur, true
+	}
+	if v.nseg > 64 {
+		return "", false
+	}
+	seg := v.whole[v.pathStart:][:v.nseg]
+	var changed uint64 // bit k: conv changes segment k
+	first := -1
+	for k := range seg {
+		val := seg[k].Value
+		if convertAt(conv, val) == len(val) {
+			continue
+		}
+		if !plainSegment(val) {
+			return "", false
+		}
+		changed |= 1 << k
+		if first < 0 {
+			first = k
+		}
+	}
+	if first < 0 {
+		return cur, true
+	}
+	off := textOffset(v.whole, v.pathStart+first, len(cur))
+	if off < 0 || len(cur) > urlnorm.DefaultMaxLength {
+		return "", false
+	}
+	// The segments from the first changed one, in the URL: a check before anything is written.
+	end := off
+	for k := first; k < len(seg); k++ {
+		end += 1 + len(seg[k].Value)
+	}
+	if end > len(cur) {
+		return "", false
+	}
+	canon, mark := sc.arena, len(sc.arena)
+	canon = append(canon, cur...)
+	b := canon[mark:]
+	for k := first; k < len(seg); k++ {
+		t := &seg[k]
+		start := off + 1 // after the "/"
+		off = start + len(t.Value)
+		if changed&(1<<k) == 0 {
+			continue
+		}
+		x := b[start:off]
+		for j := range x {
+			x[j] = convertByte(conv, j, x[j])
+		}
+		t.Value = bytesString(x)
+	}
+	v.whole, sc.next = sc.next[:0], v.whole
+	sc.arena, sc.nextOK, sc.clean, sc.samePlace = canon, true, true, true
+	return bytesString(b), true
 }
