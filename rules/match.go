@@ -841,12 +841,12 @@ func convertAt(c Conversion, v string) int {
 		for i < len(v) && (v[i] < 'a' || 'z' < v[i]) {
 			i++
 		}
-	default:
-		for ; i < len(v); i++ {
-			if x := convertByte(c, i, v[i]); x != v[i] {
-				break
-			}
+	case LowerFirst, UpperFirst:
+		if v == "" || convertByte(c, 0, v[0]) == v[0] {
+			return len(v)
 		}
+	default:
+		return len(v)
 	}
 	return i
 }

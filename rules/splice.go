@@ -13,7 +13,7 @@ import (
 type splice struct {
 	acts []spliceAct
 	// conv, if not NoConversion, is the rule's one action instead of acts: a Convert of the
-	// whole path by Lower or Upper (spliceConv).
+	// whole path (spliceConv).
 	conv Conversion
 }
 
@@ -32,12 +32,12 @@ const maxSpliceActs = 8
 // inserts, copies or converts, has a deep key or the whole path, deletes the scheme or the
 // host, or sets anything but a path segment to a plainSegment, the host to a plainHost or the
 // scheme to http or https (the changes after which keyCleanAt says that a key stays a key).
-// A rule whose one action converts the whole path by Lower or Upper has a splice too.
+// A rule whose one action converts the whole path has a splice too.
 func splicePlan(r *Rule) *splice {
 	if len(r.Transform) == 0 || len(r.Transform) > maxSpliceActs {
 		return nil
 	}
-	if a := &r.Transform[0]; len(r.Transform) == 1 && a.Op == Convert && a.Key == wholePath && (a.Conv == Lower || a.Conv == Upper) {
+	if a := &r.Transform[0]; len(r.Transform) == 1 && a.Op == Convert && a.Key == wholePath && a.Conv != NoConversion {
 		return &splice{conv: a.Conv}
 	}
 	p := &splice{acts: make([]spliceAct, 0, len(r.Transform))}
@@ -405,13 +405,19 @@ func (v *view) hasPort() bool {
 	return false
 }
 
-// spliceConv is applySplice for a plan that converts the whole path by conv (Lower or Upper): the
-// URL is cur with the bytes of the path segments that conv changes converted, and those segments'
-// tokens take their new values from it. ok is false, with nothing changed, for a changed segment
-// that is not a plainSegment (the key writer must read it again), more than 64 segments, or a
-// URL longer than a key.
+// spliceConv is applySplice for a plan that converts the whole path by conv: the URL is cur with
+// the bytes of the path segments that conv changes converted, and those segments' tokens take
+// their new values from it. ok is false, with nothing changed, for a changed segment that is not
+// a plainSegment (the key writer must read it again), more than 64 segments, a URL longer than a
+// key, or a conversion of each segment's first letter (LowerFirst, UpperFirst) where the host's
+// patterns split the URL: rewrite then converts the first letter of each deep token, where a
+// whole token's is not enough (see crule.wholeOK). Where they do not, the deep tokens are the
+// whole ones, and the URL is the same as rewrite's, which the key writer reads again.
 func (s *Set) spliceConv(sc *scratch, cur string, conv Conversion) (_ string, ok bool) {
 	v := &sc.v
+	if v.split && conv != Lower && conv != Upper {
+		return "", false
+	}
 	if v.nseg == 0 {
 		return cur, true
 	}
