@@ -91,10 +91,12 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 	v := &sc.v
 	whole := v.whole
 	sc.nextOK = false
-	if c.splice.conv != NoConversion {
-		return s.spliceConv(sc, cur, c.splice.conv)
+	p := c.splice
+	if p.conv != NoConversion {
+		return s.spliceConv(sc, cur, p.conv)
 	}
-	if acts := c.splice.acts; len(acts) == 1 {
+	acts := p.acts
+	if len(acts) == 1 {
 		// Half the splices: one action, no order to find.
 		a := &acts[0]
 		i := a.find(v)
@@ -117,8 +119,8 @@ func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool)
 	var act [maxSpliceActs]*spliceAct
 	n, edits := 0, 0
 	scheme := false
-	for ai := range c.splice.acts {
-		a := &c.splice.acts[ai]
+	for ai := range acts {
+		a := &acts[ai]
 		i := a.find(v)
 		if i < 0 {
 			if a.del {
