@@ -7,9 +7,10 @@ import (
 )
 
 // A splice is the plan of a rule whose actions each delete one whole token or assign one a
-// literal that a key keeps as it is, made when the set is built (splicePlan), so that apply
-// rewrites a URL by it (applySplice) without the general rewrite: it finds each action's token,
-// copies the key's bytes around the tokens it changes and the view's tokens around them, once.
+// literal that a key keeps as it is, or whose one action converts the whole path, made when the
+// set is built (splicePlan), so that apply rewrites a URL by it (applySplice) without the general
+// rewrite: it finds each action's token, copies the key's bytes around the tokens it changes and
+// the view's tokens around them, once.
 type splice struct {
 	acts []spliceAct
 	// conv, if not NoConversion, is the rule's one action instead of acts: a Convert of the
@@ -37,7 +38,10 @@ func splicePlan(r *Rule) *splice {
 	if len(r.Transform) == 0 || len(r.Transform) > maxSpliceActs {
 		return nil
 	}
-	if a := &r.Transform[0]; len(r.Transform) == 1 && a.Op == Convert && a.Key == wholePath && a.Conv != NoConversion {
+	if a := &r.Transform[0]; len(r.Transform) == 1 && a.Op == Convert && a.Key == wholePath {
+		if a.Conv == NoConversion {
+			return nil
+		}
 		return &splice{conv: a.Conv}
 	}
 	p := &splice{acts: make([]spliceAct, 0, len(r.Transform))}
@@ -84,9 +88,10 @@ func (s *Set) applySpliceChecked(sc *scratch, i int, cur string) (string, bool) 
 // tokens, as apply would write them on its keyCleanAt path, are made of sc.v.whole in place and
 // left in sc.next (sc.v.whole then holds sc.next's buffer: the view is not read again before
 // normalizeFast makes the next one from sc.next), with sc.samePlace set when none is deleted.
-// ok is false, with nothing changed, when the URL needs more than the plan knows: a token that an assignment
-// sets is absent (it would be inserted), two actions meet the same token, a changed scheme
-// with a port, every path segment deleted, a result longer than a key.
+// ok is false, with nothing changed, when the URL needs more than the plan knows: a token that
+// an assignment sets is absent (it would be inserted), two actions meet the same token, a
+// changed scheme with a port, every path segment deleted, a result longer than a key (and, for
+// a conversion, what spliceConv declines).
 func (s *Set) applySplice(sc *scratch, c *crule, cur string) (_ string, ok bool) {
 	v := &sc.v
 	whole := v.whole
