@@ -136,8 +136,9 @@ func TestEditsRandom(t *testing.T) {
 	}
 }
 
-// TestTokenAt checks view.tokenAt against a scan of the tokens (sameToken) for keys of every part,
-// in the keys of dev URLs and of URLs with a userinfo, a port and a fragment.
+// TestTokenAt checks view.tokenAt, and spliceAct.find, against a scan of the tokens (sameToken)
+// for keys of every part, in the keys of dev URLs and of URLs with a userinfo, a port, a fragment
+// and more query parameters than linearQuery.
 func TestTokenAt(t *testing.T) {
 	s := loadLearned(t)
 	urls := []string{
@@ -145,6 +146,7 @@ func TestTokenAt(t *testing.T) {
 		"http://u@h.example/#",
 		"http://h.example:81/?",
 		"https://h.example/a/",
+		"http://h.example/a?" + strings.Repeat("w=1&x=2&", linearQuery) + "y",
 	}
 	for i, l := range loadDev(t, 0) {
 		if i%50 == 0 {
@@ -179,6 +181,10 @@ func TestTokenAt(t *testing.T) {
 				want := slices.IndexFunc(v.whole, func(t urlnorm.Token) bool { return sameToken(t.Key, key) })
 				if got := v.tokenAt(key); got != want {
 					t.Fatalf("tokenAt(%v) in %q = %d, the scan gives %d", key, x, got, want)
+				}
+				a := spliceAct{key: key}
+				if got := a.find(&v); got != want {
+					t.Fatalf("find of %v in %q = %d, the scan gives %d", key, x, got, want)
 				}
 				if want >= 0 {
 					found[key.Part]++

@@ -816,23 +816,7 @@ func (sc *scratch) convert(c Conversion, v string) string {
 	if !sc.inArena || c == NoConversion {
 		return c.convert(v)
 	}
-	i := 0
-	switch c {
-	case Lower:
-		for i < len(v) && (v[i] < 'A' || 'Z' < v[i]) {
-			i++
-		}
-	case Upper:
-		for i < len(v) && (v[i] < 'a' || 'z' < v[i]) {
-			i++
-		}
-	default:
-		for ; i < len(v); i++ {
-			if x := convertByte(c, i, v[i]); x != v[i] {
-				break
-			}
-		}
-	}
+	i := convertAt(c, v)
 	if i == len(v) {
 		return v
 	}
@@ -843,6 +827,28 @@ func (sc *scratch) convert(c Conversion, v string) string {
 		b[i] = convertByte(c, i, b[i])
 	}
 	return bytesString(b)
+}
+
+// convertAt returns the index of the first byte of v that conversion c changes, or len(v).
+func convertAt(c Conversion, v string) int {
+	i := 0
+	switch c {
+	case Lower:
+		for i < len(v) && (v[i] < 'A' || 'Z' < v[i]) {
+			i++
+		}
+	case Upper:
+		for i < len(v) && (v[i] < 'a' || 'z' < v[i]) {
+			i++
+		}
+	case LowerFirst, UpperFirst:
+		if v == "" || convertByte(c, 0, v[0]) == v[0] {
+			return len(v)
+		}
+	default:
+		return len(v)
+	}
+	return i
 }
 
 // convertByte is what conversion c makes of byte x at index i of a value.

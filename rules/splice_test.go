@@ -39,7 +39,9 @@ func checkSpliceRefs(t testing.TB) *spliceCounts {
 		if next == cur {
 			return
 		}
-		if !ref.clean || !sc.clean {
+		// A rule that rewrite applies to deep tokens (a conversion of each segment's first
+		// letter) has its result keyed again: the URL and its tokens are compared.
+		if !ref.clean && s.rules[i].wholeOK || !sc.clean {
 			t.Fatalf("rule %v on %q to %q: applySplice clean %v, applyRewrite %v", s.rules[i].Rule, cur, next, sc.clean, ref.clean)
 		}
 		if !slices.Equal(ref.next, sc.next) {
@@ -66,10 +68,11 @@ func TestSpliceLearned(t *testing.T) {
 	}
 }
 
-// TestSpliceGenerated checks applySplice with checkSpliceRefs, and Normalize against the
-// reference path, on hand-made URLs (repeated query names, a single parameter or segment, a
-// port) by hand-made deletions and assignments of every token, and by random rules
-// (randomRules) on them and on dev URLs.
+// TestSpliceGenerated checks applySplice with checkSpliceRefs, the views made of the tokens it
+// leaves with checkViews, and Normalize against the reference path, on hand-made URLs (repeated
+// query names, a single parameter or segment, a port, upper-case and escaped segments) by
+// hand-made deletions and assignments of every token and conversions of the path, with and
+// without deep-token patterns, and by random rules (randomRules) on them and on dev URLs.
 func TestSpliceGenerated(t *testing.T) {
 	urls := []string{
 		"http://h.example/a/b/c?a=1&a=2&b=3&a=4&a",
@@ -80,7 +83,11 @@ func TestSpliceGenerated(t *testing.T) {
 		"http://h.example/a?a=1",
 		"http://h.example:81/a/b?a=1&b=2",
 		"http://h.example/x/y/z/index.html?a=1&b=2&b=3&b=4",
+		"http://h.example/A/b/Cd/e?X=Y#F",
+		"http://h.example/a%C3%A9B/Cd/e.HTML/",
+		"http://h.example/ab-Cd/E_f-G",
 	}
+	hands := len(urls)
 	for i, l := range loadDev(t, 0) {
 		if i%211 == 0 {
 			urls = append(urls, l.URL)
@@ -92,6 +99,7 @@ func TestSpliceGenerated(t *testing.T) {
 	}
 	del := func(k urlnorm.Key) Action { return Action{Key: k, Op: Delete} }
 	set := func(k urlnorm.Key, v string) Action { return Action{Key: k, Op: Assign, Value: v} }
+	conv := func(c Conversion) Action { return Action{Key: wholePath, Op: Convert, Conv: c} }
 	scheme, host := urlnorm.Key{Part: urlnorm.PartScheme}, urlnorm.Key{Part: urlnorm.PartHost}
 	port, user := urlnorm.Key{Part: urlnorm.PartPort}, urlnorm.Key{Part: urlnorm.PartUserinfo}
 	hand := [][]Action{
@@ -108,23 +116,32 @@ func TestSpliceGenerated(t *testing.T) {
 		{set(host, "g.example"), del(port), del(user)}, {set(host, "h.example")},
 		{set(scheme, "http"), set(host, "g.example"), del(port), del(user), set(path(1, 0), "m"), del(path(2, 0))},
 		{del(port)}, {del(user)}, {del(urlnorm.Key{Part: urlnorm.PartFragment})},
+		{conv(Lower)}, {conv(Upper)}, {conv(LowerFirst)}, {conv(Lower), del(path(1, 0))},
 	}
 	n := checkSpliceRefs(t)
 	defer func() { checkSplice = nil }()
-	check := func(u string, rs []Rule) {
-		s, err := NewSet(rs, &Options{Key: urlnorm.Crawler})
+	check := func(u string, rs []Rule, pat Patterns) {
+		opts := &Options{Key: urlnorm.Crawler}
+		if pat != nil {
+			opts.Patterns = map[string]Patterns{"h.example": pat}
+		}
+		s, err := NewSet(rs, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkViews(t, s)
 		fast, ferr := s.Normalize(u)
+		checkTokenView = nil
 		ref, rerr := s.normalizeRef(u)
 		if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
 			t.Fatalf("Normalize(%q) = %q, %v; reference %q, %v\nrules:\n%v", u, fast, ferr, ref, rerr, rs)
 		}
 	}
-	for _, u := range urls[:8] {
+	for _, u := range urls[:hands] {
 		for _, acts := range hand {
-			check(u, []Rule{{Scope: Scope{Host: "h.example"}, Transform: acts}})
+			check(u, []Rule{{Scope: Scope{Host: "h.example"}, Transform: acts}}, nil)
+			// Deep tokens: a first letter after a "-" is one that LowerFirst converts.
+			check(u, []Rule{{Scope: Scope{Host: "h.example"}, Transform: acts}}, &splitter{seps: "-_."})
 		}
 	}
 	rng := rand.New(rand.NewPCG(23, 0))
@@ -140,7 +157,7 @@ func TestSpliceGenerated(t *testing.T) {
 			for i := range seed {
 				seed[i] = byte(rng.Uint32())
 			}
-			check(u, randomRules(&byteSource{b: seed}, host, toks))
+			check(u, randomRules(&byteSource{b: seed}, host, toks), nil)
 		}
 	}
 	t.Logf("%d rewrites by applySplice, %d changed the URL", n.calls, n.changed)
