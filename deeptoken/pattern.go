@@ -572,10 +572,60 @@ func (sc *scratch) appendDeep(dst []urlnorm.Token, root *node, t urlnorm.Token) 
 // A Splitter splits tokens one at a time, with working memory of its own: for a caller that
 // needs the deep tokens of one token of a URL (the one that a rule reads, say), not those of
 // every token, and that should not pay AppendSplit's take of working memory from a pool for
-// each. Its zero value is ready to use. A Splitter is not safe for concurrent use; it keeps
-// nothing of the tokens it splits. It is about 3 KB: keep it with other reused buffers.
+// each. Its zero value is ready to use. A Splitter is not safe for concurrent use. It remembers
+// the splits of the last short tokens it split, by their bytes and their pattern tree, so that
+// a token split again (the same id in the next URL of a site) is not walked again; it keeps no
+// reference to the tokens it is given, nor to their memory. It is about 9 KB: keep it with
+// other reused buffers.
 type Splitter struct {
-	sc scratch
+	sc   scratch
+	memo [memoSize]memoEnt
+	// memoHits counts the tokens found in memo, for tests.
+	memoHits int
+}
+
+// memoSize is the number of slots of a Splitter's memory, a power of two; memoLen is the
+// longest value it remembers, which covers the ids and file names that rules read.
+const (
+	memoSize = 64
+	memoLen  = 32
+)
+
+// memoEnt is a token value split by the tree root: its bytes, as memoKey packs them (and all of
+// them if it is longer than 16), and the ends of its deep tokens. A value is filed in the slot
+// of its hash.
+type memoEnt struct {
+	root   *node // nil: an unused slot
+	w0, w1 uint64
+	n      uint8 // the value's length
+	m      uint8 // the number of deep tokens; 0 if the value is not split
+	val    [memoLen]byte
+	ends   [memoLen]uint8
+}
+
+// memoKey packs a value v of 1 to memoLen bytes into two words which, with its length, are all
+// of it up to 16 bytes: its first and last 8 bytes (which overlap below 16 bytes), its first
+// and last 4 in w0 (below 8 bytes), or its first, middle and last byte (below 4).
+func memoKey(v string) (w0, w1 uint64) {
+	n := len(v)
+	switch {
+	case n >= 8:
+		return le64(v), le64(v[n-8:])
+	case n >= 4:
+		return le32(v) | le32(v[n-4:])<<32, 0
+	}
+	return uint64(v[0]) | uint64(v[n/2])<<8 | uint64(v[n-1])<<16, 0
+}
+
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func le32(s string) uint64 {
+	_ = s[3]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
 }
 
 // AppendToken appends to dst the deep tokens of t by p, exactly as p.AppendSplit(dst,
@@ -589,5 +639,49 @@ func (s *Splitter) AppendToken(dst []urlnorm.Token, p *Patterns, t urlnorm.Token
 	if root == nil {
 		return append(dst, t)
 	}
-	return s.sc.appendDeep(dst, root, t)
+	v := t.Value
+	if len(v) == 0 || len(v) > memoLen {
+		return s.sc.appendDeep(dst, root, t)
+	}
+	w0, w1 := memoKey(v)
+	h := (w0 ^ w1*0x9e3779b97f4a7c15 ^ uint64(len(v))) * 0xff51afd7ed558ccd
+	e := &s.memo[h>>58%memoSize]
+	if e.root == root && e.w0 == w0 && e.w1 == w1 && int(e.n) == len(v) && (len(v) <= 16 || string(e.val[:len(v)]) == v) {
+		s.memoHits++
+		return appendEnds(dst, t, e.ends[:e.m])
+	}
+	sc := &s.sc
+	us, spans := leaf(root, v, sc.ubuf[:0], sc.sbuf[:0], sc.tbuf[:0])
+	e.root, e.w0, e.w1, e.n, e.m = root, w0, w1, uint8(len(v)), 0
+	if len(v) > 16 {
+		copy(e.val[:], v)
+	}
+	if len(spans) >= 2 {
+		e.m = uint8(len(spans))
+		for i, sp := range spans {
+			e.ends[i] = uint8(us[sp.b-1].end)
+		}
+	}
+	return appendEnds(dst, t, e.ends[:e.m])
+}
+
+// appendEnds appends to dst the deep tokens of t whose values end at ends, or t itself if ends
+// has fewer than two.
+func appendEnds(dst []urlnorm.Token, t urlnorm.Token, ends []uint8) []urlnorm.Token {
+	m := len(ends)
+	if m < 2 {
+		return append(dst, t)
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, m)[:n+m]
+	out := dst[n:]
+	start := 0
+	for i, end := range ends {
+		d := &out[i]
+		*d = t
+		d.Sub, d.RSub = int16(i+1), int16(m-i)
+		d.Value = t.Value[start:end]
+		start = int(end)
+	}
+	return dst
 }
