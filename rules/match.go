@@ -278,9 +278,18 @@ func sameToken(t, k urlnorm.Key) bool {
 	return true
 }
 
-// sameDeep reports whether a deep token with key t is the one that the deep key k addresses.
+// sameDeep reports whether a deep token with key t is the one that the deep key k addresses:
+// t.Sub != 0, sameToken(t, k), and t's deep-token indexes are those that k gives. It is written
+// out, deep-token indexes first, so that it is inlined (with sameToken's call it is not, and
+// its callers copy two Keys for each call).
 func sameDeep(t, k urlnorm.Key) bool {
-	return t.Sub != 0 && sameToken(t, k) && (k.Sub == 0 || t.Sub == k.Sub) && (k.RSub == 0 || t.RSub == k.RSub)
+	if t.Sub == 0 || t.Part != k.Part || k.Sub != 0 && t.Sub != k.Sub || k.RSub != 0 && t.RSub != k.RSub {
+		return false
+	}
+	if k.Part == urlnorm.PartPath {
+		return (k.Pos == 0 || t.Pos == k.Pos) && (k.RPos == 0 || t.RPos == k.RPos)
+	}
+	return k.Part != urlnorm.PartQuery || t.Pos == k.Pos && t.Name == k.Name
 }
 
 // tokenAt returns the index in v.whole of the whole token of key k (no deep-token index, not
