@@ -215,30 +215,26 @@ func ords(ord, cnt int) (int16, int16) {
 	return a, b
 }
 
-// selected reports whether unit i of us, the ord-th of the cnt candidates in star gap, is one of
-// the node's selected anchors.
-func (n *node) selected(s string, us []unit, i int, gap int32, ord, cnt int) bool {
+// anchorAt tells whether unit i of us, a candidate in star gap, is one of the node's selected
+// anchors: anywhere in its star, or at the positions among the star's candidates whose
+// bits pos has (bit maxOrd+k for position k, as ords gives them), which refine checks, so that
+// it counts a star's candidates only for an anchor with a position.
+func (n *node) anchorAt(s string, us []unit, i int, gap int32) (anywhere bool, pos uint32) {
 	u := us[i]
-	l := int(u.end - u.start)
-	if l < n.minLen || l > n.maxLen {
-		return false
-	}
-	c := s[u.start]
-	if n.first[c>>6]&(1<<(c&63)) == 0 {
-		return false
-	}
 	specs := n.specsOf(s[u.start:u.end])
 	if len(specs) == 0 {
-		return false
+		return false, 0
 	}
 	pre, post := preDelim(s, us, i), postDelim(s, us, i)
-	a, b := ords(ord, cnt)
 	for _, sp := range specs {
-		if sp.gap == gap && sp.pre == pre && sp.post == post && (sp.pos == 0 || sp.pos == a || sp.pos == b) {
-			return true
+		if sp.gap == gap && sp.pre == pre && sp.post == post {
+			if sp.pos == 0 {
+				return true, 0
+			}
+			pos |= 1 << (sp.pos + maxOrd)
 		}
 	}
-	return false
+	return false, pos
 }
 
 // refine appends to dst the alignment of a token to the child pattern that the node's selected
@@ -247,32 +243,51 @@ func (n *node) selected(s string, us []unit, i int, gap int32, ord, cnt int) boo
 // characters around it, and what is left of the star between literals stays a star. It reports
 // whether any anchor was found (if not, the result equals spans).
 func (n *node) refine(dst []span, s string, us []unit, spans []span) ([]span, bool) {
+	if len(us) < 2 {
+		return append(dst, spans...), false // a token of one unit has no candidate anchor
+	}
 	found := false
 	gap := int32(0)
+	minLen, maxLen, first := int32(n.minLen), int32(n.maxLen), &n.first
 	for _, sp := range spans {
-		if !sp.star {
+		if !sp.star || !n.hasGap(gap) {
 			dst = append(dst, sp)
-			continue
-		}
-		if !n.hasGap(gap) {
-			dst = append(dst, sp)
-			gap++
-			continue
-		}
-		cnt := 0
-		for i := sp.a; i < sp.b; i++ {
-			if candidate(us, int(i)) {
-				cnt++
+			if sp.star {
+				gap++
 			}
+			continue
 		}
-		run, ord := sp.a, 0
+		run, ord, cnt := sp.a, 0, -1 // cnt: the star's candidates, counted when needed
 		for i := sp.a; i < sp.b; i++ {
-			if !candidate(us, int(i)) {
+			u := &us[i]
+			if u.kind == kindDelim {
 				continue
 			}
 			ord++
-			if !n.selected(s, us, int(i), gap, ord, cnt) {
+			// The quick filter of the node's anchors: their lengths and first bytes.
+			if l := u.end - u.start; l < minLen || l > maxLen {
 				continue
+			}
+			if c := s[u.start]; first[c>>6]&(1<<(c&63)) == 0 {
+				continue
+			}
+			anywhere, pos := n.anchorAt(s, us, int(i), gap)
+			if !anywhere {
+				if pos == 0 {
+					continue
+				}
+				if cnt < 0 {
+					cnt = ord - 1
+					for j := i; j < sp.b; j++ {
+						if us[j].kind != kindDelim {
+							cnt++
+						}
+					}
+				}
+				a, b := ords(ord, cnt)
+				if pos&(1<<(a+maxOrd)|1<<(b+maxOrd)) == 0 {
+					continue
+				}
 			}
 			found = true
 			lo, hi := i, i+1
