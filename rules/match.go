@@ -250,17 +250,22 @@ func (v *view) deepTokens() []urlnorm.Token {
 // oneToken returns the deep tokens of whole[i] (the token itself if p does not split it), what
 // deepTokens would give for it, splitting it alone: a URL whose rules read the deep tokens of one
 // token does not pay for splitting the others. It keeps the last token split, which the view
-// of the next URL of the call, with the same patterns, may read again.
+// of the next URL of the call, with the same patterns, may read again. It is inlined: most
+// calls read the token that the call before read in the same view.
 func (v *view) oneToken(p *deeptoken.Patterns, i int) []urlnorm.Token {
-	if i == v.oneAt && v.oneGen == v.gen && v.oneBy == p {
-		return v.one
+	if i != v.oneAt || v.oneGen != v.gen || v.oneBy != p {
+		v.splitOne(p, i)
 	}
+	return v.one
+}
+
+// splitOne makes v.one the deep tokens of whole[i] for oneToken.
+func (v *view) splitOne(p *deeptoken.Patterns, i int) {
 	if t := &v.whole[i]; v.oneBy != p || t.Value != v.oneOf.Value || *t != v.oneOf {
 		v.one = v.splitter.AppendToken(v.one[:0], p, *t)
 		v.oneOf, v.oneBy = *t, p
 	}
 	v.oneAt, v.oneGen = i, v.gen
-	return v.one
 }
 
 // sameToken reports whether a token with key t is the token (or a deep token of the token)
