@@ -663,7 +663,7 @@ func (s *Splitter) AppendToken(dst []urlnorm.Token, p *Patterns, t urlnorm.Token
 	e := &s.memo[h>>58%memoSize]
 	if e.root == root && e.w0 == w0 && e.w1 == w1 && int(e.n) == len(v) && (len(v) <= 16 || string(e.val[:len(v)]) == v) {
 		s.memoHits++
-		return appendEnds(dst, t, e.ends[:e.m])
+		return appendEnds(dst, &t, e.ends[:e.m])
 	}
 	sc := &s.sc
 	us, spans := leaf(root, v, sc.ubuf[:0], sc.sbuf[:0], sc.tbuf[:0])
@@ -677,26 +677,28 @@ func (s *Splitter) AppendToken(dst []urlnorm.Token, p *Patterns, t urlnorm.Token
 			e.ends[i] = uint8(us[sp.b-1].end)
 		}
 	}
-	return appendEnds(dst, t, e.ends[:e.m])
+	return appendEnds(dst, &t, e.ends[:e.m])
 }
 
 // appendEnds appends to dst the deep tokens of t whose values end at ends, or t itself if ends
 // has fewer than two.
-func appendEnds(dst []urlnorm.Token, t urlnorm.Token, ends []uint8) []urlnorm.Token {
+func appendEnds(dst []urlnorm.Token, t *urlnorm.Token, ends []uint8) []urlnorm.Token {
 	m := len(ends)
 	if m < 2 {
-		return append(dst, t)
+		return append(dst, *t)
 	}
 	n := len(dst)
 	dst = slices.Grow(dst, m)[:n+m]
 	out := dst[n:]
-	start := 0
-	for i, end := range ends {
+	ends = ends[:len(out)]
+	v, start := t.Value, 0
+	for i := range out {
+		end := int(ends[i])
 		d := &out[i]
-		*d = t
+		*d = *t
 		d.Sub, d.RSub = int16(i+1), int16(m-i)
-		d.Value = t.Value[start:end]
-		start = int(end)
+		d.Value = v[start:end]
+		start = end
 	}
 	return dst
 }
