@@ -294,3 +294,66 @@ func TestSplitterAppendSplit(t *testing.T) {
 		t.Error("no token split: the test checks nothing")
 	}
 }
+
+// TestSplitterMemo checks a Splitter's memory of the tokens it split on tokens that it could
+// take for one another: the same bytes under two keys with different trees, values of the same
+// length and the same first and last 8 bytes (which the memory's fingerprint holds) that differ
+// in the middle, values of every length around the fingerprint's and the memory's bounds, and
+// more distinct values than it has slots. Each is split twice, among the others, and compared
+// with AppendSplit, which has no memory.
+func TestSplitterMemo(t *testing.T) {
+	p, err := ParsePatterns([]byte("key path 1\nnode 0 *\nanchor 0 0 - - x\nnode 1 * - x - *\n" +
+		"key path 2\nnode 0 *\nanchor 0 1 ^ - x\nnode 1 x - *\n" +
+		"key query =q\nnode 0 *\nanchor 0 0 - - y\nnode 1 * - y - *\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := urlnorm.Key{Part: urlnorm.PartPath, Pos: 1, RPos: 1}
+	query := urlnorm.Key{Part: urlnorm.PartQuery, Name: "q", Pos: 1}
+	var vals []string
+	for _, mid := range []string{"x", "y", "z", "xx", "yx"} {
+		for n := range 20 {
+			for _, side := range []string{"", "abcdefgh"} {
+				vals = append(vals, side+strings.Repeat("a", n)+"-"+mid+"-"+strings.Repeat("b", n/2)+side)
+			}
+		}
+	}
+	// Short values, of which the fingerprint holds three bytes (or four and four), and
+	// values whose first and last 8 bytes are those of a value of another length.
+	vals = append(vals, "x", "x-", "-x", "x-a", "xba", "x-ab", "xb-a", "x-a-b", "x-x-x-x-", "x-x-x-x-x-", "x-x-x-x-x-x-")
+	var toks []urlnorm.Token
+	for _, v := range vals {
+		toks = append(toks, urlnorm.Token{Key: path, Value: v}, urlnorm.Token{Key: query, Value: v})
+		path2 := urlnorm.Token{Key: path, Value: v}
+		path2.Pos = 2
+		toks = append(toks, path2)
+	}
+	var sp Splitter
+	var one []urlnorm.Token
+	split := 0
+	for round := range 4 {
+		for i, tok := range toks {
+			// Round 0 goes through the tokens in order, round 1 backwards, round 2 in pairs of
+			// a token and one far away, round 3 through those of each key in turn.
+			switch round {
+			case 1:
+				tok = toks[len(toks)-1-i]
+			case 2:
+				tok = toks[i/2+i%2*len(toks)/2]
+			case 3:
+				tok = toks[i%len(vals)*3+i/len(vals)]
+			}
+			want := p.AppendSplit(nil, []urlnorm.Token{tok})
+			one = sp.AppendToken(one[:0], p, tok)
+			if diff := cmp.Diff(want, one); diff != "" {
+				t.Fatalf("round %d: Splitter.AppendToken(%v %q) mismatch (-AppendSplit +got):\n%s", round, tok.Key, tok.Value, diff)
+			}
+			if len(want) > 1 {
+				split++
+			}
+		}
+	}
+	if split == 0 || sp.memoHits == 0 {
+		t.Errorf("%d tokens split, %d found in memory: the test checks nothing", split, sp.memoHits)
+	}
+}

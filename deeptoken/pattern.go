@@ -215,30 +215,26 @@ func ords(ord, cnt int) (int16, int16) {
 	return a, b
 }
 
-// selected reports whether unit i of us, the ord-th of the cnt candidates in star gap, is one of
-// the node's selected anchors.
-func (n *node) selected(s string, us []unit, i int, gap int32, ord, cnt int) bool {
+// anchorAt tells whether unit i of us, a candidate in star gap, is one of the node's selected
+// anchors: anywhere in its star, or at the positions among the star's candidates whose
+// bits pos has (bit maxOrd+k for position k, as ords gives them), which refine checks, so that
+// it counts a star's candidates only for an anchor with a position.
+func (n *node) anchorAt(s string, us []unit, i int, gap int32) (anywhere bool, pos uint32) {
 	u := us[i]
-	l := int(u.end - u.start)
-	if l < n.minLen || l > n.maxLen {
-		return false
-	}
-	c := s[u.start]
-	if n.first[c>>6]&(1<<(c&63)) == 0 {
-		return false
-	}
 	specs := n.specsOf(s[u.start:u.end])
 	if len(specs) == 0 {
-		return false
+		return false, 0
 	}
 	pre, post := preDelim(s, us, i), postDelim(s, us, i)
-	a, b := ords(ord, cnt)
 	for _, sp := range specs {
-		if sp.gap == gap && sp.pre == pre && sp.post == post && (sp.pos == 0 || sp.pos == a || sp.pos == b) {
-			return true
+		if sp.gap == gap && sp.pre == pre && sp.post == post {
+			if sp.pos == 0 {
+				return true, 0
+			}
+			pos |= 1 << (sp.pos + maxOrd)
 		}
 	}
-	return false
+	return false, pos
 }
 
 // refine appends to dst the alignment of a token to the child pattern that the node's selected
@@ -247,32 +243,51 @@ func (n *node) selected(s string, us []unit, i int, gap int32, ord, cnt int) boo
 // characters around it, and what is left of the star between literals stays a star. It reports
 // whether any anchor was found (if not, the result equals spans).
 func (n *node) refine(dst []span, s string, us []unit, spans []span) ([]span, bool) {
+	if len(us) < 2 {
+		return append(dst, spans...), false // a token of one unit has no candidate anchor
+	}
 	found := false
 	gap := int32(0)
+	minLen, maxLen, first := int32(n.minLen), int32(n.maxLen), &n.first
 	for _, sp := range spans {
-		if !sp.star {
+		if !sp.star || !n.hasGap(gap) {
 			dst = append(dst, sp)
-			continue
-		}
-		if !n.hasGap(gap) {
-			dst = append(dst, sp)
-			gap++
-			continue
-		}
-		cnt := 0
-		for i := sp.a; i < sp.b; i++ {
-			if candidate(us, int(i)) {
-				cnt++
+			if sp.star {
+				gap++
 			}
+			continue
 		}
-		run, ord := sp.a, 0
+		run, ord, cnt := sp.a, 0, -1 // cnt: the star's candidates, counted when needed
 		for i := sp.a; i < sp.b; i++ {
-			if !candidate(us, int(i)) {
+			u := &us[i]
+			if u.kind == kindDelim {
 				continue
 			}
 			ord++
-			if !n.selected(s, us, int(i), gap, ord, cnt) {
+			// The quick filter of the node's anchors: their lengths and first bytes.
+			if l := u.end - u.start; l < minLen || l > maxLen {
 				continue
+			}
+			if c := s[u.start]; first[c>>6]&(1<<(c&63)) == 0 {
+				continue
+			}
+			anywhere, pos := n.anchorAt(s, us, int(i), gap)
+			if !anywhere {
+				if pos == 0 {
+					continue
+				}
+				if cnt < 0 {
+					cnt = ord - 1
+					for j := i; j < sp.b; j++ {
+						if us[j].kind != kindDelim {
+							cnt++
+						}
+					}
+				}
+				a, b := ords(ord, cnt)
+				if pos&(1<<(a+maxOrd)|1<<(b+maxOrd)) == 0 {
+					continue
+				}
 			}
 			found = true
 			lo, hi := i, i+1
@@ -572,10 +587,60 @@ func (sc *scratch) appendDeep(dst []urlnorm.Token, root *node, t urlnorm.Token) 
 // A Splitter splits tokens one at a time, with working memory of its own: for a caller that
 // needs the deep tokens of one token of a URL (the one that a rule reads, say), not those of
 // every token, and that should not pay AppendSplit's take of working memory from a pool for
-// each. Its zero value is ready to use. A Splitter is not safe for concurrent use; it keeps
-// nothing of the tokens it splits. It is about 3 KB: keep it with other reused buffers.
+// each. Its zero value is ready to use. A Splitter is not safe for concurrent use. It remembers
+// the splits of the last short tokens it split, by their bytes and their pattern tree, so that
+// a token split again (the same id in the next URL of a site) is not walked again; it keeps no
+// reference to the tokens it is given, nor to their memory. It is about 9 KB: keep it with
+// other reused buffers.
 type Splitter struct {
-	sc scratch
+	sc   scratch
+	memo [memoSize]memoEnt
+	// memoHits counts the tokens found in memo, for tests.
+	memoHits int
+}
+
+// memoSize is the number of slots of a Splitter's memory, a power of two; memoLen is the
+// longest value it remembers, which covers the ids and file names that rules read.
+const (
+	memoSize = 64
+	memoLen  = 32
+)
+
+// memoEnt is a token value split by the tree root: its bytes, as memoKey packs them (and all of
+// them if it is longer than 16), and the ends of its deep tokens. A value is filed in the slot
+// of its hash.
+type memoEnt struct {
+	root   *node // nil: an unused slot
+	w0, w1 uint64
+	n      uint8 // the value's length
+	m      uint8 // the number of deep tokens; 0 if the value is not split
+	val    [memoLen]byte
+	ends   [memoLen]uint8
+}
+
+// memoKey packs a value v of 1 to memoLen bytes into two words which, with its length, are all
+// of it up to 16 bytes: its first and last 8 bytes (which overlap below 16 bytes), its first
+// and last 4 in w0 (below 8 bytes), or its first, middle and last byte (below 4).
+func memoKey(v string) (w0, w1 uint64) {
+	n := len(v)
+	switch {
+	case n >= 8:
+		return le64(v), le64(v[n-8:])
+	case n >= 4:
+		return le32(v) | le32(v[n-4:])<<32, 0
+	}
+	return uint64(v[0]) | uint64(v[n/2])<<8 | uint64(v[n-1])<<16, 0
+}
+
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func le32(s string) uint64 {
+	_ = s[3]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
 }
 
 // AppendToken appends to dst the deep tokens of t by p, exactly as p.AppendSplit(dst,
@@ -589,5 +654,51 @@ func (s *Splitter) AppendToken(dst []urlnorm.Token, p *Patterns, t urlnorm.Token
 	if root == nil {
 		return append(dst, t)
 	}
-	return s.sc.appendDeep(dst, root, t)
+	v := t.Value
+	if len(v) == 0 || len(v) > memoLen {
+		return s.sc.appendDeep(dst, root, t)
+	}
+	w0, w1 := memoKey(v)
+	h := (w0 ^ w1*0x9e3779b97f4a7c15 ^ uint64(len(v))) * 0xff51afd7ed558ccd
+	e := &s.memo[h>>58%memoSize]
+	if e.root == root && e.w0 == w0 && e.w1 == w1 && int(e.n) == len(v) && (len(v) <= 16 || string(e.val[:len(v)]) == v) {
+		s.memoHits++
+		return appendEnds(dst, &t, e.ends[:e.m])
+	}
+	sc := &s.sc
+	us, spans := leaf(root, v, sc.ubuf[:0], sc.sbuf[:0], sc.tbuf[:0])
+	e.root, e.w0, e.w1, e.n, e.m = root, w0, w1, uint8(len(v)), 0
+	if len(v) > 16 {
+		copy(e.val[:], v)
+	}
+	if len(spans) >= 2 {
+		e.m = uint8(len(spans))
+		for i, sp := range spans {
+			e.ends[i] = uint8(us[sp.b-1].end)
+		}
+	}
+	return appendEnds(dst, &t, e.ends[:e.m])
+}
+
+// appendEnds appends to dst the deep tokens of t whose values end at ends, or t itself if ends
+// has fewer than two.
+func appendEnds(dst []urlnorm.Token, t *urlnorm.Token, ends []uint8) []urlnorm.Token {
+	m := len(ends)
+	if m < 2 {
+		return append(dst, *t)
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, m)[:n+m]
+	out := dst[n:]
+	ends = ends[:len(out)]
+	v, start := t.Value, 0
+	for i := range out {
+		end := int(ends[i])
+		d := &out[i]
+		*d = *t
+		d.Sub, d.RSub = int16(i+1), int16(m-i)
+		d.Value = v[start:end]
+		start = end
+	}
+	return dst
 }

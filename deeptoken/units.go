@@ -38,6 +38,14 @@ func classOf(c byte) uint8 {
 	return kindDelim
 }
 
+// classes is classOf as a table, for appendUnits.
+var classes = func() (t [256]uint8) {
+	for c := range t {
+		t[c] = classOf(byte(c))
+	}
+	return t
+}()
+
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
@@ -49,7 +57,7 @@ func isHex(c byte) bool {
 func appendUnits(dst []unit, s string) []unit {
 	for i := 0; i < len(s); {
 		c := s[i]
-		k := classOf(c)
+		k := classes[c]
 		j := i + 1
 		switch k {
 		case kindDelim:
@@ -57,19 +65,19 @@ func appendUnits(dst []unit, s string) []unit {
 				j = i + 3
 			}
 		case kindUpper:
-			if j < len(s) && classOf(s[j]) == kindLower && (i == 0 || classOf(s[i-1]) != kindLower) {
+			if j < len(s) && classes[s[j]] == kindLower && (i == 0 || classes[s[i-1]] != kindLower) {
 				k = kindCap
-				for j < len(s) && classOf(s[j]) == kindLower {
+				for j < len(s) && classes[s[j]] == kindLower {
 					j++
 				}
 				break
 			}
 			// An uppercase run stops before the capital of a following word: "HTMLParser".
-			for j < len(s) && classOf(s[j]) == kindUpper && !(j+1 < len(s) && classOf(s[j+1]) == kindLower) {
+			for j < len(s) && classes[s[j]] == kindUpper && !(j+1 < len(s) && classes[s[j+1]] == kindLower) {
 				j++
 			}
 		default:
-			for j < len(s) && classOf(s[j]) == k {
+			for j < len(s) && classes[s[j]] == k {
 				j++
 			}
 		}

@@ -250,17 +250,22 @@ func (v *view) deepTokens() []urlnorm.Token {
 // oneToken returns the deep tokens of whole[i] (the token itself if p does not split it), what
 // deepTokens would give for it, splitting it alone: a URL whose rules read the deep tokens of one
 // token does not pay for splitting the others. It keeps the last token split, which the view
-// of the next URL of the call, with the same patterns, may read again.
+// of the next URL of the call, with the same patterns, may read again. It is inlined: most
+// calls read the token that the call before read in the same view.
 func (v *view) oneToken(p *deeptoken.Patterns, i int) []urlnorm.Token {
-	if i == v.oneAt && v.oneGen == v.gen && v.oneBy == p {
-		return v.one
+	if i != v.oneAt || v.oneGen != v.gen || v.oneBy != p {
+		v.splitOne(p, i)
 	}
+	return v.one
+}
+
+// splitOne makes v.one the deep tokens of whole[i] for oneToken.
+func (v *view) splitOne(p *deeptoken.Patterns, i int) {
 	if t := &v.whole[i]; v.oneBy != p || t.Value != v.oneOf.Value || *t != v.oneOf {
 		v.one = v.splitter.AppendToken(v.one[:0], p, *t)
 		v.oneOf, v.oneBy = *t, p
 	}
 	v.oneAt, v.oneGen = i, v.gen
-	return v.one
 }
 
 // sameToken reports whether a token with key t is the token (or a deep token of the token)
@@ -278,9 +283,18 @@ func sameToken(t, k urlnorm.Key) bool {
 	return true
 }
 
-// sameDeep reports whether a deep token with key t is the one that the deep key k addresses.
+// sameDeep reports whether a deep token with key t is the one that the deep key k addresses:
+// t.Sub != 0, sameToken(t, k), and t's deep-token indexes are those that k gives. It is written
+// out, deep-token indexes first, so that it is inlined (with sameToken's call it is not, and
+// its callers copy two Keys for each call).
 func sameDeep(t, k urlnorm.Key) bool {
-	return t.Sub != 0 && sameToken(t, k) && (k.Sub == 0 || t.Sub == k.Sub) && (k.RSub == 0 || t.RSub == k.RSub)
+	if t.Sub == 0 || t.Part != k.Part || k.Sub != 0 && t.Sub != k.Sub || k.RSub != 0 && t.RSub != k.RSub {
+		return false
+	}
+	if k.Part == urlnorm.PartPath {
+		return (k.Pos == 0 || t.Pos == k.Pos) && (k.RPos == 0 || t.RPos == k.RPos)
+	}
+	return k.Part != urlnorm.PartQuery || t.Pos == k.Pos && t.Name == k.Name
 }
 
 // tokenAt returns the index in v.whole of the whole token of key k (no deep-token index, not
