@@ -39,6 +39,10 @@ type view struct {
 	treesSet  *Set
 	treesHost string
 	hostBuf   []byte
+	// treesOf is the answer of the host filter's find (ok) that the trees are made of: they
+	// depend on it alone, so that the first view of a key, whose host mayMatch found (walk),
+	// keeps the trees when that answer is the same, without comparing hosts.
+	treesOf hostWalk
 	// hostHas says that the host has an entry of its own or a domain in s.hosts (the trees found
 	// something), so that mayMatch of any URL with this host is certainly true.
 	hostHas bool
@@ -189,7 +193,11 @@ func (v *view) indexRest(s *Set, how int) {
 	// The index trees of the host and its domains and the host's patterns, from one pass over
 	// the host (see hostFilter), unless they are those of the view before: a rewrite seldom
 	// changes the host.
-	if v.treesSet != s || v.treesHost != v.host {
+	if v.walk.ok {
+		if v.treesSet != s || v.treesOf != v.walk {
+			v.findTrees(s)
+		}
+	} else if v.treesSet != s || v.treesHost != v.host {
 		v.findTrees(s)
 	}
 	v.walk.ok = false
@@ -215,13 +223,13 @@ func (v *view) indexNames() {
 
 // findTrees sets the index trees of v's host and its domains and the host's patterns, of set s.
 func (v *view) findTrees(s *Set) {
-	var e *hostEnt
-	var doms []*node
-	if v.walk.ok {
-		e, doms = s.hosts.treesWalk(v.host, v.doms[:0], &v.walk)
-	} else {
-		e, doms = s.hosts.trees(v.host, v.doms[:0])
+	w := v.walk
+	if !w.ok {
+		w.e, w.whole = s.hosts.find(v.host)
+		w.ok = true
 	}
+	e, doms := s.hosts.treesOf(w.e, w.whole, v.doms[:0])
+	v.treesOf = w
 	v.doms, v.hostTree, v.pat = doms, nil, nil
 	v.hostHas = e != nil || len(doms) > 0
 	if e != nil {
