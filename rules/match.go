@@ -39,6 +39,10 @@ type view struct {
 	treesSet  *Set
 	treesHost string
 	hostBuf   []byte
+	// treesOf is the answer of the host filter's find (ok) that the trees are made of: they
+	// depend on it alone, so that the first view of a key, whose host mayMatch found (walk),
+	// keeps the trees when that answer is the same, without comparing hosts.
+	treesOf hostWalk
 	// hostHas says that the host has an entry of its own or a domain in s.hosts (the trees found
 	// something), so that mayMatch of any URL with this host is certainly true.
 	hostHas bool
@@ -81,12 +85,7 @@ func (v *view) load(u string, s *Set) error {
 // indexTokens makes the rest of the view from its tokens, v.whole, which are those that
 // urlnorm.Tokenize gives of a URL (urlnorm's KeyLayout.AppendTokens and appendJoined make them
 // so): their positions from their shape (place), without a pass over them.
-func (v *view) indexTokens(s *Set) {
-	if !v.place() {
-		v.scan()
-	}
-	v.indexRest(s)
-}
+func (v *view) indexTokens(s *Set) { v.indexRest(s, placeTokens) }
 
 // scan finds the host, the first path segment and the first query parameter of v.whole, and
 // counts the path segments, by a pass over the tokens: the reference for place.
@@ -157,61 +156,87 @@ func (v *view) place() bool {
 // indexSame makes the rest of the view from its tokens, v.whole, which are at the places of
 // those of the view before (a rewrite set some of them and deleted none): the positions stay,
 // the host is read again.
-func (v *view) indexSame(s *Set) {
-	v.host = ""
-	if v.hostAt >= 0 {
-		v.host = v.whole[v.hostAt].Value
-	}
-	v.indexRest(s)
-}
+func (v *view) indexSame(s *Set) { v.indexRest(s, samePlaces) }
 
 // index makes the rest of the view from its tokens, v.whole, as urlnorm.Tokenize gives them,
 // finding their positions by a pass over them (scan).
-func (v *view) index(s *Set) {
-	v.scan()
-	v.indexRest(s)
-}
+func (v *view) index(s *Set) { v.indexRest(s, scanTokens) }
 
-// indexRest makes the rest of the view from its tokens, v.whole, and their positions (scan or
-// place).
-func (v *view) indexRest(s *Set) {
+// How indexRest finds the positions of a view's tokens.
+const (
+	placeTokens = iota // from their shape (place), or by scan if they are not in it
+	scanTokens         // by a pass over them (scan)
+	samePlaces         // those of the view before; the host is read again
+)
+
+// indexRest makes the rest of the view from its tokens, v.whole: their positions, found as how
+// says, then the rest, in one call per view (what most views do not need, indexNames and
+// findTrees, is called).
+func (v *view) indexRest(s *Set, how int) {
+	switch how {
+	case placeTokens:
+		if !v.place() {
+			v.scan()
+		}
+	case scanTokens:
+		v.scan()
+	default:
+		v.host = ""
+		if v.hostAt >= 0 {
+			v.host = v.whole[v.hostAt].Value
+		}
+	}
 	v.byName = v.byName[:0]
 	if len(v.whole)-v.queryAt > linearQuery {
-		for i := v.queryAt; i < len(v.whole); i++ {
-			if v.whole[i].Part == urlnorm.PartQuery {
-				v.byName = append(v.byName, int32(i))
-			}
-		}
-		slices.SortFunc(v.byName, func(a, b int32) int {
-			x, y := &v.whole[a], &v.whole[b]
-			if c := strings.Compare(x.Name, y.Name); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.Pos, y.Pos)
-		})
+		v.indexNames()
 	}
 	// The index trees of the host and its domains and the host's patterns, from one pass over
 	// the host (see hostFilter), unless they are those of the view before: a rewrite seldom
 	// changes the host.
-	if v.treesSet != s || v.treesHost != v.host {
-		var e *hostEnt
-		var doms []*node
-		if v.walk.ok {
-			e, doms = s.hosts.treesWalk(v.host, v.doms[:0], &v.walk)
-		} else {
-			e, doms = s.hosts.trees(v.host, v.doms[:0])
+	if v.walk.ok {
+		if v.treesSet != s || v.treesOf != v.walk {
+			v.findTrees(s)
 		}
-		v.doms, v.hostTree, v.pat = doms, nil, nil
-		v.hostHas = e != nil || len(doms) > 0
-		if e != nil {
-			v.hostTree, v.pat = e.tree, e.pat
-		}
-		v.hostBuf = append(v.hostBuf[:0], v.host...)
-		v.treesSet, v.treesHost = s, bytesString(v.hostBuf)
+	} else if v.treesSet != s || v.treesHost != v.host {
+		v.findTrees(s)
 	}
 	v.walk.ok = false
 	v.split, v.deepDone = v.pat != nil, v.pat == nil
 	v.loadMasks()
+}
+
+// indexNames indexes the query parameters of v.whole by name and occurrence (byName).
+func (v *view) indexNames() {
+	for i := v.queryAt; i < len(v.whole); i++ {
+		if v.whole[i].Part == urlnorm.PartQuery {
+			v.byName = append(v.byName, int32(i))
+		}
+	}
+	slices.SortFunc(v.byName, func(a, b int32) int {
+		x, y := &v.whole[a], &v.whole[b]
+		if c := strings.Compare(x.Name, y.Name); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Pos, y.Pos)
+	})
+}
+
+// findTrees sets the index trees of v's host and its domains and the host's patterns, of set s.
+func (v *view) findTrees(s *Set) {
+	w := v.walk
+	if !w.ok {
+		w.e, w.whole = s.hosts.find(v.host)
+		w.ok = true
+	}
+	e, doms := s.hosts.treesOf(w.e, w.whole, v.doms[:0])
+	v.treesOf = w
+	v.doms, v.hostTree, v.pat = doms, nil, nil
+	v.hostHas = e != nil || len(doms) > 0
+	if e != nil {
+		v.hostTree, v.pat = e.tree, e.pat
+	}
+	v.hostBuf = append(v.hostBuf[:0], v.host...)
+	v.treesSet, v.treesHost = s, bytesString(v.hostBuf)
 }
 
 // deepTokens returns the URL's tokens with the ones that the host's patterns cover split into

@@ -67,6 +67,9 @@ func checkKeyTokens(t *testing.T, n *Normalizer, raw string) {
 	if string(got) != string(want) {
 		t.Fatalf("appendKeyTokens(%v, %q) wrote %q, AppendKey %q", n.Flags(), clip(raw), clip(string(got)), clip(string(want)))
 	}
+	if rtoks, ok := tokenizeRef(key); !ok || !slices.Equal(rtoks, wtoks[len(pre):]) {
+		t.Fatalf("Tokenize(%q) mismatch with tokenizeRef (-want +got):\n%s", clip(key), cmp.Diff(rtoks, wtoks[len(pre):]))
+	}
 	checkKeyLayout(t, n, raw, prefix, key, wtoks[len(pre):])
 	if slices.Equal(wtoks, toks) {
 		return

@@ -3,6 +3,7 @@ package urlnorm
 import (
 	"errors"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -144,162 +145,92 @@ func Tokenize(dst []Token, s string) ([]Token, error) {
 	if i <= 0 {
 		return dst, &Error{Op: "tokenize", URL: s, Err: ErrNotHierarchical}
 	}
-	n0 := len(dst)
-	dst = append(dst, Token{Key: Key{Part: PartScheme}, Value: s[:i]})
-	rest := s[i+3:]
-
+	// The layout of s, as the key writer records it (see layout), for appendTokens.
+	lay := layout{auth: i + 3, user: -1, port: -1, query: -1, frag: -1}
 	// The authority ends at the first "/" (the path is not optional in a normalizer's output).
-	end := strings.IndexByte(rest, '/')
+	end := strings.IndexByte(s[lay.auth:], '/')
 	if end < 0 {
-		return dst[:n0], &Error{Op: "tokenize", URL: s, Err: ErrNotHierarchical}
+		return dst, &Error{Op: "tokenize", URL: s, Err: ErrNotHierarchical}
 	}
-	auth, rest := rest[:end], rest[end:]
+	lay.path = lay.auth + end
+	auth := s[lay.auth:lay.path]
+	hostAt := lay.auth
 	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
-		dst = append(dst, Token{Key: Key{Part: PartUserinfo}, Value: auth[:at]})
-		auth = auth[at+1:]
+		lay.user = lay.auth + at
+		hostAt = lay.user + 1
 	}
-	host, port, hasPort := splitHostPort(auth)
-	dst = append(dst, Token{Key: Key{Part: PartHost}, Value: host})
-	if hasPort {
-		dst = append(dst, Token{Key: Key{Part: PartPort}, Value: port})
+	if _, _, hasPort := splitHostPort(s[hostAt:lay.path]); hasPort {
+		lay.port = lay.auth + strings.LastIndexByte(auth, ':') + 1
 	}
-
-	var query, frag string
-	hasQuery, hasFrag := false, false
+	rest := s[lay.path:]
 	if h := strings.IndexByte(rest, '#'); h >= 0 {
-		frag, hasFrag = rest[h+1:], true
+		lay.frag = lay.path + h + 1
 		rest = rest[:h]
 	}
 	if q := strings.IndexByte(rest, '?'); q >= 0 {
-		query, hasQuery = rest[q+1:], true
-		rest = rest[:q]
+		lay.query = lay.path + q + 1
 	}
-
-	// Path segments: rest starts with "/".
-	var ok bool
-	if dst, ok = appendPathTokens(dst, rest[1:]); !ok {
-		return dst[:n0], &Error{Op: "tokenize", URL: s, Err: ErrTooManyTokens}
-	}
-	if hasQuery {
-		if dst, ok = appendQueryTokens(dst, query); !ok {
-			return dst[:n0], &Error{Op: "tokenize", URL: s, Err: ErrTooManyTokens}
-		}
-	}
-	if hasFrag {
-		dst = append(dst, Token{Key: Key{Part: PartFragment}, Value: frag})
-	}
-	return dst, nil
+	return lay.appendTokens(dst, s)
 }
 
-// appendPathTokens appends the segments of path (after its first '/') as tokens; ok is false
-// if there are more than maxTokens of them (dst is then returned as it is). It finds the '/'s
-// eight bytes at a time (byteMask), with no call per segment, and numbers the segments from the
-// end once it knows how many there are.
-func appendPathTokens(dst []Token, path string) (_ []Token, ok bool) {
-	// A path has at most one segment more than bytes: only a long one needs counting.
-	if len(path) >= maxTokens && strings.Count(path, "/")+1 > maxTokens {
-		return dst, false
+// countByte returns the number of bytes c in s[from:to], which it reads eight bytes at a time
+// (byteMask): the last word of s[from:to], if it is shorter than a word, is read as the top
+// bytes of the word of s that ends at to (whose bytes before from are outside the count), and
+// byte by byte only if s has fewer than eight bytes up to to.
+func countByte(s string, from, to int, c byte) int {
+	n, i := 0, from
+	for ; i+8 <= to; i += 8 {
+		n += bits.OnesCount64(byteMask(load64(s, i), c))
 	}
-	first := len(dst)
-	pos, start := int16(1), 0
-	i := 0
-	for ; i+8 <= len(path); i += 8 {
-		for m := byteMask(load64(path, i), '/'); m != 0; m &= m - 1 {
-			j := i + bits.TrailingZeros64(m)>>3
-			dst = addToken(dst, PartPath, pos, path[start:j])
-			pos, start = pos+1, j+1
-		}
-	}
-	if r := len(path) - i; r > 0 && len(path) >= 8 {
-		// The last r bytes, as the top bytes of the last word.
-		for m := byteMask(load64(path, len(path)-8), '/') >> (64 - 8*r); m != 0; m &= m - 1 {
-			j := i + bits.TrailingZeros64(m)>>3
-			dst = addToken(dst, PartPath, pos, path[start:j])
-			pos, start = pos+1, j+1
-		}
-	} else {
-		for ; i < len(path); i++ {
-			if path[i] == '/' {
-				dst = addToken(dst, PartPath, pos, path[start:i])
-				pos, start = pos+1, i+1
+	if r := to - i; r > 0 {
+		if to >= 8 {
+			n += bits.OnesCount64(byteMask(load64(s, to-8), c) >> (64 - 8*r))
+		} else {
+			for ; i < to; i++ {
+				if s[i] == c {
+					n++
+				}
 			}
 		}
 	}
-	dst = addToken(dst, PartPath, pos, path[start:])
-	segs := dst[first:]
-	for k := range segs {
-		segs[k].RPos = int16(len(segs) - k)
-	}
-	return dst, true
+	return n
 }
 
-// appendQueryTokens appends the parameters of query (after its '?') as tokens; ok is false if
-// there are more than maxTokens of them (dst is then returned as it is).
-func appendQueryTokens(dst []Token, query string) (_ []Token, ok bool) {
-	// A query has at most one parameter more than bytes: only a long one needs counting.
-	if len(query) >= maxTokens && strings.Count(query, "&")+1 > maxTokens {
-		return dst, false
+// putParam sets *t to the parameter s[start:end], whose first '=' is at eq (none if eq <
+// start), with Pos 1.
+func putParam(t *Token, s string, start, eq, end int) {
+	if eq < start {
+		name := s[start:end]
+		*t = Token{Key: Key{Part: PartQuery, Pos: 1, Name: name}}
+		t.Bare = true
+		return
 	}
-	first := len(dst)
-	var seen map[string]int16 // occurrences of each name, past scanParams parameters
-	for {
-		param := query
-		j := strings.IndexByte(query, '&')
-		if j >= 0 {
-			param = query[:j]
-		}
-		n := len(dst)
-		if n == cap(dst) {
-			dst = growTokens(dst)
-		}
-		dst = dst[:n+1]
-		t := &dst[n]
-		*t = Token{Key: Key{Part: PartQuery, Name: param}, Bare: true}
-		if eq := strings.IndexByte(param, '='); eq >= 0 {
-			t.Name, t.Value, t.Bare = param[:eq], param[eq+1:], false
-		}
-		// The occurrence of the name: a scan of the names before it,
-		// then, past scanParams of them, a map, so that a query of
-		// many parameters costs linear time.
-		if seen != nil {
-			seen[t.Name]++
-			t.Pos = seen[t.Name]
-		} else {
-			t.Pos = 1
-			for k := first; k < n; k++ {
-				if dst[k].Name == t.Name {
+	name, value := s[start:eq], s[eq+1:end]
+	*t = Token{Key: Key{Part: PartQuery, Pos: 1, Name: name}}
+	t.Value = value
+}
+
+// numberParams sets the Pos of each parameter of params to its name's occurrence: a scan of the
+// names before it, or, past scanParams parameters, a count in a map, so that a query of many
+// parameters costs linear time.
+func numberParams(params []Token) {
+	if len(params) <= scanParams {
+		for k := 1; k < len(params); k++ {
+			t := &params[k]
+			for h := range params[:k] {
+				if params[h].Name == t.Name {
 					t.Pos++
 				}
 			}
-			if n-first == scanParams {
-				seen = make(map[string]int16)
-				for k := first; k <= n; k++ {
-					seen[dst[k].Name]++
-				}
-			}
 		}
-		if j < 0 {
-			return dst, true
-		}
-		query = query[j+1:]
+		return
 	}
-}
-
-// addToken appends to dst the token of part p, position pos and value v. It writes the token
-// in place, where append builds it aside and copies it.
-func addToken(dst []Token, p Part, pos int16, v string) []Token {
-	n := len(dst)
-	if n == cap(dst) {
-		dst = growTokens(dst)
+	seen := make(map[string]int16)
+	for k := range params {
+		t := &params[k]
+		seen[t.Name]++
+		t.Pos = seen[t.Name]
 	}
-	dst = dst[:n+1]
-	dst[n] = Token{Key: Key{Part: p, Pos: pos}, Value: v}
-	return dst
-}
-
-// growTokens returns dst with room for more tokens.
-func growTokens(dst []Token) []Token {
-	return append(dst, Token{})[:len(dst)]
 }
 
 // lowBytes has the low bit of each byte set: c*lowBytes is the word of eight bytes c.
@@ -379,43 +310,156 @@ func (l *KeyLayout) AppendTokens(toks []Token, key string) ([]Token, error) {
 	return l.lay.appendTokens(toks, key)
 }
 
-// appendTokens is AppendTokens of the key s whose layout lay is, lay.off being 0.
+// appendTokens is AppendTokens of the key s whose layout lay is, lay.off being 0. It makes
+// room for the tokens first, so that it writes each in place, with no check of room per token,
+// and finds the '/'s of the path and the '&'s and '='s of the query eight bytes at a time
+// (byteMask), with no call per token.
 func (lay *layout) appendTokens(toks []Token, s string) ([]Token, error) {
-	t0 := len(toks)
 	end := len(s)
 	if lay.frag >= 0 {
 		end = lay.frag - 1
-	}
-	toks = addToken(toks, PartScheme, 0, s[:lay.auth-3])
-	hostAt, hostEnd := lay.auth, lay.path
-	if lay.user >= 0 {
-		toks = addToken(toks, PartUserinfo, 0, s[lay.auth:lay.user])
-		hostAt = lay.user + 1
-	}
-	if lay.port >= 0 {
-		hostEnd = lay.port - 1
-	}
-	toks = addToken(toks, PartHost, 0, s[hostAt:hostEnd])
-	if lay.port >= 0 {
-		toks = addToken(toks, PartPort, 0, s[lay.port:lay.path])
 	}
 	pathEnd := end
 	if lay.query >= 0 {
 		pathEnd = lay.query - 1
 	}
-	var ok bool
-	if toks, ok = appendPathTokens(toks, s[lay.path+1:pathEnd]); ok && lay.query >= 0 {
-		toks, ok = appendQueryTokens(toks, s[lay.query:end])
+	// Room for the tokens: a path and query have at most as many segments and parameters as
+	// bytes, after their first '/', and 5 tokens come from the other parts. That bound, for
+	// a short key, costs no pass over it; a longer key counts its '/'s and '&'s, so that its
+	// tokens take no more room than they need.
+	need := end - lay.path + 5
+	if need > shortTokens {
+		nseg, npar := 1+countByte(s, lay.path+1, pathEnd, '/'), 0
+		if lay.query >= 0 {
+			npar = 1 + countByte(s, lay.query, end, '&')
+		}
+		if nseg > maxTokens || npar > maxTokens {
+			return toks, &Error{Op: "tokenize", URL: strings.Clone(s), Err: ErrTooManyTokens}
+		}
+		need = nseg + npar + 5
 	}
-	if !ok {
-		clear(toks[t0:])
-		return toks[:t0], &Error{Op: "tokenize", URL: strings.Clone(s), Err: ErrTooManyTokens}
+	t0 := len(toks)
+	toks = slices.Grow(toks, need)
+	out := toks[t0 : t0+need]
+
+	scheme := s[:lay.auth-3]
+	out[0] = Token{Key: Key{Part: PartScheme}, Value: scheme}
+	k := 1
+	hostAt, hostEnd := lay.auth, lay.path
+	if lay.user >= 0 {
+		user := s[lay.auth:lay.user]
+		out[k] = Token{Key: Key{Part: PartUserinfo}, Value: user}
+		k++
+		hostAt = lay.user + 1
+	}
+	if lay.port >= 0 {
+		hostEnd = lay.port - 1
+	}
+	host := s[hostAt:hostEnd]
+	out[k] = Token{Key: Key{Part: PartHost}, Value: host}
+	k++
+	if lay.port >= 0 {
+		port := s[lay.port:lay.path]
+		out[k] = Token{Key: Key{Part: PartPort}, Value: port}
+		k++
+	}
+
+	// The path's segments, numbered from the start as they come, then from the end.
+	seg0, start, i := k, lay.path+1, lay.path+1
+	for ; i+8 <= pathEnd; i += 8 {
+		for m := byteMask(load64(s, i), '/'); m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)>>3
+			v := s[start:j]
+			out[k] = Token{Key: Key{Part: PartPath, Pos: int16(k - seg0 + 1)}, Value: v}
+			k, start = k+1, j+1
+		}
+	}
+	if r := pathEnd - i; r > 0 && pathEnd >= 8 {
+		// The last r bytes, as the top bytes of the word of s that ends with them.
+		for m := byteMask(load64(s, pathEnd-8), '/') >> (64 - 8*r); m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)>>3
+			v := s[start:j]
+			out[k] = Token{Key: Key{Part: PartPath, Pos: int16(k - seg0 + 1)}, Value: v}
+			k, start = k+1, j+1
+		}
+	} else {
+		for ; i < pathEnd; i++ {
+			if s[i] == '/' {
+				v := s[start:i]
+				out[k] = Token{Key: Key{Part: PartPath, Pos: int16(k - seg0 + 1)}, Value: v}
+				k, start = k+1, i+1
+			}
+		}
+	}
+	v := s[start:pathEnd]
+	out[k] = Token{Key: Key{Part: PartPath, Pos: int16(k - seg0 + 1)}, Value: v}
+	k++
+	for h := seg0; h < k; h++ {
+		out[h].RPos = int16(k - h)
+	}
+
+	if lay.query >= 0 {
+		// The parameters: each ends at a '&', its name at its first '='.
+		par0, start, eq, i := k, lay.query, -1, lay.query
+		for ; i+8 <= end; i += 8 {
+			w := load64(s, i)
+			amp := byteMask(w, '&')
+			for m := amp | byteMask(w, '='); m != 0; m &= m - 1 {
+				j := i + bits.TrailingZeros64(m)>>3
+				if amp&m&-m == 0 {
+					if eq < start { // the parameter's first '='
+						eq = j
+					}
+					continue
+				}
+				putParam(&out[k], s, start, eq, j)
+				k, start = k+1, j+1
+			}
+		}
+		if r := end - i; r > 0 && end >= 8 {
+			w := load64(s, end-8)
+			amp := byteMask(w, '&') >> (64 - 8*r)
+			for m := amp | byteMask(w, '=')>>(64-8*r); m != 0; m &= m - 1 {
+				j := i + bits.TrailingZeros64(m)>>3
+				if amp&m&-m == 0 {
+					if eq < start {
+						eq = j
+					}
+					continue
+				}
+				putParam(&out[k], s, start, eq, j)
+				k, start = k+1, j+1
+			}
+		} else {
+			for ; i < end; i++ {
+				switch s[i] {
+				case '=':
+					if eq < start {
+						eq = i
+					}
+				case '&':
+					putParam(&out[k], s, start, eq, i)
+					k, start = k+1, i+1
+				}
+			}
+		}
+		putParam(&out[k], s, start, eq, end)
+		k++
+		if k-par0 > 1 {
+			numberParams(out[par0:k])
+		}
 	}
 	if lay.frag >= 0 {
-		toks = addToken(toks, PartFragment, 0, s[lay.frag:])
+		frag := s[lay.frag:]
+		out[k] = Token{Key: Key{Part: PartFragment}, Value: frag}
+		k++
 	}
-	return toks, nil
+	return toks[:t0+k], nil
 }
+
+// shortTokens is the room for tokens up to which appendTokens takes a bound on the number of
+// a key's path segments and query parameters, its length, instead of counting them.
+const shortTokens = 96
 
 // scanParams is how many query parameters Tokenize numbers by scanning the
 // ones before; past it, it counts names in a map.

@@ -190,6 +190,9 @@ func FuzzTokenize(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		toks, err := Tokenize(nil, s)
+		if want, ok := tokenizeRef(s); ok != (err == nil) || ok && !cmp.Equal(want, toks) {
+			t.Fatalf("Tokenize(%q) = %v; tokenizeRef gives ok %v (-want +got):\n%s", s, err, ok, cmp.Diff(want, toks))
+		}
 		if err != nil {
 			return
 		}
