@@ -49,6 +49,9 @@ type everyHostFilter struct {
 	// instead of a scan of their name; empty says that the empty name is among the names.
 	heads [8]uint64
 	empty bool
+	// params has the bit urlnorm.ParamNameBit of each name set, to test a key's
+	// urlnorm.KeyLayout.ParamNames against (0 if there are no names).
+	params uint64
 }
 
 // newEveryHostFilter makes the filter of the rules of every host among rs.
@@ -83,6 +86,7 @@ func everyFilterOf(seen map[string]bool) everyHostFilter {
 		b := nameBit(name)
 		f.bloom[b>>6] |= 1 << (b & 63)
 		f.empty = f.empty || name == ""
+		f.params |= urlnorm.ParamNameBit(name)
 		for _, k := range headKeys(name) {
 			b := headBit(k)
 			f.heads[b>>6] |= 1 << (b & 63)
@@ -226,11 +230,21 @@ func (s *Set) mayMatchIn(u string, key bool) bool {
 }
 
 // mayMatchLayout is mayMatchKey of u, a key that s.keyer wrote with the layout l: it finds the
-// host and the query from l instead of reading u. If w is not nil, it must be zero; mayMatchLayout
-// fills it with what it learned of the host for view.index (if it let u through).
+// host and the query from l instead of reading u. If w is not nil, mayMatchLayout fills it with
+// what it learned of the host for view.index (if it let u through).
 func (s *Set) mayMatchLayout(u string, l *urlnorm.KeyLayout, w *hostWalk) bool {
+	walk, may := s.gateLayout(u, l)
+	if w != nil {
+		*w = walk
+	}
+	return may
+}
+
+// gateLayout is mayMatchLayout, with what it learned of the host returned (in registers) instead
+// of written through a pointer.
+func (s *Set) gateLayout(u string, l *urlnorm.KeyLayout) (w hostWalk, may bool) {
 	if len(u) > maxTokensFilter {
-		return true
+		return hostWalk{}, true
 	}
 	i, j := l.Host()
 	// Most hosts without rules are known so from their tail, read from the key (mayEndIn).
@@ -242,26 +256,27 @@ func (s *Set) mayMatchLayout(u string, l *urlnorm.KeyLayout, w *hostWalk) bool {
 		b := tailBit(le64(u[j-8:]) >> (f.tailShift & 63))
 		end = f.tails[b>>6]&(1<<(b&63)) != 0
 	}
+	w.ok = true // no trees unless end
 	if end {
-		if f.mayHaveWalk(u[i:j], w) {
-			return true
+		w.e, w.whole = f.find(u[i:j])
+		if _, has := found(w.e, w.whole); has {
+			return w, true
 		}
 		if u[i:j] == AllHosts {
-			return false
+			return w, false
 		}
-	} else if w != nil {
-		w.ok = true // no trees
 	}
-	if s.all == nil {
-		return false
-	}
+	// The rules of every host (none if s.all is nil: params is 0) require a parameter of
+	// s.every's names: the key writer's summary of its parameter names rules out most queries
+	// with one test, a key without a query included.
 	if !s.every.ok {
-		return true
+		return w, true
 	}
-	if i, j = l.Query(u); i < 0 {
-		return false // no query
+	if l.ParamNames()&s.every.params == 0 {
+		return w, false
 	}
-	return s.every.queryMayHave(u[:j], i)
+	i, j = l.Query(u)
+	return w, i >= 0 && s.every.queryMayHave(u[:j], i)
 }
 
 // queryMayMatch reports whether a parameter name of query, the part of a URL after its '?'

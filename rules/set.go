@@ -1042,8 +1042,8 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 	if len(s.rules) == 0 {
 		return dst, nil
 	}
-	var w hostWalk
-	if !s.mayMatchLayout(bytesString(dst[start:]), &lay, &w) {
+	w, may := s.gateLayout(bytesString(dst[start:]), &lay)
+	if !may {
 		return dst, nil
 	}
 	return s.appendScratch(dst, start, u, &lay, w)
