@@ -247,15 +247,20 @@ func (s *Set) gateLayout(u string, l *urlnorm.KeyLayout) (w hostWalk, may bool) 
 		return hostWalk{}, true
 	}
 	i, j := l.Host()
-	// Most hosts without rules are known so from their tail, read from the key (mayEndIn).
+	// tailMay, by hand: too big to be inlined.
 	f := &s.hosts
-	var end bool
-	if j-i < f.tailMin || f.tails == nil || j < 8 || u[j-1] == '*' {
-		end = f.mayEndIn(u[i:j])
-	} else {
+	end := true
+	if j >= 8 && u[j-1] != '*' {
 		b := tailBit(le64(u[j-8:]) >> (f.tailShift & 63))
 		end = f.tails[b>>6]&(1<<(b&63)) != 0
 	}
+	return s.gateHost(u, l, i, j, end)
+}
+
+// gateHost is gateLayout of u, whose host is u[i:j], once tailMay told whether the host may have
+// rules (end).
+func (s *Set) gateHost(u string, l *urlnorm.KeyLayout, i, j int, end bool) (w hostWalk, may bool) {
+	f := &s.hosts
 	w.ok = true // no trees unless end
 	if end {
 		w.e, w.whole = f.find(u[i:j])
@@ -388,9 +393,10 @@ type hostFilter struct {
 	// whole at most one suffix of a host per name length; nil if slots is.
 	bits *[filterWords]uint64
 	// tails has the bit tailBit of the tail of each name but AllHosts: its last tailLen bytes,
-	// tailLen being the length of the shortest such name, at most 8 (0 if a name is empty), so
-	// that mayEndIn learns from a host's last bytes alone that it is none of the names and in
-	// none of the domains; nil if slots is.
+	// tailLen being the length of the shortest such name, at most 8 (0 if a name is empty, and
+	// then every bit is set), so that mayEndIn and tailMay learn from a host's last bytes alone
+	// that it is none of the names and in none of the domains. It is noTails if slots is nil,
+	// and nil only in the zero value, which no Set with rules has.
 	tails   *[filterWords]uint64
 	tailLen int
 	// tailMin is the length from which mayMatchLayout reads a host's tail as a word for tails
@@ -421,6 +427,9 @@ type hostEnt struct {
 // filterWords is the size of hostFilter.bits and tails in words: 4096 bits.
 const filterWords = 64
 
+// noTails is the tails of a hostFilter without names: no bit set. Nothing writes to it.
+var noTails [filterWords]uint64
+
 // newHostFilter makes the filter of the hosts and domains with rules, and of the hosts with
 // patterns.
 func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hostFilter {
@@ -445,7 +454,7 @@ func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hos
 		ent(h)
 	}
 	if len(ents) == 0 {
-		return hostFilter{}
+		return hostFilter{tails: &noTails, tailMin: maxTokensFilter + 1}
 	}
 	bits := 3
 	for 1<<bits < 2*len(ents) {
@@ -479,6 +488,9 @@ func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hos
 	f.tailMin, f.tailShift = f.tailLen, uint8(64-8*f.tailLen)
 	if f.tailLen == 0 {
 		f.tailMin = maxTokensFilter + 1
+		for i := range f.tails {
+			f.tails[i] = ^uint64(0) // every tail may be a name's (tailMay)
+		}
 	}
 	return f
 }
@@ -684,6 +696,18 @@ func (f *hostFilter) mayEndIn(s string) bool {
 		return false // shorter than every name
 	}
 	b := tailBit(w)
+	return f.tails[b>>6]&(1<<(b&63)) != 0
+}
+
+// tailMay is mayEndIn of the host of the key k that ends at j, read from the word of the key's
+// eight bytes before j (if the host is shorter than tailLen, and so than every name but AllHosts,
+// bytes before it are read too: the answer for it may be false, as mayEndIn's, or true). Small
+// enough to be inlined.
+func (f *hostFilter) tailMay(k string, j int) bool {
+	if j < 8 || k[j-1] == '*' {
+		return true // a key too short for the word; or maybe AllHosts
+	}
+	b := tailBit(le64(k[j-8:]) >> (f.tailShift & 63))
 	return f.tails[b>>6]&(1<<(b&63)) != 0
 }
 
