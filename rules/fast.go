@@ -18,8 +18,9 @@ import (
 //     result is copied out, once (none for AppendNormalize).
 //   - A URL that no rule can match (its host has no rules, and no rule of every host finds its
 //     query parameter) is known so from the host and the query's names, before it is tokenized.
-//     With a Key, the key writer tells where the host and the query are (urlnorm.KeyLayout):
-//     the filter does not look for them, and the first view's tokens are made from the layout
+//     With a Key, the key writer tells where the host and the query are (urlnorm.KeyLayout),
+//     with a summary of the query's parameter names (one test rules out most queries): the
+//     filter does not look for them, and the first view's tokens are made from the layout
 //     (only past the filter), without reading the key again; the view takes the index trees of
 //     its host from what the filter found of it (hostWalk).
 //   - A rewritten URL that keeps a host with rules goes to the matcher without the filter.
@@ -247,7 +248,10 @@ func (s *Set) gateLayout(u string, l *urlnorm.KeyLayout) (w hostWalk, may bool) 
 		return hostWalk{}, true
 	}
 	i, j := l.Host()
-	// tailMay, by hand: too big to be inlined.
+	// The tail test (mayEndIn), from the word of the key's eight bytes before the host's end: if
+	// the host is shorter than tailLen, and so than every name but AllHosts, bytes before it take
+	// part, and the answer for it may be false, as mayEndIn's, or true. Written out here and in
+	// AppendNormalize: a function would be too big to be inlined.
 	f := &s.hosts
 	end := true
 	if j >= 8 && u[j-1] != '*' {
@@ -257,8 +261,8 @@ func (s *Set) gateLayout(u string, l *urlnorm.KeyLayout) (w hostWalk, may bool) 
 	return s.gateHost(u, l, i, j, end)
 }
 
-// gateHost is gateLayout of u, whose host is u[i:j], once tailMay told whether the host may have
-// rules (end).
+// gateHost is gateLayout of u, whose host is u[i:j], once the tail test told whether the host
+// may have rules (end).
 func (s *Set) gateHost(u string, l *urlnorm.KeyLayout, i, j int, end bool) (w hostWalk, may bool) {
 	f := &s.hosts
 	w.ok = true // no trees unless end
@@ -394,7 +398,7 @@ type hostFilter struct {
 	bits *[filterWords]uint64
 	// tails has the bit tailBit of the tail of each name but AllHosts: its last tailLen bytes,
 	// tailLen being the length of the shortest such name, at most 8 (0 if a name is empty, and
-	// then every bit is set), so that mayEndIn and tailMay learn from a host's last bytes alone
+	// then every bit is set), so that mayEndIn and the tail test of gateLayout learn from a host's last bytes alone
 	// that it is none of the names and in none of the domains. It is noTails if slots is nil,
 	// and nil only in the zero value, which no Set with rules has.
 	tails   *[filterWords]uint64
@@ -489,7 +493,7 @@ func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hos
 	if f.tailLen == 0 {
 		f.tailMin = maxTokensFilter + 1
 		for i := range f.tails {
-			f.tails[i] = ^uint64(0) // every tail may be a name's (tailMay)
+			f.tails[i] = ^uint64(0) // every tail may be a name's
 		}
 	}
 	return f
@@ -696,18 +700,6 @@ func (f *hostFilter) mayEndIn(s string) bool {
 		return false // shorter than every name
 	}
 	b := tailBit(w)
-	return f.tails[b>>6]&(1<<(b&63)) != 0
-}
-
-// tailMay is mayEndIn of the host of the key k that ends at j, read from the word of the key's
-// eight bytes before j (if the host is shorter than tailLen, and so than every name but AllHosts,
-// bytes before it are read too: the answer for it may be false, as mayEndIn's, or true). Small
-// enough to be inlined.
-func (f *hostFilter) tailMay(k string, j int) bool {
-	if j < 8 || k[j-1] == '*' {
-		return true // a key too short for the word; or maybe AllHosts
-	}
-	b := tailBit(le64(k[j-8:]) >> (f.tailShift & 63))
 	return f.tails[b>>6]&(1<<(b&63)) != 0
 }
 

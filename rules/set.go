@@ -1044,10 +1044,9 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 		return dst, nil
 	}
 	// The quickest tests of gateLayout, inlined: most keys that no rule can match are known so
-	// from their host's tail and the summary of their parameter names.
-	// tailMay, by hand (too big to be inlined), reads the word of dst that ends where the host
-	// does: if the host is shorter than the word, bytes before it (in the key or before it in
-	// dst) take part in the test, as tailMay's answer allows.
+	// from their host's tail and the summary of their parameter names. The tail test reads the
+	// word of dst that ends where the host does: if the host is shorter than the word, bytes
+	// before it (in the key or before it in dst) take part, as gateLayout's test allows.
 	_, j := lay.Host()
 	h := start + j
 	f := &s.hosts
