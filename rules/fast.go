@@ -18,8 +18,9 @@ import (
 //     result is copied out, once (none for AppendNormalize).
 //   - A URL that no rule can match (its host has no rules, and no rule of every host finds its
 //     query parameter) is known so from the host and the query's names, before it is tokenized.
-//     With a Key, the key writer tells where the host and the query are (urlnorm.KeyLayout):
-//     the filter does not look for them, and the first view's tokens are made from the layout
+//     With a Key, the key writer tells where the host and the query are (urlnorm.KeyLayout),
+//     with a summary of the query's parameter names (one test rules out most queries): the
+//     filter does not look for them, and the first view's tokens are made from the layout
 //     (only past the filter), without reading the key again; the view takes the index trees of
 //     its host from what the filter found of it (hostWalk).
 //   - A rewritten URL that keeps a host with rules goes to the matcher without the filter.
@@ -49,6 +50,9 @@ type everyHostFilter struct {
 	// instead of a scan of their name; empty says that the empty name is among the names.
 	heads [8]uint64
 	empty bool
+	// params has the bit urlnorm.ParamNameBit of each name set, to test a key's
+	// urlnorm.KeyLayout.ParamNames against (0 if there are no names).
+	params uint64
 }
 
 // newEveryHostFilter makes the filter of the rules of every host among rs.
@@ -83,6 +87,7 @@ func everyFilterOf(seen map[string]bool) everyHostFilter {
 		b := nameBit(name)
 		f.bloom[b>>6] |= 1 << (b & 63)
 		f.empty = f.empty || name == ""
+		f.params |= urlnorm.ParamNameBit(name)
 		for _, k := range headKeys(name) {
 			b := headBit(k)
 			f.heads[b>>6] |= 1 << (b & 63)
@@ -226,42 +231,61 @@ func (s *Set) mayMatchIn(u string, key bool) bool {
 }
 
 // mayMatchLayout is mayMatchKey of u, a key that s.keyer wrote with the layout l: it finds the
-// host and the query from l instead of reading u. If w is not nil, it must be zero; mayMatchLayout
-// fills it with what it learned of the host for view.index (if it let u through).
+// host and the query from l instead of reading u. If w is not nil, mayMatchLayout fills it with
+// what it learned of the host for view.index (if it let u through).
 func (s *Set) mayMatchLayout(u string, l *urlnorm.KeyLayout, w *hostWalk) bool {
+	walk, may := s.gateLayout(u, l)
+	if w != nil {
+		*w = walk
+	}
+	return may
+}
+
+// gateLayout is mayMatchLayout, with what it learned of the host returned (in registers) instead
+// of written through a pointer.
+func (s *Set) gateLayout(u string, l *urlnorm.KeyLayout) (w hostWalk, may bool) {
 	if len(u) > maxTokensFilter {
-		return true
+		return hostWalk{}, true
 	}
 	i, j := l.Host()
-	// Most hosts without rules are known so from their tail, read from the key (mayEndIn).
+	// The tail test (mayEndIn), from the word of the key's eight bytes before the host's end: if
+	// the host is shorter than tailLen, and so than every name but AllHosts, bytes before it take
+	// part, and the answer for it may be false, as mayEndIn's, or true. Written out here and in
+	// AppendNormalize: a function would be too big to be inlined.
 	f := &s.hosts
-	var end bool
-	if j-i < f.tailMin || f.tails == nil || j < 8 || u[j-1] == '*' {
-		end = f.mayEndIn(u[i:j])
-	} else {
+	end := true
+	if j >= 8 && u[j-1] != '*' {
 		b := tailBit(le64(u[j-8:]) >> (f.tailShift & 63))
 		end = f.tails[b>>6]&(1<<(b&63)) != 0
 	}
+	return s.gateHost(u, l, i, j, end)
+}
+
+// gateHost is gateLayout of u, whose host is u[i:j], once the tail test told whether the host
+// may have rules (end).
+func (s *Set) gateHost(u string, l *urlnorm.KeyLayout, i, j int, end bool) (w hostWalk, may bool) {
+	f := &s.hosts
+	w.ok = true // no trees unless end
 	if end {
-		if f.mayHaveWalk(u[i:j], w) {
-			return true
+		w.e, w.whole = f.find(u[i:j])
+		if _, has := found(w.e, w.whole); has {
+			return w, true
 		}
 		if u[i:j] == AllHosts {
-			return false
+			return w, false
 		}
-	} else if w != nil {
-		w.ok = true // no trees
 	}
-	if s.all == nil {
-		return false
-	}
+	// The rules of every host (none if s.all is nil: params is 0) require a parameter of
+	// s.every's names: the key writer's summary of its parameter names rules out most queries
+	// with one test, a key without a query included.
 	if !s.every.ok {
-		return true
+		return w, true
 	}
-	if i, j = l.Query(u); i < 0 {
-		return false // no query
+	if l.ParamNames()&s.every.params == 0 {
+		return w, false
 	}
-	return s.every.queryMayHave(u[:j], i)
+	i, j = l.Query(u)
+	return w, i >= 0 && s.every.queryMayHave(u[:j], i)
 }
 
 // queryMayMatch reports whether a parameter name of query, the part of a URL after its '?'
@@ -373,9 +397,10 @@ type hostFilter struct {
 	// whole at most one suffix of a host per name length; nil if slots is.
 	bits *[filterWords]uint64
 	// tails has the bit tailBit of the tail of each name but AllHosts: its last tailLen bytes,
-	// tailLen being the length of the shortest such name, at most 8 (0 if a name is empty), so
-	// that mayEndIn learns from a host's last bytes alone that it is none of the names and in
-	// none of the domains; nil if slots is.
+	// tailLen being the length of the shortest such name, at most 8 (0 if a name is empty, and
+	// then every bit is set), so that mayEndIn and the tail test of gateLayout learn from a host's last bytes alone
+	// that it is none of the names and in none of the domains. It is noTails if slots is nil,
+	// and nil only in the zero value, which no Set with rules has.
 	tails   *[filterWords]uint64
 	tailLen int
 	// tailMin is the length from which mayMatchLayout reads a host's tail as a word for tails
@@ -406,6 +431,9 @@ type hostEnt struct {
 // filterWords is the size of hostFilter.bits and tails in words: 4096 bits.
 const filterWords = 64
 
+// noTails is the tails of a hostFilter without names: no bit set. Nothing writes to it.
+var noTails [filterWords]uint64
+
 // newHostFilter makes the filter of the hosts and domains with rules, and of the hosts with
 // patterns.
 func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hostFilter {
@@ -430,7 +458,7 @@ func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hos
 		ent(h)
 	}
 	if len(ents) == 0 {
-		return hostFilter{}
+		return hostFilter{tails: &noTails, tailMin: maxTokensFilter + 1}
 	}
 	bits := 3
 	for 1<<bits < 2*len(ents) {
@@ -464,6 +492,9 @@ func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hos
 	f.tailMin, f.tailShift = f.tailLen, uint8(64-8*f.tailLen)
 	if f.tailLen == 0 {
 		f.tailMin = maxTokensFilter + 1
+		for i := range f.tails {
+			f.tails[i] = ^uint64(0) // every tail may be a name's
+		}
 	}
 	return f
 }

@@ -627,3 +627,110 @@ func TestLinearHostFilter(t *testing.T) {
 		return 0
 	})
 }
+
+// paramNameCases are queries at the edges of the key writer's summary of parameter names
+// (urlnorm.KeyLayout.ParamNames), for the names of fs: each name alone, among many parameters and
+// after a long value; names whose summary bit is that of a name of fs but which are not (they
+// collide); empty and one-byte names; parameters that the key drops or that need escaping (for
+// which the writer makes no summary), after ones for which it makes one.
+func paramNameCases(fs []everyHostFilter) []string {
+	qs := []string{"", "&", "=", "=1", "a", "a=", "&a", "a&&b", "x=1&=2", "%41=1", "a%20b=1", "é=1",
+		strings.Repeat("a=1&", 3000) + "b", strings.Repeat("&", 500), "v=" + strings.Repeat("x", 20000)}
+	// Names of one and two bytes whose bits are those of names of fs, and are none of them.
+	bits := map[uint64]string{}
+	for c := byte('!'); c < 0x7f; c++ {
+		for _, n := range []string{string(c), string(c) + "z", string(c) + "q_long_name"} {
+			bits[urlnorm.ParamNameBit(n)] = n
+		}
+	}
+	for _, f := range fs {
+		names := f.names
+		for n := range f.set {
+			names = append(names, n)
+		}
+		for _, n := range names {
+			twin := bits[urlnorm.ParamNameBit(n)]
+			for _, q := range []string{n, n + "=1", n + "=", "utm_source=1&" + n, strings.Repeat("p=1&", 40) + n + "=2", twin + "=1", twin, "utm_source=1", n + "=a%20b", "utm_source=1", n + "=é"} {
+				qs = append(qs, q)
+			}
+		}
+	}
+	return qs
+}
+
+// TestParamNamesGate checks the gate that the summary of a key's parameter names makes for the
+// rules of every host (KeyLayout.ParamNames against everyHostFilter.params) against the exact
+// answer, whether a parameter of the key has one of the filter's names: the gate may let a key
+// through wrongly, never turn one away wrongly. The keys are those of the dev URLs and of their
+// variants, and of URLs with the queries of paramNameCases, all written into one KeyLayout one
+// after another (the summary is state that a call must not leave to the next). It also checks
+// that the gate turns most keys away, and that AppendNormalize of each URL gives what the
+// reference path gives.
+func TestParamNamesGate(t *testing.T) {
+	s := loadLearned(t)
+	fs := everyFilters(s)
+	var urls []string
+	ls := loadDev(t, 0)
+	step := 3
+	if testing.Short() {
+		step = 10
+	}
+	for i := 0; i < len(ls); i += step {
+		urls = append(urls, variants(ls[i].URL)...)
+	}
+	for _, q := range paramNameCases(fs) {
+		urls = append(urls, "http://a.example/p?"+q, "https://www.b.example/p/q?"+q+"#f", "http://c.example/x?"+q+"&a=b")
+	}
+	var lay urlnorm.KeyLayout
+	var buf []byte
+	checked, away := 0, 0
+	for n, u := range urls {
+		k, err := s.keyer.AppendKeyLayout(nil, u, &lay)
+		if err != nil {
+			continue
+		}
+		toks, err := urlnorm.Tokenize(nil, string(k))
+		if err != nil {
+			continue
+		}
+		names := lay.ParamNames()
+		for i := range fs {
+			f := &fs[i]
+			want := false
+			for _, tok := range toks {
+				if tok.Part == urlnorm.PartQuery && f.has(tok.Name) {
+					want = true
+				}
+			}
+			if !f.ok {
+				continue
+			}
+			checked++
+			if got := names&f.params != 0; !got {
+				away++
+				if want {
+					t.Fatalf("key %q: ParamNames %#x & params %#x of filter %d = 0, but a parameter has one of its names", clip(string(k)), names, f.params, i)
+				}
+			}
+		}
+		if n%7 == 0 {
+			want, werr := s.normalizeRef(u)
+			buf, err = s.AppendNormalize(buf[:0], u)
+			if string(buf) != want || fmt.Sprint(err) != fmt.Sprint(werr) {
+				t.Fatalf("AppendNormalize(%q) = %q, %v; reference %q, %v", u, buf, err, want, werr)
+			}
+		}
+	}
+	t.Logf("%d keys, %d checks, %d turned away", len(urls), checked, away)
+	if away < checked/2 {
+		t.Errorf("%d of %d checks turned away: the gate does little", away, checked)
+	}
+}
+
+// clip shortens s for a message.
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
+}

@@ -65,3 +65,25 @@ func ExampleNormalizer_AppendKeyLayout() {
 	// query(a)   "2"
 	// query(z)   "1"
 }
+
+func ExampleKeyLayout_ParamNames() {
+	n := urlnorm.New(urlnorm.Crawler)
+	// The parameters that some rules need: a key with none of them needs no closer look.
+	var want uint64
+	for _, name := range []string{"replytocom", "highlight"} {
+		want |= urlnorm.ParamNameBit(name)
+	}
+	var l urlnorm.KeyLayout
+	for _, raw := range []string{
+		"http://example.com/a?highlight=x&page=2",
+		"http://example.com/a?page=2",
+		"http://example.com/a",
+	} {
+		b, _ := n.AppendKeyLayout(nil, raw, &l)
+		fmt.Println(string(b), l.ParamNames()&want != 0)
+	}
+	// Output:
+	// http://example.com/a?highlight=x&page=2 true
+	// http://example.com/a?page=2 false
+	// http://example.com/a false
+}

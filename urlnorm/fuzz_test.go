@@ -200,3 +200,25 @@ func TestCorpusProperties(t *testing.T) {
 		checkKey(t, u)
 	}
 }
+
+// FuzzParamNames checks the summary of a key's parameter names (KeyLayout.ParamNames) against the
+// names that Tokenize finds in the key, for two URLs keyed one after the other into one KeyLayout
+// (the summary must not outlive its key), under the Crawler flags and the default ones.
+func FuzzParamNames(f *testing.F) {
+	f.Add("highlight=1&a", "a%20b=1")
+	f.Add("", "&&=x&ab")
+	f.Add("ref_=x", "ref_=a b#f")
+	f.Add("z=1", "=&a=")
+	ns := []*Normalizer{New(Crawler), New(Safe)}
+	f.Fuzz(func(t *testing.T, q1, q2 string) {
+		for _, n := range ns {
+			var l KeyLayout
+			for _, q := range []string{q1, q2} {
+				k, err := n.AppendKeyLayout(nil, "http://h.example/p?"+q, &l)
+				if err == nil {
+					checkParamNames(t, string(k), &l)
+				}
+			}
+		}
+	})
+}

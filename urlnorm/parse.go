@@ -183,6 +183,9 @@ func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string, lay *
 // reference appendURLFast is tested against.
 func (n *Normalizer) appendURLSlow(dst []byte, raw string, f Flags, op string, lay *layout) ([]byte, error) {
 	start := len(dst)
+	if lay != nil {
+		lay.names = 0 // no summary, whatever the fast path made before it gave up
+	}
 	if len(raw) > n.maxLen {
 		return n.fail(dst, start, op, raw, ErrTooLong)
 	}
@@ -364,7 +367,7 @@ func (n *Normalizer) appendURLSlow(dst []byte, raw string, f Flags, op string, l
 		dst = appendEscaped(dst, rest[1:], set, f)
 	}
 
-	pos := layout{auth: start + len(schemeNames[kind]) + 3, user: userAt, port: portAt, path: pathStart, query: queryAt, frag: fragAt}
+	pos := layoutAt{auth: start + len(schemeNames[kind]) + 3, user: userAt, port: portAt, path: pathStart, query: queryAt, frag: fragAt}
 	dst, ok = n.finishURL(dst, start, kind, f, pos, lay)
 	if !ok {
 		return n.fail(dst, start, op, raw, ErrTooLong)
@@ -376,7 +379,7 @@ func (n *Normalizer) appendURLSlow(dst []byte, raw string, f Flags, op string, l
 // the length of the result dst[start:], and sets *lay (if lay is not nil) to
 // pos, the layout in dst before the folding, with the off that makes it the
 // result's. ok is false when the result is too long.
-func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, pos layout, lay *layout) (_ []byte, ok bool) {
+func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, pos layoutAt, lay *layout) (_ []byte, ok bool) {
 	// Every part after the scheme moves back a byte if HTTPSToHTTP shortens it.
 	shift := 0
 	if f&HTTPSToHTTP != 0 && (kind == schemeHTTPS || kind == schemeWSS) {
@@ -394,7 +397,7 @@ func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, 
 	if lay != nil {
 		// The offsets in the result are those in dst less start, and less shift after the
 		// scheme (all of them): lay keeps the difference, for its reader to subtract.
-		*lay = pos
+		lay.layoutAt = pos
 		lay.off = start + shift
 	}
 	return dst, true
@@ -408,7 +411,18 @@ func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, 
 // writes them, with off the index of the result's first byte (and one more
 // for a scheme that HTTPSToHTTP shortened), so that recording a layout costs
 // a copy.
+//
+// names is the summary of the query's parameter names that KeyLayout.ParamNames
+// reads (ParamNameBit of each), or 0 if the writer did not make it: the fast
+// path sets it before finishURL records the rest (layoutAt); AppendKeyLayout
+// and the slow path clear it.
 type layout struct {
+	layoutAt
+	names uint64
+}
+
+// layoutAt is the part of a layout that finishURL records.
+type layoutAt struct {
 	auth, user, port, path, query, frag int
 	off                                 int
 }
@@ -423,7 +437,7 @@ func (lay *layout) relative() layout {
 		}
 		return x - o
 	}
-	return layout{auth: lay.auth - o, user: rel(lay.user), port: rel(lay.port), path: lay.path - o, query: rel(lay.query), frag: rel(lay.frag)}
+	return layout{layoutAt: layoutAt{auth: lay.auth - o, user: rel(lay.user), port: rel(lay.port), path: lay.path - o, query: rel(lay.query), frag: rel(lay.frag)}}
 }
 
 func containsByte(s string, c byte) bool { return strings.IndexByte(s, c) >= 0 }

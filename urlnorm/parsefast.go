@@ -240,6 +240,9 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 			a, eq = k+1, -1
 			k++
 		}
+		if lay != nil && plain && len(ps) > 0 {
+			lay.names = paramNames(q, ps) // the kept parameters, before rewriteQuery moves them
+		}
 		i += 1 + k
 		dst = dst[:qStart+k]
 		if !plain {
@@ -262,6 +265,6 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	if i < len(raw) && f&DropFragment == 0 {
 		return dst, false // a fragment to write
 	}
-	pos := layout{auth: hostStart, user: -1, port: -1, path: pathStart, query: queryAt, frag: -1}
+	pos := layoutAt{auth: hostStart, user: -1, port: -1, path: pathStart, query: queryAt, frag: -1}
 	return n.finishURL(dst, start, kind, f, pos, lay)
 }

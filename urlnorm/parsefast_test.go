@@ -105,11 +105,37 @@ func checkFastMatchesSlow(t *testing.T, n *Normalizer, raw string) bool {
 		t.Errorf("flags %v: appendURL(%q) = %q, %v; appendURLSlow %q, %v", n.flags, clip(raw), got, gerr, want, werr)
 		return false
 	}
-	if gerr == nil && lg != lw {
-		t.Errorf("flags %v: appendURL(%q) layout %+v; appendURLSlow %+v", n.flags, clip(raw), lg, lw)
+	if gerr == nil {
+		checkParamNames(t, string(got[len(prefix):]), &KeyLayout{lg})
+		lg.names = lw.names // the slow path makes no summary
+		if lg != lw {
+			t.Errorf("flags %v: appendURL(%q) layout %+v; appendURLSlow %+v", n.flags, clip(raw), lg, lw)
+		}
 	}
 	_, fast := n.appendURLFast(prefix, raw, n.flags, nil)
 	return fast
+}
+
+// checkParamNames checks that the summary of parameter names of the layout l of key has the bit
+// of the name of each parameter that Tokenize finds in key, and none if key has no query.
+func checkParamNames(t *testing.T, key string, l *KeyLayout) {
+	t.Helper()
+	toks, err := Tokenize(nil, key)
+	if err != nil {
+		return
+	}
+	names, query := l.ParamNames(), false
+	for _, tok := range toks {
+		if tok.Part == PartQuery {
+			query = true
+			if names&ParamNameBit(tok.Name) == 0 {
+				t.Errorf("ParamNames of %q = %#x, without the bit %#x of %q", clip(key), names, ParamNameBit(tok.Name), clip(tok.Name))
+			}
+		}
+	}
+	if !query && names != 0 {
+		t.Errorf("ParamNames of %q = %#x, want 0: no query", clip(key), names)
+	}
 }
 
 // TestAppendURLFastMatchesSlow checks appendURLFast against appendURLSlow

@@ -263,7 +263,9 @@ type KeyLayout struct {
 // appended (offsets from len(dst)); on error it returns the error of AppendKey and leaves *l
 // unusable. It does not keep l, and does not allocate when dst has room.
 func (n *Normalizer) AppendKeyLayout(dst []byte, raw string, l *KeyLayout) ([]byte, error) {
-	// appendURL records the layout in dst, with the offset of the key in it (layout.off).
+	// appendURL records the layout in dst, with the offset of the key in it (layout.off), and
+	// the summary of its parameter names if it makes one.
+	l.lay.names = 0
 	return n.appendURL(dst, raw, n.flags, "key", &l.lay)
 }
 
@@ -292,6 +294,58 @@ func (l *KeyLayout) Query(key string) (start, end int) {
 		end = l.lay.frag - 1 - l.lay.off
 	}
 	return l.lay.query - l.lay.off, end
+}
+
+// ParamNames returns a summary of the names of the parameters of the key's query, so that a
+// caller can learn, most often with one test, that the key has no parameter of some names: the
+// bit [ParamNameBit] of each name is set, and perhaps others; all bits are set when the key
+// writer made no summary (it makes one for most keys), none for a key without a query.
+func (l *KeyLayout) ParamNames() uint64 {
+	if l.lay.query < 0 {
+		return 0
+	}
+	if l.lay.names == 0 {
+		return ^uint64(0)
+	}
+	return l.lay.names
+}
+
+// ParamNameBit returns the bit of a query parameter's name in [KeyLayout.ParamNames]: one of 64,
+// of the name's first two bytes and whether it has fewer.
+func ParamNameBit(name string) uint64 {
+	var h uint64
+	if len(name) > 0 {
+		h = uint64(name[0]) | 1<<16
+		if len(name) > 1 {
+			h |= uint64(name[1])<<8 | 1<<17
+		}
+	}
+	return paramBit(h)
+}
+
+// paramBit is the bit of the head h of a name: its first two bytes, and bits 16 and 17 set if it
+// has one or two.
+func paramBit(h uint64) uint64 { return 1 << ((h * 0x9e3779b97f4a7c15) >> 58) }
+
+// paramNames is the summary (KeyLayout.ParamNames) of the names of the parameters ps of q, not 0
+// if ps is not empty. It is not inlined: in appendURLFast, which is short of registers, its loop
+// would cost twice as much.
+//
+//go:noinline
+func paramNames(q []byte, ps []span) uint64 {
+	var m uint64
+	for _, s := range ps {
+		a, n := int(s.a), s.eq-s.a
+		var h uint64
+		switch {
+		case n >= 2:
+			h = uint64(q[a]) | uint64(q[a+1])<<8 | 3<<16
+		case n == 1:
+			h = uint64(q[a]) | 1<<16
+		}
+		m |= paramBit(h)
+	}
+	return m
 }
 
 // AppendTokens appends to toks the tokens of key, the key whose layout l is (the bytes that
