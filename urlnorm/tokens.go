@@ -146,7 +146,7 @@ func Tokenize(dst []Token, s string) ([]Token, error) {
 		return dst, &Error{Op: "tokenize", URL: s, Err: ErrNotHierarchical}
 	}
 	// The layout of s, as the key writer records it (see layout), for appendTokens.
-	lay := layout{auth: i + 3, user: -1, port: -1, query: -1, frag: -1}
+	lay := layout{layoutAt: layoutAt{auth: i + 3, user: -1, port: -1, query: -1, frag: -1}}
 	// The authority ends at the first "/" (the path is not optional in a normalizer's output).
 	end := strings.IndexByte(s[lay.auth:], '/')
 	if end < 0 {
