@@ -99,13 +99,11 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	// The host: the part of raw up to its end is written as it is.
 	hs, dot, dashes := i, i-1, false
 	for {
-		for i < len(raw) && fastHost[raw[i]] == 0 {
-			i++
-		}
-		if i == len(raw) {
+		var c uint8
+		if i, c = skipPlain(raw, i, &fastHost); c == 0 {
 			break
 		}
-		switch fastHost[raw[i]] {
+		switch c {
 		case fcDot:
 			dot = i
 			i++
@@ -147,13 +145,11 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	plain, sess := true, false
 	pt := &fastPath[strict]
 	for {
-		for i < len(raw) && pt[raw[i]] == 0 {
-			i++
-		}
-		if i == len(raw) {
+		var c uint8
+		if i, c = skipPlain(raw, i, pt); c == 0 {
 			break
 		}
-		switch pt[raw[i]] {
+		switch c {
 		case fcDot:
 			if raw[i-1] == '/' {
 				plain = false // maybe a dot segment
@@ -204,13 +200,12 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 		ps, changed := stack[:0], false
 		plain := true
 		qt := &fastQuery[strict]
+		qr := raw[i+1:] // the bytes of q, read as a string
 		a, eq, k := 0, -1, 0
 		for {
-			for k < len(q) && qt[q[k]] == 0 {
-				k++
-			}
-			if k < len(q) {
-				switch qt[q[k]] {
+			var c uint8
+			if k, c = skipPlain(qr, k, qt); c != 0 {
+				switch c {
 				case fcEq:
 					if eq < 0 {
 						eq = k
@@ -227,7 +222,7 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 				}
 			}
 			// q[a:k] is a parameter.
-			end := k == len(q) || q[k] == '#'
+			end := c != fcAmp
 			if split && plain {
 				if eq < 0 {
 					eq = k
@@ -264,4 +259,49 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	}
 	pos := layout{auth: hostStart, user: -1, port: -1, path: pathStart, query: queryAt, frag: -1}
 	return n.finishURL(dst, start, kind, f, pos, lay)
+}
+
+// skipPlain returns the index of the first byte of s at or after i (i >= 0)
+// whose class in t is not 0, and that class; len(s) and 0 if there is none.
+// It is a function of its own, a leaf, so that its loop keeps everything in
+// registers (in appendURLFast's body the loops reloaded spilled values on
+// every byte), and it reads eight bytes per bounds check.
+func skipPlain(s string, i int, t *[256]uint8) (int, uint8) {
+	_ = t[0] // one nil check
+	if i < 0 {
+		return len(s), 0 // not reached; it tells the compiler that i+k >= 0
+	}
+	for ; i <= len(s)-8; i += 8 {
+		w := s[i : i+8]
+		if c := t[w[0]]; c != 0 {
+			return i, c
+		}
+		if c := t[w[1]]; c != 0 {
+			return i + 1, c
+		}
+		if c := t[w[2]]; c != 0 {
+			return i + 2, c
+		}
+		if c := t[w[3]]; c != 0 {
+			return i + 3, c
+		}
+		if c := t[w[4]]; c != 0 {
+			return i + 4, c
+		}
+		if c := t[w[5]]; c != 0 {
+			return i + 5, c
+		}
+		if c := t[w[6]]; c != 0 {
+			return i + 6, c
+		}
+		if c := t[w[7]]; c != 0 {
+			return i + 7, c
+		}
+	}
+	for j := uint(i); j < uint(len(s)); j++ {
+		if c := t[s[j]]; c != 0 {
+			return int(j), c
+		}
+	}
+	return len(s), 0
 }

@@ -221,3 +221,50 @@ func TestMatchParamGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipPlain checks skipPlain against a byte-by-byte reading, with each
+// class table of appendURLFast, on runs of plain bytes of every length up
+// to 25 with a byte of each class (or none) at every offset, from every
+// start.
+func TestSkipPlain(t *testing.T) {
+	tables := []*[256]uint8{&fastHost, &fastPath[0], &fastPath[1], &fastQuery[0], &fastQuery[1]}
+	for ti, tab := range tables {
+		var plain, stops []byte
+		seen := map[uint8]bool{}
+		for c := range 256 {
+			if tab[c] == 0 {
+				plain = append(plain, byte(c))
+			} else if !seen[tab[c]] || c >= 0x80 {
+				seen[tab[c]] = true
+				stops = append(stops, byte(c))
+			}
+		}
+		for n := range 26 {
+			run := make([]byte, n)
+			for k := range run {
+				run[k] = plain[(k*7+ti)%len(plain)]
+			}
+			for at := 0; at <= n; at++ {
+				for _, stop := range append([]byte{0}, stops...) {
+					b := append([]byte(nil), run...)
+					if at < n && stop != 0 {
+						b[at] = stop
+					}
+					s := string(b)
+					for i := 0; i <= n; i++ {
+						want, wc := len(s), uint8(0)
+						for k := i; k < len(s); k++ {
+							if tab[s[k]] != 0 {
+								want, wc = k, tab[s[k]]
+								break
+							}
+						}
+						if got, gc := skipPlain(s, i, tab); got != want || gc != wc {
+							t.Fatalf("table %d: skipPlain(%q, %d) = %d, %d; want %d, %d", ti, s, i, got, gc, want, wc)
+						}
+					}
+				}
+			}
+		}
+	}
+}
