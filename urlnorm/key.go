@@ -176,12 +176,15 @@ func (n *Normalizer) addParam(ps []span, changed bool, q []byte, a, b, eq int, l
 		}
 	}
 	if !drop && f&(DropSessionIDs|DropTracking) != 0 && eq > a {
-		// The groups by first byte, looked up here, spare most parameters
-		// the calls.
-		name, value, c := q[a:eq], q[min(eq+1, b):b], q[a]
-		if (f&DropSessionIDs != 0 && n.session.group[c] != 0 && matchParam(n.session, name, value)) ||
-			(f&DropTracking != 0 && n.tracking.group[c] != 0 && matchParam(n.tracking, name, value)) {
-			drop = !ex.keeps(name)
+		// The first byte and the length of the name, looked up here, spare
+		// most parameters the calls.
+		c, l := q[a], eq-a
+		if f&DropSessionIDs != 0 && n.session.mayMatch(c, l) || f&DropTracking != 0 && n.tracking.mayMatch(c, l) {
+			name, value := q[a:eq], q[min(eq+1, b):b]
+			if (f&DropSessionIDs != 0 && matchParam(n.session, name, value)) ||
+				(f&DropTracking != 0 && matchParam(n.tracking, name, value)) {
+				drop = !ex.keeps(name)
+			}
 		}
 	}
 	if drop {

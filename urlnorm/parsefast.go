@@ -5,14 +5,17 @@ package urlnorm
 // no work at the same time, and hands anything unusual to appendURLSlow,
 // which stays the reference (TestAppendURLFastMatchesSlow).
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // Classes of a byte in the host, path and query scans of appendURLFast; 0 is
 // a byte copied as it is.
 const (
 	fcEnd  = 1 + iota // ends the part: '/', '?' or '#' after a host, '?' or '#' after a path, '#' after a query
 	fcWork            // needs the general code of its part: escaping, '%', '\'
-	fcDot             // '.': a label separator in a host, maybe a dot segment in a path
+	fcDot             // '.' in a path: maybe a dot segment
 	fcDash            // '-' in a host ("--" may be an "xn--" label)
 	fcSess            // ';' or '(' in a path: DropSessionIDs looks at the path
 	fcAmp             // '&' in a query: the end of a parameter
@@ -20,16 +23,16 @@ const (
 	fcSlow            // needs appendURLSlow: tab or newline (removed anywhere), or a host byte that is not plain
 )
 
-// fastHost classifies host bytes: those that appendHost copies as they are,
-// the part's ends, and everything else (upper case, '%', ':', '@', '\',
-// forbidden and non-ASCII bytes) as fcSlow.
+// fastHost classifies host bytes: those that appendHost copies as they are
+// (with '.', whose places appendURLFast checks after the scan), the part's
+// ends, '-', and everything else (upper case, '%', ':', '@', '\', forbidden
+// and non-ASCII bytes) as fcSlow.
 var fastHost = func() (t [256]uint8) {
 	for c := range 256 {
 		switch {
 		case c == '/' || c == '?' || c == '#':
 			t[c] = fcEnd
 		case c == '.':
-			t[c] = fcDot
 		case c == '-':
 			t[c] = fcDash
 		case c >= 0x80 || hostClass[c] != hcOK:
@@ -97,17 +100,13 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	}
 
 	// The host: the part of raw up to its end is written as it is.
-	hs, dot, dashes := i, i-1, false
+	hs, dashes := i, false
 	for {
 		var c uint8
 		if i, c = skipPlain(raw, i, &fastHost); c == 0 {
 			break
 		}
 		switch c {
-		case fcDot:
-			dot = i
-			i++
-			continue
 		case fcDash:
 			dashes = dashes || raw[i-1] == '-'
 			i++
@@ -118,7 +117,8 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 		}
 		break
 	}
-	if i == hs || dot == i-1 || isDigit(raw[dot+1]) || dashes {
+	last := hs + strings.LastIndexByte(raw[hs:i], '.') + 1 // the last label's start
+	if last == i || isDigit(raw[last]) || dashes {
 		return dst, false // empty, a trailing dot, maybe a number or an "xn--" label
 	}
 	start := len(dst)

@@ -200,6 +200,7 @@ func TestMatchParamGroups(t *testing.T) {
 		compileRules(DefaultTrackingParams()),
 		compileRules([]ParamRule{{Name: "*", IDValue: true}, {Name: "Ab"}, {Name: "_x*"}, {Name: "9"}, {Name: "\xff*"}}),
 		compileRules([]ParamRule{{Name: ""}, {Name: "*"}}),
+		compileRules([]ParamRule{{Name: strings.Repeat("l", 62) + "*"}, {Name: strings.Repeat("m", 63)}, {Name: strings.Repeat("n", 70)}, {Name: "o" + strings.Repeat("b", 64) + "*"}}),
 		compileRules(nil),
 	}
 	var names []string
@@ -208,11 +209,19 @@ func TestMatchParamGroups(t *testing.T) {
 		names = append(names, nm, strings.ToUpper(nm), nm+"x", nm[:len(nm)-1], "x"+nm)
 	}
 	names = append(names, "", "a", "ab", "AB", "aB", "_x", "_X1", "9", "99", "\xff", "\xffa", "[", "{", "@")
+	for _, c := range "lmno" {
+		for _, n := range []int{1, 61, 62, 63, 64, 65, 66, 69, 70, 71, 90} {
+			names = append(names, string(c)+strings.Repeat("b", n-1), strings.Repeat(string(c), n))
+		}
+	}
 	values := []string{"", "42", "0123456789abcdefXYZ", "0123456789abcdef", "abcdefghijklmnopq1"}
 	for si, set := range sets {
 		for _, nm := range names {
 			for _, v := range values {
 				got := matchParam(set, []byte(nm), []byte(v))
+				if got && !set.mayMatch(nm[0], len(nm)) {
+					t.Errorf("set %d: matchParam(%q, %q) is true, but mayMatch rejects the name", si, nm, v)
+				}
 				want := matchParamLinear(set, []byte(nm), []byte(v))
 				if got != want {
 					t.Errorf("set %d: matchParam(%q, %q) = %v, every rule in turn says %v", si, nm, v, got, want)
