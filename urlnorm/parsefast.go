@@ -123,17 +123,23 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	}
 	start := len(dst)
 	hostStart := start + hs
-	dst = append(dst, raw[:i]...)
+	// raw[:w] is written; the rest is copied as late as it can be, most
+	// often in one go from the scheme to the end.
+	w := 0
 
 	// Host-specific exceptions may turn flags off.
 	var ex *exception
-	if n.hostEx != nil || n.domainEx != nil {
-		if ex = n.lookupException(dst[hostStart:]); ex != nil {
-			f &^= ex.clear
+	if n.hostEx != nil || n.domainEx != nil || f&FoldWWW != 0 {
+		dst = append(dst, raw[:i]...)
+		w = i
+		if n.hostEx != nil || n.domainEx != nil {
+			if ex = n.lookupException(dst[hostStart:]); ex != nil {
+				f &^= ex.clear
+			}
 		}
-	}
-	if f&FoldWWW != 0 {
-		dst = foldWWW(dst, hostStart)
+		if f&FoldWWW != 0 {
+			dst = foldWWW(dst, hostStart)
+		}
 	}
 	strict := 0
 	if f&EncodeStrict != 0 {
@@ -170,30 +176,34 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 		}
 		break
 	}
-	pathStart := len(dst)
-	if plain {
-		if i == ps {
+	// A plain path is copied as it is, with the rest; another is written now.
+	pathStart := len(dst) + ps - w
+	if !plain || i == ps {
+		dst = append(dst, raw[w:ps]...)
+		if plain {
 			dst = append(dst, '/')
 		} else {
-			dst = append(dst, raw[ps:i]...)
+			dst = appendPath(dst, raw[ps:i], f, false)
+			sess = bytes.IndexByte(dst[pathStart:], ';') >= 0 || bytes.IndexByte(dst[pathStart:], '(') >= 0
 		}
-	} else {
-		dst = appendPath(dst, raw[ps:i], f, false)
-		sess = bytes.IndexByte(dst[pathStart:], ';') >= 0 || bytes.IndexByte(dst[pathStart:], '(') >= 0
+		w = i
 	}
 	if f&(RemoveDuplicateSlashes|DropIndex|LowercasePath) != 0 || f&DropSessionIDs != 0 && sess {
+		dst = append(dst, raw[w:i]...)
+		w = i
 		dst = n.keyPath(dst, pathStart, f)
 	}
+	// The rest of raw: the path if it is plain, then the query and the
+	// fragment, which are cut below.
+	pathEnd := len(dst) + i - w
+	dst = append(dst, raw[w:]...)
 
-	// The query, copied with what follows it, then cut at its end. While
-	// checking that it needs no escaping, the scan splits it into
-	// parameters for keyQuery's work.
+	// The query. While checking that it needs no escaping, the scan splits
+	// it into parameters for keyQuery's work.
 	queryAt := -1
 	if i < len(raw) && raw[i] == '?' {
-		dst = append(dst, '?')
-		qStart := len(dst)
+		qStart := pathEnd + 1
 		queryAt = qStart
-		dst = append(dst, raw[i+1:]...)
 		q := dst[qStart:]
 		split := f&(SortQuery|DropEmptyParams|DropSessionIDs|DropTracking) != 0
 		var stack [32]span
@@ -253,6 +263,8 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 			dst = dst[:qStart-1]
 			queryAt = -1
 		}
+	} else {
+		dst = dst[:pathEnd] // without the fragment
 	}
 	if i < len(raw) && f&DropFragment == 0 {
 		return dst, false // a fragment to write
