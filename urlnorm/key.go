@@ -202,11 +202,22 @@ func (n *Normalizer) rewriteQuery(dst []byte, qStart int, ps []span, changed boo
 	q := dst[qStart:]
 	if f&SortQuery != 0 {
 		for i := 1; i < len(ps); i++ {
-			if paramCompare(q, ps[i-1], ps[i]) > 0 {
-				slices.SortStableFunc(ps, func(x, y span) int { return paramCompare(q, x, y) }) // allocation-free, O(n log² n)
-				changed = true
-				break
+			if paramCompare(q, ps[i-1], ps[i]) <= 0 {
+				continue
 			}
+			// ps[:i] is sorted. Few parameters are sorted by insertion,
+			// many by SortStableFunc (allocation-free, O(n log² n)).
+			if len(ps) > 12 {
+				slices.SortStableFunc(ps, func(x, y span) int { return paramCompare(q, x, y) })
+			} else {
+				for ; i < len(ps); i++ {
+					for j := i; j > 0 && paramCompare(q, ps[j-1], ps[j]) > 0; j-- {
+						ps[j-1], ps[j] = ps[j], ps[j-1]
+					}
+				}
+			}
+			changed = true
+			break
 		}
 	}
 	if !changed {
