@@ -176,12 +176,15 @@ func (n *Normalizer) addParam(ps []span, changed bool, q []byte, a, b, eq int, l
 		}
 	}
 	if !drop && f&(DropSessionIDs|DropTracking) != 0 && eq > a {
-		// The groups by first byte, looked up here, spare most parameters
-		// the calls.
-		name, value, c := q[a:eq], q[min(eq+1, b):b], q[a]
-		if (f&DropSessionIDs != 0 && n.session.group[c] != 0 && matchParam(n.session, name, value)) ||
-			(f&DropTracking != 0 && n.tracking.group[c] != 0 && matchParam(n.tracking, name, value)) {
-			drop = !ex.keeps(name)
+		// The first byte and the length of the name, looked up here, spare
+		// most parameters the calls.
+		c, l := q[a], eq-a
+		if f&DropSessionIDs != 0 && n.session.mayMatch(c, l) || f&DropTracking != 0 && n.tracking.mayMatch(c, l) {
+			name, value := q[a:eq], q[min(eq+1, b):b]
+			if (f&DropSessionIDs != 0 && matchParam(n.session, name, value)) ||
+				(f&DropTracking != 0 && matchParam(n.tracking, name, value)) {
+				drop = !ex.keeps(name)
+			}
 		}
 	}
 	if drop {
@@ -199,11 +202,22 @@ func (n *Normalizer) rewriteQuery(dst []byte, qStart int, ps []span, changed boo
 	q := dst[qStart:]
 	if f&SortQuery != 0 {
 		for i := 1; i < len(ps); i++ {
-			if paramCompare(q, ps[i-1], ps[i]) > 0 {
-				slices.SortStableFunc(ps, func(x, y span) int { return paramCompare(q, x, y) }) // allocation-free, O(n log² n)
-				changed = true
-				break
+			if paramCompare(q, ps[i-1], ps[i]) <= 0 {
+				continue
 			}
+			// ps[:i] is sorted. Few parameters are sorted by insertion,
+			// many by SortStableFunc (allocation-free, O(n log² n)).
+			if len(ps) > 12 {
+				slices.SortStableFunc(ps, func(x, y span) int { return paramCompare(q, x, y) })
+			} else {
+				for ; i < len(ps); i++ {
+					for j := i; j > 0 && paramCompare(q, ps[j-1], ps[j]) > 0; j-- {
+						ps[j-1], ps[j] = ps[j], ps[j-1]
+					}
+				}
+			}
+			changed = true
+			break
 		}
 	}
 	if !changed {

@@ -2,6 +2,7 @@ package urlnorm
 
 import (
 	"errors"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -303,6 +304,32 @@ func TestFlagsDocList(t *testing.T) {
 		}
 		if got, ok := listed[fn.name]; !ok || got != strings.Join(want, " ") {
 			t.Errorf("the Flags doc gives %s the presets %q (listed: %v), want %q", fn.name, got, ok, strings.Join(want, " "))
+		}
+	}
+}
+
+// TestSortQueryMatchesReference checks the Crawler key of queries of 0 to 20
+// parameters, in random orders with repeated names and values, some of them
+// dropped, against refCrawlerKey: the insertion sort of a few parameters and
+// the stable sort of many must both order them by name, then value.
+func TestSortQueryMatchesReference(t *testing.T) {
+	n := New(Crawler)
+	rng := rand.New(rand.NewPCG(1, 2))
+	names := []string{"a", "b", "ab", "b", "B", "a_", "", "utm_x", "sid", "aa"}
+	values := []string{"", "=", "=1", "=2", "=10", "=1", "=a&"}
+	for range 3000 {
+		var ps []string
+		for range rng.IntN(21) {
+			ps = append(ps, names[rng.IntN(len(names))]+values[rng.IntN(len(values))])
+		}
+		u := "http://a.com/?" + strings.Join(ps, "&")
+		c, err := n.Canonical(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := n.Key(u)
+		if want := refCrawlerKey(n, c); err != nil || k != want {
+			t.Fatalf("Key(%q) = %q, %v; reference %q", u, k, err, want)
 		}
 	}
 }

@@ -116,6 +116,17 @@ type ruleSet struct {
 	// with an empty name), 0 for none.
 	group  [256]uint16
 	groups [][]paramRule
+	// lens[c] has bit min(n, 63) set if a name of n bytes starting with
+	// byte c may match a rule: one of its group of that length, or a prefix
+	// rule no longer. A lookup rejects most names that share a first letter
+	// with a rule without a call.
+	lens [256]uint64
+}
+
+// mayMatch reports whether a name of n bytes (n > 0) starting with byte c
+// may match one of set's rules; matchParam decides.
+func (set *ruleSet) mayMatch(c byte, n int) bool {
+	return set.lens[c]>>min(n, 63)&1 != 0
 }
 
 type paramRule struct {
@@ -160,8 +171,18 @@ func compileRules(rs []ParamRule) *ruleSet {
 		}
 		set.groups = append(set.groups, g)
 		set.group[lc] = uint16(len(set.groups))
+		var lens uint64
+		for _, r := range g {
+			if r.prefix {
+				lens |= ^uint64(0) << min(len(r.name), 63)
+			} else {
+				lens |= 1 << min(len(r.name), 63)
+			}
+		}
+		set.lens[lc] = lens
 		if 'a' <= lc && lc <= 'z' {
 			set.group[lc-'a'+'A'] = uint16(len(set.groups))
+			set.lens[lc-'a'+'A'] = lens
 		}
 	}
 	return set

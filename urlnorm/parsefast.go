@@ -5,14 +5,17 @@ package urlnorm
 // no work at the same time, and hands anything unusual to appendURLSlow,
 // which stays the reference (TestAppendURLFastMatchesSlow).
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // Classes of a byte in the host, path and query scans of appendURLFast; 0 is
 // a byte copied as it is.
 const (
 	fcEnd  = 1 + iota // ends the part: '/', '?' or '#' after a host, '?' or '#' after a path, '#' after a query
 	fcWork            // needs the general code of its part: escaping, '%', '\'
-	fcDot             // '.': a label separator in a host, maybe a dot segment in a path
+	fcDot             // '.' in a path: maybe a dot segment
 	fcDash            // '-' in a host ("--" may be an "xn--" label)
 	fcSess            // ';' or '(' in a path: DropSessionIDs looks at the path
 	fcAmp             // '&' in a query: the end of a parameter
@@ -20,16 +23,16 @@ const (
 	fcSlow            // needs appendURLSlow: tab or newline (removed anywhere), or a host byte that is not plain
 )
 
-// fastHost classifies host bytes: those that appendHost copies as they are,
-// the part's ends, and everything else (upper case, '%', ':', '@', '\',
-// forbidden and non-ASCII bytes) as fcSlow.
+// fastHost classifies host bytes: those that appendHost copies as they are
+// (with '.', whose places appendURLFast checks after the scan), the part's
+// ends, '-', and everything else (upper case, '%', ':', '@', '\', forbidden
+// and non-ASCII bytes) as fcSlow.
 var fastHost = func() (t [256]uint8) {
 	for c := range 256 {
 		switch {
 		case c == '/' || c == '?' || c == '#':
 			t[c] = fcEnd
 		case c == '.':
-			t[c] = fcDot
 		case c == '-':
 			t[c] = fcDash
 		case c >= 0x80 || hostClass[c] != hcOK:
@@ -97,19 +100,13 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	}
 
 	// The host: the part of raw up to its end is written as it is.
-	hs, dot, dashes := i, i-1, false
+	hs, dashes := i, false
 	for {
-		for i < len(raw) && fastHost[raw[i]] == 0 {
-			i++
-		}
-		if i == len(raw) {
+		var c uint8
+		if i, c = skipPlain(raw, i, &fastHost); c == 0 {
 			break
 		}
-		switch fastHost[raw[i]] {
-		case fcDot:
-			dot = i
-			i++
-			continue
+		switch c {
 		case fcDash:
 			dashes = dashes || raw[i-1] == '-'
 			i++
@@ -120,22 +117,29 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 		}
 		break
 	}
-	if i == hs || dot == i-1 || isDigit(raw[dot+1]) || dashes {
+	last := hs + strings.LastIndexByte(raw[hs:i], '.') + 1 // the last label's start
+	if last == i || isDigit(raw[last]) || dashes {
 		return dst, false // empty, a trailing dot, maybe a number or an "xn--" label
 	}
 	start := len(dst)
 	hostStart := start + hs
-	dst = append(dst, raw[:i]...)
+	// raw[:w] is written; the rest is copied as late as it can be, most
+	// often in one go from the scheme to the end.
+	w := 0
 
 	// Host-specific exceptions may turn flags off.
 	var ex *exception
-	if n.hostEx != nil || n.domainEx != nil {
-		if ex = n.lookupException(dst[hostStart:]); ex != nil {
-			f &^= ex.clear
+	if n.hostEx != nil || n.domainEx != nil || f&FoldWWW != 0 {
+		dst = append(dst, raw[:i]...)
+		w = i
+		if n.hostEx != nil || n.domainEx != nil {
+			if ex = n.lookupException(dst[hostStart:]); ex != nil {
+				f &^= ex.clear
+			}
 		}
-	}
-	if f&FoldWWW != 0 {
-		dst = foldWWW(dst, hostStart)
+		if f&FoldWWW != 0 {
+			dst = foldWWW(dst, hostStart)
+		}
 	}
 	strict := 0
 	if f&EncodeStrict != 0 {
@@ -147,13 +151,11 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	plain, sess := true, false
 	pt := &fastPath[strict]
 	for {
-		for i < len(raw) && pt[raw[i]] == 0 {
-			i++
-		}
-		if i == len(raw) {
+		var c uint8
+		if i, c = skipPlain(raw, i, pt); c == 0 {
 			break
 		}
-		switch pt[raw[i]] {
+		switch c {
 		case fcDot:
 			if raw[i-1] == '/' {
 				plain = false // maybe a dot segment
@@ -174,43 +176,46 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 		}
 		break
 	}
-	pathStart := len(dst)
-	if plain {
-		if i == ps {
+	// A plain path is copied as it is, with the rest; another is written now.
+	pathStart := len(dst) + ps - w
+	if !plain || i == ps {
+		dst = append(dst, raw[w:ps]...)
+		if plain {
 			dst = append(dst, '/')
 		} else {
-			dst = append(dst, raw[ps:i]...)
+			dst = appendPath(dst, raw[ps:i], f, false)
+			sess = bytes.IndexByte(dst[pathStart:], ';') >= 0 || bytes.IndexByte(dst[pathStart:], '(') >= 0
 		}
-	} else {
-		dst = appendPath(dst, raw[ps:i], f, false)
-		sess = bytes.IndexByte(dst[pathStart:], ';') >= 0 || bytes.IndexByte(dst[pathStart:], '(') >= 0
+		w = i
 	}
 	if f&(RemoveDuplicateSlashes|DropIndex|LowercasePath) != 0 || f&DropSessionIDs != 0 && sess {
+		dst = append(dst, raw[w:i]...)
+		w = i
 		dst = n.keyPath(dst, pathStart, f)
 	}
+	// The rest of raw: the path if it is plain, then the query and the
+	// fragment, which are cut below.
+	pathEnd := len(dst) + i - w
+	dst = append(dst, raw[w:]...)
 
-	// The query, copied with what follows it, then cut at its end. While
-	// checking that it needs no escaping, the scan splits it into
-	// parameters for keyQuery's work.
+	// The query. While checking that it needs no escaping, the scan splits
+	// it into parameters for keyQuery's work.
 	queryAt := -1
 	if i < len(raw) && raw[i] == '?' {
-		dst = append(dst, '?')
-		qStart := len(dst)
+		qStart := pathEnd + 1
 		queryAt = qStart
-		dst = append(dst, raw[i+1:]...)
 		q := dst[qStart:]
 		split := f&(SortQuery|DropEmptyParams|DropSessionIDs|DropTracking) != 0
 		var stack [32]span
 		ps, changed := stack[:0], false
 		plain := true
 		qt := &fastQuery[strict]
+		qr := raw[i+1:] // the bytes of q, read as a string
 		a, eq, k := 0, -1, 0
 		for {
-			for k < len(q) && qt[q[k]] == 0 {
-				k++
-			}
-			if k < len(q) {
-				switch qt[q[k]] {
+			var c uint8
+			if k, c = skipPlain(qr, k, qt); c != 0 {
+				switch c {
 				case fcEq:
 					if eq < 0 {
 						eq = k
@@ -227,7 +232,7 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 				}
 			}
 			// q[a:k] is a parameter.
-			end := k == len(q) || q[k] == '#'
+			end := c != fcAmp
 			if split && plain {
 				if eq < 0 {
 					eq = k
@@ -261,10 +266,57 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 			dst = dst[:qStart-1]
 			queryAt = -1
 		}
+	} else {
+		dst = dst[:pathEnd] // without the fragment
 	}
 	if i < len(raw) && f&DropFragment == 0 {
 		return dst, false // a fragment to write
 	}
 	pos := layoutAt{auth: hostStart, user: -1, port: -1, path: pathStart, query: queryAt, frag: -1}
 	return n.finishURL(dst, start, kind, f, pos, lay)
+}
+
+// skipPlain returns the index of the first byte of s at or after i (i >= 0)
+// whose class in t is not 0, and that class; len(s) and 0 if there is none.
+// It is a function of its own, a leaf, so that its loop keeps everything in
+// registers (in appendURLFast's body the loops reloaded spilled values on
+// every byte), and it reads eight bytes per bounds check.
+func skipPlain(s string, i int, t *[256]uint8) (int, uint8) {
+	_ = t[0] // one nil check
+	if i < 0 {
+		return len(s), 0 // not reached; it tells the compiler that i+k >= 0
+	}
+	for ; i <= len(s)-8; i += 8 {
+		w := s[i : i+8]
+		if c := t[w[0]]; c != 0 {
+			return i, c
+		}
+		if c := t[w[1]]; c != 0 {
+			return i + 1, c
+		}
+		if c := t[w[2]]; c != 0 {
+			return i + 2, c
+		}
+		if c := t[w[3]]; c != 0 {
+			return i + 3, c
+		}
+		if c := t[w[4]]; c != 0 {
+			return i + 4, c
+		}
+		if c := t[w[5]]; c != 0 {
+			return i + 5, c
+		}
+		if c := t[w[6]]; c != 0 {
+			return i + 6, c
+		}
+		if c := t[w[7]]; c != 0 {
+			return i + 7, c
+		}
+	}
+	for j := uint(i); j < uint(len(s)); j++ {
+		if c := t[s[j]]; c != 0 {
+			return int(j), c
+		}
+	}
+	return len(s), 0
 }

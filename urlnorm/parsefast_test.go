@@ -226,6 +226,7 @@ func TestMatchParamGroups(t *testing.T) {
 		compileRules(DefaultTrackingParams()),
 		compileRules([]ParamRule{{Name: "*", IDValue: true}, {Name: "Ab"}, {Name: "_x*"}, {Name: "9"}, {Name: "\xff*"}}),
 		compileRules([]ParamRule{{Name: ""}, {Name: "*"}}),
+		compileRules([]ParamRule{{Name: strings.Repeat("l", 62) + "*"}, {Name: strings.Repeat("m", 63)}, {Name: strings.Repeat("n", 70)}, {Name: "o" + strings.Repeat("b", 64) + "*"}}),
 		compileRules(nil),
 	}
 	var names []string
@@ -234,14 +235,69 @@ func TestMatchParamGroups(t *testing.T) {
 		names = append(names, nm, strings.ToUpper(nm), nm+"x", nm[:len(nm)-1], "x"+nm)
 	}
 	names = append(names, "", "a", "ab", "AB", "aB", "_x", "_X1", "9", "99", "\xff", "\xffa", "[", "{", "@")
+	for _, c := range "lmno" {
+		for _, n := range []int{1, 61, 62, 63, 64, 65, 66, 69, 70, 71, 90} {
+			names = append(names, string(c)+strings.Repeat("b", n-1), strings.Repeat(string(c), n))
+		}
+	}
 	values := []string{"", "42", "0123456789abcdefXYZ", "0123456789abcdef", "abcdefghijklmnopq1"}
 	for si, set := range sets {
 		for _, nm := range names {
 			for _, v := range values {
 				got := matchParam(set, []byte(nm), []byte(v))
+				if got && !set.mayMatch(nm[0], len(nm)) {
+					t.Errorf("set %d: matchParam(%q, %q) is true, but mayMatch rejects the name", si, nm, v)
+				}
 				want := matchParamLinear(set, []byte(nm), []byte(v))
 				if got != want {
 					t.Errorf("set %d: matchParam(%q, %q) = %v, every rule in turn says %v", si, nm, v, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSkipPlain checks skipPlain against a byte-by-byte reading, with each
+// class table of appendURLFast, on runs of plain bytes of every length up
+// to 25 with a byte of each class (or none) at every offset, from every
+// start.
+func TestSkipPlain(t *testing.T) {
+	tables := []*[256]uint8{&fastHost, &fastPath[0], &fastPath[1], &fastQuery[0], &fastQuery[1]}
+	for ti, tab := range tables {
+		var plain, stops []byte
+		seen := map[uint8]bool{}
+		for c := range 256 {
+			if tab[c] == 0 {
+				plain = append(plain, byte(c))
+			} else if !seen[tab[c]] || c >= 0x80 {
+				seen[tab[c]] = true
+				stops = append(stops, byte(c))
+			}
+		}
+		for n := range 26 {
+			run := make([]byte, n)
+			for k := range run {
+				run[k] = plain[(k*7+ti)%len(plain)]
+			}
+			for at := 0; at <= n; at++ {
+				for _, stop := range append([]byte{0}, stops...) {
+					b := append([]byte(nil), run...)
+					if at < n && stop != 0 {
+						b[at] = stop
+					}
+					s := string(b)
+					for i := 0; i <= n; i++ {
+						want, wc := len(s), uint8(0)
+						for k := i; k < len(s); k++ {
+							if tab[s[k]] != 0 {
+								want, wc = k, tab[s[k]]
+								break
+							}
+						}
+						if got, gc := skipPlain(s, i, tab); got != want || gc != wc {
+							t.Fatalf("table %d: skipPlain(%q, %d) = %d, %d; want %d, %d", ti, s, i, got, gc, want, wc)
+						}
+					}
 				}
 			}
 		}
