@@ -825,8 +825,29 @@ func (s *Set) find(n *node, v *view, m uint64, from, best int32) int32 {
 		if n.leaf != nil {
 			return s.first(n, v, m, from, best)
 		}
+		// node.has, with the mask's answer and the keys found in place inline: most inner
+		// nodes need no call to learn the URL's value.
+		var val string
+		ok := true
+		switch {
+		case n.bit != 0 && m>>(n.bit-1)&1 == 0:
+			ok = false
+		case n.bit != 0 && n.kids == nil && n.children == nil:
+		case n.kind == probeRPos:
+			if ok = int(n.pos) <= v.nseg; ok {
+				val = v.whole[v.pathStart+v.nseg-int(n.pos)].Value
+			}
+		case n.kind == probePos:
+			if ok = int(n.pos) <= v.nseg; ok {
+				val = v.whole[v.pathStart+int(n.pos)-1].Value
+			}
+		case n.kind == probeScheme:
+			val = v.whole[0].Value
+		default:
+			val, ok = v.lookup(n.key)
+		}
 		// A branch that is a leaf is searched here, without a call of find.
-		if val, ok := n.has(v, m); ok {
+		if ok {
 			if c := n.child(val); c != nil && c.min < best {
 				if c.leaf != nil {
 					best = s.first(c, v, m, from, best)
