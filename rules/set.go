@@ -173,8 +173,16 @@ type node struct {
 	present  *node            // rules with an Any condition on key
 	absent   *node            // rules with an Absent condition on key
 	rest     *node            // rules with no condition on key
-	pre      []prefilter      // a leaf's rules' prefilters, by index in leaf
+	ents     []leafEnt        // a leaf's rules, by index in leaf, with what first reads of them
 	keys     *keyTable        // the root's: the bits of the tree's keys (prefilterTree)
+}
+
+// leafEnt is rule i of a leaf with what first reads of it: its prefilter and its checks
+// (crule.check), next to each other, so that first need not reach the rule.
+type leafEnt struct {
+	prefilter
+	i     int32
+	check []probe
 }
 
 // kid is one value's branch of a node.
@@ -766,13 +774,15 @@ func (s *Set) matchFrom(v *view, from int32) int {
 			best = s.find(n, v, m, from, best)
 		}
 	}
-	if n := s.all; n != nil && v.host != AllHosts && n.min < best {
+	// The trees of every host and of the domains are mostly closed by their gates: mayOpen
+	// tells most of them without the mask.
+	if n := s.all; n != nil && v.host != AllHosts && n.min < best && n.keys.mayOpen(v) {
 		if m := v.maskFor(1, n); n.opens(m) {
 			best = s.find(n, v, m, from, best)
 		}
 	}
 	for i, n := range v.doms {
-		if n.min < best {
+		if n.min < best && n.keys.mayOpen(v) {
 			if m := v.maskFor(2+i, n); n.opens(m) {
 				best = s.find(n, v, m, from, best)
 			}
@@ -876,20 +886,14 @@ func (s *Set) find(n *node, v *view, m uint64, from, best int32) int32 {
 
 // first returns the first rule of leaf n (ascending) in [from, best) that matches v, or best.
 func (s *Set) first(n *node, v *view, m uint64, from, best int32) int32 {
-	list, pre := n.leaf, n.pre
-	if from > 0 {
-		j, _ := slices.BinarySearch(list, from)
-		list, pre = list[j:], pre[j:]
-	}
-	pre = pre[:len(list)]
-	for j, i := range list {
-		if i >= best {
+	ents := n.ents
+	for k := range ents {
+		e := &ents[k]
+		if e.i >= best {
 			break
 		}
-		if pre[j].pass(m) {
-			if r := &s.rules[i]; len(r.check) == 0 || r.matches(v) {
-				return i
-			}
+		if e.i >= from && e.pass(m) && (len(e.check) == 0 || v.holdsAll(e.check)) {
+			return e.i
 		}
 	}
 	return best
@@ -903,7 +907,7 @@ func (s *Set) matchAll(dst []int32, v *view, twins bool) []int32 {
 	var m uint64 // the mask of the tree being visited
 	add := func(leaf *node) {
 		for j, i := range leaf.leaf {
-			if leaf.pre[j].pass(m) && s.rules[i].matches(v) {
+			if leaf.ents[j].pass(m) && s.rules[i].matches(v) {
 				dst = append(dst, i)
 				if twins {
 					dst = append(dst, s.twins[i]...)
