@@ -249,6 +249,7 @@ func prefilterTree(rules []crule, root *node) {
 			if b, ok := bits[n.key]; ok {
 				n.bit = b + 1
 			}
+			n.look = lookOf(n)
 			return
 		}
 		n.ents, pres = pres[:len(n.leaf):len(n.leaf)], pres[len(n.leaf):]

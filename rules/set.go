@@ -165,6 +165,7 @@ type node struct {
 	min      int32     // the smallest rule index in the subtree: a search for a better rule skips it
 	bit      uint8     // an inner node's: 1 + the bit of key in the tree's keyTable, 0 if it has none
 	kind     probeKind // an inner node's: how has finds key (compileProbe)
+	look     lookKind  // an inner node's: what find reads of the URL once the mask has not said absent
 	pos      int16     // and the position of a path key
 	leaf     []int32
 	key      urlnorm.Key
@@ -183,6 +184,32 @@ type leafEnt struct {
 	prefilter
 	i     int32
 	check []probe
+}
+
+// lookKind is what find reads of a URL at an inner node whose key the mask does not say absent.
+type lookKind uint8
+
+const (
+	lookKey    lookKind = iota // the key, by lookup
+	lookNone                   // nothing: the mask says present, and the node has no values
+	lookPos                    // the path segment at pos from the start
+	lookRPos                   // the path segment at pos from the end
+	lookScheme                 // the scheme
+)
+
+// lookOf returns the lookKind of inner node n, whose bit, kids and children are set.
+func lookOf(n *node) lookKind {
+	switch {
+	case n.bit != 0 && n.kids == nil && n.children == nil:
+		return lookNone
+	case n.kind == probePos:
+		return lookPos
+	case n.kind == probeRPos:
+		return lookRPos
+	case n.kind == probeScheme:
+		return lookScheme
+	}
+	return lookKey
 }
 
 // kid is one value's branch of a node.
@@ -839,22 +866,23 @@ func (s *Set) find(n *node, v *view, m uint64, from, best int32) int32 {
 		// nodes need no call to learn the URL's value.
 		var val string
 		ok := true
-		switch {
-		case n.bit != 0 && m>>(n.bit-1)&1 == 0:
+		if n.bit != 0 && m>>(n.bit-1)&1 == 0 {
 			ok = false
-		case n.bit != 0 && n.kids == nil && n.children == nil:
-		case n.kind == probeRPos:
-			if ok = int(n.pos) <= v.nseg; ok {
-				val = v.whole[v.pathStart+v.nseg-int(n.pos)].Value
+		} else {
+			switch n.look {
+			case lookRPos:
+				if ok = int(n.pos) <= v.nseg; ok {
+					val = v.whole[v.pathStart+v.nseg-int(n.pos)].Value
+				}
+			case lookPos:
+				if ok = int(n.pos) <= v.nseg; ok {
+					val = v.whole[v.pathStart+int(n.pos)-1].Value
+				}
+			case lookScheme:
+				val = v.whole[0].Value
+			case lookKey:
+				val, ok = v.lookup(n.key)
 			}
-		case n.kind == probePos:
-			if ok = int(n.pos) <= v.nseg; ok {
-				val = v.whole[v.pathStart+int(n.pos)-1].Value
-			}
-		case n.kind == probeScheme:
-			val = v.whole[0].Value
-		default:
-			val, ok = v.lookup(n.key)
 		}
 		// A branch that is a leaf is searched here, without a call of find.
 		if ok {
