@@ -386,8 +386,12 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 				case k.Sub == 0 && int(k.RSub) <= len(toks):
 					j = len(toks) - int(k.RSub)
 				}
-				if j >= 0 && sameDeep(toks[j].Key, k) {
-					return toks[j].Value, true
+				if j < 0 {
+					return "", false
+				}
+				// sameDeep, inline, its cheap tests first.
+				if t := &toks[j]; t.Sub != 0 && (k.Sub == 0 || t.Sub == k.Sub) && (k.RSub == 0 || t.RSub == k.RSub) && sameToken(t.Key, k) {
+					return t.Value, true
 				}
 				return "", false
 			}
