@@ -425,8 +425,12 @@ func (v *view) lookup(k urlnorm.Key) (string, bool) {
 				case k.Sub == 0 && int(k.RSub) <= len(toks):
 					j = len(toks) - int(k.RSub)
 				}
-				if j >= 0 && sameDeep(toks[j].Key, k) {
-					return toks[j].Value, true
+				if j < 0 {
+					return "", false
+				}
+				// sameDeep, inline, its cheap tests first.
+				if t := &toks[j]; t.Sub != 0 && (k.Sub == 0 || t.Sub == k.Sub) && (k.RSub == 0 || t.RSub == k.RSub) && sameToken(t.Key, k) {
+					return t.Value, true
 				}
 				return "", false
 			}
@@ -527,6 +531,7 @@ const (
 	probePos                     // path segment pos from the start
 	probeRPos                    // path segment pos from the end
 	probeScheme                  // the scheme
+	probeQuery                   // a query parameter (name and occurrence), by a scan of the query
 )
 
 // compileProbe returns the probe of a condition op on key k with value (op Any for a key that
@@ -546,6 +551,8 @@ func probeOf(k urlnorm.Key) (probeKind, int16) {
 		return probeRPos, k.RPos
 	case k.Part == urlnorm.PartScheme:
 		return probeScheme, 0
+	case k.Part == urlnorm.PartQuery:
+		return probeQuery, 0
 	}
 	return probeKey, 0
 }
@@ -553,12 +560,15 @@ func probeOf(k urlnorm.Key) (probeKind, int16) {
 // matches reports whether the context of r holds in v (fast lookup), for a URL that reached r's
 // leaf of the index and passed its prefilter there: it looks up the conditions and keys that
 // neither the way to the leaf nor the prefilter decides (r.check).
-func (r *crule) matches(v *view) bool {
-	for i := range r.check {
-		p := &r.check[i]
+func (r *crule) matches(v *view) bool { return v.holdsAll(r.check) }
+
+// holdsAll reports whether every probe of ps holds in v, looking them up in order.
+func (v *view) holdsAll(ps []probe) bool {
+	for i := range ps {
+		p := &ps[i]
 		var val string
 		var ok bool
-		switch p.kind { // the key found in place by its kind, as node.has does
+		switch p.kind { // the key found in place by its kind, as find does
 		case probePos:
 			if ok = int(p.pos) <= v.nseg; ok {
 				val = v.whole[v.pathStart+int(p.pos)-1].Value
@@ -569,6 +579,19 @@ func (r *crule) matches(v *view) bool {
 			}
 		case probeScheme:
 			val, ok = v.whole[0].Value, true
+		case probeQuery:
+			if len(v.byName) > 0 {
+				val, ok = v.lookup(*p.key)
+				break
+			}
+			// lookup's scan, without the call
+			k := p.key
+			for j := v.queryAt; j < len(v.whole); j++ {
+				if t := &v.whole[j]; t.Pos == k.Pos && t.Part == urlnorm.PartQuery && t.Name == k.Name {
+					val, ok = t.Value, true
+					break
+				}
+			}
 		default:
 			val, ok = v.lookup(*p.key)
 		}

@@ -52,6 +52,9 @@ type keyTable struct {
 	// Absent, on the whole key of a deep key, and the keys it copies from), 0 if a rule requires
 	// none with a bit.
 	gate uint64
+	// gateNames has the bit nameBit (as everyHostFilter.bloom) of the name of each query key
+	// of gate, for mayOpen.
+	gateNames [4]uint64
 }
 
 // queryBit is a slot of keyTable.query: bit+1 of the key of name and occurrence pos.
@@ -223,12 +226,21 @@ func prefilterTree(rules []crule, root *node) {
 	}
 	root.keys = t
 	t.gate = treeGate(rules, root, bits, walk)
+	for k, b := range bits {
+		if t.gate&(1<<b) != 0 && k.Part == urlnorm.PartQuery {
+			nb := nameBit(k.Name)
+			t.gateNames[nb>>6] |= 1 << (nb & 63)
+		}
+	}
 	// The prefilters of all leaves and the checks of all rules are parts of two arrays, one
 	// allocation each for the tree.
 	nrules := 0
 	walk(root, func(n *node) { nrules += len(n.leaf) })
-	pres := make([]prefilter, nrules)
-	type span struct{ i, a, b int32 }
+	pres := make([]leafEnt, nrules)
+	type span struct {
+		i, a, b int32
+		e       *leafEnt
+	}
 	var checks []probe
 	spans := make([]span, 0, nrules)
 	var deepCheck []probe
@@ -237,12 +249,14 @@ func prefilterTree(rules []crule, root *node) {
 			if b, ok := bits[n.key]; ok {
 				n.bit = b + 1
 			}
+			n.look = lookOf(n)
 			return
 		}
-		n.pre, pres = pres[:len(n.leaf):len(n.leaf)], pres[len(n.leaf):]
+		n.ents, pres = pres[:len(n.leaf):len(n.leaf)], pres[len(n.leaf):]
 		for j, i := range n.leaf {
 			r := &rules[i]
-			p := &n.pre[j]
+			p := &n.ents[j]
+			p.i = i
 			// What the prefilter leaves to matches: the conditions that neither the way to
 			// the leaf (known) nor the mask decides, those on deep keys last (the first of
 			// them splits the URL into deep tokens), and the keys to copy from likewise.
@@ -289,12 +303,13 @@ func prefilterTree(rules []crule, root *node) {
 					checks = append(checks, compileProbe(&r.needs[ni], Any, ""))
 				}
 			}
-			spans = append(spans, span{i, int32(a), int32(len(checks))})
+			spans = append(spans, span{i, int32(a), int32(len(checks)), p})
 		}
 	})
 	checks = slices.Clip(checks)
 	for _, sp := range spans {
 		rules[sp.i].check = checks[sp.a:sp.b:sp.b]
+		sp.e.check = rules[sp.i].check
 	}
 }
 
@@ -376,6 +391,25 @@ func (t *keyTable) maskAt(v *view, slot int) uint64 {
 		v.made |= 1 << slot
 	}
 	return m
+}
+
+// mayOpen reports whether the tree of table t may open to v (node.opens of v's mask) without
+// making the mask: false, which is certain, if the gate has none of v's path keys and none of
+// v's query names, by their nameBit (a gate of other keys is taken as open). A tree that only
+// its gate would turn away, such as that of every host, costs then a pass over the names only.
+func (t *keyTable) mayOpen(v *view) bool {
+	if t == nil || t.gate == 0 || t.early {
+		return true
+	}
+	if t.path != nil && t.path[min(v.nseg, maxPathBit)]&t.gate != 0 {
+		return true
+	}
+	for i := v.queryAt; i < len(v.whole); i++ {
+		if b := nameBit(v.whole[i].Name); t.gateNames[b>>6]>>(b&63)&1 != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // loadMasks prepares v for the presence masks of the URL just loaded, which maskFor makes when

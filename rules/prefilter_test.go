@@ -63,21 +63,26 @@ func TestPrefilter(t *testing.T) {
 		}{h.name, s, h.urls})
 	}
 	for _, d := range sets {
-		accepted, rejected, gated := checkPrefilter(t, d.name, d.s, d.urls)
-		t.Logf("%s: %d rules, %d URLs: %d rule checks accepted, %d rejected by the prefilter, %d by a tree's gate", d.name, d.s.Len(), len(d.urls), accepted, rejected, gated)
+		accepted, rejected, gated, early := checkPrefilter(t, d.name, d.s, d.urls)
+		t.Logf("%s: %d rules, %d URLs: %d rule checks accepted, %d rejected by the prefilter, %d by a tree's gate; %d trees closed by mayOpen", d.name, d.s.Len(), len(d.urls), accepted, rejected, gated, early)
 		if accepted == 0 || rejected == 0 {
 			t.Errorf("%s: %d accepted, %d rejected: the test checks nothing", d.name, accepted, rejected)
 		}
 		if d.name == "learned" && gated == 0 {
 			t.Errorf("%s: no tree's gate closed: the test of the gates checks nothing", d.name)
 		}
+		if d.name == "learned" && early == 0 {
+			t.Errorf("%s: mayOpen closed no tree: the test of it checks nothing", d.name)
+		}
 	}
 }
 
 // checkPrefilter is TestPrefilter on set s and urls (keyed first if s has a Key); it returns the
 // number of rule checks that the reference accepts, that the prefilter rejects and that the gate
-// of the rule's tree rejects (node.opens), which must all be checks that the reference rejects.
-func checkPrefilter(t *testing.T, name string, s *Set, urls []string) (accepted, rejected, gated int) {
+// of the rule's tree rejects (node.opens), which must all be checks that the reference rejects,
+// and the number of (URL, tree) pairs that keyTable.mayOpen closes without the mask, each of
+// which the gate must close.
+func checkPrefilter(t *testing.T, name string, s *Set, urls []string) (accepted, rejected, gated, early int) {
 	t.Helper()
 	type place struct {
 		leaf *node
@@ -90,8 +95,13 @@ func checkPrefilter(t *testing.T, name string, s *Set, urls []string) (accepted,
 	walk = func(n *node) {
 		for ; n != nil; n = n.rest {
 			if n.leaf != nil {
-				if len(n.pre) != len(n.leaf) {
-					t.Fatalf("%s: leaf of %d rules has %d prefilters", name, len(n.leaf), len(n.pre))
+				if len(n.ents) != len(n.leaf) {
+					t.Fatalf("%s: leaf of %d rules has %d prefilters", name, len(n.leaf), len(n.ents))
+				}
+				for j, i := range n.leaf {
+					if e := &n.ents[j]; e.i != i || len(e.check) != len(s.rules[i].check) || len(e.check) > 0 && &e.check[0] != &s.rules[i].check[0] {
+						t.Fatalf("%s: leaf entry %d is rule %d with %d checks; the leaf has rule %d with %d", name, j, e.i, len(e.check), i, len(s.rules[i].check))
+					}
 				}
 				for j, i := range n.leaf {
 					where[i] = place{n, j}
@@ -135,6 +145,14 @@ func checkPrefilter(t *testing.T, name string, s *Set, urls []string) (accepted,
 				masks[r] = r.keys.mask(&v)
 			}
 		}
+		for r := range roots {
+			if !r.keys.mayOpen(&v) {
+				if r.opens(masks[r]) {
+					t.Fatalf("%s: %q: mayOpen closes a tree whose gate %x opens to mask %x", name, u, r.keys.gate, masks[r])
+				}
+				early++
+			}
+		}
 		for n, root := range inner {
 			if n.bit == 0 {
 				continue
@@ -162,7 +180,7 @@ func checkPrefilter(t *testing.T, name string, s *Set, urls []string) (accepted,
 				t.Fatalf("%s: %q: mask %x, kept %x", name, u, m, masks[root])
 			}
 			slow := matchesSlow(&r.Rule, &v)
-			pass := p.leaf.pre[p.j].pass(m)
+			pass := p.leaf.ents[p.j].pass(m)
 			fast := pass && r.matches(&v)
 			for j := range min(len(r.Context), 64) {
 				if r.known&(1<<j) != 0 {
@@ -187,7 +205,7 @@ func checkPrefilter(t *testing.T, name string, s *Set, urls []string) (accepted,
 			}
 		}
 	}
-	return accepted, rejected, gated
+	return accepted, rejected, gated, early
 }
 
 // TestPrefilterBits checks the keys that get a bit: their presence follows from the segment

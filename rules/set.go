@@ -189,6 +189,7 @@ type node struct {
 	min      int32     // the smallest rule index in the subtree: a search for a better rule skips it
 	bit      uint8     // an inner node's: 1 + the bit of key in the tree's keyTable, 0 if it has none
 	kind     probeKind // an inner node's: how has finds key (compileProbe)
+	look     lookKind  // an inner node's: what find reads of the URL once the mask has not said absent
 	pos      int16     // and the position of a path key
 	leaf     []int32
 	key      urlnorm.Key
@@ -197,8 +198,42 @@ type node struct {
 	present  *node            // rules with an Any condition on key
 	absent   *node            // rules with an Absent condition on key
 	rest     *node            // rules with no condition on key
-	pre      []prefilter      // a leaf's rules' prefilters, by index in leaf
+	ents     []leafEnt        // a leaf's rules, by index in leaf, with what first reads of them
 	keys     *keyTable        // the root's: the bits of the tree's keys (prefilterTree)
+}
+
+// leafEnt is rule i of a leaf with what first reads of it: its prefilter and its checks
+// (crule.check), next to each other, so that first need not reach the rule.
+type leafEnt struct {
+	prefilter
+	i     int32
+	check []probe
+}
+
+// lookKind is what find reads of a URL at an inner node whose key the mask does not say absent.
+type lookKind uint8
+
+const (
+	lookKey    lookKind = iota // the key, by lookup
+	lookNone                   // nothing: the mask says present, and the node has no values
+	lookPos                    // the path segment at pos from the start
+	lookRPos                   // the path segment at pos from the end
+	lookScheme                 // the scheme
+)
+
+// lookOf returns the lookKind of inner node n, whose bit, kids and children are set.
+func lookOf(n *node) lookKind {
+	switch {
+	case n.bit != 0 && n.kids == nil && n.children == nil:
+		return lookNone
+	case n.kind == probePos:
+		return lookPos
+	case n.kind == probeRPos:
+		return lookRPos
+	case n.kind == probeScheme:
+		return lookScheme
+	}
+	return lookKey
 }
 
 // kid is one value's branch of a node.
@@ -819,13 +854,15 @@ func (s *Set) matchFrom(v *view, from int32) int {
 			best = s.find(n, v, m, from, best)
 		}
 	}
-	if n := s.all; n != nil && v.host != AllHosts && n.min < best {
+	// The trees of every host and of the domains are mostly closed by their gates: mayOpen
+	// tells most of them without the mask.
+	if n := s.all; n != nil && v.host != AllHosts && n.min < best && n.keys.mayOpen(v) {
 		if m := v.maskFor(1, n); n.opens(m) {
 			best = s.find(n, v, m, from, best)
 		}
 	}
 	for i, n := range v.doms {
-		if n.min < best {
+		if n.min < best && n.keys.mayOpen(v) {
 			if m := v.maskFor(2+i, n); n.opens(m) {
 				best = s.find(n, v, m, from, best)
 			}
@@ -878,8 +915,30 @@ func (s *Set) find(n *node, v *view, m uint64, from, best int32) int32 {
 		if n.leaf != nil {
 			return s.first(n, v, m, from, best)
 		}
+		// node.has, with the mask's answer and the keys found in place inline: most inner
+		// nodes need no call to learn the URL's value.
+		var val string
+		ok := true
+		if n.bit != 0 && m>>(n.bit-1)&1 == 0 {
+			ok = false
+		} else {
+			switch n.look {
+			case lookRPos:
+				if ok = int(n.pos) <= v.nseg; ok {
+					val = v.whole[v.pathStart+v.nseg-int(n.pos)].Value
+				}
+			case lookPos:
+				if ok = int(n.pos) <= v.nseg; ok {
+					val = v.whole[v.pathStart+int(n.pos)-1].Value
+				}
+			case lookScheme:
+				val = v.whole[0].Value
+			case lookKey:
+				val, ok = v.lookup(n.key)
+			}
+		}
 		// A branch that is a leaf is searched here, without a call of find.
-		if val, ok := n.has(v, m); ok {
+		if ok {
 			if c := n.child(val); c != nil && c.min < best {
 				if c.leaf != nil {
 					best = s.first(c, v, m, from, best)
@@ -908,20 +967,14 @@ func (s *Set) find(n *node, v *view, m uint64, from, best int32) int32 {
 
 // first returns the first rule of leaf n (ascending) in [from, best) that matches v, or best.
 func (s *Set) first(n *node, v *view, m uint64, from, best int32) int32 {
-	list, pre := n.leaf, n.pre
-	if from > 0 {
-		j, _ := slices.BinarySearch(list, from)
-		list, pre = list[j:], pre[j:]
-	}
-	pre = pre[:len(list)]
-	for j, i := range list {
-		if i >= best {
+	ents := n.ents
+	for k := range ents {
+		e := &ents[k]
+		if e.i >= best {
 			break
 		}
-		if pre[j].pass(m) {
-			if r := &s.rules[i]; len(r.check) == 0 || r.matches(v) {
-				return i
-			}
+		if e.i >= from && e.pass(m) && (len(e.check) == 0 || v.holdsAll(e.check)) {
+			return e.i
 		}
 	}
 	return best
@@ -935,7 +988,7 @@ func (s *Set) matchAll(dst []int32, v *view, twins bool) []int32 {
 	var m uint64 // the mask of the tree being visited
 	add := func(leaf *node) {
 		for j, i := range leaf.leaf {
-			if leaf.pre[j].pass(m) && s.rules[i].matches(v) {
+			if leaf.ents[j].pass(m) && s.rules[i].matches(v) {
 				dst = append(dst, i)
 				if twins {
 					dst = append(dst, s.twins[i]...)

@@ -29,6 +29,9 @@ type succ struct {
 	scope bool
 	every bool // j is a rule of every host
 	check []int32
+	// probes are the conditions of check compiled (compileProbe), in the same order, for
+	// matchSucc.
+	probes []probe
 }
 
 // succList is the successors of a rule, in precedence order; full says that they are too many
@@ -735,6 +738,31 @@ func (s *Set) indexSuccessors(twin []bool) {
 				l.local++
 			}
 		}
+		s.compileSucc(ents)
+	}
+}
+
+// compileSucc fills the probes of the successors ents from their checks, in one array.
+func (s *Set) compileSucc(ents []succ) {
+	n := 0
+	for _, e := range ents {
+		n += len(e.check)
+	}
+	all := make([]probe, 0, n)
+	for x := range ents {
+		e := &ents[x]
+		r := &s.rules[e.j]
+		a := len(all)
+		nc := int32(len(r.Context))
+		for _, ci := range e.check {
+			if ci >= nc {
+				all = append(all, compileProbe(&r.needs[ci-nc], Any, ""))
+				continue
+			}
+			c := &r.Context[ci]
+			all = append(all, compileProbe(&c.Key, c.Op, c.Value))
+		}
+		e.probes = all[a:len(all):len(all)]
 	}
 }
 
@@ -764,7 +792,6 @@ func (s *Set) matchSucc(v *view, ents []succ, from int) int {
 	every := 0 // 1: v has such a name, 2: it has none
 	for k := from; k < len(ents); k++ {
 		e := &ents[k]
-		r := &s.rules[e.j]
 		if e.every && s.every.ok {
 			if every == 0 {
 				every = 2
@@ -779,26 +806,10 @@ func (s *Set) matchSucc(v *view, ents []succ, from int) int {
 				continue
 			}
 		}
-		if e.scope && !r.Scope.Covers(v.host) {
+		if e.scope && !s.rules[e.j].Scope.Covers(v.host) {
 			continue
 		}
-		ok := true
-		nc := int32(len(r.Context))
-		for _, ci := range e.check {
-			if ci >= nc {
-				if _, has := v.lookup(r.needs[ci-nc]); !has {
-					ok = false
-					break
-				}
-				continue
-			}
-			c := &r.Context[ci]
-			if val, has := v.lookup(c.Key); !holds(c, val, has) {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if v.holdsAll(e.probes) {
 			return k
 		}
 	}
