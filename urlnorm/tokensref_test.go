@@ -103,21 +103,29 @@ func TestTokenizeRef(t *testing.T) {
 // tokenizeRef.
 func checkTokenizeRef(t *testing.T, buf *[]Token, s string) {
 	t.Helper()
-	want, ok := tokenizeRef(s)
 	pre := len(*buf) % 3
 	got, err := Tokenize((*buf)[:pre], s)
+	checkAgainstRef(t, "Tokenize of", s, buf, pre, got, err)
+}
+
+// checkAgainstRef checks got and err, what what made of the tokens of s after the pre tokens of
+// *buf, against tokenizeRef of s: its tokens, or an error and *buf's tokens untouched. It keeps
+// got in *buf for the next call.
+func checkAgainstRef(t *testing.T, what, s string, buf *[]Token, pre int, got []Token, err error) {
+	t.Helper()
+	want, ok := tokenizeRef(s)
 	if !ok {
 		if err == nil || len(got) != pre {
-			t.Fatalf("Tokenize(%q) = %d tokens, %v; want an error", clip(s), len(got), err)
+			t.Fatalf("%s %q = %d tokens, %v; want an error", what, clip(s), len(got), err)
 		}
 		return
 	}
 	if err != nil {
-		t.Fatalf("Tokenize(%q): %v", clip(s), err)
+		t.Fatalf("%s %q: %v", what, clip(s), err)
 	}
 	*buf = got
 	if diff := cmp.Diff(want, got[pre:]); diff != "" {
-		t.Fatalf("Tokenize(%q) mismatch (-want +got):\n%s", clip(s), diff)
+		t.Fatalf("%s %q mismatch with tokenizeRef (-want +got):\n%s", what, clip(s), diff)
 	}
 }
 
@@ -146,19 +154,6 @@ func checkKeyTokensRef(t *testing.T, n *Normalizer, key *[]byte, toks *[]Token, 
 	}
 	*key = b
 	k := string(b[start:])
-	want, ok := tokenizeRef(k)
 	got, err := l.AppendTokens((*toks)[:pre], k)
-	if !ok {
-		if err == nil || len(got) != pre {
-			t.Fatalf("AppendTokens of %q = %d tokens, %v; want an error", clip(k), len(got), err)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatalf("AppendTokens of %q: %v", clip(k), err)
-	}
-	*toks = got
-	if diff := cmp.Diff(want, got[pre:]); diff != "" {
-		t.Fatalf("AppendTokens of %q mismatch with tokenizeRef (-want +got):\n%s", clip(k), diff)
-	}
+	checkAgainstRef(t, "AppendTokens of", k, toks, pre, got, err)
 }
