@@ -367,40 +367,38 @@ func (n *Normalizer) appendURLSlow(dst []byte, raw string, f Flags, op string, l
 		dst = appendEscaped(dst, rest[1:], set, f)
 	}
 
-	pos := layoutAt{auth: start + len(schemeNames[kind]) + 3, user: userAt, port: portAt, path: pathStart, query: queryAt, frag: fragAt}
-	dst, ok = n.finishURL(dst, start, kind, f, pos, lay)
+	dst, off, ok := n.finishURL(dst, start, kind, f)
 	if !ok {
 		return n.fail(dst, start, op, raw, ErrTooLong)
+	}
+	if lay != nil {
+		lay.auth, lay.user, lay.port, lay.path = start+len(schemeNames[kind])+3, userAt, portAt, pathStart
+		lay.query, lay.frag, lay.off = queryAt, fragAt, off
 	}
 	return dst, nil
 }
 
-// finishURL ends appendURL: it folds a secure scheme for HTTPSToHTTP, caps
-// the length of the result dst[start:], and sets *lay (if lay is not nil) to
-// pos, the layout in dst before the folding, with the off that makes it the
-// result's. ok is false when the result is too long.
-func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, pos layoutAt, lay *layout) (_ []byte, ok bool) {
+// finishURL ends appendURL: it folds a secure scheme for HTTPSToHTTP and caps
+// the length of the result dst[start:]. off is the layout's off (see layout)
+// for the indexes in dst recorded before the folding: start, and one more if
+// it folded. ok is false when the result is too long; the caller then records
+// no layout.
+func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags) (_ []byte, off int, ok bool) {
 	// Every part after the scheme moves back a byte if HTTPSToHTTP shortens it.
-	shift := 0
+	off = start
 	if f&HTTPSToHTTP != 0 && (kind == schemeHTTPS || kind == schemeWSS) {
 		// "https://..." -> "http://...", "wss://..." -> "ws://...".
 		i := start + len(schemeNames[kind]) - 1
 		copy(dst[i:], dst[i+1:])
 		dst = dst[:len(dst)-1]
-		shift = 1
+		off++
 	}
 	if len(dst)-start > n.maxLen {
 		// Escaping can triple the length; capping the output too keeps every
 		// result a valid input.
-		return dst, false
+		return dst, off, false
 	}
-	if lay != nil {
-		// The offsets in the result are those in dst less start, and less shift after the
-		// scheme (all of them): lay keeps the difference, for its reader to subtract.
-		lay.layoutAt = pos
-		lay.off = start + shift
-	}
-	return dst, true
+	return dst, off, true
 }
 
 // layout says where the parts of a URL that appendURL wrote start: auth
@@ -410,18 +408,18 @@ func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags, 
 // from the URL's first byte: appendURL records the indexes in its dst as it
 // writes them, with off the index of the result's first byte (and one more
 // for a scheme that HTTPSToHTTP shortened), so that recording a layout costs
-// a copy.
+// a few stores.
 //
 // names is the summary of the query's parameter names that KeyLayout.ParamNames
 // reads (ParamNameBit of each), or 0 if the writer did not make it: the fast
-// path sets it before finishURL records the rest (layoutAt); AppendKeyLayout
+// path sets it before it records the rest (layoutAt) as it ends; AppendKeyLayout
 // and the slow path clear it.
 type layout struct {
 	layoutAt
 	names uint64
 }
 
-// layoutAt is the part of a layout that finishURL records.
+// layoutAt is the part of a layout that appendURL records as it ends, after finishURL.
 type layoutAt struct {
 	auth, user, port, path, query, frag int
 	off                                 int

@@ -272,8 +272,14 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	if i < len(raw) && f&DropFragment == 0 {
 		return dst, false // a fragment to write
 	}
-	pos := layoutAt{auth: hostStart, user: -1, port: -1, path: pathStart, query: queryAt, frag: -1}
-	return n.finishURL(dst, start, kind, f, pos, lay)
+	dst, off, ok := n.finishURL(dst, start, kind, f)
+	if lay != nil && ok {
+		// The offsets in the result are those in dst less off (see layout).
+		// Field by field: a literal would be built on the stack and copied.
+		lay.auth, lay.user, lay.port, lay.path = hostStart, -1, -1, pathStart
+		lay.query, lay.frag, lay.off = queryAt, -1, off
+	}
+	return dst, ok
 }
 
 // skipPlain returns the index of the first byte of s at or after i (i >= 0)

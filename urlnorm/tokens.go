@@ -335,12 +335,13 @@ func paramBit(h uint64) uint64 { return 1 << ((h * 0x9e3779b97f4a7c15) >> 58) }
 func paramNames(q []byte, ps []span) uint64 {
 	var m uint64
 	for _, s := range ps {
-		a, n := int(s.a), s.eq-s.a
+		// The head of the name q[a:a+n]: its first two bytes, less the second for a name of
+		// 1, 0 for an empty name (a, not negative, read as such: one bounds test a load).
+		a, n := int(uint32(s.a)), s.eq-s.a
 		var h uint64
-		switch {
-		case n >= 2:
+		if n >= 2 && a+1 < len(q) {
 			h = uint64(q[a]) | uint64(q[a+1])<<8 | 3<<16
-		case n == 1:
+		} else if n == 1 && a < len(q) {
 			h = uint64(q[a]) | 1<<16
 		}
 		m |= paramBit(h)
