@@ -1048,6 +1048,16 @@ func (s *Set) Normalize(u string) (string, error) {
 		case !end && s.every.ok && sc.lay.ParamNames()&s.every.params == 0:
 			may = false
 		default:
+			// The host of the scratch's last view, whose find answer the view keeps
+			// (view.treesOf is hostFilter.find of view.treesHost): a URL of the same host as
+			// the URL before, as in a queue of one site's URLs, takes that answer if the host
+			// has rules, instead of finding it again.
+			if v := &sc.v; end && v.treesSet == s && v.treesHost == k[i:j] {
+				if _, has := found(v.treesOf.e, v.treesOf.whole); has {
+					v.walk = v.treesOf
+					break
+				}
+			}
 			sc.v.walk, may = s.gateHost(k, &sc.lay, i, j, end)
 		}
 	}
