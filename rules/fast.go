@@ -617,11 +617,12 @@ func le64(s string) uint64 {
 func (f *hostFilter) lookup(h string, p int) *hostEnt {
 	// hostWords and hostHash, written out: functions too big to be inlined.
 	var w0, w1, w2 uint64
-	n := len(h) - p
+	name := h[p:]
+	n := len(name)
 	if n >= 8 {
-		w0, w2 = le64(h[p:]), le64(h[len(h)-8:])
+		w0, w2 = le64(name), le64(name[n-8:])
 		if n >= 16 {
-			w1 = le64(h[p+8:])
+			w1 = le64(name[8:])
 		}
 	} else {
 		w0 = hostWord0(h, p)
@@ -640,7 +641,7 @@ func (f *hostFilter) lookup(h string, p int) *hostEnt {
 	for i := (x * 0x9e3779b97f4a7c15) >> (f.shift & 63); ; i = (i + 1) & mask {
 		sl := &f.slots[i]
 		if sl.w0 == w0 && sl.w2 == w2 && sl.w1 == w1 && sl.n == n && sl.ent != nil &&
-			(n <= 24 || sameName(sl.ent.name[16:n-8], h[p+16:len(h)-8])) {
+			(n <= 24 || sameName(sl.ent.name[16:n-8], name[16:n-8])) {
 			return sl.ent
 		}
 		if sl.ent == nil {
@@ -687,6 +688,13 @@ func found(e *hostEnt, whole bool) (own *hostEnt, has bool) {
 		return e, true
 	}
 	return nil, len(e.doms) > 0
+}
+
+// has is found's has of w: whether the host that w is find's answer for has rules of its own or
+// is in a domain with rules.
+func (w hostWalk) has() bool {
+	_, has := found(w.e, w.whole)
+	return has
 }
 
 // trees finds the index trees of host and of the domains it is in, and host's patterns: it
