@@ -91,3 +91,27 @@ func TestNormalizeAfterSameLengthHost(t *testing.T) {
 		t.Errorf("%d URLs, %d rewritten, %d after another host: the test checks nothing", n, changed, other)
 	}
 }
+
+// FuzzHostFilterLookup compares hostFilter.lookup with a map of the names, on a filter of the
+// comma-separated names and a host looked up whole and after each dot.
+func FuzzHostFilterLookup(f *testing.F) {
+	f.Add("www.example.com,example.com,abcdefghijklmnopqrstuvwxyz.org", "www.example.con")
+	f.Add("abcdefghijklmnop.qrstuvwx,abcdefghijklmnop.qrstuvwy", "a.abcdefghijklmnop.qrstuvwy")
+	f.Add("a,,ab.cd", "x.ab.cd.")
+	f.Fuzz(func(t *testing.T, names, host string) {
+		exact := map[string]*node{}
+		for _, n := range strings.Split(names, ",") {
+			exact[n] = &node{}
+		}
+		fl := newHostFilter(exact, nil, nil)
+		for p := 0; p <= len(host); p++ {
+			if p > 0 && host[p-1] != '.' {
+				continue
+			}
+			e := fl.lookup(host, p)
+			if want := exact[host[p:]]; e == nil && want != nil || e != nil && (e.name != host[p:] || e.tree != want) {
+				t.Fatalf("lookup(%q, %d) = %v, want the entry of %q: %v", host, p, e, host[p:], want != nil)
+			}
+		}
+	})
+}
