@@ -392,7 +392,7 @@ type hostFilter struct {
 	shift uint8
 	// maxLen is the length of the longest name: no longer suffix of a host is looked up.
 	maxLen int
-	// bits has the bit (hostHash) of each name's first word and length set, so that find answers
+	// bits has the bit (hostBit) of each name's first word and length set, so that find answers
 	// most suffixes that are no name with one test instead of a hash and a probe, and hashes
 	// whole at most one suffix of a host per name length; nil if slots is.
 	bits *[filterWords]uint64
@@ -410,11 +410,12 @@ type hostFilter struct {
 	tailShift uint8
 }
 
-// hostSlot is a slot of hostFilter's table: the hash of a name (never 0; 0 is an empty slot) and
-// its entry.
+// hostSlot is a slot of hostFilter's table: the words of a name (hostWords) and its length, which
+// are the whole name if it is at most 24 bytes long, and its entry (nil in an empty slot).
 type hostSlot struct {
-	hash uint64
-	ent  *hostEnt
+	w0, w1, w2 uint64
+	n          int
+	ent        *hostEnt
 }
 
 // hostEnt is what hostFilter holds of a name: its index tree and deep-token patterns as a host,
@@ -506,49 +507,75 @@ func (f *hostFilter) add(e *hostEnt) {
 		b := tailBit(tailWord(h, f.tailLen))
 		f.tails[b>>6] |= 1 << (b & 63)
 	}
-	b, x := hostHash(h, 0, nil)
+	w0, w1, w2, n := hostWords(h, 0)
+	b, x := hostBit(w0, n), hostHash(h, 0, w0, w1, w2, n)
 	f.bits[b>>6] |= 1 << (b & 63)
 	mask := uint64(len(f.slots) - 1)
 	for i := (x * 0x9e3779b97f4a7c15) >> f.shift; ; i = (i + 1) & mask {
-		if f.slots[i].hash == 0 {
-			f.slots[i] = hostSlot{x, e}
+		if f.slots[i].ent == nil {
+			f.slots[i] = hostSlot{w0, w1, w2, n, e}
 			return
 		}
 	}
 }
 
-// hostHash returns the bit of the name h[p:] in hostFilter.bits, which is of its first word and
-// its length alone, and its hash in hostFilter's table (x, never 0), or x = 0 if bits is not
-// nil and has not the bit set: a suffix of a host that is no name costs one word, and only a
-// suffix with the first word and the length of a name is hashed whole. It reads the name a word
-// at a time, the last bytes in the word of h's last eight.
-func hostHash(h string, p int, bits *[filterWords]uint64) (bit, x uint64) {
+// hostWord0 is the first word of the name h[p:]: its first eight bytes, little-endian, or all
+// of it, zero-padded, if it is shorter.
+func hostWord0(h string, p int) uint64 {
 	n := len(h) - p
-	var w uint64
 	switch {
 	case n >= 8:
-		w = le64(h[p:])
+		return le64(h[p:])
 	case n == 0:
+		return 0
 	case len(h) >= 8:
-		w = le64(h[len(h)-8:]) >> ((64 - 8*n) & 63)
-	default:
-		for k := len(h) - 1; k >= p; k-- {
-			w = w<<8 | uint64(h[k])
-		}
+		return le64(h[len(h)-8:]) >> ((64 - 8*n) & 63)
 	}
-	x = mixHash(w ^ uint64(n)*0x9e3779b97f4a7c15)
-	bit = x >> 52
-	if bits != nil && bits[bit>>6]&(1<<(bit&63)) == 0 {
-		return bit, 0
+	var w uint64
+	for k := len(h) - 1; k >= p; k-- {
+		w = w<<8 | uint64(h[k])
 	}
-	if n > 8 {
-		// The words after the first, the last one ending at len(h) (len(h) > 8).
-		for p += 8; len(h)-p > 8; p += 8 {
-			x = mixHash(x ^ le64(h[p:]))
-		}
-		x = mixHash(x ^ le64(h[len(h)-8:])>>((64-8*(len(h)-p))&63))
+	return w
+}
+
+// hostBit returns the bit of a name in hostFilter.bits, which is of its first word w0 (hostWord0)
+// and its length n alone: a suffix of a host that is no name costs one word.
+func hostBit(w0 uint64, n int) uint64 {
+	return mixHash(w0^uint64(n)*0x9e3779b97f4a7c15) >> 52
+}
+
+// hostWords returns the words of the name h[p:] that a hostSlot keeps, with its length n: w0
+// (hostWord0), w1 its eight bytes after the first eight (0 if it is shorter than 16 bytes) and
+// w2 its last eight (0 if it is shorter than 8), which are all of a name of at most 24 bytes.
+func hostWords(h string, p int) (w0, w1, w2 uint64, n int) {
+	n = len(h) - p
+	if n < 8 {
+		return hostWord0(h, p), 0, 0, n
 	}
-	return bit, x | 1
+	w0, w2 = le64(h[p:]), le64(h[len(h)-8:])
+	if n >= 16 {
+		w1 = le64(h[p+8:])
+	}
+	return w0, w1, w2, n
+}
+
+// hostHash returns the hash in hostFilter's table of the name h[p:], whose words and length
+// are w0, w1, w2 and n (hostWords).
+func hostHash(h string, p int, w0, w1, w2 uint64, n int) uint64 {
+	x := (w0^uint64(n))*0x9e3779b97f4a7c15 ^ (w1^(w2<<32|w2>>32))*0xbf58476d1ce4e5b9
+	if n > 24 {
+		x = hashMiddle(x, h, p)
+	}
+	return x ^ x>>29
+}
+
+// hashMiddle is x with the words of the name h[p:] between its first sixteen bytes and its
+// last eight mixed in (len(h)-p > 24).
+func hashMiddle(x uint64, h string, p int) uint64 {
+	for q := p + 16; len(h)-q > 8; q += 8 {
+		x = mixHash(x ^ le64(h[q:]))
+	}
+	return x
 }
 
 // sameName reports whether a == b, reading them a word at a time.
@@ -583,20 +610,41 @@ func le64(s string) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
-// lookup returns the entry of the name h[p:], or nil.
+// lookup returns the entry of the name h[p:], or nil. A slot's words and length are the whole
+// name if it is at most 24 bytes long; only a longer one is compared with h[p:] byte by byte. A
+// suffix of a host (p > 0) is first tested against bits, so that one that is no name is mostly
+// turned away by its first word and length, and only one with those of a name is hashed whole.
 func (f *hostFilter) lookup(h string, p int) *hostEnt {
-	_, x := hostHash(h, p, f.bits)
-	if x == 0 {
-		return nil
+	// hostWords and hostHash, written out: functions too big to be inlined.
+	var w0, w1, w2 uint64
+	name := h[p:]
+	n := len(name)
+	if n >= 8 {
+		w0, w2 = le64(name), le64(name[n-8:])
+		if n >= 16 {
+			w1 = le64(name[8:])
+		}
+	} else {
+		w0 = hostWord0(h, p)
 	}
+	if p > 0 {
+		if b := hostBit(w0, n); f.bits[b>>6]&(1<<(b&63)) == 0 {
+			return nil
+		}
+	}
+	x := (w0^uint64(n))*0x9e3779b97f4a7c15 ^ (w1^(w2<<32|w2>>32))*0xbf58476d1ce4e5b9
+	if n > 24 {
+		x = hashMiddle(x, h, p)
+	}
+	x ^= x >> 29
 	mask := uint64(len(f.slots) - 1)
 	for i := (x * 0x9e3779b97f4a7c15) >> (f.shift & 63); ; i = (i + 1) & mask {
-		switch sl := &f.slots[i]; sl.hash {
-		case x:
-			if sameName(sl.ent.name, h[p:]) {
-				return sl.ent
-			}
-		case 0:
+		sl := &f.slots[i]
+		if sl.w0 == w0 && sl.w2 == w2 && sl.w1 == w1 && sl.n == n && sl.ent != nil &&
+			(n <= 24 || sameName(sl.ent.name[16:n-8], name[16:n-8])) {
+			return sl.ent
+		}
+		if sl.ent == nil {
 			return nil
 		}
 	}
@@ -640,6 +688,13 @@ func found(e *hostEnt, whole bool) (own *hostEnt, has bool) {
 		return e, true
 	}
 	return nil, len(e.doms) > 0
+}
+
+// has is found's has of w: whether the host that w is find's answer for has rules of its own or
+// is in a domain with rules.
+func (w hostWalk) has() bool {
+	_, has := found(w.e, w.whole)
+	return has
 }
 
 // trees finds the index trees of host and of the domains it is in, and host's patterns: it

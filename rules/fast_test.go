@@ -578,6 +578,46 @@ func TestSameName(t *testing.T) {
 	}
 }
 
+// TestHostFilterWords checks hostFilter.lookup on names that share most of the words a slot
+// keeps (hostWords): names of 0 to 40 bytes that differ from one another in one byte, in
+// length, or only in the bytes that sameName compares (past the first 16 and before the last 8
+// of a name longer than 24), looked up whole and as a suffix after a label, and so do hosts
+// that differ from them in the same way. Many such names fill the table, so that a probe meets
+// slots whose words are those of the host looked up.
+func TestHostFilterWords(t *testing.T) {
+	exact := map[string]*node{}
+	var hosts []string
+	for l := 0; l <= 40; l++ {
+		a := strings.Repeat("ab.cdefg", 6)[:l]
+		exact[a] = &node{}
+		hosts = append(hosts, a, a+"x", a[:max(l-1, 0)])
+		for i := 0; i < l; i++ {
+			for c := byte('a'); c <= 'z'; c += 5 {
+				exact[a[:i]+string(c)+a[i+1:]] = &node{}
+				hosts = append(hosts, a[:i]+string(c)+a[i+1:], a[:i]+string(c-'a'+'A')+a[i+1:])
+			}
+		}
+	}
+	f := newHostFilter(exact, nil, nil)
+	yes, no := 0, 0
+	for _, h := range hosts {
+		for _, p := range []string{"", "w.", "www.example."} {
+			e := f.lookup(p+h, len(p))
+			if want := exact[h]; e == nil && want != nil || e != nil && (e.name != h || e.tree != want) {
+				t.Fatalf("lookup(%q, %d) = %v, want the entry of %q: %v", p+h, len(p), e, h, want != nil)
+			}
+			if e != nil {
+				yes++
+			} else {
+				no++
+			}
+		}
+	}
+	if yes == 0 || no == 0 {
+		t.Errorf("%d hosts found, %d not: the test checks nothing", yes, no)
+	}
+}
+
 // FuzzSameName compares sameName with ==.
 func FuzzSameName(f *testing.F) {
 	f.Add("www.example.com", "www.example.con")

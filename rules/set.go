@@ -1082,8 +1082,38 @@ func (s *Set) Normalize(u string) (string, error) {
 		s.keep(sc) // nothing else of sc was touched
 		return u, &Error{Op: "key", Input: u, Err: err}
 	}
-	sc.v.walk = hostWalk{}
-	if k := bytesString(b); len(s.rules) == 0 || !s.mayMatchLayout(k, &sc.lay, &sc.v.walk) {
+	k := bytesString(b)
+	may := len(s.rules) > 0
+	if may {
+		i, j := sc.lay.Host()
+		// The host of the scratch's last view, whose find answer the view keeps (view.treesOf
+		// is hostFilter.find of view.treesHost): a key of the same host as the URL before, as
+		// in a queue of one site's URLs, takes that answer if the host has rules, instead of
+		// testing and finding the host again (such a host passes the tail test below).
+		if v := &sc.v; v.treesSet == s && v.treesHost == k[i:j] && len(k) <= maxTokensFilter && v.treesOf.has() {
+			v.walk = v.treesOf
+		} else {
+			// gateLayout, with its quickest tests inlined as in AppendNormalize: most keys
+			// that no rule can match are known so from their host's tail and the summary of
+			// their parameter names. The key is at the start of sc.arena, so the tail test
+			// reads only its bytes.
+			f := &s.hosts
+			end := true
+			if j >= 8 && k[j-1] != '*' {
+				b := tailBit(le64(k[j-8:]) >> (f.tailShift & 63))
+				end = f.tails[b>>6]&(1<<(b&63)) != 0
+			}
+			switch {
+			case len(k) > maxTokensFilter:
+				sc.v.walk = hostWalk{}
+			case !end && s.every.ok && sc.lay.ParamNames()&s.every.params == 0:
+				may = false
+			default:
+				sc.v.walk, may = s.gateHost(k, &sc.lay, i, j, end)
+			}
+		}
+	}
+	if !may {
 		sc.v.walk.ok = false
 		if k == u {
 			s.keep(sc)
