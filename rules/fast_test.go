@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -329,6 +328,7 @@ func hostileHosts(s *Set) []string {
 	for h := range s.opts.Patterns {
 		names = append(names, h)
 	}
+	slices.Sort(names) // the order of the tests that run over the hosts one after another
 	for _, h := range names {
 		hs = append(hs, h, "www."+h, "a.b."+h, "x"+h, h+".", "."+h, h+".example", h[1:], h[:len(h)-1],
 			"u@"+h, h+":80", "[::1]."+h, strings.Repeat("a.", 100)+h, strings.Repeat("x", 70)+"."+h,
@@ -343,6 +343,9 @@ func hostileHosts(s *Set) []string {
 // TestHostTreesRef checks hostFilter.trees, mayHave and mayEndIn against the maps (hostTreesRef)
 // on the hosts of the dev URLs' keys and of their variants (moved to a host without rules among
 // them), and on hostile hosts, with the learned rules and with the rules of TestMayMatchEdges.
+// On URLs of the hostile hosts, it checks the filter (checkMayMatch), and Normalize and
+// AppendNormalize against the reference path (checkFastSeq: the references first, then each fast
+// function over the URLs back to back).
 func TestHostTreesRef(t *testing.T) {
 	var rs []Rule
 	for _, l := range strings.Split(strings.TrimSpace(mayMatchRules), "\n") {
@@ -415,8 +418,10 @@ func TestHostTreesRef(t *testing.T) {
 			t.Errorf("%d hosts with rules, %d without: the test checks nothing", yes, no)
 		}
 		// The hostile hosts in URLs: the filter (mayMatch, mayMatchKey and mayMatchLayout)
-		// never turns away a URL that a rule matches, and Normalize and AppendNormalize give
+		// never turns away a URL that a rule matches, and Normalize and AppendNormalize, each
+		// over the URLs back to back (hosts that differ in a byte, one after the other), give
 		// what the reference path gives.
+		var seq []string
 		for _, h := range hostileHosts(s) {
 			for _, q := range []string{"", "?a=1", "?highlight=1&s", "?x=1#f"} {
 				u := "http://" + h + "/x" + q
@@ -424,14 +429,10 @@ func TestHostTreesRef(t *testing.T) {
 				if k, err := s.keyer.Key(u); err == nil {
 					checkMayMatch(t, s, k, true)
 				}
-				want, werr := s.normalizeRef(u)
-				got, err := s.Normalize(u)
-				app, aerr := s.AppendNormalize([]byte("x"), u)
-				if got != want || fmt.Sprint(err) != fmt.Sprint(werr) || fmt.Sprint(aerr) != fmt.Sprint(werr) || werr == nil && string(app) != "x"+want {
-					t.Fatalf("Normalize(%q) = %q, %v; AppendNormalize %q, %v; reference %q, %v", u, got, err, app, aerr, want, werr)
-				}
+				seq = append(seq, u)
 			}
 		}
+		checkFastSeq(t, "hostile hosts", s, seq, refResults(seq, s.normalizeRef))
 	}
 }
 
@@ -704,8 +705,9 @@ func paramNameCases(fs []everyHostFilter) []string {
 // through wrongly, never turn one away wrongly. The keys are those of the dev URLs and of their
 // variants, and of URLs with the queries of paramNameCases, all written into one KeyLayout one
 // after another (the summary is state that a call must not leave to the next). It also checks
-// that the gate turns most keys away, and that AppendNormalize of each URL gives what the
-// reference path gives.
+// that the gate turns most keys away, and that Normalize and AppendNormalize of every 7th URL give
+// what the reference path gives (checkFastSeq: the references first, then each fast function over
+// those URLs back to back).
 func TestParamNamesGate(t *testing.T) {
 	s := loadLearned(t)
 	fs := everyFilters(s)
@@ -722,7 +724,7 @@ func TestParamNamesGate(t *testing.T) {
 		urls = append(urls, "http://a.example/p?"+q, "https://www.b.example/p/q?"+q+"#f", "http://c.example/x?"+q+"&a=b")
 	}
 	var lay urlnorm.KeyLayout
-	var buf []byte
+	var seq []string // every 7th URL, for checkFastSeq
 	checked, away := 0, 0
 	for n, u := range urls {
 		k, err := s.keyer.AppendKeyLayout(nil, u, &lay)
@@ -754,13 +756,10 @@ func TestParamNamesGate(t *testing.T) {
 			}
 		}
 		if n%7 == 0 {
-			want, werr := s.normalizeRef(u)
-			buf, err = s.AppendNormalize(buf[:0], u)
-			if string(buf) != want || fmt.Sprint(err) != fmt.Sprint(werr) {
-				t.Fatalf("AppendNormalize(%q) = %q, %v; reference %q, %v", u, buf, err, want, werr)
-			}
+			seq = append(seq, u)
 		}
 	}
+	checkFastSeq(t, "every 7th key", s, seq, refResults(seq, s.normalizeRef))
 	t.Logf("%d keys, %d checks, %d turned away", len(urls), checked, away)
 	if away < checked/2 {
 		t.Errorf("%d of %d checks turned away: the gate does little", away, checked)
