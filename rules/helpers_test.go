@@ -382,11 +382,15 @@ func refResults(seq []string, ref func(string) (string, error)) []refResult {
 
 // checkFastSeq runs s.Normalize over seq, one call after another with nothing between, then
 // s.AppendNormalize over seq likewise (each call appending to a buffer that holds a prefix), and
-// reports the first result of each that differs from want[i], naming the URL called before it.
-// AppendNormalize's bytes are compared unless the error is one of the key (of a URL that the
-// key writer refuses, for which Normalize gives the URL back and AppendNormalize what the key
-// writer wrote). It returns Normalize's results.
-func checkFastSeq(t *testing.T, name string, s *Set, seq []string, want []refResult) []refResult {
+// reports the first result of each that differs from want[i], the result of ref (normalizeRef or
+// normalizeSlow of s) computed beforehand by refResults, naming the URL called before it.
+// AppendNormalize's bytes are compared unless the error is one of the key (of a URL that the key
+// writer refuses, for which Normalize gives the URL back and AppendNormalize what the key writer
+// wrote). Last, it calls Normalize and ref in turn for each URL and checks ref's results against
+// want: the reference path takes the scratch that the fast call before it gave back, with its
+// view's state (the host's trees), as NormalizeTrace and Evaluate do after a Normalize, and
+// must give what it gives from a cleared one.
+func checkFastSeq(t *testing.T, name string, s *Set, seq []string, want []refResult, ref func(string) (string, error)) {
 	t.Helper()
 	before := func(i int) string {
 		if i == 0 {
@@ -417,5 +421,11 @@ func checkFastSeq(t *testing.T, name string, s *Set, seq []string, want []refRes
 			break
 		}
 	}
-	return got
+	for i, u := range seq {
+		s.Normalize(u)
+		if out, err := ref(u); !want[i].same(refResult{out, err}) {
+			t.Errorf("%s: after Normalize of the same URL: reference(%q) = %q, %v; from a cleared scratch %q, %v", name, u, out, err, want[i].out, want[i].err)
+			break
+		}
+	}
 }

@@ -206,7 +206,8 @@ func TestNormalizeDistinctKeys(t *testing.T) {
 		"http://h.example/?" + strings.Repeat("k1=v&", 30) + "k2",
 		"http://other.example/?k1=v",
 	}
-	checkFastSeq(t, "distinct keys", s, urls, refResults(urls, s.normalizeSlow))
+	want := refResults(urls, s.normalizeSlow)
+	checkFastSeq(t, "distinct keys", s, urls, want, s.normalizeSlow)
 	for _, u := range urls {
 		var v view
 		if err := v.load(u, s); err != nil {

@@ -54,7 +54,7 @@ func TestFastMatchesSlow(t *testing.T) {
 				changed++
 			}
 		}
-		checkFastSeq(t, d.name, s, seq, want)
+		checkFastSeq(t, d.name, s, seq, want, s.normalizeSlow)
 		t.Logf("%s: %d rules, %d of %d URLs rewritten", d.name, s.Len(), changed, len(d.urls))
 		if changed == 0 {
 			t.Errorf("%s: no URL rewritten: the test checks nothing", d.name)
@@ -125,7 +125,9 @@ func TestAllocs(t *testing.T) {
 // of every 10th dev URL also checked against the reference matcher (normalizeSlow); then Normalize runs over the
 // whole sequence back to back, then AppendNormalize, so that each call meets what the call before
 // it left in the set's scratch (the host's trees, the splits the view's Splitter remembers), as in
-// a crawler's queue. It also checks that mayMatch turns away no key that a rule matches.
+// a crawler's queue; then Normalize and the reference path in turn, the reference taking the
+// scratch that Normalize gave back (checkFastSeq). It also checks that mayMatch turns away no key
+// that a rule matches.
 func TestLearnedFastRef(t *testing.T) {
 	s := loadLearned(t)
 	ls := loadDev(t, 0)
@@ -161,7 +163,7 @@ func TestLearnedFastRef(t *testing.T) {
 			}
 		}
 	}
-	checkFastSeq(t, "dev", s, seq, want)
+	checkFastSeq(t, "dev", s, seq, want, s.normalizeRef)
 	t.Logf("%d rules: %d URLs rewritten, %d turned away by mayMatch", s.Len(), changed, filtered)
 	if changed == 0 || filtered == 0 {
 		t.Errorf("%d URLs rewritten, %d turned away by mayMatch: the test checks nothing", changed, filtered)
@@ -826,6 +828,7 @@ func TestFastRefAfterVariant(t *testing.T) {
 			}
 			seq = append(seq, u, u[:q]+strings.ToLower(u[q:]), u[:q]+strings.ToUpper(u[q:]), u)
 		}
-		checkFastSeq(t, tt.name, tt.s, seq, refResults(seq, tt.s.normalizeRef))
+		want := refResults(seq, tt.s.normalizeRef)
+		checkFastSeq(t, tt.name, tt.s, seq, want, tt.s.normalizeRef)
 	}
 }

@@ -387,7 +387,8 @@ func TestSuccessorsHand(t *testing.T) {
 				t.Errorf("%s: %s is a successor of %s", tt.name, r, tt.rule)
 			}
 		}
-		checkFastSeq(t, tt.name, s, tt.urls, refResults(tt.urls, s.normalizeSlow))
+		want := refResults(tt.urls, s.normalizeSlow)
+		checkFastSeq(t, tt.name, s, tt.urls, want, s.normalizeSlow)
 	}
 }
 
