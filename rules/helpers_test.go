@@ -386,10 +386,11 @@ func refResults(seq []string, ref func(string) (string, error)) []refResult {
 // normalizeSlow of s) computed beforehand by refResults, naming the URL called before it.
 // AppendNormalize's bytes are compared unless the error is one of the key (of a URL that the key
 // writer refuses, for which Normalize gives the URL back and AppendNormalize what the key writer
-// wrote). Last, it calls Normalize and ref in turn for each URL and checks ref's results against
-// want: the reference path takes the scratch that the fast call before it gave back, with its
-// view's state (the host's trees), as NormalizeTrace and Evaluate do after a Normalize, and
-// must give what it gives from a cleared one.
+// wrote). Last, it calls ref of each URL again right after Normalize of the URL before it, and
+// checks its results against want: the reference path takes the scratch that the fast call gave
+// back, with its view's state (the host's trees, of the last URL that call met), as
+// NormalizeTrace and Evaluate do after a Normalize, and must give what it gives from a cleared
+// one.
 func checkFastSeq(t *testing.T, name string, s *Set, seq []string, want []refResult, ref func(string) (string, error)) {
 	t.Helper()
 	before := func(i int) string {
@@ -422,9 +423,11 @@ func checkFastSeq(t *testing.T, name string, s *Set, seq []string, want []refRes
 		}
 	}
 	for i, u := range seq {
-		s.Normalize(u)
+		if i > 0 {
+			s.Normalize(seq[i-1])
+		}
 		if out, err := ref(u); !want[i].same(refResult{out, err}) {
-			t.Errorf("%s: after Normalize of the same URL: reference(%q) = %q, %v; from a cleared scratch %q, %v", name, u, out, err, want[i].out, want[i].err)
+			t.Errorf("%s: after Normalize(%s): reference(%q) = %q, %v; from a cleared scratch %q, %v", name, before(i), u, out, err, want[i].out, want[i].err)
 			break
 		}
 	}

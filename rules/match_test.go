@@ -125,8 +125,8 @@ func TestAllocs(t *testing.T) {
 // of every 10th dev URL also checked against the reference matcher (normalizeSlow); then Normalize runs over the
 // whole sequence back to back, then AppendNormalize, so that each call meets what the call before
 // it left in the set's scratch (the host's trees, the splits the view's Splitter remembers), as in
-// a crawler's queue; then Normalize and the reference path in turn, the reference taking the
-// scratch that Normalize gave back (checkFastSeq). It also checks that mayMatch turns away no key
+// a crawler's queue; then the reference path again, each URL's right after Normalize of the URL
+// before it, taking the scratch that Normalize gave back (checkFastSeq). It also checks that mayMatch turns away no key
 // that a rule matches.
 func TestLearnedFastRef(t *testing.T) {
 	s := loadLearned(t)
