@@ -11,7 +11,7 @@ import (
 )
 
 // checkMayMatch fails t if mayMatch (mayMatchKey if key) turns u away while a rule of s
-// matches it (the reference matcher), or if key and mayMatchLayout of u, keyed again with its
+// matches it (the reference matcher), or if key and gateLayout of u, keyed again with its
 // layout, differs from mayMatchKey. It returns whether u was turned away.
 func checkMayMatch(t *testing.T, s *Set, u string, key bool) bool {
 	t.Helper()
@@ -20,16 +20,16 @@ func checkMayMatch(t *testing.T, s *Set, u string, key bool) bool {
 		may = s.mayMatchKey(u)
 		var l urlnorm.KeyLayout
 		if b, err := s.keyer.AppendKeyLayout(nil, u, &l); err == nil && string(b) == u {
-			var w hostWalk
-			if got := s.mayMatchLayout(u, &l, &w); got != may {
-				t.Fatalf("mayMatchLayout(%q) = %v, mayMatchKey %v", u, got, may)
+			w, got := s.gateLayout(u, &l)
+			if got != may {
+				t.Fatalf("gateLayout(%q) = %v, mayMatchKey %v", u, got, may)
 			}
 			// What it learned of the host, view.index takes for the host's trees.
 			if i, j := l.Host(); w.ok {
-				e, doms := s.hosts.treesWalk(u[i:j], nil, &w)
-				e2, doms2 := s.hosts.trees(u[i:j], nil)
+				e, doms := s.hosts.treesOf(w.e, w.whole, nil)
+				e2, doms2 := hostTrees(s, u[i:j], nil)
 				if e != e2 || !slices.Equal(doms, doms2) {
-					t.Fatalf("mayMatchLayout(%q): the walk gives other trees than trees(%q)", u, u[i:j])
+					t.Fatalf("gateLayout(%q): the walk gives other trees than find(%q)", u, u[i:j])
 				}
 			}
 		} else {
@@ -287,7 +287,7 @@ func BenchmarkMayMatch(b *testing.B) {
 	run("mayMatch", func(i int) { s.mayMatchKey(keys[i]) })
 }
 
-// hostTreesRef is hostFilter.trees by the maps of Set.matchFrom: the host's own tree and
+// hostTreesRef is hostTrees by the maps of Set.matchFrom: the host's own tree and
 // patterns (has: it has either), and the trees of the domains among the host and its suffixes
 // after a dot, longest first.
 func hostTreesRef(s *Set, h string) (tree *node, pat Patterns, has bool, doms []*node) {
@@ -308,6 +308,14 @@ func hostTreesRef(s *Set, h string) (tree *node, pat Patterns, has bool, doms []
 		}
 	}
 	return tree, pat, has, doms
+}
+
+// hostTrees is what view.findTrees makes of host without a walk: the host's entry (nil if it has
+// neither rules nor patterns of its own) and the trees of its domains appended to doms, by
+// hostFilter.find and treesOf.
+func hostTrees(s *Set, host string, doms []*node) (*hostEnt, []*node) {
+	e, whole := s.hosts.find(host)
+	return s.hosts.treesOf(e, whole, doms)
 }
 
 // hostileHosts are hosts at the edges of hostFilter's scans, made from the names of s: many
@@ -340,7 +348,8 @@ func hostileHosts(s *Set) []string {
 	return hs
 }
 
-// TestHostTreesRef checks hostFilter.trees, mayHave and mayEndIn against the maps (hostTreesRef)
+// TestHostTreesRef checks hostFilter.find with treesOf (hostTrees), mayHave and mayEndIn against
+// the maps (hostTreesRef)
 // on the hosts of the dev URLs' keys and of their variants (moved to a host without rules among
 // them), and on hostile hosts, with the learned rules and with the rules of TestMayMatchEdges.
 // On URLs of the hostile hosts, it checks the filter (checkMayMatch), and Normalize and
@@ -388,21 +397,21 @@ func TestHostTreesRef(t *testing.T) {
 		for _, h := range hosts {
 			tree, pat, has, want := hostTreesRef(s, h)
 			var e *hostEnt
-			e, doms = s.hosts.trees(h, doms[:0])
+			e, doms = hostTrees(s, h, doms[:0])
 			if got := e != nil; got != has || has && (e.tree != tree || e.pat != pat) {
-				t.Fatalf("trees(%q): entry %v, want own rules or patterns %v", h, e, has)
+				t.Fatalf("trees of %q: entry %v, want own rules or patterns %v", h, e, has)
 			}
 			if !slices.Equal(doms, want) {
-				t.Fatalf("trees(%q): %d domain trees %p, want %d %p", h, len(doms), doms, len(want), want)
+				t.Fatalf("trees of %q: %d domain trees %p, want %d %p", h, len(doms), doms, len(want), want)
 			}
 			some := has || len(want) > 0
 			var w hostWalk
 			if s.hosts.mayHave(h) != some || s.hosts.mayHaveWalk(h, &w) != some {
 				t.Fatalf("mayHave(%q) = %v, want %v", h, !some, some)
 			}
-			e2, doms2 := s.hosts.treesWalk(h, nil, &w)
+			e2, doms2 := s.hosts.treesOf(w.e, w.whole, nil)
 			if e2 != e || !slices.Equal(doms2, doms) {
-				t.Fatalf("treesWalk(%q) differs from trees", h)
+				t.Fatalf("the trees of mayHaveWalk(%q)'s walk differ from find's", h)
 			}
 			if some && !s.hosts.mayEndIn(h) {
 				t.Fatalf("mayEndIn(%q) = false, but it has rules", h)
@@ -417,7 +426,7 @@ func TestHostTreesRef(t *testing.T) {
 		if yes == 0 || no == 0 {
 			t.Errorf("%d hosts with rules, %d without: the test checks nothing", yes, no)
 		}
-		// The hostile hosts in URLs: the filter (mayMatch, mayMatchKey and mayMatchLayout)
+		// The hostile hosts in URLs: the filter (mayMatch, mayMatchKey and gateLayout)
 		// never turns away a URL that a rule matches, and Normalize and AppendNormalize, each
 		// over the URLs back to back (hosts that differ in a byte, one after the other), give
 		// what the reference path gives.
@@ -662,7 +671,7 @@ func TestLinearHostFilter(t *testing.T) {
 	noGC(t)
 	hostile.Linear(t, growth(sizes), func(n int) int {
 		for range 20 {
-			if e, doms := s.hosts.trees(hosts[n], nil); e != nil || len(doms) != 0 {
+			if e, doms := hostTrees(s, hosts[n], nil); e != nil || len(doms) != 0 {
 				t.Fatalf("trees of a host in no domain: %v, %d domains", e, len(doms))
 			}
 		}
