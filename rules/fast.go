@@ -154,9 +154,9 @@ func (f *everyHostFilter) has(name string) bool {
 func (s *Set) mayMatch(u string) bool { return s.mayMatchIn(u, false) }
 
 // mayMatchKey is mayMatch of u, a key that a urlnorm.Normalizer made (s.keyer): its port, if
-// any, is a number of at most five digits (see TestMayMatchKeyPort). Normalize uses
-// mayMatchLayout, which knows where the key's parts are; mayMatchKey, which reads the key, is
-// its reference in the tests.
+// any, is a number of at most five digits (see TestMayMatchKeyPort). Normalize and
+// AppendNormalize use the gate of gateLayout, which knows where the key's parts are;
+// mayMatchKey, which reads the key, is its reference in the tests.
 func (s *Set) mayMatchKey(u string) bool { return s.mayMatchIn(u, true) }
 
 // mayMatchIn is mayMatch of u, a key of a urlnorm.Normalizer if key is set.
@@ -230,19 +230,11 @@ func (s *Set) mayMatchIn(u string, key bool) bool {
 	return s.every.queryMayMatch(rest[q+1:])
 }
 
-// mayMatchLayout is mayMatchKey of u, a key that s.keyer wrote with the layout l: it finds the
-// host and the query from l instead of reading u. If w is not nil, mayMatchLayout fills it with
-// what it learned of the host for view.index (if it let u through).
-func (s *Set) mayMatchLayout(u string, l *urlnorm.KeyLayout, w *hostWalk) bool {
-	walk, may := s.gateLayout(u, l)
-	if w != nil {
-		*w = walk
-	}
-	return may
-}
-
-// gateLayout is mayMatchLayout, with what it learned of the host returned (in registers) instead
-// of written through a pointer.
+// gateLayout is mayMatchKey of u, a key that s.keyer wrote with the layout l: it finds the host
+// and the query from l instead of reading u, and returns what it learned of the host for
+// view.index (w, if it let u through). Normalize and AppendNormalize inline its quickest tests
+// and call gateHost for the rest; no code of the package calls gateLayout itself: it is that
+// gate as a function for the tests, which check it against mayMatchKey (checkMayMatch).
 func (s *Set) gateLayout(u string, l *urlnorm.KeyLayout) (w hostWalk, may bool) {
 	if len(u) > maxTokensFilter {
 		return hostWalk{}, true
@@ -403,7 +395,7 @@ type hostFilter struct {
 	// and nil only in the zero value, which no Set with rules has.
 	tails   *[filterWords]uint64
 	tailLen int
-	// tailMin is the length from which mayMatchLayout reads a host's tail as a word for tails
+	// tailMin is the length from which gateLayout reads a host's tail as a word for tails
 	// (tailLen; more than any host if tailLen is 0), tailShift the shift of the word of its
 	// last eight bytes that leaves the tail.
 	tailMin   int
@@ -678,7 +670,7 @@ func (f *hostFilter) find(host string) (*hostEnt, bool) {
 	}
 }
 
-// found is what trees and mayHave make of find's answer: the entry of host if it has rules or
+// found is what treesOf and mayHave make of find's answer: the entry of host if it has rules or
 // patterns of its own, and whether host or a domain it is in has any (has).
 func found(e *hostEnt, whole bool) (own *hostEnt, has bool) {
 	if e == nil {
@@ -697,21 +689,9 @@ func (w hostWalk) has() bool {
 	return has
 }
 
-// trees finds the index trees of host and of the domains it is in, and host's patterns: it
-// returns the host's entry (nil if it has neither rules nor patterns) and appends the trees of
-// its domains to doms, longest domain first.
-func (f *hostFilter) trees(host string, doms []*node) (*hostEnt, []*node) {
-	e, whole := f.find(host)
-	return f.treesOf(e, whole, doms)
-}
-
-// treesWalk is trees of host, which mayMatchLayout looked up with the walk w: it takes w's
-// answer instead of finding host again.
-func (f *hostFilter) treesWalk(host string, doms []*node, w *hostWalk) (*hostEnt, []*node) {
-	return f.treesOf(w.e, w.whole, doms)
-}
-
-// treesOf is trees from find's answer e, whole.
+// treesOf finds the index trees of a host and of the domains it is in, and the host's patterns,
+// from find's answer for the host (e, whole): it returns the host's entry (nil if it has neither
+// rules nor patterns) and appends the trees of its domains to doms, longest domain first.
 func (f *hostFilter) treesOf(e *hostEnt, whole bool, doms []*node) (*hostEnt, []*node) {
 	if e == nil {
 		return nil, doms
@@ -723,7 +703,7 @@ func (f *hostFilter) treesOf(e *hostEnt, whole bool, doms []*node) (*hostEnt, []
 	return nil, doms
 }
 
-// hostWalk is find's answer for a host that mayMatchLayout looked up (ok), so that view.index
+// hostWalk is find's answer for a host that gateHost looked up (ok), so that view.index
 // need not find it again: e is the entry of the longest of the host and its suffixes after a
 // dot in the filter (nil if none), whole says that it is the host's.
 type hostWalk struct {

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -12,7 +11,7 @@ import (
 )
 
 // checkMayMatch fails t if mayMatch (mayMatchKey if key) turns u away while a rule of s
-// matches it (the reference matcher), or if key and mayMatchLayout of u, keyed again with its
+// matches it (the reference matcher), or if key and gateLayout of u, keyed again with its
 // layout, differs from mayMatchKey. It returns whether u was turned away.
 func checkMayMatch(t *testing.T, s *Set, u string, key bool) bool {
 	t.Helper()
@@ -21,16 +20,16 @@ func checkMayMatch(t *testing.T, s *Set, u string, key bool) bool {
 		may = s.mayMatchKey(u)
 		var l urlnorm.KeyLayout
 		if b, err := s.keyer.AppendKeyLayout(nil, u, &l); err == nil && string(b) == u {
-			var w hostWalk
-			if got := s.mayMatchLayout(u, &l, &w); got != may {
-				t.Fatalf("mayMatchLayout(%q) = %v, mayMatchKey %v", u, got, may)
+			w, got := s.gateLayout(u, &l)
+			if got != may {
+				t.Fatalf("gateLayout(%q) = %v, mayMatchKey %v", u, got, may)
 			}
 			// What it learned of the host, view.index takes for the host's trees.
 			if i, j := l.Host(); w.ok {
-				e, doms := s.hosts.treesWalk(u[i:j], nil, &w)
-				e2, doms2 := s.hosts.trees(u[i:j], nil)
+				e, doms := s.hosts.treesOf(w.e, w.whole, nil)
+				e2, doms2 := hostTrees(s, u[i:j], nil)
 				if e != e2 || !slices.Equal(doms, doms2) {
-					t.Fatalf("mayMatchLayout(%q): the walk gives other trees than trees(%q)", u, u[i:j])
+					t.Fatalf("gateLayout(%q): the walk gives other trees than find(%q)", u, u[i:j])
 				}
 			}
 		} else {
@@ -288,7 +287,7 @@ func BenchmarkMayMatch(b *testing.B) {
 	run("mayMatch", func(i int) { s.mayMatchKey(keys[i]) })
 }
 
-// hostTreesRef is hostFilter.trees by the maps of Set.matchFrom: the host's own tree and
+// hostTreesRef is hostTrees by the maps of Set.matchFrom: the host's own tree and
 // patterns (has: it has either), and the trees of the domains among the host and its suffixes
 // after a dot, longest first.
 func hostTreesRef(s *Set, h string) (tree *node, pat Patterns, has bool, doms []*node) {
@@ -311,6 +310,14 @@ func hostTreesRef(s *Set, h string) (tree *node, pat Patterns, has bool, doms []
 	return tree, pat, has, doms
 }
 
+// hostTrees is what view.findTrees makes of host without a walk: the host's entry (nil if it has
+// neither rules nor patterns of its own) and the trees of its domains appended to doms, by
+// hostFilter.find and treesOf.
+func hostTrees(s *Set, host string, doms []*node) (*hostEnt, []*node) {
+	e, whole := s.hosts.find(host)
+	return s.hosts.treesOf(e, whole, doms)
+}
+
 // hostileHosts are hosts at the edges of hostFilter's scans, made from the names of s: many
 // labels, long labels, empty labels, IPv6 literals, ports and userinfo left in, trailing dots,
 // AllHosts, lengths around a word.
@@ -329,6 +336,7 @@ func hostileHosts(s *Set) []string {
 	for h := range s.opts.Patterns {
 		names = append(names, h)
 	}
+	slices.Sort(names) // the order of the tests that run over the hosts one after another
 	for _, h := range names {
 		hs = append(hs, h, "www."+h, "a.b."+h, "x"+h, h+".", "."+h, h+".example", h[1:], h[:len(h)-1],
 			"u@"+h, h+":80", "[::1]."+h, strings.Repeat("a.", 100)+h, strings.Repeat("x", 70)+"."+h,
@@ -340,9 +348,13 @@ func hostileHosts(s *Set) []string {
 	return hs
 }
 
-// TestHostTreesRef checks hostFilter.trees, mayHave and mayEndIn against the maps (hostTreesRef)
+// TestHostTreesRef checks hostFilter.find with treesOf (hostTrees), mayHave and mayEndIn against
+// the maps (hostTreesRef)
 // on the hosts of the dev URLs' keys and of their variants (moved to a host without rules among
 // them), and on hostile hosts, with the learned rules and with the rules of TestMayMatchEdges.
+// On URLs of the hostile hosts, it checks the filter (checkMayMatch), and Normalize and
+// AppendNormalize against the reference path (checkFastSeq: the references first, then each fast
+// function over the URLs back to back).
 func TestHostTreesRef(t *testing.T) {
 	var rs []Rule
 	for _, l := range strings.Split(strings.TrimSpace(mayMatchRules), "\n") {
@@ -385,21 +397,21 @@ func TestHostTreesRef(t *testing.T) {
 		for _, h := range hosts {
 			tree, pat, has, want := hostTreesRef(s, h)
 			var e *hostEnt
-			e, doms = s.hosts.trees(h, doms[:0])
+			e, doms = hostTrees(s, h, doms[:0])
 			if got := e != nil; got != has || has && (e.tree != tree || e.pat != pat) {
-				t.Fatalf("trees(%q): entry %v, want own rules or patterns %v", h, e, has)
+				t.Fatalf("trees of %q: entry %v, want own rules or patterns %v", h, e, has)
 			}
 			if !slices.Equal(doms, want) {
-				t.Fatalf("trees(%q): %d domain trees %p, want %d %p", h, len(doms), doms, len(want), want)
+				t.Fatalf("trees of %q: %d domain trees %p, want %d %p", h, len(doms), doms, len(want), want)
 			}
 			some := has || len(want) > 0
 			var w hostWalk
 			if s.hosts.mayHave(h) != some || s.hosts.mayHaveWalk(h, &w) != some {
 				t.Fatalf("mayHave(%q) = %v, want %v", h, !some, some)
 			}
-			e2, doms2 := s.hosts.treesWalk(h, nil, &w)
+			e2, doms2 := s.hosts.treesOf(w.e, w.whole, nil)
 			if e2 != e || !slices.Equal(doms2, doms) {
-				t.Fatalf("treesWalk(%q) differs from trees", h)
+				t.Fatalf("the trees of mayHaveWalk(%q)'s walk differ from find's", h)
 			}
 			if some && !s.hosts.mayEndIn(h) {
 				t.Fatalf("mayEndIn(%q) = false, but it has rules", h)
@@ -414,9 +426,11 @@ func TestHostTreesRef(t *testing.T) {
 		if yes == 0 || no == 0 {
 			t.Errorf("%d hosts with rules, %d without: the test checks nothing", yes, no)
 		}
-		// The hostile hosts in URLs: the filter (mayMatch, mayMatchKey and mayMatchLayout)
-		// never turns away a URL that a rule matches, and Normalize and AppendNormalize give
+		// The hostile hosts in URLs: the filter (mayMatch, mayMatchKey and gateLayout)
+		// never turns away a URL that a rule matches, and Normalize and AppendNormalize, each
+		// over the URLs back to back (hosts that differ in a byte, one after the other), give
 		// what the reference path gives.
+		var seq []string
 		for _, h := range hostileHosts(s) {
 			for _, q := range []string{"", "?a=1", "?highlight=1&s", "?x=1#f"} {
 				u := "http://" + h + "/x" + q
@@ -424,14 +438,11 @@ func TestHostTreesRef(t *testing.T) {
 				if k, err := s.keyer.Key(u); err == nil {
 					checkMayMatch(t, s, k, true)
 				}
-				want, werr := s.normalizeRef(u)
-				got, err := s.Normalize(u)
-				app, aerr := s.AppendNormalize([]byte("x"), u)
-				if got != want || fmt.Sprint(err) != fmt.Sprint(werr) || fmt.Sprint(aerr) != fmt.Sprint(werr) || werr == nil && string(app) != "x"+want {
-					t.Fatalf("Normalize(%q) = %q, %v; AppendNormalize %q, %v; reference %q, %v", u, got, err, app, aerr, want, werr)
-				}
+				seq = append(seq, u)
 			}
 		}
+		want := refResults(seq, s.normalizeRef)
+		checkFastSeq(t, "hostile hosts", s, seq, want, s.normalizeRef)
 	}
 }
 
@@ -660,7 +671,7 @@ func TestLinearHostFilter(t *testing.T) {
 	noGC(t)
 	hostile.Linear(t, growth(sizes), func(n int) int {
 		for range 20 {
-			if e, doms := s.hosts.trees(hosts[n], nil); e != nil || len(doms) != 0 {
+			if e, doms := hostTrees(s, hosts[n], nil); e != nil || len(doms) != 0 {
 				t.Fatalf("trees of a host in no domain: %v, %d domains", e, len(doms))
 			}
 		}
@@ -704,8 +715,9 @@ func paramNameCases(fs []everyHostFilter) []string {
 // through wrongly, never turn one away wrongly. The keys are those of the dev URLs and of their
 // variants, and of URLs with the queries of paramNameCases, all written into one KeyLayout one
 // after another (the summary is state that a call must not leave to the next). It also checks
-// that the gate turns most keys away, and that AppendNormalize of each URL gives what the
-// reference path gives.
+// that the gate turns most keys away, and that Normalize and AppendNormalize of every 7th URL give
+// what the reference path gives (checkFastSeq: the references first, then each fast function over
+// those URLs back to back).
 func TestParamNamesGate(t *testing.T) {
 	s := loadLearned(t)
 	fs := everyFilters(s)
@@ -722,7 +734,7 @@ func TestParamNamesGate(t *testing.T) {
 		urls = append(urls, "http://a.example/p?"+q, "https://www.b.example/p/q?"+q+"#f", "http://c.example/x?"+q+"&a=b")
 	}
 	var lay urlnorm.KeyLayout
-	var buf []byte
+	var seq []string // every 7th URL, for checkFastSeq
 	checked, away := 0, 0
 	for n, u := range urls {
 		k, err := s.keyer.AppendKeyLayout(nil, u, &lay)
@@ -754,13 +766,11 @@ func TestParamNamesGate(t *testing.T) {
 			}
 		}
 		if n%7 == 0 {
-			want, werr := s.normalizeRef(u)
-			buf, err = s.AppendNormalize(buf[:0], u)
-			if string(buf) != want || fmt.Sprint(err) != fmt.Sprint(werr) {
-				t.Fatalf("AppendNormalize(%q) = %q, %v; reference %q, %v", u, buf, err, want, werr)
-			}
+			seq = append(seq, u)
 		}
 	}
+	want := refResults(seq, s.normalizeRef)
+	checkFastSeq(t, "every 7th key", s, seq, want, s.normalizeRef)
 	t.Logf("%d keys, %d checks, %d turned away", len(urls), checked, away)
 	if away < checked/2 {
 		t.Errorf("%d of %d checks turned away: the gate does little", away, checked)

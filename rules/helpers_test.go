@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -353,4 +354,81 @@ func ruleSets(t *testing.T, sizes []int, gen func(n int) string) map[int][]Rule 
 		}
 	}
 	return sets
+}
+
+// refResult is a result of one of the normalize paths: the URL and the error.
+type refResult struct {
+	out string
+	err error
+}
+
+// same reports whether r and o are the same URL and the same error (by its text).
+func (r refResult) same(o refResult) bool {
+	return r.out == o.out && fmt.Sprint(r.err) == fmt.Sprint(o.err)
+}
+
+// refResults returns the result of ref (normalizeRef or normalizeSlow of s) for each URL of seq.
+// The tests compute them before any fast call: the reference path gives its scratch back cleared
+// (putScratch), so a reference call between two fast calls would make the second start afresh,
+// and what the fast path keeps from one call for the next would go untested.
+func refResults(seq []string, ref func(string) (string, error)) []refResult {
+	want := make([]refResult, len(seq))
+	for i, u := range seq {
+		out, err := ref(u)
+		want[i] = refResult{out, err}
+	}
+	return want
+}
+
+// checkFastSeq runs s.Normalize over seq, one call after another with nothing between, then
+// s.AppendNormalize over seq likewise (each call appending to a buffer that holds a prefix), and
+// reports the first result of each that differs from want[i], the result of ref (normalizeRef or
+// normalizeSlow of s) computed beforehand by refResults, naming the URL called before it.
+// AppendNormalize's bytes are compared unless the error is one of the key (of a URL that the key
+// writer refuses, for which Normalize gives the URL back and AppendNormalize what the key writer
+// wrote). Last, it calls ref of each URL again right after Normalize of the URL before it, and
+// checks its results against want: the reference path takes the scratch that the fast call gave
+// back, with its view's state (the host's trees, of the last URL that call met), as
+// NormalizeTrace and Evaluate do after a Normalize, and must give what it gives from a cleared
+// one.
+func checkFastSeq(t *testing.T, name string, s *Set, seq []string, want []refResult, ref func(string) (string, error)) {
+	t.Helper()
+	before := func(i int) string {
+		if i == 0 {
+			return "nothing"
+		}
+		return fmt.Sprintf("%q", seq[i-1])
+	}
+	got := make([]refResult, len(seq))
+	for i, u := range seq {
+		out, err := s.Normalize(u)
+		got[i] = refResult{out, err}
+	}
+	for i := range seq {
+		if !got[i].same(want[i]) {
+			t.Errorf("%s: after %s: Normalize(%q) = %q, %v; reference %q, %v", name, before(i), seq[i], got[i].out, got[i].err, want[i].out, want[i].err)
+			break
+		}
+	}
+	const prefix = "x"
+	buf := []byte(prefix)
+	for i, u := range seq {
+		var err error
+		buf, err = s.AppendNormalize(buf[:len(prefix)], u)
+		var e *Error
+		keyErr := errors.As(err, &e) && e.Op == "key"
+		if fmt.Sprint(err) != fmt.Sprint(want[i].err) || string(buf[:len(prefix)]) != prefix || !keyErr && string(buf[len(prefix):]) != want[i].out {
+			t.Errorf("%s: after %s: AppendNormalize(%q, %q) = %q, %v; reference %q, %v", name, before(i), prefix, u, buf, err, want[i].out, want[i].err)
+			break
+		}
+	}
+	for i, u := range seq {
+		if i > 0 {
+			s.Normalize(seq[i-1])
+		}
+		if out, err := ref(u); !want[i].same(refResult{out, err}) {
+			t.Errorf("%s: after Normalize(%s): reference(%q) = %q, %v; from a cleared scratch %q, %v", name, before(i), u, out, err, want[i].out, want[i].err)
+			break
+		}
+	}
 }

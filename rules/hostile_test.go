@@ -181,9 +181,11 @@ func TestMaxRules(t *testing.T) {
 	}
 }
 
-// TestNormalizeDistinctKeys compares Normalize with the linear scan on rules that each have a
-// key of their own, on URLs of many query parameters (indexed by name in the view) that match
-// all, some or none of them.
+// TestNormalizeDistinctKeys compares Normalize and AppendNormalize with the reference path with
+// the linear scan (normalizeSlow, computed first; then each fast function over the URLs back to
+// back, most of one host) on rules that each have a key of their own, on URLs of many query
+// parameters (indexed by name in the view) that match all, some or none of them, and
+// view.lookup with the scan (lookupSlow) on each.
 func TestNormalizeDistinctKeys(t *testing.T) {
 	const n = 300
 	text := hostile.DistinctKeyRules(n) +
@@ -195,7 +197,7 @@ func TestNormalizeDistinctKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range []string{
+	urls := []string{
 		hostile.DistinctKeyURL(n), // every rule matches
 		hostile.DistinctKeyURL(20),
 		hostile.DistinctKeyURL(3),
@@ -203,12 +205,10 @@ func TestNormalizeDistinctKeys(t *testing.T) {
 		strings.Replace(hostile.DistinctKeyURL(40), "k5=v", "k5=V", 1) + "&k5=v&k9", // a second occurrence, a bare name
 		"http://h.example/?" + strings.Repeat("k1=v&", 30) + "k2",
 		"http://other.example/?k1=v",
-	} {
-		got, gerr := s.Normalize(u)
-		want, werr := s.normalizeSlow(u)
-		if got != want || (gerr == nil) != (werr == nil) {
-			t.Errorf("Normalize(%.60q) = %q, %v; the linear scan gives %q, %v", u, got, gerr, want, werr)
-		}
+	}
+	want := refResults(urls, s.normalizeSlow)
+	checkFastSeq(t, "distinct keys", s, urls, want, s.normalizeSlow)
+	for _, u := range urls {
 		var v view
 		if err := v.load(u, s); err != nil {
 			t.Fatal(err)

@@ -13,8 +13,11 @@ import (
 	"github.com/undust/undust/urlnorm"
 )
 
-// TestFastMatchesSlow checks that the indexed matcher and the linear scan normalize every URL
-// of a data set alike, with rules generated from the same data.
+// TestFastMatchesSlow checks that the fast path (indexed matcher) and the reference path with the
+// linear scan (normalizeSlow) normalize every URL of a data set alike, with rules generated from
+// the same data: the references first, then Normalize and AppendNormalize each over the data set
+// back to back, in its order (a site's URLs together), so that each call meets what the one before
+// left in the set's scratch.
 func TestFastMatchesSlow(t *testing.T) {
 	sets := []struct {
 		name  string
@@ -40,17 +43,18 @@ func TestFastMatchesSlow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		seq := make([]string, len(d.urls))
+		for i, l := range d.urls {
+			seq[i] = l.URL
+		}
+		want := refResults(seq, s.normalizeSlow)
 		changed := 0
-		for _, l := range d.urls {
-			fast, ferr := s.Normalize(l.URL)
-			slow, serr := s.normalizeSlow(l.URL)
-			if fast != slow || fmt.Sprint(ferr) != fmt.Sprint(serr) {
-				t.Fatalf("%s: Normalize(%q) = %q, %v; reference %q, %v", d.name, l.URL, fast, ferr, slow, serr)
-			}
-			if fast != l.URL {
+		for i, u := range seq {
+			if want[i].out != u {
 				changed++
 			}
 		}
+		checkFastSeq(t, d.name, s, seq, want, s.normalizeSlow)
 		t.Logf("%s: %d rules, %d of %d URLs rewritten", d.name, s.Len(), changed, len(d.urls))
 		if changed == 0 {
 			t.Errorf("%s: no URL rewritten: the test checks nothing", d.name)
@@ -115,9 +119,15 @@ func TestAllocs(t *testing.T) {
 }
 
 // TestLearnedFastRef checks the fast path against the reference path (a string per URL met, each
-// rewrite canonicalized from a fresh string) and the reference matcher, on every URL of
-// dev-urls.tsv.gz with the rules learned from them (dev-rules.txt.gz), and AppendNormalize and
-// mayMatch against Normalize.
+// rewrite canonicalized from a fresh string), on every dev URL (dev-urls.tsv.gz, every 10th with
+// -short) and its variant on a host without rules (noRulesURL), in the file's order (a site's URLs
+// together), with the rules learned from them (dev-rules.txt.gz). The references come first, those
+// of every 10th dev URL also checked against the reference matcher (normalizeSlow); then Normalize runs over the
+// whole sequence back to back, then AppendNormalize, so that each call meets what the call before
+// it left in the set's scratch (the host's trees, the splits the view's Splitter remembers), as in
+// a crawler's queue; then the reference path again, each URL's right after Normalize of the URL
+// before it, taking the scratch that Normalize gave back (checkFastSeq). It also checks that mayMatch turns away no key
+// that a rule matches.
 func TestLearnedFastRef(t *testing.T) {
 	s := loadLearned(t)
 	ls := loadDev(t, 0)
@@ -125,42 +135,35 @@ func TestLearnedFastRef(t *testing.T) {
 	if testing.Short() {
 		step = 10
 	}
-	var buf []byte
-	changed, filtered := 0, 0
+	var seq []string
 	for i := 0; i < len(ls); i += step {
-		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
-			fast, ferr := s.Normalize(u)
-			ref, rerr := s.normalizeRef(u)
-			if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
-				t.Fatalf("Normalize(%q) = %q, %v; reference %q, %v", u, fast, ferr, ref, rerr)
+		seq = append(seq, ls[i].URL, noRulesURL(ls[i].URL))
+	}
+	want := refResults(seq, s.normalizeRef)
+	changed, filtered := 0, 0
+	for i, u := range seq {
+		if i/2*step%10 == 0 { // every 10th dev URL and its variant
+			slow, serr := s.normalizeSlow(u)
+			if w := want[i]; !w.same(refResult{slow, serr}) {
+				t.Fatalf("normalizeRef(%q) = %q, %v; reference matcher %q, %v", u, w.out, w.err, slow, serr)
 			}
-			if i%10 == 0 {
-				slow, serr := s.normalizeSlow(u)
-				if fast != slow || fmt.Sprint(ferr) != fmt.Sprint(serr) {
-					t.Fatalf("Normalize(%q) = %q, %v; reference matcher %q, %v", u, fast, ferr, slow, serr)
-				}
-			}
-			var aerr error
-			buf, aerr = s.AppendNormalize(buf[:0], u)
-			if string(buf) != fast || fmt.Sprint(aerr) != fmt.Sprint(ferr) {
-				t.Fatalf("AppendNormalize(%q) = %q, %v; Normalize %q, %v", u, buf, aerr, fast, ferr)
-			}
-			k, err := s.keyer.Key(u)
-			if err != nil {
-				continue
-			}
-			if fast != k {
-				changed++
-			}
-			if !s.mayMatch(k) {
-				filtered++
-				var v view
-				if v.load(k, s) == nil && s.matchSlow(&v, 0) >= 0 {
-					t.Fatalf("mayMatch(%q) = false, but rule %v matches it", k, s.Rule(s.matchSlow(&v, 0)))
-				}
+		}
+		k, err := s.keyer.Key(u)
+		if err != nil {
+			continue
+		}
+		if want[i].out != k {
+			changed++
+		}
+		if !s.mayMatch(k) {
+			filtered++
+			var v view
+			if v.load(k, s) == nil && s.matchSlow(&v, 0) >= 0 {
+				t.Fatalf("mayMatch(%q) = false, but rule %v matches it", k, s.Rule(s.matchSlow(&v, 0)))
 			}
 		}
 	}
+	checkFastSeq(t, "dev", s, seq, want, s.normalizeRef)
 	t.Logf("%d rules: %d URLs rewritten, %d turned away by mayMatch", s.Len(), changed, filtered)
 	if changed == 0 || filtered == 0 {
 		t.Errorf("%d URLs rewritten, %d turned away by mayMatch: the test checks nothing", changed, filtered)
@@ -759,12 +762,15 @@ func TestLookupRef(t *testing.T) {
 	}
 }
 
-// TestFastRefAfterVariant normalizes URLs and then variants of each of the same shape (its path
-// upper- and lower-cased), one after the other on one set, and compares every result with the
-// reference: what the fast path keeps from one call for the next (the host's trees, the last
-// token split into deep tokens) must not outlive the bytes it was made of, which the next call's
-// key overwrites in place. It runs on the dev rules and URLs, and on the rules of
-// testdata/kestrel-rules.txt, whose deep keys split a path segment at its dashes.
+// TestFastRefAfterVariant normalizes URLs, each followed by variants of the same shape (its path
+// lower- and upper-cased) and by itself again, the whole sequence back to back on one set (first
+// with Normalize, then with AppendNormalize), and compares every result with the reference,
+// computed before: what the fast path keeps from one call for the next (the host's trees, the
+// last token split into deep tokens, the splits its Splitter remembers) must not outlive the
+// bytes it was made of, which the next call's key overwrites in place. It runs on the dev rules
+// and URLs (in the file's order, a site's URLs together), and on the rules of
+// testdata/kestrel-rules.txt, whose deep keys split a path segment at its dashes, together and
+// each rule alone.
 func TestFastRefAfterVariant(t *testing.T) {
 	step := 1
 	if testing.Short() {
@@ -810,7 +816,7 @@ func TestFastRefAfterVariant(t *testing.T) {
 		sets = append(sets, setURLs{fmt.Sprintf("kestrel rule %d alone", i), one, kurls})
 	}
 	for _, tt := range sets {
-		n := 0
+		var seq []string
 		for _, u := range tt.urls {
 			p := strings.Index(u, "://")
 			if p < 0 {
@@ -820,25 +826,9 @@ func TestFastRefAfterVariant(t *testing.T) {
 			if q < p+3 {
 				continue
 			}
-			vs := []string{u, u[:q] + strings.ToLower(u[q:]), u[:q] + strings.ToUpper(u[q:]), u}
-			// The fast path's calls follow each other with nothing between: the reference
-			// path shares the set's scratches and would reset what they keep.
-			var fast [4]string
-			var ferr [4]error
-			for j, v := range vs {
-				fast[j], ferr[j] = tt.s.Normalize(v)
-			}
-			for j, v := range vs {
-				ref, rerr := tt.s.normalizeRef(v)
-				if fast[j] != ref || fmt.Sprint(ferr[j]) != fmt.Sprint(rerr) {
-					if n++; n <= 5 {
-						t.Errorf("%s: after %q: Normalize(%q) = %q, %v; reference %q, %v", tt.name, u, v, fast[j], ferr[j], ref, rerr)
-					}
-				}
-			}
+			seq = append(seq, u, u[:q]+strings.ToLower(u[q:]), u[:q]+strings.ToUpper(u[q:]), u)
 		}
-		if n > 0 {
-			t.Errorf("%s: %d results differ from the reference", tt.name, n)
-		}
+		want := refResults(seq, tt.s.normalizeRef)
+		checkFastSeq(t, tt.name, tt.s, seq, want, tt.s.normalizeRef)
 	}
 }

@@ -881,7 +881,8 @@ func (n *node) opens(m uint64) bool {
 }
 
 // has reports whether v has the key of the inner node n, and its value if n branches by value;
-// m is v's presence mask for n's tree.
+// m is v's presence mask for n's tree. matchAll calls it (for Evaluate, and for applyNext once its
+// first tries failed); find has the same tests inline.
 func (n *node) has(v *view, m uint64) (string, bool) {
 	if n.bit != 0 {
 		if m&(1<<(n.bit-1)) == 0 {

@@ -253,7 +253,9 @@ func TestNormalizeSuccGenerated(t *testing.T) {
 }
 
 // TestSuccessorsHand checks the successors of hand-written rules: those that the facts of a
-// rule's output exclude, and those that must stay.
+// rule's output exclude, and those that must stay; and Normalize and AppendNormalize of each
+// case's URLs against the reference path with the linear scan (checkFastSeq: the references
+// first, then each fast function over the URLs back to back).
 func TestSuccessorsHand(t *testing.T) {
 	const h = `host=h.example cov=1 prec=1 sup=1 `
 	tests := []struct {
@@ -385,13 +387,8 @@ func TestSuccessorsHand(t *testing.T) {
 				t.Errorf("%s: %s is a successor of %s", tt.name, r, tt.rule)
 			}
 		}
-		for _, u := range tt.urls {
-			fast, ferr := s.Normalize(u)
-			slow, serr := s.normalizeSlow(u)
-			if fast != slow || fmt.Sprint(ferr) != fmt.Sprint(serr) {
-				t.Errorf("%s: Normalize(%q) = %q, %v; reference %q, %v", tt.name, u, fast, ferr, slow, serr)
-			}
-		}
+		want := refResults(tt.urls, s.normalizeSlow)
+		checkFastSeq(t, tt.name, s, tt.urls, want, s.normalizeSlow)
 	}
 }
 

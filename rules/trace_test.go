@@ -37,14 +37,15 @@ func ExampleSet_NormalizeTrace() {
 	// http://www.example.org/a [] <nil>
 }
 
-// TestNormalizeTrace checks that NormalizeTrace gives Normalize's result and that replaying the
-// traced rules, each alone in a set, one rewrite each, gives the same URL.
+// TestNormalizeTrace checks that NormalizeTrace gives Normalize's result (Normalize run over the
+// cases first, back to back) and that replaying the traced rules, each alone in a set, one
+// rewrite each, gives the same URL.
 func TestNormalizeTrace(t *testing.T) {
 	s, err := rules.Load(strings.NewReader(traceRules), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
+	tests := []struct {
 		in   string
 		used []int
 	}{
@@ -52,8 +53,16 @@ func TestNormalizeTrace(t *testing.T) {
 		{"http://mirror.example.org/a", []int{0}},            // the host rule only
 		{"http://www.example.org/a?print=yes", []int{1}},     // the print rule only
 		{"http://other.example.org/a?print=1", nil},          // no rule's scope
-	} {
-		want, werr := s.Normalize(tc.in)
+	}
+	// Normalize's results first, one call after another: NormalizeTrace gives its scratch back
+	// cleared, and would make each Normalize start afresh.
+	wants := make([]string, len(tests))
+	werrs := make([]error, len(tests))
+	for i, tc := range tests {
+		wants[i], werrs[i] = s.Normalize(tc.in)
+	}
+	for i, tc := range tests {
+		want, werr := wants[i], werrs[i]
 		got, used, err := s.NormalizeTrace(nil, tc.in)
 		if got != want || (err == nil) != (werr == nil) {
 			t.Errorf("NormalizeTrace(%q) = %q, %v; Normalize gives %q, %v", tc.in, got, err, want, werr)
