@@ -245,8 +245,13 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 			a, eq = k+1, -1
 			k++
 		}
-		if lay != nil && plain && len(ps) > 0 {
-			lay.names = paramNames(q, ps) // the kept parameters, before rewriteQuery moves them
+		if lay != nil {
+			// The kept parameters' names, before rewriteQuery moves them; a query that
+			// needs escaping or has none kept gets no summary.
+			lay.names = ^uint64(0)
+			if plain && len(ps) > 0 {
+				lay.names = paramNames(q, ps)
+			}
 		}
 		i += 1 + k
 		dst = dst[:qStart+k]
@@ -265,6 +270,9 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 		if len(dst) == qStart && f&DropBareQuery != 0 {
 			dst = dst[:qStart-1]
 			queryAt = -1
+			if lay != nil {
+				lay.names = 0 // no query
+			}
 		}
 	} else {
 		dst = dst[:pathEnd] // without the fragment
@@ -276,7 +284,7 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	if lay != nil && ok {
 		// The offsets in the result are those in dst less off (see layout).
 		// Field by field: a literal would be built on the stack and copied.
-		lay.auth, lay.user, lay.port, lay.path = hostStart, -1, -1, pathStart
+		lay.auth, lay.host, lay.hostEnd, lay.path = hostStart, hostStart, pathStart, pathStart
 		lay.query, lay.frag, lay.off = queryAt, -1, off
 	}
 	return dst, ok
