@@ -399,9 +399,10 @@ type hostFilter struct {
 	// tails has the bit tailBit of the tail of each name but AllHosts: its last tailLen bytes,
 	// tailLen being the length of the shortest such name, at most 8 (0 if a name is empty, and
 	// then every bit is set), so that mayEndIn and the tail test of gateLayout learn from a host's last bytes alone
-	// that it is none of the names and in none of the domains. It is noTails if slots is nil,
-	// and nil only in the zero value, which no Set with rules has.
-	tails   *[filterWords]uint64
+	// that it is none of the names and in none of the domains. No bit is set if slots is nil.
+	// It is an array of the filter, not a pointer, so that the tail test of a key costs one
+	// load and no nil check.
+	tails   [filterWords]uint64
 	tailLen int
 	// tailMin is the length from which mayMatchLayout reads a host's tail as a word for tails
 	// (tailLen; more than any host if tailLen is 0), tailShift the shift of the word of its
@@ -432,9 +433,6 @@ type hostEnt struct {
 // filterWords is the size of hostFilter.bits and tails in words: 4096 bits.
 const filterWords = 64
 
-// noTails is the tails of a hostFilter without names: no bit set. Nothing writes to it.
-var noTails [filterWords]uint64
-
 // newHostFilter makes the filter of the hosts and domains with rules, and of the hosts with
 // patterns.
 func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hostFilter {
@@ -459,14 +457,14 @@ func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hos
 		ent(h)
 	}
 	if len(ents) == 0 {
-		return hostFilter{tails: &noTails, tailMin: maxTokensFilter + 1}
+		return hostFilter{tailMin: maxTokensFilter + 1}
 	}
 	bits := 3
 	for 1<<bits < 2*len(ents) {
 		bits++
 	}
 	f := hostFilter{slots: make([]hostSlot, 1<<bits), ents: make([]hostEnt, 0, len(ents)), shift: uint8(64 - bits),
-		bits: new([filterWords]uint64), tails: new([filterWords]uint64), tailLen: 8}
+		bits: new([filterWords]uint64), tailLen: 8}
 	for h := range ents {
 		if h != AllHosts {
 			f.tailLen = min(f.tailLen, len(h))

@@ -246,12 +246,28 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 			k++
 		}
 		if lay != nil {
-			// The kept parameters' names, before rewriteQuery moves them; a query that
-			// needs escaping or has none kept gets no summary.
-			lay.names = ^uint64(0)
+			// The summary of the kept parameters' names (KeyLayout.ParamNames), before
+			// rewriteQuery moves them; a query that needs escaping or has none kept gets
+			// none. Written out here: a call would cost more than the loop, for the values
+			// live across it.
+			m := ^uint64(0)
 			if plain && len(ps) > 0 {
-				lay.names = paramNames(q, ps)
+				m = 0
+				for _, s := range ps {
+					// The head of the name q[a:a+n]: its first two bytes, less the second
+					// for a name of 1, 0 for an empty name (a, not negative, read as such:
+					// one bounds test a load).
+					a, n := int(uint32(s.a)), s.eq-s.a
+					var h uint64
+					if n >= 2 && a+1 < len(q) {
+						h = uint64(q[a]) | uint64(q[a+1])<<8 | 3<<16
+					} else if n == 1 && a < len(q) {
+						h = uint64(q[a]) | 1<<16
+					}
+					m |= paramBit(h)
+				}
 			}
+			lay.names = m
 		}
 		i += 1 + k
 		dst = dst[:qStart+k]

@@ -319,25 +319,6 @@ func ParamNameBit(name string) uint64 {
 // has one or two.
 func paramBit(h uint64) uint64 { return 1 << ((h * 0x9e3779b97f4a7c15) >> 58) }
 
-// paramNames is the summary (KeyLayout.ParamNames) of the names of the parameters ps of q, not 0
-// if ps is not empty.
-func paramNames(q []byte, ps []span) uint64 {
-	var m uint64
-	for _, s := range ps {
-		// The head of the name q[a:a+n]: its first two bytes, less the second for a name of
-		// 1, 0 for an empty name (a, not negative, read as such: one bounds test a load).
-		a, n := int(uint32(s.a)), s.eq-s.a
-		var h uint64
-		if n >= 2 && a+1 < len(q) {
-			h = uint64(q[a]) | uint64(q[a+1])<<8 | 3<<16
-		} else if n == 1 && a < len(q) {
-			h = uint64(q[a]) | 1<<16
-		}
-		m |= paramBit(h)
-	}
-	return m
-}
-
 // AppendTokens appends to toks the tokens of key, the key whose layout l is (the bytes that
 // AppendKeyLayout appended, as a string), as [Tokenize] of the key would give them, and returns
 // the extended slice. The tokens' Values point into key, without copying. For a key of more
