@@ -399,7 +399,8 @@ type hostFilter struct {
 	// tails has the bit tailBit of the tail of each name but AllHosts: its last tailLen bytes,
 	// tailLen being the length of the shortest such name, at most 8 (0 if a name is empty, and
 	// then every bit is set), so that mayEndIn and the tail test of gateLayout learn from a host's last bytes alone
-	// that it is none of the names and in none of the domains. No bit is set if slots is nil.
+	// that it is none of the names and in none of the domains. No bit is set if slots is nil;
+	// every bit if the Set's rules of every host may match any URL (Set.index).
 	// It is an array of the filter, not a pointer, so that the tail test of a key costs one
 	// load and no nil check.
 	tails   [filterWords]uint64

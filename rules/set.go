@@ -517,6 +517,14 @@ func (s *Set) index() {
 		prefilterTree(s.rules, s.domain[h])
 	}
 	s.hosts = newHostFilter(s.exact, s.domain, s.opts.Patterns)
+	if !s.every.ok {
+		// Any URL may match a rule of every host: every tail passes the tail test, so that the
+		// quick tests of Normalize and AppendNormalize, which a tail that passes sends on to
+		// gateHost, need not ask (gateHost and mayMatch then find the host, to the same answer).
+		for i := range s.hosts.tails {
+			s.hosts.tails[i] = ^uint64(0)
+		}
+	}
 	s.indexSuccessors(twin)
 }
 
@@ -1090,25 +1098,23 @@ func (s *Set) Normalize(u string) (string, error) {
 		// is hostFilter.find of view.treesHost): a key of the same host as the URL before, as
 		// in a queue of one site's URLs, takes that answer if the host has rules, instead of
 		// testing and finding the host again (such a host passes the tail test below).
-		if v := &sc.v; v.treesSet == s && v.treesHost == k[i:j] && len(k) <= maxTokensFilter && v.treesOf.has() {
+		if v := &sc.v; v.treesSet == s && v.treesHost == k[i:j] && v.treesOf.has() {
 			v.walk = v.treesOf
 		} else {
-			// gateLayout, with its quickest tests inlined as in AppendNormalize: most keys
-			// that no rule can match are known so from their host's tail and the summary of
-			// their parameter names. The key is at the start of sc.arena, so the tail test
-			// reads only its bytes.
+			// gateLayout, with its quickest tests inlined as in AppendNormalize (which see):
+			// most keys that no rule can match are known so from their host's tail and the
+			// summary of their parameter names. The key is at the start of sc.arena, so the
+			// tail test reads only its bytes.
 			f := &s.hosts
 			end := true
-			if j >= 8 && k[j-1] != '*' {
-				b := tailBit(le64(k[j-8:]) >> (f.tailShift & 63))
-				end = f.tails[b>>6]&(1<<(b&63)) != 0
+			if j >= 8 {
+				w := le64(k[j-8:])
+				b := tailBit(w >> (f.tailShift & 63))
+				end = f.tails[b>>6]&(1<<(b&63)) != 0 || w>>56 == '*'
 			}
-			switch {
-			case len(k) > maxTokensFilter:
-				sc.v.walk = hostWalk{}
-			case !end && s.every.ok && sc.lay.ParamNames()&s.every.params == 0:
+			if !end && sc.lay.ParamNames()&s.every.params == 0 {
 				may = false
-			default:
+			} else {
 				sc.v.walk, may = s.gateHost(k, &sc.lay, i, j, end)
 			}
 		}
@@ -1180,16 +1186,18 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 	// word of dst that ends where the host does: if the host is shorter than the word, bytes
 	// before it (in the key or before it in dst) take part, as gateLayout's test allows. The
 	// word's last byte tells a host that ends with '*' (AllHosts), which find must see. The
-	// key is not longer than maxTokensFilter (keyMaxLen). A set without rules needs no test
-	// of its own: no tail has a bit in its filter (hostFilter.tails), and its rules of every
-	// host require nothing (every.ok, no names), so the key returns here or in appendKeyed.
+	// key is not longer than maxTokensFilter (keyMaxLen), and the tail test fails for every
+	// key if the rules of every host may match any URL (see index). A set without rules needs
+	// no test of its own: no tail has a bit in its filter (hostFilter.tails), and its rules of
+	// every host require nothing (every.ok, no names), so the key returns here or in
+	// appendKeyed.
 	_, j := lay.Host()
 	if h := start + j; h >= 8 {
 		w := binary.LittleEndian.Uint64(dst[h-8 : h])
 		f := &s.hosts
 		b := tailBit(w >> (f.tailShift & 63))
 		if f.tails[b>>6]&(1<<(b&63)) == 0 && w>>56 != '*' {
-			if s.every.ok && lay.ParamNames()&s.every.params == 0 {
+			if lay.ParamNames()&s.every.params == 0 {
 				return dst, nil
 			}
 			return s.appendKeyed(dst, start, u, &lay, nil, false)
