@@ -255,7 +255,7 @@ func (s *Set) gateLayout(u string, l *urlnorm.KeyLayout) (w hostWalk, may bool) 
 	f := &s.hosts
 	end := true
 	if j >= 8 && u[j-1] != '*' {
-		b := tailBit(le64(u[j-8:]) >> (f.tailShift & 63))
+		b := tailBit(le64(u[j-8:]) & f.tailMask)
 		end = f.tails[b>>6]&(1<<(b&63)) != 0
 	}
 	return s.gateHost(u, l, i, j, end)
@@ -406,10 +406,11 @@ type hostFilter struct {
 	tails   [filterWords]uint64
 	tailLen int
 	// tailMin is the length from which mayMatchLayout reads a host's tail as a word for tails
-	// (tailLen; more than any host if tailLen is 0), tailShift the shift of the word of its
-	// last eight bytes that leaves the tail.
-	tailMin   int
-	tailShift uint8
+	// (tailLen; more than any host if tailLen is 0), tailMask the mask of the word of its last
+	// eight bytes that leaves the tail (tailWord): an AND, where a shift would need its count
+	// in CX.
+	tailMin  int
+	tailMask uint64
 }
 
 // hostSlot is a slot of hostFilter's table: the words of a name (hostWords) and its length, which
@@ -489,7 +490,7 @@ func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hos
 	for i := range f.ents {
 		f.add(&f.ents[i])
 	}
-	f.tailMin, f.tailShift = f.tailLen, uint8(64-8*f.tailLen)
+	f.tailMin, f.tailMask = f.tailLen, ^uint64(0)<<(64-8*f.tailLen)
 	if f.tailLen == 0 {
 		f.tailMin = maxTokensFilter + 1
 		for i := range f.tails {
@@ -747,7 +748,7 @@ func (f *hostFilter) mayEndIn(s string) bool {
 	var w uint64
 	switch {
 	case len(s) >= 8:
-		w = le64(s[len(s)-8:]) >> ((64 - 8*n) & 63)
+		w = le64(s[len(s)-8:]) & f.tailMask
 	case len(s) >= n:
 		w = tailWord(s, n)
 	default:
@@ -757,13 +758,15 @@ func (f *hostFilter) mayEndIn(s string) bool {
 	return f.tails[b>>6]&(1<<(b&63)) != 0
 }
 
-// tailWord is the little-endian word of the last n bytes of s, n <= min(8, len(s)).
+// tailWord is the word of the last n bytes of s, 0 < n <= min(8, len(s)), that the tail test
+// hashes: the little-endian word of the eight bytes that end with them, of which only they are
+// kept (the word of a longer string's last eight bytes, masked with hostFilter.tailMask).
 func tailWord(s string, n int) uint64 {
 	var w uint64
 	for k := len(s) - 1; k >= len(s)-n; k-- {
 		w = w<<8 | uint64(s[k])
 	}
-	return w
+	return w << (64 - 8*n)
 }
 
 // tailBit is the bit of hostFilter.tails of the tail w.

@@ -1109,7 +1109,7 @@ func (s *Set) Normalize(u string) (string, error) {
 			end := true
 			if j >= 8 {
 				w := le64(k[j-8:])
-				b := tailBit(w >> (f.tailShift & 63))
+				b := tailBit(w & f.tailMask)
 				end = f.tails[b>>6]&(1<<(b&63)) != 0 || w>>56 == '*'
 			}
 			if !end && sc.lay.ParamNames()&s.every.params == 0 {
@@ -1195,7 +1195,7 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 	if h := start + j; h >= 8 {
 		w := binary.LittleEndian.Uint64(dst[h-8 : h])
 		f := &s.hosts
-		b := tailBit(w >> (f.tailShift & 63))
+		b := tailBit(w & f.tailMask)
 		if f.tails[b>>6]&(1<<(b&63)) == 0 && w>>56 != '*' {
 			if lay.ParamNames()&s.every.params == 0 {
 				return dst, nil
