@@ -169,19 +169,21 @@ func removeTabNewline(s string) string {
 // flags, then apply the key-class flags in place.
 //
 // With lay not nil, it records there where the parts of the result are, for
-// AppendKeyLayout.
-func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string, lay *layout) ([]byte, error) {
+// AppendKeyLayout. The three take their arguments in the same order, lay
+// before f and op, so that each passes them on in the registers they came
+// in, and AppendKeyLayout its KeyLayout's address as it came.
+func (n *Normalizer) appendURL(dst []byte, raw string, lay *layout, f Flags, op string) ([]byte, error) {
 	if len(raw) <= n.maxLen {
-		if out, ok := n.appendURLFast(dst, raw, f, lay); ok {
+		if out, ok := n.appendURLFast(dst, raw, lay, f); ok {
 			return out, nil
 		}
 	}
-	return n.appendURLSlow(dst, raw, f, op, lay)
+	return n.appendURLSlow(dst, raw, lay, f, op)
 }
 
 // appendURLSlow is appendURL for every input: the general parser, and the
 // reference appendURLFast is tested against.
-func (n *Normalizer) appendURLSlow(dst []byte, raw string, f Flags, op string, lay *layout) ([]byte, error) {
+func (n *Normalizer) appendURLSlow(dst []byte, raw string, lay *layout, f Flags, op string) ([]byte, error) {
 	start := len(dst)
 	if lay != nil {
 		lay.names = 0 // no summary, whatever the fast path made before it gave up

@@ -84,7 +84,7 @@ var fastPath, fastQuery = func() (p, q [2][256]uint8) {
 // DropFragment drops it, and not ending in a space or control. It writes
 // what appendURLSlow writes for such a URL; ok is false for any other
 // input, and then the bytes of dst beyond its length may have changed.
-func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout) (_ []byte, ok bool) {
+func (n *Normalizer) appendURLFast(dst []byte, raw string, lay *layout, f Flags) (_ []byte, ok bool) {
 	var kind schemeKind
 	i := 0
 	switch {

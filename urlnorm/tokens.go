@@ -267,11 +267,11 @@ func (n *Normalizer) AppendKeyLayout(dst []byte, raw string, l *KeyLayout) ([]by
 	// of appendURL would pass more than the registers hold and keep them all for the slow path.
 	l.lay.names = 0
 	if len(raw) <= n.maxLen {
-		if out, ok := n.appendURLFast(dst, raw, n.flags, &l.lay); ok {
+		if out, ok := n.appendURLFast(dst, raw, &l.lay, n.flags); ok {
 			return out, nil
 		}
 	}
-	return n.appendURLSlow(dst, raw, n.flags, "key", &l.lay)
+	return n.appendURLSlow(dst, raw, &l.lay, n.flags, "key")
 }
 
 // Host returns the offsets in the key of its host, without the userinfo and the port: the host
@@ -316,8 +316,8 @@ func ParamNameBit(name string) uint64 {
 }
 
 // paramBit is the bit of the head h of a name: its first two bytes, and bits 16 and 17 set if it
-// has one or two.
-func paramBit(h uint64) uint64 { return 1 << ((h * 0x9e3779b97f4a7c15) >> 58) }
+// has one or two. The product is of 32 bits, whose constant an instruction holds.
+func paramBit(h uint64) uint64 { return 1 << ((uint32(h) * 0x9e3779b1) >> 26) }
 
 // AppendTokens appends to toks the tokens of key, the key whose layout l is (the bytes that
 // AppendKeyLayout appended, as a string), as [Tokenize] of the key would give them, and returns
