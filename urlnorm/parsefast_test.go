@@ -107,8 +107,9 @@ func checkFastMatchesSlow(t *testing.T, n *Normalizer, raw string) bool {
 	}
 	if gerr == nil {
 		checkParamNames(t, string(got[len(prefix):]), &KeyLayout{lg})
-		checkParamNames(t, string(want[len(prefix):]), &KeyLayout{lw}) // all bits, or none without a query
-		lg.names = lw.names                                            // the slow path makes no summary
+		// The slow path makes no summary: all bits, or none without a query.
+		checkParamNames(t, string(want[len(prefix):]), &KeyLayout{lw})
+		lg.names = lw.names
 		if lg != lw {
 			t.Errorf("flags %v: appendURL(%q) layout %+v; appendURLSlow %+v", n.flags, clip(raw), lg, lw)
 		}
