@@ -1186,8 +1186,8 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 	// word of dst that ends where the host does: if the host is shorter than the word, bytes
 	// before it (in the key or before it in dst) take part, as gateLayout's test allows. The
 	// word's last byte tells a host that ends with '*' (AllHosts), which find must see. The
-	// key is not longer than maxTokensFilter (keyMaxLen), and the tail test fails for every
-	// key if the rules of every host may match any URL (see index). A set without rules needs
+	// key is not longer than maxTokensFilter (keyMaxLen), and every key passes the tail test
+	// if the rules of every host may match any URL (see index). A set without rules needs
 	// no test of its own: no tail has a bit in its filter (hostFilter.tails), and its rules of
 	// every host require nothing (every.ok, no names), so the key returns here or in
 	// appendKeyed.
