@@ -247,7 +247,7 @@ func (s *Set) gateLayout(u string, l *urlnorm.KeyLayout) (w hostWalk, may bool) 
 	f := &s.hosts
 	end := true
 	if j >= 8 && u[j-1] != '*' {
-		b := tailBit(le64(u[j-8:]) >> (f.tailShift & 63))
+		b := tailBit(le64(u[j-8:]) & f.tailMask)
 		end = f.tails[b>>6]&(1<<(b&63)) != 0
 	}
 	return s.gateHost(u, l, i, j, end)
@@ -391,15 +391,15 @@ type hostFilter struct {
 	// tails has the bit tailBit of the tail of each name but AllHosts: its last tailLen bytes,
 	// tailLen being the length of the shortest such name, at most 8 (0 if a name is empty, and
 	// then every bit is set), so that mayEndIn and the tail test of gateLayout learn from a host's last bytes alone
-	// that it is none of the names and in none of the domains. It is noTails if slots is nil,
-	// and nil only in the zero value, which no Set with rules has.
-	tails   *[filterWords]uint64
+	// that it is none of the names and in none of the domains. No bit is set if slots is nil;
+	// every bit if the Set's rules of every host may match any URL (Set.index).
+	// It is an array of the filter, not a pointer, so that the tail test of a key costs one
+	// load and no nil check.
+	tails   [filterWords]uint64
 	tailLen int
-	// tailMin is the length from which gateLayout reads a host's tail as a word for tails
-	// (tailLen; more than any host if tailLen is 0), tailShift the shift of the word of its
-	// last eight bytes that leaves the tail.
-	tailMin   int
-	tailShift uint8
+	// tailMask is the mask of the word of a host's last eight bytes that leaves its tail
+	// (tailWord): an AND, where a shift would need its count in CX.
+	tailMask uint64
 }
 
 // hostSlot is a slot of hostFilter's table: the words of a name (hostWords) and its length, which
@@ -423,9 +423,6 @@ type hostEnt struct {
 
 // filterWords is the size of hostFilter.bits and tails in words: 4096 bits.
 const filterWords = 64
-
-// noTails is the tails of a hostFilter without names: no bit set. Nothing writes to it.
-var noTails [filterWords]uint64
 
 // newHostFilter makes the filter of the hosts and domains with rules, and of the hosts with
 // patterns.
@@ -451,14 +448,14 @@ func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hos
 		ent(h)
 	}
 	if len(ents) == 0 {
-		return hostFilter{tails: &noTails, tailMin: maxTokensFilter + 1}
+		return hostFilter{}
 	}
 	bits := 3
 	for 1<<bits < 2*len(ents) {
 		bits++
 	}
 	f := hostFilter{slots: make([]hostSlot, 1<<bits), ents: make([]hostEnt, 0, len(ents)), shift: uint8(64 - bits),
-		bits: new([filterWords]uint64), tails: new([filterWords]uint64), tailLen: 8}
+		bits: new([filterWords]uint64), tailLen: 8}
 	for h := range ents {
 		if h != AllHosts {
 			f.tailLen = min(f.tailLen, len(h))
@@ -482,9 +479,8 @@ func newHostFilter(exact, domain map[string]*node, pats map[string]Patterns) hos
 	for i := range f.ents {
 		f.add(&f.ents[i])
 	}
-	f.tailMin, f.tailShift = f.tailLen, uint8(64-8*f.tailLen)
+	f.tailMask = ^uint64(0) << (64 - 8*f.tailLen)
 	if f.tailLen == 0 {
-		f.tailMin = maxTokensFilter + 1
 		for i := range f.tails {
 			f.tails[i] = ^uint64(0) // every tail may be a name's
 		}
@@ -728,7 +724,7 @@ func (f *hostFilter) mayEndIn(s string) bool {
 	var w uint64
 	switch {
 	case len(s) >= 8:
-		w = le64(s[len(s)-8:]) >> ((64 - 8*n) & 63)
+		w = le64(s[len(s)-8:]) & f.tailMask
 	case len(s) >= n:
 		w = tailWord(s, n)
 	default:
@@ -738,13 +734,15 @@ func (f *hostFilter) mayEndIn(s string) bool {
 	return f.tails[b>>6]&(1<<(b&63)) != 0
 }
 
-// tailWord is the little-endian word of the last n bytes of s, n <= min(8, len(s)).
+// tailWord is the word of the last n bytes of s, 0 < n <= min(8, len(s)), that the tail test
+// hashes: the little-endian word of the eight bytes that end with them, of which only they are
+// kept (the word of a longer string's last eight bytes, masked with hostFilter.tailMask).
 func tailWord(s string, n int) uint64 {
 	var w uint64
 	for k := len(s) - 1; k >= len(s)-n; k-- {
 		w = w<<8 | uint64(s[k])
 	}
-	return w
+	return w << (64 - 8*n)
 }
 
 // tailBit is the bit of hostFilter.tails of the tail w.

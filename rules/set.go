@@ -517,6 +517,14 @@ func (s *Set) index() {
 		prefilterTree(s.rules, s.domain[h])
 	}
 	s.hosts = newHostFilter(s.exact, s.domain, s.opts.Patterns)
+	if !s.every.ok {
+		// Any URL may match a rule of every host: every tail passes the tail test, so that the
+		// quick tests of Normalize and AppendNormalize, which a tail that passes sends on to
+		// gateHost, need not ask (gateHost and mayMatch then find the host, to the same answer).
+		for i := range s.hosts.tails {
+			s.hosts.tails[i] = ^uint64(0)
+		}
+	}
 	s.indexSuccessors(twin)
 }
 
@@ -1074,7 +1082,7 @@ func (s *Set) Normalize(u string) (string, error) {
 		return s.normalizeScratch(u)
 	}
 	// The key goes straight into the arena of a scratch (the URLs of the call are written there
-	// after it): a URL that no rule can match costs the key (with its layout), mayMatchLayout
+	// after it): a URL that no rule can match costs the key (with its layout), the gate
 	// and taking and giving back the scratch, and a string only if the key is not u itself.
 	sc := s.getScratch()
 	b, err := s.keyer.AppendKeyLayout(sc.arena[:0], u, &sc.lay)
@@ -1091,25 +1099,23 @@ func (s *Set) Normalize(u string) (string, error) {
 		// is hostFilter.find of view.treesHost): a key of the same host as the URL before, as
 		// in a queue of one site's URLs, takes that answer if the host has rules, instead of
 		// testing and finding the host again (such a host passes the tail test below).
-		if v := &sc.v; v.treesSet == s && v.treesHost == k[i:j] && len(k) <= maxTokensFilter && v.treesOf.has() {
+		if v := &sc.v; v.treesSet == s && v.treesHost == k[i:j] && v.treesOf.has() {
 			v.walk = v.treesOf
 		} else {
-			// gateLayout, with its quickest tests inlined as in AppendNormalize: most keys
-			// that no rule can match are known so from their host's tail and the summary of
-			// their parameter names. The key is at the start of sc.arena, so the tail test
-			// reads only its bytes.
+			// gateLayout, with its quickest tests inlined as in AppendNormalize (which see):
+			// most keys that no rule can match are known so from their host's tail and the
+			// summary of their parameter names. The key is at the start of sc.arena, so the
+			// tail test reads only its bytes.
 			f := &s.hosts
 			end := true
-			if j >= 8 && k[j-1] != '*' {
-				b := tailBit(le64(k[j-8:]) >> (f.tailShift & 63))
-				end = f.tails[b>>6]&(1<<(b&63)) != 0
+			if j >= 8 {
+				w := le64(k[j-8:])
+				b := tailBit(w & f.tailMask)
+				end = f.tails[b>>6]&(1<<(b&63)) != 0 || w>>56 == '*'
 			}
-			switch {
-			case len(k) > maxTokensFilter:
-				sc.v.walk = hostWalk{}
-			case !end && s.every.ok && sc.lay.ParamNames()&s.every.params == 0:
+			if !end && sc.lay.ParamNames()&s.every.params == 0 {
 				may = false
-			default:
+			} else {
 				sc.v.walk, may = s.gateHost(k, &sc.lay, i, j, end)
 			}
 		}
@@ -1164,55 +1170,84 @@ func (s *Set) normalizeSlow(u string) (string, error) {
 // with Normalize's error. It does not allocate when dst has room and the result is u's key
 // unchanged by the rules.
 func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
-	// The path of a URL that no rule can match stays in this small function: the scratch's is
-	// in appendScratch.
+	// The path of a URL that no rule can match stays in this small function, with nothing
+	// after the key but the gate's quickest tests: every other path is a call, so that this
+	// one keeps its few values in registers.
 	if s.keyer == nil {
-		start := len(dst)
-		dst = append(dst, u...)
-		if len(s.rules) == 0 || !s.mayMatch(u) {
-			return dst, nil
-		}
-		return s.appendScratch(dst, start, u, nil, hostWalk{})
+		return s.appendNoKey(dst, u)
 	}
 	start := len(dst)
 	var lay urlnorm.KeyLayout
 	dst, err := s.keyer.AppendKeyLayout(dst, u, &lay)
+	if err != nil {
+		return s.appendKeyed(dst, start, u, &lay, err, true)
+	}
+	// The quickest tests of gateLayout, inlined: most keys that no rule can match are known so
+	// from their host's tail and the summary of their parameter names. The tail test reads the
+	// word of dst that ends where the host does: if the host is shorter than the word, bytes
+	// before it (in the key or before it in dst) take part, as gateLayout's test allows. The
+	// word's last byte tells a host that ends with '*' (AllHosts), which find must see. The
+	// key is not longer than maxTokensFilter (keyMaxLen), and every key passes the tail test
+	// if the rules of every host may match any URL (see index). A set without rules needs
+	// no test of its own: no tail has a bit in its filter (hostFilter.tails), and its rules of
+	// every host require nothing (every.ok, no names), so the key returns here or in
+	// appendKeyed.
+	_, j := lay.Host()
+	if h := start + j; h >= 8 {
+		w := binary.LittleEndian.Uint64(dst[h-8 : h])
+		f := &s.hosts
+		b := tailBit(w & f.tailMask)
+		if f.tails[b>>6]&(1<<(b&63)) == 0 && w>>56 != '*' {
+			if lay.ParamNames()&s.every.params == 0 {
+				return dst, nil
+			}
+			return s.appendKeyed(dst, start, u, &lay, nil, false)
+		}
+	}
+	return s.appendKeyed(dst, start, u, &lay, nil, true)
+}
+
+// keyMaxLen is the length that no key of a Set's Key (urlnorm.New, with the default
+// urlnorm.Options.MaxLength) exceeds; the array's length would be negative if it could
+// exceed maxTokensFilter, so that a key never has more tokens than urlnorm.Tokenize takes.
+var _ [maxTokensFilter - keyMaxLen]struct{}
+
+const keyMaxLen = urlnorm.DefaultMaxLength
+
+// appendNoKey is AppendNormalize for a set without a Key.
+func (s *Set) appendNoKey(dst []byte, u string) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, u...)
+	if len(s.rules) == 0 || !s.mayMatch(u) {
+		return dst, nil
+	}
+	return s.appendScratch(dst, start, u, nil, hostWalk{})
+}
+
+// appendKeyed is the rest of AppendNormalize after the key dst[start:] of u with the layout lay
+// and the error err of writing it, and the tail test (end) of its host.
+func (s *Set) appendKeyed(dst []byte, start int, u string, lay *urlnorm.KeyLayout, err error, end bool) ([]byte, error) {
 	if err != nil {
 		return dst, &Error{Op: "key", Input: u, Err: err}
 	}
 	if len(s.rules) == 0 {
 		return dst, nil
 	}
-	// The quickest tests of gateLayout, inlined: most keys that no rule can match are known so
-	// from their host's tail and the summary of their parameter names. The tail test reads the
-	// word of dst that ends where the host does: if the host is shorter than the word, bytes
-	// before it (in the key or before it in dst) take part, as gateLayout's test allows.
-	_, j := lay.Host()
-	h := start + j
-	f := &s.hosts
-	end := true
-	if h >= 8 && dst[h-1] != '*' {
-		b := tailBit(binary.LittleEndian.Uint64(dst[h-8:h]) >> (f.tailShift & 63))
-		end = f.tails[b>>6]&(1<<(b&63)) != 0
-	}
-	if !end && s.every.ok && lay.ParamNames()&s.every.params == 0 && len(dst)-start <= maxTokensFilter {
-		return dst, nil
-	}
 	k := bytesString(dst[start:])
 	if len(k) > maxTokensFilter {
-		return s.appendScratch(dst, start, u, &lay, hostWalk{})
+		return s.appendScratch(dst, start, u, lay, hostWalk{})
 	}
-	i, _ := lay.Host()
-	w, may := s.gateHost(k, &lay, i, j, end)
+	i, j := lay.Host()
+	w, may := s.gateHost(k, lay, i, j, end)
 	if !may {
 		return dst, nil
 	}
-	return s.appendScratch(dst, start, u, &lay, w)
+	return s.appendScratch(dst, start, u, lay, w)
 }
 
 // appendScratch is AppendNormalize of u, whose key (with a Key; u without) is dst[start:], for a
-// URL that mayMatch or mayMatchLayout let through: lay is the key's layout (nil without a Key),
-// w what mayMatchLayout learned of its host.
+// URL that mayMatch or the gate (gateLayout) let through: lay is the key's layout (nil without a Key),
+// w what the gate learned of its host.
 func (s *Set) appendScratch(dst []byte, start int, u string, lay *urlnorm.KeyLayout, w hostWalk) ([]byte, error) {
 	sc := s.getScratch()
 	sc.arena = append(sc.arena[:0], dst[start:]...)

@@ -171,7 +171,7 @@ func (n *Normalizer) Canonical(raw string) (string, error) {
 // AppendCanonical appends the canonical URL of raw to dst and returns the
 // extended slice. On error dst is returned unchanged.
 func (n *Normalizer) AppendCanonical(dst []byte, raw string) ([]byte, error) {
-	return n.appendURL(dst, raw, n.flags&CanonicalFlags, "canonical", nil)
+	return n.appendURL(dst, raw, nil, n.flags&CanonicalFlags, "canonical")
 }
 
 // Key returns the dedup key of raw: the canonical URL with every flag of n
@@ -185,7 +185,7 @@ func (n *Normalizer) Key(raw string) (string, error) {
 // slice. It does not allocate when dst has room and raw is already its own
 // key. On error dst is returned unchanged.
 func (n *Normalizer) AppendKey(dst []byte, raw string) ([]byte, error) {
-	return n.appendURL(dst, raw, n.flags, "key", nil)
+	return n.appendURL(dst, raw, nil, n.flags, "key")
 }
 
 // Normalize is Key; it makes a Normalizer a Stage.
@@ -195,7 +195,7 @@ func (n *Normalizer) Normalize(raw string) (string, error) {
 
 func (n *Normalizer) str(raw string, f Flags, op string) (string, error) {
 	var buf [512]byte
-	b, err := n.appendURL(buf[:0], raw, f, op, nil)
+	b, err := n.appendURL(buf[:0], raw, nil, f, op)
 	if err != nil {
 		return "", err
 	}

@@ -169,19 +169,21 @@ func removeTabNewline(s string) string {
 // flags, then apply the key-class flags in place.
 //
 // With lay not nil, it records there where the parts of the result are, for
-// AppendKeyLayout.
-func (n *Normalizer) appendURL(dst []byte, raw string, f Flags, op string, lay *layout) ([]byte, error) {
+// AppendKeyLayout. The three take their arguments in the same order, lay
+// before f and op, so that each passes them on in the registers they came
+// in, and AppendKeyLayout its KeyLayout's address as it came.
+func (n *Normalizer) appendURL(dst []byte, raw string, lay *layout, f Flags, op string) ([]byte, error) {
 	if len(raw) <= n.maxLen {
-		if out, ok := n.appendURLFast(dst, raw, f, lay); ok {
+		if out, ok := n.appendURLFast(dst, raw, lay, f); ok {
 			return out, nil
 		}
 	}
-	return n.appendURLSlow(dst, raw, f, op, lay)
+	return n.appendURLSlow(dst, raw, lay, f, op)
 }
 
 // appendURLSlow is appendURL for every input: the general parser, and the
 // reference appendURLFast is tested against.
-func (n *Normalizer) appendURLSlow(dst []byte, raw string, f Flags, op string, lay *layout) ([]byte, error) {
+func (n *Normalizer) appendURLSlow(dst []byte, raw string, lay *layout, f Flags, op string) ([]byte, error) {
 	start := len(dst)
 	if lay != nil {
 		lay.names = 0 // no summary, whatever the fast path made before it gave up
@@ -372,8 +374,19 @@ func (n *Normalizer) appendURLSlow(dst []byte, raw string, f Flags, op string, l
 		return n.fail(dst, start, op, raw, ErrTooLong)
 	}
 	if lay != nil {
-		lay.auth, lay.user, lay.port, lay.path = start+len(schemeNames[kind])+3, userAt, portAt, pathStart
+		auth := start + len(schemeNames[kind]) + 3
+		host, hostEnd := auth, pathStart
+		if userAt >= 0 {
+			host = userAt + 1
+		}
+		if portAt >= 0 {
+			hostEnd = portAt - 1
+		}
+		lay.auth, lay.host, lay.hostEnd, lay.path = auth, host, hostEnd, pathStart
 		lay.query, lay.frag, lay.off = queryAt, fragAt, off
+		if queryAt >= 0 {
+			lay.names = ^uint64(0) // a query without a summary
+		}
 	}
 	return dst, nil
 }
@@ -401,19 +414,23 @@ func (n *Normalizer) finishURL(dst []byte, start int, kind schemeKind, f Flags) 
 	return dst, off, true
 }
 
-// layout says where the parts of a URL that appendURL wrote start: auth
-// after the "://", user at the '@' that ends the userinfo, port after its
-// ':', path at its first '/', query after its '?', frag after its '#'; -1
-// for a part that is absent. A present part starts at its field less off
+// layout says where the parts of a URL that appendURL wrote are: auth after
+// the "://", host at the host's first byte (after the userinfo's '@', if
+// any), hostEnd after its last (at the port's ':', if any), path at its
+// first '/', query after its '?', frag after its '#'; -1 for a query or
+// fragment that is absent. The host's bounds are kept, rather than those of
+// the userinfo and the port, which most URLs lack, so that reading the host
+// costs no test. A part starts at its field less off
 // from the URL's first byte: appendURL records the indexes in its dst as it
 // writes them, with off the index of the result's first byte (and one more
 // for a scheme that HTTPSToHTTP shortened), so that recording a layout costs
 // a few stores.
 //
 // names is the summary of the query's parameter names that KeyLayout.ParamNames
-// reads (ParamNameBit of each), or 0 if the writer did not make it: the fast
-// path sets it before it records the rest (layoutAt) as it ends; AppendKeyLayout
-// and the slow path clear it.
+// returns: the ParamNameBit of each, every bit if the writer did not make it,
+// 0 if there is no query. AppendKeyLayout and the slow path clear it, and the
+// writer sets it when it writes a query: the fast path before it records the
+// rest (layoutAt) as it ends, so that reading it costs no test.
 type layout struct {
 	layoutAt
 	names uint64
@@ -421,8 +438,8 @@ type layout struct {
 
 // layoutAt is the part of a layout that appendURL records as it ends, after finishURL.
 type layoutAt struct {
-	auth, user, port, path, query, frag int
-	off                                 int
+	auth, host, hostEnd, path, query, frag int
+	off                                    int
 }
 
 // relative returns lay with off 0: the same layout, its fields the parts'
@@ -435,7 +452,7 @@ func (lay *layout) relative() layout {
 		}
 		return x - o
 	}
-	return layout{layoutAt: layoutAt{auth: lay.auth - o, user: rel(lay.user), port: rel(lay.port), path: lay.path - o, query: rel(lay.query), frag: rel(lay.frag)}}
+	return layout{layoutAt: layoutAt{auth: lay.auth - o, host: lay.host - o, hostEnd: lay.hostEnd - o, path: lay.path - o, query: rel(lay.query), frag: rel(lay.frag)}}
 }
 
 func containsByte(s string, c byte) bool { return strings.IndexByte(s, c) >= 0 }

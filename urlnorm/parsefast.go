@@ -84,7 +84,7 @@ var fastPath, fastQuery = func() (p, q [2][256]uint8) {
 // DropFragment drops it, and not ending in a space or control. It writes
 // what appendURLSlow writes for such a URL; ok is false for any other
 // input, and then the bytes of dst beyond its length may have changed.
-func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout) (_ []byte, ok bool) {
+func (n *Normalizer) appendURLFast(dst []byte, raw string, lay *layout, f Flags) (_ []byte, ok bool) {
 	var kind schemeKind
 	i := 0
 	switch {
@@ -245,8 +245,29 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 			a, eq = k+1, -1
 			k++
 		}
-		if lay != nil && plain && len(ps) > 0 {
-			lay.names = paramNames(q, ps) // the kept parameters, before rewriteQuery moves them
+		if lay != nil {
+			// The summary of the kept parameters' names (KeyLayout.ParamNames), before
+			// rewriteQuery moves them; a query that needs escaping or has none kept gets
+			// none. Written out here: a call would cost more than the loop, for the values
+			// live across it.
+			m := ^uint64(0)
+			if plain && len(ps) > 0 {
+				m = 0
+				for _, s := range ps {
+					// The head of the name q[a:a+n]: its first two bytes, less the second
+					// for a name of 1, 0 for an empty name (a, not negative, read as such:
+					// one bounds test a load).
+					a, n := int(uint32(s.a)), s.eq-s.a
+					var h uint64
+					if n >= 2 && a+1 < len(q) {
+						h = uint64(q[a]) | uint64(q[a+1])<<8 | 3<<16
+					} else if n == 1 && a < len(q) {
+						h = uint64(q[a]) | 1<<16
+					}
+					m |= paramBit(h)
+				}
+			}
+			lay.names = m
 		}
 		i += 1 + k
 		dst = dst[:qStart+k]
@@ -265,6 +286,9 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 		if len(dst) == qStart && f&DropBareQuery != 0 {
 			dst = dst[:qStart-1]
 			queryAt = -1
+			if lay != nil {
+				lay.names = 0 // no query
+			}
 		}
 	} else {
 		dst = dst[:pathEnd] // without the fragment
@@ -276,7 +300,7 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, f Flags, lay *layout)
 	if lay != nil && ok {
 		// The offsets in the result are those in dst less off (see layout).
 		// Field by field: a literal would be built on the stack and copied.
-		lay.auth, lay.user, lay.port, lay.path = hostStart, -1, -1, pathStart
+		lay.auth, lay.host, lay.hostEnd, lay.path = hostStart, hostStart, pathStart, pathStart
 		lay.query, lay.frag, lay.off = queryAt, -1, off
 	}
 	return dst, ok

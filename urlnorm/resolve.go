@@ -137,7 +137,7 @@ func (n *Normalizer) readRef(ref string, baseKind func() schemeKind, op string) 
 // canonical-class flags: a key's dropped segments or sorted query would
 // change what a relative reference means), never its fragment.
 func (n *Normalizer) appendBase(dst []byte, base string) ([]byte, error) {
-	b, err := n.appendURL(dst, base, n.flags&CanonicalFlags|DropFragment, "resolve base", nil)
+	b, err := n.appendURL(dst, base, nil, n.flags&CanonicalFlags|DropFragment, "resolve base")
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			return b, &Error{Op: "resolve base", URL: base, Err: e.Err}
@@ -208,7 +208,7 @@ func (n *Normalizer) rewrap(dst []byte, s, ref string, f Flags, op string, err e
 	if err != nil {
 		return dst, err
 	}
-	out, err := n.appendURL(dst, s, f, op, nil)
+	out, err := n.appendURL(dst, s, nil, f, op)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			return dst, &Error{Op: op, URL: ref, Err: e.Err}

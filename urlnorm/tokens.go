@@ -146,7 +146,7 @@ func Tokenize(dst []Token, s string) ([]Token, error) {
 		return dst, &Error{Op: "tokenize", URL: s, Err: ErrNotHierarchical}
 	}
 	// The layout of s, as the key writer records it (see layout), for appendTokens.
-	lay := layout{layoutAt: layoutAt{auth: i + 3, user: -1, port: -1, query: -1, frag: -1}}
+	lay := layout{layoutAt: layoutAt{auth: i + 3, query: -1, frag: -1}}
 	// The authority ends at the first "/" (the path is not optional in a normalizer's output).
 	end := strings.IndexByte(s[lay.auth:], '/')
 	if end < 0 {
@@ -154,13 +154,12 @@ func Tokenize(dst []Token, s string) ([]Token, error) {
 	}
 	lay.path = lay.auth + end
 	auth := s[lay.auth:lay.path]
-	hostAt := lay.auth
+	lay.host, lay.hostEnd = lay.auth, lay.path
 	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
-		lay.user = lay.auth + at
-		hostAt = lay.user + 1
+		lay.host = lay.auth + at + 1
 	}
-	if _, _, hasPort := splitHostPort(s[hostAt:lay.path]); hasPort {
-		lay.port = lay.auth + strings.LastIndexByte(auth, ':') + 1
+	if _, _, hasPort := splitHostPort(s[lay.host:lay.path]); hasPort {
+		lay.hostEnd = lay.auth + strings.LastIndexByte(auth, ':')
 	}
 	rest := s[lay.path:]
 	if h := strings.IndexByte(rest, '#'); h >= 0 {
@@ -263,24 +262,23 @@ type KeyLayout struct {
 // appended (offsets from len(dst)); on error it returns the error of AppendKey and leaves *l
 // unusable. It does not keep l, and does not allocate when dst has room.
 func (n *Normalizer) AppendKeyLayout(dst []byte, raw string, l *KeyLayout) ([]byte, error) {
-	// appendURL records the layout in dst, with the offset of the key in it (layout.off), and
-	// the summary of its parameter names if it makes one.
+	// appendURL, written out: the key writer records the layout in dst, with the offset of the
+	// key in it (layout.off), and the summary of its parameter names if it makes one. A call
+	// of appendURL would pass more than the registers hold and keep them all for the slow path.
 	l.lay.names = 0
-	return n.appendURL(dst, raw, n.flags, "key", &l.lay)
+	if len(raw) <= n.maxLen {
+		if out, ok := n.appendURLFast(dst, raw, &l.lay, n.flags); ok {
+			return out, nil
+		}
+	}
+	return n.appendURLSlow(dst, raw, &l.lay, n.flags, "key")
 }
 
 // Host returns the offsets in the key of its host, without the userinfo and the port: the host
 // is key[start:end].
 func (l *KeyLayout) Host() (start, end int) {
 	o := l.lay.off
-	start, end = l.lay.auth-o, l.lay.path-o
-	if l.lay.user >= 0 {
-		start = l.lay.user + 1 - o
-	}
-	if l.lay.port >= 0 {
-		end = l.lay.port - 1 - o
-	}
-	return start, end
+	return l.lay.host - o, l.lay.hostEnd - o
 }
 
 // Query returns the offsets in the key of its query, without the '?' and the fragment: the query
@@ -301,12 +299,6 @@ func (l *KeyLayout) Query(key string) (start, end int) {
 // bit [ParamNameBit] of each name is set, and perhaps others; all bits are set when the key
 // writer made no summary (it makes one for most keys), none for a key without a query.
 func (l *KeyLayout) ParamNames() uint64 {
-	if l.lay.query < 0 {
-		return 0
-	}
-	if l.lay.names == 0 {
-		return ^uint64(0)
-	}
 	return l.lay.names
 }
 
@@ -324,30 +316,8 @@ func ParamNameBit(name string) uint64 {
 }
 
 // paramBit is the bit of the head h of a name: its first two bytes, and bits 16 and 17 set if it
-// has one or two.
-func paramBit(h uint64) uint64 { return 1 << ((h * 0x9e3779b97f4a7c15) >> 58) }
-
-// paramNames is the summary (KeyLayout.ParamNames) of the names of the parameters ps of q, not 0
-// if ps is not empty. It is not inlined: in appendURLFast, which is short of registers, its loop
-// would cost twice as much.
-//
-//go:noinline
-func paramNames(q []byte, ps []span) uint64 {
-	var m uint64
-	for _, s := range ps {
-		// The head of the name q[a:a+n]: its first two bytes, less the second for a name of
-		// 1, 0 for an empty name (a, not negative, read as such: one bounds test a load).
-		a, n := int(uint32(s.a)), s.eq-s.a
-		var h uint64
-		if n >= 2 && a+1 < len(q) {
-			h = uint64(q[a]) | uint64(q[a+1])<<8 | 3<<16
-		} else if n == 1 && a < len(q) {
-			h = uint64(q[a]) | 1<<16
-		}
-		m |= paramBit(h)
-	}
-	return m
-}
+// has one or two. The product is of 32 bits, whose constant an instruction holds.
+func paramBit(h uint64) uint64 { return 1 << ((uint32(h) * 0x9e3779b1) >> 26) }
 
 // AppendTokens appends to toks the tokens of key, the key whose layout l is (the bytes that
 // AppendKeyLayout appended, as a string), as [Tokenize] of the key would give them, and returns
@@ -400,21 +370,18 @@ func (lay *layout) appendTokens(toks []Token, s string) ([]Token, error) {
 	scheme := s[:lay.auth-3]
 	out[0] = Token{Key: Key{Part: PartScheme}, Value: scheme}
 	k := 1
-	hostAt, hostEnd := lay.auth, lay.path
-	if lay.user >= 0 {
-		user := s[lay.auth:lay.user]
+	// A userinfo ends with the '@' before the host, a port starts after the ':' after it.
+	hostAt, hostEnd := lay.host, lay.hostEnd
+	if hostAt != lay.auth {
+		user := s[lay.auth : hostAt-1]
 		out[k] = Token{Key: Key{Part: PartUserinfo}, Value: user}
 		k++
-		hostAt = lay.user + 1
-	}
-	if lay.port >= 0 {
-		hostEnd = lay.port - 1
 	}
 	host := s[hostAt:hostEnd]
 	out[k] = Token{Key: Key{Part: PartHost}, Value: host}
 	k++
-	if lay.port >= 0 {
-		port := s[lay.port:lay.path]
+	if hostEnd != lay.path {
+		port := s[hostEnd+1 : lay.path]
 		out[k] = Token{Key: Key{Part: PartPort}, Value: port}
 		k++
 	}
