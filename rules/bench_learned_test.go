@@ -57,10 +57,10 @@ func noRulesURL(u string) string {
 // Normalize includes; "all" is Normalize of every URL, "rewritten" and "unchanged" those that
 // the rules rewrite and leave as their key, "append-unchanged" AppendNormalize of the latter;
 // "norules" is Normalize of the URLs that no rule can touch (moved to a host without rules, those
-// that no rule of every host rewrites), "norules-append" AppendNormalize of them, and
-// "norules-key" their static key by AppendKey, which "norules-append" compares with (both write
-// into a reused buffer; Normalize and Key return a string, a new one when the URL is not its
-// own key).
+// that no rule of every host rewrites), "norules-append" AppendNormalize of them; each has its
+// yardstick, the same URLs' static key alone: "norules-keystring" by Key, which returns a string
+// as Normalize does (a new one when the URL is not its own key), and "norules-key" by AppendKey,
+// which writes into a reused buffer as "norules-append" does.
 func BenchmarkLearned(b *testing.B) {
 	s := loadLearned(b)
 	ls := loadDev(b, 0)
@@ -97,6 +97,7 @@ func BenchmarkLearned(b *testing.B) {
 	run("unchanged", same, norm)
 	run("append-unchanged", same, func(u string) { buf, _ = s.AppendNormalize(buf[:0], u) })
 	run("norules-key", norules, func(u string) { buf, _ = key.AppendKey(buf[:0], u) })
+	run("norules-keystring", norules, func(u string) { key.Key(u) })
 	run("norules", norules, norm)
 	run("norules-append", norules, func(u string) { buf, _ = s.AppendNormalize(buf[:0], u) })
 }
