@@ -242,14 +242,8 @@ func (s *Set) gateLayout(u string, l *urlnorm.KeyLayout) (w hostWalk, may bool) 
 	i, j := l.Host()
 	// The tail test (mayEndIn), from the word of the key's eight bytes before the host's end: if
 	// the host is shorter than tailLen, and so than every name but AllHosts, bytes before it take
-	// part, and the answer for it may be false, as mayEndIn's, or true. Written out here and in
-	// AppendNormalize: a function would be too big to be inlined.
-	f := &s.hosts
-	end := true
-	if j >= 8 && u[j-1] != '*' {
-		b := tailBit(le64(u[j-8:]) & f.tailMask)
-		end = f.tails[b>>6]&(1<<(b&63)) != 0
-	}
+	// part, and the answer for it may be false, as mayEndIn's, or true.
+	end := j < 8 || s.hosts.tailMay(le64(u[j-8:]))
 	return s.gateHost(u, l, i, j, end)
 }
 
@@ -743,6 +737,15 @@ func tailWord(s string, n int) uint64 {
 		w = w<<8 | uint64(s[k])
 	}
 	return w << (64 - 8*n)
+}
+
+// tailMay is the tail test of the gate: it reports whether a host whose last eight bytes are the
+// little-endian word w may be one of f's names or in one of its domains; false is certain. A host
+// that ends with '*' (AllHosts) passes. It is small enough to be inlined in Normalize and
+// AppendNormalize.
+func (f *hostFilter) tailMay(w uint64) bool {
+	b := tailBit(w & f.tailMask)
+	return f.tails[b>>6]&(1<<(b&63)) != 0 || w>>56 == '*'
 }
 
 // tailBit is the bit of hostFilter.tails of the tail w.

@@ -1106,13 +1106,7 @@ func (s *Set) Normalize(u string) (string, error) {
 			// most keys that no rule can match are known so from their host's tail and the
 			// summary of their parameter names. The key is at the start of sc.arena, so the
 			// tail test reads only its bytes.
-			f := &s.hosts
-			end := true
-			if j >= 8 {
-				w := le64(k[j-8:])
-				b := tailBit(w & f.tailMask)
-				end = f.tails[b>>6]&(1<<(b&63)) != 0 || w>>56 == '*'
-			}
+			end := j < 8 || s.hosts.tailMay(le64(k[j-8:]))
 			if !end && sc.lay.ParamNames()&s.every.params == 0 {
 				may = false
 			} else {
@@ -1193,16 +1187,11 @@ func (s *Set) AppendNormalize(dst []byte, u string) ([]byte, error) {
 	// every host require nothing (every.ok, no names), so the key returns here or in
 	// appendKeyed.
 	_, j := lay.Host()
-	if h := start + j; h >= 8 {
-		w := binary.LittleEndian.Uint64(dst[h-8 : h])
-		f := &s.hosts
-		b := tailBit(w & f.tailMask)
-		if f.tails[b>>6]&(1<<(b&63)) == 0 && w>>56 != '*' {
-			if lay.ParamNames()&s.every.params == 0 {
-				return dst, nil
-			}
-			return s.appendKeyed(dst, start, u, &lay, nil, false)
+	if h := start + j; h >= 8 && !s.hosts.tailMay(binary.LittleEndian.Uint64(dst[h-8:h])) {
+		if lay.ParamNames()&s.every.params == 0 {
+			return dst, nil
 		}
+		return s.appendKeyed(dst, start, u, &lay, nil, false)
 	}
 	return s.appendKeyed(dst, start, u, &lay, nil, true)
 }
