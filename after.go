@@ -154,6 +154,9 @@ func (c *Crawl) After(r Response) Page {
 	}
 	c.mu.Unlock()
 
+	if id != 0 && !out.Duplicate {
+		c.learnTemplate(final, r.Body)
+	}
 	if c.online != nil && id != 0 {
 		for _, u := range observe {
 			c.online.Observe(learn.URL{Raw: u}, id)

@@ -107,6 +107,7 @@ func (c *Crawl) duplicate(d Decision, raw string, k learn.Key, v, self uint32) D
 	}
 	if hd.state == pending && len(c.waiting[of]) < maxWaiting {
 		c.waiting[of] = append(c.waiting[of], raw)
+		d.Retry = true
 	}
 	c.stats.Skip++
 	d.Action = Skip

@@ -126,6 +126,9 @@ type Decision struct {
 	// Of is, for Skip and Verify, the URL that holds the key: the URL whose page this one
 	// duplicates.
 	Of string
+	// Retry, for Skip, says that Of is not fetched yet and the URL is remembered as its
+	// duplicate: if Of's fetch fails, After names the URL in Page.Retry.
+	Retry bool
 	// Err is why the URL could not be keyed (not an absolute http(s) URL, a rewrite cycle);
 	// the Action is then Fetch, as a crawler that cannot tell should.
 	Err error

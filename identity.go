@@ -35,8 +35,8 @@ type hostTemplate struct {
 }
 
 // identify returns the print of the page body fetched from u: its main text, without the blocks
-// that repeat across the host's pages (the page is added to the host's template first), the
-// text's digest and the SimHash of its word 5-shingles, as the content evaluation computes them.
+// that the host's template learned from its other pages, the text's digest and the SimHash of
+// its word 5-shingles, as the content evaluation computes them.
 func (c *Crawl) identify(u string, body []byte) print {
 	var t htmltext.Text
 	var err error
@@ -45,7 +45,6 @@ func (c *Crawl) identify(u string, body []byte) print {
 	} else {
 		ht := c.template(hostOfURL(u))
 		ht.mu.Lock()
-		_ = ht.site.Add(u, body) // a page that cannot be learned from is still extracted
 		t, err = ht.site.Extract(u, body)
 		ht.mu.Unlock()
 	}
@@ -62,6 +61,19 @@ func (c *Crawl) identify(u string, body []byte) print {
 		return print{kind: bodyPrint, digest: d.Sum64()}
 	}
 	return print{kind: textPrint, digest: shingle.Digest64(text, o), sim: simhash.Sum64(hashes)}
+}
+
+// learnTemplate adds a kept page to its host's template. Only pages kept are added: the copies
+// of one page that a crawl fetches through its many URLs would otherwise make the page's own
+// text look like the site's template.
+func (c *Crawl) learnTemplate(u string, body []byte) {
+	if c.opt.NoTemplates || c.opt.NoContent {
+		return
+	}
+	ht := c.template(hostOfURL(u))
+	ht.mu.Lock()
+	_ = ht.site.Add(u, body) // a page that cannot be learned from is still kept
+	ht.mu.Unlock()
 }
 
 // template returns the learned template of host, made on first use.
