@@ -19,10 +19,11 @@ func (c *Crawl) After(r Response) Page {
 	}
 	failed := r.Err != nil || r.Status <= 0 || r.Status == 429 || r.Status >= 500
 	var p print
+	hasPrint := false
 	var out Page
 	if !failed && r.Status == 200 {
 		if !c.opt.NoContent {
-			p = c.identify(final, r.Body)
+			p, hasPrint = c.identify(final, r.Body), true
 		}
 		if !c.opt.NoDeclared {
 			out.Canonical = c.canonicalOf(final, r.Header, r.Body)
@@ -95,7 +96,7 @@ func (c *Crawl) After(r Response) Page {
 		// and its page is then the page of r.URL too.
 		c.redirects[location] = append(c.redirects[location], r.URL)
 	}
-	if p.kind == noPrint {
+	if !hasPrint {
 		c.mu.Unlock()
 		return out
 	}

@@ -40,8 +40,7 @@ func (c *Crawl) Before(raw string) Decision {
 		return d
 	}
 	if _, ok := c.verifying[raw]; ok {
-		c.stats.Verify++
-		d.Action = Verify
+		d.Action = Verify // asked again: counted once
 		d.Of = c.holders[c.verifying[raw].against].url
 		return d
 	}

@@ -176,7 +176,7 @@ type Page struct {
 type Stats struct {
 	URLs       int64 // Before calls
 	Fetch      int64 // answered Fetch
-	Verify     int64 // answered Verify
+	Verify     int64 // answered Verify (once for a URL asked again before it is fetched)
 	Skip       int64 // answered Skip because another URL held the key
 	Seen       int64 // answered Skip because the URL itself was let through before
 	KeyErrors  int64 // URLs that could not be keyed (answered Fetch)

@@ -14,19 +14,18 @@ import (
 	"github.com/undust/undust/simhash"
 )
 
-// A print is the content fingerprint of a page: the digest and SimHash of its main text, or the
-// digest of its bytes when it has no text.
+// A print is the content fingerprint of a page: the digest and SimHash of its main text as two
+// extractions give it, one by the page's own markup (htmltext.Extract with MainContent) and one
+// without the blocks its host's template learned from the host's other pages (htmltext.Site);
+// or the digest of its bytes when it has no text. The first is stable over a crawl; the second
+// drops the per-page chrome a site repeats, once the template has seen enough pages. A page
+// duplicates a kept page when either of its texts matches either of the kept page's.
 type print struct {
-	kind   uint8
-	digest uint64
-	sim    uint64
+	n      int // texts: 0 for a page without text, 1, or 2 when the extractions differ
+	body   uint64
+	digest [2]uint64
+	sim    [2]uint64
 }
-
-const (
-	noPrint   uint8 = iota // no page identity
-	textPrint              // digest and SimHash of the main text
-	bodyPrint              // digest of the bytes of a page without text
-)
 
 // A hostTemplate is the template learned from one host's pages.
 type hostTemplate struct {
@@ -34,33 +33,41 @@ type hostTemplate struct {
 	site htmltext.Site
 }
 
-// identify returns the print of the page body fetched from u: its main text, without the blocks
-// that the host's template learned from its other pages, the text's digest and the SimHash of
-// its word 5-shingles, as the content evaluation computes them.
+// identify returns the print of the page body fetched from u.
 func (c *Crawl) identify(u string, body []byte) print {
-	var t htmltext.Text
-	var err error
-	if c.opt.NoTemplates {
-		t, err = htmltext.Extract(body, htmltext.Options{MainContent: true})
-	} else {
+	var p print
+	var o shingle.Options
+	add := func(t htmltext.Text, err error) {
+		if err != nil {
+			return
+		}
+		text := t.String()
+		hashes := shingle.AppendHashes(nil, text, o)
+		if len(hashes) == 0 {
+			return
+		}
+		d := shingle.Digest64(text, o)
+		if p.n == 1 && p.digest[0] == d {
+			return
+		}
+		p.digest[p.n], p.sim[p.n] = d, simhash.Sum64(hashes)
+		p.n++
+	}
+	add(htmltext.Extract(body, htmltext.Options{MainContent: true}))
+	if !c.opt.NoTemplates {
 		ht := c.template(hostOfURL(u))
 		ht.mu.Lock()
-		t, err = ht.site.Extract(u, body)
+		t, err := ht.site.Extract(u, body)
 		ht.mu.Unlock()
+		add(t, err)
 	}
-	text := ""
-	if err == nil {
-		text = t.String()
-	}
-	var o shingle.Options
-	hashes := shingle.AppendHashes(nil, text, o)
-	if len(hashes) == 0 {
+	if p.n == 0 {
 		d := xxhash.New()
 		_, _ = d.WriteString("undust raw body\x00")
 		_, _ = d.Write(body)
-		return print{kind: bodyPrint, digest: d.Sum64()}
+		p.body = d.Sum64()
 	}
-	return print{kind: textPrint, digest: shingle.Digest64(text, o), sim: simhash.Sum64(hashes)}
+	return p
 }
 
 // learnTemplate adds a kept page to its host's template. Only pages kept are added: the copies
@@ -124,23 +131,48 @@ func newPageIndex(nearK int) pageIndex {
 	return x
 }
 
-// lookup returns the id of the kept page that p duplicates, if any; a near duplicate's digest is
-// recorded under that id.
+// lookup returns the id of the kept page that p duplicates, if any; p's digests are recorded
+// under that id.
 func (x *pageIndex) lookup(p print) (uint64, bool) {
-	if id, ok := x.digests[p.digest]; ok {
-		return uint64(id), true
+	id, ok := x.find(p)
+	if ok {
+		x.record(p, id)
 	}
-	if p.kind == textPrint && x.sims != nil {
-		if m, ok := x.sims.Near(p.sim, x.nearK); ok {
-			x.digests[p.digest] = uint32(m.ID)
-			return m.ID, true
+	return uint64(id), ok
+}
+
+func (x *pageIndex) find(p print) (uint32, bool) {
+	if p.n == 0 {
+		id, ok := x.digests[p.body]
+		return id, ok
+	}
+	for j := range p.n {
+		if id, ok := x.digests[p.digest[j]]; ok {
+			return id, true
+		}
+	}
+	if x.sims != nil {
+		for j := range p.n {
+			if m, ok := x.sims.Near(p.sim[j], x.nearK); ok {
+				return uint32(m.ID >> 1), true
+			}
 		}
 	}
 	return 0, false
 }
 
+func (x *pageIndex) record(p print, id uint32) {
+	if p.n == 0 {
+		x.digests[p.body] = id
+	}
+	for j := range p.n {
+		x.digests[p.digest[j]] = id
+	}
+}
+
 // add keeps p as a new page whose first URL is u, held by holder first (or noHolder), and
-// returns its id; 0 when the index holds max pages already.
+// returns its id; 0 when the index holds max pages already. The SimHash of text j of page id is
+// entry 2*id+j of the index.
 func (x *pageIndex) add(p print, first uint32, u string, max int) uint64 {
 	if len(x.first) >= max {
 		return 0
@@ -150,9 +182,11 @@ func (x *pageIndex) add(p print, first uint32, u string, max int) uint64 {
 	if first == noHolder {
 		x.firstURL[uint32(id)] = u
 	}
-	x.digests[p.digest] = uint32(id)
-	if p.kind == textPrint && x.sims != nil {
-		x.sims.Insert(id, p.sim)
+	x.record(p, uint32(id))
+	if x.sims != nil {
+		for j := range p.n {
+			x.sims.Insert(2*id+uint64(j), p.sim[j])
+		}
 	}
 	return id
 }

@@ -23,7 +23,8 @@ import (
 //	            declarations: count, then per site by name (site, uses, confirmed,
 //	              withdrawn, count, then (URL, holder, key hash, seq, withdrawn))
 //	            redirects: count, then (URL, count, source URLs), by URL
-//	            pages: count, then (first holder + 1 or 0 and a URL, kind byte, SimHash);
+//	            pages: count, then (first holder + 1 or 0 and a URL, then for each of two
+//	              texts: a flag and its SimHash uint64);
 //	              digests: count, then (digest uint64, page id uvarint), by digest
 //	learner   learn.Online's saved form (Online.WriteTo), if the crawl learns online
 //	templates count, then (host, htmltext.Site's saved form), by host
@@ -113,12 +114,14 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 		} else {
 			x.Uvarint(uint64(h) + 1)
 		}
-		sim, ok := uint64(0), false
-		if c.pages.sims != nil {
-			sim, ok = c.pages.sims.Get(uint64(i + 1))
+		for j := range uint64(2) {
+			sim, ok := uint64(0), false
+			if c.pages.sims != nil {
+				sim, ok = c.pages.sims.Get(2*uint64(i+1) + j)
+			}
+			x.Bool(ok)
+			x.Uint64(sim)
 		}
-		x.Bool(ok)
-		x.Uint64(sim)
 	}
 	ds := slices.Sorted(maps.Keys(c.pages.digests))
 	x.Uvarint(uint64(len(ds)))
@@ -317,13 +320,19 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 				corrupt("page %d of holder %d of %d", id, first, nh)
 			}
 		}
-		hasSim, sim := x.Bool(), x.Uint64()
+		var has [2]bool
+		var sim [2]uint64
+		for j := range 2 {
+			has[j], sim[j] = x.Bool(), x.Uint64()
+		}
 		if x.Err() != nil {
 			break
 		}
 		c.pages.first = append(c.pages.first, first)
-		if hasSim && c.pages.sims != nil {
-			c.pages.sims.Insert(id, sim)
+		for j := range 2 {
+			if has[j] && c.pages.sims != nil {
+				c.pages.sims.Insert(2*id+uint64(j), sim[j])
+			}
 		}
 	}
 	np := uint64(len(c.pages.first))

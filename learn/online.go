@@ -53,6 +53,13 @@ type OnlineOptions struct {
 	// https, and mobile sub-domains of one domain. Mirror and short-link domains are other
 	// sites. It must be safe for concurrent use and give the same site for a host every time.
 	Site func(host string) string
+	// Published, if set, is called after a new rule set of a site is published (a relearn, a
+	// retraction, a change of the widened rules), with the site's name, and with "" after the
+	// widened rules change (they apply to the sites without rules of their own). A crawler
+	// that remembers the keys of the URLs it fetched makes them again for that site. It is
+	// called from the goroutine that publishes, with locks of the learner held: it must return
+	// quickly and must not call the learner.
+	Published func(site string)
 }
 
 func (o OnlineOptions) withDefaults() OnlineOptions {
@@ -157,8 +164,9 @@ func NewOnline(opt OnlineOptions) *Online {
 
 // onlineSite is one site's evidence and current rules.
 type onlineSite struct {
-	name string
-	cur  atomic.Pointer[siteVersion] // nil until the first relearn
+	name      string
+	published func(string)                // OnlineOptions.Published
+	cur       atomic.Pointer[siteVersion] // nil until the first relearn
 
 	learning sync.Mutex // held by the relearn of the site, so that relearns of a site do not overlap
 
@@ -244,7 +252,7 @@ func (o *Online) site(host string, create bool) *onlineSite {
 		return nil
 	}
 	name := o.opt.Site(host)
-	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, next: o.opt.MinURLs,
+	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs,
 		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
 		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
 	o.hosts.Store(host, s)
@@ -617,6 +625,9 @@ func (s *onlineSite) publish(g *globalRules) {
 		v.uses[i] = c
 	}
 	s.cur.Store(v)
+	if s.published != nil {
+		s.published(s.name)
+	}
 }
 
 // globalRules are the rules widened beyond one site (see Options.MinSites) from the sites'
@@ -668,6 +679,9 @@ func (o *Online) updateWiden() {
 		g.ver.uses[i] = &ruleCounter{}
 	}
 	o.global.Store(g)
+	if o.opt.Published != nil {
+		o.opt.Published("")
+	}
 	for _, s := range sites {
 		s.mu.Lock()
 		if s.cur.Load() != nil {

@@ -297,7 +297,7 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 
 // readSite reads a site and whether it had published rules.
 func (o *Online) readSite(x *binfile.Reader) (*onlineSite, bool) {
-	s := &onlineSite{name: x.String(maxSavedString, "site"),
+	s := &onlineSite{name: x.String(maxSavedString, "site"), published: o.opt.Published,
 		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
 		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}}
 	s.next = x.Count(maxSavedCount, "next relearn")
