@@ -119,9 +119,13 @@ func (c *Crawl) After(r Response) Page {
 	if finalHolder != noHolder {
 		c.holders[finalHolder].page = uint32(id)
 	}
+	if isVerify && c.holders[ver.against].page == 0 {
+		// The holder's page is not known (not fetched yet, under way, or no page): the check
+		// proves nothing either way. Its page, if it has one, meets this one by content.
+		isVerify = false
+	}
 	if isVerify {
-		want := c.holders[ver.against].page
-		same := want != 0 && uint64(want) == id
+		same := uint64(c.holders[ver.against].page) == id
 		c.check(r.URL, ver, same, held)
 		if !same && !held && !dup {
 			// A page of its own: the URL holds its key under the rules as they stand now.
