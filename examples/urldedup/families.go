@@ -46,11 +46,17 @@ func cmdGen(args []string, stdout io.Writer) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(*out, "clusters.tsv"), d); err != nil {
-		return err
-	}
-	if err := writeFile(filepath.Join(*out, "traps.tsv"), trapsWriter{d}); err != nil {
-		return err
+	for _, f := range []struct {
+		name string
+		w    io.WriterTo
+	}{{"clusters.tsv", d}, {"traps.tsv", trapsWriter{d}}} {
+		// Data to share: readable by all, unlike the temporary file writeFile renames.
+		if err := writeFile(filepath.Join(*out, f.name), f.w); err != nil {
+			return err
+		}
+		if err := os.Chmod(filepath.Join(*out, f.name), 0o644); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "site families (seed %d, %d sites a family, scale %g) in %s, written in %v\n\n", *seed, *sites, *scale, *out, time.Since(t0).Round(time.Millisecond))
 	return sitefamily.WriteSummaries(stdout, d.Summaries())
@@ -96,7 +102,7 @@ func cmdFamilies(args []string, stdout io.Writer) error {
 		return errUsage
 	}
 	filter := familyFilter{splitList(*only), splitList(*exclude)}
-	progress := newProgress(*quiet)
+	progress := newProgress("families", *quiet)
 	t0 := time.Now()
 	fmt.Fprintf(stdout, "# families of %s\n\n", *clusters)
 	if len(filter.only) > 0 || len(filter.exclude) > 0 {

@@ -409,7 +409,7 @@ func cmdEval(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stderr, "urldedup eval: -learner %q: want koppula, align or both\n", *which)
 		return errUsage
 	}
-	progress := newProgress(*quiet)
+	progress := newProgress("eval", *quiet)
 	if *which != "koppula" {
 		return sideBySide(stdout, *dir, *seed, *which == "both", *sites, progress)
 	}
@@ -452,15 +452,15 @@ func cmdEval(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// newProgress returns a function that prints a progress line on stderr with the time since the
-// start, or, when quiet, one that prints nothing.
-func newProgress(quiet bool) func(format string, args ...any) {
+// newProgress returns a function that prints a progress line of command cmd on stderr with the
+// time since the start, or, when quiet, one that prints nothing.
+func newProgress(cmd string, quiet bool) func(format string, args ...any) {
 	if quiet {
 		return func(string, ...any) {}
 	}
 	t0 := time.Now()
 	return func(format string, args ...any) {
-		fmt.Fprintf(stderr, "urldedup eval: %5.1fs %s\n", time.Since(t0).Seconds(), fmt.Sprintf(format, args...))
+		fmt.Fprintf(stderr, "urldedup %s: %5.1fs %s\n", cmd, time.Since(t0).Seconds(), fmt.Sprintf(format, args...))
 	}
 }
 

@@ -29,7 +29,7 @@ func buildMirror(s *site) {
 		}
 		mirrors[i] = &mirror{root: root, seen: s.between(0.2, 0.6), stale: s.between(0.05, 0.3)}
 	}
-	year := 2000 + s.r.IntN(15)
+	year := 2000 + s.r.IntN(12)
 	major, minor := s.intBetween(0, 3), 0
 	for made := 0; made < s.pages; {
 		var path string
@@ -45,7 +45,7 @@ func buildMirror(s *site) {
 				return s.slug(1, "-") + pick(s.r, []string{".tar.gz.html", "-notes.html", ".html", "/"})
 			}))
 		case k < 5:
-			if s.chance(0.2) {
+			if s.chance(0.01) {
 				year++
 			}
 			path = fmt.Sprintf("/news/%d/%s.html", year, s.fresh(func() string { return s.slug(2+s.r.IntN(4), "-") }))

@@ -129,7 +129,7 @@ func buildShop(s *site) {
 				u = o + "/" + title + "/dp/" + id
 				aliases = []string{o + "/dp/" + id, o + "/gp/product/" + id, u + "/ref=sr_1_" + strconv.Itoa(1+s.r.IntN(48))}
 			default:
-				id = s.fresh(func() string { return slug })
+				id = s.fresh(func() string { return strings.ToLower(s.title(2+s.r.IntN(4), "-")) })
 				u = o + "/products/" + id
 				aliases = []string{o + "/collections/" + cat + "/products/" + id}
 			}

@@ -185,14 +185,19 @@ func (s *site) add(c *cluster, u string, w float64) bool {
 	return true
 }
 
-// fresh returns a value of gen that it has not returned before on this site.
+// fresh returns a value of gen that it has not returned before on this site. After 20 values
+// of gen that it had, it appends a number to the last: gen's values may be few.
 func (s *site) fresh(gen func() string) string {
-	for {
-		if v := gen(); !s.names[v] {
-			s.names[v] = true
-			return v
+	v := gen()
+	for i := 0; s.names[v]; i++ {
+		if i < 20 {
+			v = gen()
+		} else {
+			v += strconv.Itoa(i % 10)
 		}
 	}
+	s.names[v] = true
+	return v
 }
 
 // freshSlug returns a slug of n words that fresh has not returned before.

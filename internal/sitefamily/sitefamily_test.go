@@ -165,6 +165,20 @@ func TestTraps(t *testing.T) {
 	}
 }
 
+// TestSeeds generates small datasets of many seeds: none may fail (a URL on two pages, two
+// sites on one host) or hang.
+func TestSeeds(t *testing.T) {
+	n := uint64(20)
+	if testing.Short() {
+		n = 5
+	}
+	for seed := range n {
+		if _, err := Generate(Options{Seed: seed, Sites: 2, Scale: 0.1}); err != nil {
+			t.Errorf("seed %d: %v", seed, err)
+		}
+	}
+}
+
 // TestApply checks the naive rules on one URL each.
 func TestApply(t *testing.T) {
 	for _, tc := range []struct {
