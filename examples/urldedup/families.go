@@ -19,10 +19,10 @@ import (
 )
 
 // cmdGen writes a dataset of site families (package internal/sitefamily): DIR/clusters.tsv,
-// DIR/traps.tsv, and the per-family summary on stdout.
+// DIR/traps.tsv, DIR/noise.txt, and the per-family summary on stdout.
 func cmdGen(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
-	out := fs.String("out", "", "`directory` to write clusters.tsv and traps.tsv into (made if missing)")
+	out := fs.String("out", "", "`directory` to write clusters.tsv, traps.tsv and noise.txt into (made if missing)")
 	seed := fs.Uint64("seed", 1, "seed: the same flags write the same bytes")
 	var names []string
 	for _, f := range sitefamily.Families() {
@@ -49,7 +49,7 @@ func cmdGen(args []string, stdout io.Writer) error {
 	for _, f := range []struct {
 		name string
 		w    io.WriterTo
-	}{{"clusters.tsv", d}, {"traps.tsv", trapsWriter{d}}} {
+	}{{"clusters.tsv", d}, {"traps.tsv", trapsWriter{d}}, {"noise.txt", noiseWriter{d}}} {
 		// Data to share: readable by all, unlike the temporary file writeFile renames.
 		if err := writeFile(filepath.Join(*out, f.name), f.w); err != nil {
 			return err
@@ -60,6 +60,18 @@ func cmdGen(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "site families (seed %d, %d sites a family, scale %g) in %s, written in %v\n\n", *seed, *sites, *scale, *out, time.Since(t0).Round(time.Millisecond))
 	return sitefamily.WriteSummaries(stdout, d.Summaries())
+}
+
+// noiseWriter writes the ids of a dataset's noise clusters, one a line.
+type noiseWriter struct{ d *sitefamily.Dataset }
+
+func (n noiseWriter) WriteTo(w io.Writer) (int64, error) {
+	b := []byte("# ids of clusters that group different pages (label noise)\n")
+	for _, id := range n.d.Noise {
+		b = append(append(b, id...), '\n')
+	}
+	k, err := w.Write(b)
+	return int64(k), err
 }
 
 // trapsWriter writes a dataset's traps as a file.

@@ -26,8 +26,10 @@ func genTiny(t *testing.T) string {
 			t.Errorf("gen summary lacks %s:\n%s", f.Name, out.String())
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "traps.tsv")); err != nil {
-		t.Error(err)
+	for _, name := range []string{"traps.tsv", "noise.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
 	}
 	return filepath.Join(dir, "clusters.tsv")
 }

@@ -41,7 +41,8 @@
 // and mobile views, case-insensitive paths, mirrors; see internal/sitefamily), each family with
 // its own duplicates, traps (distinct pages that look like duplicates) and label noise:
 // DIR/clusters.tsv, DIR/traps.tsv (family, kind, the naive rule that would merge them, the two
-// URLs) and a summary per family on standard output. The same flags write the same bytes.
+// URLs), DIR/noise.txt (the ids of the clusters that group different pages) and a summary per
+// family on standard output. The same flags write the same bytes.
 //
 // families evaluates per family a file whose cluster ids start with the family (FAMILY-...,
 // as gen writes them): it replays the file with online learning in -orders orders (file

@@ -193,7 +193,7 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 	fps := map[string]uint64{} // cluster id -> fingerprint
 	fetchedPage := map[uint64]bool{}
 	sites := map[string]*replaySite{}
-	var g *replayCounts // the group of the record, or a scratch counter
+	var scratch replayCounts // the counts of the record's group when there are no groups
 	var skips []lostSkip
 	var firstURL map[uint64]int // fingerprint -> index of the record of its first fetch
 	if rp.group != nil {
@@ -206,7 +206,7 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 			fp = uint64(len(fps) + 1)
 			fps[rec.Cluster] = fp
 		}
-		g = &replayCounts{}
+		g := &scratch
 		if rp.group != nil {
 			name := rp.group(rec.Cluster)
 			if g = sum.groups[name]; g == nil {
