@@ -18,9 +18,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/summary.golden")
 
-// small are the options of the tests' dataset: every family, 2 sites each, at a quarter of
-// the default size.
-var small = Options{Seed: 1, Sites: 2, Scale: 0.25}
+// small are the options of the tests' dataset: every family, 2 sites each, at 0.15 of the
+// default size.
+var small = Options{Seed: 1, Sites: 2, Scale: 0.15}
 
 func generate(t *testing.T, opt Options) (*Dataset, []byte) {
 	t.Helper()
@@ -166,11 +166,14 @@ func TestTraps(t *testing.T) {
 }
 
 // TestSeeds generates small datasets of many seeds: none may fail (a URL on two pages, two
-// sites on one host) or hang.
+// sites on one host) or hang. UNDUST_LONG=1 tries 100 seeds.
 func TestSeeds(t *testing.T) {
-	n := uint64(20)
-	if testing.Short() {
-		n = 5
+	n := uint64(8)
+	switch {
+	case os.Getenv("UNDUST_LONG") != "":
+		n = 100
+	case testing.Short():
+		n = 3
 	}
 	for seed := range n {
 		if _, err := Generate(Options{Seed: seed, Sites: 2, Scale: 0.1}); err != nil {
