@@ -226,18 +226,18 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 			f.boiler = e.article == 0
 		}
 	}
-	var class []byte
+	var id []byte
 	for {
 		k, v, next, ok := nextAttr(raw, at)
 		if !ok {
 			break
 		}
 		at = next
-		if e.opt.collect != nil && keyIs(k, "class") && a != atom.Html && a != atom.Body {
-			// html and body are once per page: their class names the
-			// page's kind or layout ("single-post page-id-42",
-			// "no-sidebar"), not where a block lies on it.
-			class = v
+		if e.opt.collect != nil && keyIs(k, "id") && a != atom.Html && a != atom.Body {
+			// html and body are once per page: their attributes name
+			// the page or its kind ("page-id-42"), not where a block
+			// lies on it.
+			id = v
 		}
 		switch {
 		case keyIs(k, "hidden"):
@@ -267,7 +267,7 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 		}
 	}
 	if e.opt.collect != nil {
-		e.opt.collect.next = e.opt.collect.childPath(a, name, class)
+		e.opt.collect.next = e.opt.collect.childPath(a, name, id)
 	}
 	if selfClosing && a != 0 {
 		// <div/> in HTML is an open tag, but a self-closing foreign

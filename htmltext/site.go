@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
 	"golang.org/x/net/html/atom"
@@ -129,7 +130,7 @@ type Site struct {
 
 // maxBlocks bounds the distinct blocks of one page that are learned; the
 // rest of a huge page is ignored by learning (not by extraction).
-const maxBlocks = 1024
+const maxBlocks = 16384
 
 // ErrURL reports a page URL that Site cannot group (no host); the error
 // Add and Extract return wraps it with the URL.
@@ -183,16 +184,18 @@ func (s *Site) Pages(pageURL string) int {
 type block struct {
 	text   string
 	key    uint64
+	own    int  // bytes of text outside links
 	boiler bool // template by tag, class or role
-	linky  bool // a list entry that is mostly link text (see linkMenus)
+	linky  bool // a list entry that is mostly link text, in a toc or not
+	toc    bool // inside a table-of-contents container
 	list   int  // innermost list, 0 if none
-	depth  int
 	path   uint64
 	anc    []uint64 // paths of the enclosing elements, outermost first
 	ids    []int32  // numbers of the elements of anc, unique in the page
 	marks  []bool   // whether each of anc is template by tag, class or role
 	h1     bool     // inside an h1
-	folded uint64   // key with digits as 0, for a short block with digits; else 0
+	folded uint64   // key of a short block with its variable parts read as one (see fold); else 0
+	prefix uint64   // key of the folded text up to its first digit; else 0
 	skel   uint64   // key of the link skeleton (see linkSkeleton); else 0
 }
 
@@ -200,8 +203,9 @@ type block struct {
 // whose text is the folded text; skelSeed does the same for link
 // skeletons.
 const (
-	foldSeed = 0x9e3779b97f4a7c15
-	skelSeed = 0xc2b2ae3d27d4eb4f
+	foldSeed   = 0x9e3779b97f4a7c15
+	skelSeed   = 0xc2b2ae3d27d4eb4f
+	prefixSeed = 0x165667b19e3779f9
 )
 
 // linkSkeleton returns the link skeleton of a block from its residue (the
@@ -363,7 +367,7 @@ func (c *collector) push(boiler, h1 bool) {
 
 func (c *collector) pop() {
 	n := len(c.stack) - 1
-	c.closed, c.closedOK = closedElem{id: c.open[n], mark: c.marks[n], h1: c.h1[n]}, true
+	c.closed, c.closedOK = closedElem{id: c.open[n], path: c.stack[n], mark: c.marks[n], h1: c.h1[n]}, true
 	if c.h1[n] {
 		c.inH1--
 	}
@@ -378,6 +382,7 @@ func (c *collector) pop() {
 // h1. The zero value is no element.
 type closedElem struct {
 	id       int32
+	path     uint64
 	mark, h1 bool
 }
 
@@ -414,8 +419,15 @@ func (c *collector) take(all string, paras []para) {
 }
 
 // childPath is the structural path of an element a, named name when a is
-// 0, with class attribute class, opened inside the current top of stack.
-func (c *collector) childPath(a atom.Atom, name, class []byte) uint64 {
+// 0, with id attribute id, opened inside the current top of stack. Class
+// names are not part of it: a class marks the state of an element as
+// often as its place ("current", "active", "even-row-color"), and one entry
+// of a navigation tree marked as the current page would change the path of
+// everything under it from page to page. An id names a place ("sidebar",
+// "content") and keeps an article's own list apart from a sidebar of the
+// same text; its digits are read as 0, so that a numbered id ("post-42")
+// is one place on every page.
+func (c *collector) childPath(a atom.Atom, name, id []byte) uint64 {
 	var d xxhash.Digest
 	d.Reset()
 	var b [12]byte
@@ -426,7 +438,12 @@ func (c *collector) childPath(a atom.Atom, name, class []byte) uint64 {
 		d.Write(name)
 	}
 	d.Write([]byte{0})
-	d.Write(class)
+	for _, ch := range id {
+		if '0' <= ch && ch <= '9' {
+			ch = '0'
+		}
+		d.Write([]byte{ch})
+	}
 	return d.Sum64()
 }
 
@@ -443,6 +460,9 @@ func (c *collector) topPath() uint64 {
 // structure.
 const skeletonDepth = 5
 
+// maxDirs is the deepest directory of a page's URL that makes a group.
+const maxDirs = 8
+
 // read extracts page and computes its groups and block keys.
 func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 	u, err := url.Parse(pageURL)
@@ -458,36 +478,43 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 		return nil, err
 	}
 	pg := &sitePage{urlHash: xxhash.Sum64String(u.Host + u.EscapedPath() + "?" + u.RawQuery), title: t.Title, main: t.Paragraphs}
+	words := urlWords(u)
 	var skel []uint64
 	var buf []byte
 	for i, p := range c.paras {
 		text := c.all[p.start : p.start+p.bytes]
 		anc, ids, marks, h1 := c.ancestors(i)
-		if l := c.lastOf(i); l.id != 0 {
-			// The element that this paragraph ended holds it too.
-			ids = append(ids[:len(ids):len(ids)], l.id)
-			marks = append(marks[:len(marks):len(marks)], l.mark)
-		}
 		path, depth := uint64(0), len(anc)
 		if depth > 0 {
 			path = anc[depth-1]
 		}
+		if l := c.lastOf(i); l.id != 0 {
+			// The element that this paragraph ended holds it too.
+			anc = append(anc[:len(anc):len(anc)], l.path)
+			ids = append(ids[:len(ids):len(ids)], l.id)
+			marks = append(marks[:len(marks):len(marks)], l.mark)
+		}
 		buf = binary.LittleEndian.AppendUint64(buf[:0], path)
 		buf = append(buf, text...)
-		b := block{text: text, key: xxhash.Sum64(buf), boiler: p.boiler, linky: linky(p), list: p.list, depth: depth, path: path, anc: anc, ids: ids, marks: marks, h1: h1}
-		if len(text) <= shortBlock && strings.ContainsAny(text, "0123456789") {
-			// The same line with other numbers: "Updated: 2023-06-01".
-			buf = binary.LittleEndian.AppendUint64(buf[:0], path^foldSeed)
-			for k := 0; k < len(text); k++ {
-				if c := text[k]; '0' <= c && c <= '9' {
-					buf = append(buf, '0')
-				} else {
-					buf = append(buf, c)
+		b := block{text: text, key: xxhash.Sum64(buf), own: p.bytes - p.link, boiler: p.boiler,
+			linky: p.list != 0 && p.link > 0 && 3*p.link >= 2*p.bytes, toc: p.toc, list: p.list,
+			path: path, anc: anc, ids: ids, marks: marks, h1: h1}
+		if len(text) <= chromeBlock {
+			if f, pre, ok := fold(text, words); ok {
+				// The same line with other numbers or another page's
+				// name: "Updated: 2023-06-01", "intro.txt · Last
+				// modified: 2024/01/02 by alice".
+				buf = binary.LittleEndian.AppendUint64(buf[:0], path^foldSeed)
+				b.folded = xxhash.Sum64(append(buf, f...))
+				if pre != "" {
+					buf = binary.LittleEndian.AppendUint64(buf[:0], path^prefixSeed)
+					b.prefix = xxhash.Sum64(append(buf, pre...))
 				}
 			}
-			b.folded = xxhash.Sum64(buf)
 		}
-		if i < len(c.skels) {
+		if i < len(c.skels) && !h1 {
+			// A heading is the page's own: "Class Foo" is not a
+			// label and a link.
 			if sk, ok := linkSkeleton(c.skels[i]); ok {
 				buf = binary.LittleEndian.AppendUint64(buf[:0], path^skelSeed)
 				buf = append(buf, sk...)
@@ -503,7 +530,7 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 	pg.groups = append(pg.groups, groupKey('h', host))
 	dirs := strings.Split(strings.TrimPrefix(u.EscapedPath(), "/"), "/")
 	dirs = dirs[:len(dirs)-1] // the last part is the file
-	for n := 1; n <= 2 && n <= len(dirs); n++ {
+	for n := 1; n <= maxDirs && n <= len(dirs); n++ {
 		pg.groups = append(pg.groups, groupKey('d', host+"/"+strings.Join(dirs[:n], "/")))
 	}
 	slices.Sort(skel)
@@ -516,19 +543,89 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 	return pg, nil
 }
 
+// chromeBlock is the most bytes of a block that is read for per-page
+// chrome: a line that carries the page's name, a date, a user or a
+// counter in a fixed frame.
+const chromeBlock = 96
+
+// urlWords returns the lower-cased words (runs of letters and digits) of
+// at least 2 bytes in the path and query of u: the names a page carries
+// for itself ("intro" in /wiki/doku.php?id=intro).
+func urlWords(u *url.URL) map[string]bool {
+	w := map[string]bool{}
+	for _, part := range []string{u.Path, u.RawQuery} {
+		if q, err := url.QueryUnescape(part); err == nil {
+			part = q
+		}
+		for _, f := range strings.FieldsFunc(strings.ToLower(part), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if len(f) >= 2 {
+				w[f] = true
+			}
+		}
+	}
+	return w
+}
+
+// fold returns text with its variable parts read as one: every digit as
+// 0 and every word that is also a word of the page's URL as one mark; and
+// the folded text up to its first digit, when there is a digit and a
+// letter before it ("Last modified: " of "Last modified: 2024/01/02 by
+// alice", whatever the user). ok is false when nothing in text varies.
+func fold(text string, words map[string]bool) (folded, prefix string, ok bool) {
+	var b strings.Builder
+	pre := -1
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			j += n
+		}
+		if j == i {
+			r, n := utf8.DecodeRuneInString(text[i:])
+			b.WriteRune(r)
+			i += n
+			continue
+		}
+		w := text[i:j]
+		switch {
+		case words[strings.ToLower(w)]:
+			b.WriteByte(linkMark + 1)
+			ok = true
+		default:
+			for k := 0; k < len(w); k++ {
+				if c := w[k]; '0' <= c && c <= '9' {
+					if pre < 0 {
+						pre = b.Len()
+					}
+					b.WriteByte('0')
+					ok = true
+				} else {
+					b.WriteByte(c)
+				}
+			}
+		}
+		i = j
+	}
+	f := b.String()
+	if pre > 0 && strings.IndexFunc(f[:pre], unicode.IsLetter) >= 0 {
+		prefix = f[:pre]
+	}
+	return f, prefix, ok
+}
+
 // groupKey hashes a group's kind and name.
 func groupKey(kind byte, name string) uint64 {
 	return xxhash.Sum64String(string(kind) + name)
 }
 
-// linky reports a list entry that is mostly link text (the rule of
-// extractor.result).
-func linky(p para) bool { return p.list != 0 && !p.toc && p.link > 0 && 3*p.link >= 2*p.bytes }
-
-// linkMenus reports the blocks main-content mode drops as menus of links
-// (the rule of extractor.result), given which blocks are template by tag,
-// class or role.
-func linkMenus(blocks []block, boiler []bool) []bool {
+// linkLists reports the entries of lists of links: blocks that are
+// mostly link text in a list with at least 3 such entries (the rule of
+// extractor.result, whatever their container's name), not counting
+// blocks marked as template by tag, class or role.
+func linkLists(blocks []block, boiler []bool) []bool {
 	count := map[int]int{}
 	for i, b := range blocks {
 		if !boiler[i] && b.linky {
@@ -544,19 +641,21 @@ func linkMenus(blocks []block, boiler []bool) []bool {
 
 // marked reports the blocks that are template by tag, class or role, not
 // counting the marks of an element that holds at least rootShare of the
-// bytes of the page's text, nor those of an element that holds the page's
-// first h1: furniture is a part of a page and does not carry its title,
-// so a mark on the element that wraps nearly all of it (a body of class
-// "no-sidebar") or on the one that holds its heading (a div "header" with
-// the title and a one-line summary) is a misreading of a name, not a
-// verdict on the page. Furniture beside the heading (a site header with
-// the site's name in an h1) is left to the learned template.
+// page's text outside links, nor those of an element that holds the
+// page's first h1: furniture is a part of a page and does not carry its
+// title, so a mark on the element that wraps nearly all of its prose (a
+// body of class "no-sidebar") or on the one that holds its heading (a
+// div "header" with the title and a one-line summary) is a misreading of
+// a name, not a verdict on the page. Link text does not count towards the
+// share, so a huge navigation beside a short article keeps its mark.
+// Furniture beside the heading (a site header with the site's name in an
+// h1) is left to the learned template.
 func marked(blocks []block) []bool {
-	bytes := map[int32]int{}
+	own := map[int32]int{}
 	total := 0
 	var title map[int32]bool // the elements enclosing the page's first h1
 	for _, b := range blocks {
-		total += len(b.text)
+		total += b.own
 		if b.h1 && title == nil {
 			title = map[int32]bool{}
 			for _, id := range b.ids {
@@ -568,7 +667,7 @@ func marked(blocks []block) []bool {
 		}
 		for d, m := range b.marks {
 			if m {
-				bytes[b.ids[d]] += len(b.text)
+				own[b.ids[d]] += b.own
 			}
 		}
 	}
@@ -578,7 +677,7 @@ func marked(blocks []block) []bool {
 			continue
 		}
 		for d, m := range b.marks {
-			if id := b.ids[d]; m && !title[id] && float64(bytes[id]) < rootShare*float64(total) {
+			if id := b.ids[d]; m && !title[id] && float64(own[id]) < rootShare*float64(total) {
 				out[i] = true
 				break
 			}
@@ -625,6 +724,9 @@ func (s *Site) add(pg *sitePage) {
 		keys = append(keys, b.key)
 		if b.folded != 0 {
 			keys = append(keys, b.folded)
+		}
+		if b.prefix != 0 {
+			keys = append(keys, b.prefix)
 		}
 		if b.skel != 0 {
 			keys = append(keys, b.skel)
@@ -708,30 +810,74 @@ func (s *Site) learned(pg *sitePage) bool {
 // strip returns the main content of a read page without template blocks.
 func (s *Site) strip(pg *sitePage) Text {
 	t := Text{Title: pg.title}
-	tmpl := make([]bool, len(pg.blocks))
-	frac := make([]float64, len(pg.blocks))
-	menus := map[int]bool{} // lists with a template entry
+	n := len(pg.blocks)
+	tmpl := make([]bool, n)
+	frac := make([]float64, n)
+	menus := map[int]bool{} // lists with a template entry of links
 	for i, b := range pg.blocks {
 		frac[i] = s.template(pg, b.key)
 		if b.skel != 0 {
 			frac[i] = max(frac[i], s.template(pg, b.skel))
 		}
 		tmpl[i] = frac[i] >= s.minFraction()-1e-9
-		if tmpl[i] && b.list != 0 {
+		if tmpl[i] && b.list != 0 && b.linky {
 			menus[b.list] = true
 		}
 	}
 	learned := s.learned(pg)
 	boiler := marked(pg.blocks)
-	menu := linkMenus(pg.blocks, boiler)
-	// state: 0 content, 1 template, 2 dropped by the rules.
-	state := make([]byte, len(pg.blocks))
+	lists := linkLists(pg.blocks, boiler)
+	// The content root is found from the page's prose: blocks that no
+	// signal calls furniture, lists of links aside.
+	prose := make([]bool, n)
+	for i := range pg.blocks {
+		prose[i] = !boiler[i] && !tmpl[i] && !lists[i]
+	}
+	root := contentRoot(pg.blocks, prose)
+	inRoot := func(b block) bool { return root != 0 && slices.Contains(b.ids, root) }
+	first, last := n, -1 // the first and last prose blocks in the root
 	for i, b := range pg.blocks {
-		// A list of links is a menu when some entry repeats across the
-		// site; one that is the page's own (cross-references, a chapter
-		// index) stays, once the site is known well enough to tell.
+		if prose[i] && inRoot(b) {
+			first, last = min(first, i), max(last, i)
+		}
+	}
+	// Amid the article's prose, what is marked or repeats is the
+	// article's, when the content root is an element apart from the
+	// page's furniture (not one that holds every block, as a page
+	// without markup for its parts has).
+	all := true
+	for _, b := range pg.blocks {
+		all = all && inRoot(b)
+	}
+	amid := func(i int) bool { return !all && first < i && i < last && inRoot(pg.blocks[i]) }
+	// A block marked by tag, class or role inside the content root, with
+	// the page's prose before and after it there, is the article's: a
+	// "table-header" or "code-header" of each member of an API page, a
+	// list of the article's sections of class "menu". Furniture lies at
+	// the edges of the article or outside it.
+	unmarked := false
+	for i := range pg.blocks {
+		if boiler[i] && amid(i) {
+			boiler[i], unmarked = false, true
+		}
+	}
+	if unmarked {
+		lists = linkLists(pg.blocks, boiler)
+	}
+	// state: 0 content, 1 template, 2 dropped by the rules.
+	state := make([]byte, n)
+	for i, b := range pg.blocks {
+		// A list of links is a menu when it lies outside the article,
+		// or at its edges when some entry repeats across the site; one
+		// that is the article's own (cross-references, a chapter's
+		// contents, the members an API page inherits) lies amid its
+		// prose or at its edges without template, once the site is
+		// known well enough to tell, and a table of contents stays
+		// before that.
 		switch {
-		case boiler[i] || menu[i] && (menus[b.list] || !learned):
+		case boiler[i]:
+			state[i] = 2
+		case lists[i] && !amid(i) && (menus[b.list] || !inRoot(b) || !learned && !b.toc):
 			state[i] = 2
 		case tmpl[i]:
 			state[i] = 1
@@ -740,18 +886,45 @@ func (s *Site) strip(pg *sitePage) Text {
 	// Inside the element that holds the page's own text, a block must
 	// repeat on nearly every page of a group to be template: there, a
 	// heading or a note shared by many pages of a chapter is the article's.
-	depth, root := contentRoot(pg.blocks, state)
 	for i, b := range pg.blocks {
-		if state[i] == 1 && depth >= 0 && depth < len(b.anc) && b.anc[depth] == root && frac[i] < rootFraction-1e-9 {
+		if state[i] == 1 && frac[i] < rootFraction-1e-9 && inRoot(b) {
 			state[i] = 0
 		}
 	}
-	folded := make([]bool, len(pg.blocks))
+	// Per-page chrome: a short block that is template once its variable
+	// parts (digits, the page's own name) are read as one.
+	chrome := make([]bool, n)
+	onlyChrome, own := true, false
 	for i, b := range pg.blocks {
-		folded[i] = b.folded != 0 && s.template(pg, b.folded) >= s.minFraction()-1e-9
+		chrome[i] = !tmpl[i] && (b.folded != 0 && s.template(pg, b.folded) >= s.minFraction()-1e-9 ||
+			b.prefix != 0 && s.template(pg, b.prefix) >= s.minFraction()-1e-9)
+		if state[i] == 0 && !tmpl[i] {
+			own = true
+			onlyChrome = onlyChrome && chrome[i]
+		}
+	}
+	if learned && own && onlyChrome {
+		// A page of one kind that the site has for every name (a login
+		// or history page): its own text is chrome only, so its
+		// content is the template's text without the chrome, the same
+		// on every page of the kind.
+		for i, b := range pg.blocks {
+			if state[i] != 2 && !chrome[i] {
+				t.Paragraphs = append(t.Paragraphs, b.text)
+			}
+		}
+		if len(t.Paragraphs) > 0 {
+			return t
+		}
 	}
 	repeated := slices.Clone(state)
-	keepIslands(state, folded)
+	absorb := make([]bool, n)
+	interior := make([]bool, n)
+	for i, b := range pg.blocks {
+		absorb[i] = chrome[i] && !b.h1 // a title that names the page is its own
+		interior[i] = amid(i)
+	}
+	keepIslands(state, absorb, interior)
 	dropRepeats(pg.blocks, state, repeated)
 	for i, b := range pg.blocks {
 		if state[i] == 0 {
@@ -768,35 +941,45 @@ func (s *Site) strip(pg *sitePage) Text {
 // the page's content root must occur on to be template.
 const rootFraction = 0.9
 
-// rootShare is the share of the page's own text (bytes of content blocks)
-// that the content root holds.
+// rootShare is the share of the page's own text (bytes of prose blocks
+// outside links) that the content root holds.
 const rootShare = 0.8
 
-// contentRoot returns the depth and path of the deepest element that
-// encloses at least rootShare of the bytes of the content blocks (state 0).
-func contentRoot(blocks []block, state []byte) (int, uint64) {
-	type at struct {
-		depth int
-		path  uint64
-	}
-	bytes := map[at]int{}
+// contentRoot returns the number of the deepest element that encloses at
+// least rootShare of the bytes of the prose blocks outside their links and
+// more than one block, 0 if there is no prose. It is an element, not a path: a sidebar that is a
+// sibling of the article with the same tags is not inside it.
+func contentRoot(blocks []block, prose []bool) int32 {
+	bytes := map[int32]int{}
+	depth := map[int32]int{}
+	holds := map[int32]int{} // blocks of any kind
 	total := 0
 	for i, b := range blocks {
-		if state[i] != 0 {
+		for _, id := range b.ids {
+			holds[id]++
+		}
+		if !prose[i] {
 			continue
 		}
-		total += len(b.text)
-		for d, p := range b.anc {
-			bytes[at{d, p}] += len(b.text)
+		total += b.own
+		for d, id := range b.ids {
+			bytes[id] += b.own
+			depth[id] = d
 		}
 	}
-	best := at{-1, 0}
-	for k, n := range bytes {
-		if float64(n) >= rootShare*float64(total) && (k.depth > best.depth || k.depth == best.depth && k.path < best.path) {
-			best = k
+	if total == 0 {
+		return 0
+	}
+	best, bestDepth := int32(0), -1
+	for id, n := range bytes {
+		if holds[id] < 2 {
+			continue // a paragraph of its own, not a container
+		}
+		if float64(n) >= rootShare*float64(total) && (depth[id] > bestDepth || depth[id] == bestDepth && id < best) {
+			best, bestDepth = id, depth[id]
 		}
 	}
-	return best.depth, best.path
+	return best
 }
 
 // minRun is the least number of consecutive template blocks inside the
@@ -820,10 +1003,13 @@ const shortBlock = 48
 // A run of fewer than minRun template blocks with content on both sides
 // is an island in the article and turns back into content: a "Syntax:"
 // or "Parameters:" label of a reference page, a note that every page of
-// a chapter carries. Page furniture lies at the edges of the content or
-// comes in longer runs (a sidebar, a header of several lines) and stays
-// dropped.
-func keepIslands(state []byte, folded []bool) {
+// a chapter carries. So is a longer run with content on both sides that
+// lies inside the content root (inRoot is true for each of its blocks):
+// the section headings and inherited-member lists that every page of an
+// API reference has. Page furniture lies at the edges of the content or
+// outside the content root in longer runs (a sidebar, a header of
+// several lines) and stays dropped.
+func keepIslands(state []byte, folded, inRoot []bool) {
 	const absorbed = 3
 	for i := range state {
 		if state[i] != 0 || !folded[i] {
@@ -856,14 +1042,15 @@ func keepIslands(state []byte, folded []bool) {
 			i++
 			continue
 		}
-		j, n := i, 0 // the run is state[i:j], n template blocks
+		j, n, in := i, 0, true // the run is state[i:j], n template blocks
 		for j < len(state) && state[j] != 0 {
 			if state[j] != 2 {
 				n++
+				in = in && inRoot[j]
 			}
 			j++
 		}
-		keep := n < minRun && i > first && j <= last
+		keep := (n < minRun || in) && i > first && j <= last
 		for k := i; k < j; k++ {
 			switch {
 			case state[k] == 2:
