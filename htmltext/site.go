@@ -23,63 +23,79 @@ import (
 // # What is learned
 //
 // A block is a paragraph (see [Extract]) keyed by its text and by its
-// structural path: the tag and class names of the elements that enclose
-// it, from the root (but not the class of html and body, which names the
-// kind of page, "single-post page-id-42", rather than a place on it). The
-// same sentence in the article and in a sidebar are thus different
-// blocks. A block with links and a label (text with a
-// letter outside its links) is also counted by its link skeleton: its
-// path and its text with every run of links and the separators between
-// them read as one mark, so "Languages: en | fr" and "Languages: de | en
-// | ja" are one block, as are "Next: Install" and "Next: Usage". A block
-// is template when its text or its skeleton is.
+// structural path: the tags and ids of the elements that enclose it, from
+// the root, with the digits of an id read as 0 ("post-42" is "post-00").
+// Class names are not part of the path: a class marks an element's state
+// as often as its place ("current", "active", "even-row-color"), and a
+// navigation tree whose entry for the page itself is marked "current"
+// would otherwise have other paths on every page. The same sentence in the
+// article and in a sidebar are different blocks when a tag or an id tells
+// their places apart. A block with links and a label (text with a letter
+// outside its links) is also counted by its link skeleton: its path and
+// its text with every run of links and the separators between them read
+// as one mark, so "Languages: en | fr" and "Languages: de | en | ja" are
+// one block, as are "Next: Install" and "Next: Usage" (not in a page's h1,
+// whose label and link are its title). A short block (at most 96 bytes) is
+// also counted folded, with its digits read as 0 and the words of its
+// page's URL read as one mark, and by its folded text up to its first
+// digit: "intro.txt · Last modified: 2024/01/02 by alice" on the page
+// ?id=intro is the same line on every page. A block is template when its
+// text or its skeleton is.
 //
 // Pages are grouped, and each page is counted in several groups at once:
-// its host; its host and first directory, and its host and first two
-// directories (one manual of a site that serves several); and its
-// skeleton, a hash of the structural paths of the page's shallow blocks
-// (the pages of one template, wherever their URLs are). A block is
-// template when, in some group of the page, it occurs on at least MinPages
-// of the group's pages and on at least MinFraction of them. Grouping is
-// what finds the table of contents of one manual among the ten manuals a
-// host serves: the TOC repeats on every page of its manual, a small
-// fraction of the host.
+// its host; its host and each of its first 8 directories (one manual of a
+// site that serves several, however deep its tree); and its skeleton, a
+// hash of the structural paths of the page's shallow blocks (the pages of
+// one template, wherever their URLs are). A block is template when, in
+// some group of the page, it occurs on at least MinPages of the group's
+// pages and on at least MinFraction of them. Grouping is what finds the
+// table of contents of one manual among the ten manuals a host serves:
+// the TOC repeats on every page of its manual, a small fraction of the
+// host.
 //
 // # What is dropped
 //
 // Repetition alone would also drop what the pages of a chapter share in
-// their articles: a "Syntax:" label, a note, a list of error codes. So
-// [Site.Extract] weighs where a template block lies on the page:
+// their articles: a "Syntax:" label, a note, the inherited members an API
+// page lists. So [Site.Extract] weighs where a block lies on the page. The
+// content root is the deepest element (an element of this page, not a
+// path: a sibling sidebar of the same tags is not in it) that holds at
+// least 80% of the page's prose (blocks that are neither marked as
+// furniture, nor template, nor entries of a list of links; text outside
+// links) and more than one block. Then:
 //
-//   - the content root, the deepest element that holds at least 80% of
-//     the bytes of the page's own (non-template) text, is the article;
-//     inside it a block must repeat on 90% of a group's pages, not
-//     MinFraction, to be template;
+//   - inside the content root a block must repeat on 90% of a group's
+//     pages, not MinFraction, to be template;
 //   - a run of fewer than 3 template blocks with the page's own text on
-//     both sides is an island in the article and stays; furniture lies
-//     at the edges (a sidebar, a colophon) or comes in longer runs (a
-//     header of several lines, a table of contents);
-//   - a short block (at most 48 bytes) with digits in it that is template
-//     once its digits are read as 0, between template blocks or after
-//     them at the end of the page, goes with them: "Updated: 2023-06-01"
-//     between a converter's header lines. (A date with a month name that
-//     changes is not caught.)
+//     both sides is an island in the article and stays, and so does a
+//     longer one amid the prose of a content root that is not the whole
+//     page; furniture lies at the edges (a sidebar, a colophon) or outside
+//     the article in longer runs (a header of several lines, a table of
+//     contents);
+//   - a short block whose folded text is template, between template
+//     blocks or after them at the end of the page, goes with them
+//     ("Updated: 2023-06-01" between a converter's header lines); and a
+//     page whose own text is nothing but such blocks (a login or history
+//     page a wiki has for every page id) keeps its template text without
+//     them, the same on every page of its kind;
 //   - a template block with a link skeleton that the island rule keeps
-//     goes when the same text is dropped elsewhere on the page:
-//     a bar of links above the article, between its title and its text,
-//     whose copy below the article lies at the edge.
+//     goes when the same text is dropped elsewhere on the page: a bar of
+//     links above the article, between its title and its text, whose
+//     copy below the article lies at the edge.
 //
 // Blocks that main-content mode drops by tag, class or role are dropped
 // too, except under an element so marked that holds at least 80% of the
-// bytes of the page's text or that holds the page's first h1: a body of
+// page's text outside links or that holds the page's first h1 (a body of
 // class "no-sidebar" names a layout, and a div "header" around the title
-// and summary of a reference page holds the page's own text, not its
-// furniture (what else such an element holds is left to the learned
-// template). The link-density rule changes: once the
-// page's groups hold at least MinPages pages, a list of links is a menu
-// only if some entry of it is template, so an article's own list of
-// cross-references stays while a site menu goes. A page whose text would be empty keeps its main
-// content as [Extract] gives it.
+// and summary of a reference page holds the page's own text), and except
+// amid the prose of the content root (a "code-header" of every member of
+// an API page, an article's list of its sections of class "menu"). A list
+// of links (at least 3 entries that are mostly link text, in a container
+// named "toc" or not) outside the content root is a menu; at the root's
+// edges it is one when some entry of it is template, or before the site
+// is learned (a group of at least MinPages pages) unless it is named
+// "toc"; amid the root's prose it stays. A page whose text would be empty
+// keeps its main content as [Extract] gives it.
 //
 // # Incremental and batch
 //
@@ -87,23 +103,29 @@ import (
 // adding a page (by URL) a second time changes nothing: a crawler that
 // calls Add as pages arrive and a batch job that adds them all get the
 // same Site, and so the same Extract results, from the same pages.
+// [Site.WriteTo] and [Site.ReadFrom] save and restore what a Site has
+// learned.
 //
 // # Memory
 //
 // Each group keeps a sample of at most SamplePages pages: those with the
 // smallest hash of their URL, a choice that does not depend on the order
 // of arrival. For each sampled page it keeps the hashes of its distinct
-// blocks (at most 1024, those with the smallest hashes), and the group
-// keeps a count per distinct hash, about 16 bytes per block of a sampled
-// page in all. A page is sampled in at most 4 groups, and a Site keeps at
-// most MaxGroups groups, those with the smallest hash of their key (again
-// independent of order). So a host of 1,000 pages of 200 blocks takes
-// about 4 * 1,000 * 200 * 16 bytes = 13 MB, however many pages follow;
-// and no Site holds more than MaxGroups * SamplePages sampled pages (the
-// bound a hostile site can push towards: 8 GiB with the defaults, so a
-// crawler of untrusted sites lowers MaxGroups or SamplePages). Adding a
-// page costs time linear in its size plus O(log SamplePages) per group,
-// so learning a host is linear in its pages.
+// blocks, skeletons and folded lines (at most 16,384, those with the
+// smallest hashes), and the group keeps a count per distinct hash, about
+// 16 bytes per key of a sampled page in all. A page is sampled in at most
+// 10 groups (its host, up to 8 directories, its skeleton), 3 or 4 on a
+// shallow site, and a Site keeps at most MaxGroups groups, those with the
+// smallest hash of their key (again independent of order). So a host of
+// 1,000 pages of 200 blocks in 2 levels of directories takes at most
+// 4 * 128 * 200 * 16 bytes = 1.6 MB per group sample, about 7 MB in all
+// however many pages follow; and no Site holds more than MaxGroups *
+// SamplePages sampled pages (the bound a hostile site can push towards:
+// with the defaults and pages of 200 blocks, 4096 * 128 * 200 * 16 bytes
+// = 1.7 GB, so a crawler of many or untrusted hosts lowers MaxGroups and
+// SamplePages: MaxGroups 64 and SamplePages 32 bound a host at 6.6 MB
+// for such pages). Adding a page costs time linear in its size plus
+// O(log SamplePages) per group, so learning a host is linear in its pages.
 //
 // The zero value is ready to use with the defaults and extracts with
 // Options{MainContent: true}. A Site is not safe for concurrent use. It
@@ -117,7 +139,7 @@ type Site struct {
 	MinFraction float64
 	// SamplePages bounds the pages a group keeps; 0 means 128.
 	SamplePages int
-	// MaxGroups bounds the groups a Site keeps; 0 means 64.
+	// MaxGroups bounds the groups a Site keeps; 0 means 4096.
 	MaxGroups int
 	// Options are the extraction options; MainContent is always on.
 	Options Options
