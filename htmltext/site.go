@@ -60,7 +60,7 @@ import (
 // page lists. So [Site.Extract] weighs where a block lies on the page. The
 // content root is the deepest element (an element of this page, not a
 // path: a sibling sidebar of the same tags is not in it) that holds at
-// least 80% of the page's prose (blocks that are neither marked as
+// least 90% of the page's prose (blocks that are neither marked as
 // furniture, nor template, nor entries of a list of links; text outside
 // links) and more than one block. Then:
 //
@@ -117,14 +117,16 @@ import (
 // 10 groups (its host, up to 8 directories, its skeleton), 3 or 4 on a
 // shallow site, and a Site keeps at most MaxGroups groups, those with the
 // smallest hash of their key (again independent of order). So a host of
-// 1,000 pages of 200 blocks in 2 levels of directories takes at most
-// 4 * 128 * 200 * 16 bytes = 1.6 MB per group sample, about 7 MB in all
-// however many pages follow; and no Site holds more than MaxGroups *
-// SamplePages sampled pages (the bound a hostile site can push towards:
+// 1,000 pages of 200 blocks, two directories deep, takes at most
+// 1,000 * 4 * 200 * 16 bytes = 13 MB however many pages follow (each
+// group keeps 128 pages at most); and no Site holds more than MaxGroups *
+// SamplePages sampled pages, the bound a hostile site can push towards:
 // with the defaults and pages of 200 blocks, 4096 * 128 * 200 * 16 bytes
-// = 1.7 GB, so a crawler of many or untrusted hosts lowers MaxGroups and
-// SamplePages: MaxGroups 64 and SamplePages 32 bound a host at 6.6 MB
-// for such pages). Adding a page costs time linear in its size plus
+// = 1.7 GB. A crawler of many or untrusted hosts keeps one Site per host
+// and lowers both: MaxGroups 64 and SamplePages 32 bound a host at
+// 64 * 32 * 200 * 16 bytes = 6.6 MB for such pages, and at 64 * 32 *
+// 16,384 * 16 bytes = 0.5 GB for pages of 16,384 distinct blocks or
+// more. Adding a page costs time linear in its size plus
 // O(log SamplePages) per group, so learning a host is linear in its pages.
 //
 // The zero value is ready to use with the defaults and extracts with
@@ -664,26 +666,39 @@ func linkLists(blocks []block, boiler []bool) []bool {
 // marked reports the blocks that are template by tag, class or role, not
 // counting the marks of an element that holds at least rootShare of the
 // page's text outside links, nor those of an element that holds the
-// page's first h1: furniture is a part of a page and does not carry its
-// title, so a mark on the element that wraps nearly all of its prose (a
-// body of class "no-sidebar") or on the one that holds its heading (a
-// div "header" with the title and a one-line summary) is a misreading of
-// a name, not a verdict on the page. Link text does not count towards the
+// page's first h1 or its longest block that names the page (see names,
+// pageTitle is the page's title): furniture is a part of a page and does
+// not carry its title, so a mark on the element that wraps nearly all of
+// its prose (a body of class "no-sidebar") or on the one that holds its
+// heading (a div "header" with the title and a one-line summary, a
+// "module-header" with the module's name) is a misreading of a name, not
+// a verdict on the page. Link text does not count towards the
 // share, so a huge navigation beside a short article keeps its mark.
 // Furniture beside the heading (a site header with the site's name in an
 // h1) is left to the learned template.
-func marked(blocks []block) []bool {
+func marked(blocks []block, pageTitle string) []bool {
 	own := map[int32]int{}
 	total := 0
-	var title map[int32]bool // the elements enclosing the page's first h1
-	for _, b := range blocks {
+	title := map[int32]bool{} // the elements enclosing the page's headings
+	h1, named := false, -1
+	for i, b := range blocks {
 		total += b.own
-		if b.h1 && title == nil {
-			title = map[int32]bool{}
+		if b.h1 && !h1 {
+			h1 = true
 			for _, id := range b.ids {
 				title[id] = true
 			}
 		}
+		if (named < 0 || len(b.text) > len(blocks[named].text)) && names(b.text, pageTitle) {
+			named = i
+		}
+	}
+	if named >= 0 {
+		for _, id := range blocks[named].ids {
+			title[id] = true
+		}
+	}
+	for _, b := range blocks {
 		if !b.boiler {
 			continue
 		}
@@ -706,6 +721,23 @@ func marked(blocks []block) []bool {
 		}
 	}
 	return out
+}
+
+// names reports whether a block's text names the page: it is part of the
+// page's title ("GHC.ByteOrder", "cstring File Reference" of
+// "libstdc++: cstring File Reference"), or it ends in the part of the
+// title after a separator ("std::vector Member List" of "libstdc++:
+// Member List"), of at least 6 bytes.
+func names(text, title string) bool {
+	if len(text) >= 3 && strings.Contains(title, text) {
+		return true
+	}
+	for _, sep := range []string{": ", " - ", " | ", " — ", " · "} {
+		if _, after, ok := strings.Cut(title, sep); ok && len(after) >= 6 && strings.HasSuffix(text, after) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Site) minPages() int {
@@ -847,7 +879,7 @@ func (s *Site) strip(pg *sitePage) Text {
 		}
 	}
 	learned := s.learned(pg)
-	boiler := marked(pg.blocks)
+	boiler := marked(pg.blocks, pg.title)
 	lists := linkLists(pg.blocks, boiler)
 	// The content root is found from the page's prose: blocks that no
 	// signal calls furniture, lists of links aside.
@@ -963,12 +995,16 @@ func (s *Site) strip(pg *sitePage) Text {
 // the page's content root must occur on to be template.
 const rootFraction = 0.9
 
-// rootShare is the share of the page's own text (bytes of prose blocks
-// outside links) that the content root holds.
+// rootShare is the share of the page's text outside links that an element
+// marked as furniture must hold to be read as the page itself.
 const rootShare = 0.8
 
+// contentShare is the share of the page's prose (bytes outside links) that
+// the content root holds.
+const contentShare = 0.9
+
 // contentRoot returns the number of the deepest element that encloses at
-// least rootShare of the bytes of the prose blocks outside their links and
+// least contentShare of the bytes of the prose blocks outside their links and
 // more than one block, 0 if there is no prose. It is an element, not a path: a sidebar that is a
 // sibling of the article with the same tags is not inside it.
 func contentRoot(blocks []block, prose []bool) int32 {
@@ -997,7 +1033,7 @@ func contentRoot(blocks []block, prose []bool) int32 {
 		if holds[id] < 2 {
 			continue // a paragraph of its own, not a container
 		}
-		if float64(n) >= rootShare*float64(total) && (depth[id] > bestDepth || depth[id] == bestDepth && id < best) {
+		if float64(n) >= contentShare*float64(total) && (depth[id] > bestDepth || depth[id] == bestDepth && id < best) {
 			best, bestDepth = id, depth[id]
 		}
 	}
