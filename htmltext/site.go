@@ -1,6 +1,7 @@
 package htmltext
 
 import (
+	"bytes"
 	"container/heap"
 	"encoding/binary"
 	"errors"
@@ -524,19 +525,21 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 			linky: p.list != 0 && p.link > 0 && 3*p.link >= 2*p.bytes, toc: p.toc, list: p.list,
 			path: path, anc: anc, ids: ids, marks: marks, h1: h1}
 		if len(text) <= chromeBlock {
-			if f, pre, ok := fold(text, words); ok {
-				// The same line with other numbers or another page's
-				// name: "Updated: 2023-06-01", "intro.txt · Last
-				// modified: 2024/01/02 by alice".
-				buf = binary.LittleEndian.AppendUint64(buf[:0], path^foldSeed)
-				b.folded = xxhash.Sum64(append(buf, f...))
-				if pre != "" {
-					buf = binary.LittleEndian.AppendUint64(buf[:0], path^prefixSeed)
-					b.prefix = xxhash.Sum64(append(buf, pre...))
+			// The same line with other numbers or another page's name:
+			// "Updated: 2023-06-01", "intro.txt · Last modified:
+			// 2024/01/02 by alice".
+			buf = binary.LittleEndian.AppendUint64(buf[:0], path^foldSeed)
+			var pre int
+			var ok bool
+			if buf, pre, ok = appendFold(buf, text, words); ok {
+				b.folded = xxhash.Sum64(buf)
+				if pre > 0 {
+					binary.LittleEndian.PutUint64(buf, path^prefixSeed)
+					b.prefix = xxhash.Sum64(buf[:8+pre])
 				}
 			}
 		}
-		if i < len(c.skels) && !h1 {
+		if i < len(c.skels) && !h1 && strings.IndexByte(c.skels[i], linkMark) >= 0 {
 			// A heading is the page's own: "Class Foo" is not a
 			// label and a link.
 			if sk, ok := linkSkeleton(c.skels[i]); ok {
@@ -581,7 +584,7 @@ func urlWords(u *url.URL) map[string]bool {
 		if q, err := url.QueryUnescape(part); err == nil {
 			part = q
 		}
-		for _, f := range strings.FieldsFunc(strings.ToLower(part), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for _, f := range strings.FieldsFunc(string(asciiLower(nil, part)), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 			if len(f) >= 2 {
 				w[f] = true
 			}
@@ -590,14 +593,15 @@ func urlWords(u *url.URL) map[string]bool {
 	return w
 }
 
-// fold returns text with its variable parts read as one: every digit as
-// 0 and every word that is also a word of the page's URL as one mark; and
-// the folded text up to its first digit, when there is a digit and a
-// letter before it ("Last modified: " of "Last modified: 2024/01/02 by
-// alice", whatever the user). ok is false when nothing in text varies.
-func fold(text string, words map[string]bool) (folded, prefix string, ok bool) {
-	var b strings.Builder
-	pre := -1
+// appendFold appends to dst text with its variable parts read as one:
+// every digit as 0 and every word that is also a word of the page's URL
+// as one mark. It returns the extended slice, the length of the folded
+// text up to its first digit when there is a digit and a letter before it
+// (pre, "Last modified: " of "Last modified: 2024/01/02 by alice", whatever
+// the user), 0 otherwise, and ok false when nothing in text varies.
+func appendFold(dst []byte, text string, words map[string]bool) (out []byte, pre int, ok bool) {
+	start, first := len(dst), -1
+	var lower [64]byte
 	for i := 0; i < len(text); {
 		j := i
 		for j < len(text) {
@@ -608,36 +612,45 @@ func fold(text string, words map[string]bool) (folded, prefix string, ok bool) {
 			j += n
 		}
 		if j == i {
-			r, n := utf8.DecodeRuneInString(text[i:])
-			b.WriteRune(r)
+			_, n := utf8.DecodeRuneInString(text[i:])
+			dst = append(dst, text[i:i+n]...)
 			i += n
 			continue
 		}
 		w := text[i:j]
-		switch {
-		case words[strings.ToLower(w)]:
-			b.WriteByte(linkMark + 1)
+		if len(w) <= len(lower) && words[string(asciiLower(lower[:0], w))] {
+			dst = append(dst, linkMark+1)
 			ok = true
-		default:
+		} else {
 			for k := 0; k < len(w); k++ {
-				if c := w[k]; '0' <= c && c <= '9' {
-					if pre < 0 {
-						pre = b.Len()
+				c := w[k]
+				if '0' <= c && c <= '9' {
+					if first < 0 {
+						first = len(dst)
 					}
-					b.WriteByte('0')
-					ok = true
-				} else {
-					b.WriteByte(c)
+					c, ok = '0', true
 				}
+				dst = append(dst, c)
 			}
 		}
 		i = j
 	}
-	f := b.String()
-	if pre > 0 && strings.IndexFunc(f[:pre], unicode.IsLetter) >= 0 {
-		prefix = f[:pre]
+	if first > start && bytes.IndexFunc(dst[start:first], unicode.IsLetter) >= 0 {
+		pre = first - start
 	}
-	return f, prefix, ok
+	return dst, pre, ok
+}
+
+// asciiLower appends s to dst with ASCII letters lower-cased.
+func asciiLower(dst []byte, s string) []byte {
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // groupKey hashes a group's kind and name.
@@ -834,14 +847,40 @@ func (g *group) add(urlHash uint64, keys []uint64, k int) {
 	}
 }
 
-// template reports whether block key is template in some group of pg.
-func (s *Site) template(pg *sitePage, key uint64) float64 {
-	best := 0.0
-	for _, gk := range pg.groups {
+// groupsOf returns the groups of pg that can make a block template: those
+// with at least MinPages pages, less a directory with as many pages as
+// the group above it (its parent directory, or the host) while neither
+// is full: a kept group has counted every page of it that was added, so
+// the two hold the same pages and give the same answers (the deep
+// directories of a tree whose pages all lie under one path).
+func (s *Site) groupsOf(pg *sitePage) []*group {
+	out := make([]*group, 0, len(pg.groups))
+	prev := -1 // pages of the group above, when it is kept and not full
+	for k, gk := range pg.groups {
 		g := s.groups[gk]
-		if g == nil {
+		if g == nil || len(g.pages) < s.minPages() {
+			prev = -1
 			continue
 		}
+		skel := k == len(pg.groups)-1
+		if !skel && k > 0 && len(g.pages) == prev {
+			continue
+		}
+		prev = -1
+		if !skel && len(g.pages) < s.samplePages() {
+			prev = len(g.pages)
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// template returns the largest fraction of the pages of a group of gs
+// that block key is on, counting only groups where it is on MinPages
+// pages or more.
+func (s *Site) template(gs []*group, key uint64) float64 {
+	best := 0.0
+	for _, g := range gs {
 		n := int(g.counts[key])
 		if n >= s.minPages() {
 			best = max(best, float64(n)/float64(len(g.pages)))
@@ -850,35 +889,25 @@ func (s *Site) template(pg *sitePage, key uint64) float64 {
 	return best
 }
 
-// learned reports whether some group of pg has at least MinPages pages,
-// enough to tell template from content.
-func (s *Site) learned(pg *sitePage) bool {
-	for _, gk := range pg.groups {
-		if g := s.groups[gk]; g != nil && len(g.pages) >= s.minPages() {
-			return true
-		}
-	}
-	return false
-}
-
 // strip returns the main content of a read page without template blocks.
 func (s *Site) strip(pg *sitePage) Text {
 	t := Text{Title: pg.title}
 	n := len(pg.blocks)
+	gs := s.groupsOf(pg)
 	tmpl := make([]bool, n)
 	frac := make([]float64, n)
 	menus := map[int]bool{} // lists with a template entry of links
 	for i, b := range pg.blocks {
-		frac[i] = s.template(pg, b.key)
+		frac[i] = s.template(gs, b.key)
 		if b.skel != 0 {
-			frac[i] = max(frac[i], s.template(pg, b.skel))
+			frac[i] = max(frac[i], s.template(gs, b.skel))
 		}
 		tmpl[i] = frac[i] >= s.minFraction()-1e-9
 		if tmpl[i] && b.list != 0 && b.linky {
 			menus[b.list] = true
 		}
 	}
-	learned := s.learned(pg)
+	learned := len(gs) > 0 // some group is large enough to tell template from content
 	boiler := marked(pg.blocks, pg.title)
 	lists := linkLists(pg.blocks, boiler)
 	// The content root is found from the page's prose: blocks that no
@@ -888,10 +917,13 @@ func (s *Site) strip(pg *sitePage) Text {
 		prose[i] = !boiler[i] && !tmpl[i] && !lists[i]
 	}
 	root := contentRoot(pg.blocks, prose)
-	inRoot := func(b block) bool { return root != 0 && slices.Contains(b.ids, root) }
-	first, last := n, -1 // the first and last prose blocks in the root
+	in := make([]bool, n) // inside the content root
 	for i, b := range pg.blocks {
-		if prose[i] && inRoot(b) {
+		in[i] = root != 0 && slices.Contains(b.ids, root)
+	}
+	first, last := n, -1 // the first and last prose blocks in the root
+	for i := range pg.blocks {
+		if prose[i] && in[i] {
 			first, last = min(first, i), max(last, i)
 		}
 	}
@@ -899,11 +931,8 @@ func (s *Site) strip(pg *sitePage) Text {
 	// article's, when the content root is an element apart from the
 	// page's furniture (not one that holds every block, as a page
 	// without markup for its parts has).
-	all := true
-	for _, b := range pg.blocks {
-		all = all && inRoot(b)
-	}
-	amid := func(i int) bool { return !all && first < i && i < last && inRoot(pg.blocks[i]) }
+	all := !slices.Contains(in, false)
+	amid := func(i int) bool { return !all && first < i && i < last && in[i] }
 	// A block marked by tag, class or role inside the content root, with
 	// the page's prose before and after it there, is the article's: a
 	// "table-header" or "code-header" of each member of an API page, a
@@ -931,7 +960,7 @@ func (s *Site) strip(pg *sitePage) Text {
 		switch {
 		case boiler[i]:
 			state[i] = 2
-		case lists[i] && !amid(i) && (menus[b.list] || !inRoot(b) || !learned && !b.toc):
+		case lists[i] && !amid(i) && (menus[b.list] || !in[i] || !learned && !b.toc):
 			state[i] = 2
 		case tmpl[i]:
 			state[i] = 1
@@ -940,8 +969,8 @@ func (s *Site) strip(pg *sitePage) Text {
 	// Inside the element that holds the page's own text, a block must
 	// repeat on nearly every page of a group to be template: there, a
 	// heading or a note shared by many pages of a chapter is the article's.
-	for i, b := range pg.blocks {
-		if state[i] == 1 && frac[i] < rootFraction-1e-9 && inRoot(b) {
+	for i := range pg.blocks {
+		if state[i] == 1 && frac[i] < rootFraction-1e-9 && in[i] {
 			state[i] = 0
 		}
 	}
@@ -950,8 +979,8 @@ func (s *Site) strip(pg *sitePage) Text {
 	chrome := make([]bool, n)
 	onlyChrome, own := true, false
 	for i, b := range pg.blocks {
-		chrome[i] = !tmpl[i] && (b.folded != 0 && s.template(pg, b.folded) >= s.minFraction()-1e-9 ||
-			b.prefix != 0 && s.template(pg, b.prefix) >= s.minFraction()-1e-9)
+		chrome[i] = !tmpl[i] && (b.folded != 0 && s.template(gs, b.folded) >= s.minFraction()-1e-9 ||
+			b.prefix != 0 && s.template(gs, b.prefix) >= s.minFraction()-1e-9)
 		if state[i] == 0 && !tmpl[i] {
 			own = true
 			onlyChrome = onlyChrome && chrome[i]
@@ -1008,9 +1037,15 @@ const contentShare = 0.9
 // more than one block, 0 if there is no prose. It is an element, not a path: a sidebar that is a
 // sibling of the article with the same tags is not inside it.
 func contentRoot(blocks []block, prose []bool) int32 {
-	bytes := map[int32]int{}
-	depth := map[int32]int{}
-	holds := map[int32]int{} // blocks of any kind
+	top := int32(0) // the largest element number
+	for _, b := range blocks {
+		for _, id := range b.ids {
+			top = max(top, id)
+		}
+	}
+	bytes := make([]int, top+1)
+	depth := make([]int32, top+1)
+	holds := make([]int32, top+1) // blocks of any kind
 	total := 0
 	for i, b := range blocks {
 		for _, id := range b.ids {
@@ -1022,19 +1057,19 @@ func contentRoot(blocks []block, prose []bool) int32 {
 		total += b.own
 		for d, id := range b.ids {
 			bytes[id] += b.own
-			depth[id] = d
+			depth[id] = int32(d)
 		}
 	}
 	if total == 0 {
 		return 0
 	}
-	best, bestDepth := int32(0), -1
+	best, bestDepth := int32(0), int32(-1)
 	for id, n := range bytes {
-		if holds[id] < 2 {
+		if holds[id] < 2 || n == 0 {
 			continue // a paragraph of its own, not a container
 		}
-		if float64(n) >= contentShare*float64(total) && (depth[id] > bestDepth || depth[id] == bestDepth && id < best) {
-			best, bestDepth = id, depth[id]
+		if float64(n) >= contentShare*float64(total) && depth[id] > bestDepth {
+			best, bestDepth = int32(id), depth[id]
 		}
 	}
 	return best
