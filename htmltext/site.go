@@ -63,7 +63,7 @@ import (
 // path: a sibling sidebar of the same tags is not in it) that holds at
 // least 90% of the page's prose (blocks that are neither marked as
 // furniture, nor template, nor entries of a list of links; text outside
-// links) and more than one block. Then:
+// links) and that is not just a paragraph's own element. Then:
 //
 //   - inside the content root a block must repeat on 90% of a group's
 //     pages, not MinFraction, to be template;
@@ -962,6 +962,8 @@ func (s *Site) strip(pg *sitePage) Text {
 			state[i] = 2
 		case lists[i] && !amid(i) && (menus[b.list] || !in[i] || !learned && !b.toc):
 			state[i] = 2
+		case root != 0 && !in[i] && b.own <= 0:
+			state[i] = 2 // nothing but links, outside the article
 		case tmpl[i]:
 			state[i] = 1
 		}
@@ -1033,8 +1035,9 @@ const rootShare = 0.8
 const contentShare = 0.9
 
 // contentRoot returns the number of the deepest element that encloses at
-// least contentShare of the bytes of the prose blocks outside their links and
-// more than one block, 0 if there is no prose. It is an element, not a path: a sidebar that is a
+// least contentShare of the bytes of the prose blocks outside their links
+// and that is not just a paragraph's own element (it encloses an element
+// of a block), 0 if there is no prose. It is an element, not a path: a sidebar that is a
 // sibling of the article with the same tags is not inside it.
 func contentRoot(blocks []block, prose []bool) int32 {
 	top := int32(0) // the largest element number
@@ -1045,11 +1048,11 @@ func contentRoot(blocks []block, prose []bool) int32 {
 	}
 	bytes := make([]int, top+1)
 	depth := make([]int32, top+1)
-	holds := make([]int32, top+1) // blocks of any kind
+	holds := make([]bool, top+1) // encloses a block of any kind
 	total := 0
 	for i, b := range blocks {
-		for _, id := range b.ids {
-			holds[id]++
+		for _, id := range b.ids[:max(len(b.ids)-1, 0)] {
+			holds[id] = true
 		}
 		if !prose[i] {
 			continue
@@ -1065,8 +1068,8 @@ func contentRoot(blocks []block, prose []bool) int32 {
 	}
 	best, bestDepth := int32(0), int32(-1)
 	for id, n := range bytes {
-		if holds[id] < 2 || n == 0 {
-			continue // a paragraph of its own, not a container
+		if !holds[id] || n == 0 {
+			continue // a paragraph's own element, not a container
 		}
 		if float64(n) >= contentShare*float64(total) && depth[id] > bestDepth {
 			best, bestDepth = int32(id), depth[id]
