@@ -38,7 +38,7 @@ import (
 // one block, as are "Next: Install" and "Next: Usage" (not in a page's h1,
 // whose label and link are its title). A short block (at most 96 bytes) is
 // also counted folded, with its digits read as 0 and the words of its
-// page's URL read as one mark, and by its folded text up to its first
+// page's URL and title read as one mark, and by its folded text up to its first
 // digit: "intro.txt · Last modified: 2024/01/02 by alice" on the page
 // ?id=intro is the same line on every page. A block is template when its
 // text or its skeleton is.
@@ -503,7 +503,7 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 		return nil, err
 	}
 	pg := &sitePage{urlHash: xxhash.Sum64String(u.Host + u.EscapedPath() + "?" + u.RawQuery), title: t.Title, main: t.Paragraphs}
-	words := urlWords(u)
+	words := pageWords(u, t.Title)
 	var skel []uint64
 	var buf []byte
 	for i, p := range c.paras {
@@ -575,12 +575,13 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 // counter in a fixed frame.
 const chromeBlock = 96
 
-// urlWords returns the lower-cased words (runs of letters and digits) of
-// at least 2 bytes in the path and query of u: the names a page carries
-// for itself ("intro" in /wiki/doku.php?id=intro).
-func urlWords(u *url.URL) map[string]bool {
+// pageWords returns the lower-cased words (runs of letters and digits) of
+// at least 2 bytes in the path and query of u and in the page's title: the
+// names a page carries for itself ("intro" in /wiki/doku.php?id=intro,
+// "Query Wizard" of a page of that title).
+func pageWords(u *url.URL, title string) map[string]bool {
 	w := map[string]bool{}
-	for _, part := range []string{u.Path, u.RawQuery} {
+	for _, part := range []string{u.Path, u.RawQuery, title} {
 		if q, err := url.QueryUnescape(part); err == nil {
 			part = q
 		}
@@ -594,13 +595,13 @@ func urlWords(u *url.URL) map[string]bool {
 }
 
 // appendFold appends to dst text with its variable parts read as one:
-// every digit as 0 and every word that is also a word of the page's URL
-// as one mark. It returns the extended slice, the length of the folded
+// every digit as 0 and every run of words that are also words of the
+// page's URL or title (words), with what separates them, as one mark. It returns the extended slice, the length of the folded
 // text up to its first digit when there is a digit and a letter before it
 // (pre, "Last modified: " of "Last modified: 2024/01/02 by alice", whatever
 // the user), 0 otherwise, and ok false when nothing in text varies.
 func appendFold(dst []byte, text string, words map[string]bool) (out []byte, pre int, ok bool) {
-	start, first := len(dst), -1
+	start, first, mark := len(dst), -1, -1 // mark: end of the last mark written
 	var lower [64]byte
 	for i := 0; i < len(text); {
 		j := i
@@ -619,8 +620,12 @@ func appendFold(dst []byte, text string, words map[string]bool) (out []byte, pre
 		}
 		w := text[i:j]
 		if len(w) <= len(lower) && words[string(asciiLower(lower[:0], w))] {
-			dst = append(dst, linkMark+1)
-			ok = true
+			if mark >= 0 && !bytes.ContainsFunc(dst[mark:], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+				dst = dst[:mark] // "Query Wizard - Field Selection" is one name
+			} else {
+				dst = append(dst, linkMark+1)
+			}
+			mark, ok = len(dst), true
 		} else {
 			for k := 0; k < len(w); k++ {
 				c := w[k]
@@ -1097,15 +1102,14 @@ const shortBlock = 48
 // version that changes from page to page.
 //
 // A run of fewer than minRun template blocks with content on both sides
-// is an island in the article and turns back into content: a "Syntax:"
-// or "Parameters:" label of a reference page, a note that every page of
-// a chapter carries. So is a longer run with content on both sides that
-// lies inside the content root (inRoot is true for each of its blocks):
-// the section headings and inherited-member lists that every page of an
-// API reference has. Page furniture lies at the edges of the content or
-// outside the content root in longer runs (a sidebar, a header of
-// several lines) and stays dropped.
-func keepIslands(state []byte, folded, inRoot []bool) {
+// is an island in the article and turns back into content: a "Syntax:" or "Parameters:" label of a
+// reference page, a note that every page of a chapter carries. So is a
+// longer run amid the prose of the content root (amid is true for each
+// of its blocks): the section headings and inherited-member lists that
+// every page of an API reference has. Page furniture lies at the edges of
+// the content, outside the content root or in longer runs (a sidebar, a
+// header of several lines) and stays dropped.
+func keepIslands(state []byte, folded, amid []bool) {
 	const absorbed = 3
 	for i := range state {
 		if state[i] != 0 || !folded[i] {
@@ -1138,15 +1142,15 @@ func keepIslands(state []byte, folded, inRoot []bool) {
 			i++
 			continue
 		}
-		j, n, in := i, 0, true // the run is state[i:j], n template blocks
+		j, n, mid := i, 0, true // the run is state[i:j], n template blocks
 		for j < len(state) && state[j] != 0 {
 			if state[j] != 2 {
 				n++
-				in = in && inRoot[j]
+				mid = mid && amid[j]
 			}
 			j++
 		}
-		keep := (n < minRun || in) && i > first && j <= last
+		keep := (n < minRun || mid) && i > first && j <= last
 		for k := i; k < j; k++ {
 			switch {
 			case state[k] == 2:
