@@ -697,23 +697,22 @@ func linkLists(blocks []block, boiler []bool) []bool {
 func marked(blocks []block, pageTitle string) []bool {
 	own := map[int32]int{}
 	total := 0
-	title := map[int32]bool{} // the elements enclosing the page's headings
-	h1, named := false, -1
+	h1, named := -1, -1
 	for i, b := range blocks {
 		total += b.own
-		if b.h1 && !h1 {
-			h1 = true
-			for _, id := range b.ids {
-				title[id] = true
-			}
+		if b.h1 && h1 < 0 {
+			h1 = i
 		}
 		if (named < 0 || len(b.text) > len(blocks[named].text)) && names(b.text, pageTitle) {
 			named = i
 		}
 	}
-	if named >= 0 {
-		for _, id := range blocks[named].ids {
-			title[id] = true
+	title := map[int32]bool{} // the elements enclosing the page's headings
+	for _, k := range []int{h1, named} {
+		if k >= 0 {
+			for _, id := range blocks[k].ids {
+				title[id] = true
+			}
 		}
 	}
 	for _, b := range blocks {
@@ -979,6 +978,21 @@ func (s *Site) strip(pg *sitePage) Text {
 	for i := range pg.blocks {
 		if state[i] == 1 && frac[i] < rootFraction-1e-9 && in[i] {
 			state[i] = 0
+		}
+	}
+	// A list of links beyond the article's prose, headed by a template
+	// block, goes with it: "Popular pages" and its entries, which change
+	// from page to page.
+	for i := range pg.blocks {
+		if !lists[i] || state[i] != 0 || i > first && i < last {
+			continue
+		}
+		l, k := pg.blocks[i].list, i-1
+		for k >= 0 && (pg.blocks[k].list == l && lists[k] || state[k] == 2) {
+			k--
+		}
+		if i > last && k >= 0 && state[k] == 1 {
+			state[i] = 2
 		}
 	}
 	// Per-page chrome: a short block that is template once its variable
