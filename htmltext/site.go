@@ -209,7 +209,7 @@ func (s *Site) Pages(pageURL string) int {
 type block struct {
 	text   string
 	key    uint64
-	own    int  // bytes of text outside links
+	own    int  // bytes of text outside links, 0 when that has no letter or digit
 	boiler bool // template by tag, class or role
 	linky  bool // a list entry that is mostly link text, in a toc or not
 	toc    bool // inside a table-of-contents container
@@ -538,6 +538,9 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 					b.prefix = xxhash.Sum64(buf[:8+pre])
 				}
 			}
+		}
+		if i < len(c.skels) && strings.IndexFunc(c.skels[i], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+			b.own = 0 // links and separators: "Apache > HTTP Server > Docs"
 		}
 		if i < len(c.skels) && !h1 && strings.IndexByte(c.skels[i], linkMark) >= 0 {
 			// A heading is the page's own: "Class Foo" is not a
