@@ -539,7 +539,7 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 				}
 			}
 		}
-		if i < len(c.skels) && strings.IndexFunc(c.skels[i], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+		if i < len(c.skels) && c.skels[i] != "" && strings.IndexFunc(c.skels[i], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
 			b.own = 0 // links and separators: "Apache > HTTP Server > Docs"
 		}
 		if i < len(c.skels) && !h1 && strings.IndexByte(c.skels[i], linkMark) >= 0 {
