@@ -698,19 +698,23 @@ func linkLists(blocks []block, boiler []bool) []bool {
 // Furniture beside the heading (a site header with the site's name in an
 // h1) is left to the learned template.
 func marked(blocks []block, pageTitle string) []bool {
-	own := map[int32]int{}
-	total := 0
+	total, top := 0, int32(0)
 	h1, named := -1, -1
+	parts := titleParts(pageTitle)
 	for i, b := range blocks {
 		total += b.own
+		if len(b.ids) > 0 {
+			top = max(top, b.ids[len(b.ids)-1])
+		}
 		if b.h1 && h1 < 0 {
 			h1 = i
 		}
-		if (named < 0 || len(b.text) > len(blocks[named].text)) && names(b.text, pageTitle) {
+		if (named < 0 || len(b.text) > len(blocks[named].text)) && names(b.text, pageTitle, parts) {
 			named = i
 		}
 	}
-	title := map[int32]bool{} // the elements enclosing the page's headings
+	own := make([]int, top+1)
+	title := make([]bool, top+1) // the elements enclosing the page's headings
 	for _, k := range []int{h1, named} {
 		if k >= 0 {
 			for _, id := range blocks[k].ids {
@@ -745,19 +749,31 @@ func marked(blocks []block, pageTitle string) []bool {
 
 // names reports whether a block's text names the page: it is part of the
 // page's title ("GHC.ByteOrder", "cstring File Reference" of
-// "libstdc++: cstring File Reference"), or it ends in the part of the
-// title after a separator ("std::vector Member List" of "libstdc++:
-// Member List"), of at least 6 bytes.
-func names(text, title string) bool {
+// "libstdc++: cstring File Reference"), or it ends in a part of the title
+// after a separator ("std::vector Member List" of "libstdc++: Member
+// List"), of at least 6 bytes (parts, from titleParts).
+func names(text, title string, parts []string) bool {
 	if len(text) >= 3 && strings.Contains(title, text) {
 		return true
 	}
-	for _, sep := range []string{": ", " - ", " | ", " — ", " · "} {
-		if _, after, ok := strings.Cut(title, sep); ok && len(after) >= 6 && strings.HasSuffix(text, after) {
+	for _, p := range parts {
+		if strings.HasSuffix(text, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// titleParts returns the parts of a page title after its first separator
+// that have at least 6 bytes.
+func titleParts(title string) []string {
+	var parts []string
+	for _, sep := range []string{": ", " - ", " | ", " — ", " · "} {
+		if _, after, ok := strings.Cut(title, sep); ok && len(after) >= 6 {
+			parts = append(parts, after)
+		}
+	}
+	return parts
 }
 
 func (s *Site) minPages() int {
