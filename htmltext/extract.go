@@ -72,6 +72,7 @@ type frame struct {
 	name   string // tag name when a == 0
 	hidden bool   // invisible subtree
 	boiler bool   // template subtree (main-content mode)
+	aside  bool   // marked by its tag as beside the content: nav, aside, footer, form, menu, dialog
 	link   bool   // a with href
 	pre    bool
 	toc    bool
@@ -221,7 +222,7 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 	if e.opt.MainContent {
 		switch a {
 		case atom.Nav, atom.Aside, atom.Footer, atom.Form, atom.Menu, atom.Dialog:
-			f.boiler = true
+			f.boiler, f.aside = true, true
 		case atom.Header:
 			f.boiler = e.article == 0
 		}
@@ -308,7 +309,7 @@ func (e *extractor) push(f frame) {
 	}
 	e.stack = append(e.stack, f)
 	if e.opt.collect != nil {
-		e.opt.collect.push(f.boiler, f.a == atom.H1)
+		e.opt.collect.push(f.boiler, f.aside, f.a == atom.H1)
 	}
 	if f.hidden {
 		e.hidden++

@@ -217,7 +217,7 @@ type block struct {
 	path   uint64
 	anc    []uint64 // paths of the enclosing elements, outermost first
 	ids    []int32  // numbers of the elements of anc, unique in the page
-	marks  []bool   // whether each of anc is template by tag, class or role
+	marks  []byte   // how each of ids is marked as template (see mark)
 	h1     bool     // inside an h1
 	folded uint64   // key of a short block with its variable parts read as one (see fold); else 0
 	prefix uint64   // key of the folded text up to its first digit; else 0
@@ -298,7 +298,7 @@ type collector struct {
 	paths     []uint64
 	// marked[k] is whether the element of paths[k] is template by its
 	// tag, class, id or role (a frame's boiler).
-	marked []bool
+	marked []byte
 	// ids[k] numbers the element of paths[k] in the order elements
 	// open: two sibling divs share a path, never a number.
 	ids []int32
@@ -308,7 +308,7 @@ type collector struct {
 	// is template by tag, class, id or role; next is the path of the
 	// element being opened.
 	stack []uint64
-	marks []bool
+	marks []byte
 	h1    []bool  // whether each open element is an h1
 	inH1  int     // open h1 elements
 	open  []int32 // the numbers of the open elements
@@ -378,9 +378,16 @@ func (c *collector) chain(n int) {
 // push and pop follow the extractor's stack of open elements; push adds
 // the path of the element start computed last (next), whether the
 // element is template by tag, class, id or role, and whether it is an h1.
-func (c *collector) push(boiler, h1 bool) {
+func (c *collector) push(boiler, aside, h1 bool) {
 	c.stack = append(c.stack, c.next)
-	c.marks = append(c.marks, boiler)
+	m := markNone
+	switch {
+	case aside:
+		m = markTag
+	case boiler:
+		m = markName
+	}
+	c.marks = append(c.marks, m)
 	c.h1 = append(c.h1, h1)
 	if h1 {
 		c.inH1++
@@ -406,17 +413,28 @@ func (c *collector) pop() {
 // whether it is template by tag, class, id or role, and whether it is an
 // h1. The zero value is no element.
 type closedElem struct {
-	id       int32
-	path     uint64
-	mark, h1 bool
+	id   int32
+	path uint64
+	mark byte
+	h1   bool
 }
+
+// How an element is marked as template: not at all, by its class, id,
+// role or a header tag, or by a tag that says it is beside the content
+// (nav, aside, footer, form, menu, dialog), which no reading of a name
+// can have got wrong.
+const (
+	markNone byte = iota
+	markName
+	markTag
+)
 
 // ancestors returns the paths of the elements enclosing paragraph i,
 // their numbers, whether each is template by tag, class, id or role, and
 // whether the paragraph is inside an h1. The element whose end ended the
 // paragraph is not among the paths (a block's path is that of the element
 // around it); last returns it.
-func (c *collector) ancestors(i int) ([]uint64, []int32, []bool, bool) {
+func (c *collector) ancestors(i int) ([]uint64, []int32, []byte, bool) {
 	k, _ := slices.BinarySearch(c.first, i+1)
 	k-- // the last flush that started at or before i
 	if k < 0 {
@@ -727,7 +745,7 @@ func marked(blocks []block, pageTitle string) []bool {
 			continue
 		}
 		for d, m := range b.marks {
-			if m {
+			if m != markNone {
 				own[b.ids[d]] += b.own
 			}
 		}
@@ -738,7 +756,7 @@ func marked(blocks []block, pageTitle string) []bool {
 			continue
 		}
 		for d, m := range b.marks {
-			if id := b.ids[d]; m && !title[id] && float64(own[id]) < rootShare*float64(total) {
+			if id := b.ids[d]; m == markTag || m == markName && !title[id] && float64(own[id]) < rootShare*float64(total) {
 				out[i] = true
 				break
 			}
