@@ -85,10 +85,12 @@ import (
 //     copy below the article lies at the edge.
 //
 // Blocks that main-content mode drops by tag, class or role are dropped
-// too, except under an element so marked that holds at least 80% of the
-// page's text outside links or that holds the page's first h1 (a body of
-// class "no-sidebar" names a layout, and a div "header" around the title
-// and summary of a reference page holds the page's own text), and except
+// too, except under an element marked by a name, a role or a header tag
+// that holds at least 80% of the page's text outside links, its first h1
+// or the block that names it (part of its title): a body of class
+// "no-sidebar" names a layout, and a div "header" around the title and
+// summary of a reference page holds the page's own text (a nav, aside,
+// footer, form, menu or dialog tag is never so misread); and except
 // amid the prose of the content root (a "code-header" of every member of
 // an API page, an article's list of its sections of class "menu"). A list
 // of links (at least 3 entries that are mostly link text, in a container
@@ -703,7 +705,8 @@ func linkLists(blocks []block, boiler []bool) []bool {
 }
 
 // marked reports the blocks that are template by tag, class or role, not
-// counting the marks of an element that holds at least rootShare of the
+// counting the marks by a name, a role or a header tag (markName) of an
+// element that holds at least rootShare of the
 // page's text outside links, nor those of an element that holds the
 // page's first h1 or its longest block that names the page (see names,
 // pageTitle is the page's title): furniture is a part of a page and does
