@@ -120,8 +120,8 @@ func tocSidebar() kindCase {
 	return kindCase{"4 a whole manual's contents named toc on a host of two pages", pages}
 }
 
-// hugeNav: a short article beside a navigation element that holds most of
-// the page's text, all of it in links.
+// hugeNav: a short article beside a navigation element (marked by its
+// class) that holds most of the page's text, all of it in links.
 func hugeNav() kindCase {
 	var pages []testPage
 	for k := range 4 {
@@ -133,7 +133,7 @@ func hugeNav() kindCase {
 		body := []string{words(uint64(6100+k), 12)}
 		pages = append(pages, testPage{
 			url:  fmt.Sprintf("https://notes.example/n%d.html", k),
-			html: page(title, `<nav>`+strings.Join(links, " | ")+`</nav><div class="note"><h1>`+title+`</h1>`+ps(body...)+`</div>`),
+			html: page(title, `<div class="site-menu">`+strings.Join(links, " | ")+`</div><div class="note"><h1>`+title+`</h1>`+ps(body...)+`</div>`),
 			want: append([]string{title}, body...),
 		})
 	}
@@ -261,10 +261,31 @@ func ownContents() kindCase {
 	return kindCase{"11 an article's own contents identical to the sidebar", pages}
 }
 
+// asideHeading: a navigation aside whose first line is the manual's name
+// in an h1, before the page's own h1; an aside is beside the content by
+// its tag, whatever heading it holds.
+func asideHeading() kindCase {
+	var pages []testPage
+	for k := range 6 {
+		var nav []string
+		for j := range 5 {
+			nav = append(nav, fmt.Sprintf(`<li>Section %d.%d of the guide</li>`, k, j))
+		}
+		title := fmt.Sprintf("Chapter %d", k)
+		body := []string{words(uint64(13000+k), 25)}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://guide.example/c%d.html", k),
+			html: page(title, `<aside><h1>Reference Manual</h1><ul>`+strings.Join(nav, "")+`</ul></aside><div id="content"><h1>`+title+`</h1>`+ps(body...)+`</div>`),
+			want: append([]string{title}, body...),
+		})
+	}
+	return kindCase{"an aside that holds the page's first h1", pages}
+}
+
 func TestSiteKinds(t *testing.T) {
 	for _, kc := range []kindCase{
 		deepManuals(), currentEntry(), siblingSidebar(), tocSidebar(), hugeNav(), codeHeaders(),
-		headingLinks(), menuSections(), bigNav(), ownContents(),
+		headingLinks(), menuSections(), bigNav(), ownContents(), asideHeading(),
 	} {
 		t.Run(kc.name, func(t *testing.T) {
 			var s Site
