@@ -98,3 +98,41 @@ func BenchmarkHostilePages(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSiteCorpus learns the first 1000 pages of the neardup corpus
+// named by UNDUST_NEARDUP, one Site per host (Add of every page), and
+// extracts every page with what it learned, per op; it skips without it.
+func BenchmarkSiteCorpus(b *testing.B) {
+	pages := corpus.Pages(b, 1000)
+	var n int64
+	for _, p := range pages {
+		n += int64(len(p.HTML))
+	}
+	host := func(u string) string {
+		u = u[strings.Index(u, "//")+2:]
+		if i := strings.IndexByte(u, '/'); i >= 0 {
+			u = u[:i]
+		}
+		return u
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	cpu := cpubench.Start(b)
+	for b.Loop() {
+		sites := map[string]*Site{}
+		for _, p := range pages {
+			s := sites[host(p.URL)]
+			if s == nil {
+				s = &Site{}
+				sites[host(p.URL)] = s
+			}
+			s.Add(p.URL, []byte(p.HTML))
+		}
+		for _, p := range pages {
+			if _, err := sites[host(p.URL)].Extract(p.URL, []byte(p.HTML)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	cpu.Report(n)
+}

@@ -1,9 +1,12 @@
 package htmltext_test
 
 import (
+	"bytes"
 	"fmt"
+	"net/url"
 
 	"github.com/undust/undust/htmltext"
+	"github.com/undust/undust/shingle"
 )
 
 func ExampleExtract() {
@@ -79,4 +82,68 @@ func ExampleOptions_maxBytes() {
 	fmt.Printf("%q\n", txt.Paragraphs)
 	// Output:
 	// ["first para�" "second" "third"]
+}
+
+// A crawler computes a page's identity as the pages arrive: one Site per
+// host learns from every page fetched (Add) and extracts the page's main
+// content with what it has learned so far (Extract), and the page's
+// features are the default 5-shingle hashes of that text. This is the
+// sequence the near-duplicate evaluation of this module measures.
+func ExampleSite_crawl() {
+	sites := map[string]*htmltext.Site{} // one per host
+	identity := func(pageURL string, page []byte) ([]uint64, error) {
+		u, err := url.Parse(pageURL)
+		if err != nil {
+			return nil, err
+		}
+		s := sites[u.Host]
+		if s == nil {
+			s = &htmltext.Site{}
+			sites[u.Host] = s
+		}
+		if err := s.Add(pageURL, page); err != nil {
+			return nil, err
+		}
+		t, err := s.Extract(pageURL, page)
+		if err != nil {
+			return nil, err
+		}
+		return shingle.AppendHashes(nil, t.String(), shingle.Options{}), nil
+	}
+	page := func(text string) []byte {
+		return []byte(`<html><body><div id="menu"><p>Home</p><p>Docs</p><p>Blog</p></div>` +
+			`<div id="text"><p>` + text + `</p></div></body></html>`)
+	}
+	texts := []string{"a first page about mail", "a second page about fonts", "a third page about disks", "a page about fonts and mail"}
+	var last []uint64
+	for i, text := range texts {
+		last, _ = identity(fmt.Sprintf("https://docs.example/%d.html", i), page(text))
+	}
+	fmt.Println(len(last), "shingles")
+	// Output:
+	// 2 shingles
+}
+
+// A Site is saved with WriteTo and restored with ReadFrom, so that a
+// crawl that stops goes on with what it had learned.
+func ExampleSite_WriteTo() {
+	var s htmltext.Site
+	for i := range 4 {
+		s.Add(fmt.Sprintf("https://docs.example/%d.html", i),
+			[]byte(fmt.Sprintf(`<div id="menu"><p>Home</p></div><div><p>Page %d</p></div>`, i)))
+	}
+	var file bytes.Buffer
+	if _, err := s.WriteTo(&file); err != nil {
+		fmt.Println(err)
+		return
+	}
+	var restored htmltext.Site
+	if _, err := restored.ReadFrom(&file); err != nil {
+		fmt.Println(err)
+		return
+	}
+	t, _ := restored.Extract("https://docs.example/9.html", []byte(`<div id="menu"><p>Home</p></div><div><p>Page 9</p></div>`))
+	fmt.Printf("%q\n", t.Paragraphs)
+	// Output:
+	// ["Page 9"]
 }

@@ -72,6 +72,7 @@ type frame struct {
 	name   string // tag name when a == 0
 	hidden bool   // invisible subtree
 	boiler bool   // template subtree (main-content mode)
+	aside  bool   // marked by its tag as beside the content: nav, aside, footer, form, menu, dialog
 	link   bool   // a with href
 	pre    bool
 	toc    bool
@@ -221,23 +222,23 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 	if e.opt.MainContent {
 		switch a {
 		case atom.Nav, atom.Aside, atom.Footer, atom.Form, atom.Menu, atom.Dialog:
-			f.boiler = true
+			f.boiler, f.aside = true, true
 		case atom.Header:
 			f.boiler = e.article == 0
 		}
 	}
-	var class []byte
+	var id []byte
 	for {
 		k, v, next, ok := nextAttr(raw, at)
 		if !ok {
 			break
 		}
 		at = next
-		if e.opt.collect != nil && keyIs(k, "class") && a != atom.Html && a != atom.Body {
-			// html and body are once per page: their class names the
-			// page's kind or layout ("single-post page-id-42",
-			// "no-sidebar"), not where a block lies on it.
-			class = v
+		if e.opt.collect != nil && keyIs(k, "id") && a != atom.Html && a != atom.Body {
+			// html and body are once per page: their attributes name
+			// the page or its kind ("page-id-42"), not where a block
+			// lies on it.
+			id = v
 		}
 		switch {
 		case keyIs(k, "hidden"):
@@ -267,7 +268,7 @@ func (e *extractor) start(raw []byte, at int, a atom.Atom, name []byte, selfClos
 		}
 	}
 	if e.opt.collect != nil {
-		e.opt.collect.next = e.opt.collect.childPath(a, name, class)
+		e.opt.collect.next = e.opt.collect.childPath(a, name, id)
 	}
 	if selfClosing && a != 0 {
 		// <div/> in HTML is an open tag, but a self-closing foreign
@@ -308,7 +309,7 @@ func (e *extractor) push(f frame) {
 	}
 	e.stack = append(e.stack, f)
 	if e.opt.collect != nil {
-		e.opt.collect.push(f.boiler, f.a == atom.H1)
+		e.opt.collect.push(f.boiler, f.aside, f.a == atom.H1)
 	}
 	if f.hidden {
 		e.hidden++

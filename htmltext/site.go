@@ -1,6 +1,7 @@
 package htmltext
 
 import (
+	"bytes"
 	"container/heap"
 	"encoding/binary"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
 	"golang.org/x/net/html/atom"
@@ -22,63 +24,81 @@ import (
 // # What is learned
 //
 // A block is a paragraph (see [Extract]) keyed by its text and by its
-// structural path: the tag and class names of the elements that enclose
-// it, from the root (but not the class of html and body, which names the
-// kind of page, "single-post page-id-42", rather than a place on it). The
-// same sentence in the article and in a sidebar are thus different
-// blocks. A block with links and a label (text with a
-// letter outside its links) is also counted by its link skeleton: its
-// path and its text with every run of links and the separators between
-// them read as one mark, so "Languages: en | fr" and "Languages: de | en
-// | ja" are one block, as are "Next: Install" and "Next: Usage". A block
-// is template when its text or its skeleton is.
+// structural path: the tags and ids of the elements that enclose it, from
+// the root, with the digits of an id read as 0 ("post-42" is "post-00").
+// Class names are not part of the path: a class marks an element's state
+// as often as its place ("current", "active", "even-row-color"), and a
+// navigation tree whose entry for the page itself is marked "current"
+// would otherwise have other paths on every page. The same sentence in the
+// article and in a sidebar are different blocks when a tag or an id tells
+// their places apart. A block with links and a label (text with a letter
+// outside its links) is also counted by its link skeleton: its path and
+// its text with every run of links and the separators between them read
+// as one mark, so "Languages: en | fr" and "Languages: de | en | ja" are
+// one block, as are "Next: Install" and "Next: Usage" (not in a page's h1,
+// whose label and link are its title). A short block (at most 96 bytes) is
+// also counted folded, with its digits read as 0 and the words of its
+// page's URL and title read as one mark, and by its folded text up to its first
+// digit: "intro.txt · Last modified: 2024/01/02 by alice" on the page
+// ?id=intro is the same line on every page. A block is template when its
+// text or its skeleton is.
 //
 // Pages are grouped, and each page is counted in several groups at once:
-// its host; its host and first directory, and its host and first two
-// directories (one manual of a site that serves several); and its
-// skeleton, a hash of the structural paths of the page's shallow blocks
-// (the pages of one template, wherever their URLs are). A block is
-// template when, in some group of the page, it occurs on at least MinPages
-// of the group's pages and on at least MinFraction of them. Grouping is
-// what finds the table of contents of one manual among the ten manuals a
-// host serves: the TOC repeats on every page of its manual, a small
-// fraction of the host.
+// its host; its host and each of its first 8 directories (one manual of a
+// site that serves several, however deep its tree); and its skeleton, a
+// hash of the structural paths of the page's shallow blocks (the pages of
+// one template, wherever their URLs are). A block is template when, in
+// some group of the page, it occurs on at least MinPages of the group's
+// pages and on at least MinFraction of them. Grouping is what finds the
+// table of contents of one manual among the ten manuals a host serves:
+// the TOC repeats on every page of its manual, a small fraction of the
+// host.
 //
 // # What is dropped
 //
 // Repetition alone would also drop what the pages of a chapter share in
-// their articles: a "Syntax:" label, a note, a list of error codes. So
-// [Site.Extract] weighs where a template block lies on the page:
+// their articles: a "Syntax:" label, a note, the inherited members an API
+// page lists. So [Site.Extract] weighs where a block lies on the page. The
+// content root is the deepest element (an element of this page, not a
+// path: a sibling sidebar of the same tags is not in it) that holds at
+// least 90% of the page's prose (blocks that are neither marked as
+// furniture, nor template, nor entries of a list of links; text outside
+// links) and that is not just a paragraph's own element. Then:
 //
-//   - the content root, the deepest element that holds at least 80% of
-//     the bytes of the page's own (non-template) text, is the article;
-//     inside it a block must repeat on 90% of a group's pages, not
-//     MinFraction, to be template;
+//   - inside the content root a block must repeat on 90% of a group's
+//     pages, not MinFraction, to be template;
 //   - a run of fewer than 3 template blocks with the page's own text on
-//     both sides is an island in the article and stays; furniture lies
-//     at the edges (a sidebar, a colophon) or comes in longer runs (a
-//     header of several lines, a table of contents);
-//   - a short block (at most 48 bytes) with digits in it that is template
-//     once its digits are read as 0, between template blocks or after
-//     them at the end of the page, goes with them: "Updated: 2023-06-01"
-//     between a converter's header lines. (A date with a month name that
-//     changes is not caught.)
+//     both sides is an island in the article and stays, and so does a
+//     longer one amid the prose of a content root that is not the whole
+//     page; furniture lies at the edges (a sidebar, a colophon) or outside
+//     the article in longer runs (a header of several lines, a table of
+//     contents);
+//   - a short block whose folded text is template, between template
+//     blocks or after them at the end of the page, goes with them
+//     ("Updated: 2023-06-01" between a converter's header lines); and a
+//     page whose own text is nothing but such blocks (a login or history
+//     page a wiki has for every page id) keeps its template text without
+//     them, the same on every page of its kind;
 //   - a template block with a link skeleton that the island rule keeps
-//     goes when the same text is dropped elsewhere on the page:
-//     a bar of links above the article, between its title and its text,
-//     whose copy below the article lies at the edge.
+//     goes when the same text is dropped elsewhere on the page: a bar of
+//     links above the article, between its title and its text, whose
+//     copy below the article lies at the edge.
 //
 // Blocks that main-content mode drops by tag, class or role are dropped
-// too, except under an element so marked that holds at least 80% of the
-// bytes of the page's text or that holds the page's first h1: a body of
-// class "no-sidebar" names a layout, and a div "header" around the title
-// and summary of a reference page holds the page's own text, not its
-// furniture (what else such an element holds is left to the learned
-// template). The link-density rule changes: once the
-// page's groups hold at least MinPages pages, a list of links is a menu
-// only if some entry of it is template, so an article's own list of
-// cross-references stays while a site menu goes. A page whose text would be empty keeps its main
-// content as [Extract] gives it.
+// too, except under an element marked by a name, a role or a header tag
+// that holds at least 80% of the page's text outside links, its first h1
+// or the block that names it (part of its title): a body of class
+// "no-sidebar" names a layout, and a div "header" around the title and
+// summary of a reference page holds the page's own text (a nav, aside,
+// footer, form, menu or dialog tag is never so misread); and except
+// amid the prose of the content root (a "code-header" of every member of
+// an API page, an article's list of its sections of class "menu"). A list
+// of links (at least 3 entries that are mostly link text, in a container
+// named "toc" or not) outside the content root is a menu; at the root's
+// edges it is one when some entry of it is template, or before the site
+// is learned (a group of at least MinPages pages) unless it is named
+// "toc"; amid the root's prose it stays. A page whose text would be empty
+// keeps its main content as [Extract] gives it.
 //
 // # Incremental and batch
 //
@@ -86,23 +106,31 @@ import (
 // adding a page (by URL) a second time changes nothing: a crawler that
 // calls Add as pages arrive and a batch job that adds them all get the
 // same Site, and so the same Extract results, from the same pages.
+// [Site.WriteTo] and [Site.ReadFrom] save and restore what a Site has
+// learned.
 //
 // # Memory
 //
 // Each group keeps a sample of at most SamplePages pages: those with the
 // smallest hash of their URL, a choice that does not depend on the order
 // of arrival. For each sampled page it keeps the hashes of its distinct
-// blocks (at most 1024, those with the smallest hashes), and the group
-// keeps a count per distinct hash, about 16 bytes per block of a sampled
-// page in all. A page is sampled in at most 4 groups, and a Site keeps at
-// most MaxGroups groups, those with the smallest hash of their key (again
-// independent of order). So a host of 1,000 pages of 200 blocks takes
-// about 4 * 1,000 * 200 * 16 bytes = 13 MB, however many pages follow;
-// and no Site holds more than MaxGroups * SamplePages sampled pages (the
-// bound a hostile site can push towards: 8 GiB with the defaults, so a
-// crawler of untrusted sites lowers MaxGroups or SamplePages). Adding a
-// page costs time linear in its size plus O(log SamplePages) per group,
-// so learning a host is linear in its pages.
+// blocks, skeletons and folded lines (at most 16,384, those with the
+// smallest hashes), and the group keeps a count per distinct hash, about
+// 16 bytes per key of a sampled page in all. A page is sampled in at most
+// 10 groups (its host, up to 8 directories, its skeleton), 3 or 4 on a
+// shallow site, and a Site keeps at most MaxGroups groups, those with the
+// smallest hash of their key (again independent of order). So a host of
+// 1,000 pages of 200 blocks, two directories deep, takes at most
+// 1,000 * 4 * 200 * 16 bytes = 13 MB however many pages follow (each
+// group keeps 128 pages at most); and no Site holds more than MaxGroups *
+// SamplePages sampled pages, the bound a hostile site can push towards:
+// with the defaults and pages of 200 blocks, 4096 * 128 * 200 * 16 bytes
+// = 1.7 GB. A crawler of many or untrusted hosts keeps one Site per host
+// and lowers both: MaxGroups 64 and SamplePages 32 bound a host at
+// 64 * 32 * 200 * 16 bytes = 6.6 MB for such pages, and at 64 * 32 *
+// 16,384 * 16 bytes = 0.5 GB for pages of 16,384 distinct blocks or
+// more. Adding a page costs time linear in its size plus
+// O(log SamplePages) per group, so learning a host is linear in its pages.
 //
 // The zero value is ready to use with the defaults and extracts with
 // Options{MainContent: true}. A Site is not safe for concurrent use. It
@@ -116,7 +144,7 @@ type Site struct {
 	MinFraction float64
 	// SamplePages bounds the pages a group keeps; 0 means 128.
 	SamplePages int
-	// MaxGroups bounds the groups a Site keeps; 0 means 64.
+	// MaxGroups bounds the groups a Site keeps; 0 means 4096.
 	MaxGroups int
 	// Options are the extraction options; MainContent is always on.
 	Options Options
@@ -129,7 +157,7 @@ type Site struct {
 
 // maxBlocks bounds the distinct blocks of one page that are learned; the
 // rest of a huge page is ignored by learning (not by extraction).
-const maxBlocks = 1024
+const maxBlocks = 16384
 
 // ErrURL reports a page URL that Site cannot group (no host); the error
 // Add and Extract return wraps it with the URL.
@@ -183,16 +211,18 @@ func (s *Site) Pages(pageURL string) int {
 type block struct {
 	text   string
 	key    uint64
+	own    int  // bytes of text outside links, 0 when that has no letter or digit
 	boiler bool // template by tag, class or role
-	linky  bool // a list entry that is mostly link text (see linkMenus)
+	linky  bool // a list entry that is mostly link text, in a toc or not
+	toc    bool // inside a table-of-contents container
 	list   int  // innermost list, 0 if none
-	depth  int
 	path   uint64
 	anc    []uint64 // paths of the enclosing elements, outermost first
 	ids    []int32  // numbers of the elements of anc, unique in the page
-	marks  []bool   // whether each of anc is template by tag, class or role
+	marks  []byte   // how each of ids is marked as template (see mark)
 	h1     bool     // inside an h1
-	folded uint64   // key with digits as 0, for a short block with digits; else 0
+	folded uint64   // key of a short block with its variable parts read as one (see fold); else 0
+	prefix uint64   // key of the folded text up to its first digit; else 0
 	skel   uint64   // key of the link skeleton (see linkSkeleton); else 0
 }
 
@@ -200,8 +230,9 @@ type block struct {
 // whose text is the folded text; skelSeed does the same for link
 // skeletons.
 const (
-	foldSeed = 0x9e3779b97f4a7c15
-	skelSeed = 0xc2b2ae3d27d4eb4f
+	foldSeed   = 0x9e3779b97f4a7c15
+	skelSeed   = 0xc2b2ae3d27d4eb4f
+	prefixSeed = 0x165667b19e3779f9
 )
 
 // linkSkeleton returns the link skeleton of a block from its residue (the
@@ -269,7 +300,7 @@ type collector struct {
 	paths     []uint64
 	// marked[k] is whether the element of paths[k] is template by its
 	// tag, class, id or role (a frame's boiler).
-	marked []bool
+	marked []byte
 	// ids[k] numbers the element of paths[k] in the order elements
 	// open: two sibling divs share a path, never a number.
 	ids []int32
@@ -279,7 +310,7 @@ type collector struct {
 	// is template by tag, class, id or role; next is the path of the
 	// element being opened.
 	stack []uint64
-	marks []bool
+	marks []byte
 	h1    []bool  // whether each open element is an h1
 	inH1  int     // open h1 elements
 	open  []int32 // the numbers of the open elements
@@ -349,9 +380,16 @@ func (c *collector) chain(n int) {
 // push and pop follow the extractor's stack of open elements; push adds
 // the path of the element start computed last (next), whether the
 // element is template by tag, class, id or role, and whether it is an h1.
-func (c *collector) push(boiler, h1 bool) {
+func (c *collector) push(boiler, aside, h1 bool) {
 	c.stack = append(c.stack, c.next)
-	c.marks = append(c.marks, boiler)
+	m := markNone
+	switch {
+	case aside:
+		m = markTag
+	case boiler:
+		m = markName
+	}
+	c.marks = append(c.marks, m)
 	c.h1 = append(c.h1, h1)
 	if h1 {
 		c.inH1++
@@ -363,7 +401,7 @@ func (c *collector) push(boiler, h1 bool) {
 
 func (c *collector) pop() {
 	n := len(c.stack) - 1
-	c.closed, c.closedOK = closedElem{id: c.open[n], mark: c.marks[n], h1: c.h1[n]}, true
+	c.closed, c.closedOK = closedElem{id: c.open[n], path: c.stack[n], mark: c.marks[n], h1: c.h1[n]}, true
 	if c.h1[n] {
 		c.inH1--
 	}
@@ -377,16 +415,28 @@ func (c *collector) pop() {
 // whether it is template by tag, class, id or role, and whether it is an
 // h1. The zero value is no element.
 type closedElem struct {
-	id       int32
-	mark, h1 bool
+	id   int32
+	path uint64
+	mark byte
+	h1   bool
 }
+
+// How an element is marked as template: not at all, by its class, id,
+// role or a header tag, or by a tag that says it is beside the content
+// (nav, aside, footer, form, menu, dialog), which no reading of a name
+// can have got wrong.
+const (
+	markNone byte = iota
+	markName
+	markTag
+)
 
 // ancestors returns the paths of the elements enclosing paragraph i,
 // their numbers, whether each is template by tag, class, id or role, and
 // whether the paragraph is inside an h1. The element whose end ended the
 // paragraph is not among the paths (a block's path is that of the element
 // around it); last returns it.
-func (c *collector) ancestors(i int) ([]uint64, []int32, []bool, bool) {
+func (c *collector) ancestors(i int) ([]uint64, []int32, []byte, bool) {
 	k, _ := slices.BinarySearch(c.first, i+1)
 	k-- // the last flush that started at or before i
 	if k < 0 {
@@ -414,8 +464,15 @@ func (c *collector) take(all string, paras []para) {
 }
 
 // childPath is the structural path of an element a, named name when a is
-// 0, with class attribute class, opened inside the current top of stack.
-func (c *collector) childPath(a atom.Atom, name, class []byte) uint64 {
+// 0, with id attribute id, opened inside the current top of stack. Class
+// names are not part of it: a class marks the state of an element as
+// often as its place ("current", "active", "even-row-color"), and one entry
+// of a navigation tree marked as the current page would change the path of
+// everything under it from page to page. An id names a place ("sidebar",
+// "content") and keeps an article's own list apart from a sidebar of the
+// same text; its digits are read as 0, so that a numbered id ("post-42")
+// is one place on every page.
+func (c *collector) childPath(a atom.Atom, name, id []byte) uint64 {
 	var d xxhash.Digest
 	d.Reset()
 	var b [12]byte
@@ -426,7 +483,12 @@ func (c *collector) childPath(a atom.Atom, name, class []byte) uint64 {
 		d.Write(name)
 	}
 	d.Write([]byte{0})
-	d.Write(class)
+	for _, ch := range id {
+		if '0' <= ch && ch <= '9' {
+			ch = '0'
+		}
+		d.Write([]byte{ch})
+	}
 	return d.Sum64()
 }
 
@@ -443,6 +505,9 @@ func (c *collector) topPath() uint64 {
 // structure.
 const skeletonDepth = 5
 
+// maxDirs is the deepest directory of a page's URL that makes a group.
+const maxDirs = 8
+
 // read extracts page and computes its groups and block keys.
 func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 	u, err := url.Parse(pageURL)
@@ -458,36 +523,48 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 		return nil, err
 	}
 	pg := &sitePage{urlHash: xxhash.Sum64String(u.Host + u.EscapedPath() + "?" + u.RawQuery), title: t.Title, main: t.Paragraphs}
+	words := pageWords(u, t.Title)
 	var skel []uint64
 	var buf []byte
 	for i, p := range c.paras {
 		text := c.all[p.start : p.start+p.bytes]
 		anc, ids, marks, h1 := c.ancestors(i)
-		if l := c.lastOf(i); l.id != 0 {
-			// The element that this paragraph ended holds it too.
-			ids = append(ids[:len(ids):len(ids)], l.id)
-			marks = append(marks[:len(marks):len(marks)], l.mark)
-		}
 		path, depth := uint64(0), len(anc)
 		if depth > 0 {
 			path = anc[depth-1]
 		}
+		if l := c.lastOf(i); l.id != 0 {
+			// The element that this paragraph ended holds it too.
+			anc = append(anc[:len(anc):len(anc)], l.path)
+			ids = append(ids[:len(ids):len(ids)], l.id)
+			marks = append(marks[:len(marks):len(marks)], l.mark)
+		}
 		buf = binary.LittleEndian.AppendUint64(buf[:0], path)
 		buf = append(buf, text...)
-		b := block{text: text, key: xxhash.Sum64(buf), boiler: p.boiler, linky: linky(p), list: p.list, depth: depth, path: path, anc: anc, ids: ids, marks: marks, h1: h1}
-		if len(text) <= shortBlock && strings.ContainsAny(text, "0123456789") {
-			// The same line with other numbers: "Updated: 2023-06-01".
+		b := block{text: text, key: xxhash.Sum64(buf), own: p.bytes - p.link, boiler: p.boiler,
+			linky: p.list != 0 && p.link > 0 && 3*p.link >= 2*p.bytes, toc: p.toc, list: p.list,
+			path: path, anc: anc, ids: ids, marks: marks, h1: h1}
+		if len(text) <= chromeBlock {
+			// The same line with other numbers or another page's name:
+			// "Updated: 2023-06-01", "intro.txt · Last modified:
+			// 2024/01/02 by alice".
 			buf = binary.LittleEndian.AppendUint64(buf[:0], path^foldSeed)
-			for k := 0; k < len(text); k++ {
-				if c := text[k]; '0' <= c && c <= '9' {
-					buf = append(buf, '0')
-				} else {
-					buf = append(buf, c)
+			var pre int
+			var ok bool
+			if buf, pre, ok = appendFold(buf, text, words); ok {
+				b.folded = xxhash.Sum64(buf)
+				if pre > 0 {
+					binary.LittleEndian.PutUint64(buf, path^prefixSeed)
+					b.prefix = xxhash.Sum64(buf[:8+pre])
 				}
 			}
-			b.folded = xxhash.Sum64(buf)
 		}
-		if i < len(c.skels) {
+		if i < len(c.skels) && c.skels[i] != "" && strings.IndexFunc(c.skels[i], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+			b.own = 0 // links and separators: "Apache > HTTP Server > Docs"
+		}
+		if i < len(c.skels) && !h1 && strings.IndexByte(c.skels[i], linkMark) >= 0 {
+			// A heading is the page's own: "Class Foo" is not a
+			// label and a link.
 			if sk, ok := linkSkeleton(c.skels[i]); ok {
 				buf = binary.LittleEndian.AppendUint64(buf[:0], path^skelSeed)
 				buf = append(buf, sk...)
@@ -503,7 +580,7 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 	pg.groups = append(pg.groups, groupKey('h', host))
 	dirs := strings.Split(strings.TrimPrefix(u.EscapedPath(), "/"), "/")
 	dirs = dirs[:len(dirs)-1] // the last part is the file
-	for n := 1; n <= 2 && n <= len(dirs); n++ {
+	for n := 1; n <= maxDirs && n <= len(dirs); n++ {
 		pg.groups = append(pg.groups, groupKey('d', host+"/"+strings.Join(dirs[:n], "/")))
 	}
 	slices.Sort(skel)
@@ -516,19 +593,104 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 	return pg, nil
 }
 
+// chromeBlock is the most bytes of a block that is read for per-page
+// chrome: a line that carries the page's name, a date, a user or a
+// counter in a fixed frame.
+const chromeBlock = 96
+
+// pageWords returns the lower-cased words (runs of letters and digits) of
+// at least 2 bytes in the path and query of u and in the page's title: the
+// names a page carries for itself ("intro" in /wiki/doku.php?id=intro,
+// "Query Wizard" of a page of that title).
+func pageWords(u *url.URL, title string) map[string]bool {
+	w := map[string]bool{}
+	for _, part := range []string{u.Path, u.RawQuery, title} {
+		if q, err := url.QueryUnescape(part); err == nil {
+			part = q
+		}
+		for _, f := range strings.FieldsFunc(string(asciiLower(nil, part)), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if len(f) >= 2 {
+				w[f] = true
+			}
+		}
+	}
+	return w
+}
+
+// appendFold appends to dst text with its variable parts read as one:
+// every digit as 0 and every run of words that are also words of the
+// page's URL or title (words), with what separates them, as one mark. It returns the extended slice, the length of the folded
+// text up to its first digit when there is a digit and a letter before it
+// (pre, "Last modified: " of "Last modified: 2024/01/02 by alice", whatever
+// the user), 0 otherwise, and ok false when nothing in text varies.
+func appendFold(dst []byte, text string, words map[string]bool) (out []byte, pre int, ok bool) {
+	start, first, mark := len(dst), -1, -1 // mark: end of the last mark written
+	var lower [64]byte
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			j += n
+		}
+		if j == i {
+			_, n := utf8.DecodeRuneInString(text[i:])
+			dst = append(dst, text[i:i+n]...)
+			i += n
+			continue
+		}
+		w := text[i:j]
+		if len(w) <= len(lower) && words[string(asciiLower(lower[:0], w))] {
+			if mark >= 0 && !bytes.ContainsFunc(dst[mark:], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+				dst = dst[:mark] // "Query Wizard - Field Selection" is one name
+			} else {
+				dst = append(dst, linkMark+1)
+			}
+			mark, ok = len(dst), true
+		} else {
+			for k := 0; k < len(w); k++ {
+				c := w[k]
+				if '0' <= c && c <= '9' {
+					if first < 0 {
+						first = len(dst)
+					}
+					c, ok = '0', true
+				}
+				dst = append(dst, c)
+			}
+		}
+		i = j
+	}
+	if first > start && bytes.IndexFunc(dst[start:first], unicode.IsLetter) >= 0 {
+		pre = first - start
+	}
+	return dst, pre, ok
+}
+
+// asciiLower appends s to dst with ASCII letters lower-cased.
+func asciiLower(dst []byte, s string) []byte {
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
 // groupKey hashes a group's kind and name.
 func groupKey(kind byte, name string) uint64 {
 	return xxhash.Sum64String(string(kind) + name)
 }
 
-// linky reports a list entry that is mostly link text (the rule of
-// extractor.result).
-func linky(p para) bool { return p.list != 0 && !p.toc && p.link > 0 && 3*p.link >= 2*p.bytes }
-
-// linkMenus reports the blocks main-content mode drops as menus of links
-// (the rule of extractor.result), given which blocks are template by tag,
-// class or role.
-func linkMenus(blocks []block, boiler []bool) []bool {
+// linkLists reports the entries of lists of links: blocks that are
+// mostly link text in a list with at least 3 such entries (the rule of
+// extractor.result, whatever their container's name), not counting
+// blocks marked as template by tag, class or role.
+func linkLists(blocks []block, boiler []bool) []bool {
 	count := map[int]int{}
 	for i, b := range blocks {
 		if !boiler[i] && b.linky {
@@ -543,32 +705,51 @@ func linkMenus(blocks []block, boiler []bool) []bool {
 }
 
 // marked reports the blocks that are template by tag, class or role, not
-// counting the marks of an element that holds at least rootShare of the
-// bytes of the page's text, nor those of an element that holds the page's
-// first h1: furniture is a part of a page and does not carry its title,
-// so a mark on the element that wraps nearly all of it (a body of class
-// "no-sidebar") or on the one that holds its heading (a div "header" with
-// the title and a one-line summary) is a misreading of a name, not a
-// verdict on the page. Furniture beside the heading (a site header with
-// the site's name in an h1) is left to the learned template.
-func marked(blocks []block) []bool {
-	bytes := map[int32]int{}
-	total := 0
-	var title map[int32]bool // the elements enclosing the page's first h1
-	for _, b := range blocks {
-		total += len(b.text)
-		if b.h1 && title == nil {
-			title = map[int32]bool{}
-			for _, id := range b.ids {
+// counting the marks by a name, a role or a header tag (markName) of an
+// element that holds at least rootShare of the
+// page's text outside links, nor those of an element that holds the
+// page's first h1 or its longest block that names the page (see names,
+// pageTitle is the page's title): furniture is a part of a page and does
+// not carry its title, so a mark on the element that wraps nearly all of
+// its prose (a body of class "no-sidebar") or on the one that holds its
+// heading (a div "header" with the title and a one-line summary, a
+// "module-header" with the module's name) is a misreading of a name, not
+// a verdict on the page. Link text does not count towards the
+// share, so a huge navigation beside a short article keeps its mark.
+// Furniture beside the heading (a site header with the site's name in an
+// h1) is left to the learned template.
+func marked(blocks []block, pageTitle string) []bool {
+	total, top := 0, int32(0)
+	h1, named := -1, -1
+	parts := titleParts(pageTitle)
+	for i, b := range blocks {
+		total += b.own
+		if len(b.ids) > 0 {
+			top = max(top, b.ids[len(b.ids)-1])
+		}
+		if b.h1 && h1 < 0 {
+			h1 = i
+		}
+		if (named < 0 || len(b.text) > len(blocks[named].text)) && names(b.text, pageTitle, parts) {
+			named = i
+		}
+	}
+	own := make([]int, top+1)
+	title := make([]bool, top+1) // the elements enclosing the page's headings
+	for _, k := range []int{h1, named} {
+		if k >= 0 {
+			for _, id := range blocks[k].ids {
 				title[id] = true
 			}
 		}
+	}
+	for _, b := range blocks {
 		if !b.boiler {
 			continue
 		}
 		for d, m := range b.marks {
-			if m {
-				bytes[b.ids[d]] += len(b.text)
+			if m != markNone {
+				own[b.ids[d]] += b.own
 			}
 		}
 	}
@@ -578,13 +759,42 @@ func marked(blocks []block) []bool {
 			continue
 		}
 		for d, m := range b.marks {
-			if id := b.ids[d]; m && !title[id] && float64(bytes[id]) < rootShare*float64(total) {
+			if id := b.ids[d]; m == markTag || m == markName && !title[id] && float64(own[id]) < rootShare*float64(total) {
 				out[i] = true
 				break
 			}
 		}
 	}
 	return out
+}
+
+// names reports whether a block's text names the page: it is part of the
+// page's title ("GHC.ByteOrder", "cstring File Reference" of
+// "libstdc++: cstring File Reference"), or it ends in a part of the title
+// after a separator ("std::vector Member List" of "libstdc++: Member
+// List"), of at least 6 bytes (parts, from titleParts).
+func names(text, title string, parts []string) bool {
+	if len(text) >= 3 && strings.Contains(title, text) {
+		return true
+	}
+	for _, p := range parts {
+		if strings.HasSuffix(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// titleParts returns the parts of a page title after its first separator
+// that have at least 6 bytes.
+func titleParts(title string) []string {
+	var parts []string
+	for _, sep := range []string{": ", " - ", " | ", " — ", " · "} {
+		if _, after, ok := strings.Cut(title, sep); ok && len(after) >= 6 {
+			parts = append(parts, after)
+		}
+	}
+	return parts
 }
 
 func (s *Site) minPages() int {
@@ -625,6 +835,9 @@ func (s *Site) add(pg *sitePage) {
 		keys = append(keys, b.key)
 		if b.folded != 0 {
 			keys = append(keys, b.folded)
+		}
+		if b.prefix != 0 {
+			keys = append(keys, b.prefix)
 		}
 		if b.skel != 0 {
 			keys = append(keys, b.skel)
@@ -678,14 +891,40 @@ func (g *group) add(urlHash uint64, keys []uint64, k int) {
 	}
 }
 
-// template reports whether block key is template in some group of pg.
-func (s *Site) template(pg *sitePage, key uint64) float64 {
-	best := 0.0
-	for _, gk := range pg.groups {
+// groupsOf returns the groups of pg that can make a block template: those
+// with at least MinPages pages, less a directory with as many pages as
+// the group above it (its parent directory, or the host) while neither
+// is full: a kept group has counted every page of it that was added, so
+// the two hold the same pages and give the same answers (the deep
+// directories of a tree whose pages all lie under one path).
+func (s *Site) groupsOf(pg *sitePage) []*group {
+	out := make([]*group, 0, len(pg.groups))
+	prev := -1 // pages of the group above, when it is kept and not full
+	for k, gk := range pg.groups {
 		g := s.groups[gk]
-		if g == nil {
+		if g == nil || len(g.pages) < s.minPages() {
+			prev = -1
 			continue
 		}
+		skel := k == len(pg.groups)-1
+		if !skel && k > 0 && len(g.pages) == prev {
+			continue
+		}
+		prev = -1
+		if !skel && len(g.pages) < s.samplePages() {
+			prev = len(g.pages)
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// template returns the largest fraction of the pages of a group of gs
+// that block key is on, counting only groups where it is on MinPages
+// pages or more.
+func (s *Site) template(gs []*group, key uint64) float64 {
+	best := 0.0
+	for _, g := range gs {
 		n := int(g.counts[key])
 		if n >= s.minPages() {
 			best = max(best, float64(n)/float64(len(g.pages)))
@@ -694,45 +933,81 @@ func (s *Site) template(pg *sitePage, key uint64) float64 {
 	return best
 }
 
-// learned reports whether some group of pg has at least MinPages pages,
-// enough to tell template from content.
-func (s *Site) learned(pg *sitePage) bool {
-	for _, gk := range pg.groups {
-		if g := s.groups[gk]; g != nil && len(g.pages) >= s.minPages() {
-			return true
-		}
-	}
-	return false
-}
-
 // strip returns the main content of a read page without template blocks.
 func (s *Site) strip(pg *sitePage) Text {
 	t := Text{Title: pg.title}
-	tmpl := make([]bool, len(pg.blocks))
-	frac := make([]float64, len(pg.blocks))
-	menus := map[int]bool{} // lists with a template entry
+	n := len(pg.blocks)
+	gs := s.groupsOf(pg)
+	tmpl := make([]bool, n)
+	frac := make([]float64, n)
+	menus := map[int]bool{} // lists with a template entry of links
 	for i, b := range pg.blocks {
-		frac[i] = s.template(pg, b.key)
+		frac[i] = s.template(gs, b.key)
 		if b.skel != 0 {
-			frac[i] = max(frac[i], s.template(pg, b.skel))
+			frac[i] = max(frac[i], s.template(gs, b.skel))
 		}
 		tmpl[i] = frac[i] >= s.minFraction()-1e-9
-		if tmpl[i] && b.list != 0 {
+		if tmpl[i] && b.list != 0 && b.linky {
 			menus[b.list] = true
 		}
 	}
-	learned := s.learned(pg)
-	boiler := marked(pg.blocks)
-	menu := linkMenus(pg.blocks, boiler)
-	// state: 0 content, 1 template, 2 dropped by the rules.
-	state := make([]byte, len(pg.blocks))
+	learned := len(gs) > 0 // some group is large enough to tell template from content
+	boiler := marked(pg.blocks, pg.title)
+	lists := linkLists(pg.blocks, boiler)
+	// The content root is found from the page's prose: blocks that no
+	// signal calls furniture, lists of links aside.
+	prose := make([]bool, n)
+	for i := range pg.blocks {
+		prose[i] = !boiler[i] && !tmpl[i] && !lists[i]
+	}
+	root := contentRoot(pg.blocks, prose)
+	in := make([]bool, n) // inside the content root
 	for i, b := range pg.blocks {
-		// A list of links is a menu when some entry repeats across the
-		// site; one that is the page's own (cross-references, a chapter
-		// index) stays, once the site is known well enough to tell.
+		in[i] = root != 0 && slices.Contains(b.ids, root)
+	}
+	first, last := n, -1 // the first and last prose blocks in the root
+	for i := range pg.blocks {
+		if prose[i] && in[i] {
+			first, last = min(first, i), max(last, i)
+		}
+	}
+	// Amid the article's prose, what is marked or repeats is the
+	// article's, when the content root is an element apart from the
+	// page's furniture (not one that holds every block, as a page
+	// without markup for its parts has).
+	all := !slices.Contains(in, false)
+	amid := func(i int) bool { return !all && first < i && i < last && in[i] }
+	// A block marked by tag, class or role inside the content root, with
+	// the page's prose before and after it there, is the article's: a
+	// "table-header" or "code-header" of each member of an API page, a
+	// list of the article's sections of class "menu". Furniture lies at
+	// the edges of the article or outside it.
+	unmarked := false
+	for i := range pg.blocks {
+		if boiler[i] && amid(i) {
+			boiler[i], unmarked = false, true
+		}
+	}
+	if unmarked {
+		lists = linkLists(pg.blocks, boiler)
+	}
+	// state: 0 content, 1 template, 2 dropped by the rules.
+	state := make([]byte, n)
+	for i, b := range pg.blocks {
+		// A list of links is a menu when it lies outside the article,
+		// or at its edges when some entry repeats across the site; one
+		// that is the article's own (cross-references, a chapter's
+		// contents, the members an API page inherits) lies amid its
+		// prose or at its edges without template, once the site is
+		// known well enough to tell, and a table of contents stays
+		// before that.
 		switch {
-		case boiler[i] || menu[i] && (menus[b.list] || !learned):
+		case boiler[i]:
 			state[i] = 2
+		case lists[i] && !amid(i) && (menus[b.list] || !in[i] || !learned && !b.toc):
+			state[i] = 2
+		case root != 0 && !in[i] && b.own <= 0:
+			state[i] = 2 // nothing but links, outside the article
 		case tmpl[i]:
 			state[i] = 1
 		}
@@ -740,18 +1015,60 @@ func (s *Site) strip(pg *sitePage) Text {
 	// Inside the element that holds the page's own text, a block must
 	// repeat on nearly every page of a group to be template: there, a
 	// heading or a note shared by many pages of a chapter is the article's.
-	depth, root := contentRoot(pg.blocks, state)
-	for i, b := range pg.blocks {
-		if state[i] == 1 && depth >= 0 && depth < len(b.anc) && b.anc[depth] == root && frac[i] < rootFraction-1e-9 {
+	for i := range pg.blocks {
+		if state[i] == 1 && frac[i] < rootFraction-1e-9 && in[i] {
 			state[i] = 0
 		}
 	}
-	folded := make([]bool, len(pg.blocks))
+	// A list of links beyond the article's prose, headed by a template
+	// block, goes with it: "Popular pages" and its entries, which change
+	// from page to page.
+	for i := range pg.blocks {
+		if !lists[i] || state[i] != 0 || i > first && i < last {
+			continue
+		}
+		l, k := pg.blocks[i].list, i-1
+		for k >= 0 && (pg.blocks[k].list == l && lists[k] || state[k] == 2) {
+			k--
+		}
+		if i > last && k >= 0 && state[k] == 1 {
+			state[i] = 2
+		}
+	}
+	// Per-page chrome: a short block that is template once its variable
+	// parts (digits, the page's own name) are read as one.
+	chrome := make([]bool, n)
+	onlyChrome, own := true, false
 	for i, b := range pg.blocks {
-		folded[i] = b.folded != 0 && s.template(pg, b.folded) >= s.minFraction()-1e-9
+		chrome[i] = !tmpl[i] && (b.folded != 0 && s.template(gs, b.folded) >= s.minFraction()-1e-9 ||
+			b.prefix != 0 && s.template(gs, b.prefix) >= s.minFraction()-1e-9)
+		if state[i] == 0 && !tmpl[i] {
+			own = true
+			onlyChrome = onlyChrome && chrome[i]
+		}
+	}
+	if learned && own && onlyChrome {
+		// A page of one kind that the site has for every name (a login
+		// or history page): its own text is chrome only, so its
+		// content is the template's text without the chrome, the same
+		// on every page of the kind.
+		for i, b := range pg.blocks {
+			if state[i] != 2 && !chrome[i] {
+				t.Paragraphs = append(t.Paragraphs, b.text)
+			}
+		}
+		if len(t.Paragraphs) > 0 {
+			return t
+		}
 	}
 	repeated := slices.Clone(state)
-	keepIslands(state, folded)
+	absorb := make([]bool, n)
+	interior := make([]bool, n)
+	for i, b := range pg.blocks {
+		absorb[i] = chrome[i] && !b.h1 // a title that names the page is its own
+		interior[i] = amid(i)
+	}
+	keepIslands(state, absorb, interior)
 	dropRepeats(pg.blocks, state, repeated)
 	for i, b := range pg.blocks {
 		if state[i] == 0 {
@@ -768,35 +1085,56 @@ func (s *Site) strip(pg *sitePage) Text {
 // the page's content root must occur on to be template.
 const rootFraction = 0.9
 
-// rootShare is the share of the page's own text (bytes of content blocks)
-// that the content root holds.
+// rootShare is the share of the page's text outside links that an element
+// marked as furniture must hold to be read as the page itself.
 const rootShare = 0.8
 
-// contentRoot returns the depth and path of the deepest element that
-// encloses at least rootShare of the bytes of the content blocks (state 0).
-func contentRoot(blocks []block, state []byte) (int, uint64) {
-	type at struct {
-		depth int
-		path  uint64
+// contentShare is the share of the page's prose (bytes outside links) that
+// the content root holds.
+const contentShare = 0.9
+
+// contentRoot returns the number of the deepest element that encloses at
+// least contentShare of the bytes of the prose blocks outside their links
+// and that is not just a paragraph's own element (it encloses an element
+// of a block), 0 if there is no prose. It is an element, not a path: a sidebar that is a
+// sibling of the article with the same tags is not inside it.
+func contentRoot(blocks []block, prose []bool) int32 {
+	top := int32(0) // the largest element number
+	for _, b := range blocks {
+		for _, id := range b.ids {
+			top = max(top, id)
+		}
 	}
-	bytes := map[at]int{}
+	bytes := make([]int, top+1)
+	depth := make([]int32, top+1)
+	holds := make([]bool, top+1) // encloses a block of any kind
 	total := 0
 	for i, b := range blocks {
-		if state[i] != 0 {
+		for _, id := range b.ids[:max(len(b.ids)-1, 0)] {
+			holds[id] = true
+		}
+		if !prose[i] {
 			continue
 		}
-		total += len(b.text)
-		for d, p := range b.anc {
-			bytes[at{d, p}] += len(b.text)
+		total += b.own
+		for d, id := range b.ids {
+			bytes[id] += b.own
+			depth[id] = int32(d)
 		}
 	}
-	best := at{-1, 0}
-	for k, n := range bytes {
-		if float64(n) >= rootShare*float64(total) && (k.depth > best.depth || k.depth == best.depth && k.path < best.path) {
-			best = k
+	if total == 0 {
+		return 0
+	}
+	best, bestDepth := int32(0), int32(-1)
+	for id, n := range bytes {
+		if !holds[id] || n == 0 {
+			continue // a paragraph's own element, not a container
+		}
+		if float64(n) >= contentShare*float64(total) && depth[id] > bestDepth {
+			best, bestDepth = int32(id), depth[id]
 		}
 	}
-	return best.depth, best.path
+	return best
 }
 
 // minRun is the least number of consecutive template blocks inside the
@@ -818,12 +1156,14 @@ const shortBlock = 48
 // version that changes from page to page.
 //
 // A run of fewer than minRun template blocks with content on both sides
-// is an island in the article and turns back into content: a "Syntax:"
-// or "Parameters:" label of a reference page, a note that every page of
-// a chapter carries. Page furniture lies at the edges of the content or
-// comes in longer runs (a sidebar, a header of several lines) and stays
-// dropped.
-func keepIslands(state []byte, folded []bool) {
+// is an island in the article and turns back into content: a "Syntax:" or "Parameters:" label of a
+// reference page, a note that every page of a chapter carries. So is a
+// longer run amid the prose of the content root (amid is true for each
+// of its blocks): the section headings and inherited-member lists that
+// every page of an API reference has. Page furniture lies at the edges of
+// the content, outside the content root or in longer runs (a sidebar, a
+// header of several lines) and stays dropped.
+func keepIslands(state []byte, folded, amid []bool) {
 	const absorbed = 3
 	for i := range state {
 		if state[i] != 0 || !folded[i] {
@@ -856,14 +1196,15 @@ func keepIslands(state []byte, folded []bool) {
 			i++
 			continue
 		}
-		j, n := i, 0 // the run is state[i:j], n template blocks
+		j, n, mid := i, 0, true // the run is state[i:j], n template blocks
 		for j < len(state) && state[j] != 0 {
 			if state[j] != 2 {
 				n++
+				mid = mid && amid[j]
 			}
 			j++
 		}
-		keep := n < minRun && i > first && j <= last
+		keep := (n < minRun || mid) && i > first && j <= last
 		for k := i; k < j; k++ {
 			switch {
 			case state[k] == 2:

@@ -271,21 +271,30 @@ func TestSiteOrder(t *testing.T) {
 }
 
 // TestSiteLearning checks that a Site that has seen too few pages drops
-// nothing beyond main-content mode.
+// nothing beyond main-content mode but the lists of links outside the
+// page's content root: a whole manual's table of contents in a sidebar,
+// which main-content mode keeps for its name, goes from the first page of
+// a host (the manual's own pages are then not yet enough to learn from).
 func TestSiteLearning(t *testing.T) {
 	pages := manualSite(t)
 	var s Site
 	p := pages[0]
-	before, _ := s.Extract(p.url, p.html)
 	plain, _ := Extract(p.html, Options{MainContent: true})
-	if diff := cmp.Diff(plain.Paragraphs, before.Paragraphs); diff != "" {
-		t.Errorf("Site.Extract before learning differs from Extract (-Extract +Site):\n%s", diff)
+	var want []string
+	for _, q := range plain.Paragraphs {
+		if !strings.HasPrefix(q, "Chapter ") {
+			want = append(want, q)
+		}
+	}
+	before, _ := s.Extract(p.url, p.html)
+	if diff := cmp.Diff(want, before.Paragraphs); diff != "" {
+		t.Errorf("Site.Extract before learning mismatch (-want +got):\n%s", diff)
 	}
 	for _, q := range pages[:2] { // fewer than MinPages pages of the manual
 		s.Add(q.url, q.html)
 	}
-	if got, _ := s.Extract(p.url, p.html); !slices.Equal(got.Paragraphs, plain.Paragraphs) {
-		t.Errorf("Site.Extract after 2 pages = %q, want Extract's %q", got.Paragraphs, plain.Paragraphs)
+	if got, _ := s.Extract(p.url, p.html); !slices.Equal(got.Paragraphs, want) {
+		t.Errorf("Site.Extract after 2 pages = %q, want %q", got.Paragraphs, want)
 	}
 	if s.Pages(p.url) != 2 {
 		t.Errorf("Pages = %d, want 2", s.Pages(p.url))

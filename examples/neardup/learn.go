@@ -10,7 +10,11 @@ import (
 // learnMain replaces the main-content texts by those of an htmltext.Site
 // per host: every page of the host is added first (a batch, which gives
 // the same result as adding them as a crawl meets them), then each page's
-// main content is extracted without the learned template blocks.
+// main content is extracted without the learned template blocks. With the
+// default shingle set of the text (Input.Sets) this is the page identity
+// a crawler computes with the same calls (htmltext's ExampleSite_crawl):
+// Site.Add and Site.Extract per host, then shingle.AppendHashes with
+// default options; nothing else happens in between.
 func (c *Corpus) learnMain() {
 	hosts := map[string][]int{}
 	var order []string

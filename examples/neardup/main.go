@@ -20,7 +20,7 @@
 // main_text.jsonl[.gz], eval also prints the extraction quality of every
 // text variant against it, per doc set of pages_meta.tsv (see quality.go).
 // -learn=false turns off the template blocks learned per host
-// (htmltext.Site) in the main-content variant. -templates drops the shingle
+// (htmltext.Site) in the main-content variant. -templates (off by default) drops the shingle
 // features that are template on a host (shingle.Templates; see
 // templates.go). -extracted adds a text variant "ext": the texts of FILE,
 // JSON lines {"id", "title", "main"} like a corpus's main_text.jsonl (gzip

@@ -1,0 +1,382 @@
+package htmltext
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// page assembles a hand-made page: a head with title, then body.
+func page(title, body string) []byte {
+	return []byte("<!DOCTYPE html><html><head><title>" + title + "</title></head><body>" + body + "</body></html>")
+}
+
+// ps returns the paragraphs as <p> elements.
+func ps(paras ...string) string {
+	var b strings.Builder
+	for _, p := range paras {
+		b.WriteString("<p>" + p + "</p>\n")
+	}
+	return b.String()
+}
+
+// kindCase is a hand-made site on which Site.Extract of the pages in check
+// must give want[i] for check[i].
+type kindCase struct {
+	name  string
+	pages []testPage // want is checked for every page that has one
+}
+
+// deepManuals: a host serves six manuals four directories deep; each
+// page carries its manual's contents as plain lines, which repeat on all
+// pages of the manual but on a sixth of every shallower group.
+func deepManuals() kindCase {
+	var pages []testPage
+	for m := range 6 {
+		var side []string
+		for k := range 10 {
+			side = append(side, fmt.Sprintf("Chapter %d of manual %c", k+1, 'A'+m))
+		}
+		for k := range 5 {
+			title := fmt.Sprintf("Manual %c page %d", 'A'+m, k)
+			body := []string{words(uint64(1000+10*m+k), 30), words(uint64(2000+10*m+k), 20)}
+			pages = append(pages, testPage{
+				url:  fmt.Sprintf("https://deep.example/usr/share/doc/m%c/html/p%d.html", 'a'+m, k),
+				html: page(title, `<div class="side">`+ps(side...)+`</div><div class="text"><h1>`+title+`</h1>`+ps(body...)+`</div>`),
+				want: append([]string{title}, body...),
+			})
+		}
+	}
+	return kindCase{"1 a manual's sidebar four directories deep", pages}
+}
+
+// currentEntry: a navigation tree whose entry for the page itself has a
+// class "current" and the page's sections under it.
+func currentEntry() kindCase {
+	var pages []testPage
+	for k := range 8 {
+		var nav strings.Builder
+		nav.WriteString(`<div class="pagetree"><ul>`)
+		for j := range 8 {
+			if j == k {
+				fmt.Fprintf(&nav, `<li class="current">Topic %d<ul><li class="sub">Overview</li><li class="sub">Details</li></ul></li>`, j)
+			} else {
+				fmt.Fprintf(&nav, `<li class="entry">Topic %d<ul><li class="sub">Overview</li><li class="sub">Details</li></ul></li>`, j)
+			}
+		}
+		nav.WriteString(`</ul></div>`)
+		title := fmt.Sprintf("Topic %d", k)
+		body := []string{words(uint64(3000+k), 30), words(uint64(3100+k), 25)}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://tree.example/t%d.html", k),
+			html: page(title, `<div class="tree">`+nav.String()+`</div><div class="body"><h1>`+title+`</h1>`+ps(body...)+`</div>`),
+			want: append([]string{title}, body...),
+		})
+	}
+	return kindCase{"2 a navigation tree with a current entry", pages}
+}
+
+// siblingSidebar: the article and a sidebar are sibling divs with the same
+// tags; the sidebar is on 6 of 10 pages, under the 90% an article's own
+// block needs to be template.
+func siblingSidebar() kindCase {
+	var pages []testPage
+	for k := range 10 {
+		title := fmt.Sprintf("Story %d", k)
+		body := []string{words(uint64(4000+k), 40), words(uint64(4100+k), 30)}
+		side := ""
+		if k < 6 {
+			side = `<div>` + ps("Tip of the week", "Back up your mail folder before you move it to a new disk.") + `</div>`
+		}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://news.example/s%d.html", k),
+			html: page(title, `<div><h1>`+title+`</h1>`+ps(body...)+`</div>`+side),
+			want: append([]string{title}, body...),
+		})
+	}
+	return kindCase{"3 a sibling sidebar with the article's path", pages}
+}
+
+// tocSidebar: a host with two pages of a manual, each with the manual's
+// whole contents in a container named toc, which main-content mode trusts.
+func tocSidebar() kindCase {
+	var pages []testPage
+	for k := range 2 {
+		var toc []string
+		for j := range 15 {
+			toc = append(toc, fmt.Sprintf(`<li><a href="c%d.html">Chapter %d, the %s</a></li>`, j, j, words(uint64(5000+j), 2)))
+		}
+		title := fmt.Sprintf("Chapter %d", k)
+		body := []string{words(uint64(5100+k), 30), words(uint64(5200+k), 20)}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://mirror.example/manual/c%d.html", k),
+			html: page(title, `<div class="toc"><ul>`+strings.Join(toc, "")+`</ul></div><div class="chapter"><h1>`+title+`</h1>`+ps(body...)+`</div>`),
+			want: append([]string{title}, body...),
+		})
+	}
+	return kindCase{"4 a whole manual's contents named toc on a host of two pages", pages}
+}
+
+// hugeNav: a short article beside a navigation element (marked by its
+// class) that holds most of the page's text, all of it in links.
+func hugeNav() kindCase {
+	var pages []testPage
+	for k := range 4 {
+		var links []string
+		for j := range 60 {
+			links = append(links, fmt.Sprintf(`<a href="p%d.html">%s</a>`, j, words(uint64(6000+100*k+j), 3)))
+		}
+		title := fmt.Sprintf("Note %d", k)
+		body := []string{words(uint64(6100+k), 12)}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://notes.example/n%d.html", k),
+			html: page(title, `<div class="site-menu">`+strings.Join(links, " | ")+`</div><div class="note"><h1>`+title+`</h1>`+ps(body...)+`</div>`),
+			want: append([]string{title}, body...),
+		})
+	}
+	return kindCase{"5 a huge navigation of links beside a short article", pages}
+}
+
+// codeHeaders: an API reference whose every member's signature is in an
+// element of class "code-header".
+func codeHeaders() kindCase {
+	var pages []testPage
+	for k := range 6 {
+		title := fmt.Sprintf("Type%d", k)
+		want := []string{title, words(uint64(7000+k), 20)}
+		body := `<h1>` + title + `</h1>` + ps(want[1])
+		for j := range 4 {
+			sig := fmt.Sprintf("fn member%d_%d(x: u32) -> u32", k, j)
+			doc := words(uint64(7100+10*k+j), 15)
+			body += `<section><h3 class="code-header">` + sig + `</h3>` + ps(doc) + `</section>`
+			want = append(want, sig, doc)
+		}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://api.example/std/t%d.html", k),
+			html: page(title, `<div id="nav"><p>API reference</p><p>All items</p><p>Settings</p></div><div id="main">`+body+`</div>`),
+			want: want,
+		})
+	}
+	return kindCase{"6 member signatures in elements named code-header", pages}
+}
+
+// headingLinks: each page's h1 is a label and a link, "Module <a>name</a>",
+// a pattern that repeats on every page.
+func headingLinks() kindCase {
+	var pages []testPage
+	for k := range 6 {
+		title := fmt.Sprintf("Module mod%d", k)
+		body := []string{words(uint64(8000+k), 25), words(uint64(8100+k), 20)}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://mods.example/m%d.html", k),
+			html: page(title, `<div id="top"><p>Modules index</p></div><div id="main"><h1>Module <a href="m.html">mod`+fmt.Sprint(k)+`</a></h1>`+ps(body...)+`</div>`),
+			want: append([]string{title}, body...),
+		})
+	}
+	return kindCase{"8 an h1 of a label and a link", pages}
+}
+
+// menuSections: an article lists its own sections in a list of class
+// "menu", between its introduction and its sections.
+func menuSections() kindCase {
+	var pages []testPage
+	for k := range 6 {
+		title := fmt.Sprintf("Guide %d", k)
+		intro := words(uint64(9000+k), 25)
+		var menu []string
+		want := []string{title, intro}
+		for j := range 4 {
+			s := fmt.Sprintf("Section %d.%d", k, j)
+			menu = append(menu, `<li><a href="#s`+fmt.Sprint(j)+`">`+s+`</a></li>`)
+			want = append(want, s)
+		}
+		body := `<h1>` + title + `</h1>` + ps(intro) + `<ul class="menu">` + strings.Join(menu, "") + `</ul>`
+		for j := range 4 {
+			s, text := fmt.Sprintf("Part %d.%d", k, j), words(uint64(9100+10*k+j), 20)
+			body += `<h2>` + s + `</h2>` + ps(text)
+		}
+		for j := range 4 {
+			want = append(want, fmt.Sprintf("Part %d.%d", k, j), words(uint64(9100+10*k+j), 20))
+		}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://guides.example/g%d.html", k),
+			html: page(title, `<div id="head"><p>Guides home</p></div><div id="main">`+body+`</div>`),
+			want: want,
+		})
+	}
+	return kindCase{"9 an article's own sections in a list named menu", pages}
+}
+
+// bigNav: every page carries 1,200 navigation lines.
+func bigNav() kindCase {
+	var side []string
+	for j := range 1200 {
+		side = append(side, fmt.Sprintf("Entry %d of the index", j))
+	}
+	var pages []testPage
+	for k := range 5 {
+		title := fmt.Sprintf("Page %d", k)
+		body := []string{words(uint64(10000+k), 30)}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://big.example/p%d.html", k),
+			html: page(title, `<div class="index">`+ps(side...)+`</div><div class="text"><h1>`+title+`</h1>`+ps(body...)+`</div>`),
+			want: append([]string{title}, body...),
+		})
+	}
+	return kindCase{"10 1,200 navigation lines on every page", pages}
+}
+
+// ownContents: a sidebar lists a manual's chapters; its index page lists
+// the same chapters at the end of its article. Only the ids of the two
+// containers tell them apart.
+func ownContents() kindCase {
+	var chapters []string
+	for j := range 6 {
+		chapters = append(chapters, fmt.Sprintf("Chapter %d: %s", j, words(uint64(11000+j), 3)))
+	}
+	list := "<ul><li>" + strings.Join(chapters, "</li><li>") + "</li></ul>"
+	var pages []testPage
+	for k := range 7 {
+		title := fmt.Sprintf("Chapter %d", k)
+		body := []string{words(uint64(11100+k), 30)}
+		want := append([]string{title}, body...)
+		article := `<h1>` + title + `</h1>` + ps(body...)
+		if k == 6 {
+			title, want = "Contents", append([]string{"Contents", body[0]}, chapters...)
+			article = `<h1>Contents</h1>` + ps(body...) + list
+		}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://book.example/c%d.html", k),
+			html: page(title, `<div id="sidebar">`+list+`</div><div id="content">`+article+`</div>`),
+			want: want,
+		})
+	}
+	// Only the index page is checked: the others are ordinary chapters.
+	for i := range pages[:6] {
+		pages[i].want = nil
+	}
+	return kindCase{"11 an article's own contents identical to the sidebar", pages}
+}
+
+// asideHeading: a navigation aside whose first line is the manual's name
+// in an h1, before the page's own h1; an aside is beside the content by
+// its tag, whatever heading it holds.
+func asideHeading() kindCase {
+	var pages []testPage
+	for k := range 6 {
+		var nav []string
+		for j := range 5 {
+			nav = append(nav, fmt.Sprintf(`<li>Section %d.%d of the guide</li>`, k, j))
+		}
+		title := fmt.Sprintf("Chapter %d", k)
+		body := []string{words(uint64(13000+k), 25)}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://guide.example/c%d.html", k),
+			html: page(title, `<aside><h1>Reference Manual</h1><ul>`+strings.Join(nav, "")+`</ul></aside><div id="content"><h1>`+title+`</h1>`+ps(body...)+`</div>`),
+			want: append([]string{title}, body...),
+		})
+	}
+	return kindCase{"an aside that holds the page's first h1", pages}
+}
+
+func TestSiteKinds(t *testing.T) {
+	for _, kc := range []kindCase{
+		deepManuals(), currentEntry(), siblingSidebar(), tocSidebar(), hugeNav(), codeHeaders(),
+		headingLinks(), menuSections(), bigNav(), ownContents(), asideHeading(),
+	} {
+		t.Run(kc.name, func(t *testing.T) {
+			var s Site
+			for _, p := range kc.pages {
+				if err := s.Add(p.url, p.html); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, p := range kc.pages {
+				if p.want == nil {
+					continue
+				}
+				got, err := s.Extract(p.url, p.html)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(p.want, got.Paragraphs); diff != "" {
+					t.Errorf("Site.Extract(%s) mismatch (-want +got):\n%s", p.url, diff)
+				}
+			}
+		})
+	}
+}
+
+// wikiSite is a small wiki: for each of 20 page ids, a short article and
+// an action page ("recent changes") that the wiki has for every id, which
+// carries the id as its heading and the page's "last modified" line.
+func wikiSite() (articles, actions []testPage) {
+	users := []string{"alice", "bob"}
+	for k := range 20 {
+		id := fmt.Sprintf("topic%02d", k)
+		footer := fmt.Sprintf(`<div class="docinfo">%s.txt · Last modified: 2024/0%d/%02d 1%d:0%d by %s</div>`, id, 1+k%9, 1+k, k%10, k%7, users[k%2])
+		frame := func(main string) []byte {
+			return page(id+" [Wiki]", `<div id="header"><p>Example Wiki</p><p>Trace: start</p></div><div id="main">`+main+footer+`</div><div id="footer"><p>Powered by a wiki engine</p></div>`)
+		}
+		body := words(uint64(12000+k), 10)
+		articles = append(articles, testPage{
+			url:  "https://wiki.example/doku.php?id=" + id,
+			html: frame(`<h1>` + id + `</h1>` + ps(body)),
+			want: []string{id, body},
+		})
+		actions = append(actions, testPage{
+			url:  "https://wiki.example/doku.php?id=" + id + "&do=recent",
+			html: frame(`<h2>` + id + `</h2><h1>Recent Changes</h1>` + ps("The following pages were changed recently:", "start – created", "wiki:syntax – typo fixed")),
+		})
+	}
+	return articles, actions
+}
+
+// TestSiteChrome checks that per-page chrome inside the main element (the
+// page id as a heading, a "last modified <date> by <user>" line) does not
+// keep apart the action pages a wiki has for every page id, and that the
+// short articles of the same wiki stay apart.
+func TestSiteChrome(t *testing.T) {
+	articles, actions := wikiSite()
+	var s Site
+	for _, p := range append(slices.Clone(articles), actions...) {
+		if err := s.Add(p.url, p.html); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var first []string
+	for i, p := range actions {
+		got, err := s.Extract(p.url, p.html)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = got.Paragraphs
+			if want := []string{"Recent Changes", "The following pages were changed recently:", "start – created", "wiki:syntax – typo fixed"}; !cmp.Equal(want, first) {
+				t.Errorf("Site.Extract(%s) = %q, want %q", p.url, first, want)
+			}
+			continue
+		}
+		if diff := cmp.Diff(first, got.Paragraphs); diff != "" {
+			t.Errorf("action pages %s and %s differ (-first +this):\n%s", actions[0].url, p.url, diff)
+		}
+	}
+	seen := map[string]string{}
+	for _, p := range articles {
+		got, err := s.Extract(p.url, p.html)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(got.Paragraphs, p.want[1]) {
+			t.Errorf("Site.Extract(%s) = %q, lost the article %q", p.url, got.Paragraphs, p.want[1])
+		}
+		k := got.String()
+		if o, ok := seen[k]; ok {
+			t.Errorf("articles %s and %s have the same text %q", o, p.url, k)
+		}
+		seen[k] = p.url
+	}
+}
