@@ -371,7 +371,7 @@ func (c *Crawl) writeTemplates(w io.Writer) (int64, error) {
 	}
 	for _, t := range ts {
 		t.mu.Lock()
-		m, err := siteWriteTo(&t.site, w)
+		m, err := t.site.WriteTo(w)
 		t.mu.Unlock()
 		n += m
 		if err != nil {
@@ -400,7 +400,7 @@ func (c *Crawl) readTemplates(r *countReader) error {
 	}
 	for _, h := range hosts {
 		t := c.template(h)
-		if _, err := siteReadFrom(&t.site, r); err != nil {
+		if _, err := t.site.ReadFrom(r); err != nil {
 			return fmt.Errorf("%s: template of host %q: %w", crawlPrefix, h, err)
 		}
 	}

@@ -423,7 +423,7 @@ func TestResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{NoTemplates: true}
+	o := Options{}
 	whole, _, _ := simsiteCrawl(t, s, o, 100000)
 	total := len(whole.fetches)
 	for _, cut := range []int{total / 3, total * 2 / 3} {
@@ -534,7 +534,7 @@ func TestReadFromDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{NoTemplates: true}
+	o := Options{}
 	tc, _, _ := simsiteCrawl(t, s, o, 150)
 	var b bytes.Buffer
 	if _, err := tc.c.WriteTo(&b); err != nil {
