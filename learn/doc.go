@@ -111,13 +111,17 @@
 // the set is what a crawler loads ([rules.Load] reads the file that [rules.Set.WriteTo] writes,
 // patterns and all). A rule's scope is the exact host its context names, else the registrable
 // domain of its site's hosts when they share one that no other site has, else one rule per
-// host; its Stats carry the training coverage and precision. The learner's edit form is written
+// host; its Stats carry the training coverage and precision. A host served on a port that is
+// not its scheme's default is a site of its own (127.0.0.1:8080 is not 127.0.0.1:9090): a
+// scope names a host name, and the rule's context names the port (port = "8080"); a site
+// without a port whose host name another site serves on a port gets the condition that the URL
+// has none. The learner's edit form is written
 // with rules' actions: a whole-path case conversion is a Convert of the whole path, the edit
 // window's first values overwrite its segments (Assign, or Copy with a conversion), its other
 // segments are deleted, and values beyond the window's length are inserted after it (Insert);
 // the window must lie within the URL, which the context states with an Any condition on its far
 // segment. Rules that rules.Rule cannot express (a bare query parameter written, a parameter set
-// to several values, a host with a port) are left out and counted in Stats.Unexpressed. The set
+// to several values, a host with user information) are left out and counted in Stats.Unexpressed. The set
 // works on urlnorm's Crawler keys (rules.Options.Key), so its Normalize takes raw URLs and
 // returns a dedup key, and the key flags travel in the file. One difference from the edit form
 // remains: the edit sets or deletes every occurrence of a query parameter name, a rules action

@@ -87,7 +87,7 @@ type Stats struct {
 	Selected              int // rules kept by MinCoverage and MinPrecision
 	// Unexpressed counts the selected rules that package rules cannot express and that are
 	// left out of the set: a bare query parameter written, a parameter set to several values,
-	// or a host with a port or user information.
+	// or a host with user information.
 	Unexpressed int
 	// Cycles counts the rules left out because, with the others, they rewrote a training URL
 	// round a cycle (www -> m -> www): of each cycle, the rule of least coverage goes, so that

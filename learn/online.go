@@ -10,8 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"golang.org/x/net/publicsuffix"
-
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -47,11 +45,14 @@ type OnlineOptions struct {
 	// (default 100; negative: none).
 	VerifyEvery int
 	// Site names the site of a host: the unit that evidence is kept, rules are learned and
-	// sets are published for. Nil means the host's registrable domain (public suffix + 1,
-	// "www.example.co.uk" -> "example.co.uk"), or the host itself when it has none (an IP
-	// address, a bare public suffix): a site's duplicates span www and bare host, http and
-	// https, and mobile sub-domains of one domain. Mirror and short-link domains are other
-	// sites. It must be safe for concurrent use and give the same site for a host every time.
+	// sets are published for. The host is given with its port when the URL has one that is
+	// not its scheme's default ("127.0.0.1:8080"): another port is another server. Nil means
+	// the host's registrable domain (public suffix + 1, "www.example.co.uk" ->
+	// "example.co.uk"), with the port if any ("example.co.uk:8080"), or the host itself when it
+	// has none (an IP address, a bare public suffix: "127.0.0.1:8080"): a site's duplicates
+	// span www and bare host, http and https, and mobile sub-domains of one domain. Mirror and
+	// short-link domains are other sites. It must be safe for concurrent use and give the same
+	// site for a host every time.
 	Site func(host string) string
 }
 
@@ -82,13 +83,6 @@ func (o OnlineOptions) withDefaults() OnlineOptions {
 		o.Site = registrableDomain
 	}
 	return o
-}
-
-func registrableDomain(h string) string {
-	if d, err := publicsuffix.EffectiveTLDPlusOne(h); err == nil {
-		return d
-	}
-	return h
 }
 
 // Online learns URL rewrite rules while a crawl runs, from the crawl's own pages: the loop of
@@ -201,7 +195,9 @@ func contentKey(r rules.Rule) string {
 	return r.String()
 }
 
-// hostOf returns the host of a URL in Prepare's form: scheme://host[:port]/...
+// hostOf returns the host of a URL in Prepare's form, scheme://[userinfo@]host[:port]/..., with
+// its port: "127.0.0.1:8080" (Prepare leaves out a default port). Another port of a host name
+// is another server, and so another site.
 func hostOf(p string) string {
 	i := strings.Index(p, "://")
 	if i < 0 {
@@ -211,10 +207,8 @@ func hostOf(p string) string {
 	if j := strings.IndexAny(h, "/?#"); j >= 0 {
 		h = h[:j]
 	}
-	if j := strings.LastIndexByte(h, ':'); j >= 0 && !strings.HasSuffix(h, "]") {
-		h = h[:j]
-	}
-	return h
+	name, port, _ := splitAuthority(h)
+	return joinHostPort(name, port)
 }
 
 // site returns the state of the site of host, creating it if create is set; nil otherwise.

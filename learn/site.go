@@ -50,20 +50,22 @@ type pairwiseRules struct {
 	caseHosts map[string]casefold.Evidence   // hosts whose paths are case-insensitive
 }
 
-// learnPatterns learns the deep-token patterns of every host of members (package deeptoken,
-// WSDM'10 §3.1.2) and returns those that split some tokens. A host with a port or user
-// information is left out: package rules keys patterns by host name.
+// learnPatterns learns the deep-token patterns of every host name of members (package
+// deeptoken, WSDM'10 §3.1.2) and returns those that split some tokens, by host name: package
+// rules keys patterns by host name, whatever the port. A host with user information is left
+// out.
 func learnPatterns(members []*member) map[string]*deeptoken.Patterns {
 	byHost := map[string][]string{}
 	var hosts []string
 	for _, m := range members {
-		if strings.ContainsAny(m.p.host, ":@") {
+		h, _, user := splitAuthority(m.p.host)
+		if user {
 			continue
 		}
-		if _, ok := byHost[m.p.host]; !ok {
-			hosts = append(hosts, m.p.host)
+		if _, ok := byHost[h]; !ok {
+			hosts = append(hosts, h)
 		}
-		byHost[m.p.host] = append(byHost[m.p.host], m.prep)
+		byHost[h] = append(byHost[h], m.prep)
 	}
 	out := map[string]*deeptoken.Patterns{}
 	for _, h := range hosts {
@@ -153,7 +155,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 	if !opt.NoDeepTokens {
 		patterns = learnPatterns(all)
 		for _, m := range all {
-			if pt := patterns[m.p.host]; pt != nil {
+			if pt := patterns[m.p.hostName()]; pt != nil {
 				m.p.splitDeep(pt, m.prep)
 			}
 		}

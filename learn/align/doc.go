@@ -96,7 +96,9 @@
 // # Choices where the papers are vague, and limits
 //
 //   - Rules are scoped to the exact host of the URLs they were learned from, and sites are the
-//     unit of work (Cluster.Site), as in package learn.
+//     unit of work (Cluster.Site), as in package learn. A host that a site serves on one port
+//     other than its scheme's default gets the port as a condition of every rule (port =
+//     "8080"): another port of the host is another server.
 //   - Values that differ only in the case of their first letter (wiki titles) need a
 //     first-letter conversion that package rules lacks: such URLs yield no rule and are
 //     counted in Stats.Overwriting.

@@ -143,7 +143,8 @@ type item struct {
 	toks    []urlnorm.Token
 	cluster int32 // index of its cluster within the site
 	nseg    int
-	host    string
+	host    string // the host name
+	port    string // the port, "" for the scheme's default
 }
 
 func prepare(raw string) (item, bool) {
@@ -160,6 +161,8 @@ func prepare(raw string) (item, bool) {
 		switch t.Part {
 		case urlnorm.PartHost:
 			it.host = t.Value
+		case urlnorm.PartPort:
+			it.port = t.Value
 		case urlnorm.PartPath:
 			it.nseg++
 		}
@@ -226,7 +229,7 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 				st.BadURLs++
 				continue
 			}
-			if _, lower := caseHosts[it.host]; lower {
+			if _, lower := caseHosts[hostPort{it.host, it.port}]; lower {
 				// Learned as the host's case rule rewrites it.
 				if lo, ok := prepare(casefold.LowerPath(it.prep)); ok {
 					it = lo
@@ -254,24 +257,60 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 	fr := newFreqs(gen, genIdx)
 	cands := guard(candidates(gen, genIdx, genIDs, fr, opt, &st), families(gen, val))
 	kept := validate(cands, val, opt, &st)
-	for _, h := range slices.Sorted(maps.Keys(caseHosts)) {
+	for _, h := range slices.SortedFunc(maps.Keys(caseHosts), func(a, b hostPort) int {
+		return strings.Compare(a.host+":"+a.port, b.host+":"+b.port)
+	}) {
 		ev := caseHosts[h]
 		prec := 1.0
 		if ev.Changed > 0 {
 			prec = 1 - float64(ev.False)/float64(ev.Changed)
 		}
-		kept = append(kept, rules.Rule{Scope: rules.Scope{Host: h},
+		kept = append(kept, rules.Rule{Scope: rules.Scope{Host: h.host},
 			Transform: rules.Transformation{{Key: urlnorm.Key{Part: urlnorm.PartPath}, Op: rules.Convert, Conv: rules.Lower}},
 			Stats:     rules.Stats{Coverage: ev.Changed, Precision: prec, Support: ev.Pairs}})
+		if h.port != "" {
+			kept[len(kept)-1].Context = rules.Context{{Key: urlnorm.Key{Part: urlnorm.PartPort}, Op: rules.Equal, Value: h.port}}
+		}
 	}
+	onPort(kept, gen, val)
 	st.Selected = len(kept)
 	return kept, st
 }
 
-// caseInsensitive returns the hosts of a site whose paths are case-insensitive by the
-// evidence of all its clusters (package internal/casefold): a host gets one rule that
+// onPort adds to each rule whose host the site serves on one port that is not the scheme's
+// default the condition port = that port, unless its context names the port: a rule's scope is
+// a host name, and another port of the host is another server.
+func onPort(rs []rules.Rule, gen, val []item) {
+	ports := map[string]map[string]bool{}
+	for _, items := range [][]item{gen, val} {
+		for i := range items {
+			it := &items[i]
+			if ports[it.host] == nil {
+				ports[it.host] = map[string]bool{}
+			}
+			ports[it.host][it.port] = true
+		}
+	}
+	pk := urlnorm.Key{Part: urlnorm.PartPort}
+	for i := range rs {
+		r := &rs[i]
+		ps := ports[r.Scope.Host]
+		if len(ps) != 1 || ps[""] || slices.ContainsFunc(r.Context, func(c rules.Condition) bool { return c.Key == pk }) {
+			continue
+		}
+		for p := range ps {
+			r.Context = append(slices.Clip(r.Context), rules.Condition{Key: pk, Op: rules.Equal, Value: p})
+		}
+	}
+}
+
+// A hostPort is a host name and its port ("" for the scheme's default).
+type hostPort struct{ host, port string }
+
+// caseInsensitive returns the hosts (and ports) of a site whose paths are case-insensitive by
+// the evidence of all its clusters (package internal/casefold): a host gets one rule that
 // lowercases its paths, and its URLs are learned from lowercased.
-func caseInsensitive(cls []*learn.Cluster) map[string]casefold.Evidence {
+func caseInsensitive(cls []*learn.Cluster) map[hostPort]casefold.Evidence {
 	var urls []string
 	var cl []int32
 	for ci, c := range cls {
@@ -284,11 +323,16 @@ func caseInsensitive(cls []*learn.Cluster) map[string]casefold.Evidence {
 			}
 		}
 	}
-	out := casefold.Hosts(urls, cl, casefold.Options{})
-	for h := range out {
-		if strings.ContainsAny(h, ":@") { // a port or user information: not a host scope
-			delete(out, h)
+	out := map[hostPort]casefold.Evidence{}
+	for h, ev := range casefold.Hosts(urls, cl, casefold.Options{}) {
+		if strings.IndexByte(h, '@') >= 0 { // user information: not a host scope
+			continue
 		}
+		hp := hostPort{host: h}
+		if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
+			hp = hostPort{h[:i], h[i+1:]}
+		}
+		out[hp] = ev
 	}
 	return out
 }
