@@ -41,6 +41,18 @@
 //     item.php?id=123, but can only be written as a literal of one cluster, while the query
 //     form is reached by references (the id, a deep token of the packed segment) and the
 //     frequent literal item.php.
+//     Second deviation, signatures: a target keeps no query parameter whose value differs
+//     within the cluster where only a literal can write it (of a value in fewer than 3 of the
+//     site's clusters, or of a parameter with at least 3 values in the cluster). Such a
+//     parameter does not name the page: a form token or session id of unknown name on every
+//     link (item.php?id=7&zq=R1, &zq=R2, &zq=R3), a return address (do=recent&id=X for every X).
+//     The target is then the best-ranked URL without it, item.php?id=7, and the URL it was made
+//     from is a source too; the pairs delete the parameter, a transformation that generalizes
+//     where a literal of one cluster does not (Options.NoSignatures turns this off). The key is
+//     then a signature of the cluster, as the alignment learner's are, and not always one of
+//     its URLs: a dedup key, which need not be fetched (a crawler fetches the URLs it meets,
+//     and keys them). Values that a reference or a conversion writes (a deep token, another
+//     letter case) and one of a few frequent values (view=grid, view=list) stay as they are.
 //  3. Source selection: the other URLs are sampled, at most Options.MaxSources per cluster, by
 //     the paper's stratified sampling on importance (equal-size buckets, sampled in proportion
 //     to each bucket's share of the importance); the dupclusters files give every URL of a
@@ -90,6 +102,19 @@
 //     values of P ([Evidence].Identifying). Otherwise P gets one rule per family where pairs
 //     support deleting it and deleting it merges nothing, "if path(-,1)=F query(P)=* then
 //     query(P)=-", and it is not widened beyond the site either.
+//     Splitting: a generalized rule that merges different pages is not selected, and is then
+//     split on the key whose value tells its good uses from its false merges. Generalization
+//     wildcards a key when no value holds a strict majority of a node's pairs; when the
+//     value of one parameter decides that another does not matter (a wiki's do=recent&id=X and
+//     do=login&id=X are one page each for every X, do=show&id=X one page per X), the pairs that
+//     delete id split evenly between recent and login, do is wildcarded, and "if do=* id=*
+//     then delete id" merges the show pages. Of the keys of the rule's pairs (whole tokens,
+//     not deep ones) whose values at least Options.MinSupport pairs share, the one whose
+//     values cut its coverage into the most coverage of selected rules gives one rule per such
+//     value, "if do=recent id=* then delete id", each measured and selected like any rule
+//     (Stats.Splits; Options.NoSplits turns this off). So a symbolic revision (hb=HEAD) is
+//     deleted where a revision hash, current in some clusters and old in others, is not:
+//     nothing in a hash says whether it is the current revision, and no rule can.
 //  7. Case-insensitive hosts: a host of the site whose duplicates differ in the case of the path
 //     (beyond first letters: a wiki's titles are case-insensitive in their first letter only),
 //     counted across the site's hosts, and whose training URLs of different clusters

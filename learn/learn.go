@@ -38,6 +38,14 @@ type Options struct {
 	// NoDeepTokens turns deep tokens off: tokens are not split by learned deep-token patterns
 	// (package deeptoken) before pairwise rules, and the set carries no patterns.
 	NoDeepTokens bool
+	// NoSignatures turns signature targets off: a cluster's target keeps the query parameters
+	// whose value differs within the cluster (see the package doc, target selection), and
+	// only a literal of the cluster can write them.
+	NoSignatures bool
+	// NoSplits turns splitting off: a generalized rule that merges different pages is not
+	// split on the key whose value tells its good uses from its false merges (see the package
+	// doc, selection).
+	NoSplits bool
 }
 
 func (o Options) withDefaults() Options {
@@ -80,9 +88,11 @@ type Stats struct {
 	Sites, Clusters, URLs int
 	BadURLs               int // URLs that did not parse and were left out
 	Pairs                 int // pairwise rules (source, target pairs)
+	Signatures            int // targets made signatures: parameters that differ within the cluster left out
 	Classes               int // distinct transformations among them
 	Leaves                int // generalized contexts, over all sites
 	Overwriting           int // of those, dropped because they overwrite a wildcard (see doc)
+	Splits                int // rules added by splitting a rule that merged different pages on a key (see doc)
 	Rules                 int // generalized rules before selection
 	Selected              int // rules kept by MinCoverage and MinPrecision
 	// Unexpressed counts the selected rules that package rules cannot express and that are
@@ -101,9 +111,11 @@ func (s *Stats) add(o Stats) {
 	s.URLs += o.URLs
 	s.BadURLs += o.BadURLs
 	s.Pairs += o.Pairs
+	s.Signatures += o.Signatures
 	s.Classes += o.Classes
 	s.Leaves += o.Leaves
 	s.Overwriting += o.Overwriting
+	s.Splits += o.Splits
 	s.Rules += o.Rules
 	s.Selected += o.Selected
 	s.Unexpressed += o.Unexpressed
@@ -122,6 +134,9 @@ type lrule struct {
 	Coverage int
 	False    int
 	Sites    int // for a widened rule: the sites it was learned on
+	// class is 1 + the index of the rule's transformation among the site's classes when
+	// generalization made the rule (or split it, see splitRules), 0 otherwise.
+	class int32
 
 	check []cond // Context in the order Normalize checks it
 }

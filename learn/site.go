@@ -180,6 +180,23 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 				rest = append(rest, m)
 			}
 		}
+		// A target that keeps a parameter whose value differs within the cluster and that
+		// only a literal of this cluster could write (a token on every link) becomes its
+		// signature without that parameter; the URL it was made from becomes a source.
+		if !opt.NoSignatures {
+			for i, tg := range targets {
+				if sg := signature(ms, tg, common); sg != nil {
+					targets[i] = sg
+					if !slices.ContainsFunc(rest, func(m *member) bool { return m.prep == tg.prep }) {
+						rest = append([]*member{tg}, rest...)
+					}
+					st.Signatures++
+				}
+			}
+			rest = slices.DeleteFunc(rest, func(m *member) bool {
+				return slices.ContainsFunc(targets, func(t *member) bool { return t.prep == m.prep })
+			})
+		}
 		for _, src := range selectSources(rest, opt.MaxSources) {
 			for _, tg := range targets {
 				tr := derive(&src.p, &tg.p)
@@ -214,6 +231,65 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 	}
 	slices.Sort(hosts)
 	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts}
+}
+
+// signature returns the signature of target tg in its cluster ms: tg without the query
+// parameters whose value differs within the cluster in a way only a literal can write, or nil
+// when tg keeps none. Such a parameter P is not what names the page: some other URL of the
+// cluster (of its first maxCostSources) has P with another value, from which derive writes
+// tg's value only as a literal, and that literal occurs in fewer than minLiteralClusters of
+// the site's clusters (a random token) or the cluster holds at least minLiteralClusters values
+// of P (do=recent&id=X for every page id X). A literal of one cluster does not generalize: a
+// form token or session id of unknown name on every link (item.php?id=7&zq=R1, &zq=R2, &zq=R3)
+// is deleted, not written. A value that a reference or a conversion writes (a deep token,
+// another letter case) is not such a parameter, nor is one of two frequent values
+// (view=grid, view=list), which stays a literal.
+func signature(ms []*member, tg *member, common map[string]int) *member {
+	var drop []string
+	for i, m := range ms {
+		if i >= maxCostSources {
+			break
+		}
+		if m.prep == tg.prep {
+			continue
+		}
+		e := derive(&m.p, &tg.p)
+		for _, q := range e.Query {
+			if q.Delete || q.vop.Kind != opLiteral || q.vop.Bare || q.vop.Lit == "" || slices.Contains(drop, q.Name) ||
+				len(queryValues(m.p.query, q.Name)) == 0 {
+				continue
+			}
+			if common[q.vop.Lit] < minLiteralClusters || manyValues(ms, q.Name, minLiteralClusters) {
+				drop = append(drop, q.Name)
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	sg := *tg
+	sg.p.query = slices.DeleteFunc(slices.Clone(tg.p.query), func(t urlnorm.Token) bool { return slices.Contains(drop, t.Name) })
+	sg.p.deep = slices.DeleteFunc(slices.Clone(tg.p.deep), func(t urlnorm.Token) bool {
+		return t.Part == urlnorm.PartQuery && slices.Contains(drop, t.Name)
+	})
+	sg.prep = finalize(sg.p.String())
+	return &sg
+}
+
+// manyValues reports whether the members have at least n distinct values of query parameter
+// name.
+func manyValues(ms []*member, name string, n int) bool {
+	var vals []string
+	for _, m := range ms {
+		for _, v := range queryValues(m.p.query, name) {
+			if !slices.Contains(vals, v) {
+				if vals = append(vals, v); len(vals) >= n {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // caseInsensitive returns the hosts of a site's members whose paths are case-insensitive by
@@ -266,7 +342,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	}
 	for c, rows := range byClass {
 		for _, ctx := range generalize(rs, order, rows, opt.MinSupport) {
-			r := lrule{Site: name, Context: ctx, edit: classes[c]}
+			r := lrule{Site: name, Context: ctx, edit: classes[c], class: int32(c + 1)}
 			if overwritesWildcard(&r) {
 				st.Overwriting++
 				continue
@@ -315,6 +391,10 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				r.False++
 			}
 		}
+	}
+	if !opt.NoSplits {
+		s.splitRules(pw, byClass, order, all, ident, opt, &st)
+		s.order()
 	}
 	st.Rules = len(s.rules)
 
