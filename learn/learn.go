@@ -46,6 +46,10 @@ type Options struct {
 	// split on the key whose value tells its good uses from its false merges (see the package
 	// doc, selection).
 	NoSplits bool
+	// NoRoles turns parameter roles off: a deletion of a parameter whatever its value is not
+	// limited to the page types where the parameter does not identify pages, and clusters
+	// that look like pages grouped by mistake are learned from (see the package doc).
+	NoRoles bool
 }
 
 func (o Options) withDefaults() Options {
@@ -137,6 +141,12 @@ type lrule struct {
 	// class is 1 + the index of the rule's transformation among the site's classes when
 	// generalization made the rule (or split it, see splitRules), 0 otherwise.
 	class int32
+	// blocked counts the training URLs it covers on whose page type a parameter it deletes,
+	// whatever its value, identifies pages (see roles): a rule with any is not selected.
+	blocked int
+	// thin is set on a rule that deletes several parameters whatever their values and
+	// stands on the pairs of one cluster: it is not selected.
+	thin bool
 
 	check []cond // Context in the order Normalize checks it
 }
@@ -249,7 +259,7 @@ func (r *lrule) selected(minPrecision float64, minCoverage int, estimate bool) b
 	if estimate {
 		p = r.Estimate()
 	}
-	return r.Coverage >= minCoverage && (minPrecision < 0 || p >= minPrecision)
+	return r.blocked == 0 && !r.thin && r.Coverage >= minCoverage && (minPrecision < 0 || p >= minPrecision)
 }
 
 // ErrNotURL is returned by SetNormalizer's Normalize for a string that is not an absolute

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/casefold"
 	"github.com/undust/undust/urlnorm"
 )
@@ -48,6 +49,7 @@ type pairwiseRules struct {
 
 	patterns  map[string]*deeptoken.Patterns // by host
 	caseHosts map[string]casefold.Evidence   // hosts whose paths are case-insensitive
+	roles     *roles                         // parameter roles per page type, nil with Options.NoRoles
 }
 
 // learnPatterns learns the deep-token patterns of every host name of members (package
@@ -110,6 +112,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		})
 		rowFeat = append(rowFeat, fs)
 		rs.class = append(rs.class, class)
+		rs.cluster = append(rs.cluster, m.cluster)
 	}
 
 	byCluster := make([][]*member, len(cls))
@@ -161,9 +164,13 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		}
 	}
 	common := valueClusters(byCluster)
-	for _, ms := range byCluster {
-		if len(ms) < 2 {
-			continue
+	var ro *roles
+	if !opt.NoRoles {
+		ro = learnRoles(byCluster, common)
+	}
+	for ci, ms := range byCluster {
+		if len(ms) < 2 || ro != nil && ro.noisy[int32(ci)] {
+			continue // one page, or pages grouped by mistake: no pair
 		}
 		slices.SortStableFunc(ms, targetRank)
 		expressibleFirst(ms, common)
@@ -230,7 +237,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
-	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts}
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts, roles: ro}
 }
 
 // signature returns the signature of target tg in its cluster ms: tg without the query
@@ -340,12 +347,25 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	for r, c := range rs.class {
 		byClass[c] = append(byClass[c], int32(r))
 	}
+	var attrOf map[urlnorm.Key]int32
 	for c, rows := range byClass {
 		for _, ctx := range generalize(rs, order, rows, opt.MinSupport) {
 			r := lrule{Site: name, Context: ctx, edit: classes[c], class: int32(c + 1)}
 			if overwritesWildcard(&r) {
 				st.Overwriting++
 				continue
+			}
+			if !ablate.NoSupport && deletesSeveral(&r) {
+				// A rule that deletes several parameters whatever their values stands on
+				// the pairs of at least two clusters: one cluster may be pages grouped by
+				// mistake, each of its URLs with its own content key.
+				if attrOf == nil {
+					attrOf = make(map[urlnorm.Key]int32, len(rs.attrs))
+					for a, k := range rs.attrs {
+						attrOf[k] = int32(a)
+					}
+				}
+				r.thin = supportClusters(rs, attrOf, r.Context, rows) < 2
 			}
 			s.rules = append(s.rules, r)
 		}
@@ -375,6 +395,9 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				continue // matched but changed nothing: not applied
 			}
 			r.Coverage++
+			if pw.roles.blocked(r, &m.p) {
+				r.blocked++
+			}
 			bad := false
 			if c, ok := ident[out]; ok && c != m.cluster {
 				bad = true
@@ -462,6 +485,12 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				ev.False++
 				fam.f++
 			}
+			if pw.roles.identifies(&m.p, q.Name) {
+				// It names the pages of this URL's type: not deleted in its family, nor on
+				// the whole site.
+				fam.f++
+				ev.Identifying = true
+			}
 		}
 	}
 	for name, fm := range fams {
@@ -547,9 +576,12 @@ type Evidence struct {
 	Learned         bool
 	// Identifying is set when, among the site's URLs with the same last path segment (a
 	// script, a page family), the parameter has many distinct values and no two URLs of one
-	// cluster differ in it alone: it names pages there (phpBB's f= in viewforum.php), however
+	// cluster differ in it alone, or when it identifies the pages of some page type (its
+	// value never differs within a cluster of the type, and it takes at least 2 values; see
+	// the package doc): it names pages there (phpBB's f= in viewforum.php), however
 	// redundant it is elsewhere on the site. Such a parameter is not widened beyond the
-	// site, and within the site only to the families where pairs support deleting it.
+	// site, and within the site only to the families where pairs support deleting it and
+	// where it identifies no page type.
 	Identifying bool
 }
 
@@ -577,6 +609,30 @@ func lastSegment(p *parsed) string {
 		return ""
 	}
 	return p.path[len(p.path)-1]
+}
+
+// deletesSeveral reports whether r deletes at least two query parameters whatever their values.
+func deletesSeveral(r *lrule) bool {
+	n := 0
+	for _, q := range r.edit.Query {
+		if q.Delete && wildcarded(r, q.Name) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// supportClusters returns the number of distinct clusters of the rows that ctx holds in.
+func supportClusters(rs *rowSet, attrOf map[urlnorm.Key]int32, ctx []cond, rows []int32) int {
+	var seen []int32
+	for _, row := range rows {
+		if c := rs.cluster[row]; !slices.Contains(seen, c) && rowHolds(rs, attrOf, ctx, row) {
+			if seen = append(seen, c); len(seen) >= 2 {
+				break
+			}
+		}
+	}
+	return len(seen)
 }
 
 // isParamDeletion reports whether r only deletes query parameters whose value its context

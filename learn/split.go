@@ -36,14 +36,15 @@ func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, a
 		attrOf[k] = int32(a)
 	}
 	type use struct {
-		m   *member
-		out string
-		bad bool // the output is a training URL of another cluster
+		m       *member
+		out     string
+		bad     bool // the output is a training URL of another cluster
+		blocked bool // a parameter deleted identifies the pages of the URL's type
 	}
 	n := len(s.rules)
 	for i := range n {
 		r := &s.rules[i]
-		if r.class == 0 || r.False == 0 || r.Coverage < opt.MinCoverage || r.selected(opt.MinPrecision, opt.MinCoverage, true) {
+		if r.class == 0 || r.False == 0 && r.blocked == 0 || r.Coverage < opt.MinCoverage || r.selected(opt.MinPrecision, opt.MinCoverage, true) {
 			continue
 		}
 		// The rule's uses on the training URLs, as measured.
@@ -61,7 +62,7 @@ func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, a
 				continue
 			}
 			c, ok := ident[out]
-			uses = append(uses, use{m, out, ok && c != m.cluster})
+			uses = append(uses, use{m, out, ok && c != m.cluster, pw.roles.blocked(r, &m.p)})
 		}
 		// The class's rows that the rule's context holds in.
 		var rows []int32
@@ -71,8 +72,8 @@ func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, a
 			}
 		}
 		type part struct {
-			val      string
-			cov, bad int
+			val               string
+			cov, bad, blocked int
 		}
 		var best []part
 		bestKey, bestScore := int32(-1), 0
@@ -115,8 +116,11 @@ func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, a
 					if bad {
 						p.bad++
 					}
+					if u.blocked {
+						p.blocked++
+					}
 				}
-				sub := lrule{Coverage: p.cov, False: p.bad}
+				sub := lrule{Coverage: p.cov, False: p.bad, blocked: p.blocked}
 				if sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
 					score += p.cov
 				}
@@ -131,7 +135,7 @@ func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, a
 		k := rs.attrs[bestKey]
 		slices.SortFunc(best, func(a, b part) int { return strings.Compare(a.val, b.val) })
 		for _, p := range best {
-			sub := lrule{Coverage: p.cov, False: p.bad}
+			sub := lrule{Coverage: p.cov, False: p.bad, blocked: p.blocked}
 			if !sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
 				continue
 			}
