@@ -6,10 +6,12 @@ package undust_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/undust/undust"
 	"github.com/undust/undust/htmltext"
 	"github.com/undust/undust/lcs"
 	"github.com/undust/undust/learn"
@@ -38,24 +40,28 @@ func TestREADMEAPI(t *testing.T) {
 	raw := "HTTP://www.movies.example:80/title/tt0068646/photogallery?utm_source=x#top"
 	tsv, html := readmeClusters(), []byte(readmePage)
 	var buf bytes.Buffer
-	w, f := &buf, &buf
+	w, f, state := &buf, &buf, io.Discard
 	id, contentID := uint64(1), uint64(42)
 	pageURL, href := "https://www.movies.example/title/tt0068646/", "../tt0068647/?utm_medium=mail"
 
 	// README begin
-	static := urlnorm.New(urlnorm.Crawler)                             // presets Safe ⊂ Crawler ⊂ Aggressive, or any Flags
-	canon, err := static.Canonical(raw)                                // safe to fetch: semantics-preserving only
-	key, err := static.Key(raw)                                        // the dedup key: query sorted, session ids gone, ...
-	key, err = static.ResolveKey(pageURL, href)                        // an href's key, resolved the WHATWG way
-	clusters, _, err := learn.ReadClusters(tsv, learn.ReaderOptions{}) // lines cluster<TAB>url; sites from the hosts
-	set, stats, err := learn.Learn(clusters, learn.Options{})          // offline: dup clusters -> *rules.Set
-	key, err = set.Normalize(raw)                                      // raw URL -> learned key (the set keys it first)
-	_, err = set.WriteTo(w)                                            // the versioned, diffable rules file ...
-	set, err = rules.Load(f, nil)                                      // ... and back
-	online := learn.NewOnline(learn.OnlineOptions{})                   // or online; go online.Run(ctx) relearns
-	online.Observe(learn.URL{Raw: raw}, contentID)                     // this URL's page has this content id
-	key, err = online.Normalize(raw)                                   // lock-free
-	toks, err := urlnorm.Tokenize(nil, key)                            // keyed tokens k(x,y) for rules and learners
+	crawl, err := undust.New(undust.Options{})                              // one crawl's dedup state; safe for concurrent use
+	d := crawl.Before(raw)                                                  // before a fetch: d.Action is Fetch, Verify or Skip (as a duplicate of d.Of)
+	page := crawl.After(undust.Response{URL: raw, Status: 200, Body: html}) // after it: page.ID, page.Duplicate (then don't follow), page.Of
+	_, err = crawl.WriteTo(state)                                           // save; ReadFrom into a new Crawl resumes the crawl
+	static := urlnorm.New(urlnorm.Crawler)                                  // presets Safe ⊂ Crawler ⊂ Aggressive, or any Flags
+	canon, err := static.Canonical(raw)                                     // safe to fetch: semantics-preserving only
+	key, err := static.Key(raw)                                             // the dedup key: query sorted, session ids gone, ...
+	key, err = static.ResolveKey(pageURL, href)                             // an href's key, resolved the WHATWG way
+	clusters, _, err := learn.ReadClusters(tsv, learn.ReaderOptions{})      // lines cluster<TAB>url; sites from the hosts
+	set, stats, err := learn.Learn(clusters, learn.Options{})               // offline: dup clusters -> *rules.Set
+	key, err = set.Normalize(raw)                                           // raw URL -> learned key (the set keys it first)
+	_, err = set.WriteTo(w)                                                 // the versioned, diffable rules file ...
+	set, err = rules.Load(f, nil)                                           // ... and back
+	online := learn.NewOnline(learn.OnlineOptions{})                        // or online; go online.Run(ctx) relearns
+	online.Observe(learn.URL{Raw: raw}, contentID)                          // this URL's page has this content id
+	key, err = online.Normalize(raw)                                        // lock-free
+	toks, err := urlnorm.Tokenize(nil, key)                                 // keyed tokens k(x,y) for rules and learners
 
 	text, err := htmltext.Extract(html, htmltext.Options{MainContent: true}) // paragraphs of the main content
 	hashes := shingle.AppendHashes(nil, text.String(), shingle.Options{})    // word 5-shingle hashes
@@ -76,6 +82,8 @@ func TestREADMEAPI(t *testing.T) {
 		name      string
 		got, want any
 	}{
+		{"first URL is fetched", d.Action, undust.Fetch},
+		{"first page is kept", page.ID == 1 && !page.Duplicate, true},
 		{"canon", canon, "http://www.movies.example/title/tt0068646/photogallery?utm_source=x"},
 		{"href key", mustResolveKey(t, static, pageURL, href), "https://www.movies.example/title/tt0068647/"},
 		{"learned rules", stats.Selected > 0, true},

@@ -56,6 +56,13 @@ type OnlineOptions struct {
 	// short-link domains are other sites. It must be safe for concurrent use and give the same
 	// site for a host every time.
 	Site func(host string) string
+	// Published, if set, is called after a new rule set of a site is published (a relearn, a
+	// retraction, a change of the widened rules), with the site's name, and with "" after the
+	// widened rules change (they apply to the sites without rules of their own). A crawler
+	// that remembers the keys of the URLs it fetched makes them again for that site. It is
+	// called from the goroutine that publishes, with locks of the learner held: it must return
+	// quickly and must not call the learner.
+	Published func(site string)
 }
 
 func (o OnlineOptions) withDefaults() OnlineOptions {
@@ -153,26 +160,45 @@ func NewOnline(opt OnlineOptions) *Online {
 
 // onlineSite is one site's evidence and current rules.
 type onlineSite struct {
-	name string
-	cur  atomic.Pointer[siteVersion] // nil until the first relearn
+	name      string
+	published func(string)                // OnlineOptions.Published
+	cur       atomic.Pointer[siteVersion] // nil until the first relearn
 
 	learning sync.Mutex // held by the relearn of the site, so that relearns of a site do not overlap
 
-	mu        sync.Mutex // guards the fields below; never taken by Normalize or Key
-	clusters  map[uint64]*Cluster
-	order     []uint64          // fingerprints in first-seen order
-	byURL     map[string]uint64 // the fingerprint of each kept URL
-	inferred  map[string]bool   // kept URLs that Skipped recorded
-	n         int               // URLs kept
-	next      int               // relearn due when n reaches next
-	learned   int               // n at the last relearn
-	queued    bool
-	result    *SiteResult                // of the last relearn
-	base      *rules.Set                 // the site's own rules, of the last relearn
-	words     map[string]bool            // template words of the last relearn
-	outCtx    map[string]map[string]bool // rule content -> contexts it is retracted in
-	retracted map[string]bool            // content of retracted rules
-	counters  map[string]*ruleCounter    // use counters by rule content, kept across relearns
+	mu       sync.Mutex // guards the fields below; never taken by Normalize or Key
+	clusters map[uint64]*Cluster
+	order    []uint64           // fingerprints in first-seen order
+	byURL    map[string]urlMark // the fingerprint and sequence number of each kept URL
+	inferred map[string]bool    // kept URLs that Skipped recorded
+	n        int                // URLs kept
+	next     int                // relearn due when n reaches next
+	learned  int                // n at the last relearn
+	seq      uint64             // the sequence number of the next URL kept
+	// The evidence of the last relearn (its snapshot) is the kept URLs numbered below snapSeq and
+	// the URLs of snapDropped, which dropInferred removed since: so that a saved learner can
+	// learn the snapshot again (see WriteTo).
+	snapSeq     uint64
+	snapDropped []droppedURL
+	queued      bool
+	result      *SiteResult                // of the last relearn
+	base        *rules.Set                 // the site's own rules, of the last relearn
+	words       map[string]bool            // template words of the last relearn
+	outCtx      map[string]map[string]bool // rule content -> contexts it is retracted in
+	retracted   map[string]bool            // content of retracted rules
+	counters    map[string]*ruleCounter    // use counters by rule content, kept across relearns
+}
+
+// A urlMark is what a site keeps of a URL of its evidence besides the URL itself.
+type urlMark struct {
+	fp  uint64 // the URL's page
+	seq uint64 // the order in which the URL was kept
+}
+
+// A droppedURL is a URL of a relearn's snapshot that dropInferred removed from the evidence since.
+type droppedURL struct {
+	fp uint64
+	u  URL
 }
 
 // A siteVersion is one published rule set of a site with the use counter of each of its rules.
@@ -219,8 +245,8 @@ func (o *Online) site(host string, create bool) *onlineSite {
 		return nil
 	}
 	name := o.opt.Site(host)
-	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, next: o.opt.MinURLs,
-		clusters: map[uint64]*Cluster{}, byURL: map[string]uint64{}, inferred: map[string]bool{},
+	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs,
+		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
 		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
 	o.hosts.Store(host, s)
 	return s.(*onlineSite)
@@ -407,7 +433,15 @@ func (s *onlineSite) dropInferred() {
 	}
 	for _, fp := range s.order {
 		c := s.clusters[fp]
-		c.URLs = slices.DeleteFunc(c.URLs, func(u URL) bool { return s.inferred[u.Raw] })
+		c.URLs = slices.DeleteFunc(c.URLs, func(u URL) bool {
+			if !s.inferred[u.Raw] {
+				return false
+			}
+			if s.byURL[u.Raw].seq < s.snapSeq {
+				s.snapDropped = append(s.snapDropped, droppedURL{fp: fp, u: u})
+			}
+			return true
+		})
 	}
 	s.order = slices.DeleteFunc(s.order, func(fp uint64) bool {
 		if len(s.clusters[fp].URLs) == 0 {
@@ -463,6 +497,9 @@ func (s *onlineSite) publish(g *globalRules) {
 		v.uses[i] = c
 	}
 	s.cur.Store(v)
+	if s.published != nil {
+		s.published(s.name)
+	}
 }
 
 // globalRules are the rules widened beyond one site (see Options.MinSites) from the sites'
@@ -514,6 +551,9 @@ func (o *Online) updateWiden() {
 		g.ver.uses[i] = &ruleCounter{}
 	}
 	o.global.Store(g)
+	if o.opt.Published != nil {
+		o.opt.Published("")
+	}
 	for _, s := range sites {
 		s.mu.Lock()
 		if s.cur.Load() != nil {
@@ -577,10 +617,11 @@ func (o *Online) Same(a, b string) {
 	for _, p := range []string{pa, pb} {
 		s := o.site(hostOf(p), true)
 		s.mu.Lock()
-		fp, ok := s.byURL[a]
+		m, ok := s.byURL[a]
 		if !ok {
-			fp, ok = s.byURL[b]
+			m, ok = s.byURL[b]
 		}
+		fp := m.fp
 		if !ok {
 			fp = syntheticFingerprint(pa)
 		}
@@ -621,7 +662,8 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 		s.order = append(s.order, fp)
 	}
 	c.URLs = append(c.URLs, u)
-	s.byURL[u.Raw] = fp
+	s.byURL[u.Raw] = urlMark{fp: fp, seq: s.seq}
+	s.seq++
 	if inferred {
 		s.inferred[u.Raw] = true
 	}
@@ -726,6 +768,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	}
 	n := s.n
 	s.learned = n
+	s.snapSeq, s.snapDropped = s.seq, nil
 	s.next = max(int(math.Ceil(float64(n)*o.opt.Growth)), n+1, o.opt.MinURLs)
 	s.queued = false
 	s.mu.Unlock()

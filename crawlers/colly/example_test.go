@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocolly/colly/v2"
 
+	"github.com/undust/undust"
 	"github.com/undust/undust/crawlers/colly"
 	"github.com/undust/undust/simsite"
 )
@@ -34,12 +35,12 @@ func Example() {
 
 	st := u.Stats()
 	fmt.Printf("distinct pages kept: %d of %d\n", len(kept), site.NumPages())
-	fmt.Printf("requests: %d, aborted before fetching: %d\n", st.Requests, st.Aborted)
+	fmt.Printf("requests: %d, aborted before fetching: %d\n", st.URLs, st.Skip+st.Seen)
 	fmt.Printf("pages fetched: %d, near-duplicates dropped: %d\n", st.Pages, st.Duplicates)
 	// Output:
 	// distinct pages kept: 36 of 36
-	// requests: 197, aborted before fetching: 28
-	// pages fetched: 169, near-duplicates dropped: 132
+	// requests: 206, aborted before fetching: 34
+	// pages fetched: 172, near-duplicates dropped: 132
 }
 
 // DuplicateOf tells a crawler's OnResponse callback that undust dropped the page.
@@ -69,8 +70,8 @@ func ExampleDuplicateOf() {
 
 // Attach checks its options.
 func ExampleAttach_error() {
-	_, err := undustcolly.Attach(colly.NewCollector(), undustcolly.Options{NearK: 40})
+	_, err := undustcolly.Attach(colly.NewCollector(), undustcolly.Options{Options: undust.Options{NearK: 40}})
 	fmt.Println(err)
 	// Output:
-	// undustcolly: NearK 40 out of range [1, 31]
+	// undustcolly: undust: NearK 40 out of range [1, 31]
 }

@@ -2,16 +2,17 @@ package undustcolly
 
 import (
 	"fmt"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gocolly/colly/v2"
 
+	"github.com/undust/undust"
 	"github.com/undust/undust/simsite"
 )
 
@@ -21,7 +22,7 @@ type run struct {
 	pages   map[simsite.Page]bool // distinct pages fetched
 	kept    map[simsite.Page]bool // distinct pages the crawler's OnHTML saw (kept and followed)
 	copies  int                   // responses the crawler's OnHTML saw: what it stores and indexes
-	stats   Stats                 // undust's, if attached
+	stats   undust.Stats          // undust's, if attached
 }
 
 func (r run) perPage() float64 { return float64(r.fetches) / float64(max(len(r.pages), 1)) }
@@ -116,7 +117,7 @@ func TestSimsite(t *testing.T) {
 			plain.fetches, len(plain.pages), plain.perPage(), plain.copies, "-", len(plain.kept), "-", "-", "-")
 		fmt.Fprintf(&table, "%-18s %-13s %8d %6d %9.2f %6d %5d %6d %8d %6d %6d\n", "", "colly+undust",
 			with.fetches, len(with.pages), with.perPage(), with.copies, with.lost(plain), len(with.kept),
-			with.stats.Aborted, with.stats.Duplicates, with.stats.Rules)
+			with.stats.Skip+with.stats.Seen, with.stats.Duplicates, with.stats.Learner.Rules)
 		if len(plain.kept) != site.NumPages() {
 			t.Errorf("%s: plain colly found %d of the site's %d pages", name, len(plain.kept), site.NumPages())
 		}
@@ -127,7 +128,7 @@ func TestSimsite(t *testing.T) {
 			t.Errorf("%s: colly+undust spent %.2f fetches per distinct page, plain colly %.2f: want 1.5x fewer",
 				name, with.perPage(), plain.perPage())
 		}
-		if with.stats.Requests != with.stats.Aborted+with.fetches || with.stats.Pages != with.stats.Kept+with.stats.Duplicates {
+		if with.stats.URLs != with.stats.Skip+with.stats.Seen+int64(with.fetches) || with.stats.Pages != with.stats.Kept+with.stats.Duplicates {
 			t.Errorf("%s: stats do not add up: %+v, %d fetches", name, with.stats, with.fetches)
 		}
 	}
@@ -161,14 +162,11 @@ func TestAttachErrors(t *testing.T) {
 		want string // in the error; "" for none
 	}{
 		{"defaults", colly.NewCollector(), Options{}, ""},
-		{"exact only", colly.NewCollector(), Options{NearK: -1}, ""},
-		{"largest k", colly.NewCollector(), Options{NearK: 31}, ""},
-		{"minhash", colly.NewCollector(), Options{MinHash: 0.8}, ""},
+		{"exact only", colly.NewCollector(), Options{Options: undust.Options{NearK: -1}}, ""},
+		{"largest k", colly.NewCollector(), Options{Options: undust.Options{NearK: 31}}, ""},
 		{"nil collector", nil, Options{}, "nil collector"},
-		{"k too large", colly.NewCollector(), Options{NearK: 32}, "NearK 32"},
-		{"minhash above 1", colly.NewCollector(), Options{MinHash: 1.5}, "MinHash 1.5"},
-		{"minhash negative", colly.NewCollector(), Options{MinHash: -0.1}, "MinHash -0.1"},
-		{"minhash NaN", colly.NewCollector(), Options{MinHash: math.NaN()}, "MinHash NaN"},
+		{"k too large", colly.NewCollector(), Options{Options: undust.Options{NearK: 32}}, "NearK 32"},
+		{"negative bound", colly.NewCollector(), Options{Options: undust.Options{MaxURLs: -1}}, "negative MaxURLs"},
 	}
 	for _, tt := range tests {
 		u, err := Attach(tt.c, tt.o)
@@ -183,7 +181,7 @@ func TestAttachErrors(t *testing.T) {
 
 // The content side: a page's print view and a copy under another session id are
 // near-duplicates, marked and emptied before the crawler's callbacks see them; two distinct
-// pages are kept; the same with MinHash on and with exact duplicates only.
+// pages are kept; the same with exact duplicates only.
 func TestDuplicates(t *testing.T) {
 	site, err := simsite.New(50, 1)
 	if err != nil {
@@ -192,7 +190,7 @@ func TestDuplicates(t *testing.T) {
 	srv := httptest.NewServer(site)
 	defer srv.Close()
 	story := "https://www.dustshop.example/story/1000"
-	for _, o := range []Options{{}, {MinHash: 0.8}, {NearK: -1}} {
+	for _, o := range []Options{{}, {Options: undust.Options{NearK: -1}}} {
 		c := colly.NewCollector()
 		c.WithTransport(simsite.Transport(srv.Listener.Addr().String()))
 		u, err := Attach(c, o)
@@ -220,7 +218,7 @@ func TestDuplicates(t *testing.T) {
 		}
 		for _, v := range visits {
 			if got[v.url] != v.dupOf {
-				t.Errorf("NearK %d, MinHash %v: DuplicateOf(%s) = %q, want %q", o.NearK, o.MinHash, v.url, got[v.url], v.dupOf)
+				t.Errorf("NearK %d: DuplicateOf(%s) = %q, want %q", o.NearK, v.url, got[v.url], v.dupOf)
 			}
 		}
 		var want []string
@@ -230,46 +228,76 @@ func TestDuplicates(t *testing.T) {
 			}
 		}
 		if strings.Join(html, " ") != strings.Join(want, " ") {
-			t.Errorf("NearK %d, MinHash %v: OnHTML saw %q, want %q", o.NearK, o.MinHash, html, want)
+			t.Errorf("NearK %d: OnHTML saw %q, want %q", o.NearK, html, want)
 		}
-		if st := u.Stats(); st.Pages != 4 || st.Kept != len(want) || st.Duplicates != 4-len(want) || st.Aborted != 0 {
-			t.Errorf("NearK %d, MinHash %v: stats %+v", o.NearK, o.MinHash, st)
+		if st := u.Stats(); st.Pages != 4 || st.Kept != int64(len(want)) || st.Duplicates != int64(4-len(want)) || st.Skip != 0 {
+			t.Errorf("NearK %d: stats %+v", o.NearK, st)
 		}
 	}
 }
 
-// A request whose key another request holds is aborted before it is fetched; one that failed
-// gives its key up.
+// A request whose key another request holds is aborted before it is fetched; a 404 is an
+// answer and keeps its key; a request that fails gives its key up, and a request aborted as its
+// duplicate while it was under way is sent in its place.
 func TestAbort(t *testing.T) {
 	site, err := simsite.New(50, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var u *Undust
+	var mu sync.Mutex
 	var fetched []string
+	arrived := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
 		fetched = append(fetched, r.URL.RequestURI())
+		mu.Unlock()
+		if r.URL.RequestURI() == "/blog?utm_source=a" {
+			close(arrived)
+			// Under way until the other link to the page has been aborted, then failing.
+			for i := 0; i < 500 && u.Stats().Skip < 3; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
 		site.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	c := colly.NewCollector()
+	c := colly.NewCollector(colly.Async(true))
 	c.WithTransport(simsite.Transport(srv.Listener.Addr().String()))
-	u, err := Attach(c, Options{})
-	if err != nil {
+	if u, err = Attach(c, Options{}); err != nil {
 		t.Fatal(err)
 	}
+	c.OnResponse(func(r *colly.Response) {
+		if r.Request.URL.Path == "/story/1007" {
+			r.Request.Visit("/blog?utm_source=a")
+			select { // b after a is under way
+			case <-arrived:
+			case <-time.After(5 * time.Second):
+			}
+			r.Request.Visit("/blog?utm_source=b")
+		}
+	})
 	for _, v := range []string{
 		"https://www.dustshop.example/story/1000?utm_source=feed", // fetched
 		"https://www.dustshop.example/story/1000?utm_source=mail", // same static key: aborted
-		"https://www.dustshop.example/nothing?a=1",                // 404: gives its key up
-		"https://www.dustshop.example/nothing?a=1&utm_medium=x",   // so this one is fetched
+		"https://www.dustshop.example/nothing?a=1",                // 404: an answer
+		"https://www.dustshop.example/nothing?a=1&utm_medium=x",   // so this one is aborted
+		"https://www.dustshop.example/story/1007",                 // links to one page twice
 	} {
-		c.Visit(v) // a 404 is an error of Visit
+		c.Visit(v)
+		c.Wait()
 	}
-	want := []string{"/story/1000?utm_source=feed", "/nothing?a=1", "/nothing?a=1&utm_medium=x"}
-	if strings.Join(fetched, " ") != strings.Join(want, " ") {
-		t.Errorf("fetched %q, want %q", fetched, want)
+	want := []string{"/story/1000?utm_source=feed", "/nothing?a=1", "/story/1007",
+		"/blog?utm_source=a", "/blog?utm_source=b"}
+	mu.Lock()
+	got := strings.Join(fetched, " ")
+	mu.Unlock()
+	if got != strings.Join(want, " ") {
+		t.Errorf("fetched %q, want %q", got, want)
 	}
-	if st := u.Stats(); st.Requests != 4 || st.Aborted != 1 || st.Failed != 2 {
+	if st := u.Stats(); st.Skip != 3 || st.Failed != 1 || st.Kept != 3 {
 		t.Errorf("stats %+v", st)
 	}
 }

@@ -1,75 +1,61 @@
 package undustkatana_test
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 
-	"github.com/projectdiscovery/katana/pkg/navigation"
+	"github.com/projectdiscovery/gologger"
+	"github.com/projectdiscovery/gologger/levels"
 	"github.com/projectdiscovery/katana/pkg/output"
 	"github.com/projectdiscovery/katana/pkg/types"
 
 	undustkatana "github.com/undust/undust/crawlers/katana"
 )
 
-// The filter as katana's standard engine calls it: UniqueURL before enqueueing a link,
-// UniqueContent with a fetched body, then the result written on the same goroutine.
+// quiet is katana's output in the example: nothing.
+type quiet struct{}
+
+func (quiet) Close() error                 { return nil }
+func (quiet) Write(*output.Result) error   { return nil }
+func (quiet) WriteErr(*output.Error) error { return nil }
+
+// New replaces katana's standard engine: the same crawler options, with undust deciding for
+// each request. Here a small site links one article under a tracking parameter and through a
+// print view.
 func Example() {
-	f, err := undustkatana.New(undustkatana.Options{})
+	gologger.DefaultLogger.SetMaxLevel(levels.LevelSilent)
+	article := "<p>" + strings.Repeat("The lantern was lit at dusk by a keeper who never asked who the light was for. ", 8) + "</p>"
+	pages := map[string]string{
+		"/":                        `<a href="/story/1?utm_source=home">story</a> <a href="/story/1">story</a> <a href="/print/1">print</a>`,
+		"/story/1?utm_source=home": `<nav><a href="/">home</a></nav>` + article,
+		"/story/1":                 `<nav><a href="/">home</a></nav>` + article,
+		"/print/1":                 article,
+	}
+	fetched := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetched++
+		fmt.Fprint(w, "<html><body>"+pages[r.URL.RequestURI()]+"</body></html>")
+	}))
+	defer srv.Close()
+
+	co, err := types.NewCrawlerOptions(&types.Options{MaxDepth: 3, FieldScope: "fqdn", Timeout: 2,
+		Concurrency: 1, Parallelism: 1, RateLimit: 1000, Strategy: "breadth-first", BodyReadSize: 1 << 20})
 	if err != nil {
 		panic(err)
 	}
-	defer f.Close()
-
-	// Before fetching: the static key drops tracking parameters, default ports and fragments.
-	fmt.Println(f.UniqueURL("https://shop.example.com/item?id=1&utm_source=feed"))
-	fmt.Println(f.UniqueURL("https://shop.example.com:443/item?id=1#reviews"))
-
-	// After fetching: a body whose main text was seen is a duplicate, whatever its template.
-	article := `<p>The lantern was lit at dusk, as it had been every evening for forty years,
-		by a keeper who never once asked who the light was for.</p>`
-	for _, body := range []string{
-		`<nav><a href="/">Home</a></nav>` + article,
-		`<nav><a href="/?s=9f3a">Home</a> <a href="/cart">Cart</a></nav>` + article,
-	} {
-		unique := f.UniqueContent([]byte(body))
-		resp := &navigation.Response{} // what katana writes for a duplicate
-		if unique {
-			resp = &navigation.Response{Resp: &http.Response{StatusCode: 200}, StatusCode: 200, Body: body}
-		}
-		f.Result(&output.Result{Request: &navigation.Request{Method: "GET", URL: "https://shop.example.com/item?id=1"}, Response: resp})
-		fmt.Println(unique)
+	co.OutputWriter = quiet{}
+	defer co.Close()
+	crawler, err := undustkatana.New(co, undustkatana.Options{}) // instead of standard.New(co)
+	if err != nil {
+		panic(err)
 	}
-	st := f.Stats()
-	fmt.Printf("%d pages, %d exact duplicates, %d URLs observed\n", st.Pages, st.Exact, st.Observed)
+	if err := crawler.Crawl(srv.URL + "/"); err != nil {
+		panic(err)
+	}
+	st := crawler.Stats()
+	fmt.Printf("fetched %d URLs; %d skipped before fetching; %d pages kept, %d duplicates\n", fetched, st.Skip, st.Kept, st.Duplicates)
 	// Output:
-	// true
-	// false
-	// true
-	// false
-	// 1 pages, 1 exact duplicates, 2 URLs observed
-}
-
-// Attach replaces katana's default filter and rejects options under which katana would not
-// show the filter the crawl's URLs and bodies.
-func ExampleFilter_Attach() {
-	f, err := undustkatana.New(undustkatana.Options{})
-	if err != nil {
-		panic(err)
-	}
-	co, err := types.NewCrawlerOptions(&types.Options{MaxDepth: 3, FieldScope: "rdn", Timeout: 10,
-		Concurrency: 10, Parallelism: 10, RateLimit: 150, Strategy: "breadth-first", FilterSimilar: true})
-	if err != nil {
-		panic(err)
-	}
-	defer co.Close() // closes f
-	err = f.Attach(co)
-	fmt.Println(errors.Is(err, undustkatana.ErrFilterSimilar))
-
-	co.Options.FilterSimilar = false
-	// Then crawl: crawler, err := standard.New(co); ...; crawler.Crawl(seed).
-	fmt.Println(f.Attach(co), co.UniqueFilter == f)
-	// Output:
-	// true
-	// <nil> true
+	// fetched 3 URLs; 1 skipped before fetching; 2 pages kept, 1 duplicates
 }

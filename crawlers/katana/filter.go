@@ -4,411 +4,241 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
-	"slices"
+	"net/url"
 	"strings"
 	"sync"
 
-	"github.com/cespare/xxhash/v2"
+	"github.com/PuerkitoBio/goquery"
+	"github.com/projectdiscovery/katana/pkg/engine/common"
+	"github.com/projectdiscovery/katana/pkg/navigation"
 	"github.com/projectdiscovery/katana/pkg/output"
 	"github.com/projectdiscovery/katana/pkg/types"
+	"github.com/projectdiscovery/katana/pkg/utils"
 	"github.com/projectdiscovery/katana/pkg/utils/filters"
+	"github.com/projectdiscovery/retryablehttp-go"
 
-	"github.com/undust/undust/htmltext"
-	"github.com/undust/undust/learn"
-	"github.com/undust/undust/shingle"
-	"github.com/undust/undust/simhash"
+	"github.com/undust/undust"
 )
 
-// DefaultNearK is the SimHash distance at or below which two bodies are near duplicates when
-// Options.NearK is 0: Manku et al.'s k = 3 for 64-bit fingerprints.
-const DefaultNearK = 3
-
-// Options configure a Filter. The zero value means the defaults given per field; New copies it.
+// Options configure New. The zero value means the defaults of package undust.
 type Options struct {
-	// Online configures the learner (see learn.OnlineOptions; its zero value means the
-	// learner's defaults).
-	Online learn.OnlineOptions
-	// NearK is the most bits in which the SimHash of a body's main text may differ from that
-	// of a page kept before for the body to be a near duplicate of it: 0 means DefaultNearK, a
-	// negative value turns near duplicates off (exact main-text digests only), and at most 31.
-	NearK int
-	// FullText fingerprints the whole visible text of a body instead of its main content.
-	// Main content keeps a site's template (navigation, related links, footer) out of the
-	// fingerprint, so that a print view matches its article and two copies of a page that
-	// link out differently are one page.
-	FullText bool
+	// Options are the options of the undust.Crawl that New makes when Crawl is nil.
+	undust.Options
+	// Crawl, if set, is the dedup state to use: give one loaded from a saved crawl
+	// (undust.Crawl.ReadFrom) to resume it.
+	Crawl *undust.Crawl
 }
 
-// Errors of Attach.
+// Errors of New: options under which katana would not show undust the crawl's URLs and
+// bodies.
 var (
-	ErrHeadless       = errors.New("undustkatana: the headless engine does not check content (Options.Headless)")
-	ErrFilterSimilar  = errors.New("undustkatana: FilterSimilar (-fsu) passes a URL fingerprint, not the URL, to UniqueURL")
-	ErrIgnoreQuery    = errors.New("undustkatana: IgnoreQueryParams (-iqp) passes the URL without query values to UniqueURL")
-	ErrNoUniqueFilter = errors.New("undustkatana: DisableUniqueFilter (-duf) turns content checks off")
+	ErrHeadless       = errors.New("undustkatana: the headless engine is not supported (Options.Headless)")
+	ErrFilterSimilar  = errors.New("undustkatana: FilterSimilar (-fsu) passes a URL fingerprint, not the URL, to the unique filter")
+	ErrIgnoreQuery    = errors.New("undustkatana: IgnoreQueryParams (-iqp) passes the URL without query values to the unique filter")
+	ErrNoUniqueFilter = errors.New("undustkatana: DisableUniqueFilter (-duf) turns de-duplication off")
 )
 
-// A Filter is a katana filters.Filter that keys URLs by learned rules and bodies by main-text
-// fingerprints; see the package documentation. Make one with New and give it to katana with
-// Attach. The zero Filter is not usable. All methods are safe for concurrent use, as katana
-// calls them from its crawl goroutines. A Filter keeps the URL strings it is given and not the
-// bodies.
-type Filter struct {
-	opt    Options
-	online *learn.Online
-	stop   context.CancelFunc
-	done   chan struct{}
-
-	mu      sync.Mutex
-	closed  bool
-	keys    map[string]string       // dedup key -> the first URL UniqueURL let through with it
-	passed  map[string]bool         // URLs UniqueURL let through
-	verify  map[string]verification // URLs let through to verify a rule
-	digests map[uint64]uint64       // main-text (or raw-body) digest -> page id
-	index   *simhash.Index          // SimHash of each page's main text, by page id
-	pages   uint64                  // page ids given
-	status  map[uint64]int          // page id -> status of its first response; absent until written
-	waiting map[uint64][]waitingDup // duplicates of a page whose first response is not written yet
-	pending map[uint64]note         // goroutine id -> the body UniqueContent saw on it
-	pageOf  map[string]uint64       // URL -> the page id of its body, for URLs paired with status 200
-	fetched []string                // the URLs of pageOf, in the order they were paired
-	keyedAt int64                   // the learner's relearns when the keys of fetched were last made
-	stats   Stats
+// A Crawler is a katana crawling engine, as katana's standard engine (pkg/engine/standard) is,
+// with undust deciding for each request: see the package documentation. Make one with New; the
+// zero value is not usable. Crawl may run for several seeds at once, as katana's engines allow.
+type Crawler struct {
+	*common.Shared
+	co    *types.CrawlerOptions
+	crawl *undust.Crawl
+	out   *writer
 }
 
-// A note is what UniqueContent saw on a goroutine, for the result written next on it.
-type note struct {
-	page uint64
-	dup  bool
-	sum  uint64 // xxhash of the raw body
-}
-
-type waitingDup struct{ url string }
-
-// A verification is a URL let through although its key was seen, to check the rules that made
-// the key against the page of the URL that holds it.
-type verification struct {
-	key     learn.Key
-	against string
-}
-
-// Stats counts what a Filter saw. It is a plain value.
-type Stats struct {
-	URLs       int // UniqueURL calls
-	Avoided    int // of them, URLs not let through because their key was seen
-	Verified   int // URLs let through although their key was seen, to verify a rule
-	Mismatches int // of the verifications written back, those whose page differed
-	Bodies     int // UniqueContent calls
-	Exact      int // of them, bodies with the main-text digest of a page seen before
-	Near       int // of them, bodies within NearK bits of a page seen before
-	Pages      int // distinct pages: bodies neither exact nor near duplicates
-	Observed   int // URLs with status 200 given to the learner
-	Unpaired   int // results that no body could be paired with, or a unique body with another
-	Online     learn.OnlineStats
-}
-
-// New returns a Filter with no URLs, pages or rules, and starts the goroutine that relearns
-// sites as their evidence grows; Close stops it. Options out of range are an error.
-func New(opt Options) (*Filter, error) {
-	if opt.NearK > 31 {
-		return nil, fmt.Errorf("undustkatana: NearK %d out of range (at most 31, negative for none)", opt.NearK)
-	}
-	if opt.NearK == 0 {
-		opt.NearK = DefaultNearK
-	}
-	if g := opt.Online.Growth; g < 0 {
-		return nil, fmt.Errorf("undustkatana: Online.Growth %v is negative", g)
-	}
-	f := &Filter{
-		opt:     opt,
-		online:  learn.NewOnline(opt.Online),
-		done:    make(chan struct{}),
-		keys:    map[string]string{},
-		passed:  map[string]bool{},
-		verify:  map[string]verification{},
-		digests: map[uint64]uint64{},
-		status:  map[uint64]int{},
-		waiting: map[uint64][]waitingDup{},
-		pending: map[uint64]note{},
-		pageOf:  map[string]uint64{},
-	}
-	if opt.NearK > 0 {
-		f.index = simhash.NewIndex(opt.NearK, nil)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	f.stop = cancel
-	go func() {
-		defer close(f.done)
-		f.online.Run(ctx)
-	}()
-	return f, nil
-}
-
-// Attach makes f the UniqueFilter of co, closing the filter co had (types.NewCrawlerOptions
-// makes katana's default, which holds a hybrid map), and wraps co.OutputWriter so that f sees
-// each result's URL (see the package documentation). co.Close then closes f. Options that make
-// katana call the filter with something other than the crawl's URLs and bodies are an error:
-// ErrHeadless, ErrFilterSimilar, ErrIgnoreQuery, ErrNoUniqueFilter.
-func (f *Filter) Attach(co *types.CrawlerOptions) error {
+// New makes a Crawler for the crawler options co (from types.NewCrawlerOptions): it replaces
+// co's unique filter (closing katana's default one) and wraps co's output writer, then builds
+// katana's shared engine state on them. Options under which katana would not show undust the
+// crawl's URLs are an error (ErrHeadless, ErrFilterSimilar, ErrIgnoreQuery, ErrNoUniqueFilter), as
+// are undust options out of range. co.Close closes what New installed.
+func New(co *types.CrawlerOptions, o Options) (*Crawler, error) {
 	switch {
 	case co == nil || co.Options == nil:
-		return errors.New("undustkatana: nil crawler options")
+		return nil, errors.New("undustkatana: nil crawler options")
 	case co.OutputWriter == nil:
-		return errors.New("undustkatana: crawler options without an OutputWriter")
+		return nil, errors.New("undustkatana: crawler options without an OutputWriter")
 	case co.Options.Headless:
-		return ErrHeadless
+		return nil, ErrHeadless
 	case co.Options.FilterSimilar:
-		return ErrFilterSimilar
+		return nil, ErrFilterSimilar
 	case co.Options.IgnoreQueryParams:
-		return ErrIgnoreQuery
+		return nil, ErrIgnoreQuery
 	case co.Options.DisableUniqueFilter:
-		return ErrNoUniqueFilter
+		return nil, ErrNoUniqueFilter
 	}
-	if co.UniqueFilter != nil && co.UniqueFilter != filters.Filter(f) {
+	crawl := o.Crawl
+	if crawl == nil {
+		var err error
+		if crawl, err = undust.New(o.Options); err != nil {
+			return nil, fmt.Errorf("undustkatana: %w", err)
+		}
+	}
+	if co.UniqueFilter != nil {
 		co.UniqueFilter.Close()
 	}
-	co.UniqueFilter = f
-	if _, ok := co.OutputWriter.(*writer); !ok {
-		co.OutputWriter = &writer{Writer: co.OutputWriter, f: f}
+	co.UniqueFilter = &filter{crawl: crawl}
+	w := &writer{Writer: co.OutputWriter}
+	co.OutputWriter = w
+	shared, err := common.NewShared(co)
+	if err != nil {
+		return nil, fmt.Errorf("undustkatana: %w", err)
+	}
+	return &Crawler{Shared: shared, co: co, crawl: crawl, out: w}, nil
+}
+
+// Crawl crawls from rootURL until katana's queue is empty or its crawl duration is over, as
+// the standard engine's Crawl does.
+func (c *Crawler) Crawl(rootURL string) error {
+	s, err := c.NewCrawlSessionWithURL(rootURL)
+	if err != nil {
+		return fmt.Errorf("undustkatana: %w", err)
+	}
+	defer s.CancelFunc()
+	if err := c.Do(s, c.request); err != nil {
+		return fmt.Errorf("undustkatana: %w", err)
 	}
 	return nil
 }
 
-// writer passes results on to katana's writer after showing them to the Filter.
-type writer struct {
-	output.Writer
-	f *Filter
-}
+// Close releases nothing of its own; co.Close closes the filter and the writer. It is there so
+// that a Crawler is a katana engine.
+func (c *Crawler) Close() error { return nil }
 
-func (w *writer) Write(r *output.Result) error {
-	w.f.Result(r)
-	return w.Writer.Write(r)
-}
+// Undust returns the dedup state: its statistics, its learner's rules, and WriteTo to save it.
+func (c *Crawler) Undust() *undust.Crawl { return c.crawl }
 
-// UniqueURL reports whether katana should fetch u: whether its dedup key (urlnorm's Crawler
-// key rewritten by the rules learned so far) is new, or the learner asks to verify the rules
-// that made it by fetching u anyway. A string that is not an absolute http(s) URL is keyed by
-// itself, as katana's default filter keys every URL.
-func (f *Filter) UniqueURL(u string) bool {
-	k, err := f.online.Key(u)
-	key := k.Key
-	if errors.Is(err, learn.ErrNotURL) || key == "" {
-		key = "\x00" + u // never equal to a URL's key
+// Stats returns what the crawl has done so far: c.Undust().Stats().
+func (c *Crawler) Stats() undust.Stats { return c.crawl.Stats() }
+
+// request is the Crawler's katana DoRequestFunc: Before, the request, After.
+func (c *Crawler) request(s *common.CrawlSession, req *navigation.Request) (*navigation.Response, error) {
+	resp := &navigation.Response{Depth: req.Depth + 1, RootHostname: s.Hostname}
+	key := req.RequestURL()
+	if d := c.crawl.Before(key); d.Action == undust.Skip {
+		c.out.skip(req)
+		return resp, nil // no Resp: katana follows no link
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.stats.URLs++
-	prev, seen := f.keys[key]
-	if !seen {
-		f.keys[key] = u
-		f.passed[u] = true
-		return true
-	}
-	if prev == u || f.passed[u] {
-		f.stats.Avoided++
-		return false
-	}
-	if !f.online.Verify(k) {
-		f.stats.Avoided++
-		if page, ok := f.pageOf[prev]; ok {
-			// Evidence the rules inferred: without it the learner would see only the URLs
-			// its rules do not merge yet (see learn.Online.Skipped).
-			f.online.Skipped(learn.URL{Raw: u}, k, page)
+	httpResp, body, err := c.fetch(s, req)
+	r := undust.Response{URL: key, Err: err}
+	if httpResp != nil {
+		r.Status, r.Header, r.Body = httpResp.StatusCode, httpResp.Header, body
+		if httpResp.Request != nil && httpResp.Request.URL != nil && key == req.URL {
+			r.FinalURL = httpResp.Request.URL.String()
 		}
-		return false
 	}
-	f.stats.Verified++
-	f.verify[u] = verification{key: k, against: prev}
-	f.passed[u] = true
-	return true
+	p := c.crawl.After(r)
+	for _, u := range p.Retry {
+		s.Queue.Push(&navigation.Request{Method: http.MethodGet, URL: u, Depth: req.Depth,
+			RootHostname: req.RootHostname, Source: req.Source, Tag: req.Tag, Attribute: req.Attribute}, req.Depth)
+	}
+	if p.Duplicate {
+		return &navigation.Response{}, nil // what katana's standard engine returns for a duplicate body
+	}
+	if err != nil {
+		return resp, err
+	}
+	if httpResp.StatusCode == http.StatusSwitchingProtocols {
+		return resp, nil
+	}
+	if c.co.Wappalyzer != nil {
+		for t := range c.co.Wappalyzer.Fingerprint(httpResp.Header, body) {
+			resp.Technologies = append(resp.Technologies, t)
+		}
+	}
+	resp.KnowledgeBase = c.co.ClassifyPage(string(body))
+	httpResp.Body = io.NopCloser(strings.NewReader(string(body)))
+	httpResp.ContentLength = int64(len(body))
+	resp.Body = string(body)
+	resp.Resp = httpResp
+	resp.StatusCode = httpResp.StatusCode
+	resp.Headers = utils.FlattenHeaders(httpResp.Header)
+	resp.ContentLength = httpResp.ContentLength
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(resp.Body))
+	if err != nil {
+		return resp, fmt.Errorf("undustkatana: parsing %s: %w", req.URL, err)
+	}
+	resp.Reader = doc
+	resp.Reader.Url, _ = url.Parse(req.URL)
+	if c.co.Options.FormExtraction {
+		resp.Forms = append(resp.Forms, utils.ParseFormFields(resp.Reader)...)
+	}
+	return resp, nil
 }
 
-// UniqueContent reports whether body is a page not seen before: neither its main text's
-// digest nor (within Options.NearK bits) its SimHash matches a page kept before. A body
-// without text is compared by the digest of its bytes. The page's id is noted for the result
-// that katana writes next on the calling goroutine. It does not keep body.
-func (f *Filter) UniqueContent(body []byte) bool {
-	digest, sim, text := fingerprint(body, f.opt.FullText)
-	sum := xxhash.Sum64(body)
-	g := goid()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.stats.Bodies++
-	n := note{sum: sum}
-	if id, ok := f.digests[digest]; ok {
-		n.page, n.dup = id, true
-		f.stats.Exact++
-	} else if m, ok := f.near(sim, text); ok {
-		n.page, n.dup = m, true
-		f.digests[digest] = m
-		f.stats.Near++
-	} else {
-		f.pages++
-		n.page = f.pages
-		f.digests[digest] = n.page
-		if text && f.index != nil {
-			f.index.Insert(n.page, sim)
-		}
-		f.stats.Pages++
+// fetch sends req with the session's client, with katana's headers and cookies, and reads at
+// most Options.BodyReadSize bytes of the body. A body that cannot be read whole is an error.
+func (c *Crawler) fetch(s *common.CrawlSession, req *navigation.Request) (*http.Response, []byte, error) {
+	ctx := context.WithValue(s.Ctx, navigation.Depth{}, req.Depth)
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
 	}
-	f.pending[g] = n
-	return !n.dup
-}
-
-func (f *Filter) near(sim uint64, text bool) (uint64, bool) {
-	if !text || f.index == nil {
-		return 0, false
+	var reqBody io.Reader
+	if req.Body != "" && method != http.MethodGet {
+		reqBody = strings.NewReader(req.Body)
 	}
-	m, ok := f.index.Near(sim, f.opt.NearK)
-	return m.ID, ok
-}
-
-// fingerprint returns the digest and SimHash of the text of body, and whether it has text. A
-// body without text (an image, an empty page) has a digest of its bytes instead, prefixed so
-// that it does not meet the digest of a text.
-func fingerprint(body []byte, full bool) (digest, sim uint64, text bool) {
-	t, err := htmltext.Extract(body, htmltext.Options{MainContent: !full})
-	s := ""
-	if err == nil {
-		s = t.String()
+	httpReq, err := http.NewRequestWithContext(ctx, method, req.URL, reqBody)
+	if err != nil {
+		return nil, nil, err
 	}
-	var o shingle.Options
-	h := shingle.AppendHashes(nil, s, o)
-	if len(h) == 0 {
-		d := xxhash.New()
-		_, _ = d.WriteString("undustkatana raw body\x00")
-		_, _ = d.Write(body)
-		return d.Sum64(), 0, false
+	rr, err := retryablehttp.FromRequest(httpReq)
+	if err != nil {
+		return nil, nil, err
 	}
-	return shingle.Digest64(s, o), simhash.Sum64(h), true
-}
-
-// Result shows the Filter a result katana writes: it pairs the result's URL with the body
-// UniqueContent saw on the calling goroutine, records the pair for the learner when the page
-// answered 200, and completes a verification the URL was let through for. Attach makes katana's
-// OutputWriter call it; call it yourself only from a writer of your own that katana calls.
-func (f *Filter) Result(r *output.Result) {
-	if r == nil || r.Request == nil {
-		return
-	}
-	g := goid()
-	u := r.Request.URL
-	f.mu.Lock()
-	n, ok := f.pending[g]
-	delete(f.pending, g)
-	if !ok {
-		if r.Response != nil && r.Response.Resp != nil {
-			f.stats.Unpaired++
-		}
-		f.mu.Unlock()
-		return
-	}
-	var obs []string
-	if !n.dup {
-		resp := r.Response
-		if resp == nil || resp.Resp == nil || xxhash.Sum64String(resp.Body) != n.sum {
-			f.stats.Unpaired++
-			f.mu.Unlock()
-			return
-		}
-		f.status[n.page] = resp.Resp.StatusCode
-		if resp.Resp.StatusCode == http.StatusOK {
-			obs = append(obs, u)
-		}
-		for _, w := range f.waiting[n.page] {
-			if resp.Resp.StatusCode == http.StatusOK {
-				obs = append(obs, w.url)
+	rr.Header.Set("User-Agent", utils.WebUserAgent())
+	for _, hs := range []map[string]string{req.Headers, c.Headers} {
+		for k, v := range hs {
+			rr.Header.Set(k, v)
+			if k == "Host" {
+				rr.Host = v
 			}
 		}
-		delete(f.waiting, n.page)
-	} else if st, known := f.status[n.page]; !known {
-		f.waiting[n.page] = append(f.waiting[n.page], waitingDup{url: u})
-	} else if st == http.StatusOK {
-		obs = append(obs, u)
 	}
-	type check struct {
-		v    verification
-		same bool
-	}
-	var checks []check
-	for _, o := range obs {
-		if _, ok := f.pageOf[o]; !ok {
-			f.fetched = append(f.fetched, o)
+	if c.Jar != nil {
+		for _, ck := range c.Jar.Cookies(rr.Request.URL) {
+			rr.AddCookie(ck)
 		}
-		f.pageOf[o] = n.page
-		if v, ok := f.verify[o]; ok {
-			delete(f.verify, o)
-			if want, fetched := f.pageOf[v.against]; fetched {
-				checks = append(checks, check{v, want == n.page})
-				if want != n.page {
-					f.stats.Mismatches++
-				}
-			}
-		}
-		f.stats.Observed++
 	}
-	f.mu.Unlock()
-	for _, c := range checks {
-		f.online.Confirm(c.v.key, c.same)
+	resp, err := s.HttpClient.Do(rr)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, o := range obs {
-		f.online.Observe(learn.URL{Raw: o}, n.page)
-		f.registerKey(o)
+	defer resp.Body.Close()
+	if c.Jar != nil {
+		c.Jar.SetCookies(rr.Request.URL, resp.Cookies())
 	}
-	f.rekey()
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		return resp, nil, nil
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.co.Options.BodyReadSize)))
+	if err != nil {
+		return resp, nil, err
+	}
+	return resp, body, nil
 }
 
-// rekey records, after the learner relearned, the keys of the URLs fetched so far under the
-// new rules: a rule's target is a real URL of its page, and a page fetched through another URL
-// is then known under the target's key too. A site of n URLs is relearned O(log n) times
-// (learn.OnlineOptions.Growth), so rekeying costs O(n log n) keys over a crawl.
-func (f *Filter) rekey() {
-	n := f.online.Stats().Relearns
-	f.mu.Lock()
-	if n == f.keyedAt {
-		f.mu.Unlock()
-		return
-	}
-	f.keyedAt = n
-	urls := slices.Clone(f.fetched)
-	f.mu.Unlock()
-	keys := make([]string, len(urls))
-	for i, u := range urls {
-		if k, err := f.online.Key(u); err == nil {
-			keys[i] = k.Key
-		}
-	}
-	f.mu.Lock()
-	for i, k := range keys {
-		if _, ok := f.keys[k]; !ok && k != "" {
-			f.keys[k] = urls[i]
-		}
-	}
-	f.mu.Unlock()
-}
+// filter is the unique filter a Crawler installs: a link is queued only if Before does not skip
+// it. Katana gives it navigation.Request.RequestURL, the URL of a GET and "URL:body" of a POST;
+// the Crawler asks Before and tells After with the same string.
+type filter struct{ crawl *undust.Crawl }
 
-// registerKey records the key of a fetched URL under the current rules, so that a link to the
-// URL itself, or to a variant the rules rewrite to it, is not fetched again. Katana enqueues its
-// seed without UniqueURL; this is where the seed's key is recorded.
-func (f *Filter) registerKey(u string) {
-	k, err := f.online.Key(u)
-	if err != nil || k.Key == "" {
-		return
-	}
-	f.mu.Lock()
-	if _, ok := f.keys[k.Key]; !ok {
-		f.keys[k.Key] = u
-	}
-	f.passed[u] = true
-	f.mu.Unlock()
-}
+var _ filters.Filter = (*filter)(nil)
+
+func (f *filter) UniqueURL(u string) bool { return f.crawl.Before(u).Action != undust.Skip }
+
+// UniqueContent is not called: the Crawler tells undust of bodies itself, with their URLs.
+func (f *filter) UniqueContent([]byte) bool { return true }
 
 // IsCycle reports whether u looks like a crawler trap: longer than filters.MaxChromeURLLength
 // (katana's limit), or with one path segment filters.MaxSequenceCount times or more
 // (/a/b/a/b/a/b/..., the path that relative links to a page that serves every path make).
 // Katana's default looks instead for any substring of more than filters.MinSequenceLength
 // bytes repeated that often, in time quadratic in the URL's length; this test is linear.
-func (f *Filter) IsCycle(u string) bool {
+func (f *filter) IsCycle(u string) bool {
 	if len(u) > filters.MaxChromeURLLength {
 		return true
 	}
@@ -432,30 +262,23 @@ func (f *Filter) IsCycle(u string) bool {
 	return false
 }
 
-// Close stops the relearning goroutine and waits for it. The Filter's state stays readable
-// (Stats, Learner); UniqueURL and UniqueContent go on working without relearning. Close may be
-// called more than once.
-func (f *Filter) Close() {
-	f.mu.Lock()
-	closed := f.closed
-	f.closed = true
-	f.mu.Unlock()
-	if closed {
-		return
+// Close does nothing: the Crawl belongs to the Crawler's user.
+func (f *filter) Close() {}
+
+// writer passes katana's results on, except those of requests that undust skipped when they
+// came up: katana writes a result for every request it pops from its queue.
+type writer struct {
+	output.Writer
+	skipped sync.Map // *navigation.Request -> struct{}
+}
+
+func (w *writer) skip(r *navigation.Request) { w.skipped.Store(r, struct{}{}) }
+
+func (w *writer) Write(r *output.Result) error {
+	if r != nil && r.Request != nil {
+		if _, ok := w.skipped.LoadAndDelete(r.Request); ok {
+			return nil
+		}
 	}
-	f.stop()
-	<-f.done
+	return w.Writer.Write(r)
 }
-
-// Stats returns the Filter's counters and its learner's.
-func (f *Filter) Stats() Stats {
-	f.mu.Lock()
-	st := f.stats
-	f.mu.Unlock()
-	st.Online = f.online.Stats()
-	return st
-}
-
-// Learner returns the Filter's online learner, to read the rules it learned (Set, SiteSet,
-// Retracted) or to save them for the next crawl.
-func (f *Filter) Learner() *learn.Online { return f.online }

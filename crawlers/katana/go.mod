@@ -3,14 +3,14 @@ module github.com/undust/undust/crawlers/katana
 go 1.26.0
 
 require (
-	github.com/cespare/xxhash/v2 v2.3.0
+	github.com/projectdiscovery/retryablehttp-go v1.3.2
 	github.com/undust/undust v0.0.0
 )
 
 require (
 	github.com/Mzack9999/go-http-digest-auth-client v0.6.1-0.20220414142836-eb8883508809 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/go-rod/rod v0.116.2 // indirect
-	github.com/projectdiscovery/retryablehttp-go v1.3.2 // indirect
 	github.com/projectdiscovery/utils v0.8.0 // indirect
 	github.com/remeh/sizedwaitgroup v1.0.0 // indirect
 	github.com/ysmood/fetchup v0.2.3 // indirect
@@ -24,7 +24,7 @@ require (
 	github.com/BishopFox/jsluice v0.0.0-20240110145140-0ddfab153e06 // indirect
 	github.com/Knetic/govaluate v3.0.0+incompatible // indirect
 	github.com/Mzack9999/gcache v0.0.0-20230410081825-519e28eab057 // indirect
-	github.com/PuerkitoBio/goquery v1.11.0 // indirect
+	github.com/PuerkitoBio/goquery v1.11.0
 	github.com/STARRY-S/zip v0.2.3 // indirect
 	github.com/akrylysov/pogreb v0.10.1 // indirect
 	github.com/andybalholm/brotli v1.2.0 // indirect

@@ -12,9 +12,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/undust/undust/learn"
+	"github.com/undust/undust"
 	"github.com/undust/undust/simsite"
-	"github.com/undust/undust/urlnorm"
 )
 
 // httpClient returns a client that reaches the simulated site at addr for every host and does
@@ -27,110 +26,73 @@ func httpClient(addr string) *http.Client {
 	}
 }
 
-// A contentCheck sees each fetched page and says whether it duplicates one seen before (after
-// fetching). A crawler does not store, index or follow the links of a duplicate.
-type contentCheck interface {
-	duplicate(u string, body []byte) bool
-}
-
 // A fetch is one request of a crawl.
 type fetch struct {
 	url    string
 	status int
 	body   []byte
-	dup    bool // the content check called it a duplicate
+	id     uint64 // the page's id (undust.Page.ID), 0 for no page
+	dup    bool   // undust called the page a duplicate
 }
 
-// A crawl is one breadth-first pass over the site.
+// A crawl is one breadth-first pass over the site, with one undust.Crawl deciding: it asks
+// Before when it finds a link (a link whose key is held is not queued) and again when the link
+// comes up (the rules may have changed since), and tells After of every fetch.
 type crawl struct {
 	name       string
 	client     *http.Client
-	key        urlnorm.Stage // the dedup key: a URL is enqueued only if its key is new; it is fetched as found
-	check      contentCheck  // may be nil
+	dedup      *undust.Crawl
+	followDups bool // follow the links of duplicates too (pass 1: the static key alone)
 	maxFetches int
 	progress   *progress
 
-	// online, if set, learns rules as the crawl goes: the key of a link is its key under the
-	// rules learned so far (key is not used), and ids, the content check, gives its evidence.
-	online    *learn.Online
-	ids       *pageIDs
-	verify    map[string]verification // links enqueued to verify a rule
-	learnTime time.Duration           // spent relearning
-
-	enqueued map[string]bool
-
-	fetches    []fetch
-	avoided    int  // links not enqueued because their key was already seen
-	keyErrors  int  // links whose key could not be made (skipped)
-	verified   int  // fetches made to verify a rule
-	mismatches int  // of them, those that found another page than the rule said
-	finished   bool // the frontier was empty at the end (the budget did not stop the crawl)
-}
-
-// keyOf returns the dedup key of a link.
-func (c *crawl) keyOf(u string) (learn.Key, error) {
-	if c.online != nil {
-		return c.online.Key(u)
-	}
-	k, err := c.key.Normalize(u)
-	return learn.Key{Key: k}, err
+	fetches   []fetch
+	avoided   int // links not fetched because their key was held
+	keyErrors int // links whose key could not be made (fetched)
+	learnTime time.Duration
+	finished  bool // the frontier was empty at the end (the budget did not stop the crawl)
 }
 
 // run crawls from seed, breadth first, until the frontier is empty or maxFetches is reached.
 // It is sequential, so a seed gives the same crawl every time.
 func (c *crawl) run(seed string) error {
-	seen := map[string]string{} // key -> the URL enqueued under it
-	k, err := c.keyOf(seed)
-	if err != nil {
-		return fmt.Errorf("%s: seed: %w", c.name, err)
-	}
-	seen[k.Key] = seed
-	c.enqueued = map[string]bool{seed: true}
-	if c.online != nil {
-		c.ids, c.check, c.verify = newPageIDs(), nil, map[string]verification{}
-		c.check = c.ids
-	}
 	queue := []string{seed}
+	c.dedup.Before(seed)
 	for len(queue) > 0 && len(c.fetches) < c.maxFetches {
 		u := queue[0]
 		queue = queue[1:]
-		if c.online != nil && !c.rekey(u, seen) {
+		if d := c.dedup.Before(u); d.Action == undust.Skip {
+			c.avoided++
 			continue
 		}
-		f, err := c.get(u)
+		f, resp, err := c.get(u)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		if f.status == http.StatusOK && c.check != nil {
-			f.dup = c.check.duplicate(u, f.body)
-		}
-		if c.online != nil {
-			c.learnAsYouGo(u, &f)
-		}
+		t0 := time.Now()
+		p := c.dedup.After(resp)
+		c.learnTime += time.Since(t0)
+		f.id, f.dup = p.ID, p.Duplicate
 		c.fetches = append(c.fetches, f)
 		c.progress.update(len(c.fetches), len(queue))
-		if f.status != http.StatusOK || f.dup {
+		for _, r := range p.Retry {
+			queue = append(queue, r)
+		}
+		if f.status != http.StatusOK || (f.dup && !c.followDups) {
 			continue
 		}
 		for _, l := range links(u, f.body) {
 			if !inSite(l) {
 				continue
 			}
-			k, err := c.keyOf(l)
-			if err != nil {
+			d := c.dedup.Before(l)
+			if d.Err != nil {
 				c.keyErrors++
+			}
+			if d.Action == undust.Skip {
+				c.avoided++
 				continue
 			}
-			if prev, ok := seen[k.Key]; ok {
-				if c.online == nil || prev == l || c.enqueued[l] || !c.online.Verify(k) {
-					c.avoided++
-					continue
-				}
-				c.verify[l] = verification{key: k, against: prev}
-			} else {
-				seen[k.Key] = l
-			}
-			c.enqueued[l] = true
 			queue = append(queue, l)
 		}
 	}
@@ -139,44 +101,19 @@ func (c *crawl) run(seed string) error {
 	return nil
 }
 
-// rekey keys u again under the rules learned since it was enqueued and says whether to fetch
-// it: not when a rule learned since maps it to the key of another URL enqueued before, unless
-// the learner asks to verify that use of the rule.
-func (c *crawl) rekey(u string, seen map[string]string) bool {
-	if _, ok := c.verify[u]; ok {
-		return true
-	}
-	k, err := c.keyOf(u)
-	if err != nil {
-		return true
-	}
-	prev, ok := seen[k.Key]
-	if !ok {
-		seen[k.Key] = u
-		return true
-	}
-	if prev == u {
-		return true
-	}
-	if c.online.Verify(k) {
-		c.verify[u] = verification{key: k, against: prev}
-		return true
-	}
-	c.avoided++
-	return false
-}
-
-func (c *crawl) get(u string) (fetch, error) {
+// get fetches u; an error is the loopback site's failure, which ends the crawl.
+func (c *crawl) get(u string) (fetch, undust.Response, error) {
 	resp, err := c.client.Get(u)
 	if err != nil {
-		return fetch{}, err
+		return fetch{}, undust.Response{}, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return fetch{}, err
+		return fetch{}, undust.Response{}, err
 	}
-	return fetch{url: u, status: resp.StatusCode, body: body}, nil
+	return fetch{url: u, status: resp.StatusCode, body: body},
+		undust.Response{URL: u, Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
 }
 
 // links returns the absolute http(s) URLs of the <a href> links of a page, in document order.

@@ -36,10 +36,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/undust/undust"
 	"github.com/undust/undust/internal/svgplot"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/simsite"
-	"github.com/undust/undust/urlnorm"
 )
 
 type config struct {
@@ -111,6 +111,8 @@ type report struct {
 	p1, p2, p3     *crawl
 	r1, r2, r3     passScore
 	online         learn.OnlineStats // of pass 3
+	verified       int               // verification fetches of pass 3
+	mismatches     int               // of them, those that found another page
 	clusters       int
 	rules          int
 	learnTime      time.Duration
@@ -181,13 +183,20 @@ func loop(c config) (*report, error) {
 	defer srv.Close()
 	client := httpClient(srv.Listener.Addr().String())
 	seed := simsite.StartURL
-	static := staticKey()
 	rep := &report{config: c, pages: s.NumPages()}
+	pass := func(name string, o undust.Options, followDups bool) (*crawl, error) {
+		d, err := undust.New(o)
+		if err != nil {
+			return nil, err
+		}
+		p := &crawl{name: name, client: client, dedup: d, followDups: followDups, maxFetches: c.maxFetches,
+			progress: newProgress(name, c.maxFetches, c.quiet)}
+		return p, p.run(seed)
+	}
 
-	// Pass 1: the static key only; every page fingerprinted, nothing skipped after fetching.
-	rep.p1 = &crawl{name: "pass 1", client: client, key: static, maxFetches: c.maxFetches,
-		progress: newProgress("pass 1", c.maxFetches, c.quiet)}
-	if err := rep.p1.run(seed); err != nil {
+	// Pass 1: the static key alone; it follows every page, and undust's page identity groups
+	// the URLs it fetched into dup clusters.
+	if rep.p1, err = pass("pass 1", undust.Options{NoLearning: true}, true); err != nil {
 		return nil, err
 	}
 	if !c.quiet {
@@ -196,7 +205,6 @@ func loop(c config) (*report, error) {
 	clusters := clusterByContent(rep.p1.fetches)
 	rep.clusters = len(clusters)
 
-	// Learn rules from the clusters of pass 1 and write them.
 	t0 := time.Now()
 	learned, nrules, err := learnRules(clusters)
 	if err != nil {
@@ -208,21 +216,16 @@ func loop(c config) (*report, error) {
 		return nil, err
 	}
 
-	// Pass 2: static key chained with the learned rules before enqueueing, SimHash after fetching.
-	rep.p2 = &crawl{name: "pass 2", client: client, key: urlnorm.Chain(static, learned), check: newNearDup(),
-		maxFetches: c.maxFetches, progress: newProgress("pass 2", c.maxFetches, c.quiet)}
-	if err := rep.p2.run(seed); err != nil {
+	// Pass 2: the rules learned offline from pass 1, and the page identity after fetching.
+	if rep.p2, err = pass("pass 2", undust.Options{Rules: learned}, false); err != nil {
 		return nil, err
 	}
-
-	// Pass 3: one pass that learns as it goes, from an empty start: the online learner's rules
-	// before enqueueing, its content ids after fetching, and its rules verified by fetching.
-	rep.p3 = &crawl{name: "pass 3", client: client, online: learn.NewOnline(learn.OnlineOptions{}),
-		maxFetches: c.maxFetches, progress: newProgress("pass 3", c.maxFetches, c.quiet)}
-	if err := rep.p3.run(seed); err != nil {
+	// Pass 3: a site met for the first time, learning as it goes.
+	if rep.p3, err = pass("pass 3", undust.Options{}, false); err != nil {
 		return nil, err
 	}
-	rep.online = rep.p3.online.Stats()
+	st := rep.p3.dedup.Stats()
+	rep.online, rep.verified, rep.mismatches = st.Learner, int(st.Verify), int(st.Mismatches)
 
 	rep.r1, rep.r2, rep.r3 = score(s, rep.p1), score(s, rep.p2), score(s, rep.p3)
 	rep.svg = filepath.Join(c.out, "discovery.svg")
@@ -305,14 +308,14 @@ func (r *report) print(w io.Writer) {
 	row("fetches of an already-fetched page", r.r1.dupFetch, r.r2.dupFetch, r.r3.dupFetch)
 	row("duplicate links skipped before fetch", r.p1.avoided, r.p2.avoided, r.p3.avoided)
 	row("duplicates caught after fetching", countDup(r.p1), countDup(r.p2), countDup(r.p3))
-	row("verification fetches", "-", "-", r.p3.verified)
+	row("verification fetches", "-", "-", r.verified)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "dup clusters from pass 1:   %d\n", r.clusters)
 	fmt.Fprintf(w, "rules learned:              %d in %v\n", r.rules, r.learnTime.Round(time.Millisecond))
 	fmt.Fprintf(w, "pass 2 against pass 1:      %s fetches per distinct page%s\n", fewer(r.r1, r.r2), finishNote(r.p1, r.p2))
 	fmt.Fprintf(w, "distinct pages lost:        %d (%s; must be 0)\n", r.lost(), lostWhat(2, r.p2.finished))
 	fmt.Fprintf(w, "pass 3, learning as it goes: %d rules at the end (%d relearns, %v), %d verification fetches, %d mismatches, %d rules retracted\n",
-		r.online.Rules, r.online.Relearns, r.p3.learnTime.Round(time.Millisecond), r.p3.verified, r.p3.mismatches, r.online.Retracted)
+		r.online.Rules, r.online.Relearns, r.p3.learnTime.Round(time.Millisecond), r.verified, r.mismatches, r.online.Retracted)
 	fmt.Fprintf(w, "pass 3 against pass 1:      %s fetches per distinct page%s\n", fewer(r.r1, r.r3), finishNote(r.p1, r.p3))
 	fmt.Fprintf(w, "pass 3 pages lost:          %d (%s; must be 0)\n", r.lost3(), lostWhat(3, r.p3.finished))
 	if r.temp {

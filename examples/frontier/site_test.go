@@ -4,6 +4,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/undust/undust"
 	"github.com/undust/undust/simsite"
 )
 
@@ -21,7 +22,11 @@ func TestCrawlBudget(t *testing.T) {
 		urls += len(s.Links(p))
 	}
 	for _, budget := range []int{150, 100000} {
-		c := &crawl{name: "test", client: httpClient(srv.Listener.Addr().String()), key: identity{}, maxFetches: budget}
+		d, err := undust.New(undust.Options{NoLearning: true, NoContent: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &crawl{name: "test", client: httpClient(srv.Listener.Addr().String()), dedup: d, maxFetches: budget}
 		if err := c.run(simsite.StartURL); err != nil {
 			t.Fatal(err)
 		}
@@ -35,7 +40,3 @@ func TestCrawlBudget(t *testing.T) {
 		}
 	}
 }
-
-type identity struct{}
-
-func (identity) Normalize(s string) (string, error) { return s, nil }

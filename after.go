@@ -1,0 +1,193 @@
+package undust
+
+import (
+	"github.com/undust/undust/learn"
+)
+
+// maxRedirectSources bounds the URLs remembered as redirecting to one URL not fetched yet.
+const maxRedirectSources = 16
+
+// After reports what the fetch of a URL that Before let through gave, and returns the page's
+// identity: see the package documentation and Page. It may also be given a URL that Before never
+// saw (a seed the crawler fetched itself): its key is then recorded as if Before had let it
+// through. After reads r and keeps none of its slices.
+func (c *Crawl) After(r Response) Page {
+	c.rekey()
+	final := r.FinalURL
+	if final == "" {
+		final = r.URL
+	}
+	failed := r.Err != nil || r.Status <= 0 || r.Status == 429 || r.Status >= 500
+	var p print
+	hasPrint := false
+	var out Page
+	if !failed && r.Status == 200 {
+		if !c.opt.NoContent {
+			p, hasPrint = c.identify(final, r.Body), true
+		}
+		if !c.opt.NoDeclared {
+			out.Canonical = c.canonicalOf(final, r.Header, r.Body)
+		}
+	}
+	location := ""
+	if !failed && !c.opt.NoDeclared && r.Status >= 300 && r.Status < 400 && r.Header != nil {
+		if l := r.Header.Get("Location"); l != "" {
+			location, _ = c.canon.Resolve(final, l)
+		}
+	}
+	own, _, ownErr := c.key(r.URL)
+	var finalKey, canonKey string
+	if final != r.URL {
+		finalKey, _, _ = c.key(final)
+	}
+	if out.Canonical != "" {
+		canonKey, _, _ = c.key(out.Canonical)
+	}
+
+	c.mu.Lock()
+	c.stats.Responses++
+	ver, isVerify := c.verifying[r.URL]
+	delete(c.verifying, r.URL)
+	i, held := c.pending[r.URL]
+	delete(c.pending, r.URL)
+	if failed {
+		c.stats.Failed++
+		var retry []string
+		if held {
+			c.release(i)
+			retry = c.waiting[i]
+			delete(c.waiting, i)
+		}
+		c.mu.Unlock()
+		return Page{Failed: true, Retry: retry}
+	}
+	if held {
+		delete(c.waiting, i)
+	}
+	if !held && !isVerify && ownErr == nil {
+		// After without Before: record the URL's key if no URL holds it.
+		if _, taken := c.keys[hashKey(own)]; !taken && len(c.holders) < c.opt.MaxURLs {
+			i, held = c.hold(r.URL, hashKey(own)), true
+		}
+	}
+	if held {
+		c.holders[i].state = fetched
+	}
+	var observe []string // URLs that served the page, for the learner
+	if final != r.URL || location != "" {
+		c.stats.Redirects++
+	}
+	finalHolder := noHolder
+	if final != r.URL && finalKey != "" {
+		// The client followed redirects: the final URL was fetched too, and a URL that holds
+		// its key and is not fetched yet need not be.
+		if v, taken := c.keys[hashKey(finalKey)]; !taken && len(c.holders) < c.opt.MaxURLs {
+			finalHolder = c.hold(final, hashKey(finalKey))
+			c.holders[finalHolder].state = fetched
+		} else if j := v &^ declaredBit; taken && v&declaredBit == 0 && c.holders[j].state == pending {
+			finalHolder = j
+			c.holders[j].state = fetched
+			delete(c.pending, c.holders[j].url)
+			delete(c.waiting, j)
+		}
+	}
+	if location != "" && len(c.redirects[location]) < maxRedirectSources {
+		// A redirect the client did not follow: the crawler fetches the location as a link,
+		// and its page is then the page of r.URL too.
+		c.redirects[location] = append(c.redirects[location], r.URL)
+	}
+	if !hasPrint {
+		c.mu.Unlock()
+		return out
+	}
+
+	c.stats.Pages++
+	id, dup := c.pages.lookup(p)
+	if !dup {
+		first := i
+		if !held {
+			first = noHolder
+		}
+		id = c.pages.add(p, first, r.URL, c.opt.MaxPages)
+		if id == 0 {
+			c.stats.Forgotten++
+		}
+	}
+	if held {
+		c.holders[i].page = uint32(id)
+	}
+	if finalHolder != noHolder {
+		c.holders[finalHolder].page = uint32(id)
+	}
+	if isVerify && c.holders[ver.against].page == 0 {
+		// The holder's page is not known (not fetched yet, under way, or no page): the check
+		// proves nothing either way. Its page, if it has one, meets this one by content.
+		isVerify = false
+	}
+	if isVerify {
+		same := uint64(c.holders[ver.against].page) == id
+		c.check(r.URL, ver, same, held)
+		if !same && !held && !dup {
+			// A page of its own: the URL holds its key under the rules as they stand now.
+			if k, _, err := c.key(r.URL); err == nil && len(c.holders) < c.opt.MaxURLs {
+				h := hashKey(k)
+				j := c.hold(r.URL, h)
+				c.holders[j].state, c.holders[j].page = fetched, uint32(id)
+			}
+		}
+	}
+	if dup {
+		c.stats.Duplicates++
+		out.Duplicate = true
+		out.Of = c.pages.url(c, id)
+	} else {
+		c.stats.Kept++
+	}
+	out.ID = id
+	observe = append(observe, r.URL)
+	if final != r.URL {
+		observe = append(observe, final)
+	}
+	for _, src := range []string{r.URL, final} {
+		if srcs, ok := c.redirects[src]; ok {
+			observe = append(observe, srcs...)
+			delete(c.redirects, src)
+		}
+	}
+	if canonKey != "" && held {
+		c.declare(i, out.Canonical, hashKey(canonKey), own)
+	}
+	c.mu.Unlock()
+
+	if id != 0 && !out.Duplicate {
+		c.learnTemplate(final, r.Body)
+	}
+	if c.online != nil && id != 0 {
+		for _, u := range observe {
+			c.online.Observe(learn.URL{Raw: u}, id)
+		}
+		c.online.Relearn()
+	}
+	return out
+}
+
+// check completes the verification of raw: a rule's (learn.Online.Confirm) or a site's
+// declarations'. c.mu is held.
+func (c *Crawl) check(raw string, v verification, same, held bool) {
+	if !same {
+		c.stats.Mismatches++
+	}
+	if v.declared {
+		c.sites[c.site(raw)].outcome(c, same)
+		return
+	}
+	if c.online == nil {
+		return
+	}
+	// The rules that make the key now: those that made it at Before, unless a relearn or a
+	// retraction changed them since; a key that no longer meets the holder's proves nothing.
+	k, err := c.online.Key(raw)
+	if h, ok := c.keys[hashKey(k.Key)]; err == nil && ok && h == v.against {
+		c.online.Confirm(k, same)
+	}
+}

@@ -1,0 +1,68 @@
+// Package undust keeps one crawl's de-duplication state and makes its decisions: a crawler asks
+// it before each fetch whether to fetch a URL, and tells it after each fetch what came back.
+// It is the loop of Koppula et al., "Learning URL patterns for webpage de-duplication" (WSDM
+// 2010), run inside the crawl: content fingerprints of the pages fetched so far group URLs into
+// dup clusters, rewrite rules are learned from them as the crawl goes (package learn's Online),
+// and the rules key the next URLs, so that the crawler stops fetching a page through each of its
+// many URLs once it has seen a few.
+//
+//	c := undust.New(undust.Options{})
+//	d := c.Before(link)             // before fetching: Fetch, Verify or Skip (a duplicate of d.Of)
+//	if d.Action == undust.Skip { ... }
+//	resp := fetch(link)
+//	p := c.After(undust.Response{URL: link, Status: resp.StatusCode, Header: resp.Header, Body: body})
+//	if p.Duplicate { ... }          // neither keep nor follow: the page of p.Of
+//
+// # Before a fetch
+//
+// Before keys the URL: urlnorm's Crawler key (session ids and tracking parameters of the known
+// kinds dropped, the query sorted, default ports and fragments gone), rewritten by the rules
+// learned so far for its site. A key that no earlier URL holds is new: the URL holds it and is
+// fetched. A key held by another URL is a duplicate of that URL's page and is skipped, except for
+// the uses of a rule that the learner wants checked (learn.Online.Verify: a rule's first uses, its
+// first use in each context, and then a sample): then the URL is fetched to verify the rule, and
+// After compares its page with the holder's and retracts a rule that merged two pages. The keys
+// of the URLs fetched so far are made again whenever a site's rules change, so that a rule learned
+// late still catches links to pages fetched early, and a retracted rule stops skipping at once.
+// A crawler may call Before when it finds a link (to keep duplicates out of its queue) and again
+// when the URL comes up for fetching (when the rules may have changed): a URL that holds its key
+// and is not fetched yet is answered Fetch again.
+//
+// # After a fetch
+//
+// After takes the URL, its status, headers and body. A failed fetch (an error, a 5xx or 429
+// status, a body cut short) gives its key back, so that another URL of the same page is fetched
+// in its place. A page (status 200) gets a page identity: its main text, extracted with the
+// blocks that repeat across the pages of its host dropped (htmltext.Site, learned from the
+// crawl's own pages as they arrive), an exact digest of that text and a 64-bit SimHash of its word
+// 5-shingles (Manku, Jain and Das Sarma, WWW 2007). A page whose digest was seen, or whose SimHash
+// is within Options.NearK bits of a kept page's, duplicates that page: the crawler should neither
+// keep it nor follow its links. Every page's id is evidence for the learner.
+//
+// What a site declares is evidence too, as search engines treat it: a redirect (a response whose
+// final URL differs from the URL asked for, or a 3xx status with a Location the client did not
+// follow), a <link rel="canonical"> in the page and an HTTP Link header with rel="canonical" say
+// that two URLs are one page. A redirect is a fact of the fetch; a canonical declaration is a
+// claim, trusted as a learned rule is: the declared URL's key is held by the declaring page, so
+// a link to it is skipped, its first uses on a site and a sample after that are verified by
+// fetching, and one mismatch withdraws the site's declarations (sites declare wrong canonicals,
+// such as every page of a listing naming page 1).
+//
+// # State, memory and saving
+//
+// A Crawl holds the keys it has let through (a 64-bit hash of each key and the URL that holds
+// it), the pages it kept (digest, SimHash and first URL), each host's learned template
+// (htmltext.Site) and the online learner's evidence. WriteTo saves all of it and ReadFrom loads
+// it into a new Crawl, so that a crawl that stops and restarts makes the decisions it would have
+// made without stopping. See Options for the limits and the memory they bound.
+//
+// # Why a package of its own
+//
+// The crawl loop is the same for every crawler: colly's request callbacks, katana's filter and
+// a hand-written frontier differ in where they can ask, not in what they should be told. So the
+// dedup state and decisions live here once, with the core module's dependencies only, and the
+// adapters (crawlers/colly, crawlers/katana) are thin layers that call Before and After at the
+// right places. It is the module's root package because it is what a crawler author imports
+// first; the packages it composes (urlnorm, learn, rules, htmltext, shingle, simhash) stay usable
+// on their own.
+package undust

@@ -1,0 +1,451 @@
+package learn
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"sync/atomic"
+
+	"github.com/undust/undust/internal/binfile"
+)
+
+// The saved form of an Online learner (binfile: magic, version, body, CRC-32C):
+//
+//	stats     9 uvarints: URLs, bad, dropped, relearns, relearn URLs, verifications,
+//	          confirmed, mismatches, retracted
+//	hosts     count, then (host, site) string pairs, sorted by host
+//	sites     count, then per site, sorted by name:
+//	            name, next, learned, queued, seq, snapSeq, published
+//	            clusters: count, then (fp uint64, URL count, URLs), in first-seen order;
+//	              a URL is (raw, importance float64, inlinks, seq, inferred)
+//	            snapshot URLs dropped since: count, then (fp, raw, importance, inlinks)
+//	            retracted rules: count, then rule texts, sorted
+//	            rules retracted in contexts: count, then (rule text, count, contexts), sorted
+//	            use counters: count, then (rule text, counter), sorted
+//	widened   count, then a counter per widened rule, in the widened set's order
+//	due       count, then site names in the order they became due
+//
+// A counter is uses, confirmed, checks, failures, the sampling credit (float64), then its
+// contexts: count, then (context, uses) pairs sorted by context. Version 1 files (a counter
+// without checks, failures and credit, before verification by a bound on a rule's error
+// rate) are refused with binfile.ErrVersion. Rule sets are not saved: ReadFrom learns each site's last snapshot again,
+// which gives the same rules, since LearnSite depends only on the clusters and the options.
+const (
+	onlineMagic   = "UDONLIN\n"
+	onlineVersion = 2
+	onlinePrefix  = "learn: online state"
+)
+
+// Limits of a saved Online that ReadFrom checks as it reads: a longer string or a larger count
+// is an error before anything is allocated for it.
+const (
+	maxSavedString  = 1 << 16 // a URL, host, site name, rule text or context
+	maxSavedCount   = 1 << 28 // hosts, sites, clusters, URLs of a cluster, rules, contexts
+	maxSavedCounter = math.MaxInt
+)
+
+// WriteTo writes the learner's state to w: every site's evidence, relearn schedule, retracted
+// rules and verification counters, so that ReadFrom of an Online with the same options resumes
+// where it stopped (io.WriterTo). It locks one site at a time: called while a crawler goes on
+// with the learner, it saves each site as it was at some moment of the call. The file is about
+// the size of the evidence's URL strings plus 20 bytes a URL.
+func (o *Online) WriteTo(w io.Writer) (int64, error) {
+	x := binfile.NewWriter(w, onlineMagic, onlineVersion)
+	for _, v := range []int64{o.stats.urls.Load(), o.stats.bad.Load(), o.stats.dropped.Load(),
+		o.stats.relearns.Load(), o.stats.relearnURLs.Load(), o.stats.verifications.Load(),
+		o.stats.confirmed.Load(), o.stats.mismatches.Load(), o.stats.retracts.Load()} {
+		x.Uvarint(uint64(v))
+	}
+
+	type hostSite struct{ host, site string }
+	var hosts []hostSite
+	o.hosts.Range(func(k, v any) bool {
+		hosts = append(hosts, hostSite{k.(string), v.(*onlineSite).name})
+		return true
+	})
+	slices.SortFunc(hosts, func(a, b hostSite) int { return cmp.Compare(a.host, b.host) })
+	x.Uvarint(uint64(len(hosts)))
+	for _, h := range hosts {
+		x.String(h.host)
+		x.String(h.site)
+	}
+
+	sites := o.sortedSites()
+	x.Uvarint(uint64(len(sites)))
+	for _, s := range sites {
+		s.learning.Lock() // not between a relearn's snapshot and its result
+		s.mu.Lock()
+		s.writeTo(x)
+		s.mu.Unlock()
+		s.learning.Unlock()
+	}
+
+	if g := o.global.Load(); g != nil {
+		x.Uvarint(uint64(len(g.ver.uses)))
+		for _, c := range g.ver.uses {
+			c.writeTo(x)
+		}
+	} else {
+		x.Uvarint(0)
+	}
+
+	o.mu.Lock()
+	due := make([]string, len(o.due))
+	for i, s := range o.due {
+		due[i] = s.name
+	}
+	o.mu.Unlock()
+	x.Uvarint(uint64(len(due)))
+	for _, d := range due {
+		x.String(d)
+	}
+	return x.Close()
+}
+
+func (o *Online) sortedSites() []*onlineSite {
+	var sites []*onlineSite
+	o.sites.Range(func(_, v any) bool {
+		sites = append(sites, v.(*onlineSite))
+		return true
+	})
+	slices.SortFunc(sites, func(a, b *onlineSite) int { return cmp.Compare(a.name, b.name) })
+	return sites
+}
+
+// writeTo writes the site. s.mu is held.
+func (s *onlineSite) writeTo(x *binfile.Writer) {
+	x.String(s.name)
+	x.Uvarint(uint64(s.next))
+	x.Uvarint(uint64(s.learned))
+	x.Bool(s.queued)
+	x.Uvarint(s.seq)
+	x.Uvarint(s.snapSeq)
+	x.Bool(s.cur.Load() != nil)
+	x.Uvarint(uint64(len(s.order)))
+	for _, fp := range s.order {
+		c := s.clusters[fp]
+		x.Uint64(fp)
+		x.Uvarint(uint64(len(c.URLs)))
+		for _, u := range c.URLs {
+			writeURL(x, u)
+			x.Uvarint(s.byURL[u.Raw].seq)
+			x.Bool(s.inferred[u.Raw])
+		}
+	}
+	x.Uvarint(uint64(len(s.snapDropped)))
+	for _, d := range s.snapDropped {
+		x.Uint64(d.fp)
+		writeURL(x, d.u)
+	}
+	ret := slices.Sorted(maps.Keys(s.retracted))
+	x.Uvarint(uint64(len(ret)))
+	for _, r := range ret {
+		x.String(r)
+	}
+	out := slices.Sorted(maps.Keys(s.outCtx))
+	x.Uvarint(uint64(len(out)))
+	for _, r := range out {
+		x.String(r)
+		ctxs := slices.Sorted(maps.Keys(s.outCtx[r]))
+		x.Uvarint(uint64(len(ctxs)))
+		for _, c := range ctxs {
+			x.String(c)
+		}
+	}
+	keys := slices.Sorted(maps.Keys(s.counters))
+	x.Uvarint(uint64(len(keys)))
+	for _, k := range keys {
+		x.String(k)
+		s.counters[k].writeTo(x)
+	}
+}
+
+func writeURL(x *binfile.Writer, u URL) {
+	x.String(u.Raw)
+	x.Float64(u.Importance)
+	x.Uvarint(uint64(u.Inlinks))
+}
+
+func (c *ruleCounter) writeTo(x *binfile.Writer) {
+	x.Uvarint(uint64(c.uses.Load()))
+	x.Uvarint(uint64(c.confirmed.Load()))
+	x.Uvarint(uint64(c.checks.Load()))
+	x.Uvarint(uint64(c.fails.Load()))
+	c.mu.Lock()
+	x.Float64(c.credit)
+	c.mu.Unlock()
+	type ctxUses struct {
+		ctx string
+		n   int64
+	}
+	var ctxs []ctxUses
+	c.ctx.Range(func(k, v any) bool {
+		ctxs = append(ctxs, ctxUses{k.(string), v.(*atomic.Int64).Load()})
+		return true
+	})
+	slices.SortFunc(ctxs, func(a, b ctxUses) int { return cmp.Compare(a.ctx, b.ctx) })
+	x.Uvarint(uint64(len(ctxs)))
+	for _, e := range ctxs {
+		x.String(e.ctx)
+		x.Uvarint(uint64(e.n))
+	}
+}
+
+// ReadFrom loads a state that WriteTo saved into o, which must be new (no evidence, never
+// used), and relearns each site's last snapshot, so that o goes on as the saved learner would
+// have: the same keys, the same verifications, the same relearns, given the same options (o's;
+// the options are not saved, and a Site function that names sites otherwise gives other
+// sites). It implements io.ReaderFrom; it reads exactly the saved bytes. On error, o is left
+// without evidence and the error is a *binfile.Error naming the byte and what was wrong
+// (errors.Is binfile.ErrCorrupt, ErrLimit, ErrFormat, ErrVersion or io.ErrUnexpectedEOF).
+// Memory grows with the bytes read, not with counts the input claims; the relearns cost what
+// the saved learner's last relearns cost.
+func (o *Online) ReadFrom(r io.Reader) (int64, error) {
+	used := false
+	o.sites.Range(func(_, _ any) bool { used = true; return false })
+	if used || o.stats.urls.Load() != 0 || o.global.Load() != nil {
+		return 0, fmt.Errorf("%s: ReadFrom needs a new Online", onlinePrefix)
+	}
+	x, v, err := binfile.NewReader(r, onlinePrefix, onlineMagic, onlineVersion)
+	if err != nil {
+		return 0, err
+	}
+	if v != onlineVersion {
+		x.Fail(fmt.Sprintf("version %d: use counters without checks and failures, from before verification by a bound on a rule's error rate", v), binfile.ErrVersion)
+		return x.Offset(), x.Err()
+	}
+	var st [9]int64
+	for i := range st {
+		st[i] = int64(x.Count(maxSavedCounter, "counter"))
+	}
+
+	hosts := map[string]string{}
+	for range x.Count(maxSavedCount, "hosts") {
+		h := x.String(maxSavedString, "host")
+		hosts[h] = x.String(maxSavedString, "site")
+	}
+	sites := map[string]*onlineSite{}
+	var published []*onlineSite
+	var prev string
+	for i := range x.Count(maxSavedCount, "sites") {
+		s, pub := o.readSite(x)
+		if x.Err() != nil {
+			break
+		}
+		if i > 0 && s.name <= prev {
+			x.Fail(fmt.Sprintf("site %q after %q", s.name, prev), binfile.ErrCorrupt)
+			break
+		}
+		prev = s.name
+		sites[s.name] = s
+		if pub {
+			published = append(published, s)
+		}
+	}
+	for h, name := range hosts {
+		if sites[name] == nil {
+			x.Fail(fmt.Sprintf("host %q of site %q, which has no state", h, name), binfile.ErrCorrupt)
+			break
+		}
+	}
+	var widened []*ruleCounter
+	for range x.Count(maxSavedCount, "widened rules") {
+		widened = append(widened, readCounter(x))
+	}
+	var due []*onlineSite
+	for range x.Count(maxSavedCount, "due sites") {
+		name := x.String(maxSavedString, "site")
+		if x.Err() == nil && sites[name] == nil {
+			x.Fail(fmt.Sprintf("due site %q has no state", name), binfile.ErrCorrupt)
+		}
+		due = append(due, sites[name])
+	}
+	if err := x.Close(); err != nil {
+		return x.Offset(), err
+	}
+
+	// The rules: each site's last snapshot learned again, then the widened rules from the
+	// results, as the saved learner's last relearns left them.
+	for _, s := range sites {
+		o.sites.Store(s.name, s)
+		if s.learned > 0 {
+			o.relearnSnapshot(s)
+		}
+	}
+	for h, name := range hosts {
+		o.hosts.Store(h, sites[name])
+	}
+	if !o.widenLoaded(widened) {
+		o.sites.Clear()
+		o.hosts.Clear()
+		o.global.Store(nil)
+		return x.Offset(), &binfile.Error{Prefix: onlinePrefix, Offset: x.Offset(),
+			Detail: fmt.Sprintf("%d widened rule counters for the rules the sites widen", len(widened)),
+			Err:    binfile.ErrCorrupt}
+	}
+	g := o.global.Load()
+	for _, s := range published {
+		s.publish(g)
+	}
+	o.due = due
+	for i, p := range []*atomic.Int64{&o.stats.urls, &o.stats.bad, &o.stats.dropped,
+		&o.stats.relearns, &o.stats.relearnURLs, &o.stats.verifications, &o.stats.confirmed,
+		&o.stats.mismatches, &o.stats.retracts} {
+		p.Store(st[i])
+	}
+	if len(due) > 0 {
+		select {
+		case o.wake <- struct{}{}:
+		default:
+		}
+	}
+	return x.Offset(), nil
+}
+
+// readSite reads a site and whether it had published rules.
+func (o *Online) readSite(x *binfile.Reader) (*onlineSite, bool) {
+	s := &onlineSite{name: x.String(maxSavedString, "site"), published: o.opt.Published,
+		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
+		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}}
+	s.next = x.Count(maxSavedCount, "next relearn")
+	s.learned = x.Count(maxSavedCount, "URLs at the last relearn")
+	s.queued = x.Bool()
+	s.seq = uint64(x.Count(maxSavedCounter, "sequence"))
+	s.snapSeq = uint64(x.Count(maxSavedCounter, "snapshot sequence"))
+	pub := x.Bool()
+	for range x.Count(maxSavedCount, "clusters") {
+		fp := x.Uint64()
+		if _, dup := s.clusters[fp]; dup && x.Err() == nil {
+			x.Fail(fmt.Sprintf("cluster %016x twice", fp), binfile.ErrCorrupt)
+		}
+		c := &Cluster{ID: OnlineClusterID(s.name, fp), Site: s.name}
+		for range x.Count(maxSavedCount, "URLs of a cluster") {
+			u := readURL(x)
+			seq := uint64(x.Count(maxSavedCounter, "URL sequence"))
+			inferred := x.Bool()
+			if x.Err() != nil {
+				break
+			}
+			if _, dup := s.byURL[u.Raw]; dup || seq >= s.seq {
+				x.Fail(fmt.Sprintf("URL %q twice or numbered %d of %d", u.Raw, seq, s.seq), binfile.ErrCorrupt)
+				break
+			}
+			c.URLs = append(c.URLs, u)
+			s.byURL[u.Raw] = urlMark{fp: fp, seq: seq}
+			if inferred {
+				s.inferred[u.Raw] = true
+			}
+		}
+		if x.Err() != nil {
+			break
+		}
+		if len(c.URLs) == 0 {
+			x.Fail(fmt.Sprintf("cluster %016x without URLs", fp), binfile.ErrCorrupt)
+			break
+		}
+		s.clusters[fp] = c
+		s.order = append(s.order, fp)
+	}
+	s.n = len(s.byURL)
+	for range x.Count(maxSavedCount, "dropped URLs") {
+		fp := x.Uint64()
+		s.snapDropped = append(s.snapDropped, droppedURL{fp: fp, u: readURL(x)})
+	}
+	for range x.Count(maxSavedCount, "retracted rules") {
+		s.retracted[x.String(maxSavedString, "rule")] = true
+	}
+	for range x.Count(maxSavedCount, "rules retracted in contexts") {
+		r := x.String(maxSavedString, "rule")
+		m := map[string]bool{}
+		for range x.Count(maxSavedCount, "contexts") {
+			m[x.String(maxSavedString, "context")] = true
+		}
+		s.outCtx[r] = m
+	}
+	for range x.Count(maxSavedCount, "rule counters") {
+		k := x.String(maxSavedString, "rule")
+		s.counters[k] = readCounter(x)
+	}
+	if x.Err() == nil && (s.learned > s.n+len(s.snapDropped) || s.snapSeq > s.seq) {
+		x.Fail(fmt.Sprintf("site %q: %d URLs at its last relearn of %d", s.name, s.learned, s.n), binfile.ErrCorrupt)
+	}
+	return s, pub
+}
+
+func readURL(x *binfile.Reader) URL {
+	return URL{Raw: x.String(maxSavedString, "URL"), Importance: x.Float64(),
+		Inlinks: x.Count(maxSavedCount, "in-links")}
+}
+
+func readCounter(x *binfile.Reader) *ruleCounter {
+	c := &ruleCounter{}
+	c.uses.Store(int64(x.Count(maxSavedCounter, "uses")))
+	c.confirmed.Store(int64(x.Count(maxSavedCounter, "confirmations")))
+	c.checks.Store(int64(x.Count(maxSavedCounter, "checks")))
+	c.fails.Store(int64(x.Count(maxSavedCounter, "failures")))
+	if c.checks.Load() != c.confirmed.Load()+c.fails.Load() {
+		x.Fail("checks other than confirmations and failures", binfile.ErrCorrupt)
+	}
+	if c.credit = x.Float64(); c.credit < 0 || c.credit >= 2 {
+		x.Fail(fmt.Sprintf("sampling credit %v", c.credit), binfile.ErrCorrupt)
+	}
+	for range x.Count(maxSavedCount, "contexts") {
+		ctx := x.String(maxSavedString, "context")
+		n := new(atomic.Int64)
+		n.Store(int64(x.Count(maxSavedCounter, "uses in a context")))
+		c.ctx.Store(ctx, n)
+	}
+	return c
+}
+
+// relearnSnapshot learns a loaded site's last snapshot again, as its last relearn did, without
+// counting a relearn or publishing.
+func (o *Online) relearnSnapshot(s *onlineSite) {
+	var cls []Cluster
+	at := map[uint64]int{}
+	add := func(fp uint64, u URL) {
+		i, ok := at[fp]
+		if !ok {
+			i = len(cls)
+			at[fp] = i
+			cls = append(cls, Cluster{ID: OnlineClusterID(s.name, fp), Site: s.name})
+		}
+		cls[i].URLs = append(cls[i].URLs, u)
+	}
+	for _, fp := range s.order {
+		for _, u := range s.clusters[fp].URLs {
+			if s.byURL[u.Raw].seq < s.snapSeq {
+				add(fp, u)
+			}
+		}
+	}
+	for _, d := range s.snapDropped {
+		add(d.fp, d.u)
+	}
+	opt := o.opt.Learn
+	opt.Workers = 1
+	res := LearnSite(s.name, cls, opt)
+	set, _, err := Assemble([]SiteResult{res}, opt)
+	if err != nil {
+		return
+	}
+	s.result, s.base, s.words = &res, set, templateWords(cls)
+}
+
+// widenLoaded makes the widened rules of the loaded sites' results, as updateWiden does, with
+// the saved counters of their uses, and reports whether there is a counter for each.
+func (o *Online) widenLoaded(counters []*ruleCounter) bool {
+	o.updateWiden()
+	g := o.global.Load()
+	if g == nil {
+		return len(counters) == 0
+	}
+	if len(counters) != len(g.ver.uses) {
+		return false
+	}
+	copy(g.ver.uses, counters)
+	return true
+}

@@ -1,0 +1,408 @@
+package undust
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+
+	"github.com/undust/undust/internal/binfile"
+)
+
+// The saved form of a Crawl is three parts in a row, each a binfile state (magic, version,
+// body, CRC-32C):
+//
+//	crawl     the Crawl's own state:
+//	            flags: learner saved, templates saved, near-duplicate distance
+//	            stats (17 uvarints), declarations made, holders released
+//	            holders: count, then (URL, key hash uint64, page uvarint, state byte)
+//	            keys: count, then (key hash uint64, value uvarint), by hash
+//	            verifications: count, then (URL, holder uvarint, declared), by URL
+//	            declarations: count, then per site by name (site, uses, confirmed,
+//	              withdrawn, count, then (URL, holder, key hash, seq, withdrawn))
+//	            redirects: count, then (URL, count, source URLs), by URL
+//	            pages: count, then (first holder + 1 or 0 and a URL, then for each of two
+//	              texts: a flag and its SimHash uint64);
+//	              digests: count, then (digest uint64, page id uvarint), by digest
+//	learner   learn.Online's saved form (Online.WriteTo), if the crawl learns online
+//	templates count, then (host, htmltext.Site's saved form), by host
+const (
+	crawlMagic   = "UDCRAWL\n"
+	crawlVersion = 1
+	crawlPrefix  = "undust: crawl state"
+)
+
+// Limits of a saved Crawl that ReadFrom checks as it reads.
+const (
+	maxSavedString = 1 << 16 // a URL, a site or host name
+	maxSavedCount  = maxHolders
+)
+
+// WriteTo writes the crawl's state to w: the keys and the URLs that hold them, the pages kept,
+// the verifications under way, what sites declared, each host's template and the learner, so
+// that ReadFrom of a new Crawl with the same Options resumes the crawl (io.WriterTo). URLs let
+// through and not reported by After are saved as such: after a restart, the crawler fetches them
+// again (Before answers Fetch) or reports them failed. Call it when no Before or After runs: the
+// parts are each consistent, but a call that runs meanwhile may fall between them.
+func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
+	c.rekey()
+	bw := bufio.NewWriter(w)
+	c.mu.Lock()
+	x := binfile.NewWriter(bw, crawlMagic, crawlVersion)
+	x.Bool(c.online != nil)
+	x.Bool(!c.opt.NoTemplates && !c.opt.NoContent)
+	x.Int(int64(c.opt.NearK))
+	for _, v := range c.statsFields() {
+		x.Uvarint(uint64(*v))
+	}
+	x.Uvarint(c.declSeq)
+	x.Uvarint(uint64(c.released))
+	x.Uvarint(uint64(len(c.holders)))
+	for _, h := range c.holders {
+		x.String(h.url)
+		x.Uint64(h.key)
+		x.Uvarint(uint64(h.page))
+		x.Uvarint(uint64(h.state))
+	}
+	keys := slices.Sorted(maps.Keys(c.keys))
+	x.Uvarint(uint64(len(keys)))
+	for _, k := range keys {
+		x.Uint64(k)
+		x.Uvarint(uint64(c.keys[k]))
+	}
+	vs := slices.Sorted(maps.Keys(c.verifying))
+	x.Uvarint(uint64(len(vs)))
+	for _, u := range vs {
+		v := c.verifying[u]
+		x.String(u)
+		x.Uvarint(uint64(v.against))
+		x.Bool(v.declared)
+	}
+	sites := slices.Sorted(maps.Keys(c.sites))
+	x.Uvarint(uint64(len(sites)))
+	for _, s := range sites {
+		d := c.sites[s]
+		x.String(s)
+		x.Uvarint(uint64(d.uses))
+		x.Uvarint(uint64(d.confirmed))
+		x.Bool(d.withdrawn)
+		x.Uvarint(uint64(len(d.list)))
+		for _, e := range d.list {
+			x.String(e.url)
+			x.Uvarint(uint64(e.holder))
+			x.Uint64(e.key)
+			x.Uvarint(e.seq)
+			x.Bool(e.withdrawn)
+		}
+	}
+	rs := slices.Sorted(maps.Keys(c.redirects))
+	x.Uvarint(uint64(len(rs)))
+	for _, u := range rs {
+		x.String(u)
+		x.Uvarint(uint64(len(c.redirects[u])))
+		for _, s := range c.redirects[u] {
+			x.String(s)
+		}
+	}
+	x.Uvarint(uint64(len(c.pages.first)))
+	for i, h := range c.pages.first {
+		if h == noHolder {
+			x.Uvarint(0)
+			x.String(c.pages.firstURL[uint32(i+1)])
+		} else {
+			x.Uvarint(uint64(h) + 1)
+		}
+		for j := range uint64(2) {
+			sim, ok := uint64(0), false
+			if c.pages.sims != nil {
+				sim, ok = c.pages.sims.Get(2*uint64(i+1) + j)
+			}
+			x.Bool(ok)
+			x.Uint64(sim)
+		}
+	}
+	ds := slices.Sorted(maps.Keys(c.pages.digests))
+	x.Uvarint(uint64(len(ds)))
+	for _, d := range ds {
+		x.Uint64(d)
+		x.Uvarint(uint64(c.pages.digests[d]))
+	}
+	c.mu.Unlock()
+	n, err := x.Close()
+	if err != nil {
+		return n, err
+	}
+	if c.online != nil {
+		m, err := c.online.WriteTo(bw)
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	if !c.opt.NoTemplates && !c.opt.NoContent {
+		m, err := c.writeTemplates(bw)
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, bw.Flush()
+}
+
+// statsFields are the saved counters of Stats, in the saved order.
+func (c *Crawl) statsFields() []*int64 {
+	s := &c.stats
+	return []*int64{&s.URLs, &s.Fetch, &s.Verify, &s.Skip, &s.Seen, &s.KeyErrors, &s.Forgotten,
+		&s.Responses, &s.Failed, &s.Pages, &s.Kept, &s.Duplicates, &s.Mismatches, &s.Redirects,
+		&s.Declared, &s.Withdrawn}
+}
+
+// ReadFrom loads a state that WriteTo saved into c, which must be new (made by New and not
+// used), with the Options the saved crawl had: the same decisions follow (io.ReaderFrom). r
+// should hold the state alone, as a file does: ReadFrom reads it through a bufio.Reader unless r
+// is one, and fails on bytes after it. A truncated, corrupt or foreign state is an error
+// (errors.Is binfile's sentinels through *binfile.Error, or io.ErrUnexpectedEOF), never a
+// panic; on error c is left as New made it... or unusable: make a new one. Memory grows with the
+// bytes read, never with counts the input claims.
+func (c *Crawl) ReadFrom(r io.Reader) (int64, error) {
+	c.mu.Lock()
+	used := c.stats != Stats{} || len(c.holders) > 0
+	c.mu.Unlock()
+	if used {
+		return 0, fmt.Errorf("%s: ReadFrom needs a new Crawl", crawlPrefix)
+	}
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	cr := &countReader{r: br}
+	x, _, err := binfile.NewReader(cr, crawlPrefix, crawlMagic, crawlVersion)
+	if err != nil {
+		return cr.n, err
+	}
+	n, err := c.read(x)
+	if err != nil {
+		return cr.n, err
+	}
+	if n.learner != (c.online != nil) || n.templates != (!c.opt.NoTemplates && !c.opt.NoContent) {
+		return cr.n, fmt.Errorf("%s: saved with other options (learning %v, templates %v)", crawlPrefix, n.learner, n.templates)
+	}
+	if c.online != nil {
+		if _, err := c.online.ReadFrom(cr); err != nil {
+			return cr.n, err
+		}
+		// Loading published every site's rules; the saved keys are theirs already.
+		c.dmu.Lock()
+		clear(c.dirtySites)
+		c.dmu.Unlock()
+	}
+	if n.templates {
+		if err := c.readTemplates(cr); err != nil {
+			return cr.n, err
+		}
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		if err == nil {
+			err = &binfile.Error{Prefix: crawlPrefix, Offset: cr.n, Detail: "bytes after the state", Err: binfile.ErrCorrupt}
+		}
+		return cr.n, err
+	}
+	return cr.n, nil
+}
+
+// countReader counts the bytes read through it and reads bytes one at a time from a
+// bufio.Reader, so that each part's reader stops at its checksum.
+type countReader struct {
+	r *bufio.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	m, err := c.r.Read(p)
+	c.n += int64(m)
+	return m, err
+}
+
+func (c *countReader) ReadByte() (byte, error) {
+	b, err := c.r.ReadByte()
+	if err == nil {
+		c.n++
+	}
+	return b, err
+}
+
+type savedFlags struct{ learner, templates bool }
+
+// read reads the crawl part into c.
+func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
+	var f savedFlags
+	f.learner = x.Bool()
+	f.templates = x.Bool()
+	if k := x.Int(); x.Err() == nil && k != int64(c.opt.NearK) {
+		return f, fmt.Errorf("%s: saved with NearK %d, loading with %d", crawlPrefix, k, c.opt.NearK)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, v := range c.statsFields() {
+		*v = int64(x.Count(maxSavedCount, "counter"))
+	}
+	c.declSeq = x.Uvarint()
+	c.released = x.Count(maxSavedCount, "released holders")
+	corrupt := func(format string, a ...any) { x.Fail(fmt.Sprintf(format, a...), binfile.ErrCorrupt) }
+	for range x.Count(maxSavedCount, "holders") {
+		h := holder{url: x.String(maxSavedString, "URL"), key: x.Uint64(),
+			page: uint32(x.Count(maxHolders, "page")), state: uint8(x.Count(int(failed), "state"))}
+		if x.Err() != nil {
+			break
+		}
+		i := uint32(len(c.holders))
+		c.holders = append(c.holders, h)
+		site := c.site(h.url)
+		c.bySite[site] = append(c.bySite[site], i)
+		if h.state == pending {
+			if _, dup := c.pending[h.url]; dup {
+				corrupt("URL %q pending twice", h.url)
+				break
+			}
+			c.pending[h.url] = i
+		}
+	}
+	nh := uint32(len(c.holders))
+	var prev uint64
+	for j := range x.Count(maxSavedCount, "keys") {
+		k, v := x.Uint64(), uint32(x.Count(maxHolders|declaredBit, "key holder"))
+		if x.Err() == nil && ((j > 0 && k <= prev) || v&^declaredBit >= nh) {
+			corrupt("key %016x of holder %d", k, v)
+		}
+		prev = k
+		c.keys[k] = v
+	}
+	for range x.Count(maxSavedCount, "verifications") {
+		u := x.String(maxSavedString, "URL")
+		v := verification{against: uint32(x.Count(maxHolders, "holder")), declared: x.Bool()}
+		if x.Err() == nil && v.against >= nh {
+			corrupt("verification against holder %d of %d", v.against, nh)
+		}
+		c.verifying[u] = v
+	}
+	for range x.Count(maxSavedCount, "sites") {
+		s := x.String(maxSavedString, "site")
+		d := &declarations{uses: int64(x.Count(maxSavedCount, "uses")),
+			confirmed: int64(x.Count(maxSavedCount, "confirmations")), withdrawn: x.Bool()}
+		for range x.Count(maxSavedCount, "declarations") {
+			e := &declared{url: x.String(maxSavedString, "URL"), holder: uint32(x.Count(maxHolders, "holder")),
+				key: x.Uint64(), seq: x.Uvarint(), withdrawn: x.Bool()}
+			if x.Err() == nil && e.holder >= nh {
+				corrupt("declaration of holder %d of %d", e.holder, nh)
+			}
+			d.list = append(d.list, e)
+		}
+		c.sites[s] = d
+	}
+	for range x.Count(maxSavedCount, "redirects") {
+		u := x.String(maxSavedString, "URL")
+		var srcs []string
+		for range x.Count(maxRedirectSources, "redirect sources") {
+			srcs = append(srcs, x.String(maxSavedString, "URL"))
+		}
+		c.redirects[u] = srcs
+	}
+	for range x.Count(maxSavedCount, "pages") {
+		id := uint64(len(c.pages.first) + 1)
+		first := noHolder
+		if h := x.Count(maxHolders, "page holder"); h == 0 {
+			c.pages.firstURL[uint32(id)] = x.String(maxSavedString, "URL")
+		} else {
+			first = uint32(h - 1)
+			if x.Err() == nil && first >= nh {
+				corrupt("page %d of holder %d of %d", id, first, nh)
+			}
+		}
+		var has [2]bool
+		var sim [2]uint64
+		for j := range 2 {
+			has[j], sim[j] = x.Bool(), x.Uint64()
+		}
+		if x.Err() != nil {
+			break
+		}
+		c.pages.first = append(c.pages.first, first)
+		for j := range 2 {
+			if has[j] && c.pages.sims != nil {
+				c.pages.sims.Insert(2*id+uint64(j), sim[j])
+			}
+		}
+	}
+	np := uint64(len(c.pages.first))
+	prev = 0
+	for j := range x.Count(maxSavedCount, "digests") {
+		d, id := x.Uint64(), x.Uvarint()
+		if x.Err() == nil && ((j > 0 && d <= prev) || id == 0 || id > np) {
+			corrupt("digest %016x of page %d of %d", d, id, np)
+		}
+		prev = d
+		c.pages.digests[d] = uint32(id)
+	}
+	if err := x.Close(); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// writeTemplates writes each host's template, by host.
+func (c *Crawl) writeTemplates(w io.Writer) (int64, error) {
+	c.hmu.Lock()
+	hosts := slices.SortedFunc(maps.Keys(c.hosts), cmp.Compare[string])
+	ts := make([]*hostTemplate, len(hosts))
+	for i, h := range hosts {
+		ts[i] = c.hosts[h]
+	}
+	c.hmu.Unlock()
+	x := binfile.NewWriter(w, templatesMagic, templatesVersion)
+	x.Uvarint(uint64(len(hosts)))
+	for _, h := range hosts {
+		x.String(h)
+	}
+	n, err := x.Close()
+	if err != nil {
+		return n, err
+	}
+	for _, t := range ts {
+		t.mu.Lock()
+		m, err := siteWriteTo(&t.site, w)
+		t.mu.Unlock()
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+const (
+	templatesMagic   = "UDHOSTS\n"
+	templatesVersion = 1
+)
+
+func (c *Crawl) readTemplates(r *countReader) error {
+	x, _, err := binfile.NewReader(r, crawlPrefix+" templates", templatesMagic, templatesVersion)
+	if err != nil {
+		return err
+	}
+	var hosts []string
+	for range x.Count(maxSavedCount, "hosts") {
+		hosts = append(hosts, x.String(maxSavedString, "host"))
+	}
+	if err := x.Close(); err != nil {
+		return err
+	}
+	for _, h := range hosts {
+		t := c.template(h)
+		if _, err := siteReadFrom(&t.site, r); err != nil {
+			return fmt.Errorf("%s: template of host %q: %w", crawlPrefix, h, err)
+		}
+	}
+	return nil
+}
