@@ -115,6 +115,25 @@
 //     (Stats.Splits; Options.NoSplits turns this off). So a symbolic revision (hb=HEAD) is
 //     deleted where a revision hash, current in some clusters and old in others, is not:
 //     nothing in a hash says whether it is the current revision, and no rule can.
+//     Parameter roles per page type: a page type is a path template (segments that occur in
+//     at least 3 of the site's clusters kept, others "*") and the type values of the URL (a
+//     parameter of at most 12 values, each on at least 4 URLs and never beside another value,
+//     or the parameter's absence, in a cluster: do=recent, action=edit, redlink=1). A
+//     parameter whose value never differs between two URLs of one cluster of the type, that
+//     takes at least 2 values there, and that no URL of a cluster drops (a URL without it
+//     carries its value elsewhere, ?t=1627 and ?1627-some-title, or the cluster has none
+//     without it) identifies pages of that type, however few its values: two listing pages
+//     cat=1&start=0 and cat=2&start=60 that share no offset are enough, where the values of
+//     a page family (see Evidence.Identifying) are too few to tell. A rule that deletes such a
+//     parameter whatever its value is not selected where it covers a URL of that type (it is
+//     split instead, see above), and the site-wide and per-family deletions of the parameter
+//     skip the type (Options.NoRoles turns roles off). A cluster whose URLs of one type differ
+//     in a parameter that identifies pages of the type in at least 4 times as many other
+//     clusters looks like pages grouped by mistake (the "not found" pages of deleted topics,
+//     each URL with its own topic id, grouped by their one content): it gives no pairs. And a
+//     rule that deletes several parameters whatever their values stands on the pairs of at
+//     least two clusters: one cluster may be such a group, the content key riding along with
+//     a session id.
 //  7. Case-insensitive hosts: a host of the site whose duplicates differ in the case of the path
 //     (beyond first letters: a wiki's titles are case-insensitive in their first letter only),
 //     counted across the site's hosts, and whose training URLs of different clusters
@@ -183,10 +202,20 @@
 // site (by default its registrable domain) is relearned with LearnSite as its evidence grows
 // geometrically, off the crawler's path ([Online.Relearn], [Online.Run]); the frontier reads the
 // current rules without locks ([Online.Normalize], [Online.Key]). Fed the same clusters and
-// relearned, Online gives the rules Learn gives. Rules correct themselves at crawl time: the
-// first uses of a rule, its first use in each context and a sample after that are fetched anyway
-// ([Online.Verify]); a page other than the one the rule named retracts it ([Online.Confirm]).
-// urldedup replay measures this on a cluster file replayed as a crawl.
+// relearned, Online gives the rules Learn gives. Rules correct themselves at crawl time: some
+// uses of a rule are fetched anyway ([Online.VerifyMatch]), and a page other than the one the
+// key named retracts the rules to blame ([Online.ConfirmMatch]). Which uses: a rule's first use,
+// its first use in each context, one use in VerifyEvery, and every use while an upper
+// confidence bound on its error rate, from its checks and its training precision, exceeds 5%
+// (a rule that failed a check or whose training precision is below 1 is checked until it fails
+// again or its checks bring the bound down); the first 8 uses of a rule of a risky shape (one
+// that swaps a literal path segment for another, as a site that serves one tree of documents
+// under another does, or cuts a segment down to a deep token of it, a random-looking suffix).
+// A match is checked for the rules that made either key, the URL met's or the kept URL's (a
+// rule that rewrote the kept /dir/index.html to /dir/ makes the key of /dir/, which no rule
+// rewrites), and a check counts only for the rules decisive for it: without them, the two URLs
+// would have had different keys. urldedup replay measures this on a cluster file replayed as a
+// crawl (-ablate turns each mechanism off).
 //
 // # Evaluation
 //

@@ -116,13 +116,15 @@ func (o OnlineOptions) withDefaults() OnlineOptions {
 // through an atomic pointer, so Normalize and Key take no lock and never wait for a relearn;
 // they see the new rules from the moment they are published.
 //
-// Rules correct themselves at crawl time (Verify, Confirm): before the crawler skips a URL
-// because a rule rewrote it to the key of a page already fetched, Verify says whether to fetch
-// it anyway: for the first VerifyFirst uses of each rule, its first use in each context (the
-// site's template words of the URL's last segment before and after the rewrite: album is not
-// friends), and one use in VerifyEvery after that. If the fetched page differs from the page the key names, Confirm
-// retracts the rules to blame at once, in that context or entirely, and later relearns of the
-// site leave them out.
+// Rules correct themselves at crawl time (VerifyMatch, ConfirmMatch; Verify and Confirm when the
+// kept URL is not known): before the crawler skips a URL because its key is the key of a URL
+// fetched, VerifyMatch says whether to fetch it anyway, for the rules that made either key: for
+// the first VerifyFirst uses of each rule, its first use in each context (the site's template
+// words of the URL's last segment before and after the rewrite: album is not friends), the
+// first uses of a rule of a risky shape, every use while an upper confidence bound on the
+// rule's error rate is high, and one use in VerifyEvery after that (see the package doc). If
+// the fetched page differs from the kept page, ConfirmMatch retracts the rules to blame at
+// once, in that context or entirely, and later relearns of the site leave them out.
 //
 // Rules widened beyond a site (query parameters learned as deletable on Options.MinSites sites,
 // as Learn widens them) join every site's set, with the every-host scope's low precedence, and

@@ -1,263 +1,50 @@
 package learn
 
 import (
-	"maps"
 	"slices"
-	"strings"
 
+	"github.com/undust/undust/internal/roles"
 	"github.com/undust/undust/urlnorm"
 )
 
-// Parameter roles per page type. A query parameter plays a role on a kind of page: on a
-// forum's thread pages t names the thread, on a wiki's do=recent page the id of the page it was
-// reached from does not matter, and a session id never matters. The role shows in the value
-// diversity within and across the site's clusters: a parameter whose value never differs
-// between two URLs of one cluster, and that takes at least 2 values, identifies pages of that
-// type, however few its values (two thread ids that also differ by an offset parameter are
-// enough). A deletion of the parameter whatever its value is then limited to the page types
-// where it does not identify pages.
-//
-// With no cluster of two URLs of the type with the parameter, it identifies pages unless some
-// cluster holds URLs with it and without it: a tracking parameter added to some links of a
-// page, phpBB's f= added to some links of a topic.
-//
-// A page type is a path template and the values of the site's type parameters: the path's
-// segments, each kept if it occurs in at least minLiteralClusters of the site's clusters and
-// "*" otherwise (/wiki/* for /wiki/Apple), and the parameters with few values, each repeated on
-// many URLs (do=show, do=recent, action=edit, redlink=1), which tell kinds of pages apart on
-// one script. A cluster whose URLs of one page type differ in a parameter that identifies
-// pages of that type in most other clusters looks like several pages grouped by mistake (the
-// "not found" pages of a crawl log that content hashing groups): its pairs are left out of
-// learning.
+// Parameter roles per page type (package internal/roles): a rule that deletes a parameter
+// whatever its value is not selected where it covers a URL of a type whose pages the
+// parameter identifies, and the clusters that look like pages grouped by mistake give no
+// pairs. See the package doc, selection.
 
-// Type values: a parameter of at most maxTypeValues distinct values, each on at least
-// typeRepeat URLs and never beside another value, or the parameter's absence, in a cluster.
-const (
-	maxTypeValues = 12
-	typeRepeat    = 4
-)
-
-// roles is what the value diversity of a site's clusters says of its parameters.
-type roles struct {
-	typeValues map[string]map[string]bool // parameter -> its values that make page types
-	common     map[string]int
-	// ident holds, per page type, the parameters that identify its pages; the type of a
-	// parameter's URL is made without that parameter (see pageType).
-	ident map[string]map[string]bool
-	// noisy holds the clusters that look like pages grouped by mistake.
-	noisy map[int32]bool
+// learnRoles computes the roles of the parameters of a site's members, by cluster; common
+// counts values in clusters (valueClusters).
+func learnRoles(byCluster [][]*member, common map[string]int) *roles.Roles {
+	urls := make([][]roles.URL, len(byCluster))
+	for i, ms := range byCluster {
+		urls[i] = make([]roles.URL, len(ms))
+		for j, m := range ms {
+			urls[i][j] = roleURL(m)
+		}
+	}
+	return roles.Learn(urls, common, minLiteralClusters)
 }
 
-// paramStat counts, for one parameter on one page type, the clusters of at least two URLs with
-// the parameter where its value is the same in all of them (stable) or not (differs), the
-// clusters where some URLs of the type have it and some do not (dropped), and its distinct
-// values (at most 2 are needed).
-type paramStat struct {
-	stable, differs, dropped int
-	values                   []string
-	differIn                 []int32 // the clusters where it differs
-}
-
-// learnRoles computes the roles of the parameters of a site's clusters (members by cluster);
-// common counts values in clusters (valueClusters).
-func learnRoles(byCluster [][]*member, common map[string]int) *roles {
-	ro := &roles{typeValues: typeValues(byCluster), common: common, ident: map[string]map[string]bool{}, noisy: map[int32]bool{}}
-	stats := map[string]map[string]*paramStat{} // page type -> parameter -> stat
-	for ci, ms := range byCluster {
-		// The values of each parameter among the cluster's URLs of each page type, and one
-		// value of each parameter in the cluster.
-		vals := map[string]map[string][]string{}
-		some := map[string]string{}
-		for _, m := range ms {
-			for i, q := range m.p.query {
-				if i > 0 && m.p.query[i-1].Name == q.Name {
-					continue
-				}
-				some[q.Name] = q.Value
-				t := ro.pageType(&m.p, q.Name)
-				if vals[t] == nil {
-					vals[t] = map[string][]string{}
-				}
-				vals[t][q.Name] = append(vals[t][q.Name], q.Value)
-			}
-		}
-		// The parameters that a URL of the cluster drops: it lacks the parameter and its
-		// value (a value moved elsewhere, ?t=1627 and ?1627-some-title, is not dropped).
-		dropped := map[string]bool{}
-		for name, v := range some {
-			for _, m := range ms {
-				if len(queryValues(m.p.query, name)) == 0 && !carries(&m.p, m.prep, v) {
-					dropped[name] = true
-					break
-				}
-			}
-		}
-		for t, byName := range vals {
-			if stats[t] == nil {
-				stats[t] = map[string]*paramStat{}
-			}
-			for name, vs := range byName {
-				st := stats[t][name]
-				if st == nil {
-					st = &paramStat{}
-					stats[t][name] = st
-				}
-				for _, v := range vs {
-					if len(st.values) < 2 && !slices.Contains(st.values, v) {
-						st.values = append(st.values, v)
-					}
-				}
-				if dropped[name] {
-					st.dropped++
-				}
-				if len(vs) < 2 {
-					continue
-				}
-				if slices.ContainsFunc(vs[1:], func(v string) bool { return v != vs[0] }) {
-					st.differs++
-					st.differIn = append(st.differIn, int32(ci))
-				} else {
-					st.stable++
-				}
-			}
-		}
-	}
-	for t, byName := range stats {
-		for name, st := range byName {
-			if len(st.values) < 2 {
-				continue
-			}
-			switch {
-			case st.dropped > 0:
-				// A page's URLs with and without it: it does not name the page.
-				continue
-			case st.differs == 0:
-				// Never differs within a cluster: it identifies pages of the type.
-			case 4*st.differs <= st.stable:
-				// It identifies pages in most clusters: those where it differs look like
-				// pages grouped by mistake.
-				for _, c := range st.differIn {
-					ro.noisy[c] = true
-				}
-			default:
-				continue
-			}
-			if ro.ident[t] == nil {
-				ro.ident[t] = map[string]bool{}
-			}
-			ro.ident[t][name] = true
-		}
-	}
-	return ro
-}
-
-// carries reports whether the URL p (prep in text) holds the value v: as a path segment, a
-// query value or a deep token, or, for a value of at least 4 bytes, anywhere in its text.
-func carries(p *parsed, prep, v string) bool {
-	if v == "" {
-		return false
-	}
-	if slices.Contains(p.path, v) || slices.ContainsFunc(p.query, func(t urlnorm.Token) bool { return t.Value == v }) ||
-		slices.ContainsFunc(p.deep, func(t urlnorm.Token) bool { return t.Value == v }) {
-		return true
-	}
-	return len(v) >= 4 && strings.Contains(prep, v)
-}
-
-// typeValues returns the values of parameters that tell kinds of pages apart (do=recent,
-// action=edit, redlink=1): of a parameter with few values, the values repeated on many URLs
-// and never beside another value, or the parameter's absence, in a cluster. do=show, which a
-// wiki's page has with and without, is not one: such a URL is of the type of the URL without it.
-func typeValues(byCluster [][]*member) map[string]map[string]bool {
-	urls := map[string]map[string]int{} // parameter -> value -> URLs
-	mixed := map[string]map[string]bool{}
-	for _, ms := range byCluster {
-		vals := map[string]map[string]int{}
-		for _, m := range ms {
-			for i, q := range m.p.query {
-				if i > 0 && m.p.query[i-1].Name == q.Name || q.Bare {
-					continue
-				}
-				if vals[q.Name] == nil {
-					vals[q.Name] = map[string]int{}
-				}
-				vals[q.Name][q.Value]++
-			}
-		}
-		for name, vs := range vals {
-			if urls[name] == nil {
-				urls[name] = map[string]int{}
-				mixed[name] = map[string]bool{}
-			}
-			if len(urls[name]) > maxTypeValues {
-				continue
-			}
-			for v, n := range vs {
-				urls[name][v] += n
-				if n < len(ms) {
-					mixed[name][v] = true // beside another value, or the parameter's absence
-				}
-			}
-		}
-	}
-	out := map[string]map[string]bool{}
-	for name, vs := range urls {
-		if len(vs) > maxTypeValues {
-			continue
-		}
-		for v, n := range vs {
-			if n >= typeRepeat && !mixed[name][v] {
-				if out[name] == nil {
-					out[name] = map[string]bool{}
-				}
-				out[name][v] = true
-			}
-		}
-	}
-	return out
-}
-
-// pageType returns the page type of p for the role of parameter except: its path template and
-// its type values, but that of except.
-func (ro *roles) pageType(p *parsed, except string) string {
-	var b strings.Builder
-	for _, s := range p.path {
-		b.WriteByte('/')
-		if ro.common[s] >= minLiteralClusters {
-			b.WriteString(s)
-		} else {
-			b.WriteByte('*')
-		}
-	}
-	b.WriteByte('?')
-	for i, q := range p.query {
-		if q.Name != except && ro.typeValues[q.Name][q.Value] && (i == 0 || p.query[i-1].Name != q.Name) {
-			b.WriteString(q.Name)
-			b.WriteByte('=')
-			b.WriteString(q.Value)
-			b.WriteByte('&')
-		}
-	}
-	return b.String()
-}
-
-// identifies reports whether parameter name identifies the pages of p's type.
-func (ro *roles) identifies(p *parsed, name string) bool {
-	if ro == nil || len(ro.ident) == 0 {
-		return false
-	}
-	return ro.ident[ro.pageType(p, name)][name]
+func roleURL(m *member) roles.URL {
+	return roles.URL{Path: m.p.path, Query: m.p.query, Deep: m.p.deep, Text: m.prep}
 }
 
 // blocked reports whether r deletes, whatever its value, a parameter that identifies the pages
-// of p's type. A parameter whose value the rule copies elsewhere (wiki?title=T to /wiki/T) is
+// of m's type. A parameter whose value the rule copies elsewhere (wiki?title=T to /wiki/T) is
 // moved, not deleted.
-func (ro *roles) blocked(r *lrule, p *parsed) bool {
-	if ro == nil || len(ro.ident) == 0 {
+func blocked(ro *roles.Roles, r *lrule, m *member) bool {
+	if ro == nil {
 		return false
 	}
+	var u roles.URL
 	for _, q := range r.edit.Query {
-		if q.Delete && wildcarded(r, q.Name) && !r.edit.reads(q.Name) && ro.ident[ro.pageType(p, q.Name)][q.Name] {
+		if !q.Delete || !wildcarded(r, q.Name) || r.edit.reads(q.Name) {
+			continue
+		}
+		if u.Text == "" {
+			u = roleURL(m)
+		}
+		if ro.Identifies(&u, q.Name) {
 			return true
 		}
 	}
@@ -283,18 +70,4 @@ func wildcarded(r *lrule, name string) bool {
 		}
 	}
 	return true
-}
-
-// identifyingAnywhere returns the parameters that identify pages of some type.
-func (ro *roles) identifyingAnywhere() map[string]bool {
-	out := map[string]bool{}
-	if ro == nil {
-		return out
-	}
-	for _, t := range slices.Sorted(maps.Keys(ro.ident)) {
-		for name := range ro.ident[t] {
-			out[name] = true
-		}
-	}
-	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/undust/undust/deeptoken"
 	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/casefold"
+	"github.com/undust/undust/internal/roles"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -49,7 +50,7 @@ type pairwiseRules struct {
 
 	patterns  map[string]*deeptoken.Patterns // by host
 	caseHosts map[string]casefold.Evidence   // hosts whose paths are case-insensitive
-	roles     *roles                         // parameter roles per page type, nil with Options.NoRoles
+	roles     *roles.Roles                   // parameter roles per page type, nil with Options.NoRoles
 }
 
 // learnPatterns learns the deep-token patterns of every host name of members (package
@@ -164,12 +165,12 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		}
 	}
 	common := valueClusters(byCluster)
-	var ro *roles
+	var ro *roles.Roles
 	if !opt.NoRoles {
 		ro = learnRoles(byCluster, common)
 	}
 	for ci, ms := range byCluster {
-		if len(ms) < 2 || ro != nil && ro.noisy[int32(ci)] {
+		if len(ms) < 2 || ro.Noisy(ci) {
 			continue // one page, or pages grouped by mistake: no pair
 		}
 		slices.SortStableFunc(ms, targetRank)
@@ -395,7 +396,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				continue // matched but changed nothing: not applied
 			}
 			r.Coverage++
-			if pw.roles.blocked(r, &m.p) {
+			if blocked(pw.roles, r, m) {
 				r.blocked++
 			}
 			bad := false
@@ -485,7 +486,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				ev.False++
 				fam.f++
 			}
-			if pw.roles.identifies(&m.p, q.Name) {
+			if u := roleURL(m); pw.roles.Identifies(&u, q.Name) {
 				// It names the pages of this URL's type: not deleted in its family, nor on
 				// the whole site.
 				fam.f++

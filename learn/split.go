@@ -62,7 +62,7 @@ func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, a
 				continue
 			}
 			c, ok := ident[out]
-			uses = append(uses, use{m, out, ok && c != m.cluster, pw.roles.blocked(r, &m.p)})
+			uses = append(uses, use{m, out, ok && c != m.cluster, blocked(pw.roles, r, m)})
 		}
 		// The class's rows that the rule's context holds in.
 		var rows []int32

@@ -50,6 +50,15 @@
 // redundant and its values are mostly distinct (phpBB's f= in viewforum.php): it is replaced by
 // one rule per family where a pair supports it, its context naming the last segment.
 //
+// Parameter roles per page type, as in package learn: a page type is a path template and the
+// URL's type values (do=recent, action=edit), and a parameter whose value never differs within
+// a cluster of the type, takes at least 2 values there and that no URL of a cluster drops
+// identifies pages of the type, however few its values. A candidate that deletes such a
+// parameter whatever its value is rejected when it changes a validation URL of that type;
+// and a cluster whose URLs differ in a parameter that identifies pages of their type in most
+// other clusters (pages grouped by mistake, such as the "not found" pages of deleted topics)
+// is left out of generation and validation (Options.NoRoles turns this off).
+//
 // As in package learn, a host whose duplicates differ in path case (beyond first letters) and
 // whose clusters lowercasing does not merge gets one rule, path(-,-)=lower, and is learned from
 // lowercased paths; and the learned set is made acyclic on its training URLs (of each rewrite

@@ -10,6 +10,7 @@ import (
 	"github.com/undust/undust/internal/acyclic"
 	"github.com/undust/undust/internal/casefold"
 	"github.com/undust/undust/internal/par"
+	"github.com/undust/undust/internal/roles"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
@@ -43,6 +44,10 @@ type Options struct {
 	Seed uint64
 	// Workers is the number of sites learned in parallel (default GOMAXPROCS).
 	Workers int
+	// NoRoles turns parameter roles off (see the package doc): clusters that look like pages
+	// grouped by mistake are learned from, and a rule may delete a parameter whatever its
+	// value where it identifies pages.
+	NoRoles bool
 }
 
 func (o Options) withDefaults() Options {
@@ -218,10 +223,9 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 	var genIdx [][]int // per generation cluster: its items
 	var genIDs []string
 	caseHosts := caseInsensitive(cls)
+	byCluster := make([][]item, len(cls))
 	for ci, c := range cls {
-		half := learn.InHalf(c.ID, opt.Seed^valSeed)
 		seen := map[string]bool{}
-		var idx []int
 		for _, u := range c.URLs {
 			st.URLs++
 			it, ok := prepare(u.Raw)
@@ -242,21 +246,35 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 			}
 			seen[it.prep] = true
 			it.cluster = int32(ci)
-			if half == 0 {
-				idx = append(idx, len(gen))
-				gen = append(gen, it)
-			} else {
-				val = append(val, it)
-			}
+			byCluster[ci] = append(byCluster[ci], it)
 		}
-		if half == 0 {
+	}
+	// Parameter roles per page type, from all the site's clusters (package internal/roles):
+	// clusters that look like pages grouped by mistake are left out of generation and
+	// validation, and a rule may not delete a parameter where it identifies pages.
+	var ro *roles.Roles
+	if !opt.NoRoles {
+		ro = siteRoles(byCluster, opt.LiteralMin)
+	}
+	for ci, c := range cls {
+		if ro.Noisy(ci) {
+			continue
+		}
+		if learn.InHalf(c.ID, opt.Seed^valSeed) == 0 {
+			idx := make([]int, len(byCluster[ci]))
+			for j := range idx {
+				idx[j] = len(gen) + j
+			}
+			gen = append(gen, byCluster[ci]...)
 			genIdx = append(genIdx, idx)
 			genIDs = append(genIDs, c.ID)
+		} else {
+			val = append(val, byCluster[ci]...)
 		}
 	}
 	fr := newFreqs(gen, genIdx)
 	cands := guard(candidates(gen, genIdx, genIDs, fr, opt, &st), families(gen, val))
-	kept := validate(cands, val, opt, &st)
+	kept := validate(cands, val, ro, opt, &st)
 	for _, h := range slices.SortedFunc(maps.Keys(caseHosts), func(a, b hostPort) int {
 		return strings.Compare(a.host+":"+a.port, b.host+":"+b.port)
 	}) {
@@ -275,6 +293,41 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 	onPort(kept, gen, val)
 	st.Selected = len(kept)
 	return kept, st
+}
+
+// siteRoles learns the roles of the parameters of a site's items, by cluster; a path segment of
+// at least literalMin clusters is a literal of a page type's path template.
+func siteRoles(byCluster [][]item, literalMin int) *roles.Roles {
+	common := map[string]int{}
+	urls := make([][]roles.URL, len(byCluster))
+	for ci, its := range byCluster {
+		seen := map[string]bool{}
+		urls[ci] = make([]roles.URL, len(its))
+		for j := range its {
+			urls[ci][j] = roleURL(&its[j])
+			for _, s := range urls[ci][j].Path {
+				if !seen[s] {
+					seen[s] = true
+					common[s]++
+				}
+			}
+		}
+	}
+	return roles.Learn(urls, common, literalMin)
+}
+
+// roleURL returns what package roles reads of an item.
+func roleURL(it *item) roles.URL {
+	u := roles.URL{Text: it.prep}
+	for _, t := range it.toks {
+		switch t.Part {
+		case urlnorm.PartPath:
+			u.Path = append(u.Path, t.Value)
+		case urlnorm.PartQuery:
+			u.Query = append(u.Query, t)
+		}
+	}
+	return u
 }
 
 // onPort adds to each rule whose host the site serves on one port that is not the scheme's
