@@ -246,8 +246,8 @@ func cmdLearn(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected (%d not expressible, %d dropped for cycles), %d rules written\n",
-		st.Sites, st.URLs, st.Pairs, st.Rules, st.Selected, st.Unexpressed, st.Cycles, set.Len())
+	fmt.Fprintf(stderr, "urldedup: %d sites, %d URLs, %d pairwise rules (%d signature targets), %d generalized (%d by splitting), %d selected (%d not expressible, %d dropped for cycles), %d rules written\n",
+		st.Sites, st.URLs, st.Pairs, st.Signatures, st.Rules, st.Splits, st.Selected, st.Unexpressed, st.Cycles, set.Len())
 	if *out == "" {
 		_, err = set.WriteTo(stdout)
 		return err
