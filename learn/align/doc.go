@@ -108,6 +108,11 @@
 //     unit of work (Cluster.Site), as in package learn. A host that a site serves on one port
 //     other than its scheme's default gets the port as a condition of every rule (port =
 //     "8080"): another port of the host is another server.
+//   - A candidate needs Options.MinFreq generation clusters, and a cluster is in the
+//     generation or the validation half, never both: what one cluster alone shows is not
+//     learned, such as a wiki's do=recent&id=X, one page for every X (package learn learns it,
+//     splitting "if do=* then delete id" on do). A token on every link whose value differs
+//     within every cluster (item.php?id=N&zq=R) is learned: its values are rare, and deleted.
 //   - Values that differ only in the case of their first letter (wiki titles) need a
 //     first-letter conversion that package rules lacks: such URLs yield no rule and are
 //     counted in Stats.Overwriting.
