@@ -13,6 +13,7 @@ import (
 	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/learn"
+	"github.com/undust/undust/learn/align"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -34,22 +35,7 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	fs.Float64Var(&oo.Growth, "growth", 0, "growth of a site's URLs between relearns (0: the default)")
 	fs.IntVar(&oo.VerifyFirst, "verify-first", 0, "first uses of each rule verified (0: the default, negative: none)")
 	fs.IntVar(&oo.VerifyEvery, "verify-every", 0, "then one use in this many verified (0: the default, negative: none)")
-	fs.Func("ablate", "comma-separated `list` of mechanisms to turn off, to measure them: signatures, splits, roles, support (learning), bound, shape, decisive, kept (verification)", func(s string) error {
-		var rest []string
-		for _, name := range strings.Split(s, ",") {
-			switch name {
-			case "signatures":
-				oo.Learn.NoSignatures = true
-			case "splits":
-				oo.Learn.NoSplits = true
-			case "roles":
-				oo.Learn.NoRoles = true
-			default:
-				rest = append(rest, name)
-			}
-		}
-		return ablate.Set(strings.Join(rest, ","))
-	})
+	fs.Func("ablate", ablateUsage, ablateFunc(&oo.Learn, nil))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -136,6 +122,33 @@ func cmdReplay(args []string, stdout io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// ablateUsage describes the -ablate flag of replay and families.
+const ablateUsage = "comma-separated `list` of mechanisms to turn off, to measure them: signatures, splits, roles, support (learning), bound, shape, decisive, kept (verification)"
+
+// ablateFunc parses an -ablate list: the learning mechanisms into the options of the learners
+// (ao may be nil), the others into package ablate's switches.
+func ablateFunc(lo *learn.Options, ao *align.Options) func(string) error {
+	return func(s string) error {
+		var rest []string
+		for _, name := range strings.Split(s, ",") {
+			switch name {
+			case "signatures":
+				lo.NoSignatures = true
+			case "splits":
+				lo.NoSplits = true
+			case "roles":
+				lo.NoRoles = true
+				if ao != nil {
+					ao.NoRoles = true
+				}
+			default:
+				rest = append(rest, name)
+			}
+		}
+		return ablate.Set(strings.Join(rest, ","))
+	}
 }
 
 // readRecords reads the cluster file's records in file order.
