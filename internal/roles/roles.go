@@ -30,15 +30,15 @@ type URL struct {
 // enough). A deletion of the parameter whatever its value is then limited to the page types
 // where it does not identify pages.
 //
-// With no cluster of two URLs of the type with the parameter, it identifies pages unless some
-// cluster holds URLs with it and without it: a tracking parameter added to some links of a
-// page, phpBB's f= added to some links of a topic.
+// A parameter that some URL of a cluster drops (it lacks the parameter and carries its value
+// nowhere else: ?t=1627 and ?1627-some-title keep it) does not identify pages: a tracking
+// parameter added to some links of a page, phpBB's f= added to some links of a topic.
 //
-// A page type is a path template and the values of the site's type parameters: the path's
-// segments, each kept if it occurs in at least MinLiteral (see Learn) of the site's clusters and
-// "*" otherwise (/wiki/* for /wiki/Apple), and the parameters with few values, each repeated on
-// many URLs (do=show, do=recent, action=edit, redlink=1), which tell kinds of pages apart on
-// one script. A cluster whose URLs of one page type differ in a parameter that identifies
+// A page type is a path template and the URL's type values: the path's segments, each kept if
+// it occurs in at least minLiteral (see Learn) of the site's clusters and "*" otherwise
+// (/wiki/* for /wiki/Apple), and the values of parameters with few values that tell kinds of
+// pages apart on one script (do=recent, action=edit, redlink=1; see typeValues). The type of a
+// URL for the role of a parameter leaves that parameter out. A cluster whose URLs of one page type differ in a parameter that identifies
 // pages of that type in most other clusters looks like several pages grouped by mistake (the
 // "not found" pages of a crawl log that content hashing groups): its pairs are left out of
 // learning.
@@ -65,8 +65,7 @@ type Roles struct {
 
 // paramStat counts, for one parameter on one page type, the clusters of at least two URLs with
 // the parameter where its value is the same in all of them (stable) or not (differs), the
-// clusters where some URLs of the type have it and some do not (dropped), and its distinct
-// values (at most 2 are needed).
+// clusters where a URL drops it (see carries), and its distinct values (at most 2 are needed).
 type paramStat struct {
 	stable, differs, dropped int
 	values                   []string
