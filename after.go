@@ -48,6 +48,7 @@ func (c *Crawl) After(r Response) Page {
 	c.stats.Responses++
 	ver, isVerify := c.verifying[r.URL]
 	delete(c.verifying, r.URL)
+	verURL := r.URL
 	i, held := c.pending[r.URL]
 	delete(c.pending, r.URL)
 	if failed {
@@ -91,12 +92,33 @@ func (c *Crawl) After(r Response) Page {
 			delete(c.waiting, j)
 		}
 	}
-	if location != "" && len(c.redirects[location]) < maxRedirectSources {
+	if final != r.URL {
+		// A check of the final URL that Before asked for (a client that asks Before about
+		// each redirect) is made by this fetch.
+		if v, ok := c.verifying[final]; ok && !isVerify {
+			delete(c.verifying, final)
+			ver, isVerify, verURL = v, true, final
+		}
+	}
+	var locationPage uint32
+	if location != "" {
 		// A redirect the client did not follow: the crawler fetches the location as a link,
-		// and its page is then the page of r.URL too.
-		c.redirects[location] = append(c.redirects[location], r.URL)
+		// and its page is then the page of r.URL too; if it was fetched already, its page is.
+		if lk, _, err := c.key(location); err == nil {
+			if v, ok := c.keys[hashKey(lk)]; ok && v&declaredBit == 0 && c.holders[v].state == fetched {
+				locationPage = c.holders[v].page
+			}
+		}
+		if locationPage == 0 && len(c.redirects[location]) < maxRedirectSources {
+			c.redirects[location] = append(c.redirects[location], r.URL)
+		}
 	}
 	if !hasPrint {
+		if locationPage != 0 && c.online != nil {
+			c.mu.Unlock()
+			c.online.Observe(learn.URL{Raw: r.URL}, uint64(locationPage))
+			return out
+		}
 		c.mu.Unlock()
 		return out
 	}
@@ -126,7 +148,7 @@ func (c *Crawl) After(r Response) Page {
 	}
 	if isVerify {
 		same := uint64(c.holders[ver.against].page) == id
-		c.check(r.URL, ver, same, held)
+		c.check(verURL, ver, same, held)
 		if !same && !held && !dup {
 			// A page of its own: the URL holds its key under the rules as they stand now.
 			if k, _, err := c.key(r.URL); err == nil && len(c.holders) < c.opt.MaxURLs {
