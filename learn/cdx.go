@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-
-	"golang.org/x/net/publicsuffix"
 )
 
 // A Capture is one record of a crawl index: a URL fetched once, with its HTTP status, MIME type
@@ -246,11 +244,9 @@ func CaptureClusters(c *CDXReader, g Grouping) ([]Cluster, error) {
 		if err != nil || u.Host == "" {
 			continue
 		}
-		site := strings.ToLower(u.Hostname())
+		site := hostPort(u)
 		if g == ByDomain {
-			if d, err := publicsuffix.EffectiveTLDPlusOne(site); err == nil {
-				site = d
-			}
+			site = registrableDomain(site)
 		}
 		k := gk{site, cp.Digest}
 		if groups[k] == nil {

@@ -111,7 +111,7 @@ func JoinSites(cls []Cluster, g Grouping) {
 	for i := range cls {
 		first[i] = -1
 		for _, u := range cls[i].URLs {
-			host := hostName(u.Raw)
+			host := hostOfRaw(u.Raw)
 			if host == "" {
 				continue
 			}
@@ -158,13 +158,14 @@ func JoinSites(cls []Cluster, g Grouping) {
 	}
 }
 
-// hostName returns the lowercased host name of an absolute URL, or "" when it has none.
-func hostName(raw string) string {
+// hostOfRaw returns the lowercased host name of an absolute URL with its port if it is not the
+// scheme's default (see hostPort), or "" when it has none.
+func hostOfRaw(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return ""
 	}
-	return strings.ToLower(u.Hostname())
+	return hostPort(u)
 }
 
 // InHalf reports which half of a 50/50 split the cluster id falls in (0 or 1), by a hash of the

@@ -41,6 +41,18 @@
 //     item.php?id=123, but can only be written as a literal of one cluster, while the query
 //     form is reached by references (the id, a deep token of the packed segment) and the
 //     frequent literal item.php.
+//     Second deviation, signatures: a target keeps no query parameter whose value differs
+//     within the cluster where only a literal can write it (of a value in fewer than 3 of the
+//     site's clusters, or of a parameter with at least 3 values in the cluster). Such a
+//     parameter does not name the page: a form token or session id of unknown name on every
+//     link (item.php?id=7&zq=R1, &zq=R2, &zq=R3), a return address (do=recent&id=X for every X).
+//     The target is then the best-ranked URL without it, item.php?id=7, and the URL it was made
+//     from is a source too; the pairs delete the parameter, a transformation that generalizes
+//     where a literal of one cluster does not (Options.NoSignatures turns this off). The key is
+//     then a signature of the cluster, as the alignment learner's are, and not always one of
+//     its URLs: a dedup key, which need not be fetched (a crawler fetches the URLs it meets,
+//     and keys them). Values that a reference or a conversion writes (a deep token, another
+//     letter case) and one of a few frequent values (view=grid, view=list) stay as they are.
 //  3. Source selection: the other URLs are sampled, at most Options.MaxSources per cluster, by
 //     the paper's stratified sampling on importance (equal-size buckets, sampled in proportion
 //     to each bucket's share of the importance); the dupclusters files give every URL of a
@@ -90,6 +102,38 @@
 //     values of P ([Evidence].Identifying). Otherwise P gets one rule per family where pairs
 //     support deleting it and deleting it merges nothing, "if path(-,1)=F query(P)=* then
 //     query(P)=-", and it is not widened beyond the site either.
+//     Splitting: a generalized rule that merges different pages is not selected, and is then
+//     split on the key whose value tells its good uses from its false merges. Generalization
+//     wildcards a key when no value holds a strict majority of a node's pairs; when the
+//     value of one parameter decides that another does not matter (a wiki's do=recent&id=X and
+//     do=login&id=X are one page each for every X, do=show&id=X one page per X), the pairs that
+//     delete id split evenly between recent and login, do is wildcarded, and "if do=* id=*
+//     then delete id" merges the show pages. Of the keys of the rule's pairs (whole tokens,
+//     not deep ones) whose values at least Options.MinSupport pairs share, the one whose
+//     values cut its coverage into the most coverage of selected rules gives one rule per such
+//     value, "if do=recent id=* then delete id", each measured and selected like any rule
+//     (Stats.Splits; Options.NoSplits turns this off). So a symbolic revision (hb=HEAD) is
+//     deleted where a revision hash, current in some clusters and old in others, is not:
+//     nothing in a hash says whether it is the current revision, and no rule can.
+//     Parameter roles per page type: a page type is a path template (segments that occur in
+//     at least 3 of the site's clusters kept, others "*") and the type values of the URL (a
+//     parameter of at most 12 values, each on at least 4 URLs and never beside another value,
+//     or the parameter's absence, in a cluster: do=recent, action=edit, redlink=1). A
+//     parameter whose value never differs between two URLs of one cluster of the type, that
+//     takes at least 2 values there, and that no URL of a cluster drops (a URL without it
+//     carries its value elsewhere, ?t=1627 and ?1627-some-title, or the cluster has none
+//     without it) identifies pages of that type, however few its values: two listing pages
+//     cat=1&start=0 and cat=2&start=60 that share no offset are enough, where the values of
+//     a page family (see Evidence.Identifying) are too few to tell. A rule that deletes such a
+//     parameter whatever its value is not selected where it covers a URL of that type (it is
+//     split instead, see above), and the site-wide and per-family deletions of the parameter
+//     skip the type (Options.NoRoles turns roles off). A cluster whose URLs of one type differ
+//     in a parameter that identifies pages of the type in at least 4 times as many other
+//     clusters looks like pages grouped by mistake (the "not found" pages of deleted topics,
+//     each URL with its own topic id, grouped by their one content): it gives no pairs. And a
+//     rule that deletes several parameters whatever their values stands on the pairs of at
+//     least two clusters: one cluster may be such a group, the content key riding along with
+//     a session id.
 //  7. Case-insensitive hosts: a host of the site whose duplicates differ in the case of the path
 //     (beyond first letters: a wiki's titles are case-insensitive in their first letter only),
 //     counted across the site's hosts, and whose training URLs of different clusters
@@ -111,13 +155,17 @@
 // the set is what a crawler loads ([rules.Load] reads the file that [rules.Set.WriteTo] writes,
 // patterns and all). A rule's scope is the exact host its context names, else the registrable
 // domain of its site's hosts when they share one that no other site has, else one rule per
-// host; its Stats carry the training coverage and precision. The learner's edit form is written
+// host; its Stats carry the training coverage and precision. A host served on a port that is
+// not its scheme's default is a site of its own (127.0.0.1:8080 is not 127.0.0.1:9090): a
+// scope names a host name, and the rule's context names the port (port = "8080"); a site
+// without a port whose host name another site serves on a port gets the condition that the URL
+// has none. The learner's edit form is written
 // with rules' actions: a whole-path case conversion is a Convert of the whole path, the edit
 // window's first values overwrite its segments (Assign, or Copy with a conversion), its other
 // segments are deleted, and values beyond the window's length are inserted after it (Insert);
 // the window must lie within the URL, which the context states with an Any condition on its far
 // segment. Rules that rules.Rule cannot express (a bare query parameter written, a parameter set
-// to several values, a host with a port) are left out and counted in Stats.Unexpressed. The set
+// to several values, a host with user information) are left out and counted in Stats.Unexpressed. The set
 // works on urlnorm's Crawler keys (rules.Options.Key), so its Normalize takes raw URLs and
 // returns a dedup key, and the key flags travel in the file. One difference from the edit form
 // remains: the edit sets or deletes every occurrence of a query parameter name, a rules action
@@ -154,10 +202,20 @@
 // site (by default its registrable domain) is relearned with LearnSite as its evidence grows
 // geometrically, off the crawler's path ([Online.Relearn], [Online.Run]); the frontier reads the
 // current rules without locks ([Online.Normalize], [Online.Key]). Fed the same clusters and
-// relearned, Online gives the rules Learn gives. Rules correct themselves at crawl time: the
-// first uses of a rule, its first use in each context and a sample after that are fetched anyway
-// ([Online.Verify]); a page other than the one the rule named retracts it ([Online.Confirm]).
-// urldedup replay measures this on a cluster file replayed as a crawl.
+// relearned, Online gives the rules Learn gives. Rules correct themselves at crawl time: some
+// uses of a rule are fetched anyway ([Online.VerifyMatch]), and a page other than the one the
+// key named retracts the rules to blame ([Online.ConfirmMatch]). Which uses: a rule's first use,
+// its first use in each context, one use in VerifyEvery, and every use while an upper
+// confidence bound on its error rate, from its checks and its training precision, exceeds 5%
+// (a rule that failed a check or whose training precision is below 1 is checked until it fails
+// again or its checks bring the bound down); the first 8 uses of a rule of a risky shape (one
+// that swaps a literal path segment for another, as a site that serves one tree of documents
+// under another does, or cuts a segment down to a deep token of it, a random-looking suffix).
+// A match is checked for the rules that made either key, the URL met's or the kept URL's (a
+// rule that rewrote the kept /dir/index.html to /dir/ makes the key of /dir/, which no rule
+// rewrites), and a check counts only for the rules decisive for it: without them, the two URLs
+// would have had different keys. urldedup replay measures this on a cluster file replayed as a
+// crawl (-ablate turns each mechanism off).
 //
 // # Evaluation
 //

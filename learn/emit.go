@@ -3,7 +3,6 @@ package learn
 import (
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
@@ -27,8 +26,8 @@ func (s *site) siteRules(opt Options, st *Stats) []SiteRule {
 			st.Unexpressed++
 			continue
 		}
-		h := contextHost(r)
-		if strings.ContainsAny(h, ":@") { // a port or user information: not a host scope
+		h, _, user := splitAuthority(contextHost(r))
+		if user { // user information: not a host scope
 			h = ""
 		}
 		out = append(out, SiteRule{Rule: rr, Host: h})
@@ -38,43 +37,70 @@ func (s *site) siteRules(opt Options, st *Stats) []SiteRule {
 
 // emit scopes the selected rules of sites (sorted by name) and writes the widened rules as
 // rules of package rules. A site's rule gets the site's scope: the exact host its context
-// names, else the registrable domain of the site's hosts when they share one that no other
-// site has, else one rule per host. Widened rules get the every-host scope. Widened rules that
-// package rules cannot express are counted in st.Unexpressed and left out.
+// names, else the registrable domain of the site's hosts when they share one, and one port,
+// that no other site has, else one rule per host. A scope's hosts with a port get the port as a
+// condition (a scope is a host name); a scope without one whose host name another site serves
+// on a port gets the condition that the URL has no port. Widened rules get the every-host
+// scope. Widened rules that package rules cannot express are counted in st.Unexpressed and
+// left out.
 func emit(sites []SiteResult, global []lrule, st *Stats) []rules.Rule {
 	// Domains shared by two sites cannot scope either.
 	owner := map[string]int{}
 	doms := make([]string, len(sites))
+	ported := map[string]bool{} // host names and domains served on a port
 	for i := range sites {
 		doms[i] = siteDomain(sites[i].Hosts)
 		if doms[i] != "" {
 			owner[doms[i]]++
 		}
+		for _, h := range sites[i].Hosts {
+			if n, p, _ := splitAuthority(h); p != "" {
+				ported[n] = true
+				if d, err := publicsuffix.EffectiveTLDPlusOne(n); err == nil {
+					ported[d] = true
+				}
+			}
+		}
+	}
+	// scoped returns r in scope sc, on the given port ("" for the scheme's default).
+	scoped := func(r rules.Rule, sc rules.Scope, port string) rules.Rule {
+		r.Scope = sc
+		k := urlnorm.Key{Part: urlnorm.PartPort}
+		switch {
+		case slices.ContainsFunc(r.Context, func(c rules.Condition) bool { return c.Key == k }):
+			// The rule's context names the port already (with its host).
+		case port != "":
+			r.Context = append(slices.Clip(r.Context), rules.Condition{Key: k, Op: rules.Equal, Value: port})
+		case ported[sc.Host]:
+			r.Context = append(slices.Clip(r.Context), rules.Condition{Key: k, Op: rules.Absent})
+		}
+		return r
 	}
 	var out []rules.Rule
 	for i := range sites {
 		s := &sites[i]
-		var scopes []rules.Scope
+		type hostScope struct {
+			sc   rules.Scope
+			port string
+		}
+		var scopes []hostScope
 		if d := doms[i]; d != "" && owner[d] == 1 {
-			scopes = []rules.Scope{{Host: d, Domain: true}}
+			n, p, _ := splitAuthority(d)
+			scopes = []hostScope{{rules.Scope{Host: n, Domain: true}, p}}
 		} else {
 			for _, h := range s.Hosts {
-				if !strings.ContainsAny(h, ":@") { // a port or user information: not a host scope
-					scopes = append(scopes, rules.Scope{Host: h})
+				if n, p, user := splitAuthority(h); !user { // user information: not a host scope
+					scopes = append(scopes, hostScope{rules.Scope{Host: n}, p})
 				}
 			}
 		}
 		for _, sr := range s.Rules {
 			if sr.Host != "" {
-				rr := sr.Rule
-				rr.Scope = rules.Scope{Host: sr.Host}
-				out = append(out, rr)
+				out = append(out, scoped(sr.Rule, rules.Scope{Host: sr.Host}, ""))
 				continue
 			}
 			for _, sc := range scopes {
-				c := sr.Rule
-				c.Scope = sc
-				out = append(out, c)
+				out = append(out, scoped(sr.Rule, sc.sc, sc.port))
 			}
 		}
 	}
@@ -92,13 +118,17 @@ func emit(sites []SiteResult, global []lrule, st *Stats) []rules.Rule {
 	return out
 }
 
-// siteDomain returns the registrable domain of every host of a site, or "" if they have none
-// or several.
+// siteDomain returns the registrable domain of every host of a site with their port, if any
+// ("example.com:8080"), or "" if they have none, several, or several ports.
 func siteDomain(hosts []string) string {
 	d := ""
 	for _, h := range hosts {
-		e, err := publicsuffix.EffectiveTLDPlusOne(h)
-		if err != nil || strings.ContainsAny(h, ":@") || d != "" && e != d {
+		n, p, user := splitAuthority(h)
+		e, err := publicsuffix.EffectiveTLDPlusOne(n)
+		if err != nil || user {
+			return ""
+		}
+		if e = joinHostPort(e, p); d != "" && e != d {
 			return ""
 		}
 		d = e
@@ -132,10 +162,20 @@ func contextHost(r *lrule) string {
 func toRule(r *lrule) (rules.Rule, bool) {
 	var rr rules.Rule
 	for _, c := range r.Context {
-		if c.Key.Part == urlnorm.PartHost && strings.ContainsAny(c.Value, ":@") {
-			return rr, false
-		}
 		op := [...]rules.CondOp{condEq: rules.Equal, condAny: rules.Any, condAbsent: rules.Absent}[c.Kind]
+		if c.Key.Part == urlnorm.PartHost && op == rules.Equal {
+			// The learner's host is the authority: a host with a port is the host name and
+			// the port.
+			h, port, user := splitAuthority(c.Value)
+			if user {
+				return rr, false
+			}
+			rr.Context = append(rr.Context, rules.Condition{Key: c.Key, Op: op, Value: h})
+			if port != "" {
+				rr.Context = append(rr.Context, rules.Condition{Key: urlnorm.Key{Part: urlnorm.PartPort}, Op: op, Value: port})
+			}
+			continue
+		}
 		rr.Context = append(rr.Context, rules.Condition{Key: c.Key, Op: op, Value: c.Value})
 	}
 	t := &r.edit
@@ -160,14 +200,19 @@ func toRule(r *lrule) (rules.Rule, bool) {
 		action(urlnorm.Key{Part: urlnorm.PartScheme}, *t.Scheme, false)
 	}
 	if t.Host != nil {
-		// The edit writes the whole authority: a host literal without a port or user
-		// information also removes the source's port and user information.
-		if t.Host.Kind != opLiteral || strings.ContainsAny(t.Host.Lit, ":@") {
+		// The edit writes the whole authority: the host name, the port (a host literal
+		// without one removes the source's), and no user information.
+		h, port, user := splitAuthority(t.Host.Lit)
+		if t.Host.Kind != opLiteral || user {
 			return rr, false
 		}
-		action(urlnorm.Key{Part: urlnorm.PartHost}, *t.Host, false)
-		acts = append(acts, rules.Action{Key: urlnorm.Key{Part: urlnorm.PartPort}, Op: rules.Delete},
-			rules.Action{Key: urlnorm.Key{Part: urlnorm.PartUserinfo}, Op: rules.Delete})
+		action(urlnorm.Key{Part: urlnorm.PartHost}, vop{Kind: opLiteral, Lit: h}, false)
+		if port != "" {
+			action(urlnorm.Key{Part: urlnorm.PartPort}, vop{Kind: opLiteral, Lit: port}, false)
+		} else {
+			acts = append(acts, rules.Action{Key: urlnorm.Key{Part: urlnorm.PartPort}, Op: rules.Delete})
+		}
+		acts = append(acts, rules.Action{Key: urlnorm.Key{Part: urlnorm.PartUserinfo}, Op: rules.Delete})
 	}
 	if t.PathCase != 0 {
 		acts = append(acts, rules.Action{Key: urlnorm.Key{Part: urlnorm.PartPath}, Op: rules.Convert,

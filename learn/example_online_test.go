@@ -58,3 +58,28 @@ func ExampleOnline_Confirm() {
 	// example.org	domain=example.org cov=0 prec=0 sup=0 if query("start")=* then query("start")=-
 	// example.org	host=forum.example.org cov=0 prec=0 sup=0 if host="forum.example.org" path(-,1)="topic" path(1,-)="topic" scheme="http" query("start")=* query("t")=* then query("start")=-
 }
+
+// A match is verified for the rules that made either key: here the rule that deletes a
+// trailing index.html made the key of the kept URL, and no rule rewrote the URL met.
+func ExampleOnline_VerifyMatch() {
+	o := learn.NewOnline(learn.OnlineOptions{})
+	for i := range 30 {
+		page := uint64(i + 1)
+		o.Observe(learn.URL{Raw: fmt.Sprintf("http://docs.example.net/d%d/index.html", i)}, page)
+		o.Observe(learn.URL{Raw: fmt.Sprintf("http://docs.example.net/d%d/", i)}, page)
+	}
+	o.RelearnAll()
+	kept, _ := o.Key("http://docs.example.net/d40/index.html") // fetched before
+	k, _ := o.Key("http://docs.example.net/d40/")
+	fmt.Println(kept.Key, kept.Rewritten(), k.Rewritten())
+	fmt.Println("Verify:", o.Verify(k)) // sees no rule
+	if o.VerifyMatch(k, kept) {
+		o.ConfirmMatch(k, kept, false) // the directory is a listing, not the index page
+	}
+	key, _ := o.Normalize("http://docs.example.net/d40/index.html")
+	fmt.Println(key)
+	// Output:
+	// http://docs.example.net/d40/ true false
+	// Verify: false
+	// http://docs.example.net/d40/index.html
+}

@@ -13,10 +13,11 @@ import (
 // rowSet holds a site's pairwise rules as rows: the source's value id per attribute (0 =
 // absent) and the class (transformation) id.
 type rowSet struct {
-	attrs  []urlnorm.Key
-	vals   [][]int32
-	class  []int32
-	valStr []string
+	attrs   []urlnorm.Key
+	vals    [][]int32
+	class   []int32
+	cluster []int32 // the cluster of each row's source
+	valStr  []string
 }
 
 // keyOrder ranks the attributes by gain ratio with respect to the classes over all rows

@@ -38,6 +38,18 @@ type Options struct {
 	// NoDeepTokens turns deep tokens off: tokens are not split by learned deep-token patterns
 	// (package deeptoken) before pairwise rules, and the set carries no patterns.
 	NoDeepTokens bool
+	// NoSignatures turns signature targets off: a cluster's target keeps the query parameters
+	// whose value differs within the cluster (see the package doc, target selection), and
+	// only a literal of the cluster can write them.
+	NoSignatures bool
+	// NoSplits turns splitting off: a generalized rule that merges different pages is not
+	// split on the key whose value tells its good uses from its false merges (see the package
+	// doc, selection).
+	NoSplits bool
+	// NoRoles turns parameter roles off: a deletion of a parameter whatever its value is not
+	// limited to the page types where the parameter does not identify pages, and clusters
+	// that look like pages grouped by mistake are learned from (see the package doc).
+	NoRoles bool
 }
 
 func (o Options) withDefaults() Options {
@@ -80,14 +92,16 @@ type Stats struct {
 	Sites, Clusters, URLs int
 	BadURLs               int // URLs that did not parse and were left out
 	Pairs                 int // pairwise rules (source, target pairs)
+	Signatures            int // targets made signatures: parameters that differ within the cluster left out
 	Classes               int // distinct transformations among them
 	Leaves                int // generalized contexts, over all sites
 	Overwriting           int // of those, dropped because they overwrite a wildcard (see doc)
+	Splits                int // rules added by splitting a rule that merged different pages on a key (see doc)
 	Rules                 int // generalized rules before selection
 	Selected              int // rules kept by MinCoverage and MinPrecision
 	// Unexpressed counts the selected rules that package rules cannot express and that are
 	// left out of the set: a bare query parameter written, a parameter set to several values,
-	// or a host with a port or user information.
+	// or a host with user information.
 	Unexpressed int
 	// Cycles counts the rules left out because, with the others, they rewrote a training URL
 	// round a cycle (www -> m -> www): of each cycle, the rule of least coverage goes, so that
@@ -101,9 +115,11 @@ func (s *Stats) add(o Stats) {
 	s.URLs += o.URLs
 	s.BadURLs += o.BadURLs
 	s.Pairs += o.Pairs
+	s.Signatures += o.Signatures
 	s.Classes += o.Classes
 	s.Leaves += o.Leaves
 	s.Overwriting += o.Overwriting
+	s.Splits += o.Splits
 	s.Rules += o.Rules
 	s.Selected += o.Selected
 	s.Unexpressed += o.Unexpressed
@@ -122,6 +138,15 @@ type lrule struct {
 	Coverage int
 	False    int
 	Sites    int // for a widened rule: the sites it was learned on
+	// class is 1 + the index of the rule's transformation among the site's classes when
+	// generalization made the rule (or split it, see splitRules), 0 otherwise.
+	class int32
+	// blocked counts the training URLs it covers on whose page type a parameter it deletes,
+	// whatever its value, identifies pages (see roles): a rule with any is not selected.
+	blocked int
+	// thin is set on a rule that deletes several parameters whatever their values and
+	// stands on the pairs of one cluster: it is not selected.
+	thin bool
 
 	check []cond // Context in the order Normalize checks it
 }
@@ -234,7 +259,7 @@ func (r *lrule) selected(minPrecision float64, minCoverage int, estimate bool) b
 	if estimate {
 		p = r.Estimate()
 	}
-	return r.Coverage >= minCoverage && (minPrecision < 0 || p >= minPrecision)
+	return r.blocked == 0 && !r.thin && r.Coverage >= minCoverage && (minPrecision < 0 || p >= minPrecision)
 }
 
 // ErrNotURL is returned by SetNormalizer's Normalize for a string that is not an absolute

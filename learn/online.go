@@ -10,8 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"golang.org/x/net/publicsuffix"
-
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -39,19 +37,24 @@ type OnlineOptions struct {
 	// the sources a cluster gives the learner by default): a page with hundreds of session
 	// variants teaches nothing more after a few dozen.
 	MaxClusterURLs int
-	// VerifyFirst is the number of first uses of each rule that Verify asks the crawler to
-	// check by fetching, besides the first use in each context (see Verify); default 1,
-	// negative: none, not even per context.
+	// VerifyFirst is the number of first uses of each rule that VerifyMatch asks the crawler
+	// to check by fetching, besides the first use in each context (see VerifyMatch); default
+	// 1; negative: no check at all, neither per context nor by the bound on a rule's error
+	// rate.
 	VerifyFirst int
-	// VerifyEvery makes Verify ask for a check of one use in VerifyEvery after the first ones
-	// (default 100; negative: none).
+	// VerifyEvery is the floor of the sampling: after its first uses, at least one use of a
+	// rule in VerifyEvery is checked, however often it was confirmed (default 100; negative:
+	// no floor, only the bound on the rule's error rate).
 	VerifyEvery int
 	// Site names the site of a host: the unit that evidence is kept, rules are learned and
-	// sets are published for. Nil means the host's registrable domain (public suffix + 1,
-	// "www.example.co.uk" -> "example.co.uk"), or the host itself when it has none (an IP
-	// address, a bare public suffix): a site's duplicates span www and bare host, http and
-	// https, and mobile sub-domains of one domain. Mirror and short-link domains are other
-	// sites. It must be safe for concurrent use and give the same site for a host every time.
+	// sets are published for. The host is given with its port when the URL has one that is
+	// not its scheme's default ("127.0.0.1:8080"): another port is another server. Nil means
+	// the host's registrable domain (public suffix + 1, "www.example.co.uk" ->
+	// "example.co.uk"), with the port if any ("example.co.uk:8080"), or the host itself when it
+	// has none (an IP address, a bare public suffix: "127.0.0.1:8080"): a site's duplicates
+	// span www and bare host, http and https, and mobile sub-domains of one domain. Mirror and
+	// short-link domains are other sites. It must be safe for concurrent use and give the same
+	// site for a host every time.
 	Site func(host string) string
 	// Published, if set, is called after a new rule set of a site is published (a relearn, a
 	// retraction, a change of the widened rules), with the site's name, and with "" after the
@@ -91,13 +94,6 @@ func (o OnlineOptions) withDefaults() OnlineOptions {
 	return o
 }
 
-func registrableDomain(h string) string {
-	if d, err := publicsuffix.EffectiveTLDPlusOne(h); err == nil {
-		return d
-	}
-	return h
-}
-
 // Online learns URL rewrite rules while a crawl runs, from the crawl's own pages: the loop of
 // Koppula et al. (learn offline from dup clusters, rewrite online before enqueueing) made
 // continuous. The crawler tells it what it found (Observe: this URL's page has this content
@@ -120,13 +116,15 @@ func registrableDomain(h string) string {
 // through an atomic pointer, so Normalize and Key take no lock and never wait for a relearn;
 // they see the new rules from the moment they are published.
 //
-// Rules correct themselves at crawl time (Verify, Confirm): before the crawler skips a URL
-// because a rule rewrote it to the key of a page already fetched, Verify says whether to fetch
-// it anyway: for the first VerifyFirst uses of each rule, its first use in each context (the
-// site's template words of the URL's last segment before and after the rewrite: album is not
-// friends), and one use in VerifyEvery after that. If the fetched page differs from the page the key names, Confirm
-// retracts the rules to blame at once, in that context or entirely, and later relearns of the
-// site leave them out.
+// Rules correct themselves at crawl time (VerifyMatch, ConfirmMatch; Verify and Confirm when the
+// kept URL is not known): before the crawler skips a URL because its key is the key of a URL
+// fetched, VerifyMatch says whether to fetch it anyway, for the rules that made either key: for
+// the first VerifyFirst uses of each rule, its first use in each context (the site's template
+// words of the URL's last segment before and after the rewrite: album is not friends), the
+// first uses of a rule of a risky shape, every use while an upper confidence bound on the
+// rule's error rate is high, and one use in VerifyEvery after that (see the package doc). If
+// the fetched page differs from the kept page, ConfirmMatch retracts the rules to blame at
+// once, in that context or entirely, and later relearns of the site leave them out.
 //
 // Rules widened beyond a site (query parameters learned as deletable on Options.MinSites sites,
 // as Learn widens them) join every site's set, with the every-host scope's low precedence, and
@@ -210,15 +208,12 @@ type siteVersion struct {
 	site  *onlineSite
 	set   *rules.Set
 	uses  []*ruleCounter
+	prior []riskPrior             // the prior of each rule's error rate (see priorOf)
 	words map[string]bool         // the site's template words (see templateWords)
 	out   map[int]map[string]bool // rule index -> contexts it is retracted in
-}
 
-// A ruleCounter counts the uses of a rule that Verify saw and the checks that confirmed it.
-type ruleCounter struct {
-	uses, confirmed atomic.Int64
-	ctx             sync.Map    // context (see contextOf) -> *atomic.Int64, the uses in it
-	failed          atomic.Bool // retracted in some context: verified more often in the others
+	wmu sync.Mutex
+	wo  map[int]*rules.Set // the set without rule i, made when a check needs it (see without)
 }
 
 // contentKey is a rule's text without its statistics: the rule's identity across relearns.
@@ -227,7 +222,9 @@ func contentKey(r rules.Rule) string {
 	return r.String()
 }
 
-// hostOf returns the host of a URL in Prepare's form: scheme://host[:port]/...
+// hostOf returns the host of a URL in Prepare's form, scheme://[userinfo@]host[:port]/..., with
+// its port: "127.0.0.1:8080" (Prepare leaves out a default port). Another port of a host name
+// is another server, and so another site.
 func hostOf(p string) string {
 	i := strings.Index(p, "://")
 	if i < 0 {
@@ -237,10 +234,8 @@ func hostOf(p string) string {
 	if j := strings.IndexAny(h, "/?#"); j >= 0 {
 		h = h[:j]
 	}
-	if j := strings.LastIndexByte(h, ':'); j >= 0 && !strings.HasSuffix(h, "]") {
-		h = h[:j]
-	}
-	return h
+	name, port, _ := splitAuthority(h)
+	return joinHostPort(name, port)
 }
 
 // site returns the state of the site of host, creating it if create is set; nil otherwise.
@@ -318,7 +313,7 @@ func (o *Online) Key(raw string) (Key, error) {
 	}
 	v := o.version(p)
 	if v == nil {
-		return Key{Key: p}, nil
+		return Key{Key: p, in: p}, nil
 	}
 	return v.key(p)
 }
@@ -328,13 +323,13 @@ func (o *Online) Key(raw string) (Key, error) {
 func (v *siteVersion) key(p string) (Key, error) {
 	k, used, err := v.set.NormalizeTrace(nil, p)
 	if err != nil {
-		return Key{Key: p}, err
+		return Key{Key: p, in: p}, err
 	}
 	if len(v.out) > 0 && len(used) > 0 {
 		ctx := contextOf(p, k, v.words)
 		for _, i := range used {
 			if v.out[i][ctx] {
-				return Key{Key: p}, nil
+				return Key{Key: p, in: p}, nil
 			}
 		}
 	}
@@ -432,127 +427,6 @@ func templateWords(cls []Cluster) map[string]bool {
 	return words
 }
 
-// Verify is called when the crawler would skip a URL because its key k names a page it has
-// fetched. It counts a use of each rule that made the key and reports whether the crawler
-// should fetch the URL anyway to check them: for a rule's first VerifyFirst uses, its first use
-// in each context, and one use in VerifyEvery after that; a rule retracted in some context is
-// verified in its first 3 uses in each context and in one use in VerifyEvery/10. A key's context is the site's
-// template words in the last path segment of the URL before and after the rewrite: words that at least 5% of the site's URLs (and 5)
-// have in their path, such as album, friends or viewforum, learned at each relearn; titles and
-// user names are not. A key no rule made is never verified. The crawler then compares the
-// fetched page's fingerprint with that of the page the key names and calls Confirm.
-func (o *Online) Verify(k Key) bool {
-	if len(k.used) == 0 {
-		return false
-	}
-	check := false
-	ctx := contextOf(k.in, k.Key, k.ver.words)
-	for _, i := range k.used {
-		c := k.ver.uses[i]
-		n := c.uses.Add(1)
-		every, first := int64(o.opt.VerifyEvery), int64(1)
-		if c.failed.Load() {
-			every, first = max(every/10, 1), 3
-		}
-		if n <= int64(o.opt.VerifyFirst) || (o.opt.VerifyEvery > 0 && n%every == 0) {
-			check = true
-		}
-		in, ok := c.ctx.Load(ctx)
-		if !ok {
-			in, _ = c.ctx.LoadOrStore(ctx, new(atomic.Int64))
-		}
-		if in.(*atomic.Int64).Add(1) <= first && o.opt.VerifyFirst > 0 {
-			check = true // the rule's first uses in this context
-		}
-	}
-	if check {
-		o.stats.verifications.Add(1)
-	}
-	return check
-}
-
-// Confirm reports the outcome of a check that Verify asked for: same says whether the URL of
-// k served the page its key names. A mismatch retracts at once the rules to blame: of the rules
-// that made k, those confirmed by fewer than VerifyFirst checks (at least 1), or else the least
-// confirmed one; a rule confirmed that often is retracted in the key's context only, any other
-// rule entirely, for the current set (a new one is published) and every later relearn. Then
-// any other rule that still makes the same key of the URL is blamed the same way. A mismatch
-// also drops the site's inferred evidence (see Skipped). The crawler keeps the URL as a new
-// page and should Observe it.
-func (o *Online) Confirm(k Key, same bool) {
-	if len(k.used) == 0 {
-		return
-	}
-	if same {
-		o.stats.confirmed.Add(1)
-		for _, i := range k.used {
-			k.ver.uses[i].confirmed.Add(1)
-		}
-		return
-	}
-	o.stats.mismatches.Add(1)
-	s := k.ver.site
-	if s == nil { // a widened rule on a site without rules of its own
-		s = o.site(hostOf(k.in), true)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ver, used := k.ver, k.used
-	ctx := contextOf(k.in, k.Key, ver.words)
-	trust := int64(max(o.opt.VerifyFirst, 1))
-	for range rules.DefaultMaxRewrites {
-		for _, i := range blame(ver, used, trust) {
-			c := contentKey(ver.set.Rule(i))
-			if ver.uses[i].confirmed.Load() >= trust {
-				// A rule confirmed elsewhere is retracted in this context only, and is
-				// verified more often in the others.
-				ver.uses[i].failed.Store(true)
-				if s.outCtx[c] == nil {
-					s.outCtx[c] = map[string]bool{}
-				}
-				if !s.outCtx[c][ctx] {
-					s.outCtx[c][ctx] = true
-					o.stats.retracts.Add(1)
-				}
-			} else if !s.retracted[c] {
-				s.retracted[c] = true
-				o.stats.retracts.Add(1)
-			}
-		}
-		s.publish(o.global.Load())
-		// Another rule may make the same key (a site-wide "delete t" behind the rule that
-		// deletes t on one path): it rests on the same mistaken merge and goes too.
-		ver = s.cur.Load()
-		nk, err := ver.key(k.in)
-		if err != nil || nk.Key != k.Key || len(nk.used) == 0 {
-			break
-		}
-		used = nk.used
-	}
-	s.dropInferred()
-}
-
-// blame returns the rules of a mismatching chain to retract: those confirmed by fewer than
-// trust checks, or else the least confirmed one. A chain of a rule that has held many times
-// (http to https) and a new one (a suffix deleted) is the new rule's fault.
-func blame(v *siteVersion, used []int, trust int64) []int {
-	var out []int
-	least := -1
-	for _, i := range used {
-		n := v.uses[i].confirmed.Load()
-		if n < trust {
-			out = append(out, i)
-		}
-		if least < 0 || n < v.uses[least].confirmed.Load() {
-			least = i
-		}
-	}
-	if len(out) == 0 {
-		out = append(out, least)
-	}
-	return out
-}
-
 // dropInferred removes the URLs that Skipped recorded from the site's evidence: after a
 // retraction they may rest on the mistaken rule. s.mu must be held.
 func (s *onlineSite) dropInferred() {
@@ -608,7 +482,7 @@ func (s *onlineSite) publish(g *globalRules) {
 			return // rules of valid sets are valid; keep the current version if not
 		}
 	}
-	v := &siteVersion{site: s, set: set, uses: make([]*ruleCounter, set.Len()), words: s.words}
+	v := &siteVersion{site: s, set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set), words: s.words}
 	for i := range set.Len() {
 		key := contentKey(set.Rule(i))
 		if out := s.outCtx[key]; len(out) > 0 {
@@ -674,7 +548,7 @@ func (o *Online) updateWiden() {
 	if err != nil {
 		return
 	}
-	g := &globalRules{rules: rs, key: key, ver: &siteVersion{set: set, uses: make([]*ruleCounter, set.Len())}}
+	g := &globalRules{rules: rs, key: key, ver: &siteVersion{set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set)}}
 	for i := range g.ver.uses {
 		g.ver.uses[i] = &ruleCounter{}
 	}

@@ -28,12 +28,14 @@ import (
 //	widened   count, then a counter per widened rule, in the widened set's order
 //	due       count, then site names in the order they became due
 //
-// A counter is uses, confirmed, failed, then its contexts: count, then (context, uses) pairs
-// sorted by context. Rule sets are not saved: ReadFrom learns each site's last snapshot again,
+// A counter is uses, confirmed, checks, failures, the sampling credit (float64), then its
+// contexts: count, then (context, uses) pairs sorted by context. Version 1 files (a counter
+// without checks, failures and credit, before verification by a bound on a rule's error
+// rate) are refused with binfile.ErrVersion. Rule sets are not saved: ReadFrom learns each site's last snapshot again,
 // which gives the same rules, since LearnSite depends only on the clusters and the options.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 1
+	onlineVersion = 2
 	onlinePrefix  = "learn: online state"
 )
 
@@ -170,7 +172,11 @@ func writeURL(x *binfile.Writer, u URL) {
 func (c *ruleCounter) writeTo(x *binfile.Writer) {
 	x.Uvarint(uint64(c.uses.Load()))
 	x.Uvarint(uint64(c.confirmed.Load()))
-	x.Bool(c.failed.Load())
+	x.Uvarint(uint64(c.checks.Load()))
+	x.Uvarint(uint64(c.fails.Load()))
+	c.mu.Lock()
+	x.Float64(c.credit)
+	c.mu.Unlock()
 	type ctxUses struct {
 		ctx string
 		n   int64
@@ -203,9 +209,13 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 	if used || o.stats.urls.Load() != 0 || o.global.Load() != nil {
 		return 0, fmt.Errorf("%s: ReadFrom needs a new Online", onlinePrefix)
 	}
-	x, _, err := binfile.NewReader(r, onlinePrefix, onlineMagic, onlineVersion)
+	x, v, err := binfile.NewReader(r, onlinePrefix, onlineMagic, onlineVersion)
 	if err != nil {
 		return 0, err
+	}
+	if v != onlineVersion {
+		x.Fail(fmt.Sprintf("version %d: use counters without checks and failures, from before verification by a bound on a rule's error rate", v), binfile.ErrVersion)
+		return x.Offset(), x.Err()
 	}
 	var st [9]int64
 	for i := range st {
@@ -374,7 +384,14 @@ func readCounter(x *binfile.Reader) *ruleCounter {
 	c := &ruleCounter{}
 	c.uses.Store(int64(x.Count(maxSavedCounter, "uses")))
 	c.confirmed.Store(int64(x.Count(maxSavedCounter, "confirmations")))
-	c.failed.Store(x.Bool())
+	c.checks.Store(int64(x.Count(maxSavedCounter, "checks")))
+	c.fails.Store(int64(x.Count(maxSavedCounter, "failures")))
+	if c.checks.Load() != c.confirmed.Load()+c.fails.Load() {
+		x.Fail("checks other than confirmations and failures", binfile.ErrCorrupt)
+	}
+	if c.credit = x.Float64(); c.credit < 0 || c.credit >= 2 {
+		x.Fail(fmt.Sprintf("sampling credit %v", c.credit), binfile.ErrCorrupt)
+	}
 	for range x.Count(maxSavedCount, "contexts") {
 		ctx := x.String(maxSavedString, "context")
 		n := new(atomic.Int64)

@@ -39,9 +39,9 @@ func (r *replayer) step(u truthURL) {
 		r.page[u.raw] = u.page
 		r.o.Observe(URL{Raw: u.raw}, u.page)
 		r.log = append(r.log, "fetch "+u.raw+" as "+k.Key)
-	case r.o.Verify(k):
+	case r.o.VerifyMatch(k, r.key(prev)):
 		same := r.page[prev] == u.page
-		r.o.Confirm(k, same)
+		r.o.ConfirmMatch(k, r.key(prev), same)
 		r.page[u.raw] = u.page
 		r.o.Observe(URL{Raw: u.raw}, u.page)
 		r.log = append(r.log, fmt.Sprintf("verify %s against %s: %v", u.raw, prev, same))
@@ -78,6 +78,12 @@ func resumeURLs(t testing.TB) []truthURL {
 	}
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(us), func(i, j int) { us[i], us[j] = us[j], us[i] })
 	return us
+}
+
+// key returns the Key of a URL kept: the rules that made its key are verified too.
+func (r *replayer) key(raw string) Key {
+	k, _ := r.o.Key(raw)
+	return k
 }
 
 func newReplayer(o *Online) *replayer {
@@ -182,6 +188,11 @@ func TestOnlineReadFromDamaged(t *testing.T) {
 	}
 	if _, err := NewOnline(OnlineOptions{}).ReadFrom(strings.NewReader("UDSIMHX\n")); !errors.Is(err, binfile.ErrFormat) {
 		t.Errorf("another kind of file: %v, want ErrFormat", err)
+	}
+	v1 := bytes.Clone(data)
+	v1[len(onlineMagic)] = 1 // the version, a one-byte uvarint
+	if _, err := NewOnline(OnlineOptions{}).ReadFrom(bytes.NewReader(v1)); !errors.Is(err, binfile.ErrVersion) {
+		t.Errorf("a version 1 file: %v, want ErrVersion", err)
 	}
 }
 

@@ -182,7 +182,7 @@ func TestJoinSitesReference(t *testing.T) {
 func shareHost(a, b Cluster) bool {
 	for _, u := range a.URLs {
 		for _, v := range b.URLs {
-			if hostName(u.Raw) == hostName(v.Raw) {
+			if hostOfRaw(u.Raw) == hostOfRaw(v.Raw) {
 				return true
 			}
 		}

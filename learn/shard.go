@@ -37,8 +37,8 @@ type SiteResult struct {
 }
 
 // A SiteRule is a selected rule of a site, without its scope, and the host that its context
-// names ("" when it names none or names a host with a port or user information): Assemble
-// scopes it to that host, else to the site's domain or hosts. It is a plain value.
+// names, without its port ("" when it names none or names a host with user information):
+// Assemble scopes it to that host, else to the site's domain or hosts. It is a plain value.
 type SiteRule struct {
 	Rule rules.Rule
 	Host string

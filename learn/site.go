@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/casefold"
+	"github.com/undust/undust/internal/roles"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -48,22 +50,25 @@ type pairwiseRules struct {
 
 	patterns  map[string]*deeptoken.Patterns // by host
 	caseHosts map[string]casefold.Evidence   // hosts whose paths are case-insensitive
+	roles     *roles.Roles                   // parameter roles per page type, nil with Options.NoRoles
 }
 
-// learnPatterns learns the deep-token patterns of every host of members (package deeptoken,
-// WSDM'10 §3.1.2) and returns those that split some tokens. A host with a port or user
-// information is left out: package rules keys patterns by host name.
+// learnPatterns learns the deep-token patterns of every host name of members (package
+// deeptoken, WSDM'10 §3.1.2) and returns those that split some tokens, by host name: package
+// rules keys patterns by host name, whatever the port. A host with user information is left
+// out.
 func learnPatterns(members []*member) map[string]*deeptoken.Patterns {
 	byHost := map[string][]string{}
 	var hosts []string
 	for _, m := range members {
-		if strings.ContainsAny(m.p.host, ":@") {
+		h, _, user := splitAuthority(m.p.host)
+		if user {
 			continue
 		}
-		if _, ok := byHost[m.p.host]; !ok {
-			hosts = append(hosts, m.p.host)
+		if _, ok := byHost[h]; !ok {
+			hosts = append(hosts, h)
 		}
-		byHost[m.p.host] = append(byHost[m.p.host], m.prep)
+		byHost[h] = append(byHost[h], m.prep)
 	}
 	out := map[string]*deeptoken.Patterns{}
 	for _, h := range hosts {
@@ -108,6 +113,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		})
 		rowFeat = append(rowFeat, fs)
 		rs.class = append(rs.class, class)
+		rs.cluster = append(rs.cluster, m.cluster)
 	}
 
 	byCluster := make([][]*member, len(cls))
@@ -153,15 +159,19 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 	if !opt.NoDeepTokens {
 		patterns = learnPatterns(all)
 		for _, m := range all {
-			if pt := patterns[m.p.host]; pt != nil {
+			if pt := patterns[m.p.hostName()]; pt != nil {
 				m.p.splitDeep(pt, m.prep)
 			}
 		}
 	}
 	common := valueClusters(byCluster)
-	for _, ms := range byCluster {
-		if len(ms) < 2 {
-			continue
+	var ro *roles.Roles
+	if !opt.NoRoles {
+		ro = learnRoles(byCluster, common)
+	}
+	for ci, ms := range byCluster {
+		if len(ms) < 2 || ro.Noisy(ci) {
+			continue // one page, or pages grouped by mistake: no pair
 		}
 		slices.SortStableFunc(ms, targetRank)
 		expressibleFirst(ms, common)
@@ -177,6 +187,23 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 			default:
 				rest = append(rest, m)
 			}
+		}
+		// A target that keeps a parameter whose value differs within the cluster and that
+		// only a literal of this cluster could write (a token on every link) becomes its
+		// signature without that parameter; the URL it was made from becomes a source.
+		if !opt.NoSignatures {
+			for i, tg := range targets {
+				if sg := signature(ms, tg, common); sg != nil {
+					targets[i] = sg
+					if !slices.ContainsFunc(rest, func(m *member) bool { return m.prep == tg.prep }) {
+						rest = append([]*member{tg}, rest...)
+					}
+					st.Signatures++
+				}
+			}
+			rest = slices.DeleteFunc(rest, func(m *member) bool {
+				return slices.ContainsFunc(targets, func(t *member) bool { return t.prep == m.prep })
+			})
 		}
 		for _, src := range selectSources(rest, opt.MaxSources) {
 			for _, tg := range targets {
@@ -211,7 +238,66 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
-	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts}
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts, roles: ro}
+}
+
+// signature returns the signature of target tg in its cluster ms: tg without the query
+// parameters whose value differs within the cluster in a way only a literal can write, or nil
+// when tg keeps none. Such a parameter P is not what names the page: some other URL of the
+// cluster (of its first maxCostSources) has P with another value, from which derive writes
+// tg's value only as a literal, and that literal occurs in fewer than minLiteralClusters of
+// the site's clusters (a random token) or the cluster holds at least minLiteralClusters values
+// of P (do=recent&id=X for every page id X). A literal of one cluster does not generalize: a
+// form token or session id of unknown name on every link (item.php?id=7&zq=R1, &zq=R2, &zq=R3)
+// is deleted, not written. A value that a reference or a conversion writes (a deep token,
+// another letter case) is not such a parameter, nor is one of two frequent values
+// (view=grid, view=list), which stays a literal.
+func signature(ms []*member, tg *member, common map[string]int) *member {
+	var drop []string
+	for i, m := range ms {
+		if i >= maxCostSources {
+			break
+		}
+		if m.prep == tg.prep {
+			continue
+		}
+		e := derive(&m.p, &tg.p)
+		for _, q := range e.Query {
+			if q.Delete || q.vop.Kind != opLiteral || q.vop.Bare || q.vop.Lit == "" || slices.Contains(drop, q.Name) ||
+				len(queryValues(m.p.query, q.Name)) == 0 {
+				continue
+			}
+			if common[q.vop.Lit] < minLiteralClusters || manyValues(ms, q.Name, minLiteralClusters) {
+				drop = append(drop, q.Name)
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	sg := *tg
+	sg.p.query = slices.DeleteFunc(slices.Clone(tg.p.query), func(t urlnorm.Token) bool { return slices.Contains(drop, t.Name) })
+	sg.p.deep = slices.DeleteFunc(slices.Clone(tg.p.deep), func(t urlnorm.Token) bool {
+		return t.Part == urlnorm.PartQuery && slices.Contains(drop, t.Name)
+	})
+	sg.prep = finalize(sg.p.String())
+	return &sg
+}
+
+// manyValues reports whether the members have at least n distinct values of query parameter
+// name.
+func manyValues(ms []*member, name string, n int) bool {
+	var vals []string
+	for _, m := range ms {
+		for _, v := range queryValues(m.p.query, name) {
+			if !slices.Contains(vals, v) {
+				if vals = append(vals, v); len(vals) >= n {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // caseInsensitive returns the hosts of a site's members whose paths are case-insensitive by
@@ -262,12 +348,25 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	for r, c := range rs.class {
 		byClass[c] = append(byClass[c], int32(r))
 	}
+	var attrOf map[urlnorm.Key]int32
 	for c, rows := range byClass {
 		for _, ctx := range generalize(rs, order, rows, opt.MinSupport) {
-			r := lrule{Site: name, Context: ctx, edit: classes[c]}
+			r := lrule{Site: name, Context: ctx, edit: classes[c], class: int32(c + 1)}
 			if overwritesWildcard(&r) {
 				st.Overwriting++
 				continue
+			}
+			if !ablate.NoSupport && deletesSeveral(&r) {
+				// A rule that deletes several parameters whatever their values stands on
+				// the pairs of at least two clusters: one cluster may be pages grouped by
+				// mistake, each of its URLs with its own content key.
+				if attrOf == nil {
+					attrOf = make(map[urlnorm.Key]int32, len(rs.attrs))
+					for a, k := range rs.attrs {
+						attrOf[k] = int32(a)
+					}
+				}
+				r.thin = supportClusters(rs, attrOf, r.Context, rows) < 2
 			}
 			s.rules = append(s.rules, r)
 		}
@@ -297,6 +396,9 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				continue // matched but changed nothing: not applied
 			}
 			r.Coverage++
+			if blocked(pw.roles, r, m) {
+				r.blocked++
+			}
 			bad := false
 			if c, ok := ident[out]; ok && c != m.cluster {
 				bad = true
@@ -313,6 +415,10 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				r.False++
 			}
 		}
+	}
+	if !opt.NoSplits {
+		s.splitRules(pw, byClass, order, all, ident, opt, &st)
+		s.order()
 	}
 	st.Rules = len(s.rules)
 
@@ -379,6 +485,12 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 			if bad {
 				ev.False++
 				fam.f++
+			}
+			if u := roleURL(m); pw.roles.Identifies(&u, q.Name) {
+				// It names the pages of this URL's type: not deleted in its family, nor on
+				// the whole site.
+				fam.f++
+				ev.Identifying = true
 			}
 		}
 	}
@@ -465,9 +577,12 @@ type Evidence struct {
 	Learned         bool
 	// Identifying is set when, among the site's URLs with the same last path segment (a
 	// script, a page family), the parameter has many distinct values and no two URLs of one
-	// cluster differ in it alone: it names pages there (phpBB's f= in viewforum.php), however
+	// cluster differ in it alone, or when it identifies the pages of some page type (its
+	// value never differs within a cluster of the type, and it takes at least 2 values; see
+	// the package doc): it names pages there (phpBB's f= in viewforum.php), however
 	// redundant it is elsewhere on the site. Such a parameter is not widened beyond the
-	// site, and within the site only to the families where pairs support deleting it.
+	// site, and within the site only to the families where pairs support deleting it and
+	// where it identifies no page type.
 	Identifying bool
 }
 
@@ -495,6 +610,30 @@ func lastSegment(p *parsed) string {
 		return ""
 	}
 	return p.path[len(p.path)-1]
+}
+
+// deletesSeveral reports whether r deletes at least two query parameters whatever their values.
+func deletesSeveral(r *lrule) bool {
+	n := 0
+	for _, q := range r.edit.Query {
+		if q.Delete && wildcarded(r, q.Name) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// supportClusters returns the number of distinct clusters of the rows that ctx holds in.
+func supportClusters(rs *rowSet, attrOf map[urlnorm.Key]int32, ctx []cond, rows []int32) int {
+	var seen []int32
+	for _, row := range rows {
+		if c := rs.cluster[row]; !slices.Contains(seen, c) && rowHolds(rs, attrOf, ctx, row) {
+			if seen = append(seen, c); len(seen) >= 2 {
+				break
+			}
+		}
+	}
+	return len(seen)
 }
 
 // isParamDeletion reports whether r only deletes query parameters whose value its context

@@ -155,6 +155,12 @@ type parsed struct {
 	deep         []urlnorm.Token // deep tokens of path segments and query values (Sub > 0)
 }
 
+// hostName returns the host name of p, without user information and port.
+func (p *parsed) hostName() string {
+	h, _, _ := splitAuthority(p.host)
+	return h
+}
+
 // splitDeep sets p.deep to the deep tokens that pt splits the tokens of prep (p's text) into.
 func (p *parsed) splitDeep(pt *deeptoken.Patterns, prep string) {
 	toks, err := urlnorm.Tokenize(nil, prep)

@@ -93,6 +93,13 @@ func (f familyFilter) keep(family string) bool {
 
 // cmdFamilies evaluates online and offline learning per family of a dup-cluster file whose
 // cluster ids start with a family name (FAMILY-...), as urldedup gen writes them.
+// familyLearn and familyAlign are the options of the learners that families runs: the
+// defaults, less the mechanisms -ablate turns off.
+var (
+	familyLearn learn.Options
+	familyAlign align.Options
+)
+
 func cmdFamilies(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("families", flag.ContinueOnError)
 	clusters := fs.String("clusters", "", "dup-cluster TSV `file` whose cluster ids start with the family: FAMILY-...")
@@ -106,6 +113,7 @@ func cmdFamilies(args []string, stdout io.Writer) error {
 	explain := fs.Int("explain", 0, "per family, list the `N` rules with the most false pairs offline and N URLs of lost pages of the worst order")
 	sites := sitesFlag(fs)
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
+	fs.Func("ablate", ablateUsage, ablateFunc(&familyLearn, &familyAlign))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -169,7 +177,7 @@ func familyReplays(w io.Writer, file string, orders int, filter familyFilter, ex
 			r.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		}
 		progress("replay, %s order, %d URLs", orderName(i), len(order))
-		rp := &replayer{online: learn.NewOnline(learn.OnlineOptions{}), group: sitefamily.FamilyOf}
+		rp := &replayer{online: learn.NewOnline(learn.OnlineOptions{Learn: familyLearn}), group: sitefamily.FamilyOf}
 		sum, err := rp.run(order, nil)
 		if err != nil {
 			return err
@@ -271,7 +279,7 @@ func familyOffline(w io.Writer, file, which string, seed uint64, g learn.Groupin
 	for _, l := range []struct {
 		name    string
 		learner align.SetLearner
-	}{{"Koppula", &learn.TreeLearner{}}, {"align", &align.Learner{}}} {
+	}{{"Koppula", &learn.TreeLearner{Options: familyLearn}}, {"align", &align.Learner{Options: familyAlign}}} {
 		if which != "both" && !strings.EqualFold(which, l.name) {
 			continue
 		}

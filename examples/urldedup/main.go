@@ -7,9 +7,9 @@
 //	urldedup apply -rules RULES < urls > keys
 //	urldedup eval -data DIR [-seed S] [-plot DIR] [-learner koppula|align|both] [-sites host|domain|id] [-q]
 //	urldedup stats (-clusters FILE | -cdx FILE) [-sites host|domain|id]
-//	urldedup replay -clusters FILE [-shuffle SEED] [-static [-aggressive]] [-o FILE]
+//	urldedup replay -clusters FILE [-shuffle SEED] [-static [-aggressive]] [-o FILE] [-ablate LIST]
 //	urldedup gen -out DIR [-seed N] [-family LIST] [-sites N] [-scale F]
-//	urldedup families -clusters FILE [-orders N] [-learner koppula|align|both] [-only LIST | -exclude LIST] [-explain N]
+//	urldedup families -clusters FILE [-orders N] [-learner koppula|align|both] [-only LIST | -exclude LIST] [-explain N] [-ablate LIST]
 //
 // learn reads dup clusters (the TSV format cluster<TAB>url[<TAB>importance[<TAB>inlinks]]
 // described at learn.ReadClusters, or a CDX/CDXJ crawl index grouped by payload digest), groups
@@ -34,7 +34,10 @@
 // and a mismatch retracts them. -static replays with the static Crawler key alone (-aggressive:
 // the Aggressive key), the baseline. -o writes url<TAB>fetch|skip<TAB>key per URL in the order
 // met; the summary gives fetches, the share of avoidable fetches (URLs - pages) saved, the pages
-// lost (none of whose URLs was fetched), the verification fetches and the time taken.
+// lost (none of whose URLs was fetched), the verification fetches and the time taken. -ablate
+// (replay and families) turns mechanisms off to measure what each buys: signatures, splits,
+// roles and support of the learners (learn.Options, align.Options), bound, shape, decisive and
+// kept of the online learner's verification.
 //
 // gen writes a seeded dup-cluster file of site families (versioned documentation, web
 // archives, social networks, forums, shops, URL sessions, wikis, CMSs, tracking tokens, print
@@ -246,8 +249,8 @@ func cmdLearn(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "urldedup: %d sites, %d URLs, %d pairwise rules, %d generalized, %d selected (%d not expressible, %d dropped for cycles), %d rules written\n",
-		st.Sites, st.URLs, st.Pairs, st.Rules, st.Selected, st.Unexpressed, st.Cycles, set.Len())
+	fmt.Fprintf(stderr, "urldedup: %d sites, %d URLs, %d pairwise rules (%d signature targets), %d generalized (%d by splitting), %d selected (%d not expressible, %d dropped for cycles), %d rules written\n",
+		st.Sites, st.URLs, st.Pairs, st.Signatures, st.Rules, st.Splits, st.Selected, st.Unexpressed, st.Cycles, set.Len())
 	if *out == "" {
 		_, err = set.WriteTo(stdout)
 		return err

@@ -7,10 +7,13 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/learn"
+	"github.com/undust/undust/learn/align"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -32,6 +35,7 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	fs.Float64Var(&oo.Growth, "growth", 0, "growth of a site's URLs between relearns (0: the default)")
 	fs.IntVar(&oo.VerifyFirst, "verify-first", 0, "first uses of each rule verified (0: the default, negative: none)")
 	fs.IntVar(&oo.VerifyEvery, "verify-every", 0, "then one use in this many verified (0: the default, negative: none)")
+	fs.Func("ablate", ablateUsage, ablateFunc(&oo.Learn, nil))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -120,6 +124,33 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// ablateUsage describes the -ablate flag of replay and families.
+const ablateUsage = "comma-separated `list` of mechanisms to turn off, to measure them: signatures, splits, roles, support (learning), bound, shape, decisive, kept (verification)"
+
+// ablateFunc parses an -ablate list: the learning mechanisms into the options of the learners
+// (ao may be nil), the others into package ablate's switches.
+func ablateFunc(lo *learn.Options, ao *align.Options) func(string) error {
+	return func(s string) error {
+		var rest []string
+		for _, name := range strings.Split(s, ",") {
+			switch name {
+			case "signatures":
+				lo.NoSignatures = true
+			case "splits":
+				lo.NoSplits = true
+			case "roles":
+				lo.NoRoles = true
+				if ao != nil {
+					ao.NoRoles = true
+				}
+			default:
+				rest = append(rest, name)
+			}
+		}
+		return ablate.Set(strings.Join(rest, ","))
+	}
+}
+
 // readRecords reads the cluster file's records in file order.
 func readRecords(r io.Reader) ([]learn.Record, error) {
 	tr := learn.NewTSVReader(bufio.NewReader(r), learn.ReaderOptions{})
@@ -153,7 +184,7 @@ type replayer struct {
 
 // replaySite is the frontier's state of one site.
 type replaySite struct {
-	seen    map[string]uint64 // key -> fingerprint of the page fetched under it
+	seen    map[string]fetchedURL // key -> the first URL fetched under it, and its page
 	fetched []fetchedURL
 	set     any // the site's rule set the keys were made with
 }
@@ -234,17 +265,22 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 		}
 		s := sites[siteName]
 		if s == nil {
-			s = &replaySite{seen: map[string]uint64{}}
+			s = &replaySite{seen: map[string]fetchedURL{}}
 			sites[siteName] = s
 		}
 		fetch := true
 		if prev, ok := s.seen[k.Key]; ok {
 			fetch = false
-			if rp.online != nil && rp.online.Verify(k) {
+			var kept learn.Key
+			if rp.online != nil {
+				// The kept URL's key under the current rules: a rule may have made it.
+				kept, _ = rp.online.Key(prev.url)
+			}
+			if rp.online != nil && rp.online.VerifyMatch(k, kept) {
 				fetch = true
 				sum.verifications++
 				g.verifications++
-				same := prev == fp
+				same := prev.fp == fp
 				if !same {
 					sum.caught++
 					g.caught++
@@ -252,13 +288,13 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 						sum.caughtLost++
 					}
 				}
-				rp.online.Confirm(k, same)
+				rp.online.ConfirmMatch(k, kept, same)
 			}
-			if !fetch && rp.group != nil && prev != fp {
-				skips = append(skips, lostSkip{url: rec.URL, cluster: rec.Cluster, key: k.Key, kept: recs[firstURL[prev]].URL, keptCluster: recs[firstURL[prev]].Cluster})
+			if !fetch && rp.group != nil && prev.fp != fp {
+				skips = append(skips, lostSkip{url: rec.URL, cluster: rec.Cluster, key: k.Key, kept: recs[firstURL[prev.fp]].URL, keptCluster: recs[firstURL[prev.fp]].Cluster})
 			}
 			if !fetch && rp.online != nil {
-				rp.online.Skipped(learn.URL{Raw: rec.URL}, k, prev)
+				rp.online.Skipped(learn.URL{Raw: rec.URL}, k, prev.fp)
 				rp.online.Relearn()
 				rp.rekey(siteName, s)
 			}
@@ -272,7 +308,7 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 			fetchedPage[fp] = true
 			s.fetched = append(s.fetched, fetchedURL{rec.URL, fp})
 			if _, ok := s.seen[k.Key]; !ok {
-				s.seen[k.Key] = fp
+				s.seen[k.Key] = fetchedURL{rec.URL, fp}
 			}
 			if rp.online != nil {
 				rp.online.Observe(learn.URL{Raw: rec.URL}, fp)
@@ -318,11 +354,11 @@ func (rp *replayer) rekey(name string, s *replaySite) {
 		return
 	}
 	s.set = set
-	s.seen = make(map[string]uint64, len(s.fetched))
+	s.seen = make(map[string]fetchedURL, len(s.fetched))
 	for _, f := range s.fetched {
 		k, _ := rp.online.Normalize(f.url)
 		if _, ok := s.seen[k]; !ok {
-			s.seen[k] = f.fp
+			s.seen[k] = f
 		}
 	}
 }

@@ -50,6 +50,15 @@
 // redundant and its values are mostly distinct (phpBB's f= in viewforum.php): it is replaced by
 // one rule per family where a pair supports it, its context naming the last segment.
 //
+// Parameter roles per page type, as in package learn: a page type is a path template and the
+// URL's type values (do=recent, action=edit), and a parameter whose value never differs within
+// a cluster of the type, takes at least 2 values there and that no URL of a cluster drops
+// identifies pages of the type, however few its values. A candidate that deletes such a
+// parameter whatever its value is rejected when it changes a validation URL of that type;
+// and a cluster whose URLs differ in a parameter that identifies pages of their type in most
+// other clusters (pages grouped by mistake, such as the "not found" pages of deleted topics)
+// is left out of generation and validation (Options.NoRoles turns this off).
+//
 // As in package learn, a host whose duplicates differ in path case (beyond first letters) and
 // whose clusters lowercasing does not merge gets one rule, path(-,-)=lower, and is learned from
 // lowercased paths; and the learned set is made acyclic on its training URLs (of each rewrite
@@ -96,7 +105,14 @@
 // # Choices where the papers are vague, and limits
 //
 //   - Rules are scoped to the exact host of the URLs they were learned from, and sites are the
-//     unit of work (Cluster.Site), as in package learn.
+//     unit of work (Cluster.Site), as in package learn. A host that a site serves on one port
+//     other than its scheme's default gets the port as a condition of every rule (port =
+//     "8080"): another port of the host is another server.
+//   - A candidate needs Options.MinFreq generation clusters, and a cluster is in the
+//     generation or the validation half, never both: what one cluster alone shows is not
+//     learned, such as a wiki's do=recent&id=X, one page for every X (package learn learns it,
+//     splitting "if do=* then delete id" on do). A token on every link whose value differs
+//     within every cluster (item.php?id=N&zq=R) is learned: its values are rare, and deleted.
 //   - Values that differ only in the case of their first letter (wiki titles) need a
 //     first-letter conversion that package rules lacks: such URLs yield no rule and are
 //     counted in Stats.Overwriting.

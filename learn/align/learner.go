@@ -10,6 +10,7 @@ import (
 	"github.com/undust/undust/internal/acyclic"
 	"github.com/undust/undust/internal/casefold"
 	"github.com/undust/undust/internal/par"
+	"github.com/undust/undust/internal/roles"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
@@ -43,6 +44,10 @@ type Options struct {
 	Seed uint64
 	// Workers is the number of sites learned in parallel (default GOMAXPROCS).
 	Workers int
+	// NoRoles turns parameter roles off (see the package doc): clusters that look like pages
+	// grouped by mistake are learned from, and a rule may delete a parameter whatever its
+	// value where it identifies pages.
+	NoRoles bool
 }
 
 func (o Options) withDefaults() Options {
@@ -143,7 +148,8 @@ type item struct {
 	toks    []urlnorm.Token
 	cluster int32 // index of its cluster within the site
 	nseg    int
-	host    string
+	host    string // the host name
+	port    string // the port, "" for the scheme's default
 }
 
 func prepare(raw string) (item, bool) {
@@ -160,6 +166,8 @@ func prepare(raw string) (item, bool) {
 		switch t.Part {
 		case urlnorm.PartHost:
 			it.host = t.Value
+		case urlnorm.PartPort:
+			it.port = t.Value
 		case urlnorm.PartPath:
 			it.nseg++
 		}
@@ -215,10 +223,9 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 	var genIdx [][]int // per generation cluster: its items
 	var genIDs []string
 	caseHosts := caseInsensitive(cls)
+	byCluster := make([][]item, len(cls))
 	for ci, c := range cls {
-		half := learn.InHalf(c.ID, opt.Seed^valSeed)
 		seen := map[string]bool{}
-		var idx []int
 		for _, u := range c.URLs {
 			st.URLs++
 			it, ok := prepare(u.Raw)
@@ -226,7 +233,7 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 				st.BadURLs++
 				continue
 			}
-			if _, lower := caseHosts[it.host]; lower {
+			if _, lower := caseHosts[hostPort{it.host, it.port}]; lower {
 				// Learned as the host's case rule rewrites it.
 				if lo, ok := prepare(casefold.LowerPath(it.prep)); ok {
 					it = lo
@@ -239,39 +246,124 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 			}
 			seen[it.prep] = true
 			it.cluster = int32(ci)
-			if half == 0 {
-				idx = append(idx, len(gen))
-				gen = append(gen, it)
-			} else {
-				val = append(val, it)
-			}
+			byCluster[ci] = append(byCluster[ci], it)
 		}
-		if half == 0 {
+	}
+	// Parameter roles per page type, from all the site's clusters (package internal/roles):
+	// clusters that look like pages grouped by mistake are left out of generation and
+	// validation, and a rule may not delete a parameter where it identifies pages.
+	var ro *roles.Roles
+	if !opt.NoRoles {
+		ro = siteRoles(byCluster, opt.LiteralMin)
+	}
+	for ci, c := range cls {
+		if ro.Noisy(ci) {
+			continue
+		}
+		if learn.InHalf(c.ID, opt.Seed^valSeed) == 0 {
+			idx := make([]int, len(byCluster[ci]))
+			for j := range idx {
+				idx[j] = len(gen) + j
+			}
+			gen = append(gen, byCluster[ci]...)
 			genIdx = append(genIdx, idx)
 			genIDs = append(genIDs, c.ID)
+		} else {
+			val = append(val, byCluster[ci]...)
 		}
 	}
 	fr := newFreqs(gen, genIdx)
 	cands := guard(candidates(gen, genIdx, genIDs, fr, opt, &st), families(gen, val))
-	kept := validate(cands, val, opt, &st)
-	for _, h := range slices.Sorted(maps.Keys(caseHosts)) {
+	kept := validate(cands, val, ro, opt, &st)
+	for _, h := range slices.SortedFunc(maps.Keys(caseHosts), func(a, b hostPort) int {
+		return strings.Compare(a.host+":"+a.port, b.host+":"+b.port)
+	}) {
 		ev := caseHosts[h]
 		prec := 1.0
 		if ev.Changed > 0 {
 			prec = 1 - float64(ev.False)/float64(ev.Changed)
 		}
-		kept = append(kept, rules.Rule{Scope: rules.Scope{Host: h},
+		kept = append(kept, rules.Rule{Scope: rules.Scope{Host: h.host},
 			Transform: rules.Transformation{{Key: urlnorm.Key{Part: urlnorm.PartPath}, Op: rules.Convert, Conv: rules.Lower}},
 			Stats:     rules.Stats{Coverage: ev.Changed, Precision: prec, Support: ev.Pairs}})
+		if h.port != "" {
+			kept[len(kept)-1].Context = rules.Context{{Key: urlnorm.Key{Part: urlnorm.PartPort}, Op: rules.Equal, Value: h.port}}
+		}
 	}
+	onPort(kept, gen, val)
 	st.Selected = len(kept)
 	return kept, st
 }
 
-// caseInsensitive returns the hosts of a site whose paths are case-insensitive by the
-// evidence of all its clusters (package internal/casefold): a host gets one rule that
+// siteRoles learns the roles of the parameters of a site's items, by cluster; a path segment of
+// at least literalMin clusters is a literal of a page type's path template.
+func siteRoles(byCluster [][]item, literalMin int) *roles.Roles {
+	common := map[string]int{}
+	urls := make([][]roles.URL, len(byCluster))
+	for ci, its := range byCluster {
+		seen := map[string]bool{}
+		urls[ci] = make([]roles.URL, len(its))
+		for j := range its {
+			urls[ci][j] = roleURL(&its[j])
+			for _, s := range urls[ci][j].Path {
+				if !seen[s] {
+					seen[s] = true
+					common[s]++
+				}
+			}
+		}
+	}
+	return roles.Learn(urls, common, literalMin)
+}
+
+// roleURL returns what package roles reads of an item.
+func roleURL(it *item) roles.URL {
+	u := roles.URL{Text: it.prep}
+	for _, t := range it.toks {
+		switch t.Part {
+		case urlnorm.PartPath:
+			u.Path = append(u.Path, t.Value)
+		case urlnorm.PartQuery:
+			u.Query = append(u.Query, t)
+		}
+	}
+	return u
+}
+
+// onPort adds to each rule whose host the site serves on one port that is not the scheme's
+// default the condition port = that port, unless its context names the port: a rule's scope is
+// a host name, and another port of the host is another server.
+func onPort(rs []rules.Rule, gen, val []item) {
+	ports := map[string]map[string]bool{}
+	for _, items := range [][]item{gen, val} {
+		for i := range items {
+			it := &items[i]
+			if ports[it.host] == nil {
+				ports[it.host] = map[string]bool{}
+			}
+			ports[it.host][it.port] = true
+		}
+	}
+	pk := urlnorm.Key{Part: urlnorm.PartPort}
+	for i := range rs {
+		r := &rs[i]
+		ps := ports[r.Scope.Host]
+		if len(ps) != 1 || ps[""] || slices.ContainsFunc(r.Context, func(c rules.Condition) bool { return c.Key == pk }) {
+			continue
+		}
+		for p := range ps {
+			r.Context = append(slices.Clip(r.Context), rules.Condition{Key: pk, Op: rules.Equal, Value: p})
+		}
+	}
+}
+
+// A hostPort is a host name and its port ("" for the scheme's default).
+type hostPort struct{ host, port string }
+
+// caseInsensitive returns the hosts (and ports) of a site whose paths are case-insensitive by
+// the evidence of all its clusters (package internal/casefold): a host gets one rule that
 // lowercases its paths, and its URLs are learned from lowercased.
-func caseInsensitive(cls []*learn.Cluster) map[string]casefold.Evidence {
+func caseInsensitive(cls []*learn.Cluster) map[hostPort]casefold.Evidence {
 	var urls []string
 	var cl []int32
 	for ci, c := range cls {
@@ -284,11 +376,16 @@ func caseInsensitive(cls []*learn.Cluster) map[string]casefold.Evidence {
 			}
 		}
 	}
-	out := casefold.Hosts(urls, cl, casefold.Options{})
-	for h := range out {
-		if strings.ContainsAny(h, ":@") { // a port or user information: not a host scope
-			delete(out, h)
+	out := map[hostPort]casefold.Evidence{}
+	for h, ev := range casefold.Hosts(urls, cl, casefold.Options{}) {
+		if strings.IndexByte(h, '@') >= 0 { // user information: not a host scope
+			continue
 		}
+		hp := hostPort{host: h}
+		if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
+			hp = hostPort{h[:i], h[i+1:]}
+		}
+		out[hp] = ev
 	}
 	return out
 }

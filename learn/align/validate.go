@@ -1,6 +1,9 @@
 package align
 
 import (
+	"slices"
+
+	"github.com/undust/undust/internal/roles"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
@@ -62,6 +65,30 @@ func matches(r *rules.Rule, it *item) bool {
 	return true
 }
 
+// wildDeletions returns the query parameters that r deletes whatever their values (its context
+// names them with the wildcard, or not at all) and does not copy elsewhere.
+func wildDeletions(r *rules.Rule) []string {
+	var out []string
+	for _, a := range r.Transform {
+		if a.Op != rules.Delete || a.Key.Part != urlnorm.PartQuery || a.Key.Sub != 0 || a.Key.RSub != 0 {
+			continue
+		}
+		wild := true
+		for _, c := range r.Context {
+			if c.Key.Part == urlnorm.PartQuery && c.Key.Name == a.Key.Name && c.Key.Sub == 0 && c.Key.RSub == 0 {
+				wild = c.Op == rules.Any
+			}
+		}
+		copied := slices.ContainsFunc(r.Transform, func(b rules.Action) bool {
+			return b.Op == rules.Copy && b.From.Part == urlnorm.PartQuery && b.From.Name == a.Key.Name
+		})
+		if wild && !copied {
+			out = append(out, a.Key.Name)
+		}
+	}
+	return out
+}
+
 // hostShape groups validation URLs by host and number of path segments: every context the
 // learner makes names each path segment by its positions from both ends, so it matches URLs of
 // one length only.
@@ -78,7 +105,7 @@ type hostShape struct {
 // kept when it has at least opt.MinSupport supporting pairs and a false-positive rate at most
 // opt.FPRMax. Its Stats are its validation coverage (URLs changed), 1 - its false-positive rate,
 // and its support in generation clusters.
-func validate(cands []*candidate, val []item, opt Options, st *learn.Stats) []rules.Rule {
+func validate(cands []*candidate, val []item, ro *roles.Roles, opt Options, st *learn.Stats) []rules.Rule {
 	if len(cands) == 0 || len(val) == 0 {
 		return nil
 	}
@@ -95,6 +122,7 @@ func validate(cands []*candidate, val []item, opt Options, st *learn.Stats) []ru
 	changed := map[int]bool{}
 	outs := map[string][]int{}
 	for _, c := range cands {
+		dels := wildDeletions(&c.rule)
 		set, err := rules.NewSet([]rules.Rule{c.rule}, &rules.Options{Canonicalizer: canonicalizer})
 		if err != nil {
 			continue
@@ -106,6 +134,7 @@ func validate(cands []*candidate, val []item, opt Options, st *learn.Stats) []ru
 		if c.nseg < 0 {
 			bucket = byHost[c.rule.Scope.Host]
 		}
+		identifying := false
 		for _, i := range bucket {
 			it := &val[i]
 			if !matches(&c.rule, it) {
@@ -115,10 +144,17 @@ func validate(cands []*candidate, val []item, opt Options, st *learn.Stats) []ru
 			if err != nil || out == it.prep {
 				continue
 			}
+			if len(dels) > 0 && ro != nil {
+				u := roleURL(it)
+				if slices.ContainsFunc(dels, func(name string) bool { return ro.Identifies(&u, name) }) {
+					identifying = true // it deletes what names pages of this URL's type
+					break
+				}
+			}
 			changed[i] = true
 			outs[out] = append(outs[out], i)
 		}
-		if len(changed) == 0 {
+		if len(changed) == 0 || identifying {
 			continue
 		}
 		st.Rules++

@@ -1,0 +1,46 @@
+// Package ablate holds switches that turn mechanisms of the learners off, so that an
+// evaluation can measure what each one buys (urldedup replay -ablate). They are not
+// options for users: every switch is off (the mechanism on) unless an evaluation or a test
+// sets it, before the learner is used, from one goroutine.
+package ablate
+
+import (
+	"fmt"
+	"strings"
+)
+
+var (
+	// NoBound does not check every use of a rule while the upper confidence bound on its
+	// error rate is high: after its first uses, one in VerifyEvery is checked.
+	NoBound bool
+	// NoShapeRisk checks the first uses of a rule of a risky shape as those of any other.
+	NoShapeRisk bool
+	// NoDecisive counts a check for every rule that made either key, decisive or not.
+	NoDecisive bool
+	// NoKept ignores the rules that made the kept URL's key: only the URL met is verified.
+	NoKept bool
+	// NoSupport selects a rule that deletes several parameters whatever their values even
+	// when its pairs come from one cluster.
+	NoSupport bool
+)
+
+// switches names the switches for Set.
+var switches = map[string]*bool{
+	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
+}
+
+// Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
+// is an error.
+func Set(list string) error {
+	for _, name := range strings.Split(list, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		p, ok := switches[name]
+		if !ok {
+			return fmt.Errorf("ablate: unknown mechanism %q", name)
+		}
+		*p = true
+	}
+	return nil
+}

@@ -1,0 +1,276 @@
+// Package roles learns the roles of a site's query parameters per page type from the value
+// diversity within and across its dup clusters, for the URL-rule learners (package learn and
+// learn/align): which parameters identify the pages of a type, and which clusters look like
+// pages grouped by mistake.
+package roles
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// A URL is what roles reads of a URL of a cluster: its path segments, its query parameters
+// sorted by name, its deep tokens if any, and its text. It is a plain value; Learn does not
+// modify it.
+type URL struct {
+	Path  []string
+	Query []urlnorm.Token
+	Deep  []urlnorm.Token
+	Text  string
+}
+
+// Parameter roles per page type. A query parameter plays a role on a kind of page: on a
+// forum's thread pages t names the thread, on a wiki's do=recent page the id of the page it was
+// reached from does not matter, and a session id never matters. The role shows in the value
+// diversity within and across the site's clusters: a parameter whose value never differs
+// between two URLs of one cluster, and that takes at least 2 values, identifies pages of that
+// type, however few its values (two thread ids that also differ by an offset parameter are
+// enough). A deletion of the parameter whatever its value is then limited to the page types
+// where it does not identify pages.
+//
+// A parameter that some URL of a cluster drops (it lacks the parameter and carries its value
+// nowhere else: ?t=1627 and ?1627-some-title keep it) does not identify pages: a tracking
+// parameter added to some links of a page, phpBB's f= added to some links of a topic.
+//
+// A page type is a path template and the URL's type values: the path's segments, each kept if
+// it occurs in at least minLiteral (see Learn) of the site's clusters and "*" otherwise
+// (/wiki/* for /wiki/Apple), and the values of parameters with few values that tell kinds of
+// pages apart on one script (do=recent, action=edit, redlink=1; see typeValues). The type of a
+// URL for the role of a parameter leaves that parameter out. A cluster whose URLs of one page type differ in a parameter that identifies
+// pages of that type in most other clusters looks like several pages grouped by mistake (the
+// "not found" pages of a crawl log that content hashing groups): its pairs are left out of
+// learning.
+
+// Type values: a parameter of at most maxTypeValues distinct values, each on at least
+// typeRepeat URLs and never beside another value, or the parameter's absence, in a cluster.
+const (
+	maxTypeValues = 12
+	typeRepeat    = 4
+)
+
+// Roles is what the value diversity of a site's clusters says of its parameters. It is
+// immutable once Learn returns it, and safe for concurrent use.
+type Roles struct {
+	typeValues map[string]map[string]bool // parameter -> its values that make page types
+	common     map[string]int             // value -> clusters it occurs in (at most MinLiteral)
+	minLiteral int
+	// ident holds, per page type, the parameters that identify its pages; the type of a
+	// parameter's URL is made without that parameter (see pageType).
+	ident map[string]map[string]bool
+	// noisy holds the clusters that look like pages grouped by mistake.
+	noisy map[int32]bool
+}
+
+// paramStat counts, for one parameter on one page type, the clusters of at least two URLs with
+// the parameter where its value is the same in all of them (stable) or not (differs), the
+// clusters where a URL drops it (see carries), and its distinct values (at most 2 are needed).
+type paramStat struct {
+	stable, differs, dropped int
+	values                   []string
+	differIn                 []int32 // the clusters where it differs
+}
+
+// Learn computes the roles of the parameters of a site's URLs, given by cluster (byCluster[i]
+// holds the URLs of cluster i); common counts, for every path segment (and any other value),
+// the clusters it occurs in, and a segment of at least minLiteral clusters is a literal of the
+// path template. It does not modify its arguments and keeps common.
+func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
+	ro := &Roles{typeValues: typeValues(byCluster), common: common, minLiteral: minLiteral, ident: map[string]map[string]bool{}, noisy: map[int32]bool{}}
+	stats := map[string]map[string]*paramStat{} // page type -> parameter -> stat
+	for ci, ms := range byCluster {
+		// The values of each parameter among the cluster's URLs of each page type, and one
+		// value of each parameter in the cluster.
+		vals := map[string]map[string][]string{}
+		some := map[string]string{}
+		for _, m := range ms {
+			for i, q := range m.Query {
+				if i > 0 && m.Query[i-1].Name == q.Name {
+					continue
+				}
+				some[q.Name] = q.Value
+				t := ro.pageType(&m, q.Name)
+				if vals[t] == nil {
+					vals[t] = map[string][]string{}
+				}
+				vals[t][q.Name] = append(vals[t][q.Name], q.Value)
+			}
+		}
+		// The parameters that a URL of the cluster drops: it lacks the parameter and its
+		// value (a value moved elsewhere, ?t=1627 and ?1627-some-title, is not dropped).
+		dropped := map[string]bool{}
+		for name, v := range some {
+			for _, m := range ms {
+				if !m.has(name) && !m.carries(v) {
+					dropped[name] = true
+					break
+				}
+			}
+		}
+		for t, byName := range vals {
+			if stats[t] == nil {
+				stats[t] = map[string]*paramStat{}
+			}
+			for name, vs := range byName {
+				st := stats[t][name]
+				if st == nil {
+					st = &paramStat{}
+					stats[t][name] = st
+				}
+				for _, v := range vs {
+					if len(st.values) < 2 && !slices.Contains(st.values, v) {
+						st.values = append(st.values, v)
+					}
+				}
+				if dropped[name] {
+					st.dropped++
+				}
+				if len(vs) < 2 {
+					continue
+				}
+				if slices.ContainsFunc(vs[1:], func(v string) bool { return v != vs[0] }) {
+					st.differs++
+					st.differIn = append(st.differIn, int32(ci))
+				} else {
+					st.stable++
+				}
+			}
+		}
+	}
+	for t, byName := range stats {
+		for name, st := range byName {
+			if len(st.values) < 2 {
+				continue
+			}
+			switch {
+			case st.dropped > 0:
+				// A page's URLs with and without it: it does not name the page.
+				continue
+			case st.differs == 0:
+				// Never differs within a cluster: it identifies pages of the type.
+			case 4*st.differs <= st.stable:
+				// It identifies pages in most clusters: those where it differs look like
+				// pages grouped by mistake.
+				for _, c := range st.differIn {
+					ro.noisy[c] = true
+				}
+			default:
+				continue
+			}
+			if ro.ident[t] == nil {
+				ro.ident[t] = map[string]bool{}
+			}
+			ro.ident[t][name] = true
+		}
+	}
+	return ro
+}
+
+// carries reports whether u holds the value v: as a path segment, a query value or a deep
+// token, or, for a value of at least 4 bytes, anywhere in its text.
+func (u *URL) carries(v string) bool {
+	if v == "" {
+		return false
+	}
+	if slices.Contains(u.Path, v) || slices.ContainsFunc(u.Query, func(t urlnorm.Token) bool { return t.Value == v }) ||
+		slices.ContainsFunc(u.Deep, func(t urlnorm.Token) bool { return t.Value == v }) {
+		return true
+	}
+	return len(v) >= 4 && strings.Contains(u.Text, v)
+}
+
+// has reports whether u has query parameter name.
+func (u *URL) has(name string) bool {
+	return slices.ContainsFunc(u.Query, func(t urlnorm.Token) bool { return t.Name == name })
+}
+
+// typeValues returns the values of parameters that tell kinds of pages apart (do=recent,
+// action=edit, redlink=1): of a parameter with few values, the values repeated on many URLs
+// and never beside another value, or the parameter's absence, in a cluster. do=show, which a
+// wiki's page has with and without, is not one: such a URL is of the type of the URL without it.
+func typeValues(byCluster [][]URL) map[string]map[string]bool {
+	urls := map[string]map[string]int{} // parameter -> value -> URLs
+	mixed := map[string]map[string]bool{}
+	for _, ms := range byCluster {
+		vals := map[string]map[string]int{}
+		for _, m := range ms {
+			for i, q := range m.Query {
+				if i > 0 && m.Query[i-1].Name == q.Name || q.Bare {
+					continue
+				}
+				if vals[q.Name] == nil {
+					vals[q.Name] = map[string]int{}
+				}
+				vals[q.Name][q.Value]++
+			}
+		}
+		for name, vs := range vals {
+			if urls[name] == nil {
+				urls[name] = map[string]int{}
+				mixed[name] = map[string]bool{}
+			}
+			if len(urls[name]) > maxTypeValues {
+				continue
+			}
+			for v, n := range vs {
+				urls[name][v] += n
+				if n < len(ms) {
+					mixed[name][v] = true // beside another value, or the parameter's absence
+				}
+			}
+		}
+	}
+	out := map[string]map[string]bool{}
+	for name, vs := range urls {
+		if len(vs) > maxTypeValues {
+			continue
+		}
+		for v, n := range vs {
+			if n >= typeRepeat && !mixed[name][v] {
+				if out[name] == nil {
+					out[name] = map[string]bool{}
+				}
+				out[name][v] = true
+			}
+		}
+	}
+	return out
+}
+
+// pageType returns the page type of p for the role of parameter except: its path template and
+// its type values, but that of except.
+func (ro *Roles) pageType(u *URL, except string) string {
+	var b strings.Builder
+	for _, s := range u.Path {
+		b.WriteByte('/')
+		if ro.common[s] >= ro.minLiteral {
+			b.WriteString(s)
+		} else {
+			b.WriteByte('*')
+		}
+	}
+	b.WriteByte('?')
+	for i, q := range u.Query {
+		if q.Name != except && ro.typeValues[q.Name][q.Value] && (i == 0 || u.Query[i-1].Name != q.Name) {
+			b.WriteString(q.Name)
+			b.WriteByte('=')
+			b.WriteString(q.Value)
+			b.WriteByte('&')
+		}
+	}
+	return b.String()
+}
+
+// Identifies reports whether parameter name identifies the pages of u's type. A nil Roles
+// knows no role.
+func (ro *Roles) Identifies(u *URL, name string) bool {
+	if ro == nil || len(ro.ident) == 0 {
+		return false
+	}
+	return ro.ident[ro.pageType(u, name)][name]
+}
+
+// Noisy reports whether cluster i (an index of Learn's byCluster) looks like pages grouped by
+// mistake.
+func (ro *Roles) Noisy(i int) bool { return ro != nil && ro.noisy[int32(i)] }

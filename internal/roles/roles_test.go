@@ -1,0 +1,136 @@
+package roles
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// parse returns what roles reads of u (a key: query sorted, no fragment).
+func parse(t *testing.T, raw string) URL {
+	toks, err := urlnorm.Tokenize(nil, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := URL{Text: raw}
+	for _, tk := range toks {
+		switch tk.Part {
+		case urlnorm.PartPath:
+			u.Path = append(u.Path, tk.Value)
+		case urlnorm.PartQuery:
+			u.Query = append(u.Query, tk)
+		}
+	}
+	return u
+}
+
+// learnOf learns the roles of clusters given as URL strings; every path segment counts as a
+// literal.
+func learnOf(t *testing.T, clusters [][]string) *Roles {
+	byCluster := make([][]URL, len(clusters))
+	common := map[string]int{}
+	for i, c := range clusters {
+		for _, raw := range c {
+			byCluster[i] = append(byCluster[i], parse(t, raw))
+		}
+	}
+	for _, c := range byCluster {
+		for _, u := range c {
+			for _, s := range u.Path {
+				common[s] = 3
+			}
+		}
+	}
+	return Learn(byCluster, common, 3)
+}
+
+// TestIdentifies checks the roles of parameters on small sites, each case commented with the
+// evidence it rests on.
+func TestIdentifies(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		clusters []string // URLs of one cluster, space-separated
+		url      string
+		param    string
+		want     bool
+	}{
+		// Stable within clusters, two values: it names the pages.
+		{"stable", []string{"/v?t=1&s=a /v?t=1&s=b", "/v?t=2&s=c /v?t=2&s=d"}, "/v?t=9", "t", true},
+		// Differs within clusters: a session.
+		{"differs", []string{"/v?t=1&s=a /v?t=1&s=b", "/v?t=2&s=c /v?t=2&s=d"}, "/v?t=9&s=x", "s", false},
+		// Dropped by a URL of a cluster: a decoration of some links.
+		{"dropped", []string{"/v?t=1 /v?f=3&t=1", "/v?f=3&t=2", "/v?f=4&t=5"}, "/v?f=3&t=9", "f", false},
+		// Moved, not dropped: ?t=1627 and ?1627-title keep the topic.
+		{"moved", []string{"/v?t=1627 /v?1627-some-title", "/v?t=1700&x=1 /v?t=1700&x=2"}, "/v?t=9", "t", true},
+		// No cluster of two URLs: two values that nothing shows redundant identify pages.
+		{"vacuous", []string{"/l?cat=1&start=0", "/l?cat=2&start=60"}, "/l?cat=1&start=20", "cat", true},
+		// One value only: nothing to tell pages apart by.
+		{"one value", []string{"/l?cat=1&start=0", "/l?cat=1&start=60"}, "/l?cat=1", "cat", false},
+		// Another page type: the path template differs.
+		{"other type", []string{"/v?t=1&s=a /v?t=1&s=b", "/v?t=2&s=c /v?t=2&s=d", "/w?t=1 /w?t=2"}, "/w?t=3", "t", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var cls [][]string
+			for _, c := range tc.clusters {
+				var us []string
+				for _, u := range strings.Fields(c) {
+					us = append(us, "http://example.org"+u)
+				}
+				cls = append(cls, us)
+			}
+			ro := learnOf(t, cls)
+			u := parse(t, "http://example.org"+tc.url)
+			if got := ro.Identifies(&u, tc.param); got != tc.want {
+				t.Errorf("Identifies(%q, %q) = %v, want %v", tc.url, tc.param, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTypeValues checks that a value of a parameter with few values, never beside another or
+// the parameter's absence in a cluster, makes page types (do=recent), and that a value beside
+// the parameter's absence does not (do=show, a page with and without it).
+func TestTypeValues(t *testing.T) {
+	var cls [][]string
+	recent := []string{}
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
+		cls = append(cls, []string{"http://example.org/doku.php?id=" + id, "http://example.org/doku.php?do=show&id=" + id})
+		recent = append(recent, "http://example.org/doku.php?do=recent&id="+id)
+	}
+	cls = append(cls, recent)
+	ro := learnOf(t, cls)
+	var got []string
+	for name, vs := range ro.typeValues {
+		for v := range vs {
+			got = append(got, name+"="+v)
+		}
+	}
+	if !slices.Equal(got, []string{"do=recent"}) {
+		t.Errorf("type values %v, want [do=recent]", got)
+	}
+	// id identifies pages where do is show or absent, and not on the recent-changes page.
+	for raw, want := range map[string]bool{"/doku.php?id=z": true, "/doku.php?do=show&id=z": true, "/doku.php?do=recent&id=z": false} {
+		u := parse(t, "http://example.org"+raw)
+		if got := ro.Identifies(&u, "id"); got != want {
+			t.Errorf("Identifies(%q, id) = %v, want %v", raw, got, want)
+		}
+	}
+}
+
+// TestNoisy checks that a cluster whose URLs differ in a parameter that identifies pages in
+// most other clusters of their type is taken for pages grouped by mistake.
+func TestNoisy(t *testing.T) {
+	var cls [][]string
+	for _, id := range []string{"1", "2", "3", "4", "5"} {
+		cls = append(cls, []string{"http://example.org/v?t=" + id, "http://example.org/v?s=x" + id + "&t=" + id})
+	}
+	cls = append(cls, []string{"http://example.org/v?t=901", "http://example.org/v?t=902", "http://example.org/v?t=903"})
+	ro := learnOf(t, cls)
+	for i := range cls {
+		if got, want := ro.Noisy(i), i == 5; got != want {
+			t.Errorf("Noisy(%d) = %v, want %v", i, got, want)
+		}
+	}
+}

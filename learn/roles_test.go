@@ -1,0 +1,98 @@
+package learn
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/undust/undust/internal/ablate"
+)
+
+// TestRolesPageType checks that a deletion is limited to the page types that support it: cat
+// is redundant on item pages (item.php?id=N with and without it are one page) and names the
+// listing on list pages, where the training URLs have two values of it, each with its own
+// offsets, so that deleting it merges no two of them. Its value never differs within a
+// cluster of list pages: it identifies them, and the site-wide deletion does not reach them.
+func TestRolesPageType(t *testing.T) {
+	var cls []Cluster
+	for i := range 40 {
+		cls = append(cls, Cluster{ID: fmt.Sprintf("item%d", i), URLs: []URL{
+			{Raw: fmt.Sprintf("http://shop.example.com/item.php?id=%d", i)},
+			{Raw: fmt.Sprintf("http://shop.example.com/item.php?cat=%d&id=%d", i%3+1, i)},
+		}})
+	}
+	for i, u := range []string{"cat=1&start=0", "cat=1&start=20", "cat=1&start=40", "cat=2&start=60", "cat=2&start=80"} {
+		cls = append(cls, Cluster{ID: fmt.Sprintf("list%d", i), URLs: []URL{{Raw: "http://shop.example.com/list.php?" + u}}})
+	}
+	JoinSites(cls, ByHost)
+	for _, tc := range []struct {
+		opt  Options
+		want bool // list pages of two values of cat keep two keys
+	}{{Options{}, true}, {Options{NoRoles: true}, false}} {
+		set, _, err := Learn(cls, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k, _ := set.Normalize("http://shop.example.com/item.php?id=77&cat=2"); k != "http://shop.example.com/item.php?id=77" {
+			t.Errorf("%+v: cat is not deleted on item pages: %q", tc.opt, k)
+		}
+		a, _ := set.Normalize("http://shop.example.com/list.php?cat=1&start=100")
+		b, _ := set.Normalize("http://shop.example.com/list.php?cat=2&start=100")
+		if (a != b) != tc.want {
+			t.Errorf("%+v: keys of list pages of cat 1 and 2: %q, %q; want them apart: %v\n%s", tc.opt, a, b, tc.want, setText(t, set))
+		}
+	}
+}
+
+// TestRolesGroupedErrors checks the guards against a cluster of pages grouped by mistake: 25
+// "not found" print pages of deleted topics, each URL with its own topic id and session token,
+// grouped by their one content. Their pairs delete t and zs together.
+//
+// Where t's role is known (print pages of other topics, linked with and without from=rss, keep
+// their t), the cluster looks like grouped error pages and gives no pairs; where
+// it is not (no other print page has two URLs), a rule that deletes several parameters stands
+// on the pairs of one cluster and is not selected. Without either guard, t is deleted from
+// every print page.
+func TestRolesGroupedErrors(t *testing.T) {
+	notFound := Cluster{ID: "gone"}
+	for i := range 25 {
+		notFound.URLs = append(notFound.URLs, URL{Raw: fmt.Sprintf("http://forum.example.org/print.php?t=%d&zs=%x", 900+i, 0xabc000+97*i)})
+	}
+	for _, known := range []bool{true, false} {
+		cls := []Cluster{notFound}
+		for i := range 30 {
+			c := Cluster{ID: fmt.Sprintf("p%d", i), URLs: []URL{{Raw: fmt.Sprintf("http://forum.example.org/print.php?t=%d", i)}}}
+			if known {
+				c.URLs = append(c.URLs, URL{Raw: fmt.Sprintf("http://forum.example.org/print.php?t=%d&from=rss", i)})
+			}
+			cls = append(cls, c)
+		}
+		JoinSites(cls, ByHost)
+		merged := func(opt Options) bool {
+			set, _, err := Learn(cls, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := set.Normalize("http://forum.example.org/print.php?t=5&zs=abc9f1")
+			b, _ := set.Normalize("http://forum.example.org/print.php?t=6&zs=abc7e2")
+			if testing.Verbose() {
+				t.Logf("known %v %+v: %q %q\n%s", known, opt, a, b, setText(t, set))
+			}
+			return a == b
+		}
+		if merged(Options{}) {
+			t.Errorf("role of t known %v: two print pages merged", known)
+		}
+		// The guard that applies turned off: the rule goes through. Where the role is known,
+		// the roles alone keep it out.
+		func() {
+			ablate.NoSupport = true
+			defer func() { ablate.NoSupport = false }()
+			if known && merged(Options{}) {
+				t.Errorf("role of t known, support off: two print pages merged")
+			}
+			if got := merged(Options{NoRoles: known}); !got {
+				t.Errorf("role of t known %v, guard off: the pages are not merged; the test does not need the guard", known)
+			}
+		}()
+	}
+}

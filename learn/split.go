@@ -1,0 +1,176 @@
+package learn
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/undust/undust/urlnorm"
+)
+
+// Splitting a generalized rule that merges different pages on the key whose value tells them
+// apart. Generalization (Algorithm 5) wildcards a key when no value holds a strict majority of
+// a node's pairwise rules. When the key's value decides whether another key matters (a wiki's
+// do=recent&id=X is one page for every X, do=login&id=X too, while do=show&id=X are as many
+// pages as ids), the pairs that delete id are split evenly between recent and login, the key do
+// is wildcarded, and the rule "if do=* id=* then delete id" merges the show pages and is
+// rightly not selected. Such a rule is split on the key that separates its good uses from its
+// false merges: one rule per value of the key that at least Options.MinSupport of its pairwise
+// rules have, "if do=recent id=* then delete id", kept if it passes the selection by coverage
+// and precision on its own.
+
+// splitRules adds to s.rules the splits of its rules that merge different pages: for every rule
+// made by generalization (class > 0) that covers at least opt.MinCoverage training URLs, makes
+// false merges and is not selected, the key of its class's rows (a whole token, not a deep one)
+// whose values cut its coverage into the most coverage of rules that are selected; those rules,
+// one per value with at least opt.MinSupport rows, are added, measured. order is the keys' rank
+// (keyOrder), which breaks ties. s.rules must be measured; the new rules are not in the order
+// of precedence (call s.order).
+func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, all []*member, ident map[string]int32, opt Options, st *Stats) {
+	rs := pw.rs
+	rank := make([]int, len(rs.attrs))
+	for i, a := range order {
+		rank[a] = i
+	}
+	attrOf := make(map[urlnorm.Key]int32, len(rs.attrs))
+	for a, k := range rs.attrs {
+		attrOf[k] = int32(a)
+	}
+	type use struct {
+		m       *member
+		out     string
+		bad     bool // the output is a training URL of another cluster
+		blocked bool // a parameter deleted identifies the pages of the URL's type
+	}
+	n := len(s.rules)
+	for i := range n {
+		r := &s.rules[i]
+		if r.class == 0 || r.False == 0 && r.blocked == 0 || r.Coverage < opt.MinCoverage || r.selected(opt.MinPrecision, opt.MinCoverage, true) {
+			continue
+		}
+		// The rule's uses on the training URLs, as measured.
+		var uses []use
+		for _, m := range all {
+			if !holds(r.check, &m.p) {
+				continue
+			}
+			q, ok := r.edit.apply(&m.p)
+			if !ok {
+				continue
+			}
+			out := finalize(q.String())
+			if out == m.prep {
+				continue
+			}
+			c, ok := ident[out]
+			uses = append(uses, use{m, out, ok && c != m.cluster, blocked(pw.roles, r, m)})
+		}
+		// The class's rows that the rule's context holds in.
+		var rows []int32
+		for _, row := range byClass[r.class-1] {
+			if rowHolds(rs, attrOf, r.Context, row) {
+				rows = append(rows, row)
+			}
+		}
+		type part struct {
+			val               string
+			cov, bad, blocked int
+		}
+		var best []part
+		bestKey, bestScore := int32(-1), 0
+		for a, k := range rs.attrs {
+			if k.Sub != 0 || k.RSub != 0 || slices.ContainsFunc(r.Context, func(c cond) bool { return c.Key == k && c.Kind == condEq }) {
+				continue
+			}
+			cnt := map[int32]int{}
+			for _, row := range rows {
+				if v := rs.vals[row][a]; v != 0 {
+					cnt[v]++
+				}
+			}
+			var parts []part
+			for v, c := range cnt {
+				if c >= opt.MinSupport {
+					parts = append(parts, part{val: rs.valStr[v]})
+				}
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			// Measure each part as selection measures a rule: its uses, and those that meet a
+			// training URL of another cluster, or the output of a use of another cluster.
+			score := 0
+			for pi := range parts {
+				p := &parts[pi]
+				first := map[string]int32{}
+				for _, u := range uses {
+					if v, ok := u.m.p.lookup(k); !ok || v != p.val {
+						continue
+					}
+					p.cov++
+					bad := u.bad
+					if c, ok := first[u.out]; ok && c != u.m.cluster {
+						bad = true
+					} else if !ok {
+						first[u.out] = u.m.cluster
+					}
+					if bad {
+						p.bad++
+					}
+					if u.blocked {
+						p.blocked++
+					}
+				}
+				sub := lrule{Coverage: p.cov, False: p.bad, blocked: p.blocked}
+				if sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
+					score += p.cov
+				}
+			}
+			if score > bestScore || score == bestScore && score > 0 && rank[a] < rank[bestKey] {
+				best, bestKey, bestScore = parts, int32(a), score
+			}
+		}
+		if bestKey < 0 {
+			continue
+		}
+		k := rs.attrs[bestKey]
+		slices.SortFunc(best, func(a, b part) int { return strings.Compare(a.val, b.val) })
+		for _, p := range best {
+			sub := lrule{Coverage: p.cov, False: p.bad, blocked: p.blocked}
+			if !sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
+				continue
+			}
+			ctx := slices.DeleteFunc(slices.Clone(r.Context), func(c cond) bool { return c.Key == k })
+			ctx = append(ctx, cond{Key: k, Kind: condEq, Value: p.val})
+			slices.SortFunc(ctx, func(a, b cond) int { return strings.Compare(a.Key.String(), b.Key.String()) })
+			s.rules = append(s.rules, lrule{Site: r.Site, Context: ctx, edit: r.edit, Coverage: p.cov, False: p.bad, class: r.class})
+			st.Splits++
+		}
+	}
+}
+
+// rowHolds reports whether every condition of ctx holds in pairwise rule row of rs. A
+// condition on a key that no row has holds only if it asks for the key's absence.
+func rowHolds(rs *rowSet, attrOf map[urlnorm.Key]int32, ctx []cond, row int32) bool {
+	for _, c := range ctx {
+		a, ok := attrOf[c.Key]
+		v := int32(0)
+		if ok {
+			v = rs.vals[row][a]
+		}
+		switch c.Kind {
+		case condEq:
+			if v == 0 || rs.valStr[v] != c.Value {
+				return false
+			}
+		case condAny:
+			if v == 0 {
+				return false
+			}
+		case condAbsent:
+			if v != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}

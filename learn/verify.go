@@ -1,0 +1,428 @@
+package learn
+
+import (
+	"cmp"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/undust/undust/internal/ablate"
+	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
+)
+
+// Verification at crawl time. A learned rule is trusted as far as checks of its uses have
+// confirmed it: a use that the crawler fetches anyway, and whose page it compares with the page
+// of the URL whose key it has, is a check.
+//
+//   - A rule's error rate (the share of its uses that name another page) has an upper
+//     confidence bound: the mean of its failures among its checks plus one standard error,
+//     with its training evidence as a prior (a training URL counts as a quarter of a check, at
+//     most 50 of them, and its training errors likewise). While the bound exceeds 5%, every
+//     use of the rule is checked: a rule whose training precision is 0.96, or that failed a
+//     check, is checked until it fails again (and is retracted) or enough checks bring the
+//     bound down. A rule whose training evidence is clean has a bound of 0 until it fails.
+//   - A rule of a risky shape (one that swaps a literal path segment for another,
+//     /docs/v2/x to /docs/latest/x, inserts one, or cuts a segment down to a deep token of
+//     it, a random-looking suffix gone) has its first 8 uses checked: such rules hold for the
+//     pages their training saw and fail, unseen in the URL, for the pages that changed between
+//     the trees or whose suffix was the page.
+//   - Otherwise, a rule's first VerifyFirst uses, its first use in each context (see
+//     contextOf; its first 3 after a failure) and one use in VerifyEvery are checked, by a
+//     deterministic credit: each use adds 1/VerifyEvery to the rule's credit, and a use
+//     whose credit reaches 1 is checked (the credit of every rule the check informs drops by 1).
+//   - A check informs only the rules that were decisive for it: the rules that made either
+//     key of the collision (the URL met, or the URL kept whose key it has) without which the
+//     two URLs would have had different keys. A rule that cut a random suffix is not confirmed
+//     by a check of a www and bare-host pair that its www rule made equal anyway. When no
+//     single rule is decisive (two rules each make the keys equal), all of them are informed.
+
+// A ruleCounter counts the uses of a rule that verification saw and the checks of it. It is
+// kept per rule content, across relearns.
+type ruleCounter struct {
+	uses, checks, confirmed, fails atomic.Int64
+	ctx                            sync.Map // context (see contextOf) -> *atomic.Int64, the uses in it
+
+	mu     sync.Mutex
+	credit float64 // the sampling probability of its uses since its last check
+}
+
+// A riskPrior is what a rule's error rate is believed to be before any check: pseudo-checks and
+// pseudo-failures from its training evidence, and whether its shape is risky.
+type riskPrior struct {
+	checks, fails float64
+	risky         bool // a rule of a risky shape (see riskyShape)
+}
+
+// The verification policy's constants (see the comment at the top of the file); tuned on
+// replays of the dupclusters dev.tsv.
+const (
+	trainWeight    = 0.25 // a training URL counts as this many checks
+	maxTrainChecks = 50.0 // training URLs counted at most
+	zBound         = 1.0  // standard errors above the mean of the bound
+	boundAt        = 0.05 // every use is checked while the bound exceeds this
+	riskyFirst     = 8    // the first uses of a rule of a risky shape that are checked
+)
+
+// priors returns the prior of every rule of set.
+func priors(set *rules.Set) []riskPrior {
+	out := make([]riskPrior, set.Len())
+	for i := range out {
+		out[i] = priorOf(set.Rule(i))
+	}
+	return out
+}
+
+// priorOf returns the prior of r's error rate from its training statistics and its shape.
+func priorOf(r rules.Rule) riskPrior {
+	n := trainWeight * min(float64(r.Stats.Coverage), maxTrainChecks)
+	return riskPrior{checks: n, fails: n * (1 - r.Stats.Precision), risky: riskyShape(&r) && !ablate.NoShapeRisk}
+}
+
+// riskyShape reports whether r swaps a literal path segment for another (its context names
+// the segment's value and an action assigns another one), inserts a literal segment, or cuts a
+// path segment down (replaces it by one of its deep tokens, or deletes a deep token of it).
+func riskyShape(r *rules.Rule) bool {
+	for _, a := range r.Transform {
+		if a.Key.Part != urlnorm.PartPath {
+			continue
+		}
+		if a.Key.Sub != 0 || a.Key.RSub != 0 {
+			if a.Op == rules.Delete {
+				return true
+			}
+			continue
+		}
+		switch {
+		case a.Op == rules.Assign && a.Insert && a.Value != "":
+			return true
+		case a.Op == rules.Assign && a.Value != "":
+			for _, c := range r.Context {
+				if c.Key == a.Key && c.Op == rules.Equal && c.Value != a.Value {
+					return true
+				}
+			}
+		case a.Op == rules.Copy && a.Conv == rules.NoConversion && a.From.Part == urlnorm.PartPath && (a.From.Sub != 0 || a.From.RSub != 0) &&
+			a.From.Pos == a.Key.Pos && a.From.RPos == a.Key.RPos:
+			return true
+		}
+	}
+	return false
+}
+
+// bound returns the upper confidence bound of the error rate of a rule with prior p, given
+// its checks and failures: the mean failure rate plus zBound standard errors.
+func bound(p riskPrior, checks, fails int64) float64 {
+	n := p.checks + float64(checks)
+	f := min(p.fails+float64(fails), n)
+	if f <= 0 {
+		return 0
+	}
+	m := f / n
+	return min(1, m+zBound*math.Sqrt(m*(1-m)/n))
+}
+
+// A ruleRef is a rule of a site version.
+type ruleRef struct {
+	ver *siteVersion
+	i   int
+	in  string // the URL (in Prepare's form) it rewrote
+	key string // and its key
+}
+
+func (r ruleRef) counter() *ruleCounter { return r.ver.uses[r.i] }
+
+// without returns v's set without its rule i (nil if it cannot be made), made on first need.
+func (v *siteVersion) without(i int) *rules.Set {
+	v.wmu.Lock()
+	defer v.wmu.Unlock()
+	if s, ok := v.wo[i]; ok {
+		return s
+	}
+	rs := make([]rules.Rule, 0, v.set.Len())
+	for j := range v.set.Len() {
+		if j != i {
+			rs = append(rs, v.set.Rule(j))
+		}
+	}
+	s, err := rules.NewSet(rs, v.set.Options())
+	if err != nil {
+		s = nil
+	}
+	if v.wo == nil {
+		v.wo = map[int]*rules.Set{}
+	}
+	v.wo[i] = s
+	return s
+}
+
+// keyWithout returns the key of the URL k.in under k's version without the rule of ver index i
+// (k's key if k's rules did not use it).
+func keyWithout(k Key, ver *siteVersion, i int) string {
+	if k.ver != ver || !containsInt(k.used, i) {
+		return k.Key
+	}
+	s := ver.without(i)
+	if s == nil {
+		return k.in
+	}
+	key, err := s.Normalize(k.in)
+	if err != nil {
+		return k.in
+	}
+	return key
+}
+
+func containsInt(s []int, x int) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// decisive returns the rules that a check of the collision of k (the URL met) and kept (the
+// URL kept with the same key; zero when unknown) informs: of the rules that made either key,
+// those without which the two keys would differ, or all of them when none is. With kept
+// unknown, kept's key is taken to be k.Key whatever rule is removed.
+func decisive(k, kept Key) []ruleRef {
+	if ablate.NoKept {
+		kept = Key{}
+	}
+	if kept.Key != "" && kept.Key != k.Key {
+		return nil
+	}
+	var all []ruleRef
+	for _, i := range k.used {
+		all = append(all, ruleRef{k.ver, i, k.in, k.Key})
+	}
+	for _, i := range kept.used {
+		if kept.ver == k.ver && containsInt(k.used, i) {
+			continue
+		}
+		all = append(all, ruleRef{kept.ver, i, kept.in, kept.Key})
+	}
+	if len(all) <= 1 || ablate.NoDecisive {
+		return all
+	}
+	var out []ruleRef
+	for _, r := range all {
+		a := keyWithout(k, r.ver, r.i)
+		b := k.Key
+		if kept.Key != "" {
+			b = keyWithout(kept, r.ver, r.i)
+		}
+		if a != b {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// Verify is VerifyMatch(k, Key{}): the kept URL whose key k names is not known, and its key is
+// taken to be made by no rule.
+func (o *Online) Verify(k Key) bool { return o.VerifyMatch(k, Key{}) }
+
+// VerifyMatch is called when the crawler would skip a URL because its key k is the key of a
+// URL it has fetched and kept, whose Key (under the current rules, from Key) is kept. It
+// counts a use of each rule decisive for the match: the rules that made either key without
+// which the two URLs would have had different keys (all of them when no single one is), so
+// that a rule that rewrote the kept URL is verified like one that rewrote the URL met. It
+// reports whether the crawler should fetch the URL anyway to check them: for a rule's first
+// VerifyFirst uses, its first use in each context, and then as often as an upper confidence
+// bound on the rule's error rate says (see the package doc, Online learning): a rule with
+// failures, with training errors or of a risky shape more often, a rule confirmed by many
+// checks as rarely as one use in VerifyEvery. A key's context is the site's template words in
+// the last path segment of the URL before and after the rewrite: words that at least 5% of
+// the site's URLs (and 5) have in their path, such as album, friends or viewforum, learned at
+// each relearn; titles and user names are not. A match that no rule made is never verified.
+// The crawler then compares the fetched page's fingerprint with that of the kept page and
+// calls ConfirmMatch with the same two Keys.
+func (o *Online) VerifyMatch(k, kept Key) bool {
+	refs := decisive(k, kept)
+	if len(refs) == 0 {
+		return false
+	}
+	check := false
+	floor := 0.0
+	if o.opt.VerifyEvery > 0 {
+		floor = 1 / float64(o.opt.VerifyEvery)
+	}
+	for _, r := range refs {
+		c := r.counter()
+		n := c.uses.Add(1)
+		p := r.ver.prior[r.i]
+		if n <= int64(o.opt.VerifyFirst) || p.risky && n <= int64(riskyFirst) && o.opt.VerifyFirst > 0 {
+			check = true
+		}
+		ctx := contextOf(r.in, r.key, r.ver.words)
+		in, ok := c.ctx.Load(ctx)
+		if !ok {
+			in, _ = c.ctx.LoadOrStore(ctx, new(atomic.Int64))
+		}
+		first := int64(1)
+		if c.fails.Load() > 0 {
+			first = 3 // a rule that failed somewhere is checked again in every context
+		}
+		if in.(*atomic.Int64).Add(1) <= first && o.opt.VerifyFirst > 0 {
+			check = true // the rule's first uses in this context
+		}
+		if o.opt.VerifyFirst < 0 {
+			continue
+		}
+		if !ablate.NoBound && bound(p, c.checks.Load(), c.fails.Load()) > boundAt {
+			check = true
+		}
+		c.mu.Lock()
+		c.credit += floor
+		if c.credit >= 1 {
+			check = true
+		}
+		c.mu.Unlock()
+	}
+	if check {
+		for _, r := range refs {
+			c := r.counter()
+			c.mu.Lock()
+			c.credit = max(0, c.credit-1)
+			c.mu.Unlock()
+		}
+		o.stats.verifications.Add(1)
+	}
+	return check
+}
+
+// Confirm is ConfirmMatch(k, Key{}, same).
+func (o *Online) Confirm(k Key, same bool) { o.ConfirmMatch(k, Key{}, same) }
+
+// ConfirmMatch reports the outcome of a check that VerifyMatch(k, kept) asked for: same says
+// whether the URL of k served the page of the kept URL. It counts a check of each rule decisive
+// for the match, and a confirmation or a failure. A mismatch retracts at once the rules to
+// blame: of the decisive rules, those confirmed by fewer than VerifyFirst checks (at least 1),
+// or else the least confirmed one; a rule confirmed that often is retracted in the context of
+// the URL it rewrote only, any other rule entirely, for the current set (a new one is
+// published) and every later relearn. Then, while the two URLs still have one key, the rules
+// decisive for it are blamed the same way. A mismatch also drops the site's inferred evidence
+// (see Skipped). The crawler keeps the URL as a new page and should Observe it.
+func (o *Online) ConfirmMatch(k, kept Key, same bool) {
+	refs := decisive(k, kept)
+	if len(refs) == 0 {
+		return
+	}
+	for _, r := range refs {
+		c := r.counter()
+		c.checks.Add(1)
+		if same {
+			c.confirmed.Add(1)
+		} else {
+			c.fails.Add(1)
+		}
+	}
+	if same {
+		o.stats.confirmed.Add(1)
+		return
+	}
+	o.stats.mismatches.Add(1)
+	trust := int64(max(o.opt.VerifyFirst, 1))
+	for range rules.DefaultMaxRewrites {
+		for _, r := range blame(refs, trust) {
+			o.retract(r, trust)
+		}
+		// Another rule may make the same keys (a site-wide "delete t" behind the rule that
+		// deletes t on one path): it rests on the same mistaken merge and goes too.
+		nk, nkept := o.rekey(k), kept
+		if kept.Key != "" {
+			nkept = o.rekey(kept)
+		}
+		if want := cmp.Or(nkept.Key, k.Key); nk.Key != want {
+			break
+		}
+		if refs = decisive(nk, nkept); len(refs) == 0 {
+			break
+		}
+		k, kept = nk, nkept
+	}
+	for _, s := range o.sitesOf(k, kept) {
+		s.mu.Lock()
+		s.dropInferred()
+		s.mu.Unlock()
+	}
+}
+
+// rekey returns the Key of k's URL under the current rules.
+func (o *Online) rekey(k Key) Key {
+	v := o.version(k.in)
+	if v == nil {
+		return Key{Key: k.in, in: k.in}
+	}
+	nk, err := v.key(k.in)
+	if err != nil {
+		return Key{Key: k.in, in: k.in}
+	}
+	return nk
+}
+
+// sitesOf returns the sites of the URLs of k and kept.
+func (o *Online) sitesOf(k, kept Key) []*onlineSite {
+	var out []*onlineSite
+	for _, x := range []Key{k, kept} {
+		if x.in == "" {
+			continue
+		}
+		if s := o.site(hostOf(x.in), true); len(out) == 0 || out[0] != s {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// retract retracts rule r: in the context of the URL it rewrote if it was confirmed by at
+// least trust checks, entirely otherwise; and publishes the site's set without it.
+func (o *Online) retract(r ruleRef, trust int64) {
+	s := r.ver.site
+	if s == nil { // a widened rule on a site without rules of its own
+		s = o.site(hostOf(r.in), true)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := contentKey(r.ver.set.Rule(r.i))
+	if r.counter().confirmed.Load() >= trust {
+		ctx := contextOf(r.in, r.key, r.ver.words)
+		if s.outCtx[c] == nil {
+			s.outCtx[c] = map[string]bool{}
+		}
+		if !s.outCtx[c][ctx] {
+			s.outCtx[c][ctx] = true
+			o.stats.retracts.Add(1)
+		}
+	} else if !s.retracted[c] {
+		s.retracted[c] = true
+		o.stats.retracts.Add(1)
+	}
+	s.publish(o.global.Load())
+}
+
+// blame returns the rules of a mismatch to retract: those confirmed by fewer than trust
+// checks, or else the least confirmed one. A match made by a rule that has held many times
+// (http to https) and a new one (a suffix deleted) is the new rule's fault.
+func blame(refs []ruleRef, trust int64) []ruleRef {
+	var out []ruleRef
+	least := -1
+	for j, r := range refs {
+		n := r.counter().confirmed.Load()
+		if n < trust {
+			out = append(out, r)
+		}
+		if least < 0 || n < refs[least].counter().confirmed.Load() {
+			least = j
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, refs[least])
+	}
+	return out
+}

@@ -1,0 +1,278 @@
+package learn
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/undust/undust/internal/ablate"
+)
+
+// turnOff sets a switch of package ablate for the test.
+func turnOff(t *testing.T, sw *bool) {
+	old := *sw
+	*sw = true
+	t.Cleanup(func() { *sw = old })
+}
+
+// A visit is a URL that a crawl meets, and its page.
+type visit struct {
+	url  string
+	page int
+}
+
+// crawlResult is what crawl counts.
+type crawlResult struct {
+	fetches, checks, lost int
+}
+
+// crawl replays visits as a crawl with o: a URL whose key is the key of a URL fetched is
+// skipped unless VerifyMatch asks to check it, and is then fetched and confirmed; a fetched
+// URL is observed and its site relearned when due. The keys of the fetched URLs are made
+// again when the rules change. A page is lost when none of its URLs is fetched.
+func crawl(o *Online, visits []visit) crawlResult {
+	var r crawlResult
+	type kept struct {
+		url  string
+		page int
+	}
+	seen := map[string]kept{}
+	var fetched []kept
+	fetchedPage := map[int]bool{}
+	relearns := int64(-1)
+	rekey := func() {
+		if st := o.Stats(); st.Relearns+st.Retracted != relearns {
+			relearns = st.Relearns + st.Retracted
+			clear(seen)
+			for _, f := range fetched {
+				k, _ := o.Normalize(f.url)
+				if _, ok := seen[k]; !ok {
+					seen[k] = f
+				}
+			}
+		}
+	}
+	for _, v := range visits {
+		rekey()
+		k, _ := o.Key(v.url)
+		if prev, ok := seen[k.Key]; ok {
+			kk, _ := o.Key(prev.url)
+			if !o.VerifyMatch(k, kk) {
+				continue
+			}
+			r.checks++
+			o.ConfirmMatch(k, kk, prev.page == v.page)
+			rekey()
+		}
+		r.fetches++
+		fetchedPage[v.page] = true
+		f := kept{v.url, v.page}
+		fetched = append(fetched, f)
+		if k, _ := o.Normalize(v.url); seen[k] == (kept{}) {
+			seen[k] = f
+		}
+		o.Observe(URL{Raw: v.url}, uint64(v.page))
+		o.Relearn()
+	}
+	pages := map[int]bool{}
+	for _, v := range visits {
+		pages[v.page] = true
+	}
+	r.lost = len(pages) - len(fetchedPage)
+	return r
+}
+
+// treeSite is a documentation site that serves its guide under /v1 and /latest: the two
+// trees are one page for the first 8 topics, from which the rule /latest to /v1 is learned,
+// and differ for one topic in 6 after that, which nothing in the URLs tells apart.
+func treeSite() []visit {
+	var vs []visit
+	for i := range 200 {
+		latest, v1 := 2*i+1, 2*i+1
+		if i >= 8 && i%6 == 1 {
+			v1 = 2*i + 2 // changed since v1
+		}
+		vs = append(vs,
+			visit{fmt.Sprintf("http://docs.example.org/v1/guide/topic-%d.html", i), v1},
+			visit{fmt.Sprintf("http://docs.example.org/latest/guide/topic-%d.html", i), latest})
+	}
+	return vs
+}
+
+// TestVerifyRisk checks the prior risk of a shape on a site that maps one tree onto another:
+// the rule that rewrites /latest to /v1 swaps one literal path segment for another, and its
+// training evidence is clean; its first uses are checked, and it is retracted at its first
+// wrong use. Sampled at the floor after its first use, as a rule of another shape, it loses a
+// page for most wrong uses.
+func TestVerifyRisk(t *testing.T) {
+	got := crawl(NewOnline(OnlineOptions{}), treeSite())
+	if got.lost > 2 {
+		t.Errorf("with the risk of its shape: %+v, want at most 2 pages lost", got)
+	}
+	turnOff(t, &ablate.NoShapeRisk)
+	without := crawl(NewOnline(OnlineOptions{}), treeSite())
+	if without.lost < got.lost+10 {
+		t.Errorf("without the risk of its shape: %+v; with it %+v: want 10 more pages lost without", without, got)
+	}
+	t.Logf("with the risk of its shape %+v, without %+v", got, without)
+}
+
+// paramSite is a site whose item pages take a parameter ref that does not matter, except on
+// one item in 15, where it selects another page: the training precision of the rule that
+// deletes ref is below 1.
+func paramSite() []visit {
+	var vs []visit
+	for i := range 300 {
+		plain, ref := 2*i+1, 2*i+1
+		if i%15 == 4 {
+			ref = 2*i + 2
+		}
+		vs = append(vs,
+			visit{fmt.Sprintf("http://shop.example.com/item?id=%d", i), plain},
+			visit{fmt.Sprintf("http://shop.example.com/item?id=%d&ref=%d", i, 1000+7*i), ref})
+	}
+	return vs
+}
+
+// TestVerifyBound checks that a rule whose training precision is below 1 is checked while the
+// upper confidence bound on its error rate is high, and retracted at its first wrong use;
+// sampled at the floor, as without the bound, it loses a page for most wrong uses.
+func TestVerifyBound(t *testing.T) {
+	got := crawl(NewOnline(OnlineOptions{}), paramSite())
+	if got.lost > 2 {
+		t.Errorf("with the bound: %+v, want at most 2 pages lost", got)
+	}
+	turnOff(t, &ablate.NoBound)
+	without := crawl(NewOnline(OnlineOptions{}), paramSite())
+	if without.lost < got.lost+6 {
+		t.Errorf("without the bound: %+v; with it %+v: want 6 more pages lost without", without, got)
+	}
+	t.Logf("with the bound %+v, without %+v", got, without)
+}
+
+// TestVerifyShapeRisk checks that a rule of a risky shape is checked more than a rule of
+// another shape with the same evidence, and that the bound puts a clean rule's checks near
+// the floor once it has been confirmed often.
+func TestVerifyShapeRisk(t *testing.T) {
+	o := NewOnline(OnlineOptions{})
+	for i := range 40 {
+		o.Observe(URL{Raw: fmt.Sprintf("http://docs.example.org/v1/guide/topic-%d.html", i)}, uint64(2*i+1))
+		o.Observe(URL{Raw: fmt.Sprintf("http://docs.example.org/latest/guide/topic-%d.html", i)}, uint64(2*i+1))
+		o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d", i)}, uint64(2*i+2))
+		o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d&ref=%d", i, 1000+7*i)}, uint64(2*i+2))
+	}
+	o.RelearnAll()
+	checks := func(url string) int {
+		n := 0
+		for i := range 1000 {
+			k, _ := o.Key(fmt.Sprintf(url, 100+i))
+			if !k.Rewritten() {
+				t.Fatalf("%s: no rule", k.in)
+			}
+			if o.Verify(k) {
+				n++
+				o.Confirm(k, true)
+			}
+		}
+		return n
+	}
+	risky, plain := checks("http://docs.example.org/latest/guide/topic-%d.html"), checks("http://shop.example.com/item?id=%d&ref=1")
+	if risky <= plain || plain > 40 {
+		t.Errorf("checks of 1000 uses: %d of the tree rule, %d of the parameter rule; want more of the first, at most 40 of the second", risky, plain)
+	}
+	t.Logf("checks of 1000 uses: risky %d, plain %d", risky, plain)
+}
+
+// dirSite is a site whose directories are served at /d<i>/ and /d<i>/index.html: one page for
+// the first 12, two pages after that, a listing and an index page.
+// The index URL comes first: the rule that deletes index.html makes its key, and the
+// directory URL, which no rule rewrites, collides with it.
+func dirSite() []visit {
+	var vs []visit
+	for i := range 80 {
+		idx, dir := 2*i+1, 2*i+1
+		if i >= 12 {
+			dir = 2*i + 2
+		}
+		vs = append(vs,
+			visit{fmt.Sprintf("http://www.example.net/d%d/index.html", i), idx},
+			visit{fmt.Sprintf("http://www.example.net/d%d/", i), dir})
+	}
+	return vs
+}
+
+// TestVerifyKept checks that the rule that made the key of the kept URL is verified: the
+// directory URL met is rewritten by no rule, and only the rule applied to the kept index URL
+// made the two keys equal.
+func TestVerifyKept(t *testing.T) {
+	o := NewOnline(OnlineOptions{})
+	for _, v := range dirSite()[:24] {
+		o.Observe(URL{Raw: v.url}, uint64(v.page))
+	}
+	o.RelearnAll()
+	kept, _ := o.Key("http://www.example.net/d99/index.html")
+	k, _ := o.Key("http://www.example.net/d99/")
+	if !kept.Rewritten() || k.Rewritten() || k.Key != kept.Key {
+		t.Fatalf("keys %+v and %+v: want the index URL rewritten to the directory URL", kept, k)
+	}
+	if o.Verify(k) {
+		t.Errorf("Verify of a key no rule made asks for a check")
+	}
+	if !o.VerifyMatch(k, kept) {
+		t.Errorf("VerifyMatch does not check the first use of the rule that made the kept key")
+	}
+	o.ConfirmMatch(k, kept, false)
+	if got, _ := o.Normalize("http://www.example.net/d99/index.html"); got != "http://www.example.net/d99/index.html" {
+		t.Errorf("after a mismatch the index URL still has the key %q", got)
+	}
+
+	got := crawl(NewOnline(OnlineOptions{}), dirSite())
+	turnOff(t, &ablate.NoKept)
+	without := crawl(NewOnline(OnlineOptions{}), dirSite())
+	if got.lost > 5 || without.lost < got.lost+20 {
+		t.Errorf("pages lost: %+v verifying the kept side, %+v without; want at most 5, and 20 more without", got, without)
+	}
+	t.Logf("verifying the kept side %+v, without %+v", got, without)
+}
+
+// TestVerifyDecisive checks that a check informs only the rules decisive for the match: the
+// kept URL www.p.example.org/u7/friends-x700q300 has the key p.example.org/u7/friends by the www rule
+// and the rule that cuts the random suffix, the URL met p.example.org/u7/friends-x700q300 by the
+// suffix rule alone; without the suffix rule both keys would still be equal, so a check of the
+// pair says nothing of it, and only the www rule is confirmed.
+func TestVerifyDecisive(t *testing.T) {
+	o := NewOnline(OnlineOptions{})
+	for i := range 40 {
+		page := uint64(i + 1)
+		o.Observe(URL{Raw: fmt.Sprintf("http://p.example.org/u%d/friends", i)}, page)
+		o.Observe(URL{Raw: fmt.Sprintf("http://p.example.org/u%d/friends-x%dq%d", i, 7*i, 3*i)}, page)
+		o.Observe(URL{Raw: fmt.Sprintf("http://www.p.example.org/u%d/friends", i)}, page)
+		o.Observe(URL{Raw: fmt.Sprintf("http://p.example.org/u%d/album", i)}, 100+page)
+		o.Observe(URL{Raw: fmt.Sprintf("http://www.p.example.org/u%d/album", i)}, 100+page)
+	}
+	o.RelearnAll()
+	kept, _ := o.Key("http://www.p.example.org/u7/friends-x700q300")
+	k, _ := o.Key("http://p.example.org/u7/friends-x700q300")
+	if len(kept.used) != 2 || len(k.used) != 1 || k.Key != kept.Key {
+		t.Fatalf("keys %+v and %+v: want the www and suffix rules on the first, the suffix rule on the second", kept, k)
+	}
+	counts := func() (www, suffix int64) {
+		for _, i := range kept.used {
+			c := kept.ver.uses[i].checks.Load()
+			if i == k.used[0] {
+				suffix = c
+			} else {
+				www = c
+			}
+		}
+		return
+	}
+	o.ConfirmMatch(k, kept, true)
+	if www, suffix := counts(); www != 1 || suffix != 0 {
+		t.Errorf("checks after a confirmed match: www rule %d, suffix rule %d; want 1, 0", www, suffix)
+	}
+	turnOff(t, &ablate.NoDecisive)
+	o.ConfirmMatch(k, kept, true)
+	if www, suffix := counts(); www != 2 || suffix != 1 {
+		t.Errorf("checks without decisiveness: www rule %d, suffix rule %d; want 2, 1", www, suffix)
+	}
+}
