@@ -210,6 +210,6 @@ func (c *Crawl) check(raw string, v verification, same, held bool) {
 	// retraction changed them since; a key that no longer meets the holder's proves nothing.
 	k, err := c.online.Key(raw)
 	if h, ok := c.keys[hashKey(k.Key)]; err == nil && ok && h == v.against {
-		c.online.Confirm(k, same)
+		c.online.ConfirmMatch(k, c.heldKey(c.holders[v.against].url), same)
 	}
 }

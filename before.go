@@ -66,6 +66,16 @@ func (c *Crawl) Before(raw string) Decision {
 	return c.duplicate(d, raw, k, v, noHolder)
 }
 
+// heldKey returns the learner's Key of a holder's URL under the current rules, so that the rules
+// that made the kept side of a match are verified too; the zero Key when it cannot be made.
+func (c *Crawl) heldKey(u string) learn.Key {
+	k, err := c.online.Key(u)
+	if err != nil {
+		return learn.Key{}
+	}
+	return k
+}
+
 // noHolder is no holder index.
 const noHolder = ^uint32(0)
 
@@ -85,7 +95,7 @@ func (c *Crawl) duplicate(d Decision, raw string, k learn.Key, v, self uint32) D
 			d.Action = Verify
 			return d
 		}
-	} else if c.online != nil && c.online.Verify(k) {
+	} else if c.online != nil && c.online.VerifyMatch(k, c.heldKey(hd.url)) {
 		c.verifying[raw] = verification{against: of}
 		c.stats.Verify++
 		d.Action = Verify

@@ -30,9 +30,13 @@ type Options struct {
 	// NoContent turns the page identity off: After neither fingerprints pages nor calls any a
 	// duplicate, and the learner learns from redirects and declarations only.
 	NoContent bool
-	// NearK is the largest Hamming distance between the SimHash fingerprints of two pages' main
-	// text at which they are near-duplicates: 1 to 31, default (0) 3, Manku et al.'s k for
-	// 64-bit fingerprints. Negative means exact duplicates only (equal main-text digests).
+	// NearK, if above 0, also calls a page a duplicate when the SimHash of one of its texts is
+	// within NearK bits (at most 31) of a kept page's: near duplicates, Manku et al.'s k = 3 for
+	// 64-bit fingerprints. The default (0, or negative) is exact duplicates only: the same
+	// digest of either text. A crawler should not turn it on lightly: two revisions of a long
+	// page that differ by a line are near duplicates and distinct pages, and a near duplicate's
+	// links are not followed; the per-page chrome of short templated pages (ids, dates, user
+	// names, counters) is what the learned template folds, not what SimHash absorbs.
 	NearK int
 	// Templates configures the template learned per host (htmltext.Site); its zero value
 	// means htmltext.Site's defaults, and its Options.MainContent is always on.
@@ -60,7 +64,7 @@ type Options struct {
 
 func (o Options) check() error {
 	if o.NearK > 31 {
-		return fmt.Errorf("undust: NearK %d out of range [1, 31]", o.NearK)
+		return fmt.Errorf("undust: NearK %d out of range [0, 31]", o.NearK)
 	}
 	if o.MaxURLs < 0 || o.MaxPages < 0 || o.DeclaredFirst < 0 || o.DeclaredEvery < 0 {
 		return errors.New("undust: negative MaxURLs, MaxPages, DeclaredFirst or DeclaredEvery")
@@ -72,9 +76,7 @@ func (o Options) check() error {
 }
 
 func (o Options) withDefaults() Options {
-	if o.NearK == 0 {
-		o.NearK = 3
-	}
+	o.NearK = max(o.NearK, 0)
 	if o.DeclaredFirst == 0 {
 		o.DeclaredFirst = 2
 	}

@@ -32,12 +32,14 @@
 //
 // After takes the URL, its status, headers and body. A failed fetch (an error, a 5xx or 429
 // status, a body cut short) gives its key back, so that another URL of the same page is fetched
-// in its place. A page (status 200) gets a page identity: its main text, extracted with the
-// blocks that repeat across the pages of its host dropped (htmltext.Site, learned from the
-// crawl's own pages as they arrive), an exact digest of that text and a 64-bit SimHash of its word
-// 5-shingles (Manku, Jain and Das Sarma, WWW 2007). A page whose digest was seen, or whose SimHash
-// is within Options.NearK bits of a kept page's, duplicates that page: the crawler should neither
-// keep it nor follow its links. Every page's id is evidence for the learner.
+// in its place. A page (status 200) gets a page identity: its main text as two extractions give
+// it, by the page's own markup (htmltext.Extract with MainContent) and without the blocks that
+// the template of its host repeats (htmltext.Site, learned from the pages the crawl keeps as
+// they arrive, which also folds per-page chrome such as a page's id or date in a heading), and
+// of each text its digest and 64-bit SimHash over word 5-shingles. A page whose text has the
+// digest of a kept page's text duplicates that page: the crawler should neither keep it nor
+// follow its links. Near duplicates (Options.NearK) are off by default: two revisions of a page
+// are near duplicates and distinct pages. Every page's id is evidence for the learner.
 //
 // What a site declares is evidence too, as search engines treat it: a redirect (a response whose
 // final URL differs from the URL asked for, or a 3xx status with a Location the client did not

@@ -34,7 +34,7 @@
 //     Attach and calls Undust.Redirect first.
 //
 // Callbacks run in the order they were registered, so attach undust before registering the
-// crawler's own callbacks: then the crawler's OnResponse callbacks see a near-duplicate's
+// crawler's own callbacks: then the crawler's OnResponse callbacks see a duplicate's
 // empty body and DuplicateHeader. Colly counts an aborted request towards
 // Collector.MaxRequests, as it does every request that reaches OnRequest.
 //

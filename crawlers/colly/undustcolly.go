@@ -12,7 +12,7 @@ import (
 )
 
 // DuplicateHeader is the response header that Attach's OnResponse callback sets on a
-// near-duplicate page's colly.Response: its value is the URL of the page it duplicates.
+// duplicate page's colly.Response: its value is the URL of the page it duplicates.
 const DuplicateHeader = "Undust-Duplicate-Of"
 
 // Options configure Attach. The zero value means the defaults of package undust.
