@@ -123,6 +123,7 @@ func (b *bench) run(articles map[truth]bool) ([]row, []crawl, error) {
 		elapsed := time.Since(start)
 		stopProgress()
 		p.end()
+		s.wait()
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}

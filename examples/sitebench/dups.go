@@ -11,17 +11,14 @@ import (
 	"text/tabwriter"
 )
 
-// manyValues is the number of distinct values above which a path segment or a query
-// parameter is generalized to "*" in a URL pattern: below it, its values are kept, since a few
-// values (an action, a view) tell kinds of pages apart.
-const manyValues = 8
-
-// A patterner generalizes URLs into patterns by what the URLs of one log show: a value is kept
-// when its place (a path segment's position under its first segment, a query parameter's
-// name) takes few values in the log, and generalized otherwise; digits are N and hexadecimal
-// ids H wherever they stand.
+// A patterner generalizes URLs into patterns by what the URLs of one log show: a value at a
+// place (a path segment's position under its first segment, a query parameter's name) is kept
+// when it is common there, in at least 1% of the URLs and 5 of them (an action, a view), and
+// is "*" otherwise (a page's name, a date); digits are N and hexadecimal ids H wherever they
+// stand.
 type patterner struct {
-	values map[string]map[string]bool // place -> the values seen there
+	count  map[[2]string]int // place, value -> URLs with that value there
+	common int               // the count at which a value is kept
 }
 
 // parts splits a URL into its places and values: path segments, then query parameters, which
@@ -47,24 +44,14 @@ func pathPlace(path []string, i int) string {
 }
 
 func newPatterner(urls []string) *patterner {
-	p := &patterner{values: map[string]map[string]bool{}}
-	add := func(place, v string) {
-		m := p.values[place]
-		if m == nil {
-			m = map[string]bool{}
-			p.values[place] = m
-		}
-		if len(m) <= manyValues {
-			m[v] = true
-		}
-	}
+	p := &patterner{count: map[[2]string]int{}, common: max(5, len(urls)/100)}
 	for _, u := range urls {
 		path, query := parts(u)
 		for i, s := range path {
-			add(pathPlace(path, i), s)
+			p.count[[2]string{pathPlace(path, i), s}]++
 		}
 		for _, kv := range query {
-			add("q"+kv[0], kv[1])
+			p.count[[2]string{"q" + kv[0], kv[1]}]++
 		}
 	}
 	return p
@@ -78,7 +65,7 @@ func (p *patterner) value(place, v string) string {
 		return "N"
 	case len(v) >= 6 && isHexID(v):
 		return "H"
-	case len(p.values[place]) > manyValues:
+	case p.count[[2]string{place, v}] < p.common:
 		return "*"
 	}
 	return v

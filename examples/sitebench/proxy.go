@@ -61,8 +61,9 @@ type session struct {
 	truth   *truther
 	start   time.Time
 
-	spent     atomic.Int64  // fetches passed to the site
-	exhausted chan struct{} // closed when a request finds the budget spent
+	spent     atomic.Int64   // fetches passed to the site
+	inflight  sync.WaitGroup // requests passed to the site and not yet answered
+	exhausted chan struct{}  // closed when a request finds the budget spent
 	closeOnce sync.Once
 
 	mu       sync.Mutex
@@ -153,6 +154,8 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "sitebench: fetch budget spent", http.StatusServiceUnavailable)
 		return
 	}
+	s.inflight.Add(1)
+	defer s.inflight.Done()
 	s.mu.Lock()
 	n := s.seen[raw]
 	s.seen[raw] = n + 1
@@ -243,6 +246,10 @@ func (s *session) fault(raw string, n int) fault {
 	}
 	return fault(1 + (v&0x7ff)%3)
 }
+
+// wait waits until the site has answered every request passed to it: a crawl that stopped may
+// leave requests the crawler no longer waits for.
+func (s *session) wait() { s.inflight.Wait() }
 
 // record returns a copy of the fetches recorded so far and the request counts.
 func (s *session) record() (fs []fetch, refused, outScope, errs int) {

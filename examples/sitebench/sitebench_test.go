@@ -389,14 +389,17 @@ func TestPattern(t *testing.T) {
 		"http://h/2020/01/02/read/?replytocom=15",
 		"http://h/info/4f5e6d7c",
 	}
-	for i := range 10 {
+	for i := range 10 { // common: p, a and hb values; rare: f values
 		urls = append(urls, fmt.Sprintf("http://h/?p=docs.git;a=blob;f=man2/f%d.txt;hb=HEAD", i))
+	}
+	for range 5 { // a common first segment
+		urls = append(urls, "http://h/info/4f5e6d7c8b")
 	}
 	p := newPatterner(urls)
 	for _, tc := range []struct{ url, want string }{
 		{urls[0], "/?p=docs.git&a=blob&f=*&hb=HEAD"},
 		{urls[1], "/?p=docs.git&a=blob&f=*&h=H&hb=H"},
-		{urls[2], "/N/N/N/read/?replytocom=N"},
+		{urls[2], "/N/N/N/*/?replytocom=N"}, // a rare slug
 		{urls[3], "/info/H"},
 	} {
 		if got := p.pattern(tc.url); got != tc.want {

@@ -206,8 +206,14 @@ echo "http://127.0.0.1:$WP_PORT/" > "$STATE/apps/wordpress/seed"
 echo "http://127.0.0.1:$FOSSIL_PORT/" > "$STATE/apps/fossil/seed"
 echo "http://127.0.0.1:$GITWEB_PORT/" > "$STATE/apps/gitweb/seed"
 # The main-content elements, chosen from each app's HTML (see the README).
+# WordPress (Twenty Twenty-Three): a post's content, or the list of posts of a listing page;
+# not the comments and the reply form, whose heading names the comment replied to.
 echo "main .wp-block-post-content, main .wp-block-query" > "$STATE/apps/wordpress/truth"
+# Fossil: the content below the menu; the login page's captcha changes on every fetch.
 echo "div.content" > "$STATE/apps/fossil/truth"
+echo "div.captcha" > "$STATE/apps/fossil/ignore"
+# gitweb: the body of a blob, commit, tree or diff; listing pages have none and are scored by
+# their whole text.
 echo "div.page_body" > "$STATE/apps/gitweb/truth"
 
 for app in wordpress fossil gitweb; do
