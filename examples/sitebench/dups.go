@@ -141,6 +141,11 @@ func writeDups(w io.Writer, fetches []loggedFetch, top int) {
 		}
 		again++
 		k := [2]string{p.pattern(f.url), p.pattern(orig)}
+		if f.url == orig {
+			// The crawler asked for the URL again, with another fragment perhaps: the
+			// proxy sees none.
+			k[1] = "(the same URL)"
+		}
 		g := groups[k]
 		if g == nil {
 			g = &group{dup: k[0], first: k[1], exDup: f.url, exFirst: orig}
