@@ -9,8 +9,8 @@ replace (
 )
 
 require (
-	github.com/PuerkitoBio/goquery v1.13.0
-	github.com/andybalholm/cascadia v1.3.4
+	github.com/PuerkitoBio/goquery v1.11.0
+	github.com/andybalholm/cascadia v1.3.3
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/gocolly/colly/v2 v2.3.0
 	github.com/projectdiscovery/gologger v1.1.67
