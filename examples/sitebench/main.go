@@ -1,0 +1,152 @@
+// Command sitebench measures what undust saves a crawler on a site you point it at.
+//
+// Usage:
+//
+//	sitebench run -seed URL -truth SELECTOR|undust [-ignore SELECTOR] [-crawler LIST] [-budget 3000] [-concurrency 4] [-scope PREFIX] [-articles FILE] [-faults P [-fault-seed S]] [-timeout 10s] [-out DIR] [-json] [-q]
+//	sitebench truth -truth SELECTOR|undust [-ignore SELECTOR] [-twice] < urls
+//	sitebench dups -log FILE [-top 25]
+//
+// run crawls the site breadth first from the seed URL, once with each crawler of -crawler
+// (default all, in this order): colly (plain colly v2, asynchronous, following every a[href]
+// in scope), colly+undust (the same with undust's colly adapter attached), katana (katana's
+// standard engine with its default unique filter), katana-fsu (with FilterSimilar, katana's
+// -fsu) and katana+undust (undust's katana filter). Each crawl may fetch -budget URLs with
+// -concurrency requests at a time; the scope is the seed's scheme, host and port, or the URL
+// prefix -scope. Every crawler fetches through one forward HTTP proxy that the command runs on
+// loopback: it records each request and response, refuses URLs out of scope, ends the crawl
+// when the budget is spent, and with -faults P fails a share P of the responses on purpose (a
+// 503, a response that never comes, or a body cut short, in equal shares; which ones is
+// decided by the URL, how often it was fetched before and -fault-seed, so a crawl meets the
+// same faults for the same fetches).
+//
+// Pages are scored by a truth that does not use undust: the digest of the normalized text of
+// the elements that the CSS selector -truth matches (the site's main-content element; a page
+// without one is scored by its whole text and counted under nomatch), or with -truth undust,
+// of the main content that undust's htmltext finds. The text is what a reader sees: scripts and
+// styles are left out, and so are the elements that the selector -ignore matches. Choose
+// selectors that leave out text that changes between two fetches of one page, such as a
+// captcha or a relative age (sitebench truth -twice finds it). Per crawler, the
+// table gives the fetches, those answered with status 200 (complete), the distinct pages
+// (distinct truths among them), the fetches of an already-fetched page (a 200 whose truth an
+// earlier 200 of the same crawl had), the articles reached (-articles FILE lists article URLs,
+// one per line; each is fetched once directly, not counted, for its truth; an article is
+// reached when some 200 of the crawl has its truth) and lost (reached by the plain crawler of
+// the same family, colly or katana, and not by this one), the distinct pages the family's
+// plain crawler reached and this one did not, the rules undust learned and the time. Progress
+// goes to standard error (-q: not). -json prints the rows as JSON instead of the table. -out
+// DIR writes rows.json, distinct.svg (distinct pages against fetches, every crawler) and
+// fetches-CRAWLER.tsv (each fetch: order, milliseconds, status, fault, truth, URL, Location).
+//
+// truth prints the truth of each URL read from standard input: url, digest, "nomatch" when the
+// selector matched nothing, and the start of the text. -twice fetches each URL twice and exits
+// 1 if a truth changed: the selector holds text that changes between fetches.
+//
+// dups reads a fetches-CRAWLER.tsv file and groups the fetches of an already-fetched page by
+// the pattern of their URL (digits, hexadecimal ids and values of many kinds generalized, the
+// query's parameter names kept), beside the pattern of the URL that first fetched the page.
+//
+// "sitebench -h" lists the commands, "sitebench CMD -h" a command's flags. Exit codes: 0
+// success (and -h), 1 failure, 2 bad usage (an unknown command or flag, an argument that is
+// not a flag, a missing or malformed flag value).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stdin))
+}
+
+// stderr receives messages and progress; tests replace it.
+var stderr io.Writer = os.Stderr
+
+var commands = []struct{ name, what string }{
+	{"run", "crawl a site with each crawler, with and without undust, and score the crawls"},
+	{"truth", "print the truth of each URL read from standard input"},
+	{"dups", "group the fetches of already-fetched pages in a fetch log by URL pattern"},
+}
+
+func usageText() string {
+	var b strings.Builder
+	b.WriteString("usage: sitebench <command> [flags]\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-7s%s\n", c.name, c.what)
+	}
+	b.WriteString("\nRun \"sitebench <command> -h\" for the flags of a command.\n")
+	return b.String()
+}
+
+// run is main without the process: it returns the exit code.
+func run(args []string, stdout io.Writer, stdin io.Reader) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usageText())
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "run":
+		err = cmdRun(args[1:], stdout)
+	case "truth":
+		err = cmdTruth(args[1:], stdin, stdout)
+	case "dups":
+		err = cmdDups(args[1:], stdout)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usageText())
+		return 0
+	default:
+		fmt.Fprintf(stderr, "sitebench: unknown command %q\n%s", args[0], usageText())
+		return 2
+	}
+	switch {
+	case errors.Is(err, errHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case err != nil:
+		fmt.Fprintf(stderr, "sitebench %s: %v\n", args[0], err)
+		return 1
+	}
+	return 0
+}
+
+var (
+	errUsage = errors.New("usage")
+	errHelp  = errors.New("help shown")
+)
+
+// parseFlags parses a subcommand's flags; -h prints the command's description and flags
+// (errHelp), and a positional argument is a usage error.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		for _, c := range commands {
+			if c.name == fs.Name() {
+				fmt.Fprintf(fs.Output(), "sitebench %s: %s\n\nflags:\n", c.name, c.what)
+			}
+		}
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "sitebench %s: unexpected argument %q (flags only; -h lists them)\n", fs.Name(), fs.Arg(0))
+		return errUsage
+	}
+	return nil
+}
+
+// usagef reports a bad flag value and returns errUsage.
+func usagef(cmd, format string, a ...any) error {
+	fmt.Fprintf(stderr, "sitebench %s: %s\n", cmd, fmt.Sprintf(format, a...))
+	return errUsage
+}

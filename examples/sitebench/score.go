@@ -1,0 +1,109 @@
+package main
+
+import (
+	"time"
+)
+
+// A crawl is what one crawler did: the fetches the proxy recorded, in order, and what the
+// crawler's undust reported.
+type crawl struct {
+	crawler  string
+	fetches  []fetch
+	refused  int // requests after the budget was spent
+	outScope int // requests for URLs out of scope, refused by the proxy
+	errors   int // requests the site did not answer
+	rules    int // rules undust had learned at the end; -1 without undust
+	elapsed  time.Duration
+}
+
+// A row is the score of one crawl: one line of the table and one object of -json.
+type row struct {
+	Crawler          string  `json:"crawler"`
+	Fetches          int     `json:"fetches"`          // requests passed to the site
+	OK               int     `json:"ok"`               // of them, complete responses with status 200
+	Faults           int     `json:"faults"`           // of them, failed on purpose by the proxy
+	Distinct         int     `json:"distinct"`         // distinct truths among the OK fetches
+	Again            int     `json:"again"`            // OK fetches whose truth an earlier OK fetch had
+	AgainPct         float64 `json:"again_pct"`        // Again as a percentage of Fetches
+	NoMatch          int     `json:"nomatch"`          // OK HTML fetches the truth selector matched nothing in
+	Articles         int     `json:"articles"`         // articles given (-articles)
+	ArticlesReached  int     `json:"articles_reached"` // of them, those whose truth some OK fetch had
+	ArticlesLost     int     `json:"articles_lost"`    // reached by the family's plain crawler, not by this one; -1 for none
+	Lost             int     `json:"lost"`             // distinct pages the family's plain crawler reached and this one did not; -1 for none
+	Rules            int     `json:"rules"`            // rules undust learned; -1 without undust
+	Refused          int     `json:"refused"`          // requests refused once the budget was spent
+	OutOfScope       int     `json:"out_of_scope"`     // requests refused as out of scope
+	Errors           int     `json:"errors"`           // requests the site did not answer
+	Seconds          float64 `json:"seconds"`          // wall time of the crawl
+	Curve            []int   `json:"-"`                // distinct pages after each fetch
+	truths           map[truth]bool
+	articlesReachedS map[truth]bool
+}
+
+// family returns the plain crawler the crawler is compared with: its own family's crawler
+// without undust or similarity filters.
+func family(crawler string) string {
+	switch crawler {
+	case "colly", "colly+undust":
+		return "colly"
+	}
+	return "katana"
+}
+
+// score scores each crawl: its distinct pages, the fetches of a page already fetched, the
+// articles it reached; then the pages and articles each lost against the plain crawler of its
+// family, if that one ran.
+func score(crawls []crawl, articles map[truth]bool) []row {
+	rows := make([]row, len(crawls))
+	for i, c := range crawls {
+		r := row{Crawler: c.crawler, Fetches: len(c.fetches), Articles: len(articles), Rules: c.rules,
+			Refused: c.refused, OutOfScope: c.outScope, Errors: c.errors, Seconds: c.elapsed.Seconds(),
+			ArticlesLost: -1, Lost: -1, truths: map[truth]bool{}, articlesReachedS: map[truth]bool{}}
+		r.Curve = make([]int, len(c.fetches))
+		for j, f := range c.fetches {
+			switch {
+			case f.Fault != noFault:
+				r.Faults++
+			case f.Status == 200:
+				r.OK++
+				if f.NoMatch {
+					r.NoMatch++
+				}
+				if r.truths[f.Truth] {
+					r.Again++
+				}
+				r.truths[f.Truth] = true
+				if articles[f.Truth] {
+					r.articlesReachedS[f.Truth] = true
+				}
+			}
+			r.Curve[j] = len(r.truths)
+		}
+		r.Distinct = len(r.truths)
+		r.ArticlesReached = len(r.articlesReachedS)
+		if r.Fetches > 0 {
+			r.AgainPct = 100 * float64(r.Again) / float64(r.Fetches)
+		}
+		rows[i] = r
+	}
+	for i := range rows {
+		r := &rows[i]
+		for _, base := range rows {
+			if base.Crawler != family(r.Crawler) || base.Crawler == r.Crawler {
+				continue
+			}
+			r.Lost, r.ArticlesLost = 0, 0
+			for t := range base.truths {
+				if !r.truths[t] {
+					r.Lost++
+				}
+			}
+			for t := range base.articlesReachedS {
+				if !r.articlesReachedS[t] {
+					r.ArticlesLost++
+				}
+			}
+		}
+	}
+	return rows
+}

@@ -1,0 +1,409 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func mustTruther(t *testing.T, spec string) *truther {
+	t.Helper()
+	tr, err := newTruther(spec, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func TestTruth(t *testing.T) {
+	const html = "text/html; charset=utf-8"
+	sel := mustTruther(t, "div.content, main.q, main .c")
+	for _, tc := range []struct {
+		name        string
+		ctype, a, b string
+		same        bool
+		nomatch     bool // of a
+	}{
+		{"chrome outside the element is ignored", html,
+			`<html><body><p>served 1</p><div class="content"><h1>A</h1><p>text</p></div></body></html>`,
+			`<html><body><p>served 2</p><div class="content"><h1>A</h1><p>text</p></div></body></html>`, true, false},
+		{"white space is normalized", html,
+			`<div class="content">one  two</div>`, "<div class=\"content\">\n one\ttwo </div>", true, false},
+		{"different text differs", html,
+			`<div class="content">one</div>`, `<div class="content">two</div>`, false, false},
+		{"no element: the whole text, counted", html,
+			`<html><body><p>login</p></body></html>`, `<html><body><p>login</p></body></html>`, true, true},
+		{"no element never equals an element with the same text", html,
+			`<html><body>login</body></html>`, `<html><body><div class="content">login</div></body></html>`, false, true},
+		{"a match inside a match counts once", html,
+			`<main class="q"><div class="c">one</div> two</main>`, `<main class="q">one two</main>`, true, false},
+		{"not HTML: the bytes", "text/css", "body{}", "body{} ", false, false},
+	} {
+		ta, nm := sel.of(tc.ctype, []byte(tc.a))
+		tb, _ := sel.of(tc.ctype, []byte(tc.b))
+		if (ta == tb) != tc.same || nm != tc.nomatch {
+			t.Errorf("%s: same %v nomatch %v, want %v %v", tc.name, ta == tb, nm, tc.same, tc.nomatch)
+		}
+	}
+	// undust's extraction leaves navigation out of the main text.
+	u := mustTruther(t, "undust")
+	a, _ := u.of(html, []byte(`<html><body><nav><a href="/">home</a> <a href="/x">x</a></nav><article><p>The text of the article, long enough to be the main content of the page.</p></article></body></html>`))
+	b, _ := u.of(html, []byte(`<html><body><nav><a href="/">start</a></nav><article><p>The text of the article, long enough to be the main content of the page.</p></article></body></html>`))
+	if a != b {
+		t.Errorf("-truth undust: navigation changed the truth")
+	}
+	// -ignore leaves out a captcha that changes on every fetch; script text is never visible.
+	ig, err := newTruther("div.content", ".captcha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ = ig.of(html, []byte(`<div class="content">Log in<pre class="captcha">1234</pre><script>var c = 1234</script></div>`))
+	b, _ = ig.of(html, []byte(`<div class="content">Log in<pre class="captcha">9876</pre><script>var c = 9876</script></div>`))
+	if a != b {
+		t.Errorf("-ignore .captcha: the captcha changed the truth")
+	}
+	if _, err := newTruther("div[[", ""); err == nil {
+		t.Errorf("newTruther of a malformed selector: no error")
+	}
+}
+
+// fetches builds a fetch list from "status truth" items: "200 a" is a complete page with truth
+// a, "503" a failed fetch, "200! a" a page whose fetch was faulted.
+func fetches(items ...string) []fetch {
+	var fs []fetch
+	for _, it := range items {
+		f := fetch{URL: "http://x/" + it}
+		st, tr, _ := strings.Cut(it, " ")
+		if strings.HasSuffix(st, "!") {
+			f.Fault, st = faultCut, strings.TrimSuffix(st, "!")
+		}
+		fmt.Sscan(st, &f.Status)
+		f.Truth = sum(kindElement, tr)
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+func TestScore(t *testing.T) {
+	articles := map[truth]bool{sum(kindElement, "a"): true, sum(kindElement, "b"): true, sum(kindElement, "z"): true}
+	crawls := []crawl{
+		{crawler: "colly", fetches: fetches("200 h", "200 a", "200 a", "301", "200 b", "503", "200 h", "200 c"), rules: -1},
+		{crawler: "colly+undust", fetches: fetches("200 h", "200 a", "200! b", "200 d"), rules: 2},
+		{crawler: "katana-fsu", fetches: fetches("200 h", "200 h"), rules: -1},
+	}
+	rows := score(crawls, articles)
+	want := []struct {
+		ok, faults, distinct, again, reached, articlesLost, lost int
+	}{
+		{6, 0, 4, 2, 2, -1, -1}, // colly: h a a b h c; the plain crawler of its family
+		{3, 1, 3, 0, 1, 1, 2},   // b failed: article b and page b lost, c lost; d is new
+		{2, 0, 1, 1, 0, -1, -1}, // no plain katana ran: nothing to lose against
+	}
+	for i, w := range want {
+		r := rows[i]
+		got := []int{r.OK, r.Faults, r.Distinct, r.Again, r.ArticlesReached, r.ArticlesLost, r.Lost}
+		if fmt.Sprint(got) != fmt.Sprint([]int{w.ok, w.faults, w.distinct, w.again, w.reached, w.articlesLost, w.lost}) {
+			t.Errorf("%s: ok faults distinct again reached articles-lost lost = %v, want %+v", r.Crawler, got, w)
+		}
+	}
+	if got := rows[0].Curve; fmt.Sprint(got) != "[1 2 2 2 3 3 3 4]" {
+		t.Errorf("colly curve %v", got)
+	}
+	if rows[0].AgainPct != 25 {
+		t.Errorf("colly again %% = %v, want 25", rows[0].AgainPct)
+	}
+}
+
+// proxyClient returns a client that fetches through p and gives up after timeout.
+func proxyClient(p *proxy, timeout time.Duration) *http.Client {
+	pu, _ := url.Parse(p.URL())
+	return &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(pu)}, Timeout: timeout}
+}
+
+func startSession(t *testing.T, budget int, faults float64, seed uint64, root string) (*proxy, *session) {
+	t.Helper()
+	p, err := newProxy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	sc, err := newScope(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A timeout fault holds the request longer than the clients wait: a client that saw the
+	// connection closed first would send the request again by itself.
+	s := &session{scope: sc, budget: budget, faults: faults, seed: seed, timeout: 10 * time.Second,
+		truth: mustTruther(t, "div.content")}
+	p.begin(s)
+	return p, s
+}
+
+func TestProxyBudget(t *testing.T) {
+	_, root := serveSite(t, 5)
+	p, s := startSession(t, 5, 0, 1, root)
+	c := proxyClient(p, 10*time.Second)
+	for i := range 8 {
+		resp, err := c.Get(root + "a/1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		spent := resp.Header.Get(BudgetHeader) != ""
+		if spent != (i >= 5) || (resp.StatusCode == 200) == spent {
+			t.Errorf("request %d: status %d, budget header %v", i, resp.StatusCode, spent)
+		}
+	}
+	// Out of scope: refused and not counted.
+	resp, err := c.Get("http://127.0.0.2:1/elsewhere")
+	if err == nil {
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("out of scope: status %d", resp.StatusCode)
+		}
+	}
+	select {
+	case <-s.exhausted:
+	default:
+		t.Errorf("budget spent, exhausted not closed")
+	}
+	fs, refused, outScope, _ := s.record()
+	if len(fs) != 5 || refused != 3 || outScope != 1 {
+		t.Errorf("%d fetches, %d refused, %d out of scope; want 5, 3, 1", len(fs), refused, outScope)
+	}
+}
+
+func TestProxyFaults(t *testing.T) {
+	_, root := serveSite(t, 400)
+	const n, share = 300, 0.3
+	kinds := func(seed uint64) []fault {
+		s := &session{faults: share, seed: seed}
+		out := make([]fault, n)
+		for i := range out {
+			out[i] = s.fault(fmt.Sprintf("%sa/%d", root, i+1), 0)
+		}
+		return out
+	}
+	a, b := kinds(1), kinds(2)
+	if fmt.Sprint(a) != fmt.Sprint(kinds(1)) {
+		t.Errorf("the same seed drew other faults")
+	}
+	if fmt.Sprint(a) == fmt.Sprint(b) {
+		t.Errorf("seeds 1 and 2 drew the same faults")
+	}
+	count := map[fault]int{}
+	for _, f := range a {
+		count[f]++
+	}
+	failed := n - count[noFault]
+	// 90 expected; the three kinds about 30 each.
+	if failed < 60 || failed > 120 || count[fault5xx] < 15 || count[faultTimeout] < 15 || count[faultCut] < 15 {
+		t.Errorf("faults at %v over %d URLs: %v", share, n, count)
+	}
+	if s := (&session{faults: share, seed: 1}); s.fault(root+"a/1", 0) == s.fault(root+"a/1", 1) && s.fault(root+"a/1", 1) == s.fault(root+"a/1", 2) &&
+		s.fault(root+"a/2", 0) == s.fault(root+"a/2", 1) && s.fault(root+"a/3", 0) == s.fault(root+"a/3", 1) {
+		t.Logf("fetching again drew the same fault four times (possible, unlikely)")
+	}
+
+	// What a client sees of each kind.
+	p, sess := startSession(t, 1000, share, 1, root)
+	c := proxyClient(p, 300*time.Millisecond)
+	seen := map[fault]int{}
+	for i, f := range a[:60] {
+		resp, err := c.Get(fmt.Sprintf("%sa/%d", root, i+1))
+		var body []byte
+		if err == nil {
+			body, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		var got fault
+		switch {
+		case err != nil && errors.Is(err, io.ErrUnexpectedEOF):
+			got = faultCut
+		case err != nil:
+			got = faultTimeout
+		case resp.StatusCode == http.StatusServiceUnavailable:
+			got = fault5xx
+		case resp.StatusCode != 200 || !bytes.Contains(body, []byte("Article")):
+			t.Errorf("a/%d: status %d", i+1, resp.StatusCode)
+		}
+		if got != f {
+			t.Errorf("a/%d: the client saw fault %q, want %q (err %v)", i+1, got, f, err)
+		}
+		seen[got]++
+	}
+	fs, _, _, _ := sess.record()
+	ok := 0
+	for _, f := range fs {
+		if f.ok() {
+			ok++
+		}
+	}
+	if ok != seen[noFault] || len(fs) != 60 {
+		t.Errorf("recorded %d fetches, %d ok; the client got %d pages", len(fs), ok, seen[noFault])
+	}
+}
+
+// TestCrawlers crawls the test site with each crawler, to the end of its frontier, and checks
+// the scores against the site's known duplicates.
+func TestCrawlers(t *testing.T) {
+	site, root := serveSite(t, 12)
+	dir := t.TempDir()
+	arts := filepath.Join(dir, "articles")
+	var lines []string
+	for i := 1; i <= site.n; i++ {
+		lines = append(lines, fmt.Sprintf("%sa/%d", root, i))
+	}
+	if err := os.WriteFile(arts, []byte("# articles\n"+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	stderr = &errs
+	defer func() { stderr = os.Stderr }()
+	code := run([]string{"run", "-seed", root, "-truth", "div.content", "-articles", arts, "-budget", "500",
+		"-timeout", "1s", "-q", "-out", dir}, &out, nil)
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, errs.String())
+	}
+	t.Logf("\n%s", out.String())
+	rows := readRows(t, filepath.Join(dir, "rows.json"))
+	if len(rows) != len(crawlers) {
+		t.Fatalf("%d rows, want %d", len(rows), len(crawlers))
+	}
+	for _, r := range rows {
+		// Every crawler finds every page of this small site except katana-fsu, whose
+		// similarity filter takes /a/N for one URL.
+		if r.Crawler != "katana-fsu" && (r.Distinct != site.pages() || r.ArticlesReached != site.n) {
+			t.Errorf("%s: %d distinct pages, %d articles; want %d, %d", r.Crawler, r.Distinct, r.ArticlesReached, site.pages(), site.n)
+		}
+		if r.Fetches >= 500 || r.Refused != 0 {
+			t.Errorf("%s: %d fetches, %d refused: the crawl hit the budget", r.Crawler, r.Fetches, r.Refused)
+		}
+		if r.Again != r.OK-r.Distinct {
+			t.Errorf("%s: %d already fetched, want ok %d - distinct %d", r.Crawler, r.Again, r.OK, r.Distinct)
+		}
+		if strings.HasSuffix(r.Crawler, "+undust") != (r.Rules >= 0) {
+			t.Errorf("%s: rules %d", r.Crawler, r.Rules)
+		}
+	}
+	// Each article is served under four URLs: plain crawlers fetch them all.
+	if r := rows[0]; r.Again < 2*site.n {
+		t.Errorf("colly fetched an already-fetched page %d times, want at least %d", r.Again, 2*site.n)
+	}
+	for _, name := range []string{"rows.json", "distinct.svg", "fetches-colly.tsv", "fetches-katana-undust.tsv"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+
+	// dups groups colly's duplicate fetches by pattern.
+	out.Reset()
+	if code := run([]string{"dups", "-log", filepath.Join(dir, "fetches-colly.tsv")}, &out, nil); code != 0 {
+		t.Fatalf("dups: exit %d\n%s", code, errs.String())
+	}
+	for _, want := range []string{"/print/N", "/login?redirect_to=*", "/a/N?ref=home"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("dups: no %q in\n%s", want, out.String())
+		}
+	}
+}
+
+// TestBudgetStops checks that a crawl stops once its budget is spent.
+func TestBudgetStops(t *testing.T) {
+	_, root := serveSite(t, 50)
+	b := bench{budget: 10, truth: mustTruther(t, "div.content"), quiet: true, crawlers: []string{"colly", "katana"}}
+	b.seed, b.concurrency, b.timeout = root, 2, time.Second
+	var err error
+	if b.scope, err = newScope(root, ""); err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := b.run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Fetches != 10 || r.Refused == 0 {
+			t.Errorf("%s: %d fetches, %d refused; want 10 and some", r.Crawler, r.Fetches, r.Refused)
+		}
+	}
+}
+
+func readRows(t *testing.T, file string) []row {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []row
+	if err := json.Unmarshal(data, &rows); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func TestUsage(t *testing.T) {
+	var errs bytes.Buffer
+	stderr = &errs
+	defer func() { stderr = os.Stderr }()
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{nil, 2},
+		{[]string{"-h"}, 0},
+		{[]string{"nope"}, 2},
+		{[]string{"run", "-h"}, 0},
+		{[]string{"run"}, 2}, // no -seed
+		{[]string{"run", "-seed", "http://127.0.0.1:1/"}, 2},                          // no -truth
+		{[]string{"run", "-seed", "ftp://x/", "-truth", "main"}, 2},                   // not http
+		{[]string{"run", "-seed", "http://x/", "-truth", "main", "-faults", "2"}, 2},  // share out of range
+		{[]string{"run", "-seed", "http://x/", "-truth", "main", "-crawler", "x"}, 2}, // unknown crawler
+		{[]string{"run", "-seed", "http://x/", "-truth", "div[["}, 2},                 // malformed selector
+		{[]string{"run", "-seed", "http://x/a", "-truth", "main", "-scope", "http://x/b"}, 2},
+		{[]string{"run", "-seed", "http://x/", "-truth", "main", "extra"}, 2},
+		{[]string{"truth", "-h"}, 0},
+		{[]string{"truth"}, 2},
+		{[]string{"dups"}, 2},
+		{[]string{"dups", "-log", "/nonexistent"}, 1},
+	} {
+		if got := run(tc.args, io.Discard, strings.NewReader("")); got != tc.code {
+			t.Errorf("sitebench %q: exit %d, want %d", tc.args, got, tc.code)
+		}
+	}
+}
+
+func TestPattern(t *testing.T) {
+	urls := []string{
+		"http://h/?p=docs.git;a=blob;f=man2/read.2.txt;hb=HEAD",
+		"http://h/?p=docs.git;a=blob;f=man2/read.2.txt;h=0123abcd99;hb=4f5e6d7c8b",
+		"http://h/2020/01/02/read/?replytocom=15",
+		"http://h/info/4f5e6d7c",
+	}
+	for i := range 10 { // common: p, a and hb values; rare: f values
+		urls = append(urls, fmt.Sprintf("http://h/?p=docs.git;a=blob;f=man2/f%d.txt;hb=HEAD", i))
+	}
+	for range 5 { // a common first segment
+		urls = append(urls, "http://h/info/4f5e6d7c8b")
+	}
+	p := newPatterner(urls)
+	for _, tc := range []struct{ url, want string }{
+		{urls[0], "/?p=docs.git&a=blob&f=*&hb=HEAD"},
+		{urls[1], "/?p=docs.git&a=blob&f=*&h=H&hb=H"},
+		{urls[2], "/N/N/N/*/?replytocom=N"}, // a rare slug
+		{urls[3], "/info/H"},
+	} {
+		if got := p.pattern(tc.url); got != tc.want {
+			t.Errorf("pattern(%q) = %q, want %q", tc.url, got, tc.want)
+		}
+	}
+}
