@@ -6,6 +6,7 @@ package main
 
 import (
 	"github.com/gocolly/colly/v2"
+	"github.com/projectdiscovery/katana/pkg/engine/standard"
 	"github.com/projectdiscovery/katana/pkg/types"
 
 	undustcolly "github.com/undust/undust/crawlers/colly"
@@ -18,17 +19,25 @@ func attachColly(c *colly.Collector) (rules func() int, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return func() int { return u.Stats().Rules }, nil
+	return func() int { return u.Stats().Learner.Rules }, nil
 }
 
-// attachKatana makes undust the unique filter of co; co.Close closes it.
-func attachKatana(co *types.CrawlerOptions) (rules func() int, err error) {
-	f, err := undustkatana.New(undustkatana.Options{})
+// A katanaEngine is what crawls for katana: its standard engine or undust's.
+type katanaEngine interface {
+	Crawl(seed string) error
+	Close() error
+}
+
+// newKatana returns the engine for co: undust's (undustkatana.New, which replaces co's unique
+// filter; co.Close closes what it installed) or katana's standard one.
+func newKatana(co *types.CrawlerOptions, withUndust bool) (e katanaEngine, rules func() int, err error) {
+	if !withUndust {
+		e, err = standard.New(co)
+		return e, func() int { return -1 }, err
+	}
+	c, err := undustkatana.New(co, undustkatana.Options{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := f.Attach(co); err != nil {
-		return nil, err
-	}
-	return func() int { return f.Stats().Online.Rules }, nil
+	return c, func() int { return c.Stats().Learner.Rules }, nil
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/gocolly/colly/v2"
 	"github.com/projectdiscovery/gologger"
 	"github.com/projectdiscovery/gologger/levels"
-	"github.com/projectdiscovery/katana/pkg/engine/standard"
 	"github.com/projectdiscovery/katana/pkg/output"
 	"github.com/projectdiscovery/katana/pkg/types"
 )
@@ -125,15 +124,8 @@ func crawlKatana(t target, similar, withUndust bool) (int, error) {
 	}
 	co.OutputWriter.Close()
 	co.OutputWriter = discard{}
-	rules := func() int { return -1 }
-	if withUndust {
-		if rules, err = attachKatana(co); err != nil {
-			co.Close()
-			return 0, err
-		}
-	}
 	defer co.Close()
-	crawler, err := standard.New(co)
+	crawler, rules, err := newKatana(co, withUndust)
 	if err != nil {
 		return 0, fmt.Errorf("katana: %w", err)
 	}
