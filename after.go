@@ -196,10 +196,11 @@ func (c *Crawl) After(r Response) Page {
 // check completes the verification of raw: a rule's (learn.Online.Confirm) or a site's
 // declarations'. c.mu is held.
 func (c *Crawl) check(raw string, v verification, same, held bool) {
-	if !same {
-		c.stats.Mismatches++
-	}
 	if v.declared {
+		c.stats.Checked++
+		if !same {
+			c.stats.Mismatches++
+		}
 		c.sites[c.site(raw)].outcome(c, same)
 		return
 	}
@@ -210,6 +211,10 @@ func (c *Crawl) check(raw string, v verification, same, held bool) {
 	// retraction changed them since; a key that no longer meets the holder's proves nothing.
 	k, err := c.online.Key(raw)
 	if h, ok := c.keys[hashKey(k.Key)]; err == nil && ok && h == v.against {
+		c.stats.Checked++
+		if !same {
+			c.stats.Mismatches++
+		}
 		c.online.ConfirmMatch(k, c.heldKey(c.holders[v.against].url), same)
 	}
 }

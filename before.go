@@ -27,24 +27,28 @@ func (c *Crawl) Before(raw string) Decision {
 	c.stats.URLs++
 	d := Decision{Key: key}
 	if i, ok := c.pending[raw]; ok {
-		// Let through before and not fetched yet: the rules may have changed since.
-		hd := &c.holders[i]
-		if hd.key != h {
-			if v, held := c.keys[h]; held && v&^declaredBit != i {
-				return c.duplicate(d, raw, k, v, i)
-			}
+		// Let through before and not fetched yet: the rules may have changed since, and made
+		// its key another URL's (rekey gives it the key, but another URL may hold it).
+		if v, held := c.keys[h]; held && v&^declaredBit != i {
+			return c.duplicate(d, raw, k, v, i)
+		}
+		if c.holders[i].key != h {
 			c.move(i, h)
 		}
 		c.stats.Fetch++
 		d.Action = Fetch
 		return d
 	}
-	if _, ok := c.verifying[raw]; ok {
-		d.Action = Verify // asked again: counted once
-		d.Of = c.holders[c.verifying[raw].against].url
-		return d
-	}
 	v, held := c.keys[h]
+	if ver, ok := c.verifying[raw]; ok {
+		if held && v == ver.against|declaredFlag(ver.declared) {
+			d.Action = Verify // asked again: counted once
+			d.Of = c.holders[ver.against].url
+			return d
+		}
+		// The rule or the declaration to check is gone since: no check is due.
+		delete(c.verifying, raw)
+	}
 	if !held {
 		if len(c.holders) >= c.opt.MaxURLs {
 			c.stats.Forgotten++
@@ -74,6 +78,14 @@ func (c *Crawl) heldKey(u string) learn.Key {
 		return learn.Key{}
 	}
 	return k
+}
+
+// declaredFlag is declaredBit for a declared key, else 0.
+func declaredFlag(declared bool) uint32 {
+	if declared {
+		return declaredBit
+	}
+	return 0
 }
 
 // noHolder is no holder index.

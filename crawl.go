@@ -188,7 +188,8 @@ type Stats struct {
 	Pages      int64 // of them, pages (status 200 with a page identity)
 	Kept       int64 // of the pages, the first of their page
 	Duplicates int64 // of the pages, duplicates of a page kept before
-	Mismatches int64 // verification fetches that found another page than their key said
+	Checked    int64 // verification fetches whose page After compared with the holder's
+	Mismatches int64 // of them, those that found another page than their key said
 	Redirects  int64 // responses that redirected (followed or not)
 	Declared   int64 // canonical declarations recorded
 	Withdrawn  int64 // sites whose canonical declarations a verification disproved

@@ -155,7 +155,7 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 func (c *Crawl) statsFields() []*int64 {
 	s := &c.stats
 	return []*int64{&s.URLs, &s.Fetch, &s.Verify, &s.Skip, &s.Seen, &s.KeyErrors, &s.Forgotten,
-		&s.Responses, &s.Failed, &s.Pages, &s.Kept, &s.Duplicates, &s.Mismatches, &s.Redirects,
+		&s.Responses, &s.Failed, &s.Pages, &s.Kept, &s.Duplicates, &s.Checked, &s.Mismatches, &s.Redirects,
 		&s.Declared, &s.Withdrawn}
 }
 

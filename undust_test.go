@@ -306,8 +306,10 @@ func TestCanonical(t *testing.T) {
 		}
 		st := c.Stats()
 		if off {
-			if fetchedPosts != 12 {
-				t.Errorf("NoDeclared: %d posts fetched, want all 12", fetchedPosts)
+			// Without declarations, a post is skipped only once rules learned from content
+			// map its URLs together: most are fetched.
+			if fetchedPosts <= 6 {
+				t.Errorf("NoDeclared: %d posts fetched, want most of the 12", fetchedPosts)
 			}
 			continue
 		}

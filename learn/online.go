@@ -29,6 +29,13 @@ type OnlineOptions struct {
 	// (default 1.5, at least 1.05): a site of n URLs is relearned O(log n) times and the URLs
 	// learned over all its relearns add up to at most n·Growth/(Growth-1).
 	Growth float64
+	// MinDups makes a site due as well when its duplicate evidence (URLs observed with a page
+	// that another URL of the site has) has grown by MinDups (default 8) and by the factor
+	// Growth since the last relearn. A crawl that meets a new kind of duplicate URL meets it in
+	// a burst (a level of a breadth-first crawl links every page's variant at once), so a
+	// relearn waits for the duplicates, not for the site's URLs to grow by half. The relearns
+	// stay O(log n) once the site's duplicates outnumber MinDups/(Growth-1).
+	MinDups int
 	// MaxURLs bounds the URLs kept per site (default 50000); later URLs of the site are counted
 	// in OnlineStats.Dropped and not kept. Together with MaxClusterURLs it bounds a site's
 	// memory to O(MaxURLs) URLs and its relearn to the cost of learning MaxURLs URLs.
@@ -66,6 +73,9 @@ type OnlineOptions struct {
 }
 
 func (o OnlineOptions) withDefaults() OnlineOptions {
+	if o.MinDups <= 0 {
+		o.MinDups = 8
+	}
 	if o.MinURLs <= 0 {
 		o.MinURLs = 16
 	}
@@ -176,6 +186,8 @@ type onlineSite struct {
 	n        int                // URLs kept
 	next     int                // relearn due when n reaches next
 	learned  int                // n at the last relearn
+	dups     int                // URLs kept that joined a page with URLs: duplicate evidence
+	nextDup  int                // relearn due when dups reaches nextDup
 	seq      uint64             // the sequence number of the next URL kept
 	// The evidence of the last relearn (its snapshot) is the kept URLs numbered below snapSeq and
 	// the URLs of snapDropped, which dropInferred removed since: so that a saved learner can
@@ -247,7 +259,7 @@ func (o *Online) site(host string, create bool) *onlineSite {
 		return nil
 	}
 	name := o.opt.Site(host)
-	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs,
+	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs, nextDup: o.opt.MinDups,
 		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
 		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
 	o.hosts.Store(host, s)
@@ -457,6 +469,10 @@ func (s *onlineSite) dropInferred() {
 	}
 	s.n -= len(s.inferred)
 	clear(s.inferred)
+	s.dups = 0
+	for _, c := range s.clusters {
+		s.dups += len(c.URLs) - 1
+	}
 }
 
 // publish makes the site's own rules (base) and the widened rules g, less the retracted rules,
@@ -663,6 +679,9 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 		s.clusters[fp] = c
 		s.order = append(s.order, fp)
 	}
+	if len(c.URLs) > 0 {
+		s.dups++
+	}
 	c.URLs = append(c.URLs, u)
 	s.byURL[u.Raw] = urlMark{fp: fp, seq: s.seq}
 	s.seq++
@@ -671,7 +690,7 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 	}
 	s.n++
 	o.stats.urls.Add(1)
-	if s.n >= s.next && !s.queued {
+	if (s.n >= s.next || s.dups >= s.nextDup) && !s.queued {
 		s.queued = true
 		return true
 	}
@@ -758,7 +777,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	s.learning.Lock()
 	defer s.learning.Unlock()
 	s.mu.Lock()
-	if s.n == s.learned || (!force && s.n < s.next) {
+	if s.n == s.learned || (!force && s.n < s.next && s.dups < s.nextDup) {
 		s.queued = false
 		s.mu.Unlock()
 		return false
@@ -772,6 +791,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	s.learned = n
 	s.snapSeq, s.snapDropped = s.seq, nil
 	s.next = max(int(math.Ceil(float64(n)*o.opt.Growth)), n+1, o.opt.MinURLs)
+	s.nextDup = max(int(math.Ceil(float64(s.dups)*o.opt.Growth)), s.dups+o.opt.MinDups)
 	s.queued = false
 	s.mu.Unlock()
 

@@ -18,7 +18,7 @@ import (
 //	          confirmed, mismatches, retracted
 //	hosts     count, then (host, site) string pairs, sorted by host
 //	sites     count, then per site, sorted by name:
-//	            name, next, learned, queued, seq, snapSeq, published
+//	            name, next, learned, nextDup, queued, seq, snapSeq, published
 //	            clusters: count, then (fp uint64, URL count, URLs), in first-seen order;
 //	              a URL is (raw, importance float64, inlinks, seq, inferred)
 //	            snapshot URLs dropped since: count, then (fp, raw, importance, inlinks)
@@ -35,7 +35,7 @@ import (
 // which gives the same rules, since LearnSite depends only on the clusters and the options.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 2
+	onlineVersion = 3
 	onlinePrefix  = "learn: online state"
 )
 
@@ -120,6 +120,7 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 	x.String(s.name)
 	x.Uvarint(uint64(s.next))
 	x.Uvarint(uint64(s.learned))
+	x.Uvarint(uint64(s.nextDup))
 	x.Bool(s.queued)
 	x.Uvarint(s.seq)
 	x.Uvarint(s.snapSeq)
@@ -312,6 +313,7 @@ func (o *Online) readSite(x *binfile.Reader) (*onlineSite, bool) {
 		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}}
 	s.next = x.Count(maxSavedCount, "next relearn")
 	s.learned = x.Count(maxSavedCount, "URLs at the last relearn")
+	s.nextDup = x.Count(maxSavedCount, "next relearn by duplicates")
 	s.queued = x.Bool()
 	s.seq = uint64(x.Count(maxSavedCounter, "sequence"))
 	s.snapSeq = uint64(x.Count(maxSavedCounter, "snapshot sequence"))
@@ -350,6 +352,9 @@ func (o *Online) readSite(x *binfile.Reader) (*onlineSite, bool) {
 		s.order = append(s.order, fp)
 	}
 	s.n = len(s.byURL)
+	for _, c := range s.clusters {
+		s.dups += len(c.URLs) - 1
+	}
 	for range x.Count(maxSavedCount, "dropped URLs") {
 		fp := x.Uint64()
 		s.snapDropped = append(s.snapDropped, droppedURL{fp: fp, u: readURL(x)})
