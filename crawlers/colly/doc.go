@@ -13,7 +13,10 @@
 // decisions and the dedup state are those of package undust (an undust.Crawl); this package
 // only calls it from three callbacks, in colly's extension style:
 //
-//   - OnRequest asks undust.Crawl.Before. A request whose key another request holds is
+//   - OnRequest asks undust.Crawl.Before when colly takes a request (an asynchronous collector
+//     takes it when Visit is called, long before it is sent), and OnRequestHeaders asks again
+//     when the request is about to be sent, once colly's LimitRule lets it go: rules learned
+//     while it waited may make it a duplicate. A request whose key another request holds is
 //     aborted (colly's Request.Abort), unless undust wants it fetched to verify a learned rule
 //     or a site's canonical declaration.
 //

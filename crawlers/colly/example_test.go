@@ -35,12 +35,12 @@ func Example() {
 
 	st := u.Stats()
 	fmt.Printf("distinct pages kept: %d of %d\n", len(kept), site.NumPages())
-	fmt.Printf("requests: %d, aborted before fetching: %d\n", st.URLs, st.Skip+st.Seen)
-	fmt.Printf("pages fetched: %d, duplicates dropped: %d\n", st.Pages, st.Duplicates)
+	fmt.Printf("pages fetched: %d, duplicates dropped after fetching: %d\n", st.Pages, st.Duplicates)
+	fmt.Printf("requests aborted before fetching: %d\n", st.Skip+st.Seen)
 	// Output:
 	// distinct pages kept: 36 of 36
-	// requests: 197, aborted before fetching: 40
-	// pages fetched: 157, duplicates dropped: 121
+	// pages fetched: 158, duplicates dropped after fetching: 122
+	// requests aborted before fetching: 39
 }
 
 // DuplicateOf tells a crawler's OnResponse callback that undust dropped the page.

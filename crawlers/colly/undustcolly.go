@@ -57,6 +57,7 @@ func Attach(c *colly.Collector, o Options) (*Undust, error) {
 	}
 	u := &Undust{crawl: crawl, inflight: map[uint32]string{}, waiting: map[string][]*colly.Request{}}
 	c.OnRequest(u.onRequest)
+	c.OnRequestHeaders(u.onRequestHeaders)
 	c.OnResponse(u.onResponse)
 	c.OnError(u.onError)
 	c.SetRedirectHandler(u.Redirect)
@@ -93,21 +94,46 @@ func DuplicateOf(r *colly.Response) string {
 	return r.Headers.Get(DuplicateHeader)
 }
 
+// onRequest asks Before when colly takes the request: an asynchronous collector does so when
+// the crawler calls Visit, long before the request is sent, so a known duplicate is dropped
+// from colly's queue at once.
 func (u *Undust) onRequest(r *colly.Request) {
 	raw := r.URL.String()
-	d := u.crawl.Before(raw)
-	if d.Action == undust.Skip {
-		if d.Retry {
-			u.mu.Lock()
-			u.waiting[d.Of] = append(u.waiting[d.Of], r)
-			u.mu.Unlock()
-		}
-		r.Abort()
+	if !u.decide(r, raw) {
 		return
 	}
 	u.mu.Lock()
 	u.inflight[r.ID] = raw
 	u.mu.Unlock()
+}
+
+// onRequestHeaders asks Before again when the request is about to be sent (colly calls it once
+// its LimitRule lets the request go): rules learned while it waited may make it a duplicate.
+func (u *Undust) onRequestHeaders(r *colly.Request) {
+	u.mu.Lock()
+	raw, ok := u.inflight[r.ID]
+	u.mu.Unlock()
+	if ok && !u.decide(r, raw) {
+		u.mu.Lock()
+		delete(u.inflight, r.ID)
+		u.mu.Unlock()
+	}
+}
+
+// decide asks Before about r and aborts it if it is to be skipped, remembering it when it may
+// have to be sent after all (Decision.Retry). It reports whether r goes on.
+func (u *Undust) decide(r *colly.Request, raw string) bool {
+	d := u.crawl.Before(raw)
+	if d.Action != undust.Skip {
+		return true
+	}
+	if d.Retry {
+		u.mu.Lock()
+		u.waiting[d.Of] = append(u.waiting[d.Of], r)
+		u.mu.Unlock()
+	}
+	r.Abort()
+	return false
 }
 
 // done returns the URL OnRequest saw for r and the requests aborted as its duplicates.
@@ -125,8 +151,8 @@ func (u *Undust) done(r *colly.Request) (string, []*colly.Request) {
 }
 
 func (u *Undust) onError(r *colly.Response, err error) {
-	if r == nil || r.Request == nil {
-		return
+	if r == nil || r.Request == nil || errors.Is(err, colly.ErrAbortedBeforeRequest) {
+		return // aborted by onRequestHeaders: Before knows
 	}
 	raw, waiting := u.done(r.Request)
 	resp := undust.Response{URL: raw, FinalURL: r.Request.URL.String(), Status: r.StatusCode}
