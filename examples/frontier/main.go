@@ -225,7 +225,7 @@ func loop(c config) (*report, error) {
 		return nil, err
 	}
 	st := rep.p3.dedup.Stats()
-	rep.online, rep.verified, rep.mismatches = st.Learner, int(st.Verify), int(st.Mismatches)
+	rep.online, rep.verified, rep.mismatches = st.Learner, int(st.Checked), int(st.Mismatches)
 
 	rep.r1, rep.r2, rep.r3 = score(s, rep.p1), score(s, rep.p2), score(s, rep.p3)
 	rep.svg = filepath.Join(c.out, "discovery.svg")
