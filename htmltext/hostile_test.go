@@ -75,6 +75,9 @@ func TestDeepNestingCost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
 	}
+	if raceEnabled {
+		t.Skip("compares CPU times, which the race detector distorts")
+	}
 	const n = 1 << 20
 	cpu := func(page []byte) time.Duration {
 		best := time.Duration(0)
@@ -86,9 +89,17 @@ func TestDeepNestingCost(t *testing.T) {
 		}
 		return max(best, time.Millisecond)
 	}
-	flat := cpu(hostile.Repeated("<p>w0 </p>", n/10))
+	flatPage := hostile.Repeated("<p>w0 </p>", n/10)
+	flat := cpu(flatPage)
 	for _, h := range hostilePages {
-		c := cpu(h.gen(n))
+		page := h.gen(n)
+		c := cpu(page)
+		// Another process can slow every run of one measure, but a cost
+		// that grows with the stack shows in every run: a shape over the
+		// bound is measured again, with the flat page, before it fails.
+		for round := 0; round < 3 && c > 4*flat; round++ {
+			flat, c = min(flat, cpu(flatPage)), min(c, cpu(page))
+		}
 		t.Logf("%s: %.1f", h.name, float64(c)/float64(flat))
 		if c > 4*flat {
 			t.Errorf("%s: %v for %d bytes, more than 4 times the %v of flat paragraphs", h.name, c, n, flat)

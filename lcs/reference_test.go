@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/undust/undust/internal/hostile"
+	"github.com/undust/undust/internal/tier"
 )
 
 // refEliminator is the reference for Eliminator: all kept codes in one
@@ -129,11 +130,13 @@ func adversarialSets(r *rand.Rand) map[string][]string {
 // witnesses and lengths for duplicates and the same exact Check, on
 // synthetic codes shaped like real ones (medians 20, 73 and 200 runes,
 // several shares of reprints and seeds) and on adversarial sets, with the
-// move to the automaton allowed and not.
+// move to the automaton allowed and not. The synthetic sets are of about
+// 550 codes of median 20 (3050 in the exhaustive tier, tier.Long), the
+// adversarial ones of one round of three.
 func TestEliminatorMatchesReference(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 500
+	n, rounds := 500, 1
+	if tier.Long() {
+		n, rounds = 3000, 3
 	}
 	for seed := uint64(1); seed <= 3; seed++ {
 		for _, median := range []float64{20, 73, 200} {
@@ -146,7 +149,7 @@ func TestEliminatorMatchesReference(t *testing.T) {
 		}
 	}
 	r := rand.New(rand.NewPCG(21, 22))
-	for round := range 3 {
+	for range rounds {
 		for name, codes := range adversarialSets(r) {
 			for _, delta := range []float64{0.3, 0.75, 1} {
 				for _, unbounded := range []bool{false, true} {
@@ -154,9 +157,6 @@ func TestEliminatorMatchesReference(t *testing.T) {
 					checkAgainstReference(t, name, longestFirst(codes), delta, unbounded, 3)
 				}
 			}
-		}
-		if round == 0 && testing.Short() {
-			break
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/internal/hostile"
+	"github.com/undust/undust/internal/tier"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -92,10 +93,7 @@ func variants(u string) []string {
 func TestMayMatchLearned(t *testing.T) {
 	s := loadLearned(t)
 	ls := loadDev(t, 0)
-	step := 3
-	if testing.Short() {
-		step = 30
-	}
+	step := tier.Step(100)
 	n, away := 0, 0
 	for i := 0; i < len(ls); i += step {
 		for _, u := range variants(ls[i].URL) {
@@ -372,10 +370,7 @@ func TestHostTreesRef(t *testing.T) {
 	var dev []string
 	seen := map[string]bool{}
 	ls := loadDev(t, 0)
-	step := 3
-	if testing.Short() {
-		step = 30
-	}
+	step := tier.Step(30)
 	for n := 0; n < len(ls); n += step {
 		for _, u := range variants(ls[n].URL) {
 			var lay urlnorm.KeyLayout
@@ -513,10 +508,7 @@ func TestQueryMayHave(t *testing.T) {
 	qs := queryCases(fs)
 	seen := map[string]bool{}
 	ls := loadDev(t, 0)
-	step := 3
-	if testing.Short() {
-		step = 30
-	}
+	step := tier.Step(30)
 	for i := 0; i < len(ls); i += step {
 		for _, u := range variants(ls[i].URL) {
 			var lay urlnorm.KeyLayout
@@ -723,10 +715,7 @@ func TestParamNamesGate(t *testing.T) {
 	fs := everyFilters(s)
 	var urls []string
 	ls := loadDev(t, 0)
-	step := 3
-	if testing.Short() {
-		step = 10
-	}
+	step := tier.Step(30)
 	for i := 0; i < len(ls); i += step {
 		urls = append(urls, variants(ls[i].URL)...)
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/undust/undust/internal/hostile"
+	"github.com/undust/undust/internal/tier"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -322,15 +323,12 @@ func pairwise(u, v string, rng *rand.Rand) (Rule, bool) {
 	return r, true
 }
 
-// normalizeDev runs s.Normalize on every dev URL and its noRulesURL variant (every 10th with
-// -short), for the tests whose hooks check what each call does.
+// normalizeDev runs s.Normalize on every 10th dev URL and its noRulesURL variant (tier.Step),
+// for the tests whose hooks check what each call does.
 func normalizeDev(t *testing.T, s *Set) {
 	t.Helper()
 	ls := loadDev(t, 0)
-	step := 1
-	if testing.Short() {
-		step = 10
-	}
+	step := tier.Step(10)
 	for i := 0; i < len(ls); i += step {
 		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
 			s.Normalize(u)

@@ -54,7 +54,7 @@ func splitTokens(key string) []urlnorm.Token {
 
 // TestKeyTokensLearned checks the tokens that the learned set's key writer gives with each key
 // (KeyLayout.AppendTokens, as normalizeFast makes its first view) against splitTokens and
-// urlnorm.Tokenize of the key, for every dev URL, its noRulesURL variant and hostile shapes:
+// urlnorm.Tokenize of the key, for the URLs of placeInputs and hostile shapes:
 // empty segments and parameters, '=' in values, repeated names, long paths and queries. Keys
 // are written one after another into one buffer, and their tokens into one slice, at offsets
 // that vary, as the scratch of Normalize reuses them.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/internal/tier"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -19,23 +20,17 @@ import (
 // back to back, in its order (a site's URLs together), so that each call meets what the one before
 // left in the set's scratch.
 func TestFastMatchesSlow(t *testing.T) {
-	sets := []struct {
+	type dataSet struct {
 		name  string
 		urls  []Labeled
 		rules int
-	}{
-		{"sample", loadSample(t), 0},
-		{"dev", loadDev(t, 10000), 2000},
 	}
-	if os.Getenv("UNDUST_LONG") != "" {
-		sets = append(sets, struct {
-			name  string
-			urls  []Labeled
-			rules int
-		}{"dev-all", loadDev(t, 0), 10000})
-	}
-	if testing.Short() {
-		sets = sets[:1]
+	sets := []dataSet{{"sample", loadSample(t), 0}}
+	switch {
+	case tier.Long():
+		sets = append(sets, dataSet{"dev", loadDev(t, 10000), 2000}, dataSet{"dev-all", loadDev(t, 0), 10000})
+	case !testing.Short():
+		sets = append(sets, dataSet{"dev", loadDev(t, 3000), 600})
 	}
 	for _, d := range sets {
 		rs := genRules(d.urls, d.rules, 7)
@@ -119,8 +114,8 @@ func TestAllocs(t *testing.T) {
 }
 
 // TestLearnedFastRef checks the fast path against the reference path (a string per URL met, each
-// rewrite canonicalized from a fresh string), on every dev URL (dev-urls.tsv.gz, every 10th with
-// -short) and its variant on a host without rules (noRulesURL), in the file's order (a site's URLs
+// rewrite canonicalized from a fresh string), on every 10th dev URL (dev-urls.tsv.gz; tier.Step)
+// and its variant on a host without rules (noRulesURL), in the file's order (a site's URLs
 // together), with the rules learned from them (dev-rules.txt.gz). The references come first, those
 // of every 10th dev URL also checked against the reference matcher (normalizeSlow); then Normalize runs over the
 // whole sequence back to back, then AppendNormalize, so that each call meets what the call before
@@ -131,10 +126,7 @@ func TestAllocs(t *testing.T) {
 func TestLearnedFastRef(t *testing.T) {
 	s := loadLearned(t)
 	ls := loadDev(t, 0)
-	step := 1
-	if testing.Short() {
-		step = 10
-	}
+	step := tier.Step(10)
 	var seq []string
 	for i := 0; i < len(ls); i += step {
 		seq = append(seq, ls[i].URL, noRulesURL(ls[i].URL))
@@ -333,10 +325,7 @@ func TestLearnedDeepLookup(t *testing.T) {
 	if len(keys) == 0 {
 		t.Fatal("no deep keys in the learned rules")
 	}
-	step := 1
-	if testing.Short() {
-		step = 10
-	}
+	step := tier.Step(10)
 	found := 0
 	// The fast lookups and the scans go to views of their own: a scan splits the whole URL,
 	// after which lookup reads the whole split, not the token it splits alone. v is reused from
@@ -366,8 +355,8 @@ func TestLearnedDeepLookup(t *testing.T) {
 
 // TestTokenViewLearned checks that every view normalizeFast builds from the tokens apply left
 // (the rewritten tokens renumbered, or urlnorm's key tokens) equals the view of the URL they
-// spell, tokenized, for every URL met in normalizing every dev URL and its noRulesURL variant
-// with the learned set.
+// spell, tokenized, for every URL met in normalizing the dev URLs and their noRulesURL variants
+// (normalizeDev) with the learned set.
 func TestTokenViewLearned(t *testing.T) {
 	s := loadLearned(t)
 	built := checkViews(t, s)
@@ -535,13 +524,7 @@ func TestLearnedAllocs(t *testing.T) {
 	}
 	s := loadLearned(t)
 	ls := loadDev(t, 0)
-	step := 25 // every URL with UNDUST_LONG=1
-	if os.Getenv("UNDUST_LONG") != "" {
-		step = 1
-	}
-	if testing.Short() {
-		step = 250
-	}
+	step := tier.Step(25)
 	buf := make([]byte, 0, 1024)
 	var worst struct {
 		u string
@@ -604,15 +587,16 @@ func TestScratchConvert(t *testing.T) {
 }
 
 // TestLearnedKeyTokens checks urlnorm's AppendKeyLayout and the layout's AppendTokens, with the
-// learned set's key flags, against Tokenize of the key, on every dev URL and its noRulesURL
-// variant.
+// learned set's key flags, against Tokenize of the key, on every 10th dev URL (tier.Step) and its
+// noRulesURL variant.
 func TestLearnedKeyTokens(t *testing.T) {
 	s := loadLearned(t)
 	var buf []byte
 	var toks []urlnorm.Token
 	checked := 0
-	for _, l := range loadDev(t, 0) {
-		for _, u := range []string{l.URL, noRulesURL(l.URL)} {
+	ls, step := loadDev(t, 0), tier.Step(10)
+	for i := 0; i < len(ls); i += step {
+		for _, u := range []string{ls[i].URL, noRulesURL(ls[i].URL)} {
 			k, kerr := s.keyer.Key(u)
 			var err error
 			var lay urlnorm.KeyLayout
@@ -772,10 +756,7 @@ func TestLookupRef(t *testing.T) {
 // testdata/kestrel-rules.txt, whose deep keys split a path segment at its dashes, together and
 // each rule alone.
 func TestFastRefAfterVariant(t *testing.T) {
-	step := 1
-	if testing.Short() {
-		step = 7
-	}
+	step := tier.Step(10)
 	var dev []string
 	for i, l := range loadDev(t, 0) {
 		if i%step == 0 {

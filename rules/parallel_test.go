@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/undust/undust/internal/cpubench"
+	"github.com/undust/undust/internal/tier"
 )
 
 // BenchmarkConcurrentLearned is "all" of BenchmarkLearned from GOMAXPROCS goroutines at once, one
@@ -44,10 +45,7 @@ func BenchmarkConcurrentLearned(b *testing.B) {
 func TestConcurrentLearned(t *testing.T) {
 	s := loadLearned(t)
 	ls := loadDev(t, 0)
-	step := 3
-	if testing.Short() {
-		step = 30
-	}
+	step := tier.Step(30)
 	var urls []string
 	for i := 0; i < len(ls); i += step {
 		urls = append(urls, ls[i].URL, noRulesURL(ls[i].URL))

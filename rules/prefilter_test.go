@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/undust/undust/internal/hostile"
+	"github.com/undust/undust/internal/tier"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -13,21 +14,22 @@ import (
 // accepts passes its prefilter and matches, and a rule that passes, matches and whose routing
 // conditions (crule.known) hold is one that matchesSlow accepts, so that the conditions the
 // prefilter decides are decided right. It also checks every inner node's presence test
-// against a lookup. The sets: the learned rules on every dev URL, rules generated from the dev
-// URLs with deep-token patterns, and hostile sets with more keys than a mask has bits.
+// against a lookup. The sets: the learned rules on every 10th dev URL (tier.Step), rules
+// generated from the first 3000 dev URLs (10000 in the exhaustive tier) with deep-token
+// patterns, and hostile sets with more keys than a mask has bits.
 func TestPrefilter(t *testing.T) {
 	learned := loadLearned(t)
 	dev := loadDev(t, 0)
-	step := 1
-	if testing.Short() {
-		step = 10
-	}
+	step := tier.Step(10)
 	var learnedURLs []string
 	for i := 0; i < len(dev); i += step {
 		learnedURLs = append(learnedURLs, dev[i].URL)
 	}
-	gd := loadDev(t, 10000)
-	gen, err := NewSet(genRules(gd, 2000, 7), &Options{Patterns: learnPatterns(gd)})
+	gd, nrules := loadDev(t, 3000), 600
+	if tier.Long() {
+		gd, nrules = loadDev(t, 10000), 2000
+	}
+	gen, err := NewSet(genRules(gd, nrules, 7), &Options{Patterns: learnPatterns(gd)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/undust/undust/internal/hostile"
+	"github.com/undust/undust/internal/tier"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -116,13 +116,7 @@ func isTwin(s *Set, j int) bool {
 func TestSuccessorsLearned(t *testing.T) {
 	s := loadLearned(t)
 	ls := loadDev(t, 0)
-	step := 4
-	switch {
-	case os.Getenv("UNDUST_LONG") != "":
-		step = 1
-	case testing.Short():
-		step = 40
-	}
+	step := tier.Step(20)
 	var every, first succStats
 	hist := map[int]int{}
 	for i := 0; i < len(ls); i += step {

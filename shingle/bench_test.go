@@ -3,7 +3,6 @@ package shingle
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/undust/undust/internal/corpus"
 	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/internal/hostile"
+	"github.com/undust/undust/internal/tier"
 )
 
 // benchText returns about n bytes of deterministic documentation-like
@@ -145,7 +145,7 @@ func BenchmarkMinHash(b *testing.B) {
 // UNDUST_LONG=1 (about 1 GB of memory).
 func BenchmarkLSHQuery(b *testing.B) {
 	n := 100_000
-	if os.Getenv("UNDUST_LONG") != "" {
+	if tier.Long() {
 		n = 1_000_000
 	}
 	r := rand.New(rand.NewPCG(1, 2))

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/undust/undust/internal/tier"
 )
 
 // slowPairs compares every pair: the obviously correct O(n^2) answer.
@@ -103,7 +104,7 @@ func TestFindPairsRecall(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		n = 500
 	}
-	long := os.Getenv("UNDUST_LONG") != ""
+	long := tier.Long()
 	if long {
 		n = 20000
 	}

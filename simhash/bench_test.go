@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"slices"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/undust/undust/internal/corpus"
 	"github.com/undust/undust/internal/cpubench"
 	"github.com/undust/undust/internal/hostile"
+	"github.com/undust/undust/internal/tier"
 	"github.com/undust/undust/shingle"
 )
 
@@ -181,7 +181,7 @@ func BenchmarkIndexInsert(b *testing.B) {
 // BenchmarkIndexMemory10M builds the 10-million fingerprint index of the
 // task's memory goal; it needs UNDUST_LONG=1 (about a minute and 1-2 GB).
 func BenchmarkIndexMemory10M(b *testing.B) {
-	if os.Getenv("UNDUST_LONG") == "" {
+	if !tier.Long() {
 		b.Skip("set UNDUST_LONG=1 to build a 10M-fingerprint index")
 	}
 	for b.Loop() {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/undust/undust/internal/hostile"
+	"github.com/undust/undust/internal/tier"
 )
 
 // seedCorpus adds every input of the conformance suites and unit tables.
@@ -184,16 +185,10 @@ func FuzzKey(f *testing.F) {
 }
 
 // TestCorpusProperties runs the fuzz properties over the real URLs: every
-// fourth by default, all with UNDUST_LONG=1, the first 2,000 with -short.
+// fourth (tier.Step).
 func TestCorpusProperties(t *testing.T) {
 	urls, _ := loadCorpus(t)
-	step := 4
-	if os.Getenv("UNDUST_LONG") != "" {
-		step = 1
-	}
-	if testing.Short() {
-		urls, step = urls[:2000], 1
-	}
+	step := tier.Step(4)
 	for i := 0; i < len(urls); i += step {
 		u := urls[i]
 		checkCanonical(t, u)

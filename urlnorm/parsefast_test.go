@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/undust/undust/internal/tier"
 )
 
 // fastFlags are the flag sets appendURLFast is checked under: the presets,
@@ -141,18 +143,20 @@ func checkParamNames(t *testing.T, key string, l *KeyLayout) {
 }
 
 // TestAppendURLFastMatchesSlow checks appendURLFast against appendURLSlow
-// on every URL of testdata (conformance suites and kasztp's corpus) and on
-// variants of them that each break one condition of the fast path, under
-// several flag sets, and that the fast path takes most corpus URLs.
+// on the URLs of testdata (conformance suites, and every 20th URL of
+// kasztp's corpus, tier.Step) and on variants of every 100th corpus URL
+// that each break one condition of the fast path, under several flag sets,
+// and that the fast path takes most of those corpus URLs.
 func TestAppendURLFastMatchesSlow(t *testing.T) {
-	in := keyTokensInputs(t)
-	urls, _ := loadCorpus(t)
-	step := 10
-	if testing.Short() {
-		step = 100
+	step, vstep := tier.Step(20), tier.Step(100)
+	in := keyTokensInputs(t, step)
+	all, _ := loadCorpus(t)
+	var urls []string
+	for k := 0; k < len(all); k += step {
+		urls = append(urls, all[k])
 	}
-	for k := 0; k < len(urls); k += step {
-		in = append(in, fastVariants(urls[k])...)
+	for k := 0; k < len(all); k += vstep {
+		in = append(in, fastVariants(all[k])...)
 	}
 	in = append(in, fastVariants("http://a.com")...)
 	in = append(in, fastVariants("https://www.example.com/x?utm_source=1&a=2")...)

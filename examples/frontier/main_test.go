@@ -28,11 +28,7 @@ func TestLoopDefault(t *testing.T) {
 // fewer fetches than pass 1 and loses no distinct page either.
 func TestLoop(t *testing.T) {
 	dir := t.TempDir()
-	size, budget := 80, 1500
-	if testing.Short() {
-		size, budget = 40, 600
-	}
-	r, err := loop(config{size: size, seed: 5, maxFetches: budget, out: dir, quiet: true})
+	r, err := loop(config{size: 80, seed: 5, maxFetches: 1500, out: dir, quiet: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package htmltext
+
+const raceEnabled = false
