@@ -1,0 +1,132 @@
+package undust
+
+import (
+	"os"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/undust/undust/internal/cpubench"
+)
+
+// benchState is a warm Crawl for BenchmarkBefore: the URLs of the synthetic crawl of TestScale
+// let through and fetched (one in ten a page of its own), and the visited set a crawler keeps
+// without undust, a map[string]struct{} of the same URL strings. It is made once per process:
+// UNDUST_BENCH_URLS URLs (default 1,000,000).
+var benchState = sync.OnceValues(func() (*Crawl, map[string]struct{}) {
+	n := 1000000
+	if v, err := strconv.Atoi(os.Getenv("UNDUST_BENCH_URLS")); err == nil && v > 0 {
+		n = v
+	}
+	c, err := New(Options{})
+	if err != nil {
+		panic(err)
+	}
+	visited := make(map[string]struct{}, n)
+	for i := range n {
+		u := scaleURL(i)
+		c.Before(u)
+		r := Response{URL: u, Status: 404}
+		if i%10 == 0 {
+			r.Status, r.Body = 200, scaleBody(i)
+		}
+		c.After(r)
+		visited[scaleURL(i)] = struct{}{}
+	}
+	return c, visited
+})
+
+// BenchmarkBefore is the before-fetch decision for URLs of hosts without rules on a warm Crawl,
+// against the visited set a crawler keeps without undust, in the same run:
+//
+//	seen     Before of a URL fetched before (Skip, itself); map: a hit
+//	new      Before of a URL not seen before (Fetch; it is held from then on); map: a miss and
+//	         an insert
+//
+// The probes are strings of their own, as a crawler's links are. Compare with benchstat over
+// -count 10; the cpu-ns/op figures are the ones to compare on a shared machine.
+func BenchmarkBefore(b *testing.B) {
+	c, visited := benchState()
+	n := len(visited)
+	seen := make([]string, 1<<16)
+	for j := range seen {
+		seen[j] = scaleURL(int(uint64(j) * 0x9e3779b97f4a7c15 % uint64(n)))
+	}
+	hosts := (n + scalePerHost - 1) / scalePerHost
+	next := n // the next new URL's item number, over every run
+	newURLs := func(dst []string) {
+		for j := range dst {
+			dst[j] = scaleURLOn(next%hosts, n+next)
+			next++
+		}
+	}
+
+	b.Run("seen", func(b *testing.B) {
+		b.ReportAllocs()
+		m := cpubench.Start(b)
+		j := 0
+		for b.Loop() {
+			if d := c.Before(seen[j]); d.Action != Skip {
+				b.Fatalf("Before(%q) = %+v", seen[j], d)
+			}
+			j = (j + 1) % len(seen)
+		}
+		m.Report(0)
+	})
+	b.Run("seen/map", func(b *testing.B) {
+		b.ReportAllocs()
+		m := cpubench.Start(b)
+		j := 0
+		for b.Loop() {
+			if _, ok := visited[seen[j]]; !ok {
+				b.Fatalf("%q not in the set", seen[j])
+			}
+			j = (j + 1) % len(seen)
+		}
+		m.Report(0)
+	})
+	fresh := make([]string, 1<<16)
+	b.Run("new", func(b *testing.B) {
+		b.ReportAllocs()
+		newURLs(fresh)
+		cpu0, paused := cpubench.ProcessTime(), time.Duration(0)
+		j := 0
+		for b.Loop() {
+			if j == len(fresh) {
+				b.StopTimer()
+				p0 := cpubench.ProcessTime()
+				newURLs(fresh)
+				paused += cpubench.ProcessTime() - p0
+				j = 0
+				b.StartTimer()
+			}
+			if d := c.Before(fresh[j]); d.Action != Fetch {
+				b.Fatalf("Before(%q) = %+v", fresh[j], d)
+			}
+			j++
+		}
+		b.ReportMetric(float64((cpubench.ProcessTime()-cpu0-paused).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	})
+	b.Run("new/map", func(b *testing.B) {
+		b.ReportAllocs()
+		newURLs(fresh)
+		cpu0, paused := cpubench.ProcessTime(), time.Duration(0)
+		j := 0
+		for b.Loop() {
+			if j == len(fresh) {
+				b.StopTimer()
+				p0 := cpubench.ProcessTime()
+				newURLs(fresh)
+				paused += cpubench.ProcessTime() - p0
+				j = 0
+				b.StartTimer()
+			}
+			if _, ok := visited[fresh[j]]; !ok {
+				visited[fresh[j]] = struct{}{}
+			}
+			j++
+		}
+		b.ReportMetric(float64((cpubench.ProcessTime()-cpu0-paused).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	})
+}
