@@ -44,12 +44,13 @@ func (c *Crawl) After(r Response) Page {
 		canonKey, _, _ = c.key(out.Canonical)
 	}
 
+	u := hashURL(r.URL)
 	c.mu.Lock()
 	c.stats.Responses++
-	ver, isVerify := c.verifying[r.URL]
-	delete(c.verifying, r.URL)
-	i, held := c.pending[r.URL]
-	delete(c.pending, r.URL)
+	ver, isVerify := c.verifying[u]
+	delete(c.verifying, u)
+	i, held := c.pending[u]
+	delete(c.pending, u)
 	if failed {
 		c.stats.Failed++
 		var retry []string
@@ -66,12 +67,12 @@ func (c *Crawl) After(r Response) Page {
 	}
 	if !held && !isVerify && ownErr == nil {
 		// After without Before: record the URL's key if no URL holds it.
-		if _, taken := c.keys[hashKey(own)]; !taken && len(c.holders) < c.opt.MaxURLs {
-			i, held = c.hold(r.URL, hashKey(own)), true
+		if _, taken := c.keys.get(c, hashKey(own)); !taken && len(c.holders) < c.opt.MaxURLs {
+			i, held = c.hold(r.URL, hashKey(own), u)
 		}
 	}
 	if held {
-		c.holders[i].state = fetched
+		c.holders[i].setState(fetched)
 	}
 	var observe []string // URLs that served the page, for the learner
 	if final != r.URL || location != "" {
@@ -81,14 +82,16 @@ func (c *Crawl) After(r Response) Page {
 	if final != r.URL && finalKey != "" {
 		// The client followed redirects: the final URL was fetched too, and a URL that holds
 		// its key and is not fetched yet need not be.
-		if v, taken := c.keys[hashKey(finalKey)]; !taken && len(c.holders) < c.opt.MaxURLs {
-			finalHolder = c.hold(final, hashKey(finalKey))
-			c.holders[finalHolder].state = fetched
-		} else if j := v &^ declaredBit; taken && v&declaredBit == 0 && c.holders[j].state == pending {
-			finalHolder = j
-			c.holders[j].state = fetched
-			delete(c.pending, c.holders[j].url)
-			delete(c.waiting, j)
+		if v, taken := c.keys.get(c, hashKey(finalKey)); !taken && len(c.holders) < c.opt.MaxURLs {
+			if j, ok := c.hold(final, hashKey(finalKey), hashURL(final)); ok {
+				finalHolder = j
+				c.holders[j].setState(fetched)
+			}
+		} else if taken && v&declaredBit == 0 && c.holders[v].state() == pending {
+			finalHolder = v
+			c.holders[v].setState(fetched)
+			delete(c.pending, c.holders[v].url)
+			delete(c.waiting, v)
 		}
 	}
 	if location != "" && len(c.redirects[location]) < maxRedirectSources {
@@ -130,9 +133,10 @@ func (c *Crawl) After(r Response) Page {
 		if !same && !held && !dup {
 			// A page of its own: the URL holds its key under the rules as they stand now.
 			if k, _, err := c.key(r.URL); err == nil && len(c.holders) < c.opt.MaxURLs {
-				h := hashKey(k)
-				j := c.hold(r.URL, h)
-				c.holders[j].state, c.holders[j].page = fetched, uint32(id)
+				if j, ok := c.hold(r.URL, hashKey(k), u); ok {
+					c.holders[j].setState(fetched)
+					c.holders[j].page = uint32(id)
+				}
 			}
 		}
 	}
@@ -187,7 +191,7 @@ func (c *Crawl) check(raw string, v verification, same, held bool) {
 	// The rules that make the key now: those that made it at Before, unless a relearn or a
 	// retraction changed them since; a key that no longer meets the holder's proves nothing.
 	k, err := c.online.Key(raw)
-	if h, ok := c.keys[hashKey(k.Key)]; err == nil && ok && h == v.against {
+	if h, ok := c.keys.get(c, hashKey(k.Key)); err == nil && ok && h == v.against {
 		c.online.Confirm(k, same)
 	}
 }

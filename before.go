@@ -3,6 +3,7 @@ package undust
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/undust/undust/learn"
 )
@@ -10,6 +11,9 @@ import (
 // Before decides whether to fetch the URL raw: see the package documentation and Action. A URL
 // answered Fetch or Verify holds on to what Before gave it until After reports it; a crawler
 // that drops such a URL without fetching it reports it with After and Response.Err set.
+//
+// The URL of a host without rules costs urlnorm's key of it, a lookup in the table of keys and
+// a read of the holder the table names (see the package documentation for the figures).
 func (c *Crawl) Before(raw string) Decision {
 	c.rekey()
 	key, k, err := c.key(raw)
@@ -22,16 +26,40 @@ func (c *Crawl) Before(raw string) Decision {
 		return Decision{Action: Fetch, Key: key, Err: err}
 	}
 	h := hashKey(key)
+	u := h // a URL that is its own key: one hash
+	if key != raw {
+		u = hashURL(raw)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.stats.URLs++
 	d := Decision{Key: key}
-	if i, ok := c.pending[raw]; ok {
+	v, held := c.keys.get(c, h)
+	if held && v&declaredBit == 0 {
+		// The common cases first: raw holds its key. Pending: let through before and not
+		// fetched yet (a URL has at most one pending holder, raw's, which holds h). Fetched:
+		// seen, unless raw is under way again through another holder or a verification.
+		if hd := &c.holders[v]; hd.url == u {
+			switch hd.state() {
+			case pending:
+				c.stats.Fetch++
+				d.Action = Fetch
+				return d
+			case fetched:
+				if !c.inFlight(u) {
+					c.stats.Seen++
+					d.Action, d.Of = Skip, raw
+					return d
+				}
+			}
+		}
+	}
+	if i, ok := c.pending[u]; ok {
 		// Let through before and not fetched yet: the rules may have changed since.
 		hd := &c.holders[i]
 		if hd.key != h {
-			if v, held := c.keys[h]; held && v&^declaredBit != i {
-				return c.duplicate(d, raw, k, v, i)
+			if held && c.holderOf(v) != i {
+				return c.duplicate(d, raw, u, k, v, i)
 			}
 			c.move(i, h)
 		}
@@ -39,12 +67,11 @@ func (c *Crawl) Before(raw string) Decision {
 		d.Action = Fetch
 		return d
 	}
-	if _, ok := c.verifying[raw]; ok {
+	if ver, ok := c.verifying[u]; ok {
 		d.Action = Verify // asked again: counted once
-		d.Of = c.holders[c.verifying[raw].against].url
+		d.Of = c.url(ver.against)
 		return d
 	}
-	v, held := c.keys[h]
 	if !held {
 		if len(c.holders) >= c.opt.MaxURLs {
 			c.stats.Forgotten++
@@ -52,41 +79,60 @@ func (c *Crawl) Before(raw string) Decision {
 			d.Action = Fetch
 			return d
 		}
-		i := c.hold(raw, h)
-		c.pending[raw] = i
+		if i, ok := c.hold(raw, h, u); ok {
+			c.pending[u] = i
+		} else {
+			c.stats.Forgotten++
+		}
 		c.stats.Fetch++
 		d.Action = Fetch
 		return d
 	}
-	if c.holders[v&^declaredBit].url == raw {
+	if c.holders[c.holderOf(v)].url == u {
 		c.stats.Seen++
 		d.Action, d.Of = Skip, raw
 		return d
 	}
-	return c.duplicate(d, raw, k, v, noHolder)
+	return c.duplicate(d, raw, u, k, v, noHolder)
+}
+
+// inFlight reports whether the URL of hash u is let through and not reported (a pending
+// holder) or under verification. c.mu is held.
+func (c *Crawl) inFlight(u uint64) bool {
+	if len(c.pending) > 0 {
+		if _, ok := c.pending[u]; ok {
+			return true
+		}
+	}
+	if len(c.verifying) > 0 {
+		if _, ok := c.verifying[u]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // noHolder is no holder index.
 const noHolder = ^uint32(0)
 
-// duplicate answers for raw, whose key (k, d.Key) is held by the holder of v: Verify when the
-// rule or declaration that made the keys equal is to be checked, else Skip. self is raw's own
-// holder when it has one (a URL let through before whose key has changed since): skipped, it
-// gives up its holder. c.mu is held.
-func (c *Crawl) duplicate(d Decision, raw string, k learn.Key, v, self uint32) Decision {
-	of := v &^ declaredBit
+// duplicate answers for raw (of hash u), whose key (k, d.Key) is held by the holder of v:
+// Verify when the rule or declaration that made the keys equal is to be checked, else Skip.
+// self is raw's own holder when it has one (a URL let through before whose key has changed
+// since): skipped, it gives up its holder. c.mu is held.
+func (c *Crawl) duplicate(d Decision, raw string, u uint64, k learn.Key, v, self uint32) Decision {
+	of := c.holderOf(v)
 	hd := &c.holders[of]
-	d.Of = hd.url
+	d.Of = c.url(of)
 	decl := c.sites[c.site(raw)]
 	if v&declaredBit != 0 {
 		if decl.verify(c.opt.DeclaredFirst, c.opt.DeclaredEvery) {
-			c.verifying[raw] = verification{against: of, declared: true}
+			c.verifying[u] = verification{url: raw, against: of, declared: true}
 			c.stats.Verify++
 			d.Action = Verify
 			return d
 		}
 	} else if c.online != nil && c.online.Verify(k) {
-		c.verifying[raw] = verification{against: of}
+		c.verifying[u] = verification{url: raw, against: of}
 		c.stats.Verify++
 		d.Action = Verify
 		return d
@@ -104,7 +150,7 @@ func (c *Crawl) duplicate(d Decision, raw string, k learn.Key, v, self uint32) D
 			c.online.Observe(learn.URL{Raw: raw}, uint64(hd.page))
 		}
 	}
-	if hd.state == pending && len(c.waiting[of]) < maxWaiting {
+	if hd.state() == pending && len(c.waiting[of]) < maxWaiting {
 		c.waiting[of] = append(c.waiting[of], raw)
 		d.Retry = true
 	}
@@ -116,25 +162,72 @@ func (c *Crawl) duplicate(d Decision, raw string, k learn.Key, v, self uint32) D
 // maxWaiting bounds the URLs remembered as skipped duplicates of one URL not fetched yet.
 const maxWaiting = 4
 
-// hold makes raw the holder of key hash h. c.mu is held.
-func (c *Crawl) hold(raw string, h uint64) uint32 {
+// hold makes raw (of hash u) the holder of key hash h, in state pending; false when the URL
+// store is full.
+// c.mu is held.
+func (c *Crawl) hold(raw string, h, u uint64) (uint32, bool) {
+	pre, tail := splitURL(raw)
+	p, ok := c.prefixes[pre]
+	if !ok {
+		p = c.addPrefix(pre, raw)
+	}
+	if p.id == 0 {
+		tail = raw
+	}
+	off, ok := c.urls.add(tail)
+	if !ok {
+		return noHolder, false
+	}
 	i := uint32(len(c.holders))
-	c.holders = append(c.holders, holder{url: raw, key: h})
-	c.keys[h] = i
-	site := c.site(raw)
-	c.bySite[site] = append(c.bySite[site], i)
-	return i
+	s := &c.siteList[p.site]
+	c.holders = append(c.holders, holder{key: h, url: u, ref: makeRef(off, p.id), prev: s.last})
+	s.last = i + 1
+	c.keys.put(c, h, i)
+	return i, true
+}
+
+// addPrefix records the prefix pre of the URL raw: its id in the URL store and its site. A URL
+// without a prefix ("" for pre) is recorded with prefix id 0 each time. c.mu is held.
+func (c *Crawl) addPrefix(pre, raw string) prefixInfo {
+	site := c.siteOf(raw)
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	sid, ok := c.siteIDs[site]
+	if !ok {
+		sid = uint32(len(c.siteList))
+		site = strings.Clone(site)
+		c.siteIDs[site] = sid
+		c.siteList = append(c.siteList, siteHolders{name: site})
+		c.siteRules = append(c.siteRules, true)
+		if c.online != nil {
+			c.refreshRules(sid)
+		}
+	}
+	p := prefixInfo{site: sid}
+	if pre == "" {
+		return p
+	}
+	pre = strings.Clone(pre)
+	if len(c.urls.prefixes) == 0 {
+		c.urls.prefixes = append(c.urls.prefixes, "")
+	}
+	if len(c.urls.prefixes) < maxPrefixes {
+		p.id = uint32(len(c.urls.prefixes))
+		c.urls.prefixes = append(c.urls.prefixes, pre)
+	}
+	c.prefixes[pre] = p
+	return p
 }
 
 // move gives holder i the key hash h instead of its own. c.mu is held.
 func (c *Crawl) move(i uint32, h uint64) {
 	hd := &c.holders[i]
-	if c.keys[hd.key] == i {
-		delete(c.keys, hd.key)
+	if v, ok := c.keys.get(c, hd.key); ok && v == i {
+		c.keys.del(c, hd.key)
 	}
 	hd.key = h
-	if _, held := c.keys[h]; !held {
-		c.keys[h] = i
+	if _, held := c.keys.get(c, h); !held {
+		c.keys.put(c, h, i)
 	}
 }
 
@@ -142,14 +235,14 @@ func (c *Crawl) move(i uint32, h uint64) {
 // came up for fetching). c.mu is held.
 func (c *Crawl) release(i uint32) {
 	hd := &c.holders[i]
-	if c.keys[hd.key] == i {
-		delete(c.keys, hd.key)
+	if v, ok := c.keys.get(c, hd.key); ok && v == i {
+		c.keys.del(c, hd.key)
 	}
 	delete(c.pending, hd.url)
-	if hd.state != failed {
+	if hd.state() != failed {
 		c.released++
 	}
-	hd.state = failed
+	hd.setState(failed)
 }
 
 // rekey makes again, under the rules as they stand, the keys of the holders of the sites whose
@@ -158,19 +251,33 @@ func (c *Crawl) release(i uint32) {
 // times (learn.OnlineOptions.Growth), so rekeying costs O(n log n) keys over a crawl, plus n
 // for each retraction.
 func (c *Crawl) rekey() {
-	if c.online == nil {
+	if c.online == nil || !c.dirty.Load() {
 		return
 	}
 	c.dmu.Lock()
-	if len(c.dirtySites) == 0 {
-		c.dmu.Unlock()
-		return
-	}
 	dirty := c.dirtySites
 	c.dirtySites = map[string]bool{}
+	c.dirty.Store(false)
 	c.dmu.Unlock()
+	if len(dirty) == 0 {
+		return
+	}
 
 	c.mu.Lock()
+	c.pmu.Lock()
+	if dirty[""] {
+		c.widened = true
+		for sid := range c.siteList {
+			c.refreshRules(uint32(sid))
+		}
+	} else {
+		for s := range dirty {
+			if sid, ok := c.siteIDs[s]; ok {
+				c.refreshRules(sid)
+			}
+		}
+	}
+	c.pmu.Unlock()
 	var idx []uint32
 	if dirty[""] {
 		for i := range c.holders {
@@ -178,13 +285,17 @@ func (c *Crawl) rekey() {
 		}
 	} else {
 		for s := range dirty {
-			idx = append(idx, c.bySite[s]...)
+			if sid, ok := c.siteIDs[s]; ok {
+				for i := c.siteList[sid].last; i != 0; i = c.holders[i-1].prev {
+					idx = append(idx, i-1)
+				}
+			}
 		}
 		slices.Sort(idx) // the order they were let through, whatever the order of the sites
 	}
 	urls := make([]string, len(idx))
 	for j, i := range idx {
-		urls[j] = c.holders[i].url
+		urls[j] = c.url(i)
 	}
 	var decl []*declared
 	for s, ds := range c.sites {
@@ -192,7 +303,7 @@ func (c *Crawl) rekey() {
 			decl = append(decl, ds.list...)
 		}
 	}
-	slices.SortFunc(decl, func(a, b *declared) int { return cmp.Compare(a.seq, b.seq) })
+	slices.SortFunc(decl, func(a, b *declared) int { return cmp.Compare(a.idx, b.idx) })
 	declURLs := make([]string, len(decl))
 	for j, d := range decl {
 		declURLs[j] = d.url
@@ -217,28 +328,28 @@ func (c *Crawl) rekey() {
 	defer c.mu.Unlock()
 	for j, i := range idx {
 		hd := &c.holders[i]
-		if hd.state == failed || hashes[j] == 0 {
+		if hd.state() == failed || hashes[j] == 0 {
 			continue
 		}
-		if c.keys[hd.key] == i {
-			delete(c.keys, hd.key)
+		if v, ok := c.keys.get(c, hd.key); ok && v == i {
+			c.keys.del(c, hd.key)
 		}
 	}
 	for _, d := range decl {
-		if c.keys[d.key] == d.holder|declaredBit {
-			delete(c.keys, d.key)
+		if v, ok := c.keys.get(c, d.key); ok && v == d.idx|declaredBit {
+			c.keys.del(c, d.key)
 		}
 	}
 	// Holders first, in the order they were let through, then declarations, which never take a
 	// key that a URL holds.
 	for j, i := range idx {
 		hd := &c.holders[i]
-		if hd.state == failed || hashes[j] == 0 {
+		if hd.state() == failed || hashes[j] == 0 {
 			continue
 		}
 		hd.key = hashes[j]
-		if _, held := c.keys[hd.key]; !held {
-			c.keys[hd.key] = i
+		if _, held := c.keys.get(c, hd.key); !held {
+			c.keys.put(c, hd.key, i)
 		}
 	}
 	for j, d := range decl {
@@ -246,8 +357,8 @@ func (c *Crawl) rekey() {
 			continue
 		}
 		d.key = declHashes[j]
-		if _, held := c.keys[d.key]; !held {
-			c.keys[d.key] = d.holder | declaredBit
+		if _, held := c.keys.get(c, d.key); !held {
+			c.keys.put(c, d.key, d.idx|declaredBit)
 		}
 	}
 }

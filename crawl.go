@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -196,8 +197,8 @@ type Stats struct {
 }
 
 // A Crawl is the dedup state of one crawl: see the package documentation. Make one with New;
-// the zero value is not usable. All methods are safe for concurrent use. A Crawl keeps the URL
-// strings it is given and nothing of the bodies.
+// the zero value is not usable. All methods are safe for concurrent use. A Crawl keeps copies of
+// the URLs it is given and nothing of the bodies.
 type Crawl struct {
 	opt    Options
 	online *learn.Online // nil without online learning
@@ -208,29 +209,48 @@ type Crawl struct {
 
 	mu        sync.Mutex
 	holders   []holder
-	keys      map[uint64]uint32        // key hash -> holder index, with declaredBit for declared keys
-	pending   map[string]uint32        // URL -> holder index, for URLs let through and not reported
-	verifying map[string]verification  // URL -> the check its fetch is for
-	bySite    map[string][]uint32      // site -> its holders, for rekeying
+	urls      urlStore                 // the holders' URLs
+	keys      keyTable                 // key hash -> holder index, or declaration index with declaredBit
+	pending   map[uint64]uint32        // URL hash -> holder index, for URLs let through and not reported
+	verifying map[uint64]verification  // URL hash -> the check its fetch is for
+	prefixes  map[string]prefixInfo    // URL prefix (scheme and authority) of a holder -> its ids; c.mu and pmu
+	siteIDs   map[string]uint32        // site -> index in siteList
+	siteList  []siteHolders            // the holders of each site, for rekeying
 	sites     map[string]*declarations // site -> its canonical declarations
+	decls     []*declared              // every declaration, in the order made
 	redirects map[string][]string      // URL -> URLs that redirected to it, not fetched yet
 	waiting   map[uint32][]string      // pending holder -> URLs skipped as its duplicates
-	declSeq   uint64                   // declarations made
 	released  int                      // holders whose key was given back
 	pages     pageIndex
 	stats     Stats
 
+	// Whether the learner may rewrite the URLs of each site (siteList's index), so that the key
+	// of a URL of a site without rules is urlnorm's key alone, as the learner would make it,
+	// without asking the learner. Writers hold c.mu too.
+	pmu       sync.RWMutex
+	siteRules []bool
+	widened   bool // the learner published widened rules, which apply to sites without rules of their own
+
+	dirty      atomic.Bool // dirtySites is not empty
 	dmu        sync.Mutex
 	dirtySites map[string]bool // sites whose rules changed since the last rekey ("" for all)
 }
 
-// A holder is a URL that Before let through: it holds its key.
+// A holder is a URL that Before let through: it holds its key. Its URL is in Crawl.urls; the
+// holder keeps a hash of it, which Before compares. 32 bytes.
 type holder struct {
-	url   string
-	key   uint64 // hash of its key under the rules it was last keyed with
-	page  uint32 // its page's id once fetched with a page, else 0
-	state uint8
+	key  uint64 // hash of its key under the rules it was last keyed with
+	url  uint64 // hash of its URL (hashURL)
+	ref  uint64 // tail offset << 26 | prefix id << 2 | state
+	page uint32 // its page's id once fetched with a page, else 0
+	prev uint32 // the holder of its site let through before it, + 1; 0 for none
 }
+
+func (h *holder) state() uint8                 { return uint8(h.ref & 3) }
+func (h *holder) setState(s uint8)             { h.ref = h.ref&^3 | uint64(s) }
+func (h *holder) prefix() uint32               { return uint32(h.ref>>2) & (maxPrefixes - 1) }
+func (h *holder) offset() uint64               { return h.ref >> (2 + prefixBits) }
+func makeRef(off uint64, prefix uint32) uint64 { return off<<(2+prefixBits) | uint64(prefix)<<2 }
 
 const (
 	pending uint8 = iota // let through, not reported yet
@@ -238,13 +258,29 @@ const (
 	failed               // its fetch failed: it holds no key
 )
 
-// declaredBit marks a key held through a canonical declaration.
+// declaredBit marks a key held through a canonical declaration: the value is the declaration's
+// index in Crawl.decls.
 const declaredBit = 1 << 31
 
 // A verification is what the fetch of a URL answered Verify checks.
 type verification struct {
+	url      string
 	against  uint32 // the holder of the key
 	declared bool   // the key was declared, not made by rules
+}
+
+// A prefixInfo is what a Crawl knows of a URL prefix: its id in the URL store (0 when the store
+// has no room for more) and its site's index in Crawl.siteList. The site of a URL is a function
+// of its prefix (see Crawl.site), so it is found without keying the URL again.
+type prefixInfo struct {
+	id, site uint32
+}
+
+// A siteHolders is a site and its holders: the last one let through, + 1 (0 for none), whose
+// holder.prev links to the one before.
+type siteHolders struct {
+	name string
+	last uint32
 }
 
 // New returns a Crawl with no state. Options out of range are an error.
@@ -257,10 +293,10 @@ func New(opt Options) (*Crawl, error) {
 		opt:        opt,
 		canon:      urlnorm.New(urlnorm.Safe),
 		hosts:      map[string]*hostTemplate{},
-		keys:       map[uint64]uint32{},
-		pending:    map[string]uint32{},
-		verifying:  map[string]verification{},
-		bySite:     map[string][]uint32{},
+		pending:    map[uint64]uint32{},
+		verifying:  map[uint64]verification{},
+		prefixes:   map[string]prefixInfo{},
+		siteIDs:    map[string]uint32{},
 		dirtySites: map[string]bool{},
 		sites:      map[string]*declarations{},
 		redirects:  map[string][]string{},
@@ -286,6 +322,7 @@ func (c *Crawl) markDirty(site string) {
 	// that called the learner: dirty has a lock of its own for that reason.
 	c.dmu.Lock()
 	c.dirtySites[site] = true
+	c.dirty.Store(true)
 	c.dmu.Unlock()
 }
 
@@ -302,6 +339,14 @@ func (c *Crawl) Key(raw string) (string, error) {
 // key returns the key of raw and, with online learning, the learner's Key of it.
 func (c *Crawl) key(raw string) (string, learn.Key, error) {
 	switch {
+	case c.online != nil && !c.mayRewrite(raw):
+		// What the learner's Key gives when no rule applies: Prepare's key, and a Key that
+		// Verify, Confirm and Skipped pass over.
+		p, ok := learn.Prepare(raw)
+		if !ok {
+			return "", learn.Key{}, learn.ErrNotURL
+		}
+		return p, learn.Key{}, nil
 	case c.online != nil:
 		k, err := c.online.Key(raw)
 		if k.Key == "" && err == nil {
@@ -321,8 +366,22 @@ func (c *Crawl) key(raw string) (string, learn.Key, error) {
 
 func hashKey(k string) uint64 { return xxhash.Sum64String(k) }
 
-// site returns the site of a URL as the learner groups it ("" when it is no http(s) URL).
+// site returns the site of a URL as the learner groups it ("" when it is no http(s) URL): the
+// site of its prefix when a holder has the same prefix, else siteOf. c.mu is held.
 func (c *Crawl) site(raw string) string {
+	if pre, _ := splitURL(raw); pre != "" {
+		if p, ok := c.prefixes[pre]; ok {
+			return c.siteList[p.site].name
+		}
+	}
+	return c.siteOf(raw)
+}
+
+// siteOf returns the site of a URL as the learner groups it, computed: the learner's Site of
+// the URL (its site function of the host of the URL's key), else the URL's host. Either is a
+// function of the URL's prefix (its scheme and authority, see splitURL) for the URLs that can
+// be keyed, which are the only ones a Crawl asks about.
+func (c *Crawl) siteOf(raw string) string {
 	if c.online != nil {
 		s, _ := c.online.Site(raw)
 		return s
@@ -330,11 +389,54 @@ func (c *Crawl) site(raw string) string {
 	return hostOfURL(raw)
 }
 
+// mayRewrite reports whether the learner may rewrite raw: its site has rules (or widened rules
+// apply to it), or its prefix is not known yet.
+func (c *Crawl) mayRewrite(raw string) bool {
+	pre, _ := splitURL(raw)
+	if pre == "" {
+		return true
+	}
+	c.pmu.RLock()
+	p, ok := c.prefixes[pre]
+	r := !ok || c.siteRules[p.site]
+	c.pmu.RUnlock()
+	return r
+}
+
+// refreshRules records whether the learner may rewrite the URLs of site sid: its current set
+// has rules (it holds the widened rules too), or it has no set and widened rules were ever
+// published (which then apply to it). c.mu and c.pmu are held for writing.
+func (c *Crawl) refreshRules(sid uint32) {
+	set := c.online.SiteSet(c.siteList[sid].name)
+	c.siteRules[sid] = set != nil && set.Len() > 0 || set == nil && c.widened
+}
+
+// url returns the URL of holder i. c.mu is held.
+func (c *Crawl) url(i uint32) string {
+	hd := &c.holders[i]
+	return c.urls.prefixes[hd.prefix()] + string(c.urls.tail(hd.offset()))
+}
+
+// appendURL appends the URL of holder i to dst. c.mu is held.
+func (c *Crawl) appendURL(dst []byte, i uint32) []byte {
+	hd := &c.holders[i]
+	return append(append(dst, c.urls.prefixes[hd.prefix()]...), c.urls.tail(hd.offset())...)
+}
+
+// holderOf returns the holder of a key table value: the holder itself or the holder of the
+// declaration. c.mu is held.
+func (c *Crawl) holderOf(v uint32) uint32 {
+	if v&declaredBit != 0 {
+		return c.decls[v&^declaredBit].holder
+	}
+	return v
+}
+
 // Stats returns what c has done so far, with its learner's statistics.
 func (c *Crawl) Stats() Stats {
 	c.mu.Lock()
 	s := c.stats
-	s.Keys, s.Held = len(c.keys), len(c.holders)-c.released
+	s.Keys, s.Held = c.keys.n, len(c.holders)-c.released
 	c.mu.Unlock()
 	if c.online != nil {
 		s.Learner = c.online.Stats()

@@ -197,7 +197,7 @@ func (x *pageIndex) url(c *Crawl, id uint64) string {
 		return ""
 	}
 	if h := x.first[id-1]; h != noHolder {
-		return c.holders[h].url
+		return c.url(h)
 	}
 	return x.firstURL[uint32(id)]
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/undust/undust/internal/binfile"
 )
@@ -16,9 +17,10 @@ import (
 //
 //	crawl     the Crawl's own state:
 //	            flags: learner saved, templates saved, near-duplicate distance
-//	            stats (17 uvarints), declarations made, holders released
+//	            stats (16 uvarints), declarations made, holders released
 //	            holders: count, then (URL, key hash uint64, page uvarint, state byte)
-//	            keys: count, then (key hash uint64, value uvarint), by hash
+//	            keys: count, then (key hash uint64, value uvarint), by hash; the value is a
+//	              holder's index, or a declaration's sequence number - 1 with bit 31 set
 //	            verifications: count, then (URL, holder uvarint, declared), by URL
 //	            declarations: count, then per site by name (site, uses, confirmed,
 //	              withdrawn, count, then (URL, holder, key hash, seq, withdrawn))
@@ -30,7 +32,7 @@ import (
 //	templates count, then (host, htmltext.Site's saved form), by host
 const (
 	crawlMagic   = "UDCRAWL\n"
-	crawlVersion = 1
+	crawlVersion = 2
 	crawlPrefix  = "undust: crawl state"
 )
 
@@ -57,26 +59,34 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 	for _, v := range c.statsFields() {
 		x.Uvarint(uint64(*v))
 	}
-	x.Uvarint(c.declSeq)
+	x.Uvarint(uint64(len(c.decls)))
 	x.Uvarint(uint64(c.released))
 	x.Uvarint(uint64(len(c.holders)))
-	for _, h := range c.holders {
-		x.String(h.url)
+	var buf []byte
+	for i := range c.holders {
+		h := &c.holders[i]
+		buf = c.appendURL(buf[:0], uint32(i))
+		x.String(string(buf))
 		x.Uint64(h.key)
 		x.Uvarint(uint64(h.page))
-		x.Uvarint(uint64(h.state))
+		x.Uvarint(uint64(h.state()))
 	}
-	keys := slices.Sorted(maps.Keys(c.keys))
+	type keyValue struct {
+		key uint64
+		v   uint32
+	}
+	keys := make([]keyValue, 0, c.keys.n)
+	c.keys.all(func(v uint32) { keys = append(keys, keyValue{c.keyHash(v), v}) })
+	slices.SortFunc(keys, func(a, b keyValue) int { return cmp.Compare(a.key, b.key) })
 	x.Uvarint(uint64(len(keys)))
 	for _, k := range keys {
-		x.Uint64(k)
-		x.Uvarint(uint64(c.keys[k]))
+		x.Uint64(k.key)
+		x.Uvarint(uint64(k.v))
 	}
-	vs := slices.Sorted(maps.Keys(c.verifying))
+	vs := slices.SortedFunc(maps.Values(c.verifying), func(a, b verification) int { return strings.Compare(a.url, b.url) })
 	x.Uvarint(uint64(len(vs)))
-	for _, u := range vs {
-		v := c.verifying[u]
-		x.String(u)
+	for _, v := range vs {
+		x.String(v.url)
 		x.Uvarint(uint64(v.against))
 		x.Bool(v.declared)
 	}
@@ -93,7 +103,7 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 			x.String(e.url)
 			x.Uvarint(uint64(e.holder))
 			x.Uint64(e.key)
-			x.Uvarint(e.seq)
+			x.Uvarint(uint64(e.idx) + 1)
 			x.Bool(e.withdrawn)
 		}
 	}
@@ -178,9 +188,13 @@ func (c *Crawl) ReadFrom(r io.Reader) (int64, error) {
 		br = bufio.NewReader(r)
 	}
 	cr := &countReader{r: br}
-	x, _, err := binfile.NewReader(cr, crawlPrefix, crawlMagic, crawlVersion)
+	x, v, err := binfile.NewReader(cr, crawlPrefix, crawlMagic, crawlVersion)
 	if err != nil {
 		return cr.n, err
+	}
+	if v != crawlVersion {
+		// Version 1 numbered declared keys by their holder; it was never read by a release.
+		return cr.n, &binfile.Error{Prefix: crawlPrefix, Offset: int64(len(crawlMagic)), Detail: fmt.Sprintf("version %d", v), Err: binfile.ErrVersion}
 	}
 	n, err := c.read(x)
 	if err != nil {
@@ -195,8 +209,18 @@ func (c *Crawl) ReadFrom(r io.Reader) (int64, error) {
 		}
 		// Loading published every site's rules; the saved keys are theirs already.
 		c.dmu.Lock()
+		widened := c.dirtySites[""]
 		clear(c.dirtySites)
+		c.dirty.Store(false)
 		c.dmu.Unlock()
+		c.mu.Lock()
+		c.pmu.Lock()
+		c.widened = widened
+		for sid := range c.siteList {
+			c.refreshRules(uint32(sid))
+		}
+		c.pmu.Unlock()
+		c.mu.Unlock()
 	}
 	if n.templates {
 		if err := c.readTemplates(cr); err != nil {
@@ -248,44 +272,55 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 	for _, v := range c.statsFields() {
 		*v = int64(x.Count(maxSavedCount, "counter"))
 	}
-	c.declSeq = x.Uvarint()
+	ndecl := x.Count(maxHolders, "declarations made")
 	c.released = x.Count(maxSavedCount, "released holders")
 	corrupt := func(format string, a ...any) { x.Fail(fmt.Sprintf(format, a...), binfile.ErrCorrupt) }
 	for range x.Count(maxSavedCount, "holders") {
-		h := holder{url: x.String(maxSavedString, "URL"), key: x.Uint64(),
-			page: uint32(x.Count(maxHolders, "page")), state: uint8(x.Count(int(failed), "state"))}
+		u, key := x.String(maxSavedString, "URL"), x.Uint64()
+		page, state := uint32(x.Count(maxHolders, "page")), uint8(x.Count(int(failed), "state"))
 		if x.Err() != nil {
 			break
 		}
-		i := uint32(len(c.holders))
-		c.holders = append(c.holders, h)
-		site := c.site(h.url)
-		c.bySite[site] = append(c.bySite[site], i)
-		if h.state == pending {
-			if _, dup := c.pending[h.url]; dup {
-				corrupt("URL %q pending twice", h.url)
+		i, ok := c.hold(u, key, hashURL(u))
+		if !ok {
+			x.Fail("URLs over the store's bound", binfile.ErrLimit)
+			break
+		}
+		hd := &c.holders[i]
+		hd.page = page
+		hd.setState(state)
+		if state == pending {
+			if _, dup := c.pending[hd.url]; dup {
+				corrupt("URL %q pending twice", u)
 				break
 			}
-			c.pending[h.url] = i
+			c.pending[hd.url] = i
 		}
 	}
+	// hold put every holder's key in the table: the saved table replaces it, once the
+	// declarations its values name are read.
+	c.keys = keyTable{}
 	nh := uint32(len(c.holders))
+	type keyValue struct {
+		key uint64
+		v   uint32
+	}
+	var keys []keyValue
 	var prev uint64
 	for j := range x.Count(maxSavedCount, "keys") {
 		k, v := x.Uint64(), uint32(x.Count(maxHolders|declaredBit, "key holder"))
-		if x.Err() == nil && ((j > 0 && k <= prev) || v&^declaredBit >= nh) {
+		if x.Err() == nil && ((j > 0 && k <= prev) || (v&declaredBit == 0 && v >= nh) || (v&declaredBit != 0 && int(v&^declaredBit) >= ndecl)) {
 			corrupt("key %016x of holder %d", k, v)
 		}
 		prev = k
-		c.keys[k] = v
+		keys = append(keys, keyValue{k, v})
 	}
 	for range x.Count(maxSavedCount, "verifications") {
-		u := x.String(maxSavedString, "URL")
-		v := verification{against: uint32(x.Count(maxHolders, "holder")), declared: x.Bool()}
+		v := verification{url: x.String(maxSavedString, "URL"), against: uint32(x.Count(maxHolders, "holder")), declared: x.Bool()}
 		if x.Err() == nil && v.against >= nh {
 			corrupt("verification against holder %d of %d", v.against, nh)
 		}
-		c.verifying[u] = v
+		c.verifying[hashURL(v.url)] = v
 	}
 	for range x.Count(maxSavedCount, "sites") {
 		s := x.String(maxSavedString, "site")
@@ -293,13 +328,38 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 			confirmed: int64(x.Count(maxSavedCount, "confirmations")), withdrawn: x.Bool()}
 		for range x.Count(maxSavedCount, "declarations") {
 			e := &declared{url: x.String(maxSavedString, "URL"), holder: uint32(x.Count(maxHolders, "holder")),
-				key: x.Uint64(), seq: x.Uvarint(), withdrawn: x.Bool()}
-			if x.Err() == nil && e.holder >= nh {
-				corrupt("declaration of holder %d of %d", e.holder, nh)
+				key: x.Uint64(), idx: uint32(x.Count(ndecl, "declaration number") - 1), withdrawn: x.Bool()}
+			if x.Err() != nil {
+				break
 			}
+			if e.holder >= nh || int(e.idx) >= ndecl {
+				corrupt("declaration %d of holder %d of %d", e.idx+1, e.holder, nh)
+				break
+			}
+			c.decls = append(c.decls, e)
 			d.list = append(d.list, e)
 		}
 		c.sites[s] = d
+	}
+	// Every declaration made is in some site's list, once: sorted, they are 1, 2, ... ndecl.
+	slices.SortFunc(c.decls, func(a, b *declared) int { return cmp.Compare(a.idx, b.idx) })
+	if x.Err() == nil && len(c.decls) != ndecl {
+		corrupt("%d declarations made, %d saved", ndecl, len(c.decls))
+	}
+	for j, e := range c.decls {
+		if x.Err() == nil && int(e.idx) != j {
+			corrupt("declaration %d twice or missing", e.idx+1)
+		}
+	}
+	for _, k := range keys {
+		if x.Err() != nil {
+			break
+		}
+		if c.keyHash(k.v) != k.key {
+			corrupt("key %016x of holder %d, which holds another", k.key, k.v)
+			break
+		}
+		c.keys.put(c, k.key, k.v)
 	}
 	for range x.Count(maxSavedCount, "redirects") {
 		u := x.String(maxSavedString, "URL")
