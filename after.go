@@ -132,7 +132,7 @@ func (c *Crawl) After(r Response) Page {
 		c.check(r.URL, ver, same, held)
 		if !same && !held && !dup {
 			// A page of its own: the URL holds its key under the rules as they stand now.
-			if k, _, err := c.key(r.URL); err == nil && len(c.holders) < c.opt.MaxURLs {
+			if k, _, err := c.keyLocked(r.URL); err == nil && len(c.holders) < c.opt.MaxURLs {
 				if j, ok := c.hold(r.URL, hashKey(k), u); ok {
 					c.holders[j].setState(fetched)
 					c.holders[j].page = uint32(id)

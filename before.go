@@ -16,23 +16,46 @@ import (
 // a read of the holder the table names (see the package documentation for the figures).
 func (c *Crawl) Before(raw string) Decision {
 	c.rekey()
-	key, k, err := c.key(raw)
-	if err != nil {
+	var (
+		key  string
+		k    learn.Key
+		err  error
+		h, u uint64
+	)
+	if c.online != nil {
+		// Crawl.key with one lock: urlnorm's key first, then, with the lock held, whether the
+		// learner may rewrite it; if so, the learner's key, without the lock.
+		ok := false
+		if key, ok = learn.Prepare(raw); !ok {
+			err = learn.ErrNotURL
+		} else {
+			h = hashKey(key)
+		}
 		c.mu.Lock()
-		c.stats.URLs++
+		if ok && c.mayRewrite(raw) {
+			c.mu.Unlock()
+			if key, k, err = c.learnerKey(raw); err == nil {
+				h = hashKey(key)
+			}
+			c.mu.Lock()
+		}
+	} else {
+		if key, k, err = c.keyLocked(raw); err == nil { // no lock needed without the learner
+			h = hashKey(key)
+		}
+		c.mu.Lock()
+	}
+	defer c.mu.Unlock()
+	c.stats.URLs++
+	if err != nil {
 		c.stats.KeyErrors++
 		c.stats.Fetch++
-		c.mu.Unlock()
 		return Decision{Action: Fetch, Key: key, Err: err}
 	}
-	h := hashKey(key)
-	u := h // a URL that is its own key: one hash
+	u = h // a URL that is its own key: one hash
 	if key != raw {
 		u = hashURL(raw)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.stats.URLs++
 	d := Decision{Key: key}
 	v, held := c.keys.get(c, h)
 	if held && v&declaredBit == 0 {
@@ -190,8 +213,6 @@ func (c *Crawl) hold(raw string, h, u uint64) (uint32, bool) {
 // without a prefix ("" for pre) is recorded with prefix id 0 each time. c.mu is held.
 func (c *Crawl) addPrefix(pre, raw string) prefixInfo {
 	site := c.siteOf(raw)
-	c.pmu.Lock()
-	defer c.pmu.Unlock()
 	sid, ok := c.siteIDs[site]
 	if !ok {
 		sid = uint32(len(c.siteList))
@@ -264,7 +285,6 @@ func (c *Crawl) rekey() {
 	}
 
 	c.mu.Lock()
-	c.pmu.Lock()
 	if dirty[""] {
 		c.widened = true
 		for sid := range c.siteList {
@@ -277,7 +297,6 @@ func (c *Crawl) rekey() {
 			}
 		}
 	}
-	c.pmu.Unlock()
 	var idx []uint32
 	if dirty[""] {
 		for i := range c.holders {

@@ -213,7 +213,7 @@ type Crawl struct {
 	keys      keyTable                 // key hash -> holder index, or declaration index with declaredBit
 	pending   map[uint64]uint32        // URL hash -> holder index, for URLs let through and not reported
 	verifying map[uint64]verification  // URL hash -> the check its fetch is for
-	prefixes  map[string]prefixInfo    // URL prefix (scheme and authority) of a holder -> its ids; c.mu and pmu
+	prefixes  map[string]prefixInfo    // URL prefix (scheme and authority) of a holder -> its ids
 	siteIDs   map[string]uint32        // site -> index in siteList
 	siteList  []siteHolders            // the holders of each site, for rekeying
 	sites     map[string]*declarations // site -> its canonical declarations
@@ -226,8 +226,7 @@ type Crawl struct {
 
 	// Whether the learner may rewrite the URLs of each site (siteList's index), so that the key
 	// of a URL of a site without rules is urlnorm's key alone, as the learner would make it,
-	// without asking the learner. Writers hold c.mu too.
-	pmu       sync.RWMutex
+	// without asking the learner.
 	siteRules []bool
 	widened   bool // the learner published widened rules, which apply to sites without rules of their own
 
@@ -336,23 +335,38 @@ func (c *Crawl) Key(raw string) (string, error) {
 	return k, err
 }
 
-// key returns the key of raw and, with online learning, the learner's Key of it.
+// key returns the key of raw and, with online learning, the learner's Key of it. c.mu is not
+// held: keyLocked is key for callers that hold it.
 func (c *Crawl) key(raw string) (string, learn.Key, error) {
-	switch {
-	case c.online != nil && !c.mayRewrite(raw):
+	if c.online == nil {
+		return c.keyLocked(raw)
+	}
+	p, ok := learn.Prepare(raw)
+	if !ok {
+		return "", learn.Key{}, learn.ErrNotURL
+	}
+	c.mu.Lock()
+	r := c.mayRewrite(raw)
+	c.mu.Unlock()
+	if !r {
 		// What the learner's Key gives when no rule applies: Prepare's key, and a Key that
 		// Verify, Confirm and Skipped pass over.
+		return p, learn.Key{}, nil
+	}
+	return c.learnerKey(raw)
+}
+
+// keyLocked is key with c.mu held; without online learning it reads nothing c.mu guards.
+func (c *Crawl) keyLocked(raw string) (string, learn.Key, error) {
+	switch {
+	case c.online != nil && !c.mayRewrite(raw):
 		p, ok := learn.Prepare(raw)
 		if !ok {
 			return "", learn.Key{}, learn.ErrNotURL
 		}
 		return p, learn.Key{}, nil
 	case c.online != nil:
-		k, err := c.online.Key(raw)
-		if k.Key == "" && err == nil {
-			err = learn.ErrNotURL
-		}
-		return k.Key, k, err
+		return c.learnerKey(raw)
 	case c.opt.Rules != nil:
 		k, err := c.opt.Rules.Normalize(raw)
 		return k, learn.Key{}, err
@@ -389,23 +403,29 @@ func (c *Crawl) siteOf(raw string) string {
 	return hostOfURL(raw)
 }
 
+// learnerKey returns the key of raw as the learner makes it, and its Key.
+func (c *Crawl) learnerKey(raw string) (string, learn.Key, error) {
+	k, err := c.online.Key(raw)
+	if k.Key == "" && err == nil {
+		err = learn.ErrNotURL
+	}
+	return k.Key, k, err
+}
+
 // mayRewrite reports whether the learner may rewrite raw: its site has rules (or widened rules
-// apply to it), or its prefix is not known yet.
+// apply to it), or its prefix is not known yet. c.mu is held.
 func (c *Crawl) mayRewrite(raw string) bool {
 	pre, _ := splitURL(raw)
 	if pre == "" {
 		return true
 	}
-	c.pmu.RLock()
 	p, ok := c.prefixes[pre]
-	r := !ok || c.siteRules[p.site]
-	c.pmu.RUnlock()
-	return r
+	return !ok || c.siteRules[p.site]
 }
 
 // refreshRules records whether the learner may rewrite the URLs of site sid: its current set
 // has rules (it holds the widened rules too), or it has no set and widened rules were ever
-// published (which then apply to it). c.mu and c.pmu are held for writing.
+// published (which then apply to it). c.mu is held.
 func (c *Crawl) refreshRules(sid uint32) {
 	set := c.online.SiteSet(c.siteList[sid].name)
 	c.siteRules[sid] = set != nil && set.Len() > 0 || set == nil && c.widened

@@ -25,8 +25,8 @@ import (
 //	            declarations: count, then per site by name (site, uses, confirmed,
 //	              withdrawn, count, then (URL, holder, key hash, seq, withdrawn))
 //	            redirects: count, then (URL, count, source URLs), by URL
-//	            pages: count, then (first holder + 1 or 0 and a URL, then for each of two
-//	              texts: a flag and its SimHash uint64);
+//	            pages: count, then (first holder + 1 or 0 and a URL, the number of its
+//	              texts' SimHashes (0 to 2), each a uint64);
 //	              digests: count, then (digest uint64, page id uvarint), by digest
 //	learner   learn.Online's saved form (Online.WriteTo), if the crawl learns online
 //	templates count, then (host, htmltext.Site's saved form), by host
@@ -117,6 +117,7 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 		}
 	}
 	x.Uvarint(uint64(len(c.pages.first)))
+	e := 0 // the next SimHash: a page's are stored together, in the order of the pages
 	for i, h := range c.pages.first {
 		if h == noHolder {
 			x.Uvarint(0)
@@ -124,13 +125,16 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 		} else {
 			x.Uvarint(uint64(h) + 1)
 		}
-		for j := range uint64(2) {
-			sim, ok := uint64(0), false
-			if c.pages.sims != nil {
-				sim, ok = c.pages.sims.Get(2*uint64(i+1) + j)
+		n := 0
+		if s := c.pages.sims; s != nil {
+			for e+n < len(s.pages) && s.pages[e+n] == uint32(i+1) {
+				n++
 			}
-			x.Bool(ok)
-			x.Uint64(sim)
+		}
+		x.Uvarint(uint64(n))
+		for range n {
+			x.Uint64(c.pages.sims.fps[e])
+			e++
 		}
 	}
 	ds := slices.Sorted(maps.Keys(c.pages.digests))
@@ -214,12 +218,10 @@ func (c *Crawl) ReadFrom(r io.Reader) (int64, error) {
 		c.dirty.Store(false)
 		c.dmu.Unlock()
 		c.mu.Lock()
-		c.pmu.Lock()
 		c.widened = widened
 		for sid := range c.siteList {
 			c.refreshRules(uint32(sid))
 		}
-		c.pmu.Unlock()
 		c.mu.Unlock()
 	}
 	if n.templates {
@@ -380,19 +382,20 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 				corrupt("page %d of holder %d of %d", id, first, nh)
 			}
 		}
-		var has [2]bool
-		var sim [2]uint64
-		for j := range 2 {
-			has[j], sim[j] = x.Bool(), x.Uint64()
+		var sims [2]uint64
+		n := x.Count(len(sims), "SimHashes")
+		for j := range n {
+			sims[j] = x.Uint64()
+		}
+		if x.Err() == nil && n > 0 && c.pages.sims == nil {
+			corrupt("SimHashes of page %d without near duplicates", id)
 		}
 		if x.Err() != nil {
 			break
 		}
 		c.pages.first = append(c.pages.first, first)
-		for j := range 2 {
-			if has[j] && c.pages.sims != nil {
-				c.pages.sims.Insert(2*id+uint64(j), sim[j])
-			}
+		for _, fp := range sims[:n] {
+			c.pages.sims.insert(uint32(id), fp)
 		}
 	}
 	np := uint64(len(c.pages.first))
