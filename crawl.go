@@ -57,14 +57,19 @@ type Options struct {
 	// MaxPages bounds the pages kept in the content index (default 0: no bound); a page past
 	// the bound is answered as kept and not indexed, and counted in Stats.Forgotten.
 	MaxPages int
+	// MaxTemplates bounds the hosts that keep a learned template at once (default 1000). When
+	// a page of a new host would pass it, the template of the host whose pages came least
+	// recently is dropped, and that host's pages are read by their own markup from then on, as
+	// with NoTemplates. See the package documentation for the memory of a template.
+	MaxTemplates int
 }
 
 func (o Options) check() error {
 	if o.NearK > 31 {
 		return fmt.Errorf("undust: NearK %d out of range [1, 31]", o.NearK)
 	}
-	if o.MaxURLs < 0 || o.MaxPages < 0 || o.DeclaredFirst < 0 || o.DeclaredEvery < 0 {
-		return errors.New("undust: negative MaxURLs, MaxPages, DeclaredFirst or DeclaredEvery")
+	if o.MaxURLs < 0 || o.MaxPages < 0 || o.MaxTemplates < 0 || o.DeclaredFirst < 0 || o.DeclaredEvery < 0 {
+		return errors.New("undust: negative MaxURLs, MaxPages, MaxTemplates, DeclaredFirst or DeclaredEvery")
 	}
 	if g := o.Online.Growth; g < 0 {
 		return fmt.Errorf("undust: Online.Growth %v is negative", g)
@@ -87,6 +92,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxPages == 0 {
 		o.MaxPages = maxHolders
+	}
+	if o.MaxTemplates == 0 {
+		o.MaxTemplates = 1000
 	}
 	return o
 }
@@ -204,8 +212,10 @@ type Crawl struct {
 	online *learn.Online // nil without online learning
 	canon  *urlnorm.Normalizer
 
-	hmu   sync.Mutex
-	hosts map[string]*hostTemplate // host -> its learned template
+	hmu     sync.Mutex
+	hosts   map[string]*hostTemplate // host -> its learned template
+	lru     hostTemplate             // the sentinel of the ring of hosts' templates
+	dropped map[string]bool          // hosts whose template was dropped (Options.MaxTemplates)
 
 	mu        sync.Mutex
 	holders   []holder
@@ -292,6 +302,7 @@ func New(opt Options) (*Crawl, error) {
 		opt:        opt,
 		canon:      urlnorm.New(urlnorm.Safe),
 		hosts:      map[string]*hostTemplate{},
+		dropped:    map[string]bool{},
 		pending:    map[uint64]uint32{},
 		verifying:  map[uint64]verification{},
 		prefixes:   map[string]prefixInfo{},

@@ -27,10 +27,13 @@ type print struct {
 	sim    [2]uint64
 }
 
-// A hostTemplate is the template learned from one host's pages.
+// A hostTemplate is the template learned from one host's pages, in the ring of the hosts that
+// keep one, most recently used first.
 type hostTemplate struct {
-	mu   sync.Mutex
-	site htmltext.Site
+	mu         sync.Mutex
+	site       htmltext.Site
+	host       string
+	prev, next *hostTemplate // guarded by Crawl.hmu
 }
 
 // identify returns the print of the page body fetched from u.
@@ -54,8 +57,7 @@ func (c *Crawl) identify(u string, body []byte) print {
 		p.n++
 	}
 	add(htmltext.Extract(body, htmltext.Options{MainContent: true}))
-	if !c.opt.NoTemplates {
-		ht := c.template(hostOfURL(u))
+	if ht := c.template(hostOfURL(u)); ht != nil {
 		ht.mu.Lock()
 		t, err := ht.site.Extract(u, body)
 		ht.mu.Unlock()
@@ -74,28 +76,57 @@ func (c *Crawl) identify(u string, body []byte) print {
 // of one page that a crawl fetches through its many URLs would otherwise make the page's own
 // text look like the site's template.
 func (c *Crawl) learnTemplate(u string, body []byte) {
-	if c.opt.NoTemplates || c.opt.NoContent {
+	if c.opt.NoContent {
 		return
 	}
-	ht := c.template(hostOfURL(u))
-	ht.mu.Lock()
-	_ = ht.site.Add(u, body) // a page that cannot be learned from is still kept
-	ht.mu.Unlock()
+	if ht := c.template(hostOfURL(u)); ht != nil {
+		ht.mu.Lock()
+		_ = ht.site.Add(u, body) // a page that cannot be learned from is still kept
+		ht.mu.Unlock()
+	}
 }
 
-// template returns the learned template of host, made on first use.
+// template returns the learned template of host, made on first use, and makes it the most
+// recently used; nil without templates or for a host whose template was dropped. A new host
+// past Options.MaxTemplates drops the template of the host used least recently: its pages are
+// read by their own markup from then on.
 func (c *Crawl) template(host string) *hostTemplate {
+	if c.opt.NoTemplates {
+		return nil
+	}
 	c.hmu.Lock()
 	defer c.hmu.Unlock()
+	if c.lru.next == nil {
+		c.lru.next, c.lru.prev = &c.lru, &c.lru
+	}
 	ht := c.hosts[host]
 	if ht == nil {
-		ht = &hostTemplate{}
+		if c.dropped[host] {
+			return nil
+		}
+		if len(c.hosts) >= c.opt.MaxTemplates {
+			old := c.lru.prev
+			old.unlink()
+			delete(c.hosts, old.host)
+			c.dropped[old.host] = true
+		}
+		ht = &hostTemplate{host: strings.Clone(host)}
 		ht.site.MinPages, ht.site.MinFraction = c.opt.Templates.MinPages, c.opt.Templates.MinFraction
 		ht.site.SamplePages, ht.site.MaxGroups = c.opt.Templates.SamplePages, c.opt.Templates.MaxGroups
 		ht.site.Options = c.opt.Templates.Options
-		c.hosts[host] = ht
+		c.hosts[ht.host] = ht
+	} else {
+		ht.unlink()
 	}
+	ht.prev, ht.next = &c.lru, c.lru.next
+	ht.next.prev, c.lru.next = ht, ht
 	return ht
+}
+
+// unlink takes ht out of the ring. Crawl.hmu is held.
+func (ht *hostTemplate) unlink() {
+	ht.prev.next, ht.next.prev = ht.next, ht.prev
+	ht.prev, ht.next = nil, nil
 }
 
 // hostOfURL returns the lowercase host and port of an absolute URL, "" for anything else.

@@ -29,7 +29,9 @@ import (
 //	              texts' SimHashes (0 to 2), each a uint64);
 //	              digests: count, then (digest uint64, page id uvarint), by digest
 //	learner   learn.Online's saved form (Online.WriteTo), if the crawl learns online
-//	templates count, then (host, htmltext.Site's saved form), by host
+//	templates the hosts that keep a template, least recently used first: count, then hosts;
+//	          the hosts whose template was dropped: count, then hosts, sorted; then each
+//	          template's htmltext.Site saved form, in the order of its host
 const (
 	crawlMagic   = "UDCRAWL\n"
 	crawlVersion = 2
@@ -417,15 +419,21 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 // writeTemplates writes each host's template, by host.
 func (c *Crawl) writeTemplates(w io.Writer) (int64, error) {
 	c.hmu.Lock()
-	hosts := slices.SortedFunc(maps.Keys(c.hosts), cmp.Compare[string])
-	ts := make([]*hostTemplate, len(hosts))
-	for i, h := range hosts {
-		ts[i] = c.hosts[h]
+	var ts []*hostTemplate
+	if c.lru.next != nil {
+		for t := c.lru.prev; t != &c.lru; t = t.prev {
+			ts = append(ts, t)
+		}
 	}
+	dropped := slices.Sorted(maps.Keys(c.dropped))
 	c.hmu.Unlock()
 	x := binfile.NewWriter(w, templatesMagic, templatesVersion)
-	x.Uvarint(uint64(len(hosts)))
-	for _, h := range hosts {
+	x.Uvarint(uint64(len(ts)))
+	for _, t := range ts {
+		x.String(t.host)
+	}
+	x.Uvarint(uint64(len(dropped)))
+	for _, h := range dropped {
 		x.String(h)
 	}
 	n, err := x.Close()
@@ -446,23 +454,48 @@ func (c *Crawl) writeTemplates(w io.Writer) (int64, error) {
 
 const (
 	templatesMagic   = "UDHOSTS\n"
-	templatesVersion = 1
+	templatesVersion = 2
 )
 
 func (c *Crawl) readTemplates(r *countReader) error {
-	x, _, err := binfile.NewReader(r, crawlPrefix+" templates", templatesMagic, templatesVersion)
+	prefix := crawlPrefix + " templates"
+	x, v, err := binfile.NewReader(r, prefix, templatesMagic, templatesVersion)
 	if err != nil {
 		return err
 	}
+	if v != templatesVersion {
+		return &binfile.Error{Prefix: prefix, Offset: int64(len(templatesMagic)), Detail: fmt.Sprintf("version %d", v), Err: binfile.ErrVersion}
+	}
 	var hosts []string
+	seen := map[string]bool{}
 	for range x.Count(maxSavedCount, "hosts") {
-		hosts = append(hosts, x.String(maxSavedString, "host"))
+		h := x.String(maxSavedString, "host")
+		if x.Err() == nil && seen[h] {
+			x.Fail(fmt.Sprintf("template of host %q twice", h), binfile.ErrCorrupt)
+		}
+		seen[h] = true
+		hosts = append(hosts, h)
+	}
+	if x.Err() == nil && len(hosts) > c.opt.MaxTemplates {
+		x.Fail(fmt.Sprintf("%d templates, MaxTemplates %d", len(hosts), c.opt.MaxTemplates), binfile.ErrLimit)
+	}
+	dropped := map[string]bool{}
+	for range x.Count(maxSavedCount, "dropped hosts") {
+		h := x.String(maxSavedString, "host")
+		if x.Err() == nil && seen[h] {
+			x.Fail(fmt.Sprintf("host %q with a template and dropped", h), binfile.ErrCorrupt)
+		}
+		dropped[h] = true
 	}
 	if err := x.Close(); err != nil {
 		return err
 	}
+	c.hmu.Lock()
+	c.dropped = dropped
+	c.hmu.Unlock()
+	// Least recently used first: each template made is the most recent.
 	for _, h := range hosts {
-		t := c.template(h)
+		t := c.template(h) // new: neither twice nor dropped
 		if _, err := siteReadFrom(&t.site, r); err != nil {
 			return fmt.Errorf("%s: template of host %q: %w", crawlPrefix, h, err)
 		}
