@@ -67,12 +67,12 @@ func (c *Crawl) After(r Response) Page {
 	}
 	if !held && !isVerify && ownErr == nil {
 		// After without Before: record the URL's key if no URL holds it.
-		if _, taken := c.keys.get(c, hashKey(own)); !taken && len(c.holders) < c.opt.MaxURLs {
+		if _, taken := c.keys.get(c, hashKey(own)); !taken && c.holders.len() < c.opt.MaxURLs {
 			i, held = c.hold(r.URL, hashKey(own), u)
 		}
 	}
 	if held {
-		c.holders[i].setState(fetched)
+		c.setState(i, fetched)
 	}
 	var observe []string // URLs that served the page, for the learner
 	if final != r.URL || location != "" {
@@ -82,15 +82,15 @@ func (c *Crawl) After(r Response) Page {
 	if final != r.URL && finalKey != "" {
 		// The client followed redirects: the final URL was fetched too, and a URL that holds
 		// its key and is not fetched yet need not be.
-		if v, taken := c.keys.get(c, hashKey(finalKey)); !taken && len(c.holders) < c.opt.MaxURLs {
+		if v, taken := c.keys.get(c, hashKey(finalKey)); !taken && c.holders.len() < c.opt.MaxURLs {
 			if j, ok := c.hold(final, hashKey(finalKey), hashURL(final)); ok {
 				finalHolder = j
-				c.holders[j].setState(fetched)
+				c.setState(j, fetched)
 			}
-		} else if taken && v&declaredBit == 0 && c.holders[v].state() == pending {
+		} else if taken && v&declaredBit == 0 && c.holders.at(v).state() == pending {
 			finalHolder = v
-			c.holders[v].setState(fetched)
-			delete(c.pending, c.holders[v].url)
+			c.setState(v, fetched)
+			delete(c.pending, c.holders.at(v).url)
 			delete(c.waiting, v)
 		}
 	}
@@ -117,25 +117,25 @@ func (c *Crawl) After(r Response) Page {
 		}
 	}
 	if held {
-		c.holders[i].page = uint32(id)
+		c.holders.at(i).page = uint32(id)
 	}
 	if finalHolder != noHolder {
-		c.holders[finalHolder].page = uint32(id)
+		c.holders.at(finalHolder).page = uint32(id)
 	}
-	if isVerify && c.holders[ver.against].page == 0 {
+	if isVerify && c.holders.at(ver.against).page == 0 {
 		// The holder's page is not known (not fetched yet, under way, or no page): the check
 		// proves nothing either way. Its page, if it has one, meets this one by content.
 		isVerify = false
 	}
 	if isVerify {
-		same := uint64(c.holders[ver.against].page) == id
+		same := uint64(c.holders.at(ver.against).page) == id
 		c.check(r.URL, ver, same, held)
 		if !same && !held && !dup {
 			// A page of its own: the URL holds its key under the rules as they stand now.
-			if k, _, err := c.keyLocked(r.URL); err == nil && len(c.holders) < c.opt.MaxURLs {
+			if k, _, err := c.keyLocked(r.URL); err == nil && c.holders.len() < c.opt.MaxURLs {
 				if j, ok := c.hold(r.URL, hashKey(k), u); ok {
-					c.holders[j].setState(fetched)
-					c.holders[j].page = uint32(id)
+					c.setState(j, fetched)
+					c.holders.at(j).page = uint32(id)
 				}
 			}
 		}

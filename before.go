@@ -57,29 +57,28 @@ func (c *Crawl) Before(raw string) Decision {
 		u = hashURL(raw)
 	}
 	d := Decision{Key: key}
-	v, held := c.keys.get(c, h)
-	if held && v&declaredBit == 0 {
-		// The common cases first: raw holds its key. Pending: let through before and not
-		// fetched yet (a URL has at most one pending holder, raw's, which holds h). Fetched:
-		// seen, unless raw is under way again through another holder or a verification.
-		if hd := &c.holders[v]; hd.url == u {
-			switch hd.state() {
-			case pending:
-				c.stats.Fetch++
-				d.Action = Fetch
+	// The common cases first, from one slot of the table: raw holds its key. Pending: let
+	// through before and not fetched yet (a URL has at most one pending holder, raw's, which
+	// holds h). Fetched: seen, unless raw is under way again through another holder or a
+	// verification.
+	if _, st, ok := c.keys.seen(h, u); ok {
+		switch st {
+		case pending:
+			c.stats.Fetch++
+			d.Action = Fetch
+			return d
+		case fetched:
+			if !c.inFlight(u) {
+				c.stats.Seen++
+				d.Action, d.Of = Skip, raw
 				return d
-			case fetched:
-				if !c.inFlight(u) {
-					c.stats.Seen++
-					d.Action, d.Of = Skip, raw
-					return d
-				}
 			}
 		}
 	}
+	v, held := c.keys.get(c, h)
 	if i, ok := c.pending[u]; ok {
 		// Let through before and not fetched yet: the rules may have changed since.
-		hd := &c.holders[i]
+		hd := c.holders.at(i)
 		if hd.key != h {
 			if held && c.holderOf(v) != i {
 				return c.duplicate(d, raw, u, k, v, i)
@@ -96,7 +95,7 @@ func (c *Crawl) Before(raw string) Decision {
 		return d
 	}
 	if !held {
-		if len(c.holders) >= c.opt.MaxURLs {
+		if c.holders.len() >= c.opt.MaxURLs {
 			c.stats.Forgotten++
 			c.stats.Fetch++
 			d.Action = Fetch
@@ -111,7 +110,7 @@ func (c *Crawl) Before(raw string) Decision {
 		d.Action = Fetch
 		return d
 	}
-	if c.holders[c.holderOf(v)].url == u {
+	if c.holders.at(c.holderOf(v)).url == u {
 		c.stats.Seen++
 		d.Action, d.Of = Skip, raw
 		return d
@@ -144,7 +143,7 @@ const noHolder = ^uint32(0)
 // since): skipped, it gives up its holder. c.mu is held.
 func (c *Crawl) duplicate(d Decision, raw string, u uint64, k learn.Key, v, self uint32) Decision {
 	of := c.holderOf(v)
-	hd := &c.holders[of]
+	hd := c.holders.at(of)
 	d.Of = c.url(of)
 	decl := c.sites[c.site(raw)]
 	if v&declaredBit != 0 {
@@ -201,9 +200,8 @@ func (c *Crawl) hold(raw string, h, u uint64) (uint32, bool) {
 	if !ok {
 		return noHolder, false
 	}
-	i := uint32(len(c.holders))
 	s := &c.siteList[p.site]
-	c.holders = append(c.holders, holder{key: h, url: u, ref: makeRef(off, p.id), prev: s.last})
+	i := c.holders.add(holder{key: h, url: u, ref: makeRef(off, p.id), prev: s.last})
 	s.last = i + 1
 	c.keys.put(c, h, i)
 	return i, true
@@ -242,7 +240,7 @@ func (c *Crawl) addPrefix(pre, raw string) prefixInfo {
 
 // move gives holder i the key hash h instead of its own. c.mu is held.
 func (c *Crawl) move(i uint32, h uint64) {
-	hd := &c.holders[i]
+	hd := c.holders.at(i)
 	if v, ok := c.keys.get(c, hd.key); ok && v == i {
 		c.keys.del(c, hd.key)
 	}
@@ -255,7 +253,7 @@ func (c *Crawl) move(i uint32, h uint64) {
 // release gives the key of holder i back: its URL was not fetched (a failure, or a skip when it
 // came up for fetching). c.mu is held.
 func (c *Crawl) release(i uint32) {
-	hd := &c.holders[i]
+	hd := c.holders.at(i)
 	if v, ok := c.keys.get(c, hd.key); ok && v == i {
 		c.keys.del(c, hd.key)
 	}
@@ -264,6 +262,12 @@ func (c *Crawl) release(i uint32) {
 		c.released++
 	}
 	hd.setState(failed)
+}
+
+// setState sets the state of holder i, in its slot of the key table too. c.mu is held.
+func (c *Crawl) setState(i uint32, s uint8) {
+	c.holders.at(i).setState(s)
+	c.keys.update(c, c.holders.at(i).key, i)
 }
 
 // rekey makes again, under the rules as they stand, the keys of the holders of the sites whose
@@ -299,13 +303,13 @@ func (c *Crawl) rekey() {
 	}
 	var idx []uint32
 	if dirty[""] {
-		for i := range c.holders {
+		for i := range c.holders.len() {
 			idx = append(idx, uint32(i))
 		}
 	} else {
 		for s := range dirty {
 			if sid, ok := c.siteIDs[s]; ok {
-				for i := c.siteList[sid].last; i != 0; i = c.holders[i-1].prev {
+				for i := c.siteList[sid].last; i != 0; i = c.holders.at(i - 1).prev {
 					idx = append(idx, i-1)
 				}
 			}
@@ -346,7 +350,7 @@ func (c *Crawl) rekey() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for j, i := range idx {
-		hd := &c.holders[i]
+		hd := c.holders.at(i)
 		if hd.state() == failed || hashes[j] == 0 {
 			continue
 		}
@@ -362,7 +366,7 @@ func (c *Crawl) rekey() {
 	// Holders first, in the order they were let through, then declarations, which never take a
 	// key that a URL holds.
 	for j, i := range idx {
-		hd := &c.holders[i]
+		hd := c.holders.at(i)
 		if hd.state() == failed || hashes[j] == 0 {
 			continue
 		}

@@ -218,7 +218,7 @@ type Crawl struct {
 	dropped map[string]bool          // hosts whose template was dropped (Options.MaxTemplates)
 
 	mu        sync.Mutex
-	holders   []holder
+	holders   holderStore
 	urls      urlStore                 // the holders' URLs
 	keys      keyTable                 // key hash -> holder index, or declaration index with declaredBit
 	pending   map[uint64]uint32        // URL hash -> holder index, for URLs let through and not reported
@@ -253,6 +253,32 @@ type holder struct {
 	ref  uint64 // tail offset << 26 | prefix id << 2 | state
 	page uint32 // its page's id once fetched with a page, else 0
 	prev uint32 // the holder of its site let through before it, + 1; 0 for none
+}
+
+// A holderStore keeps holders in chunks of 64K (2 MB), so that growing never copies them nor
+// holds two copies at once.
+type holderStore struct {
+	chunks [][]holder
+	n      int
+}
+
+const holderChunk = 1 << 16
+
+func (s *holderStore) at(i uint32) *holder { return &s.chunks[i/holderChunk][i%holderChunk] }
+func (s *holderStore) len() int            { return s.n }
+
+func (s *holderStore) add(h holder) uint32 {
+	if s.n%holderChunk == 0 {
+		c := holderChunk
+		if s.n == 0 {
+			c = 64 // the first chunk grows as append grows it: a small crawl takes little
+		}
+		s.chunks = append(s.chunks, make([]holder, 0, c))
+	}
+	k := len(s.chunks) - 1
+	s.chunks[k] = append(s.chunks[k], h)
+	s.n++
+	return uint32(s.n - 1)
 }
 
 func (h *holder) state() uint8                 { return uint8(h.ref & 3) }
@@ -444,13 +470,13 @@ func (c *Crawl) refreshRules(sid uint32) {
 
 // url returns the URL of holder i. c.mu is held.
 func (c *Crawl) url(i uint32) string {
-	hd := &c.holders[i]
+	hd := c.holders.at(i)
 	return c.urls.prefixes[hd.prefix()] + string(c.urls.tail(hd.offset()))
 }
 
 // appendURL appends the URL of holder i to dst. c.mu is held.
 func (c *Crawl) appendURL(dst []byte, i uint32) []byte {
-	hd := &c.holders[i]
+	hd := c.holders.at(i)
 	return append(append(dst, c.urls.prefixes[hd.prefix()]...), c.urls.tail(hd.offset())...)
 }
 
@@ -467,7 +493,7 @@ func (c *Crawl) holderOf(v uint32) uint32 {
 func (c *Crawl) Stats() Stats {
 	c.mu.Lock()
 	s := c.stats
-	s.Keys, s.Held = c.keys.n, len(c.holders)-c.released
+	s.Keys, s.Held = c.keys.n, c.holders.len()-c.released
 	c.mu.Unlock()
 	if c.online != nil {
 		s.Learner = c.online.Stats()

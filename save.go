@@ -63,11 +63,11 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 	}
 	x.Uvarint(uint64(len(c.decls)))
 	x.Uvarint(uint64(c.released))
-	x.Uvarint(uint64(len(c.holders)))
+	x.Uvarint(uint64(c.holders.len()))
 	var buf []byte
-	for i := range c.holders {
-		h := &c.holders[i]
-		buf = c.appendURL(buf[:0], uint32(i))
+	for i := range uint32(c.holders.len()) {
+		h := c.holders.at(i)
+		buf = c.appendURL(buf[:0], i)
 		x.String(string(buf))
 		x.Uint64(h.key)
 		x.Uvarint(uint64(h.page))
@@ -184,7 +184,7 @@ func (c *Crawl) statsFields() []*int64 {
 // bytes read, never with counts the input claims.
 func (c *Crawl) ReadFrom(r io.Reader) (int64, error) {
 	c.mu.Lock()
-	used := c.stats != Stats{} || len(c.holders) > 0
+	used := c.stats != Stats{} || c.holders.len() > 0
 	c.mu.Unlock()
 	if used {
 		return 0, fmt.Errorf("%s: ReadFrom needs a new Crawl", crawlPrefix)
@@ -290,7 +290,7 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 			x.Fail("URLs over the store's bound", binfile.ErrLimit)
 			break
 		}
-		hd := &c.holders[i]
+		hd := c.holders.at(i)
 		hd.page = page
 		hd.setState(state)
 		if state == pending {
@@ -304,7 +304,7 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 	// hold put every holder's key in the table: the saved table replaces it, once the
 	// declarations its values name are read.
 	c.keys = keyTable{}
-	nh := uint32(len(c.holders))
+	nh := uint32(c.holders.len())
 	type keyValue struct {
 		key uint64
 		v   uint32
