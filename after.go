@@ -90,7 +90,7 @@ func (c *Crawl) After(r Response) Page {
 		} else if taken && v&declaredBit == 0 && c.holders.at(v).state() == pending {
 			finalHolder = v
 			c.setState(v, fetched)
-			delete(c.pending, c.holders.at(v).url)
+			delete(c.pending, c.urlHash(v))
 			delete(c.waiting, v)
 		}
 	}

@@ -75,7 +75,7 @@ func (c *Crawl) Before(raw string) Decision {
 			}
 		}
 	}
-	v, held := c.keys.get(c, h)
+	v, us, held := c.keys.getURL(c, h)
 	if i, ok := c.pending[u]; ok {
 		// Let through before and not fetched yet: the rules may have changed since.
 		hd := c.holders.at(i)
@@ -110,7 +110,7 @@ func (c *Crawl) Before(raw string) Decision {
 		d.Action = Fetch
 		return d
 	}
-	if c.holders.at(c.holderOf(v)).url == u {
+	if v&declaredBit == 0 && us&^3 == u&^3 || v&declaredBit != 0 && c.urlHash(c.holderOf(v)) == u {
 		c.stats.Seen++
 		d.Action, d.Of = Skip, raw
 		return d
@@ -201,9 +201,9 @@ func (c *Crawl) hold(raw string, h, u uint64) (uint32, bool) {
 		return noHolder, false
 	}
 	s := &c.siteList[p.site]
-	i := c.holders.add(holder{key: h, url: u, ref: makeRef(off, p.id), prev: s.last})
+	i := c.holders.add(holder{key: h, ref: makeRef(off, p.id), prev: s.last})
 	s.last = i + 1
-	c.keys.put(c, h, i)
+	c.keys.put(c, h, i, u)
 	return i, true
 }
 
@@ -246,7 +246,7 @@ func (c *Crawl) move(i uint32, h uint64) {
 	}
 	hd.key = h
 	if _, held := c.keys.get(c, h); !held {
-		c.keys.put(c, h, i)
+		c.keys.put(c, h, i, c.urlHash(i))
 	}
 }
 
@@ -257,7 +257,7 @@ func (c *Crawl) release(i uint32) {
 	if v, ok := c.keys.get(c, hd.key); ok && v == i {
 		c.keys.del(c, hd.key)
 	}
-	delete(c.pending, hd.url)
+	delete(c.pending, c.urlHash(i))
 	if hd.state() != failed {
 		c.released++
 	}
@@ -334,11 +334,12 @@ func (c *Crawl) rekey() {
 	c.mu.Unlock()
 
 	// The keys, without the lock: Before and After go on meanwhile.
-	hashes := make([]uint64, len(urls))
+	hashes, urlHashes := make([]uint64, len(urls)), make([]uint64, len(urls))
 	for j, u := range urls {
 		if k, _, err := c.key(u); err == nil {
 			hashes[j] = hashKey(k)
 		}
+		urlHashes[j] = hashURL(u)
 	}
 	declHashes := make([]uint64, len(declURLs))
 	for j, u := range declURLs {
@@ -372,7 +373,7 @@ func (c *Crawl) rekey() {
 		}
 		hd.key = hashes[j]
 		if _, held := c.keys.get(c, hd.key); !held {
-			c.keys.put(c, hd.key, i)
+			c.keys.put(c, hd.key, i, urlHashes[j])
 		}
 	}
 	for j, d := range decl {
@@ -381,7 +382,7 @@ func (c *Crawl) rekey() {
 		}
 		d.key = declHashes[j]
 		if _, held := c.keys.get(c, d.key); !held {
-			c.keys.put(c, d.key, d.idx|declaredBit)
+			c.keys.put(c, d.key, d.idx|declaredBit, 0)
 		}
 	}
 }

@@ -245,11 +245,11 @@ type Crawl struct {
 	dirtySites map[string]bool // sites whose rules changed since the last rekey ("" for all)
 }
 
-// A holder is a URL that Before let through: it holds its key. Its URL is in Crawl.urls; the
-// holder keeps a hash of it, which Before compares. 32 bytes.
+// A holder is a URL that Before let through: it holds its key. Its URL is in Crawl.urls, and
+// the hash of its URL in its key's slot of Crawl.keys when it holds one (urlHash makes it
+// again). 24 bytes.
 type holder struct {
 	key  uint64 // hash of its key under the rules it was last keyed with
-	url  uint64 // hash of its URL (hashURL)
 	ref  uint64 // tail offset << 26 | prefix id << 2 | state
 	page uint32 // its page's id once fetched with a page, else 0
 	prev uint32 // the holder of its site let through before it, + 1; 0 for none
@@ -472,6 +472,16 @@ func (c *Crawl) refreshRules(sid uint32) {
 func (c *Crawl) url(i uint32) string {
 	hd := c.holders.at(i)
 	return c.urls.prefixes[hd.prefix()] + string(c.urls.tail(hd.offset()))
+}
+
+// urlHash returns hashURL of the URL of holder i, without making the URL. c.mu is held.
+func (c *Crawl) urlHash(i uint32) uint64 {
+	hd := c.holders.at(i)
+	var d xxhash.Digest
+	d.Reset()
+	_, _ = d.WriteString(c.urls.prefixes[hd.prefix()])
+	_, _ = d.Write(c.urls.tail(hd.offset()))
+	return d.Sum64()
 }
 
 // appendURL appends the URL of holder i to dst. c.mu is held.

@@ -70,6 +70,6 @@ func (c *Crawl) declare(i uint32, u string, h uint64, own string) {
 	e := &declared{url: u, holder: i, idx: uint32(len(c.decls)), key: h}
 	c.decls = append(c.decls, e)
 	d.list = append(d.list, e)
-	c.keys.put(c, h, e.idx|declaredBit)
+	c.keys.put(c, h, e.idx|declaredBit, 0)
 	c.stats.Declared++
 }

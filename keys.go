@@ -45,14 +45,21 @@ func (t *keyTable) find(c *Crawl, h uint64) (int, bool) {
 
 // get returns the value of key hash h.
 func (t *keyTable) get(c *Crawl, h uint64) (uint32, bool) {
+	v, _, ok := t.getURL(c, h)
+	return v, ok
+}
+
+// getURL is get that also returns the hash of the URL of a holder's key (0 for a declaration's),
+// with the holder's state in its low 2 bits.
+func (t *keyTable) getURL(c *Crawl, h uint64) (uint32, uint64, bool) {
 	if t.n == 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	i, ok := t.find(c, h)
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
-	return uint32(t.slots[i].kv) - 1, true
+	return uint32(t.slots[i].kv) - 1, t.slots[i].us, true
 }
 
 // seen returns the holder of key hash h and its state if its URL's hash is u; false if h is
@@ -76,8 +83,8 @@ func (t *keyTable) seen(h, u uint64) (uint32, uint8, bool) {
 }
 
 // put sets the value of key hash h to v; v must name a holder or declaration whose key hash is
-// h (keyHash(v) == h).
-func (t *keyTable) put(c *Crawl, h uint64, v uint32) {
+// h (keyHash(v) == h), and u is the hash of the holder's URL (unused for a declaration).
+func (t *keyTable) put(c *Crawl, h uint64, v uint32, u uint64) {
 	if (t.n+1)*4 > len(t.slots)*3 {
 		t.grow()
 	}
@@ -85,25 +92,20 @@ func (t *keyTable) put(c *Crawl, h uint64, v uint32) {
 	if !ok {
 		t.n++
 	}
-	t.slots[i] = keySlot{kv: h<<32 | uint64(v+1), us: c.slotURL(v)}
-}
-
-// slotURL returns the URL hash and state a slot keeps for v.
-func (c *Crawl) slotURL(v uint32) uint64 {
-	if v&declaredBit != 0 {
-		return 0
+	us := uint64(0)
+	if v&declaredBit == 0 {
+		us = u&^3 | uint64(c.holders.at(v).state())
 	}
-	hd := c.holders.at(v)
-	return hd.url&^3 | uint64(hd.state())
+	t.slots[i] = keySlot{kv: h<<32 | uint64(v+1), us: us}
 }
 
-// update writes again the URL hash and state of v in the slot of key hash h, if v holds it.
+// update writes again the state of holder v in the slot of key hash h, if v holds it.
 func (t *keyTable) update(c *Crawl, h uint64, v uint32) {
 	if t.n == 0 {
 		return
 	}
 	if i, ok := t.find(c, h); ok && uint32(t.slots[i].kv)-1 == v {
-		t.slots[i].us = c.slotURL(v)
+		t.slots[i].us = t.slots[i].us&^3 | uint64(c.holders.at(v).state())
 	}
 }
 

@@ -285,7 +285,8 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 		if x.Err() != nil {
 			break
 		}
-		i, ok := c.hold(u, key, hashURL(u))
+		uh := hashURL(u)
+		i, ok := c.hold(u, key, uh)
 		if !ok {
 			x.Fail("URLs over the store's bound", binfile.ErrLimit)
 			break
@@ -294,11 +295,11 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 		hd.page = page
 		hd.setState(state)
 		if state == pending {
-			if _, dup := c.pending[hd.url]; dup {
+			if _, dup := c.pending[uh]; dup {
 				corrupt("URL %q pending twice", u)
 				break
 			}
-			c.pending[hd.url] = i
+			c.pending[uh] = i
 		}
 	}
 	// hold put every holder's key in the table: the saved table replaces it, once the
@@ -363,7 +364,11 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 			corrupt("key %016x of holder %d, which holds another", k.key, k.v)
 			break
 		}
-		c.keys.put(c, k.key, k.v)
+		u := uint64(0)
+		if k.v&declaredBit == 0 {
+			u = c.urlHash(k.v)
+		}
+		c.keys.put(c, k.key, k.v, u)
 	}
 	for range x.Count(maxSavedCount, "redirects") {
 		u := x.String(maxSavedString, "URL")
