@@ -35,8 +35,13 @@ type Options struct {
 	// text at which they are near-duplicates: 1 to 31, default (0) 3, Manku et al.'s k for
 	// 64-bit fingerprints. Negative means exact duplicates only (equal main-text digests).
 	NearK int
-	// Templates configures the template learned per host (htmltext.Site); its zero value
-	// means htmltext.Site's defaults, and its Options.MainContent is always on.
+	// Templates configures the template learned per host (htmltext.Site); its zero fields mean
+	// htmltext.Site's defaults, except SamplePages: 32 (htmltext.Site's 128), since a crawl
+	// keeps the templates of many hosts (MaxTemplates). On the 34 hosts of the near-duplicate
+	// corpus of Debian manuals that takes 240 KB a host (0.8 MB the largest) against 420 KB
+	// (3 MB), with the same F1 of SimHash k <= 3 on main text (0.826) and the same share of
+	// pages extracted at 5-shingle J >= 0.9 with their true main text (0.929).
+	// Options.MainContent is always on.
 	Templates htmltext.Site
 	// NoTemplates extracts the main text of a page by its own markup alone (htmltext.Extract
 	// with MainContent), without a template learned from the host's other pages.
@@ -95,6 +100,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxTemplates == 0 {
 		o.MaxTemplates = 1000
+	}
+	if o.Templates.SamplePages == 0 {
+		o.Templates.SamplePages = 32
 	}
 	return o
 }
