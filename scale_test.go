@@ -8,6 +8,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,10 +24,11 @@ import (
 //
 // One URL in ten is fetched and answered with a page of its own (kept); the others are fetched
 // and answered 404 (they hold their keys, as every URL a crawler fetched does). Hosts have 500
-// URLs each, each host a site of its own, and no duplicates, so no host has rules: the decision
-// measured is that for a host without rules, against a Go map[string]struct{} of the same URL
-// strings, the visited set a crawler keeps without undust. Timings are CPU time of the timing
-// thread, the least of five rounds, the map's and the Crawl's in turn.
+// URLs each, each host a site of its own (UNDUST_SCALE_HOSTS_PER_SITE=N: N hosts to a site), and
+// no duplicates, so no host has rules: the decision measured is that for a host without rules,
+// against a Go map[string]struct{} of the same URL strings, the visited set a crawler keeps
+// without undust. Timings are CPU time of the timing thread, the least of five rounds, the
+// map's and the Crawl's in turn.
 func TestScale(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("UNDUST_SCALE"))
 	if n <= 0 {
@@ -172,13 +174,22 @@ func TestScale(t *testing.T) {
 // scalePerHost is the number of URLs of a host in the synthetic crawl.
 const scalePerHost = 500
 
-// scaleURL returns URL i of the synthetic crawl: each host a site of its own.
+// scaleURL returns URL i of the synthetic crawl.
 func scaleURL(i int) string { return scaleURLOn(i/scalePerHost, i) }
 
-// scaleURLOn returns the URL of item i on host h.
+// scaleURLOn returns the URL of item i on host h: each host a site of its own, or with
+// UNDUST_SCALE_HOSTS_PER_SITE=N, N hosts to a site (a registrable domain).
 func scaleURLOn(h, i int) string {
+	if n := scaleHostsPerSite(); n > 1 {
+		return fmt.Sprintf("https://h%06d.s%06d.com/catalog/section-%d/item-%d?ref=r%d", h, h/n, i%7, i, i%13)
+	}
 	return fmt.Sprintf("https://www.h%06d.com/catalog/section-%d/item-%d?ref=r%d", h, i%7, i, i%13)
 }
+
+var scaleHostsPerSite = sync.OnceValue(func() int {
+	n, _ := strconv.Atoi(os.Getenv("UNDUST_SCALE_HOSTS_PER_SITE"))
+	return n
+})
 
 // scaleBody returns the page of URL i: about 2 KB, a header, four paragraphs of random words
 // and a footer.
