@@ -12,8 +12,9 @@ import (
 // answered Fetch or Verify holds on to what Before gave it until After reports it; a crawler
 // that drops such a URL without fetching it reports it with After and Response.Err set.
 //
-// The URL of a host without rules costs urlnorm's key of it, a lookup in the table of keys and
-// a read of the holder the table names (see the package documentation for the figures).
+// A URL of a site without rules that holds its key (fetched before, or let through and not
+// fetched yet) costs urlnorm's key of it and a read of one slot of the table of keys: about as
+// much as a lookup of the URL string in a Go map (see the package documentation).
 func (c *Crawl) Before(raw string) Decision {
 	c.rekey()
 	var (

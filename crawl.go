@@ -213,8 +213,10 @@ type Stats struct {
 }
 
 // A Crawl is the dedup state of one crawl: see the package documentation. Make one with New;
-// the zero value is not usable. All methods are safe for concurrent use. A Crawl keeps copies of
-// the URLs it is given and nothing of the bodies.
+// the zero value is not usable. All methods are safe for concurrent use. A Crawl keeps the URLs
+// that hold keys as copies in a store of its own, the strings of the few others it remembers
+// (URLs under verification, redirect sources, duplicates waiting for a fetch, declared
+// canonical URLs), and nothing of the bodies.
 type Crawl struct {
 	opt    Options
 	online *learn.Online // nil without online learning

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/undust/undust/htmltext"
 	"github.com/undust/undust/internal/cpubench"
@@ -91,14 +92,17 @@ func TestScale(t *testing.T) {
 	if st.Kept != int64(pages) || st.Held != n {
 		t.Fatalf("stats %+v", st)
 	}
+	t.Logf("the Crawl's own arrays: %s", c.arrayBytes())
 
 	// The before-fetch decision for a URL of a host without rules: a URL fetched before (Skip,
 	// Seen) against a hit in the visited set; a new URL (Fetch, held from then on) against a
 	// miss and an insert.
+	var each []string // every round's figure, for the log
 	best := func(old *float64, v float64) {
 		if *old == 0 || v < *old {
 			*old = v
 		}
+		each = append(each, fmt.Sprintf("%.0f", v))
 	}
 	var mapHit, beforeSeen, mapNew, beforeNew float64
 	for r := range rounds {
@@ -124,6 +128,8 @@ func TestScale(t *testing.T) {
 			}
 		}))
 	}
+	t.Logf("rounds (map hit, Before seen, map new, Before new) ns: %s", strings.Join(each, " "))
+	each = nil
 	visited = nil
 
 	// After of a 50 KB page: pages of their own (kept, learned into their host's template) and
@@ -160,6 +166,7 @@ func TestScale(t *testing.T) {
 			}
 		}))
 	}
+	t.Logf("rounds (Extract, After kept, After duplicate) ns: %s", strings.Join(each, " "))
 
 	ls := c.Stats().Learner
 	t.Logf("scale: %d URLs on %d hosts, %d kept pages, built in %v; learner: %d sites, %d URLs kept as evidence", n, (n+scalePerHost-1)/scalePerHost, pages, build.Round(time.Second), ls.Sites, ls.URLs)
@@ -242,4 +249,30 @@ func timePerOp(n int, f func(int)) float64 {
 		f(j)
 	}
 	return float64((cpubench.ThreadTime() - t0).Nanoseconds()) / float64(n)
+}
+
+// arrayBytes sizes the Crawl's own arrays: the capacity of each, in MB (maps and templates not
+// counted).
+func (c *Crawl) arrayBytes() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	holders := 0
+	for _, ch := range c.holders.chunks {
+		holders += cap(ch) * int(unsafe.Sizeof(holder{}))
+	}
+	keys := len(c.keys.slots) * int(unsafe.Sizeof(keySlot{}))
+	near, sims := 0, 0
+	if x := c.pages.sims; x != nil {
+		sims = len(x.fps)
+		near = cap(x.fps)*8 + cap(x.pages)*4
+		for _, t := range x.buckets {
+			near += len(t) * int(unsafe.Sizeof([]uint64{}))
+			for _, b := range t {
+				near += cap(b) * 8
+			}
+		}
+	}
+	mb := func(n int) float64 { return float64(n) / (1 << 20) }
+	return fmt.Sprintf("holders %.0f MB (%d), URL store %.0f MB, key table %.0f MB (%d slots for %d keys), SimHash index %.1f MB (%d SimHashes), page holders %.1f MB",
+		mb(holders), c.holders.len(), mb(c.urls.bytes()), mb(keys), len(c.keys.slots), c.keys.n, mb(near), sims, mb(cap(c.pages.first)*4))
 }
