@@ -49,6 +49,7 @@ func (c *Crawl) After(r Response) Page {
 	c.stats.Responses++
 	ver, isVerify := c.verifying[u]
 	delete(c.verifying, u)
+	verURL := r.URL
 	i, held := c.pending[u]
 	delete(c.pending, u)
 	if failed {
@@ -94,12 +95,33 @@ func (c *Crawl) After(r Response) Page {
 			delete(c.waiting, v)
 		}
 	}
-	if location != "" && len(c.redirects[location]) < maxRedirectSources {
+	if final != r.URL {
+		// A check of the final URL that Before asked for (a client that asks Before about
+		// each redirect) is made by this fetch.
+		if v, ok := c.verifying[hashURL(final)]; ok && !isVerify {
+			delete(c.verifying, hashURL(final))
+			ver, isVerify, verURL = v, true, final
+		}
+	}
+	var locationPage uint32
+	if location != "" {
 		// A redirect the client did not follow: the crawler fetches the location as a link,
-		// and its page is then the page of r.URL too.
-		c.redirects[location] = append(c.redirects[location], r.URL)
+		// and its page is then the page of r.URL too; if it was fetched already, its page is.
+		if lk, _, err := c.keyLocked(location); err == nil {
+			if v, ok := c.keys.get(c, hashKey(lk)); ok && v&declaredBit == 0 && c.holders.at(v).state() == fetched {
+				locationPage = c.holders.at(v).page
+			}
+		}
+		if locationPage == 0 && len(c.redirects[location]) < maxRedirectSources {
+			c.redirects[location] = append(c.redirects[location], r.URL)
+		}
 	}
 	if !hasPrint {
+		if locationPage != 0 && c.online != nil {
+			c.mu.Unlock()
+			c.online.Observe(learn.URL{Raw: r.URL}, uint64(locationPage))
+			return out
+		}
 		c.mu.Unlock()
 		return out
 	}
@@ -129,7 +151,7 @@ func (c *Crawl) After(r Response) Page {
 	}
 	if isVerify {
 		same := uint64(c.holders.at(ver.against).page) == id
-		c.check(r.URL, ver, same, held)
+		c.check(verURL, ver, same, held)
 		if !same && !held && !dup {
 			// A page of its own: the URL holds its key under the rules as they stand now.
 			if k, _, err := c.keyLocked(r.URL); err == nil && c.holders.len() < c.opt.MaxURLs {

@@ -467,3 +467,123 @@ func at(s []string, i int) string {
 	}
 	return "(end)"
 }
+
+// Before and After from many goroutines at once, as an asynchronous crawler calls them (run
+// with -race): every URL is answered, each page is kept once per key, the state stays
+// consistent.
+func TestConcurrent(t *testing.T) {
+	s, err := simsite.New(40, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	client := &http.Client{Transport: simsite.Transport(srv.Listener.Addr().String()),
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	c := mustNew(t, Options{})
+	var mu sync.Mutex
+	seen := map[string]bool{simsite.StartURL: true}
+	queue := make(chan string, 1<<16)
+	queue <- simsite.StartURL
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var pending sync.WaitGroup
+	pending.Add(1)
+	for range 8 {
+		go func() {
+			for u := range queue {
+				if d := c.Before(u); d.Action != Skip {
+					tc := &testCrawler{client: client}
+					r := tc.get(t, u)
+					p := c.After(r)
+					if r.Status == 200 && !p.Duplicate {
+						for _, l := range links(u, r.Body) {
+							mu.Lock()
+							if simsite.InSite(l) && !seen[l] {
+								seen[l] = true
+								pending.Add(1)
+								queue <- l
+							}
+							mu.Unlock()
+						}
+					}
+				}
+				pending.Done()
+			}
+		}()
+	}
+	go func() {
+		pending.Wait()
+		close(queue)
+		wg.Done()
+	}()
+	wg.Wait()
+	st := c.Stats()
+	if st.Responses != st.Fetch+st.Verify || st.Pages != st.Kept+st.Duplicates {
+		t.Errorf("stats do not add up: %+v", st)
+	}
+	if st.Kept < int64(s.NumPages()) {
+		t.Errorf("kept %d pages of the site's %d", st.Kept, s.NumPages())
+	}
+}
+
+// A truncated, corrupt or foreign state is an error, never a panic; a Crawl in use does not
+// load.
+func TestReadFromDamaged(t *testing.T) {
+	s, err := simsite.New(20, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{NoTemplates: true}
+	tc, _, _ := simsiteCrawl(t, s, o, 150)
+	var b bytes.Buffer
+	if _, err := tc.c.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	data := b.Bytes()
+	step := max(1, len(data)/200)
+	for n := 0; n < len(data); n += step {
+		if _, err := mustNew(t, o).ReadFrom(bytes.NewReader(data[:n])); err == nil {
+			t.Fatalf("truncated to %d of %d bytes: no error", n, len(data))
+		}
+	}
+	for i := 0; i < len(data); i += step {
+		d := bytes.Clone(data)
+		d[i] ^= 0x5a
+		if _, err := mustNew(t, o).ReadFrom(bytes.NewReader(d)); err == nil {
+			t.Fatalf("byte %d of %d changed: no error", i, len(data))
+		}
+	}
+	if _, err := mustNew(t, o).ReadFrom(bytes.NewReader(append(bytes.Clone(data), 0))); err == nil {
+		t.Errorf("a byte after the state: no error")
+	}
+	if _, err := tc.c.ReadFrom(bytes.NewReader(data)); err == nil {
+		t.Errorf("ReadFrom into a crawl in use: no error")
+	}
+	if _, err := mustNew(t, Options{NoTemplates: true, NoLearning: true}).ReadFrom(bytes.NewReader(data)); err == nil {
+		t.Errorf("ReadFrom with other options: no error")
+	}
+}
+
+func FuzzReadFrom(f *testing.F) {
+	s, err := simsite.New(10, 1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	o := Options{NoTemplates: true}
+	tc, _, _ := simsiteCrawl(f, s, o, 40)
+	var b bytes.Buffer
+	tc.c.WriteTo(&b)
+	f.Add(b.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := mustNew(t, o)
+		if _, err := c.ReadFrom(bytes.NewReader(data)); err != nil {
+			return
+		}
+		c.Before(simsite.StartURL)
+		c.After(Response{URL: simsite.StartURL, Status: 200, Body: []byte(page("x", "y"))})
+		if _, err := c.WriteTo(io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

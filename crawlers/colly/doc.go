@@ -16,14 +16,22 @@
 //   - OnRequest asks undust.Crawl.Before. A request whose key another request holds is
 //     aborted (colly's Request.Abort), unless undust wants it fetched to verify a learned rule
 //     or a site's canonical declaration.
+//
 //   - OnResponse gives the response to undust.Crawl.After. A page that duplicates one kept
 //     before has its Response.Body emptied and its Content-Type removed, so OnHTML and OnXML
 //     callbacks neither keep it nor follow its links, and its Headers get DuplicateHeader
 //     naming the URL of the page it duplicates.
+//
 //   - OnError gives the failure to After too: a request that failed (no response, 5xx, 429)
 //     gives its key back, and requests aborted as its duplicates while it was under way are
 //     sent again (colly's Request.Retry, past colly's own visited-URL check). A 404 or another
 //     answer keeps its key: the other URLs of the page would get the same answer.
+//
+//   - The collector's redirect handler (Collector.SetRedirectHandler) asks Before about each
+//     redirect's target: a target that another request fetched is not fetched again, and the
+//     redirect is the answer (a URL that redirects to a known page is a duplicate of it).
+//     Attach takes colly's one redirect handler: a crawler that needs its own sets it after
+//     Attach and calls Undust.Redirect first.
 //
 // Callbacks run in the order they were registered, so attach undust before registering the
 // crawler's own callbacks: then the crawler's OnResponse callbacks see a near-duplicate's

@@ -39,8 +39,8 @@ func Example() {
 	fmt.Printf("pages fetched: %d, near-duplicates dropped: %d\n", st.Pages, st.Duplicates)
 	// Output:
 	// distinct pages kept: 36 of 36
-	// requests: 206, aborted before fetching: 34
-	// pages fetched: 172, near-duplicates dropped: 132
+	// requests: 197, aborted before fetching: 42
+	// pages fetched: 155, near-duplicates dropped: 119
 }
 
 // DuplicateOf tells a crawler's OnResponse callback that undust dropped the page.

@@ -40,7 +40,7 @@ type Undust struct {
 var errNilCollector = errors.New("undustcolly: nil collector")
 
 // Attach attaches undust to c: it registers an OnRequest, an OnResponse and an OnError
-// callback (see the package documentation) and returns the Undust that holds their state. It
+// callback and sets c's redirect handler (see the package documentation) and returns the Undust that holds their state. It
 // returns an error, and registers nothing, for a nil collector or options out of range. Attach
 // once per collector; a collector made by c.Clone() does not share c's callbacks, so attach
 // to it too (with the same Crawl to share the dedup state).
@@ -59,7 +59,23 @@ func Attach(c *colly.Collector, o Options) (*Undust, error) {
 	c.OnRequest(u.onRequest)
 	c.OnResponse(u.onResponse)
 	c.OnError(u.onError)
+	c.SetRedirectHandler(u.Redirect)
 	return u, nil
+}
+
+// Redirect is the collector's redirect handler that Attach sets: it asks Before about the target
+// of a redirect, and a target whose page is known is not fetched again (the redirect's own
+// response is then the answer, which colly gives to OnError as any 3xx). Otherwise it follows at
+// most 10 redirects, as Go's client does. A crawler that sets a redirect handler of its own
+// after Attach calls Redirect first and stops when it returns an error.
+func (u *Undust) Redirect(req *http.Request, via []*http.Request) error {
+	if u.crawl.Before(req.URL.String()).Action == undust.Skip {
+		return http.ErrUseLastResponse
+	}
+	if len(via) >= 10 {
+		return http.ErrUseLastResponse
+	}
+	return nil
 }
 
 // Crawl returns the dedup state: its statistics, its learner's rules, and WriteTo to save it.
@@ -114,10 +130,16 @@ func (u *Undust) onError(r *colly.Response, err error) {
 	}
 	raw, waiting := u.done(r.Request)
 	resp := undust.Response{URL: raw, FinalURL: r.Request.URL.String(), Status: r.StatusCode}
-	if r.StatusCode == 0 {
+	var visited *colly.AlreadyVisitedError
+	switch {
+	case errors.As(err, &visited) && visited.Destination != nil:
+		// Colly stopped a redirect to a URL it visited before: the answer is that redirect.
+		resp.FinalURL, resp.Status = "", http.StatusFound
+		resp.Header = http.Header{"Location": {visited.Destination.String()}}
+	case r.StatusCode == 0:
 		resp.Err = err // no response at all; otherwise err is colly's text for the status
 	}
-	if r.Headers != nil {
+	if r.Headers != nil && resp.Header == nil {
 		resp.Header = *r.Headers
 	}
 	p := u.crawl.After(resp)

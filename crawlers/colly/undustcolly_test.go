@@ -301,3 +301,49 @@ func TestAbort(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 }
+
+// A redirect to a page fetched before is not followed: the redirect is the answer.
+func TestRedirectToKnownPage(t *testing.T) {
+	var mu sync.Mutex
+	hits := map[string]int{}
+	article := "<html><body><main><p>" + strings.Repeat("A long article about lanterns and keepers. ", 20) + "</p></main></body></html>"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.RequestURI()]++
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/post/1":
+			fmt.Fprint(w, article)
+		case "/":
+			// To the page under a tracking parameter: not the URL colly visited, the key.
+			http.Redirect(w, r, "/post/1?utm_source="+r.URL.Query().Get("x"), http.StatusMovedPermanently)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	for _, redirectHandler := range []bool{true, false} {
+		clear(hits)
+		c := colly.NewCollector()
+		u, err := Attach(c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !redirectHandler {
+			c.SetRedirectHandler(func(*http.Request, []*http.Request) error { return nil })
+		}
+		c.Visit(srv.URL + "/?p=1") // followed: /post/1 is fetched through it
+		c.Visit(srv.URL + "/post/1")
+		c.Visit(srv.URL + "/?p=1&x=2") // /post/1 is known: not followed
+		want := 1
+		if !redirectHandler {
+			want = 2
+		}
+		if got := hits["/post/1"] + hits["/post/1?utm_source="] + hits["/post/1?utm_source=2"]; got != want {
+			t.Errorf("redirect handler %v: /post/1 fetched %d times, want %d (%v)", redirectHandler, got, want, hits)
+		}
+		if st := u.Stats(); redirectHandler && st.Redirects != 2 {
+			t.Errorf("stats %+v", st)
+		}
+	}
+}

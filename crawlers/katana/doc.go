@@ -29,7 +29,8 @@
 // also installs a unique filter that asks Before when a link is queued, which keeps known
 // duplicates out of the queue.
 //
-//   - A request that Before skips is not sent, and no result is written for it.
+//   - A request that Before skips is not sent, and no result is written for it; a redirect
+//     whose target Before skips is not followed, and the redirect is the answer.
 //   - A page that duplicates one kept before is handled as katana's standard engine handles a
 //     body its filter has seen: its result is written without a response and its links are not
 //     followed.

@@ -98,6 +98,22 @@ func (c *Crawler) Crawl(rootURL string) error {
 		return fmt.Errorf("undustkatana: %w", err)
 	}
 	defer s.CancelFunc()
+	// Katana's client follows redirects; a target whose page is known is not fetched again.
+	for _, hc := range []*http.Client{s.HttpClient.HTTPClient, s.HttpClient.HTTPClient2} {
+		if hc == nil {
+			continue
+		}
+		follow := hc.CheckRedirect
+		hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+			if c.crawl.Before(req.URL.String()).Action == undust.Skip {
+				return http.ErrUseLastResponse
+			}
+			if follow != nil {
+				return follow(req, via)
+			}
+			return nil
+		}
+	}
 	if err := c.Do(s, c.request); err != nil {
 		return fmt.Errorf("undustkatana: %w", err)
 	}

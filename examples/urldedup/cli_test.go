@@ -52,6 +52,8 @@ func TestBadUsage(t *testing.T) {
 		{[]string{"eval", "-data", "d", "x"}, `unexpected argument "x"`},
 		{[]string{"stats", "-clusters", "x.tsv", "x"}, `unexpected argument "x"`},
 		{[]string{"replay", "-clusters", "x.tsv", "x"}, `unexpected argument "x"`},
+		{[]string{"gen", "-out", "d", "x"}, `unexpected argument "x"`},
+		{[]string{"families", "-clusters", "x.tsv", "x"}, `unexpected argument "x"`},
 		{[]string{"learn", "-clusters", "x.tsv", "-sites", "path"}, `unknown grouping "path"`},
 	}
 	for _, tc := range tests {

@@ -59,14 +59,7 @@ func fileRow(name string, set *rules.Set, st learn.Stats, d time.Duration, clust
 	if err != nil {
 		return align.Row{}, fmt.Errorf("%s: rules file: %w", name, err)
 	}
-	n := learn.NormalizerFunc(func(raw string) (string, error) {
-		k, err := loaded.Normalize(raw)
-		if k == "" {
-			return raw, err
-		}
-		return k, nil
-	})
-	return align.Row{Method: name + ", through the file", Rules: loaded.Len(), Time: d, Stats: st, Metrics: learn.Measure(clusters, n)}, nil
+	return align.Row{Method: name + ", through the file", Rules: loaded.Len(), Time: d, Stats: st, Metrics: learn.Measure(clusters, fileNormalizer(loaded))}, nil
 }
 
 // sideBySide prints, for train.tsv and dev.tsv, the static keys and the alignment learner (and

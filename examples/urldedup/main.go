@@ -8,6 +8,8 @@
 //	urldedup eval -data DIR [-seed S] [-plot DIR] [-learner koppula|align|both] [-sites host|domain|id] [-q]
 //	urldedup stats (-clusters FILE | -cdx FILE) [-sites host|domain|id]
 //	urldedup replay -clusters FILE [-shuffle SEED] [-static [-aggressive]] [-o FILE]
+//	urldedup gen -out DIR [-seed N] [-family LIST] [-sites N] [-scale F]
+//	urldedup families -clusters FILE [-orders N] [-learner koppula|align|both] [-only LIST | -exclude LIST] [-explain N]
 //
 // learn reads dup clusters (the TSV format cluster<TAB>url[<TAB>importance[<TAB>inlinks]]
 // described at learn.ReadClusters, or a CDX/CDXJ crawl index grouped by payload digest), groups
@@ -33,6 +35,27 @@
 // the Aggressive key), the baseline. -o writes url<TAB>fetch|skip<TAB>key per URL in the order
 // met; the summary gives fetches, the share of avoidable fetches (URLs - pages) saved, the pages
 // lost (none of whose URLs was fetched), the verification fetches and the time taken.
+//
+// gen writes a seeded dup-cluster file of site families (versioned documentation, web
+// archives, social networks, forums, shops, URL sessions, wikis, CMSs, tracking tokens, print
+// and mobile views, case-insensitive paths, mirrors; see internal/sitefamily), each family with
+// its own duplicates, traps (distinct pages that look like duplicates) and label noise:
+// DIR/clusters.tsv, DIR/traps.tsv (family, kind, the naive rule that would merge them, the two
+// URLs), DIR/noise.txt (the ids of the clusters that group different pages) and a summary per
+// family on standard output. The same flags write the same bytes.
+//
+// families evaluates per family a file whose cluster ids start with the family (FAMILY-...,
+// as gen writes them): it replays the file with online learning in -orders orders (file
+// order, then -shuffle 1, 2, ...: the same orders replay -shuffle gives) and prints per family
+// the worst order and the spread of the pages lost, the avoidable fetches saved (verification
+// fetches counted as fetches) and the verification fetches; then it learns offline on one half
+// of each site's clusters with each learner, writes and loads the rules file, and prints per
+// family the reduction (of the maximum), the pair precision and the false pairs on the other
+// half. -only and -exclude keep or leave out families: tune a default with -exclude F and
+// report F with -only F, so that no default is tuned on the family it is reported on.
+// -explain N lists per family the N rules with the most false pairs offline (charged to the
+// rules that rewrote one URL of the pair and not the other) and N URLs of pages lost in the
+// worst order, with the URL each was taken for.
 //
 // -learner picks the learner: koppula (the default: decision-tree generalization, Koppula et
 // al.) or align (multiple URL alignment, DUSTER). eval -learner align or both prints, instead of
@@ -81,6 +104,8 @@ var commands = []struct{ name, what string }{
 	{"eval", "evaluate the learned rules on the held-out halves of DIR/train.tsv and DIR/dev.tsv"},
 	{"stats", "describe a data set: sites, hosts, clusters, maximum reduction, static keys"},
 	{"replay", "replay a dup-cluster file as a crawl that learns its rules online"},
+	{"gen", "generate a dup-cluster file of site families, with their traps"},
+	{"families", "replay and evaluate offline per site family, in several orders"},
 }
 
 func usageText() string {
@@ -111,6 +136,10 @@ func run(args []string, stdout io.Writer, stdin io.Reader) int {
 		err = cmdStats(args[1:], stdout)
 	case "replay":
 		err = cmdReplay(args[1:], stdout)
+	case "gen":
+		err = cmdGen(args[1:], stdout)
+	case "families":
+		err = cmdFamilies(args[1:], stdout)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usageText())
 		return 0
@@ -381,7 +410,7 @@ func cmdEval(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stderr, "urldedup eval: -learner %q: want koppula, align or both\n", *which)
 		return errUsage
 	}
-	progress := newProgress(*quiet)
+	progress := newProgress("eval", *quiet)
 	if *which != "koppula" {
 		return sideBySide(stdout, *dir, *seed, *which == "both", *sites, progress)
 	}
@@ -424,15 +453,15 @@ func cmdEval(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// newProgress returns a function that prints a progress line on stderr with the time since the
-// start, or, when quiet, one that prints nothing.
-func newProgress(quiet bool) func(format string, args ...any) {
+// newProgress returns a function that prints a progress line of command cmd on stderr with the
+// time since the start, or, when quiet, one that prints nothing.
+func newProgress(cmd string, quiet bool) func(format string, args ...any) {
 	if quiet {
 		return func(string, ...any) {}
 	}
 	t0 := time.Now()
 	return func(format string, args ...any) {
-		fmt.Fprintf(stderr, "urldedup eval: %5.1fs %s\n", time.Since(t0).Seconds(), fmt.Sprintf(format, args...))
+		fmt.Fprintf(stderr, "urldedup %s: %5.1fs %s\n", cmd, time.Since(t0).Seconds(), fmt.Sprintf(format, args...))
 	}
 }
 

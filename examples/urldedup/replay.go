@@ -146,6 +146,9 @@ type replayer struct {
 	name   string
 	static learn.Normalizer // the static baseline (or a fixed rule set), or nil
 	online *learn.Online    // the online learner, or nil
+	// group, when set, names the group of a cluster id (its family): run counts per group too,
+	// and keeps the URLs of lost pages with what they were taken for.
+	group func(cluster string) string
 }
 
 // replaySite is the frontier's state of one site.
@@ -162,12 +165,26 @@ type fetchedURL struct {
 
 // replaySummary is what a replay counts.
 type replaySummary struct {
+	replayCounts
+	caughtLost int // mismatches whose page had not been fetched before
+	keyErrors  int
+	online     learn.OnlineStats
+	wall, cpu  time.Duration
+	groups     map[string]*replayCounts // per group, with replayer.group
+	lostSkips  []lostSkip               // with replayer.group: the skipped URLs of lost pages
+}
+
+// replayCounts are the counts of a replay or of a group of its clusters.
+type replayCounts struct {
 	urls, pages, fetches, lost int
 	verifications, caught      int // verification fetches; of them, mismatches
-	caughtLost                 int // mismatches whose page had not been fetched before
-	keyErrors                  int
-	online                     learn.OnlineStats
-	wall, cpu                  time.Duration
+}
+
+// A lostSkip is a URL of a page that was lost, skipped because its key named another page,
+// that of the URL kept.
+type lostSkip struct {
+	url, cluster, key string
+	kept, keptCluster string
 }
 
 func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, error) {
@@ -176,13 +193,29 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 	fps := map[string]uint64{} // cluster id -> fingerprint
 	fetchedPage := map[uint64]bool{}
 	sites := map[string]*replaySite{}
-	for _, rec := range recs {
+	var scratch replayCounts // the counts of the record's group when there are no groups
+	var skips []lostSkip
+	var firstURL map[uint64]int // fingerprint -> index of the record of its first fetch
+	if rp.group != nil {
+		sum.groups = map[string]*replayCounts{}
+		firstURL = map[uint64]int{}
+	}
+	for i, rec := range recs {
 		fp, ok := fps[rec.Cluster]
 		if !ok {
 			fp = uint64(len(fps) + 1)
 			fps[rec.Cluster] = fp
 		}
+		g := &scratch
+		if rp.group != nil {
+			name := rp.group(rec.Cluster)
+			if g = sum.groups[name]; g == nil {
+				g = &replayCounts{}
+				sum.groups[name] = g
+			}
+		}
 		sum.urls++
+		g.urls++
 		var siteName string
 		var k learn.Key
 		var err error
@@ -210,14 +243,19 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 			if rp.online != nil && rp.online.Verify(k) {
 				fetch = true
 				sum.verifications++
+				g.verifications++
 				same := prev == fp
 				if !same {
 					sum.caught++
+					g.caught++
 					if !fetchedPage[fp] {
 						sum.caughtLost++
 					}
 				}
 				rp.online.Confirm(k, same)
+			}
+			if !fetch && rp.group != nil && prev != fp {
+				skips = append(skips, lostSkip{url: rec.URL, cluster: rec.Cluster, key: k.Key, kept: recs[firstURL[prev]].URL, keptCluster: recs[firstURL[prev]].Cluster})
 			}
 			if !fetch && rp.online != nil {
 				rp.online.Skipped(learn.URL{Raw: rec.URL}, k, prev)
@@ -227,6 +265,10 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 		}
 		if fetch {
 			sum.fetches++
+			g.fetches++
+			if _, ok := firstURL[fp]; !ok && firstURL != nil {
+				firstURL[fp] = i
+			}
 			fetchedPage[fp] = true
 			s.fetched = append(s.fetched, fetchedURL{rec.URL, fp})
 			if _, ok := s.seen[k.Key]; !ok {
@@ -248,6 +290,20 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 	}
 	sum.pages = len(fps)
 	sum.lost = len(fps) - len(fetchedPage)
+	if rp.group != nil {
+		for id, fp := range fps {
+			g := sum.groups[rp.group(id)]
+			g.pages++
+			if !fetchedPage[fp] {
+				g.lost++
+			}
+		}
+		for _, s := range skips {
+			if !fetchedPage[fps[s.cluster]] {
+				sum.lostSkips = append(sum.lostSkips, s)
+			}
+		}
+	}
 	if rp.online != nil {
 		sum.online = rp.online.Stats()
 	}

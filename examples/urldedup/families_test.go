@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/undust/undust/internal/sitefamily"
+	"github.com/undust/undust/learn"
+)
+
+// genTiny writes a tiny dataset of every family (one small site each) into a temporary
+// directory and returns the cluster file's path.
+func genTiny(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	var out bytes.Buffer
+	if err := cmdGen([]string{"-out", dir, "-seed", "3", "-sites", "1", "-scale", "0.03"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range sitefamily.Families() {
+		if !strings.Contains(out.String(), "| "+f.Name+" |") {
+			t.Errorf("gen summary lacks %s:\n%s", f.Name, out.String())
+		}
+	}
+	for _, name := range []string{"traps.tsv", "noise.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	return filepath.Join(dir, "clusters.tsv")
+}
+
+// tableRows returns the first cells of the rows of the Markdown table after heading.
+func tableRows(t *testing.T, out, heading string) []string {
+	t.Helper()
+	i := strings.Index(out, heading)
+	if i < 0 {
+		t.Fatalf("no %q in\n%s", heading, out)
+	}
+	var rows []string
+	for _, line := range strings.Split(out[i:], "\n")[1:] {
+		if strings.HasPrefix(line, "|---") || strings.HasPrefix(line, "| family") {
+			continue
+		}
+		if !strings.HasPrefix(line, "| ") {
+			if len(rows) > 0 {
+				break
+			}
+			continue
+		}
+		rows = append(rows, strings.TrimSpace(strings.Split(line, "|")[1]))
+	}
+	return rows
+}
+
+// TestFamilies runs the per-family report on a tiny generated file: a row per family and one
+// for all in the replay and offline tables, both learners' columns, the orders named, and
+// -only and -exclude keeping the families they say.
+func TestFamilies(t *testing.T) {
+	file := genTiny(t)
+	var want []string
+	for _, f := range sitefamily.Families() {
+		want = append(want, f.Name)
+	}
+	want = append(slices.Sorted(slices.Values(want)), "all")
+	var out bytes.Buffer
+	if err := cmdFamilies([]string{"-clusters", file, "-orders", "2", "-explain", "1", "-q"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if got := tableRows(t, s, "## replay"); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("replay rows %q, want %q", got, want)
+	}
+	if got := tableRows(t, s, "## offline"); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("offline rows %q, want %q", got, want)
+	}
+	for _, w := range []string{"Koppula pair prec.", "align pair prec.", "file ", "shuffle 1 "} {
+		if !strings.Contains(s, w) {
+			t.Errorf("report lacks %q:\n%s", w, s)
+		}
+	}
+	out.Reset()
+	if err := cmdFamilies([]string{"-clusters", file, "-orders", "1", "-learner", "koppula", "-only", "forum,docs", "-q"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := tableRows(t, out.String(), "## offline"); strings.Join(got, ",") != "docs,forum,all" {
+		t.Errorf("-only forum,docs: offline rows %q", got)
+	}
+	if strings.Contains(out.String(), "align pair prec.") {
+		t.Errorf("-learner koppula printed align's columns")
+	}
+	out.Reset()
+	if err := cmdFamilies([]string{"-clusters", file, "-no-offline", "-orders", "1", "-exclude", "forum", "-q"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := tableRows(t, out.String(), "## replay"); len(got) != len(want)-1 || strings.Contains(strings.Join(got, ","), "forum") {
+		t.Errorf("-exclude forum: replay rows %q", got)
+	}
+	for _, args := range [][]string{
+		{},                                   // no file
+		{"-clusters", file, "-learner", "x"}, // an unknown learner
+		{"-clusters", file, "-orders", "-1"},
+	} {
+		if err := cmdFamilies(args, &bytes.Buffer{}); err != errUsage {
+			t.Errorf("families %q: %v, want a usage error", args, err)
+		}
+	}
+	if err := cmdFamilies([]string{"-clusters", file, "-only", "nosuch", "-q"}, &bytes.Buffer{}); err == nil {
+		t.Errorf("-only nosuch: no error")
+	}
+}
+
+// TestReplayGroups checks the per-group counts of a replay against its totals, and that every
+// URL kept as a lost page's is a URL of a page that was lost.
+func TestReplayGroups(t *testing.T) {
+	file := genTiny(t)
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := readRecords(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := &replayer{online: learn.NewOnline(learn.OnlineOptions{}), group: sitefamily.FamilyOf}
+	sum, err := rp.run(recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total replayCounts
+	for _, g := range sum.groups {
+		total.urls += g.urls
+		total.pages += g.pages
+		total.fetches += g.fetches
+		total.lost += g.lost
+		total.verifications += g.verifications
+		total.caught += g.caught
+	}
+	if total != sum.replayCounts {
+		t.Errorf("groups add up to %+v, the replay counted %+v", total, sum.replayCounts)
+	}
+	lost := map[string]bool{}
+	for _, s := range sum.lostSkips {
+		lost[s.cluster] = true
+		if s.cluster == s.keptCluster || s.kept == "" {
+			t.Errorf("lost URL %q of %s kept as %q of %s", s.url, s.cluster, s.kept, s.keptCluster)
+		}
+	}
+	if len(lost) > sum.lost {
+		t.Errorf("%d lost pages named, %d lost", len(lost), sum.lost)
+	}
+	for _, f := range sitefamily.Families() {
+		if sum.groups[f.Name] == nil {
+			t.Errorf("no counts of family %s", f.Name)
+		}
+	}
+	if len(sum.groups) != len(sitefamily.Families()) {
+		t.Errorf("%d groups, want %d", len(sum.groups), len(sitefamily.Families()))
+	}
+}
