@@ -39,15 +39,16 @@ var benchState = sync.OnceValues(func() (*Crawl, map[string]struct{}) {
 	return c, visited
 })
 
-// BenchmarkBefore is the before-fetch decision for URLs of hosts without rules on a warm Crawl,
-// against the visited set a crawler keeps without undust, in the same run:
+// BenchmarkBefore is the before-fetch decision for URLs of hosts without rules on a warm Crawl
+// (by=undust), against the visited set a crawler keeps without undust (by=map), in the same run:
 //
-//	seen     Before of a URL fetched before (Skip, itself); map: a hit
-//	new      Before of a URL not seen before (Fetch; it is held from then on); map: a miss and
-//	         an insert
+//	url=seen  Before of a URL fetched before (Skip, itself); the map: a hit
+//	url=new   Before of a URL not seen before (Fetch; it is held from then on); the map: a miss
+//	          and an insert
 //
-// The probes are strings of their own, as a crawler's links are. Compare with benchstat over
-// -count 10; the cpu-ns/op figures are the ones to compare on a shared machine.
+// The probes are strings of their own, as a crawler's links are. Compare with
+// benchstat -col /by over -count 10; the cpu-ns/op figures are the ones to compare on a shared
+// machine.
 func BenchmarkBefore(b *testing.B) {
 	c, visited := benchState()
 	n := len(visited)
@@ -64,7 +65,7 @@ func BenchmarkBefore(b *testing.B) {
 		}
 	}
 
-	b.Run("seen", func(b *testing.B) {
+	b.Run("url=seen/by=undust", func(b *testing.B) {
 		b.ReportAllocs()
 		m := cpubench.Start(b)
 		j := 0
@@ -76,7 +77,7 @@ func BenchmarkBefore(b *testing.B) {
 		}
 		m.Report(0)
 	})
-	b.Run("seen/map", func(b *testing.B) {
+	b.Run("url=seen/by=map", func(b *testing.B) {
 		b.ReportAllocs()
 		m := cpubench.Start(b)
 		j := 0
@@ -89,7 +90,7 @@ func BenchmarkBefore(b *testing.B) {
 		m.Report(0)
 	})
 	fresh := make([]string, 1<<16)
-	b.Run("new", func(b *testing.B) {
+	b.Run("url=new/by=undust", func(b *testing.B) {
 		b.ReportAllocs()
 		newURLs(fresh)
 		cpu0, paused := cpubench.ProcessTime(), time.Duration(0)
@@ -110,7 +111,7 @@ func BenchmarkBefore(b *testing.B) {
 		}
 		b.ReportMetric(float64((cpubench.ProcessTime()-cpu0-paused).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	})
-	b.Run("new/map", func(b *testing.B) {
+	b.Run("url=new/by=map", func(b *testing.B) {
 		b.ReportAllocs()
 		newURLs(fresh)
 		cpu0, paused := cpubench.ProcessTime(), time.Duration(0)
@@ -136,18 +137,18 @@ func BenchmarkBefore(b *testing.B) {
 // BenchmarkAfter is the after-fetch work for a 50 KB page, against htmltext.Extract of the same
 // pages (MainContent) in the same run:
 //
-//	kept       a page of its own: identified, kept, learned into its host's template
-//	duplicate  a copy of a kept page under another URL
-//	extract    htmltext.Extract
+//	page=kept       a page of its own: identified, kept, learned into its host's template
+//	page=duplicate  a copy of a kept page under another URL
+//	by=Extract      htmltext.Extract
 //
-// Each op is a Before and an After of a new URL on one host of a fresh Crawl. Compare with
-// benchstat over -count 10, by cpu-ns/op.
+// Each op of After is a Before and an After of a new URL on one host of a fresh Crawl. Compare
+// with benchstat over -count 10, by cpu-ns/op.
 func BenchmarkAfter(b *testing.B) {
 	pool := make([][]byte, 64)
 	for j := range pool {
 		pool[j] = scaleBigPage(j)
 	}
-	b.Run("kept", func(b *testing.B) {
+	b.Run("page=kept/by=After", func(b *testing.B) {
 		c, err := New(Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -171,7 +172,7 @@ func BenchmarkAfter(b *testing.B) {
 		}
 		b.ReportMetric(float64((cpubench.ProcessTime()-cpu0-paused).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	})
-	b.Run("duplicate", func(b *testing.B) {
+	b.Run("page=duplicate/by=After", func(b *testing.B) {
 		c, err := New(Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -194,7 +195,7 @@ func BenchmarkAfter(b *testing.B) {
 		}
 		m.Report(0)
 	})
-	b.Run("extract", func(b *testing.B) {
+	b.Run("page=any/by=Extract", func(b *testing.B) {
 		b.SetBytes(int64(len(pool[0])))
 		m := cpubench.Start(b)
 		i := 0

@@ -56,11 +56,12 @@ type Options struct {
 
 	// MaxURLs bounds the URLs the Crawl remembers as holders of keys (default 0: no bound). A
 	// URL past the bound is answered Fetch and not remembered, and counted in Stats.Forgotten.
-	// Each URL remembered costs about 100 bytes plus its length (see the package
-	// documentation).
+	// Each URL remembered costs about 50 bytes and its length past the scheme and host (see
+	// the package documentation).
 	MaxURLs int
 	// MaxPages bounds the pages kept in the content index (default 0: no bound); a page past
-	// the bound is answered as kept and not indexed, and counted in Stats.Forgotten.
+	// the bound is answered as kept and not indexed, and counted in Stats.Forgotten. Each page
+	// kept costs about 100 bytes, its host's template aside (see the package documentation).
 	MaxPages int
 	// MaxTemplates bounds the hosts that keep a learned template at once (default 1000). When
 	// a page of a new host would pass it, the template of the host whose pages came least
