@@ -129,6 +129,10 @@ func TestScale(t *testing.T) {
 		}))
 	}
 	t.Logf("rounds (map hit, Before seen, map new, Before new) ns: %s", strings.Join(each, " "))
+	ls := c.Stats().Learner
+	if ls.Rules != 0 {
+		t.Errorf("the learner learned %d rules: the decisions timed are not those for hosts without rules", ls.Rules)
+	}
 	each = nil
 	visited = nil
 
@@ -168,8 +172,7 @@ func TestScale(t *testing.T) {
 	}
 	t.Logf("rounds (Extract, After kept, After duplicate) ns: %s", strings.Join(each, " "))
 
-	ls := c.Stats().Learner
-	t.Logf("scale: %d URLs on %d hosts, %d kept pages, built in %v; learner: %d sites, %d URLs kept as evidence", n, (n+scalePerHost-1)/scalePerHost, pages, build.Round(time.Second), ls.Sites, ls.URLs)
+	t.Logf("scale: %d URLs on %d hosts, %d kept pages, built in %v; learner: %d sites, %d URLs kept as evidence, %d rules", n, (n+scalePerHost-1)/scalePerHost, pages, build.Round(time.Second), ls.Sites, ls.URLs, ls.Rules)
 	t.Logf("memory: %d MB in all: %.0f bytes a URL held (with the pages' share), %.0f a kept page (with the URLs' share); map[string]struct{} of the URLs: %d MB, %.0f bytes a URL",
 		total>>20, float64(total)/float64(n), float64(total)/float64(pages), mapBytes>>20, float64(mapBytes)/float64(n))
 	t.Logf("CPU time. Before, host without rules, URL fetched before: %.0f ns; map hit: %.0f ns; ratio %.2f", beforeSeen, mapHit, beforeSeen/mapHit)
