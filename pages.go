@@ -72,7 +72,10 @@ func (x *pageIndex) add(p print, first uint32, u string, max int) uint64 {
 	x.record(p, id)
 	if x.sims != nil {
 		for j := range p.n {
-			x.sims.insert(id, p.sim[j])
+			// Two texts with one SimHash: the second entry would never be the closest first.
+			if j == 0 || p.sim[j] != p.sim[0] {
+				x.sims.insert(id, p.sim[j])
+			}
 		}
 	}
 	return uint64(id)
