@@ -44,13 +44,14 @@ func (c *Crawl) After(r Response) Page {
 		canonKey, _, _ = c.key(out.Canonical)
 	}
 
+	u := hashURL(r.URL)
 	c.mu.Lock()
 	c.stats.Responses++
-	ver, isVerify := c.verifying[r.URL]
-	delete(c.verifying, r.URL)
+	ver, isVerify := c.verifying[u]
+	delete(c.verifying, u)
 	verURL := r.URL
-	i, held := c.pending[r.URL]
-	delete(c.pending, r.URL)
+	i, held := c.pending[u]
+	delete(c.pending, u)
 	if failed {
 		c.stats.Failed++
 		var retry []string
@@ -67,12 +68,12 @@ func (c *Crawl) After(r Response) Page {
 	}
 	if !held && !isVerify && ownErr == nil {
 		// After without Before: record the URL's key if no URL holds it.
-		if _, taken := c.keys[hashKey(own)]; !taken && len(c.holders) < c.opt.MaxURLs {
-			i, held = c.hold(r.URL, hashKey(own)), true
+		if _, taken := c.keys.get(c, hashKey(own)); !taken && c.holders.len() < c.opt.MaxURLs {
+			i, held = c.hold(r.URL, hashKey(own), u)
 		}
 	}
 	if held {
-		c.holders[i].state = fetched
+		c.setState(i, fetched)
 	}
 	var observe []string // URLs that served the page, for the learner
 	if final != r.URL || location != "" {
@@ -82,21 +83,23 @@ func (c *Crawl) After(r Response) Page {
 	if final != r.URL && finalKey != "" {
 		// The client followed redirects: the final URL was fetched too, and a URL that holds
 		// its key and is not fetched yet need not be.
-		if v, taken := c.keys[hashKey(finalKey)]; !taken && len(c.holders) < c.opt.MaxURLs {
-			finalHolder = c.hold(final, hashKey(finalKey))
-			c.holders[finalHolder].state = fetched
-		} else if j := v &^ declaredBit; taken && v&declaredBit == 0 && c.holders[j].state == pending {
-			finalHolder = j
-			c.holders[j].state = fetched
-			delete(c.pending, c.holders[j].url)
-			delete(c.waiting, j)
+		if v, taken := c.keys.get(c, hashKey(finalKey)); !taken && c.holders.len() < c.opt.MaxURLs {
+			if j, ok := c.hold(final, hashKey(finalKey), hashURL(final)); ok {
+				finalHolder = j
+				c.setState(j, fetched)
+			}
+		} else if taken && v&declaredBit == 0 && c.holders.at(v).state() == pending {
+			finalHolder = v
+			c.setState(v, fetched)
+			delete(c.pending, c.urlHash(v))
+			delete(c.waiting, v)
 		}
 	}
 	if final != r.URL {
 		// A check of the final URL that Before asked for (a client that asks Before about
 		// each redirect) is made by this fetch.
-		if v, ok := c.verifying[final]; ok && !isVerify {
-			delete(c.verifying, final)
+		if v, ok := c.verifying[hashURL(final)]; ok && !isVerify {
+			delete(c.verifying, hashURL(final))
 			ver, isVerify, verURL = v, true, final
 		}
 	}
@@ -104,9 +107,9 @@ func (c *Crawl) After(r Response) Page {
 	if location != "" {
 		// A redirect the client did not follow: the crawler fetches the location as a link,
 		// and its page is then the page of r.URL too; if it was fetched already, its page is.
-		if lk, _, err := c.key(location); err == nil {
-			if v, ok := c.keys[hashKey(lk)]; ok && v&declaredBit == 0 && c.holders[v].state == fetched {
-				locationPage = c.holders[v].page
+		if lk, _, err := c.keyLocked(location); err == nil {
+			if v, ok := c.keys.get(c, hashKey(lk)); ok && v&declaredBit == 0 && c.holders.at(v).state() == fetched {
+				locationPage = c.holders.at(v).page
 			}
 		}
 		if locationPage == 0 && len(c.redirects[location]) < maxRedirectSources {
@@ -136,25 +139,26 @@ func (c *Crawl) After(r Response) Page {
 		}
 	}
 	if held {
-		c.holders[i].page = uint32(id)
+		c.holders.at(i).page = uint32(id)
 	}
 	if finalHolder != noHolder {
-		c.holders[finalHolder].page = uint32(id)
+		c.holders.at(finalHolder).page = uint32(id)
 	}
-	if isVerify && c.holders[ver.against].page == 0 {
+	if isVerify && c.holders.at(ver.against).page == 0 {
 		// The holder's page is not known (not fetched yet, under way, or no page): the check
 		// proves nothing either way. Its page, if it has one, meets this one by content.
 		isVerify = false
 	}
 	if isVerify {
-		same := uint64(c.holders[ver.against].page) == id
+		same := uint64(c.holders.at(ver.against).page) == id
 		c.check(verURL, ver, same, held)
 		if !same && !held && !dup {
 			// A page of its own: the URL holds its key under the rules as they stand now.
-			if k, _, err := c.key(r.URL); err == nil && len(c.holders) < c.opt.MaxURLs {
-				h := hashKey(k)
-				j := c.hold(r.URL, h)
-				c.holders[j].state, c.holders[j].page = fetched, uint32(id)
+			if k, _, err := c.keyLocked(r.URL); err == nil && c.holders.len() < c.opt.MaxURLs {
+				if j, ok := c.hold(r.URL, hashKey(k), u); ok {
+					c.setState(j, fetched)
+					c.holders.at(j).page = uint32(id)
+				}
 			}
 		}
 	}
@@ -210,11 +214,11 @@ func (c *Crawl) check(raw string, v verification, same, held bool) {
 	// The rules that make the key now: those that made it at Before, unless a relearn or a
 	// retraction changed them since; a key that no longer meets the holder's proves nothing.
 	k, err := c.online.Key(raw)
-	if h, ok := c.keys[hashKey(k.Key)]; err == nil && ok && h == v.against {
+	if v0, ok := c.keys.get(c, hashKey(k.Key)); err == nil && ok && v0 == v.against {
 		c.stats.Checked++
 		if !same {
 			c.stats.Mismatches++
 		}
-		c.online.ConfirmMatch(k, c.heldKey(c.holders[v.against].url), same)
+		c.online.ConfirmMatch(k, c.heldKey(c.url(v.against)), same)
 	}
 }

@@ -3,6 +3,7 @@ package undust
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/undust/undust/learn"
 )
@@ -10,64 +11,114 @@ import (
 // Before decides whether to fetch the URL raw: see the package documentation and Action. A URL
 // answered Fetch or Verify holds on to what Before gave it until After reports it; a crawler
 // that drops such a URL without fetching it reports it with After and Response.Err set.
+//
+// A URL of a site without rules that holds its key (fetched before, or let through and not
+// fetched yet) costs urlnorm's key of it and a read of one slot of the table of keys: about as
+// much as a lookup of the URL string in a Go map (see the package documentation).
 func (c *Crawl) Before(raw string) Decision {
 	c.rekey()
-	key, k, err := c.key(raw)
-	if err != nil {
+	var (
+		key  string
+		k    learn.Key
+		err  error
+		h, u uint64
+	)
+	if c.online != nil {
+		// Crawl.key with one lock: urlnorm's key first, then, with the lock held, whether the
+		// learner may rewrite it; if so, the learner's key, without the lock.
+		ok := false
+		if key, ok = learn.Prepare(raw); !ok {
+			err = learn.ErrNotURL
+		} else {
+			h = hashKey(key)
+		}
 		c.mu.Lock()
-		c.stats.URLs++
-		c.stats.KeyErrors++
-		c.stats.Fetch++
-		c.mu.Unlock()
-		return Decision{Action: Fetch, Key: key, Err: err}
+		if ok && c.mayRewrite(raw) {
+			c.mu.Unlock()
+			if key, k, err = c.learnerKey(raw); err == nil {
+				h = hashKey(key)
+			}
+			c.mu.Lock()
+		}
+	} else {
+		if key, k, err = c.keyLocked(raw); err == nil { // no lock needed without the learner
+			h = hashKey(key)
+		}
+		c.mu.Lock()
 	}
-	h := hashKey(key)
-	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.stats.URLs++
+	if err != nil {
+		c.stats.KeyErrors++
+		c.stats.Fetch++
+		return Decision{Action: Fetch, Key: key, Err: err}
+	}
+	u = h // a URL that is its own key: one hash
+	if key != raw {
+		u = hashURL(raw)
+	}
 	d := Decision{Key: key}
-	if i, ok := c.pending[raw]; ok {
+	v, us, held := c.keys.getURL(c, h)
+	if i, ok := c.pending[u]; ok {
 		// Let through before and not fetched yet: the rules may have changed since, and made
 		// its key another URL's (rekey gives it the key, but another URL may hold it).
-		if v, held := c.keys[h]; held && v&^declaredBit != i {
-			return c.duplicate(d, raw, k, v, i)
+		if held && c.holderOf(v) != i {
+			return c.duplicate(d, raw, u, k, v, i)
 		}
-		if c.holders[i].key != h {
+		if c.holders.at(i).key != h {
 			c.move(i, h)
 		}
 		c.stats.Fetch++
 		d.Action = Fetch
 		return d
 	}
-	v, held := c.keys[h]
-	if ver, ok := c.verifying[raw]; ok {
-		if held && v == ver.against|declaredFlag(ver.declared) {
+	if ver, ok := c.verifying[u]; ok {
+		if held && c.holderOf(v) == ver.against && (v&declaredBit != 0) == ver.declared {
 			d.Action = Verify // asked again: counted once
-			d.Of = c.holders[ver.against].url
+			d.Of = c.url(ver.against)
 			return d
 		}
 		// The rule or the declaration to check is gone since: no check is due.
-		delete(c.verifying, raw)
+		delete(c.verifying, u)
 	}
 	if !held {
-		if len(c.holders) >= c.opt.MaxURLs {
+		if c.holders.len() >= c.opt.MaxURLs {
 			c.stats.Forgotten++
 			c.stats.Fetch++
 			d.Action = Fetch
 			return d
 		}
-		i := c.hold(raw, h)
-		c.pending[raw] = i
+		if i, ok := c.hold(raw, h, u); ok {
+			c.pending[u] = i
+		} else {
+			c.stats.Forgotten++
+		}
 		c.stats.Fetch++
 		d.Action = Fetch
 		return d
 	}
-	if c.holders[v&^declaredBit].url == raw {
+	if v&declaredBit == 0 && us&^3 == u&^3 || v&declaredBit != 0 && c.urlHash(c.holderOf(v)) == u {
 		c.stats.Seen++
 		d.Action, d.Of = Skip, raw
 		return d
 	}
-	return c.duplicate(d, raw, k, v, noHolder)
+	return c.duplicate(d, raw, u, k, v, noHolder)
+}
+
+// inFlight reports whether the URL of hash u is let through and not reported (a pending
+// holder) or under verification. c.mu is held.
+func (c *Crawl) inFlight(u uint64) bool {
+	if len(c.pending) > 0 {
+		if _, ok := c.pending[u]; ok {
+			return true
+		}
+	}
+	if len(c.verifying) > 0 {
+		if _, ok := c.verifying[u]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // heldKey returns the learner's Key of a holder's URL under the current rules, so that the rules
@@ -80,35 +131,27 @@ func (c *Crawl) heldKey(u string) learn.Key {
 	return k
 }
 
-// declaredFlag is declaredBit for a declared key, else 0.
-func declaredFlag(declared bool) uint32 {
-	if declared {
-		return declaredBit
-	}
-	return 0
-}
-
 // noHolder is no holder index.
 const noHolder = ^uint32(0)
 
-// duplicate answers for raw, whose key (k, d.Key) is held by the holder of v: Verify when the
-// rule or declaration that made the keys equal is to be checked, else Skip. self is raw's own
-// holder when it has one (a URL let through before whose key has changed since): skipped, it
-// gives up its holder. c.mu is held.
-func (c *Crawl) duplicate(d Decision, raw string, k learn.Key, v, self uint32) Decision {
-	of := v &^ declaredBit
-	hd := &c.holders[of]
-	d.Of = hd.url
+// duplicate answers for raw (of hash u), whose key (k, d.Key) is held by the holder of v:
+// Verify when the rule or declaration that made the keys equal is to be checked, else Skip.
+// self is raw's own holder when it has one (a URL let through before whose key has changed
+// since): skipped, it gives up its holder. c.mu is held.
+func (c *Crawl) duplicate(d Decision, raw string, u uint64, k learn.Key, v, self uint32) Decision {
+	of := c.holderOf(v)
+	hd := c.holders.at(of)
+	d.Of = c.url(of)
 	decl := c.sites[c.site(raw)]
 	if v&declaredBit != 0 {
 		if decl.verify(c.opt.DeclaredFirst, c.opt.DeclaredEvery) {
-			c.verifying[raw] = verification{against: of, declared: true}
+			c.verifying[u] = verification{url: raw, against: of, declared: true}
 			c.stats.Verify++
 			d.Action = Verify
 			return d
 		}
-	} else if c.online != nil && c.online.VerifyMatch(k, c.heldKey(hd.url)) {
-		c.verifying[raw] = verification{against: of}
+	} else if c.online != nil && c.online.VerifyMatch(k, c.heldKey(d.Of)) {
+		c.verifying[u] = verification{url: raw, against: of}
 		c.stats.Verify++
 		d.Action = Verify
 		return d
@@ -126,7 +169,7 @@ func (c *Crawl) duplicate(d Decision, raw string, k learn.Key, v, self uint32) D
 			c.online.Observe(learn.URL{Raw: raw}, uint64(hd.page))
 		}
 	}
-	if hd.state == pending && len(c.waiting[of]) < maxWaiting {
+	if hd.state() == pending && len(c.waiting[of]) < maxWaiting {
 		c.waiting[of] = append(c.waiting[of], raw)
 		d.Retry = true
 	}
@@ -138,40 +181,90 @@ func (c *Crawl) duplicate(d Decision, raw string, k learn.Key, v, self uint32) D
 // maxWaiting bounds the URLs remembered as skipped duplicates of one URL not fetched yet.
 const maxWaiting = 4
 
-// hold makes raw the holder of key hash h. c.mu is held.
-func (c *Crawl) hold(raw string, h uint64) uint32 {
-	i := uint32(len(c.holders))
-	c.holders = append(c.holders, holder{url: raw, key: h})
-	c.keys[h] = i
-	site := c.site(raw)
-	c.bySite[site] = append(c.bySite[site], i)
-	return i
+// hold makes raw (of hash u) the holder of key hash h, in state pending; false when the URL
+// store is full.
+// c.mu is held.
+func (c *Crawl) hold(raw string, h, u uint64) (uint32, bool) {
+	pre, tail := splitURL(raw)
+	p, ok := c.prefixes[pre]
+	if !ok {
+		p = c.addPrefix(pre, raw)
+	}
+	if p.id == 0 {
+		tail = raw
+	}
+	off, ok := c.urls.add(tail)
+	if !ok {
+		return noHolder, false
+	}
+	s := &c.siteList[p.site]
+	i := c.holders.add(holder{key: h, ref: makeRef(off, p.id), prev: s.last})
+	s.last = i + 1
+	c.keys.put(c, h, i, u)
+	return i, true
+}
+
+// addPrefix records the prefix pre of the URL raw: its id in the URL store and its site. A URL
+// without a prefix ("" for pre) is recorded with prefix id 0 each time. c.mu is held.
+func (c *Crawl) addPrefix(pre, raw string) prefixInfo {
+	site := c.siteOf(raw)
+	sid, ok := c.siteIDs[site]
+	if !ok {
+		sid = uint32(len(c.siteList))
+		site = strings.Clone(site)
+		c.siteIDs[site] = sid
+		c.siteList = append(c.siteList, siteHolders{name: site})
+		c.siteRules = append(c.siteRules, true)
+		if c.online != nil {
+			c.refreshRules(sid)
+		}
+	}
+	p := prefixInfo{site: sid}
+	if pre == "" {
+		return p
+	}
+	pre = strings.Clone(pre)
+	if len(c.urls.prefixes) == 0 {
+		c.urls.prefixes = append(c.urls.prefixes, "")
+	}
+	if len(c.urls.prefixes) < maxPrefixes {
+		p.id = uint32(len(c.urls.prefixes))
+		c.urls.prefixes = append(c.urls.prefixes, pre)
+	}
+	c.prefixes[pre] = p
+	return p
 }
 
 // move gives holder i the key hash h instead of its own. c.mu is held.
 func (c *Crawl) move(i uint32, h uint64) {
-	hd := &c.holders[i]
-	if c.keys[hd.key] == i {
-		delete(c.keys, hd.key)
+	hd := c.holders.at(i)
+	if v, ok := c.keys.get(c, hd.key); ok && v == i {
+		c.keys.del(c, hd.key)
 	}
 	hd.key = h
-	if _, held := c.keys[h]; !held {
-		c.keys[h] = i
+	if _, held := c.keys.get(c, h); !held {
+		c.keys.put(c, h, i, c.urlHash(i))
 	}
 }
 
 // release gives the key of holder i back: its URL was not fetched (a failure, or a skip when it
 // came up for fetching). c.mu is held.
 func (c *Crawl) release(i uint32) {
-	hd := &c.holders[i]
-	if c.keys[hd.key] == i {
-		delete(c.keys, hd.key)
+	hd := c.holders.at(i)
+	if v, ok := c.keys.get(c, hd.key); ok && v == i {
+		c.keys.del(c, hd.key)
 	}
-	delete(c.pending, hd.url)
-	if hd.state != failed {
+	delete(c.pending, c.urlHash(i))
+	if hd.state() != failed {
 		c.released++
 	}
-	hd.state = failed
+	hd.setState(failed)
+}
+
+// setState sets the state of holder i, in its slot of the key table too. c.mu is held.
+func (c *Crawl) setState(i uint32, s uint8) {
+	c.holders.at(i).setState(s)
+	c.keys.update(c, c.holders.at(i).key, i)
 }
 
 // rekey makes again, under the rules as they stand, the keys of the holders of the sites whose
@@ -180,33 +273,49 @@ func (c *Crawl) release(i uint32) {
 // times (learn.OnlineOptions.Growth), so rekeying costs O(n log n) keys over a crawl, plus n
 // for each retraction.
 func (c *Crawl) rekey() {
-	if c.online == nil {
+	if c.online == nil || !c.dirty.Load() {
 		return
 	}
 	c.dmu.Lock()
-	if len(c.dirtySites) == 0 {
-		c.dmu.Unlock()
-		return
-	}
 	dirty := c.dirtySites
 	c.dirtySites = map[string]bool{}
+	c.dirty.Store(false)
 	c.dmu.Unlock()
+	if len(dirty) == 0 {
+		return
+	}
 
 	c.mu.Lock()
+	if dirty[""] {
+		c.widened = true
+		for sid := range c.siteList {
+			c.refreshRules(uint32(sid))
+		}
+	} else {
+		for s := range dirty {
+			if sid, ok := c.siteIDs[s]; ok {
+				c.refreshRules(sid)
+			}
+		}
+	}
 	var idx []uint32
 	if dirty[""] {
-		for i := range c.holders {
+		for i := range c.holders.len() {
 			idx = append(idx, uint32(i))
 		}
 	} else {
 		for s := range dirty {
-			idx = append(idx, c.bySite[s]...)
+			if sid, ok := c.siteIDs[s]; ok {
+				for i := c.siteList[sid].last; i != 0; i = c.holders.at(i - 1).prev {
+					idx = append(idx, i-1)
+				}
+			}
 		}
 		slices.Sort(idx) // the order they were let through, whatever the order of the sites
 	}
 	urls := make([]string, len(idx))
 	for j, i := range idx {
-		urls[j] = c.holders[i].url
+		urls[j] = c.url(i)
 	}
 	var decl []*declared
 	for s, ds := range c.sites {
@@ -214,7 +323,7 @@ func (c *Crawl) rekey() {
 			decl = append(decl, ds.list...)
 		}
 	}
-	slices.SortFunc(decl, func(a, b *declared) int { return cmp.Compare(a.seq, b.seq) })
+	slices.SortFunc(decl, func(a, b *declared) int { return cmp.Compare(a.idx, b.idx) })
 	declURLs := make([]string, len(decl))
 	for j, d := range decl {
 		declURLs[j] = d.url
@@ -222,11 +331,12 @@ func (c *Crawl) rekey() {
 	c.mu.Unlock()
 
 	// The keys, without the lock: Before and After go on meanwhile.
-	hashes := make([]uint64, len(urls))
+	hashes, urlHashes := make([]uint64, len(urls)), make([]uint64, len(urls))
 	for j, u := range urls {
 		if k, _, err := c.key(u); err == nil {
 			hashes[j] = hashKey(k)
 		}
+		urlHashes[j] = hashURL(u)
 	}
 	declHashes := make([]uint64, len(declURLs))
 	for j, u := range declURLs {
@@ -238,29 +348,29 @@ func (c *Crawl) rekey() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for j, i := range idx {
-		hd := &c.holders[i]
-		if hd.state == failed || hashes[j] == 0 {
+		hd := c.holders.at(i)
+		if hd.state() == failed || hashes[j] == 0 {
 			continue
 		}
-		if c.keys[hd.key] == i {
-			delete(c.keys, hd.key)
+		if v, ok := c.keys.get(c, hd.key); ok && v == i {
+			c.keys.del(c, hd.key)
 		}
 	}
 	for _, d := range decl {
-		if c.keys[d.key] == d.holder|declaredBit {
-			delete(c.keys, d.key)
+		if v, ok := c.keys.get(c, d.key); ok && v == d.idx|declaredBit {
+			c.keys.del(c, d.key)
 		}
 	}
 	// Holders first, in the order they were let through, then declarations, which never take a
 	// key that a URL holds.
 	for j, i := range idx {
-		hd := &c.holders[i]
-		if hd.state == failed || hashes[j] == 0 {
+		hd := c.holders.at(i)
+		if hd.state() == failed || hashes[j] == 0 {
 			continue
 		}
 		hd.key = hashes[j]
-		if _, held := c.keys[hd.key]; !held {
-			c.keys[hd.key] = i
+		if _, held := c.keys.get(c, hd.key); !held {
+			c.keys.put(c, hd.key, i, urlHashes[j])
 		}
 	}
 	for j, d := range decl {
@@ -268,8 +378,8 @@ func (c *Crawl) rekey() {
 			continue
 		}
 		d.key = declHashes[j]
-		if _, held := c.keys[d.key]; !held {
-			c.keys[d.key] = d.holder | declaredBit
+		if _, held := c.keys.get(c, d.key); !held {
+			c.keys.put(c, d.key, d.idx|declaredBit, 0)
 		}
 	}
 }

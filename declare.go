@@ -14,8 +14,8 @@ type declarations struct {
 type declared struct {
 	url       string
 	holder    uint32
+	idx       uint32 // its index in Crawl.decls: the order of declarations, for rekeying
 	key       uint64 // hash of its key under the rules it was last keyed with
-	seq       uint64 // the order of declarations, for rekeying
 	withdrawn bool
 }
 
@@ -41,8 +41,8 @@ func (d *declarations) outcome(c *Crawl, same bool) {
 	d.withdrawn = true
 	c.stats.Withdrawn++
 	for _, e := range d.list {
-		if c.keys[e.key] == e.holder|declaredBit {
-			delete(c.keys, e.key)
+		if v, ok := c.keys.get(c, e.key); ok && v == e.idx|declaredBit {
+			c.keys.del(c, e.key)
 		}
 		e.withdrawn = true
 	}
@@ -64,11 +64,12 @@ func (c *Crawl) declare(i uint32, u string, h uint64, own string) {
 	if d.withdrawn {
 		return
 	}
-	if _, held := c.keys[h]; held {
+	if _, held := c.keys.get(c, h); held || len(c.decls) >= maxHolders {
 		return
 	}
-	c.declSeq++
-	d.list = append(d.list, &declared{url: u, holder: i, key: h, seq: c.declSeq})
-	c.keys[h] = i | declaredBit
+	e := &declared{url: u, holder: i, idx: uint32(len(c.decls)), key: h}
+	c.decls = append(c.decls, e)
+	d.list = append(d.list, e)
+	c.keys.put(c, h, e.idx|declaredBit, 0)
 	c.stats.Declared++
 }

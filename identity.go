@@ -27,10 +27,13 @@ type print struct {
 	sim    [2]uint64
 }
 
-// A hostTemplate is the template learned from one host's pages.
+// A hostTemplate is the template learned from one host's pages, in the ring of the hosts that
+// keep one, most recently used first.
 type hostTemplate struct {
-	mu   sync.Mutex
-	site htmltext.Site
+	mu         sync.Mutex
+	site       htmltext.Site
+	host       string
+	prev, next *hostTemplate // guarded by Crawl.hmu
 }
 
 // identify returns the print of the page body fetched from u.
@@ -54,8 +57,7 @@ func (c *Crawl) identify(u string, body []byte) print {
 		p.n++
 	}
 	add(htmltext.Extract(body, htmltext.Options{MainContent: true}))
-	if !c.opt.NoTemplates {
-		ht := c.template(hostOfURL(u))
+	if ht := c.template(hostOfURL(u)); ht != nil {
 		ht.mu.Lock()
 		t, err := ht.site.Extract(u, body)
 		ht.mu.Unlock()
@@ -74,28 +76,57 @@ func (c *Crawl) identify(u string, body []byte) print {
 // of one page that a crawl fetches through its many URLs would otherwise make the page's own
 // text look like the site's template.
 func (c *Crawl) learnTemplate(u string, body []byte) {
-	if c.opt.NoTemplates || c.opt.NoContent {
+	if c.opt.NoContent {
 		return
 	}
-	ht := c.template(hostOfURL(u))
-	ht.mu.Lock()
-	_ = ht.site.Add(u, body) // a page that cannot be learned from is still kept
-	ht.mu.Unlock()
+	if ht := c.template(hostOfURL(u)); ht != nil {
+		ht.mu.Lock()
+		_ = ht.site.Add(u, body) // a page that cannot be learned from is still kept
+		ht.mu.Unlock()
+	}
 }
 
-// template returns the learned template of host, made on first use.
+// template returns the learned template of host, made on first use, and makes it the most
+// recently used; nil without templates or for a host whose template was dropped. A new host
+// past Options.MaxTemplates drops the template of the host used least recently: its pages are
+// read by their own markup from then on.
 func (c *Crawl) template(host string) *hostTemplate {
+	if c.opt.NoTemplates {
+		return nil
+	}
 	c.hmu.Lock()
 	defer c.hmu.Unlock()
+	if c.lru.next == nil {
+		c.lru.next, c.lru.prev = &c.lru, &c.lru
+	}
 	ht := c.hosts[host]
 	if ht == nil {
-		ht = &hostTemplate{}
+		if c.dropped[host] {
+			return nil
+		}
+		if len(c.hosts) >= c.opt.MaxTemplates {
+			old := c.lru.prev
+			old.unlink()
+			delete(c.hosts, old.host)
+			c.dropped[old.host] = true
+		}
+		ht = &hostTemplate{host: strings.Clone(host)}
 		ht.site.MinPages, ht.site.MinFraction = c.opt.Templates.MinPages, c.opt.Templates.MinFraction
 		ht.site.SamplePages, ht.site.MaxGroups = c.opt.Templates.SamplePages, c.opt.Templates.MaxGroups
 		ht.site.Options = c.opt.Templates.Options
-		c.hosts[host] = ht
+		c.hosts[ht.host] = ht
+	} else {
+		ht.unlink()
 	}
+	ht.prev, ht.next = &c.lru, c.lru.next
+	ht.next.prev, c.lru.next = ht, ht
 	return ht
+}
+
+// unlink takes ht out of the ring. Crawl.hmu is held.
+func (ht *hostTemplate) unlink() {
+	ht.prev.next, ht.next.prev = ht.next, ht.prev
+	ht.prev, ht.next = nil, nil
 }
 
 // hostOfURL returns the lowercase host and port of an absolute URL, "" for anything else.
@@ -112,94 +143,6 @@ func hostOfURL(u string) string {
 		h = h[j+1:]
 	}
 	return strings.ToLower(h)
-}
-
-// A pageIndex numbers the pages kept: ids from 1, by digest and by SimHash.
-type pageIndex struct {
-	nearK    int
-	digests  map[uint64]uint32 // digest -> page id, for every digest seen
-	sims     *simhash.Index    // page id -> SimHash of the kept page; nil for exact duplicates only
-	first    []uint32          // page id - 1 -> the holder of its first URL, or noHolder
-	firstURL map[uint32]string // page id -> its first URL when no holder has it
-}
-
-func newPageIndex(nearK int) pageIndex {
-	x := pageIndex{nearK: nearK, digests: map[uint64]uint32{}, firstURL: map[uint32]string{}}
-	if nearK > 0 {
-		x.sims = simhash.NewIndex(nearK, nil)
-	}
-	return x
-}
-
-// lookup returns the id of the kept page that p duplicates, if any; p's digests are recorded
-// under that id.
-func (x *pageIndex) lookup(p print) (uint64, bool) {
-	id, ok := x.find(p)
-	if ok {
-		x.record(p, id)
-	}
-	return uint64(id), ok
-}
-
-func (x *pageIndex) find(p print) (uint32, bool) {
-	if p.n == 0 {
-		id, ok := x.digests[p.body]
-		return id, ok
-	}
-	for j := range p.n {
-		if id, ok := x.digests[p.digest[j]]; ok {
-			return id, true
-		}
-	}
-	if x.sims != nil {
-		for j := range p.n {
-			if m, ok := x.sims.Near(p.sim[j], x.nearK); ok {
-				return uint32(m.ID >> 1), true
-			}
-		}
-	}
-	return 0, false
-}
-
-func (x *pageIndex) record(p print, id uint32) {
-	if p.n == 0 {
-		x.digests[p.body] = id
-	}
-	for j := range p.n {
-		x.digests[p.digest[j]] = id
-	}
-}
-
-// add keeps p as a new page whose first URL is u, held by holder first (or noHolder), and
-// returns its id; 0 when the index holds max pages already. The SimHash of text j of page id is
-// entry 2*id+j of the index.
-func (x *pageIndex) add(p print, first uint32, u string, max int) uint64 {
-	if len(x.first) >= max {
-		return 0
-	}
-	x.first = append(x.first, first)
-	id := uint64(len(x.first))
-	if first == noHolder {
-		x.firstURL[uint32(id)] = u
-	}
-	x.record(p, uint32(id))
-	if x.sims != nil {
-		for j := range p.n {
-			x.sims.Insert(2*id+uint64(j), p.sim[j])
-		}
-	}
-	return id
-}
-
-// url returns the first URL of page id. c.mu is held.
-func (x *pageIndex) url(c *Crawl, id uint64) string {
-	if id == 0 || id > uint64(len(x.first)) {
-		return ""
-	}
-	if h := x.first[id-1]; h != noHolder {
-		return c.holders[h].url
-	}
-	return x.firstURL[uint32(id)]
 }
 
 // canonicalOf returns the canonical URL that a page at base declares, resolved: the first

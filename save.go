@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/undust/undust/internal/binfile"
 )
@@ -16,21 +17,24 @@ import (
 //
 //	crawl     the Crawl's own state:
 //	            flags: learner saved, templates saved, near-duplicate distance
-//	            stats (17 uvarints), declarations made, holders released
+//	            stats (16 uvarints), declarations made, holders released
 //	            holders: count, then (URL, key hash uint64, page uvarint, state byte)
-//	            keys: count, then (key hash uint64, value uvarint), by hash
+//	            keys: count, then (key hash uint64, value uvarint), by hash; the value is a
+//	              holder's index, or a declaration's sequence number - 1 with bit 31 set
 //	            verifications: count, then (URL, holder uvarint, declared), by URL
 //	            declarations: count, then per site by name (site, uses, confirmed,
 //	              withdrawn, count, then (URL, holder, key hash, seq, withdrawn))
 //	            redirects: count, then (URL, count, source URLs), by URL
-//	            pages: count, then (first holder + 1 or 0 and a URL, then for each of two
-//	              texts: a flag and its SimHash uint64);
+//	            pages: count, then (first holder + 1 or 0 and a URL, the number of its
+//	              texts' SimHashes (0 to 2), each a uint64);
 //	              digests: count, then (digest uint64, page id uvarint), by digest
 //	learner   learn.Online's saved form (Online.WriteTo), if the crawl learns online
-//	templates count, then (host, htmltext.Site's saved form), by host
+//	templates the hosts that keep a template, least recently used first: count, then hosts;
+//	          the hosts whose template was dropped: count, then hosts, sorted; then each
+//	          template's htmltext.Site saved form, in the order of its host
 const (
 	crawlMagic   = "UDCRAWL\n"
-	crawlVersion = 1
+	crawlVersion = 2
 	crawlPrefix  = "undust: crawl state"
 )
 
@@ -57,26 +61,34 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 	for _, v := range c.statsFields() {
 		x.Uvarint(uint64(*v))
 	}
-	x.Uvarint(c.declSeq)
+	x.Uvarint(uint64(len(c.decls)))
 	x.Uvarint(uint64(c.released))
-	x.Uvarint(uint64(len(c.holders)))
-	for _, h := range c.holders {
-		x.String(h.url)
+	x.Uvarint(uint64(c.holders.len()))
+	var buf []byte
+	for i := range uint32(c.holders.len()) {
+		h := c.holders.at(i)
+		buf = c.appendURL(buf[:0], i)
+		x.String(string(buf))
 		x.Uint64(h.key)
 		x.Uvarint(uint64(h.page))
-		x.Uvarint(uint64(h.state))
+		x.Uvarint(uint64(h.state()))
 	}
-	keys := slices.Sorted(maps.Keys(c.keys))
+	type keyValue struct {
+		key uint64
+		v   uint32
+	}
+	keys := make([]keyValue, 0, c.keys.n)
+	c.keys.all(func(v uint32) { keys = append(keys, keyValue{c.keyHash(v), v}) })
+	slices.SortFunc(keys, func(a, b keyValue) int { return cmp.Compare(a.key, b.key) })
 	x.Uvarint(uint64(len(keys)))
 	for _, k := range keys {
-		x.Uint64(k)
-		x.Uvarint(uint64(c.keys[k]))
+		x.Uint64(k.key)
+		x.Uvarint(uint64(k.v))
 	}
-	vs := slices.Sorted(maps.Keys(c.verifying))
+	vs := slices.SortedFunc(maps.Values(c.verifying), func(a, b verification) int { return strings.Compare(a.url, b.url) })
 	x.Uvarint(uint64(len(vs)))
-	for _, u := range vs {
-		v := c.verifying[u]
-		x.String(u)
+	for _, v := range vs {
+		x.String(v.url)
 		x.Uvarint(uint64(v.against))
 		x.Bool(v.declared)
 	}
@@ -93,7 +105,7 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 			x.String(e.url)
 			x.Uvarint(uint64(e.holder))
 			x.Uint64(e.key)
-			x.Uvarint(e.seq)
+			x.Uvarint(uint64(e.idx) + 1)
 			x.Bool(e.withdrawn)
 		}
 	}
@@ -107,6 +119,7 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 		}
 	}
 	x.Uvarint(uint64(len(c.pages.first)))
+	e := 0 // the next SimHash: a page's are stored together, in the order of the pages
 	for i, h := range c.pages.first {
 		if h == noHolder {
 			x.Uvarint(0)
@@ -114,13 +127,16 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 		} else {
 			x.Uvarint(uint64(h) + 1)
 		}
-		for j := range uint64(2) {
-			sim, ok := uint64(0), false
-			if c.pages.sims != nil {
-				sim, ok = c.pages.sims.Get(2*uint64(i+1) + j)
+		n := 0
+		if s := c.pages.sims; s != nil {
+			for e+n < len(s.pages) && s.pages[e+n] == uint32(i+1) {
+				n++
 			}
-			x.Bool(ok)
-			x.Uint64(sim)
+		}
+		x.Uvarint(uint64(n))
+		for range n {
+			x.Uint64(c.pages.sims.fps[e])
+			e++
 		}
 	}
 	ds := slices.Sorted(maps.Keys(c.pages.digests))
@@ -168,7 +184,7 @@ func (c *Crawl) statsFields() []*int64 {
 // bytes read, never with counts the input claims.
 func (c *Crawl) ReadFrom(r io.Reader) (int64, error) {
 	c.mu.Lock()
-	used := c.stats != Stats{} || len(c.holders) > 0
+	used := c.stats != Stats{} || c.holders.len() > 0
 	c.mu.Unlock()
 	if used {
 		return 0, fmt.Errorf("%s: ReadFrom needs a new Crawl", crawlPrefix)
@@ -178,9 +194,13 @@ func (c *Crawl) ReadFrom(r io.Reader) (int64, error) {
 		br = bufio.NewReader(r)
 	}
 	cr := &countReader{r: br}
-	x, _, err := binfile.NewReader(cr, crawlPrefix, crawlMagic, crawlVersion)
+	x, v, err := binfile.NewReader(cr, crawlPrefix, crawlMagic, crawlVersion)
 	if err != nil {
 		return cr.n, err
+	}
+	if v != crawlVersion {
+		// Version 1 numbered declared keys by their holder; it was never read by a release.
+		return cr.n, &binfile.Error{Prefix: crawlPrefix, Offset: int64(len(crawlMagic)), Detail: fmt.Sprintf("version %d", v), Err: binfile.ErrVersion}
 	}
 	n, err := c.read(x)
 	if err != nil {
@@ -195,8 +215,16 @@ func (c *Crawl) ReadFrom(r io.Reader) (int64, error) {
 		}
 		// Loading published every site's rules; the saved keys are theirs already.
 		c.dmu.Lock()
+		widened := c.dirtySites[""]
 		clear(c.dirtySites)
+		c.dirty.Store(false)
 		c.dmu.Unlock()
+		c.mu.Lock()
+		c.widened = widened
+		for sid := range c.siteList {
+			c.refreshRules(uint32(sid))
+		}
+		c.mu.Unlock()
 	}
 	if n.templates {
 		if err := c.readTemplates(cr); err != nil {
@@ -248,44 +276,56 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 	for _, v := range c.statsFields() {
 		*v = int64(x.Count(maxSavedCount, "counter"))
 	}
-	c.declSeq = x.Uvarint()
+	ndecl := x.Count(maxHolders, "declarations made")
 	c.released = x.Count(maxSavedCount, "released holders")
 	corrupt := func(format string, a ...any) { x.Fail(fmt.Sprintf(format, a...), binfile.ErrCorrupt) }
 	for range x.Count(maxSavedCount, "holders") {
-		h := holder{url: x.String(maxSavedString, "URL"), key: x.Uint64(),
-			page: uint32(x.Count(maxHolders, "page")), state: uint8(x.Count(int(failed), "state"))}
+		u, key := x.String(maxSavedString, "URL"), x.Uint64()
+		page, state := uint32(x.Count(maxHolders, "page")), uint8(x.Count(int(failed), "state"))
 		if x.Err() != nil {
 			break
 		}
-		i := uint32(len(c.holders))
-		c.holders = append(c.holders, h)
-		site := c.site(h.url)
-		c.bySite[site] = append(c.bySite[site], i)
-		if h.state == pending {
-			if _, dup := c.pending[h.url]; dup {
-				corrupt("URL %q pending twice", h.url)
+		uh := hashURL(u)
+		i, ok := c.hold(u, key, uh)
+		if !ok {
+			x.Fail("URLs over the store's bound", binfile.ErrLimit)
+			break
+		}
+		hd := c.holders.at(i)
+		hd.page = page
+		hd.setState(state)
+		if state == pending {
+			if _, dup := c.pending[uh]; dup {
+				corrupt("URL %q pending twice", u)
 				break
 			}
-			c.pending[h.url] = i
+			c.pending[uh] = i
 		}
 	}
-	nh := uint32(len(c.holders))
+	// hold put every holder's key in the table: the saved table replaces it, once the
+	// declarations its values name are read.
+	c.keys = keyTable{}
+	nh := uint32(c.holders.len())
+	type keyValue struct {
+		key uint64
+		v   uint32
+	}
+	var keys []keyValue
 	var prev uint64
 	for j := range x.Count(maxSavedCount, "keys") {
 		k, v := x.Uint64(), uint32(x.Count(maxHolders|declaredBit, "key holder"))
-		if x.Err() == nil && ((j > 0 && k <= prev) || v&^declaredBit >= nh) {
+		if x.Err() == nil && ((j > 0 && k <= prev) || (v&declaredBit == 0 && v >= nh) || (v&declaredBit != 0 && int(v&^declaredBit) >= ndecl)) {
 			corrupt("key %016x of holder %d", k, v)
 		}
 		prev = k
-		c.keys[k] = v
+		keys = append(keys, keyValue{k, v})
 	}
 	for range x.Count(maxSavedCount, "verifications") {
-		u := x.String(maxSavedString, "URL")
-		v := verification{against: uint32(x.Count(maxHolders, "holder")), declared: x.Bool()}
+		v := verification{url: x.String(maxSavedString, "URL"), against: uint32(x.Count(maxHolders, "holder")), declared: x.Bool()}
 		if x.Err() == nil && v.against >= nh {
 			corrupt("verification against holder %d of %d", v.against, nh)
 		}
-		c.verifying[u] = v
+		c.verifying[hashURL(v.url)] = v
 	}
 	for range x.Count(maxSavedCount, "sites") {
 		s := x.String(maxSavedString, "site")
@@ -293,13 +333,42 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 			confirmed: int64(x.Count(maxSavedCount, "confirmations")), withdrawn: x.Bool()}
 		for range x.Count(maxSavedCount, "declarations") {
 			e := &declared{url: x.String(maxSavedString, "URL"), holder: uint32(x.Count(maxHolders, "holder")),
-				key: x.Uint64(), seq: x.Uvarint(), withdrawn: x.Bool()}
-			if x.Err() == nil && e.holder >= nh {
-				corrupt("declaration of holder %d of %d", e.holder, nh)
+				key: x.Uint64(), idx: uint32(x.Count(ndecl, "declaration number") - 1), withdrawn: x.Bool()}
+			if x.Err() != nil {
+				break
 			}
+			if e.holder >= nh || int(e.idx) >= ndecl {
+				corrupt("declaration %d of holder %d of %d", e.idx+1, e.holder, nh)
+				break
+			}
+			c.decls = append(c.decls, e)
 			d.list = append(d.list, e)
 		}
 		c.sites[s] = d
+	}
+	// Every declaration made is in some site's list, once: sorted, they are 1, 2, ... ndecl.
+	slices.SortFunc(c.decls, func(a, b *declared) int { return cmp.Compare(a.idx, b.idx) })
+	if x.Err() == nil && len(c.decls) != ndecl {
+		corrupt("%d declarations made, %d saved", ndecl, len(c.decls))
+	}
+	for j, e := range c.decls {
+		if x.Err() == nil && int(e.idx) != j {
+			corrupt("declaration %d twice or missing", e.idx+1)
+		}
+	}
+	for _, k := range keys {
+		if x.Err() != nil {
+			break
+		}
+		if c.keyHash(k.v) != k.key {
+			corrupt("key %016x of holder %d, which holds another", k.key, k.v)
+			break
+		}
+		u := uint64(0)
+		if k.v&declaredBit == 0 {
+			u = c.urlHash(k.v)
+		}
+		c.keys.put(c, k.key, k.v, u)
 	}
 	for range x.Count(maxSavedCount, "redirects") {
 		u := x.String(maxSavedString, "URL")
@@ -320,19 +389,20 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 				corrupt("page %d of holder %d of %d", id, first, nh)
 			}
 		}
-		var has [2]bool
-		var sim [2]uint64
-		for j := range 2 {
-			has[j], sim[j] = x.Bool(), x.Uint64()
+		var sims [2]uint64
+		n := x.Count(len(sims), "SimHashes")
+		for j := range n {
+			sims[j] = x.Uint64()
+		}
+		if x.Err() == nil && n > 0 && c.pages.sims == nil {
+			corrupt("SimHashes of page %d without near duplicates", id)
 		}
 		if x.Err() != nil {
 			break
 		}
 		c.pages.first = append(c.pages.first, first)
-		for j := range 2 {
-			if has[j] && c.pages.sims != nil {
-				c.pages.sims.Insert(2*id+uint64(j), sim[j])
-			}
+		for _, fp := range sims[:n] {
+			c.pages.sims.insert(uint32(id), fp)
 		}
 	}
 	np := uint64(len(c.pages.first))
@@ -354,15 +424,21 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 // writeTemplates writes each host's template, by host.
 func (c *Crawl) writeTemplates(w io.Writer) (int64, error) {
 	c.hmu.Lock()
-	hosts := slices.SortedFunc(maps.Keys(c.hosts), cmp.Compare[string])
-	ts := make([]*hostTemplate, len(hosts))
-	for i, h := range hosts {
-		ts[i] = c.hosts[h]
+	var ts []*hostTemplate
+	if c.lru.next != nil {
+		for t := c.lru.prev; t != &c.lru; t = t.prev {
+			ts = append(ts, t)
+		}
 	}
+	dropped := slices.Sorted(maps.Keys(c.dropped))
 	c.hmu.Unlock()
 	x := binfile.NewWriter(w, templatesMagic, templatesVersion)
-	x.Uvarint(uint64(len(hosts)))
-	for _, h := range hosts {
+	x.Uvarint(uint64(len(ts)))
+	for _, t := range ts {
+		x.String(t.host)
+	}
+	x.Uvarint(uint64(len(dropped)))
+	for _, h := range dropped {
 		x.String(h)
 	}
 	n, err := x.Close()
@@ -383,23 +459,48 @@ func (c *Crawl) writeTemplates(w io.Writer) (int64, error) {
 
 const (
 	templatesMagic   = "UDHOSTS\n"
-	templatesVersion = 1
+	templatesVersion = 2
 )
 
 func (c *Crawl) readTemplates(r *countReader) error {
-	x, _, err := binfile.NewReader(r, crawlPrefix+" templates", templatesMagic, templatesVersion)
+	prefix := crawlPrefix + " templates"
+	x, v, err := binfile.NewReader(r, prefix, templatesMagic, templatesVersion)
 	if err != nil {
 		return err
 	}
+	if v != templatesVersion {
+		return &binfile.Error{Prefix: prefix, Offset: int64(len(templatesMagic)), Detail: fmt.Sprintf("version %d", v), Err: binfile.ErrVersion}
+	}
 	var hosts []string
+	seen := map[string]bool{}
 	for range x.Count(maxSavedCount, "hosts") {
-		hosts = append(hosts, x.String(maxSavedString, "host"))
+		h := x.String(maxSavedString, "host")
+		if x.Err() == nil && seen[h] {
+			x.Fail(fmt.Sprintf("template of host %q twice", h), binfile.ErrCorrupt)
+		}
+		seen[h] = true
+		hosts = append(hosts, h)
+	}
+	if x.Err() == nil && len(hosts) > c.opt.MaxTemplates {
+		x.Fail(fmt.Sprintf("%d templates, MaxTemplates %d", len(hosts), c.opt.MaxTemplates), binfile.ErrLimit)
+	}
+	dropped := map[string]bool{}
+	for range x.Count(maxSavedCount, "dropped hosts") {
+		h := x.String(maxSavedString, "host")
+		if x.Err() == nil && seen[h] {
+			x.Fail(fmt.Sprintf("host %q with a template and dropped", h), binfile.ErrCorrupt)
+		}
+		dropped[h] = true
 	}
 	if err := x.Close(); err != nil {
 		return err
 	}
+	c.hmu.Lock()
+	c.dropped = dropped
+	c.hmu.Unlock()
+	// Least recently used first: each template made is the most recent.
 	for _, h := range hosts {
-		t := c.template(h)
+		t := c.template(h) // new: neither twice nor dropped
 		if _, err := t.site.ReadFrom(r); err != nil {
 			return fmt.Errorf("%s: template of host %q: %w", crawlPrefix, h, err)
 		}
