@@ -130,24 +130,22 @@ const (
 	// same raw and escaped, and that the query is written with raw:
 	// ?c=2019-02-28+12%3A00%3A00 -> ?c=2019-02-28+12:00:00,
 	// ?u=http%3A%2F%2Fa.com%2Fx%3Fy%2C%40 -> ?u=http://a.com/x?y,@,
-	// ?%61=1 -> ?a=1. With EncodeStrict these are the unreserved
+	// ?%24top=5 -> ?$top=5. With EncodeStrict these are the unreserved
 	// characters and ! $ ( ) * , / : ? @; without it also ` { } | [ ] ^ \.
 	//
-	// Escapes the form parser reads otherwise than the raw byte stay:
-	// %26 (&, ends a parameter), %3D (=, ends its name), %2B (+, a space
-	// when raw), %25 (%, starts an escape) and %3B (;, a separator for
-	// older parsers and refused by net/url.ParseQuery). So do the escapes
-	// of what the query is never written with raw: the WHATWG
-	// special-query percent-encode set (controls, space, " # < > ' and
-	// non-ASCII bytes) and, with EncodeStrict, the bytes it encodes:
-	// ?a=%26%3D%2B%25%3B%23%27%20 stays, ?a=%2b -> ?a=%2B.
+	// Escapes that the form parser reads otherwise than the raw byte stay:
+	// %26 (&, ends a parameter), %3D (=, ends a name), %2B (+, a space when
+	// raw), %25 (%, starts an escape) and %3B (;, a separator for older
+	// parsers, refused by net/url.ParseQuery). So do the escapes of what the
+	// query is never written with raw: the WHATWG special-query
+	// percent-encode set (controls, space, " # < > ' and non-ASCII bytes)
+	// and, with EncodeStrict, what it encodes: ?a=%26%3D%2B%25%3B%23%20 stays.
 	//
-	// The key takes the raw form, not the form the urlencoded serializer
-	// of HTML forms writes (?t=12%3A00): it is what the WHATWG URL parser
-	// sends for a query written raw in a link or typed in the address bar,
-	// most links write such characters raw, and a query without escapes is
-	// left as it is. The canonical URL keeps the escapes: a server reading
-	// the raw query may tell them apart.
+	// The key takes the raw form, not that of the urlencoded serializer of
+	// HTML forms (?c=12%3A00): the WHATWG URL parser sends these characters
+	// raw when a link or the address bar has them raw, and a query without
+	// escapes, the common case, is left as it is. The canonical URL keeps
+	// the escapes: a server that reads the raw query may tell them apart.
 	DecodeQuery
 )
 
