@@ -51,6 +51,11 @@
 //     sessionid) are removed only when the value looks generated (16 or more
 //     letters and digits, with both); per-host exceptions can keep any name.
 //   - FoldWWW keeps "www." when the rest is a public suffix (www.co.uk).
+//   - The key reads a query as servers do, as application/x-www-form-urlencoded
+//     (the WHATWG URL Standard's urlencoded parser): DecodeQuery decodes the
+//     escapes that form decoding reads as the raw character, ?c=12%3A00 ->
+//     ?c=12:00, towards the raw form the WHATWG URL parser sends, not the
+//     escaped form of the urlencoded serializer; & = + % ; keep their escapes.
 //   - WHATWG strips only C0 controls and spaces around a URL, so a URL that
 //     starts with an invisible character, such as a byte-order mark or a
 //     zero-width space left by copying it out of a document, is not

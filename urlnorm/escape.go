@@ -52,11 +52,19 @@ var unreserved = func() (t [256]bool) {
 	return t
 }()
 
+// formDelim marks the bytes whose escapes DecodeQuery keeps although the
+// query percent-encode sets leave them raw: application/x-www-form-urlencoded
+// reads them otherwise when raw ('&' and ';' separate parameters, '=' ends a
+// name, '+' is a space, '%' starts an escape).
+var formDelim = [256]bool{'%': true, '&': true, '+': true, ';': true, '=': true}
+
 const upperHex = "0123456789ABCDEF"
 
 // appendEscaped appends s percent-encoded with set, normalizing existing
 // escapes as the flags say. Bytes >= 0x80 are encoded byte by byte, so
-// invalid UTF-8 survives as escapes rather than as U+FFFD.
+// invalid UTF-8 survives as escapes rather than as U+FFFD. DecodeQuery acts
+// only with a query set: it decodes the escape of a byte that set leaves raw,
+// but for formDelim.
 func appendEscaped(dst []byte, s string, set encodeSet, f Flags) []byte {
 	// Fast path: copy the run that needs no work in one go.
 	i := 0
@@ -70,7 +78,8 @@ func appendEscaped(dst []byte, s string, set encodeSet, f Flags) []byte {
 		case c == '%':
 			if i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 				v := unhex(s[i+1])<<4 | unhex(s[i+2])
-				if f&DecodeUnreserved != 0 && unreserved[v] {
+				if f&DecodeUnreserved != 0 && unreserved[v] ||
+					f&DecodeQuery != 0 && set&(setQuery|setQueryStrict) != 0 && encodeTable[v]&set == 0 && !formDelim[v] {
 					dst = append(dst, v)
 				} else if f&UppercaseEscapes != 0 {
 					dst = append(dst, '%', upperHex[v>>4], upperHex[v&15])

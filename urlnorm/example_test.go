@@ -91,5 +91,27 @@ func ExampleError() {
 func ExampleFlags_String() {
 	fmt.Println(urlnorm.Crawler &^ urlnorm.Safe)
 	// Output:
-	// DropFragment|SortQuery|DropEmptyParams|DropBareQuery|DropSessionIDs|DropTracking
+	// DropFragment|SortQuery|DropEmptyParams|DropBareQuery|DropSessionIDs|DropTracking|DecodeQuery
+}
+
+func ExampleDecodeQuery() {
+	n := urlnorm.New(urlnorm.Crawler)
+	// One page, linked with an escaped query and found by a parser that decoded it.
+	for _, raw := range []string{
+		"http://example.com/timeline?c=2019-02-28+12%3A00%3A00",
+		"http://example.com/timeline?c=2019-02-28+12:00:00",
+		"http://example.com/search?q=a%26b%3Dc%2B%3A", // & = + keep their escapes
+	} {
+		c, _ := n.Canonical(raw)
+		k, _ := n.Key(raw)
+		fmt.Println(c)
+		fmt.Println(k)
+	}
+	// Output:
+	// http://example.com/timeline?c=2019-02-28+12%3A00%3A00
+	// http://example.com/timeline?c=2019-02-28+12:00:00
+	// http://example.com/timeline?c=2019-02-28+12:00:00
+	// http://example.com/timeline?c=2019-02-28+12:00:00
+	// http://example.com/search?q=a%26b%3Dc%2B%3A
+	// http://example.com/search?q=a%26b%3Dc%2B:
 }

@@ -31,6 +31,7 @@ package urlnorm
 //	DropBareQuery             C A  /a? -> /a
 //	DropSessionIDs            C A  ?a=1&PHPSESSID=9682993c8daa2c54 -> ?a=1
 //	DropTracking              C A  ?id=7&utm_source=x -> ?id=7
+//	DecodeQuery               C A  ?t=12%3A00&p=%2Fa -> ?t=12:00&p=/a
 //	FoldWWW                     A  http://www2.a.com/ -> http://a.com/
 //	DropIndex                   A  /a/index.html -> /a/
 //	HTTPSToHTTP                 A  https://a.com/ -> http://a.com/
@@ -122,6 +123,30 @@ const (
 	// format characters such as U+FEFF and U+200B), and never takes
 	// "name://" for a host: \ufeffhttps://a.com/ -> http://a.com/.
 	GuessScheme
+	// DecodeQuery decodes the percent-escapes in the query, in names and
+	// values alike, of the characters that a server reading the query as
+	// application/x-www-form-urlencoded (the WHATWG URL Standard's urlencoded
+	// parser; PHP, Go's net/url.ParseQuery, Python, Rails) takes to be the
+	// same raw and escaped, and that the query is written with raw:
+	// ?c=2019-02-28+12%3A00%3A00 -> ?c=2019-02-28+12:00:00,
+	// ?u=http%3A%2F%2Fa.com%2Fx%3Fy%2C%40 -> ?u=http://a.com/x?y,@,
+	// ?%24top=5 -> ?$top=5. With EncodeStrict these are the unreserved
+	// characters and ! $ ( ) * , / : ? @; without it also ` { } | [ ] ^ \.
+	//
+	// Escapes that the form parser reads otherwise than the raw byte stay:
+	// %26 (&, ends a parameter), %3D (=, ends a name), %2B (+, a space when
+	// raw), %25 (%, starts an escape) and %3B (;, a separator for older
+	// parsers, refused by net/url.ParseQuery). So do the escapes of what the
+	// query is never written with raw: the WHATWG special-query
+	// percent-encode set (controls, space, " # < > ' and non-ASCII bytes)
+	// and, with EncodeStrict, what it encodes: ?a=%26%3D%2B%25%3B%23%20 stays.
+	//
+	// The key takes the raw form, not that of the urlencoded serializer of
+	// HTML forms (?c=12%3A00): the WHATWG URL parser sends these characters
+	// raw when a link or the address bar has them raw, and a query without
+	// escapes, the common case, is left as it is. The canonical URL keeps
+	// the escapes: a server that reads the raw query may tell them apart.
+	DecodeQuery
 )
 
 // Presets, graded: Safe ⊂ Crawler ⊂ Aggressive.
@@ -133,9 +158,10 @@ const (
 
 	// Crawler is Safe plus a sensible dedup key: the fragment dropped, the
 	// query sorted, empty parameters, a bare '?', session ids and tracking
-	// parameters removed.
+	// parameters removed, and escapes that form decoding reads as the raw
+	// character decoded in the query.
 	Crawler = Safe | DropFragment | SortQuery | DropEmptyParams |
-		DropBareQuery | DropSessionIDs | DropTracking
+		DropBareQuery | DropSessionIDs | DropTracking | DecodeQuery
 
 	// Aggressive is Crawler plus www folding, index files, https -> http,
 	// lower-cased path, collapsed slashes, dropped userinfo and a guessed
@@ -172,6 +198,7 @@ var flagNames = [...]struct {
 	{LowercasePath, "LowercasePath"},
 	{RemoveDuplicateSlashes, "RemoveDuplicateSlashes"},
 	{GuessScheme, "GuessScheme"},
+	{DecodeQuery, "DecodeQuery"},
 }
 
 // String returns the flag names joined by '|', for example

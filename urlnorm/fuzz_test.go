@@ -53,6 +53,8 @@ func seedCorpus(f *testing.F) {
 		"http://a.com\\@b.com/", "http://a.com%2f@b.com/", "http://a@b@c/", "http://[::1]:80/",
 		"http://a.com/%2e%2E/%2e/x", "https://u:p@www.a.com:443/index.html?b&a=1&utm_x=1#f",
 		"http://a.com/(S(4hqa0555fwsecu455xqckv45))/x;jsessionid=1?PHPSESSID=1",
+		"http://a.com/timeline?c=2019-02-28+12%3A00%3A00", "http://a.com/?%24top=5&%61=%2f%2B%26%3d%25%3B%5b%7C%60%27",
+		"http://a.com/?x=%%3A1&y=%253A&z=%3", // a stray '%' before, an escaped one, a cut escape
 	} {
 		f.Add(s)
 	}
@@ -204,6 +206,8 @@ func FuzzParamNames(f *testing.F) {
 	f.Add("", "&&=x&ab")
 	f.Add("ref_=x", "ref_=a b#f")
 	f.Add("z=1", "=&a=")
+	f.Add("%61=1", "a=1")
+	f.Add("%24top=5&%3D=x", "b%3A=1&%2B")
 	ns := []*Normalizer{New(Crawler), New(Safe)}
 	f.Fuzz(func(t *testing.T, q1, q2 string) {
 		for _, n := range ns {

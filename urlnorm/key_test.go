@@ -2,8 +2,10 @@ package urlnorm
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -330,6 +332,109 @@ func TestSortQueryMatchesReference(t *testing.T) {
 		k, err := n.Key(u)
 		if want := refCrawlerKey(n, c); err != nil || k != want {
 			t.Fatalf("Key(%q) = %q, %v; reference %q", u, k, err, want)
+		}
+	}
+}
+
+// TestDecodeQuery checks the escapes DecodeQuery decodes and keeps, under the presets that set
+// it, EncodeStrict off, and the flag alone.
+func TestDecodeQuery(t *testing.T) {
+	tests := []struct {
+		f        Flags
+		in, want string
+	}{
+		{Crawler, "http://a.com/timeline?c=2019-02-28+12%3A00%3A00", "http://a.com/timeline?c=2019-02-28+12:00:00"},             // a Fossil link; '+' stays
+		{Crawler, "http://a.com/?u=http%3A%2F%2Fb.com%2Fx%3Fy%2C%40%24%21%28%29%2A", "http://a.com/?u=http://b.com/x?y,@$!()*"}, // sub-delims, gen-delims but '#'
+		{Crawler, "http://a.com/?%24top=5&%24filter=x", "http://a.com/?$filter=x&$top=5"},                                       // names too, then sorted
+		{Crawler, "http://a.com/?a=%26%3D%2B%25%3B", "http://a.com/?a=%26%3D%2B%25%3B"},                                         // form delimiters stay
+		{Crawler, "http://a.com/?a=%23%27%22%3C%3E%20%00%7F%C3%A9", "http://a.com/?a=%23%27%22%3C%3E%20%00%7F%C3%A9"},           // the special-query set stays
+		{Crawler, "http://a.com/?a=%5B%5D%7B%7D%7C%5E%60%5C", "http://a.com/?a=%5B%5D%7B%7D%7C%5E%60%5C"},                       // so does EncodeStrict's
+		{Crawler, "http://a.com/?a=%3a%2f%2b", "http://a.com/?a=:/%2B"},                                                         // lower-case hex
+		{Crawler, "http://a.com/?a=%3", "http://a.com/?a=%253"},                                                                 // a stray '%' is no escape
+		{Crawler, "http://a.com/?a=%253A", "http://a.com/?a=%253A"},                                                             // decoded once: %25 stays
+		{Crawler, "http://a.com/%3A?a=%3A#%3A", "http://a.com/%3A?a=:"},                                                         // the query only
+		{Crawler, "http://a.com/?utm%5Fsource=x&a%3Ab=1", "http://a.com/?a:b=1"},                                                // names are matched decoded
+		{Crawler &^ EncodeStrict, "http://a.com/?a=%5B%5D%7B%7D%7C%5E%60%5C%3A", "http://a.com/?a=[]{}|^`\\:"},                  // left raw without EncodeStrict
+		{Crawler &^ EncodeStrict, "http://a.com/?a=%23%27%26", "http://a.com/?a=%23%27%26"},                                     // still kept
+		{DecodeQuery, "http://a.com/?a=%3a%41%2b", "http://a.com/?a=:A%2b"},                                                     // alone: unreserved too, hex case kept
+		{Crawler &^ DecodeQuery, "http://a.com/?a=%3A", "http://a.com/?a=%3A"},                                                  // off
+		{Aggressive, "https://www.a.com/?c=12%3A00", "http://a.com/?c=12:00"},                                                   // in Aggressive
+	}
+	for _, tc := range tests {
+		got, err := New(tc.f).Key(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("%v: Key(%q) = %q, %v; want %q", tc.f, tc.in, got, err, tc.want)
+		}
+		if again, err := New(tc.f).Key(got); err != nil || again != got {
+			t.Errorf("%v: Key(%q) = %q, %v; not idempotent", tc.f, got, again, err)
+		}
+	}
+	// Canonical keeps the escapes: a server that reads the raw query may tell them apart.
+	if got, _ := New(Crawler).Canonical("http://a.com/?c=12%3A00"); got != "http://a.com/?c=12%3A00" {
+		t.Errorf("Canonical decodes the query: %q", got)
+	}
+}
+
+// TestDecodeQuerySet checks the escape of every byte, in a name and in a value, under Crawler
+// with and without EncodeStrict, against refFormSame (the WHATWG query sets and net/url's form
+// decoding), and the set of bytes decoded against the list of the DecodeQuery doc comment.
+func TestDecodeQuerySet(t *testing.T) {
+	for _, tc := range []struct {
+		f    Flags
+		list string // the bytes decoded beyond the unreserved ones
+	}{
+		{Crawler, "!$()*,/:?@"},
+		{Crawler &^ EncodeStrict, "!$()*,/:?@`{}|[]^\\"},
+	} {
+		n := New(tc.f)
+		var decoded []byte
+		for c := range 256 {
+			u := fmt.Sprintf("http://a.com/?x%%%02Xy=1&z=x%%%02Xy", c, c)
+			k, err := n.Key(u)
+			if err != nil {
+				t.Fatalf("%v: Key(%q): %v", tc.f, u, err)
+			}
+			cn, _ := n.Canonical(u)
+			if want := refCrawlerKey(n, cn); k != want {
+				t.Errorf("%v: Key(%q) = %q; reference %q", tc.f, u, k, want)
+			}
+			if refFormSame(byte(c), tc.f&EncodeStrict != 0) && !unreserved[c] {
+				decoded = append(decoded, byte(c))
+			}
+		}
+		slices.Sort(decoded)
+		want := []byte(tc.list)
+		slices.Sort(want)
+		if string(decoded) != string(want) {
+			t.Errorf("%v: DecodeQuery decodes %q beyond the unreserved bytes, its doc lists %q", tc.f, decoded, want)
+		}
+	}
+}
+
+// TestDecodeQuerySameKey checks that links that spell one query raw and escaped share a key, and
+// the summary of parameter names, whose names are decoded too: the bit of each name.
+func TestDecodeQuerySameKey(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"http://a.com/timeline?c=2019-02-28+12%3A00%3A00", "http://a.com/timeline?c=2019-02-28+12:00:00"}, // Fossil's link, katana's parse
+		{"http://a.com/?%61=1", "http://a.com/?a=1"},                                                       // an unreserved name
+		{"http://a.com/?%24top=5&a=%2C", "http://a.com/?a=,&$top=5"},                                       // a reserved one
+		{"http://a.com/?next=%2Fb%3Fc%3D1", "http://a.com/?next=/b?c%3D1"},                                 // '=' stays escaped
+	} {
+		for _, f := range []Flags{Crawler, Aggressive} {
+			n := New(f)
+			var keys [2]string
+			for i, u := range pair {
+				var l KeyLayout
+				b, err := n.AppendKeyLayout(nil, u, &l)
+				if err != nil {
+					t.Fatal(err)
+				}
+				keys[i] = string(b)
+				checkParamNames(t, keys[i], &l)
+			}
+			if keys[0] != keys[1] {
+				t.Errorf("%v: %q and %q key as %q and %q", f, pair[0], pair[1], keys[0], keys[1])
+			}
 		}
 	}
 }

@@ -16,6 +16,7 @@ var fastFlags = []Flags{
 	Crawler | HTTPSToHTTP, Crawler | FoldWWW, Crawler | LowercasePath, Crawler | DropIndex,
 	Crawler | RemoveDuplicateSlashes, Aggressive &^ (UppercaseEscapes | DecodeUnreserved),
 	DropSessionIDs, DropTracking, SortQuery | DropEmptyParams,
+	Crawler &^ DecodeQuery, DecodeQuery, DecodeQuery | SortQuery | EncodeStrict,
 }
 
 // fastNormalizers returns Normalizers for fastFlags, and for some of them
@@ -79,7 +80,8 @@ func fastVariants(u string) []string {
 		u[:he]+"/a\\b/c d|e"+rest,                   // backslash, bytes to escape
 		u+"?",                                       // a bare query
 		u+"?b=2&a=1&&c=&=d&utm_source=x&s=ab&ref=1&x_y=2&PHPSESSID=9682993c8daa2c54&sid=0123456789abcdefXYZ",
-		u+"?a=%41%zz&b=c d|\x01\x7f\xff",       // escapes and bytes to escape in a query
+		u+"?a=%41%zz&b=c d|\x01\x7f\xff",                             // escapes and bytes to escape in a query
+		u+"?c=12%3a00%3A00&%24t=%2F%26%3D%2B%25%3B%23%27%20%5B%60&z", // escapes DecodeQuery decodes and keeps
 		u+"?a=1\r&b=2",                         // a CR in the query
 		u+"#frag",                              // a fragment
 		u+"#fr\tag",                            // a tab in it

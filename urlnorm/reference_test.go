@@ -5,7 +5,10 @@ package urlnorm
 // that compare them with the fast code.
 
 import (
+	"fmt"
 	"net/netip"
+	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -209,6 +212,9 @@ func refCrawlerKey(n *Normalizer, c string) string {
 	if !hasQuery {
 		return out
 	}
+	if n.flags&DecodeQuery != 0 {
+		query = refDecodeQuery(query, n.flags&EncodeStrict != 0)
+	}
 	type param struct{ name, value, text string }
 	var ps []param
 	for _, p := range strings.Split(query, "&") {
@@ -242,6 +248,43 @@ func refCrawlerKey(n *Normalizer, c string) string {
 		return out
 	}
 	return out + "?" + strings.Join(texts, "&")
+}
+
+// refDecodeQuery decodes, in the query q of a canonical URL (escapes valid and upper-case), the
+// escapes of the bytes that refFormSame accepts.
+func refDecodeQuery(q string, strict bool) string {
+	var b strings.Builder
+	for i := 0; i < len(q); i++ {
+		if q[i] == '%' && i+2 < len(q) {
+			if v, err := strconv.ParseUint(q[i+1:i+3], 16, 8); err == nil && refFormSame(byte(v), strict) {
+				b.WriteByte(byte(v))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(q[i])
+	}
+	return b.String()
+}
+
+// refFormSame reports whether DecodeQuery decodes the escape of byte c: the WHATWG URL parser
+// leaves c raw in the query of a special URL (c is printable ASCII, not in the special-query
+// percent-encode set, https://url.spec.whatwg.org/#special-query-percent-encode-set, nor, with
+// strict, in what EncodeStrict adds to it), and form decoding (net/url.ParseQuery) reads c and
+// its escape the same, in a name and in a value, without an error.
+func refFormSame(c byte, strict bool) bool {
+	if c <= ' ' || c >= 0x7f || strings.IndexByte(`"#<>'`, c) >= 0 || strict && strings.IndexByte("`{}|[]^\\", c) >= 0 {
+		return false
+	}
+	form := func(x string) url.Values {
+		v, err := url.ParseQuery("a" + x + "b=c" + x + "d")
+		if err != nil {
+			return nil
+		}
+		return v
+	}
+	raw, esc := form(string(c)), form(fmt.Sprintf("%%%02X", c))
+	return raw != nil && reflect.DeepEqual(raw, esc)
 }
 
 func TestIPv4MatchesReference(t *testing.T) {
