@@ -63,10 +63,20 @@ import (
 // path: a sibling sidebar of the same tags is not in it) that holds at
 // least 90% of the page's prose (blocks that are neither marked as
 // furniture, nor template, nor entries of a list of links; text outside
-// links) and that is not just a paragraph's own element. Then:
+// links) and that is not just a paragraph's own element. An article
+// begins with its name: when a prose block whose text is the page's title
+// (or the part of it after a separator) lies outside that element, the
+// root is the deepest element that holds both, unless that is the whole
+// page (a module's header with its name and fields above the synopsis
+// and the documentation of an API page, where the documentation alone
+// holds 90% of the prose); a block of nothing but links before the name
+// (a bar of links to the page's sections) stays outside. Then:
 //
 //   - inside the content root a block must repeat on 90% of a group's
-//     pages, not MinFraction, to be template;
+//     pages, not MinFraction, to be template; a short one of text
+//     followed by a content block in the same element is a field's label
+//     and stays with its value ("Copyright" beside "(c) 2001 The
+//     University" in a row of the article's header);
 //   - a run of fewer than 3 template blocks with the page's own text on
 //     both sides is an island in the article and stays, and so does a
 //     longer one amid the prose of a content root that is not the whole
@@ -75,14 +85,19 @@ import (
 //     contents);
 //   - a short block whose folded text is template, between template
 //     blocks or after them at the end of the page, goes with them
-//     ("Updated: 2023-06-01" between a converter's header lines); and a
-//     page whose own text is nothing but such blocks (a login or history
-//     page a wiki has for every page id) keeps its template text without
-//     them, the same on every page of its kind;
+//     ("Updated: 2023-06-01" between a converter's header lines), unless
+//     it is the page's name; and a page whose own text is nothing but such
+//     blocks (a login or history page a wiki has for every page id) keeps
+//     its template text without them, the same on every page of its kind;
 //   - a template block with a link skeleton that the island rule keeps
 //     goes when the same text is dropped elsewhere on the page: a bar of
 //     links above the article, between its title and its text, whose
-//     copy below the article lies at the edge.
+//     copy below the article lies at the edge;
+//   - the first or last run of content blocks goes when at least 3 dropped
+//     blocks cut it off from the rest of the content and each of its
+//     blocks says what a dropped block of the page says: a title bar
+//     above a sidebar that echoes the sidebar's heading (a manual's name
+//     on its front page, a module's name listed in the navigation).
 //
 // Blocks that main-content mode drops by tag, class or role are dropped
 // too, except under an element marked by a name, a role or a header tag
@@ -92,7 +107,10 @@ import (
 // summary of a reference page holds the page's own text (a nav, aside,
 // footer, form, menu or dialog tag is never so misread); and except
 // amid the prose of the content root (a "code-header" of every member of
-// an API page, an article's list of its sections of class "menu"). A list
+// an API page, an article's list of its sections of class "menu"), or,
+// for a mark by a name, a role or a header tag, at the top of the content
+// root before its prose (the article's own header, under another site's
+// title on a copy of the article). A list
 // of links (at least 3 entries that are mostly link text, in a container
 // named "toc" or not) outside the content root is a menu; at the root's
 // edges it is one when some entry of it is template, or before the site
@@ -960,7 +978,8 @@ func (s *Site) strip(pg *sitePage) Text {
 	for i := range pg.blocks {
 		prose[i] = !boiler[i] && !tmpl[i] && !lists[i]
 	}
-	root := contentRoot(pg.blocks, prose)
+	root0 := contentRoot(pg.blocks, prose)
+	root, named := withName(pg.blocks, prose, pg.title, root0)
 	in := make([]bool, n) // inside the content root
 	for i, b := range pg.blocks {
 		in[i] = root != 0 && slices.Contains(b.ids, root)
@@ -980,11 +999,14 @@ func (s *Site) strip(pg *sitePage) Text {
 	// A block marked by tag, class or role inside the content root, with
 	// the page's prose before and after it there, is the article's: a
 	// "table-header" or "code-header" of each member of an API page, a
-	// list of the article's sections of class "menu". Furniture lies at
-	// the edges of the article or outside it.
+	// list of the article's sections of class "menu". So is one marked by
+	// a name alone at the top of the content root, before its prose: the
+	// article's own header (a "module-header" with an API module's
+	// copyright, stability and name). Furniture lies at the other edge of
+	// the article, or outside it, or is marked by its tag.
 	unmarked := false
 	for i := range pg.blocks {
-		if boiler[i] && amid(i) {
+		if boiler[i] && (amid(i) || !all && in[i] && i < first && namedOnly(pg.blocks[i])) {
 			boiler[i], unmarked = false, true
 		}
 	}
@@ -1006,8 +1028,11 @@ func (s *Site) strip(pg *sitePage) Text {
 			state[i] = 2
 		case lists[i] && !amid(i) && (menus[b.list] || !in[i] || !learned && !b.toc):
 			state[i] = 2
-		case root != 0 && !in[i] && b.own <= 0:
-			state[i] = 2 // nothing but links, outside the article
+		case root != 0 && b.own <= 0 && (!in[i] || i < named && !slices.Contains(b.ids, root0)):
+			// Nothing but links, outside the article, or before its
+			// name in the part the name added to it (a bar of links to
+			// the sections of an API page above its title).
+			state[i] = 2
 		case tmpl[i]:
 			state[i] = 1
 		}
@@ -1062,14 +1087,28 @@ func (s *Site) strip(pg *sitePage) Text {
 		}
 	}
 	repeated := slices.Clone(state)
+	// A short template block of text (not links) in the content root
+	// followed by a content block in the same element is the label of a
+	// field and stays with its value: "Copyright" and "(c) The
+	// University", the cells of a row of the article's header, at its top
+	// edge too.
+	for i := 0; i+1 < n; i++ {
+		a, b := pg.blocks[i], pg.blocks[i+1]
+		if state[i] == 1 && state[i+1] == 0 && in[i] && a.own > 0 && len(a.text) <= shortBlock && siblings(a, b) {
+			state[i] = 0
+		}
+	}
+	title := strings.TrimSpace(pg.title)
+	parts := titleParts(title)
 	absorb := make([]bool, n)
 	interior := make([]bool, n)
 	for i, b := range pg.blocks {
-		absorb[i] = chrome[i] && !b.h1 // a title that names the page is its own
+		absorb[i] = chrome[i] && !b.h1 && !isName(b.text, title, parts) // a title that names the page is its own
 		interior[i] = amid(i)
 	}
 	keepIslands(state, absorb, interior)
 	dropRepeats(pg.blocks, state, repeated)
+	dropEchoes(pg.blocks, state)
 	for i, b := range pg.blocks {
 		if state[i] == 0 {
 			t.Paragraphs = append(t.Paragraphs, b.text)
@@ -1135,6 +1174,86 @@ func contentRoot(blocks []block, prose []bool) int32 {
 		}
 	}
 	return best
+}
+
+// withName returns the content root extended to the deepest element that
+// also encloses a prose block that names the page (its whole title, or a
+// part of it after a separator), and that block: an article begins with
+// its name, so a header with the name beside the article's body is the
+// article's ("GHC.Clock" with the module's copyright and stability above
+// its synopsis and its documentation, where the documentation alone holds
+// 90% of the prose). Of several such blocks, the one nearest the root
+// counts. The root stays, and the block is -1, when it encloses such a
+// block already, when there is none, or when the element would hold every
+// block of the page (the name is in the site's header, not beside the
+// article).
+func withName(blocks []block, prose []bool, title string, root int32) (int32, int) {
+	if root == 0 {
+		return 0, -1
+	}
+	title = strings.TrimSpace(title)
+	parts := titleParts(title)
+	var chain []int32 // the root and its ancestors, outermost first
+	for _, b := range blocks {
+		if k := slices.Index(b.ids, root); k >= 0 {
+			chain = b.ids[:k+1]
+			break
+		}
+	}
+	best, named := -1, -1 // depth in chain of the deepest common ancestor found, and its block
+	for i, b := range blocks {
+		if !prose[i] || !isName(b.text, title, parts) {
+			continue
+		}
+		d := 0
+		for d < len(chain) && d < len(b.ids) && chain[d] == b.ids[d] {
+			d++
+		}
+		if d == len(chain) {
+			return root, -1 // the root holds the page's name
+		}
+		if d-1 > best {
+			best, named = d-1, i
+		}
+	}
+	if best < 0 {
+		return root, -1
+	}
+	for _, b := range blocks {
+		if len(b.ids) <= best || b.ids[best] != chain[best] {
+			return chain[best], named
+		}
+	}
+	return root, -1 // the element holds the whole page
+}
+
+// siblings reports whether blocks a and b lie in the same element, each in
+// an element of its own: the cells of a row, the term and definition of a
+// list.
+func siblings(a, b block) bool {
+	k := len(a.ids)
+	return k >= 2 && len(b.ids) == k && a.ids[k-2] == b.ids[k-2] && a.ids[k-1] != b.ids[k-1]
+}
+
+// namedOnly reports whether a block is marked as template (by main-content
+// mode) and only by names: a class, an id, a role or a header tag, no nav,
+// aside, footer, form, menu or dialog tag.
+func namedOnly(b block) bool {
+	if !b.boiler {
+		return false
+	}
+	for _, m := range b.marks {
+		if m == markTag {
+			return false
+		}
+	}
+	return true
+}
+
+// isName reports whether text is the page's title or a part of it after a
+// separator (parts, from titleParts).
+func isName(text, title string, parts []string) bool {
+	return text == title || slices.Contains(parts, text)
 }
 
 // minRun is the least number of consecutive template blocks inside the
@@ -1239,6 +1358,68 @@ func dropRepeats(blocks []block, state, before []byte) {
 	for i, b := range blocks {
 		if state[i] == 0 && before[i] == 1 && b.skel != 0 && gone[b.text] {
 			state[i] = 1
+		}
+	}
+}
+
+// dropEchoes drops the first or the last run of content blocks of a page
+// when furniture (at least minRun dropped blocks) cuts it off from the rest
+// of the content and each of its blocks repeats the text of a block the
+// page drops: a title bar above a sidebar that echoes the sidebar's
+// heading (the manual's name on the manual's front page).
+func dropEchoes(blocks []block, state []byte) {
+	type run struct{ from, to int } // content blocks[from:to]
+	var cut []run                   // edge runs that furniture cuts off from the rest
+	// The first run, and the gap after it.
+	i := 0
+	for i < len(state) && state[i] != 0 {
+		i++
+	}
+	j := i
+	for j < len(state) && state[j] == 0 {
+		j++
+	}
+	k := j
+	for k < len(state) && state[k] != 0 {
+		k++
+	}
+	if k < len(state) && k-j >= minRun {
+		cut = append(cut, run{i, j})
+	}
+	// The last run, and the gap before it.
+	j = len(state)
+	for j > 0 && state[j-1] != 0 {
+		j--
+	}
+	i = j
+	for i > 0 && state[i-1] == 0 {
+		i--
+	}
+	k = i
+	for k > 0 && state[k-1] != 0 {
+		k--
+	}
+	if k > 0 && i-k >= minRun {
+		cut = append(cut, run{i, j})
+	}
+	if len(cut) == 0 {
+		return
+	}
+	gone := map[string]bool{}
+	for i, b := range blocks {
+		if state[i] != 0 {
+			gone[b.text] = true
+		}
+	}
+	for _, r := range cut {
+		echo := true
+		for i := r.from; i < r.to && echo; i++ {
+			echo = gone[blocks[i].text]
+		}
+		if echo {
+			for i := r.from; i < r.to; i++ {
+				state[i] = 1
+			}
 		}
 	}
 }
