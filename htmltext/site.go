@@ -133,8 +133,10 @@ import (
 // smallest hash of their URL, a choice that does not depend on the order
 // of arrival. For each sampled page it keeps the hashes of its distinct
 // blocks, skeletons and folded lines (at most 16,384, those with the
-// smallest hashes), and the group keeps a count per distinct hash, about
-// 16 bytes per key of a sampled page in all. A page is sampled in at most
+// smallest hashes), and a group that extraction uses (not one that
+// samples the same pages as the group above it) keeps a count per
+// distinct hash, about 16 bytes per key of a sampled page in all. A page
+// is sampled in at most
 // 10 groups (its host, up to 8 directories, its skeleton), 3 or 4 on a
 // shallow site, and a Site keeps at most MaxGroups groups, those with the
 // smallest hash of their key (again independent of order). So a host of
@@ -184,9 +186,19 @@ var ErrURL = errors.New("htmltext: page url without host")
 // group is the sample of one group's pages and the counts of their blocks.
 type group struct {
 	pages  pageHeap            // max-heap by URL hash: the sample
-	have   map[uint64]struct{} // URL hashes in the sample
-	counts map[uint64]int32    // block key -> sampled pages with it
-	blocks map[uint64][]uint64 // URL hash -> distinct block keys
+	blocks map[uint64][]uint64 // URL hash -> distinct block keys, for each page of the sample
+	// counts holds, per block key, the sampled pages with it; nil until
+	// a page is extracted with the group (see counted), so that the
+	// groups that hold the same pages as the group above them (the deep
+	// directories of a tree that all lie under one path) are never
+	// counted.
+	counts map[uint64]int32
+	// version changes with the sample; same caches whether the sample
+	// equals that of the group above, for the versions in sameAt.
+	version uint64
+	same    bool
+	above   *group
+	sameAt  [2]uint64
 }
 
 // Add learns from page, fetched from pageURL. It returns an error only for
@@ -542,6 +554,7 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 	}
 	pg := &sitePage{urlHash: xxhash.Sum64String(u.Host + u.EscapedPath() + "?" + u.RawQuery), title: t.Title, main: t.Paragraphs}
 	words := pageWords(u, t.Title)
+	pg.blocks = make([]block, 0, len(c.paras))
 	var skel []uint64
 	var buf []byte
 	for i, p := range c.paras {
@@ -569,7 +582,7 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 			buf = binary.LittleEndian.AppendUint64(buf[:0], path^foldSeed)
 			var pre int
 			var ok bool
-			if buf, pre, ok = appendFold(buf, text, words); ok {
+			if buf, pre, ok = appendFold(buf, text, &words); ok {
 				b.folded = xxhash.Sum64(buf)
 				if pre > 0 {
 					binary.LittleEndian.PutUint64(buf, path^prefixSeed)
@@ -620,19 +633,54 @@ const chromeBlock = 96
 // at least 2 bytes in the path and query of u and in the page's title: the
 // names a page carries for itself ("intro" in /wiki/doku.php?id=intro,
 // "Query Wizard" of a page of that title).
-func pageWords(u *url.URL, title string) map[string]bool {
-	w := map[string]bool{}
+func pageWords(u *url.URL, title string) wordSet {
+	w := wordSet{m: map[string]bool{}}
 	for _, part := range []string{u.Path, u.RawQuery, title} {
 		if q, err := url.QueryUnescape(part); err == nil {
 			part = q
 		}
 		for _, f := range strings.FieldsFunc(string(asciiLower(nil, part)), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 			if len(f) >= 2 {
-				w[f] = true
+				w.m[f] = true
+				b := wordBit(f)
+				w.bits[b/64] |= 1 << (b % 64)
 			}
 		}
 	}
 	return w
+}
+
+// A wordSet is a set of lower-cased words with a filter that rules out
+// most other words before the map is asked: the words of a page's name
+// are few, and the short blocks that are folded are many.
+type wordSet struct {
+	m    map[string]bool
+	bits [4]uint64
+}
+
+// has reports whether the set holds w, read with its ASCII letters
+// lower-cased.
+func (ws *wordSet) has(w string) bool {
+	var lower [64]byte
+	if len(w) > len(lower) {
+		return false
+	}
+	if b := wordBit(w); ws.bits[b/64]&(1<<(b%64)) == 0 {
+		return false
+	}
+	return ws.m[string(asciiLower(lower[:0], w))]
+}
+
+// wordBit returns the filter bit of a word: its length and its first and
+// last bytes, ASCII letters lower-cased.
+func wordBit(w string) uint {
+	lo := func(c byte) uint {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		return uint(c)
+	}
+	return (uint(len(w))*131 + lo(w[0])*31 + lo(w[len(w)-1])) % 256
 }
 
 // appendFold appends to dst text with its variable parts read as one:
@@ -641,9 +689,8 @@ func pageWords(u *url.URL, title string) map[string]bool {
 // text up to its first digit when there is a digit and a letter before it
 // (pre, "Last modified: " of "Last modified: 2024/01/02 by alice", whatever
 // the user), 0 otherwise, and ok false when nothing in text varies.
-func appendFold(dst []byte, text string, words map[string]bool) (out []byte, pre int, ok bool) {
+func appendFold(dst []byte, text string, words *wordSet) (out []byte, pre int, ok bool) {
 	start, first, mark := len(dst), -1, -1 // mark: end of the last mark written
-	var lower [64]byte
 	for i := 0; i < len(text); {
 		j := i
 		for j < len(text) {
@@ -660,7 +707,7 @@ func appendFold(dst []byte, text string, words map[string]bool) (out []byte, pre
 			continue
 		}
 		w := text[i:j]
-		if len(w) <= len(lower) && words[string(asciiLower(lower[:0], w))] {
+		if words.has(w) {
 			if mark >= 0 && !bytes.ContainsFunc(dst[mark:], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 				dst = dst[:mark] // "Query Wizard - Field Selection" is one name
 			} else {
@@ -875,7 +922,7 @@ func (s *Site) add(pg *sitePage) {
 				}
 				delete(s.groups, heap.Pop(&s.ranks).(uint64))
 			}
-			g = &group{have: map[uint64]struct{}{}, counts: map[uint64]int32{}, blocks: map[uint64][]uint64{}}
+			g = &group{blocks: map[uint64][]uint64{}}
 			s.groups[gk] = g
 			heap.Push(&s.ranks, gk)
 		}
@@ -885,7 +932,7 @@ func (s *Site) add(pg *sitePage) {
 
 // add puts a page in the sample if it ranks among the smallest URL hashes.
 func (g *group) add(urlHash uint64, keys []uint64, k int) {
-	if _, ok := g.have[urlHash]; ok {
+	if _, ok := g.blocks[urlHash]; ok {
 		return
 	}
 	if len(g.pages) >= k {
@@ -893,46 +940,79 @@ func (g *group) add(urlHash uint64, keys []uint64, k int) {
 			return
 		}
 		old := heap.Pop(&g.pages).(uint64)
-		for _, b := range g.blocks[old] {
-			if g.counts[b]--; g.counts[b] == 0 {
-				delete(g.counts, b)
+		if g.counts != nil {
+			for _, b := range g.blocks[old] {
+				if g.counts[b]--; g.counts[b] == 0 {
+					delete(g.counts, b)
+				}
 			}
 		}
 		delete(g.blocks, old)
-		delete(g.have, old)
 	}
 	heap.Push(&g.pages, urlHash)
-	g.have[urlHash] = struct{}{}
 	g.blocks[urlHash] = keys
-	for _, b := range keys {
-		g.counts[b]++
+	g.version++
+	if g.counts != nil {
+		for _, b := range keys {
+			g.counts[b]++
+		}
 	}
 }
 
+// counted returns g with the counts of its blocks.
+func (g *group) counted() *group {
+	if g.counts == nil {
+		n := 0
+		for _, keys := range g.blocks {
+			n = max(n, len(keys))
+		}
+		g.counts = make(map[uint64]int32, 2*n)
+		for _, keys := range g.blocks {
+			for _, b := range keys {
+				g.counts[b]++
+			}
+		}
+	}
+	return g
+}
+
+// sameAs reports whether g samples the same pages as up.
+func (g *group) sameAs(up *group) bool {
+	if len(g.pages) != len(up.pages) {
+		return false
+	}
+	if g.above != up || g.sameAt != [2]uint64{g.version, up.version} {
+		g.above, g.sameAt, g.same = up, [2]uint64{g.version, up.version}, true
+		for _, p := range g.pages {
+			if _, ok := up.blocks[p]; !ok {
+				g.same = false
+				break
+			}
+		}
+	}
+	return g.same
+}
+
 // groupsOf returns the groups of pg that can make a block template: those
-// with at least MinPages pages, less a directory with as many pages as
-// the group above it (its parent directory, or the host) while neither
-// is full: a kept group has counted every page of it that was added, so
-// the two hold the same pages and give the same answers (the deep
-// directories of a tree whose pages all lie under one path).
+// with at least MinPages pages, less a directory that samples the same
+// pages as the group above it (its parent directory, or the host), which
+// gives the same answers (the deep directories of a tree whose pages all
+// lie under one path).
 func (s *Site) groupsOf(pg *sitePage) []*group {
 	out := make([]*group, 0, len(pg.groups))
-	prev := -1 // pages of the group above, when it is kept and not full
+	var above *group // the group above, if kept and large enough
 	for k, gk := range pg.groups {
 		g := s.groups[gk]
 		if g == nil || len(g.pages) < s.minPages() {
-			prev = -1
+			above = nil
 			continue
 		}
 		skel := k == len(pg.groups)-1
-		if !skel && k > 0 && len(g.pages) == prev {
-			continue
+		if !skel && above != nil && g.sameAs(above) {
+			continue // above stays the group with these pages
 		}
-		prev = -1
-		if !skel && len(g.pages) < s.samplePages() {
-			prev = len(g.pages)
-		}
-		out = append(out, g)
+		above = g
+		out = append(out, g.counted())
 	}
 	return out
 }
