@@ -136,11 +136,11 @@ import (
 // smallest hashes), and a group that extraction uses (not one that
 // samples the same pages as the group above it) keeps a count per
 // distinct hash, about 16 bytes per key of a sampled page in all. A page
-// is sampled in at most
-// 10 groups (its host, up to 8 directories, its skeleton), 3 or 4 on a
-// shallow site, and a Site keeps at most MaxGroups groups, those with the
-// smallest hash of their key (again independent of order). So a host of
-// 1,000 pages of 200 blocks, two directories deep, takes at most
+// is sampled in at most 10 groups (its host, up to 8 directories, its
+// skeleton), 3 or 4 on a shallow site, and a Site keeps at most MaxGroups
+// groups, those with the smallest hash of their key (again independent of
+// order). So a host of 1,000 pages of 200 blocks, two directories deep,
+// takes at most
 // 1,000 * 4 * 200 * 16 bytes = 13 MB however many pages follow (each
 // group keeps 128 pages at most); and no Site holds more than MaxGroups *
 // SamplePages sampled pages, the bound a hostile site can push towards:
