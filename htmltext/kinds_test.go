@@ -402,11 +402,62 @@ func articleHeader() kindCase {
 	return kindCase{"an article's own header at its top, under another site's title", pages}
 }
 
+// widgets: after each paragraph of a post, small widgets that every post
+// repeats ("expand", "[-]") and a counter that differs by its digits; the
+// post's true text keeps them, so dropping those at the post's end would
+// change the words there and the shingles around them.
+func widgets() kindCase {
+	var pages []testPage
+	for k := range 8 {
+		title := fmt.Sprintf("Post %d", k)
+		want := []string{title}
+		var b strings.Builder
+		for j := range 4 {
+			p := words(uint64(19000+10*k+j), 15)
+			replies := fmt.Sprintf("%d replies", (7*k+3*j)%10)
+			fmt.Fprintf(&b, `<p>%s</p><div class="w"><a href="#">expand</a></div><div class="w"><a href="#">[-]</a></div><div class="count">%s</div>`, p, replies)
+			want = append(want, p, "expand", "[-]", replies)
+		}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://forum.example/t/%d.html", k),
+			html: page(title, `<div id="head"><p>Example Forum</p></div><div id="side"><p>Latest</p><p>Top</p><p>Categories</p></div><div id="main"><h1>`+title+`</h1>`+b.String()+`</div>`),
+			want: want,
+		})
+	}
+	return kindCase{"7 small widgets after each paragraph of an article", pages}
+}
+
+// flatWidgets: pages of nothing but paragraphs (no element holds the
+// article apart from the site's name), where three widgets and a counter
+// follow each paragraph: runs of template between the page's own text,
+// and the page's own text on both sides.
+func flatWidgets() kindCase {
+	var pages []testPage
+	for k := range 8 {
+		title := fmt.Sprintf("Note %d", k)
+		want := []string{title}
+		var b strings.Builder
+		for j := range 4 {
+			p := words(uint64(19500+10*k+j), 15)
+			replies := fmt.Sprintf("%d replies", k+j)
+			fmt.Fprintf(&b, `<p>%s</p><p>[-]</p><p>expand</p><p>share</p><p>%s</p>`, p, replies)
+			want = append(want, p, "[-]", "expand", "share", replies)
+		}
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://notes.example/%d.html", k),
+			html: page(title, `<p>Site name</p><h1>`+title+`</h1>`+b.String()),
+			want: want,
+		})
+	}
+	return kindCase{"7 runs of small widgets in a page of nothing but paragraphs", pages}
+}
+
 func TestSiteKinds(t *testing.T) {
 	for _, kc := range []kindCase{
 		deepManuals(), currentEntry(), siblingSidebar(), tocSidebar(), hugeNav(), codeHeaders(),
 		headingLinks(), menuSections(), bigNav(), ownContents(), asideHeading(),
 		moduleHeader(), sectionBar(), shortModule(), titleBar(), articleHeader(),
+		widgets(), flatWidgets(),
 	} {
 		t.Run(kc.name, func(t *testing.T) {
 			var s Site

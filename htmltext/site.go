@@ -93,6 +93,11 @@ import (
 //     goes when the same text is dropped elsewhere on the page: a bar of
 //     links above the article, between its title and its text, whose
 //     copy below the article lies at the edge;
+//   - a short block of the content root that is template by its text or
+//     its folded text and occurs at least twice amid the page's own text
+//     is a widget of the article ("expand", "[-]", "3 replies" after each
+//     paragraph of a post): it stays wherever it lies among the article's
+//     blocks, in runs too, and right after the article's last block;
 //   - the first or last run of content blocks goes when at least 3 dropped
 //     blocks cut it off from the rest of the content and each of its
 //     blocks says what a dropped block of the page says: a title bar
@@ -1167,14 +1172,15 @@ func (s *Site) strip(pg *sitePage) Text {
 		}
 	}
 	repeated := slices.Clone(state)
-	// A short template block of text (not links) in the content root
-	// followed by a content block in the same element is the label of a
-	// field and stays with its value: "Copyright" and "(c) The
-	// University", the cells of a row of the article's header, at its top
-	// edge too.
+	// A short template block of text (not links) in a content root apart
+	// from the page's furniture (in a page of nothing but paragraphs,
+	// every block has the same parent), followed by a content block in
+	// the same element, is the label of a field and stays with its value:
+	// "Copyright" and "(c) The University", the cells of a row of the
+	// article's header, at its top edge too.
 	for i := 0; i+1 < n; i++ {
-		a, b := pg.blocks[i], pg.blocks[i+1]
-		if state[i] == 1 && state[i+1] == 0 && in[i] && a.own > 0 && len(a.text) <= shortBlock && siblings(a, b) {
+		a := pg.blocks[i]
+		if state[i] == 1 && state[i+1] == 0 && in[i] && !all && a.own > 0 && len(a.text) <= shortBlock && field(pg.blocks, i) {
 			state[i] = 0
 		}
 	}
@@ -1187,6 +1193,7 @@ func (s *Site) strip(pg *sitePage) Text {
 		interior[i] = amid(i)
 	}
 	keepIslands(state, absorb, interior)
+	keepWidgets(pg.blocks, state, tmpl, chrome, in)
 	dropRepeats(pg.blocks, state, repeated)
 	dropEchoes(pg.blocks, state)
 	for i, b := range pg.blocks {
@@ -1307,10 +1314,10 @@ func withName(blocks []block, prose []bool, title string, root int32) (int32, in
 	return root, -1 // the element holds the whole page
 }
 
-// siblings reports whether blocks a and b lie in the same element, each in
-// an element of its own: the cells of a row, the term and definition of a
-// list.
-func siblings(a, b block) bool {
+// field reports whether blocks i and i+1 lie in the same element, each in
+// an element of its own: the cells of a row, a term and its definition.
+func field(blocks []block, i int) bool {
+	a, b := blocks[i], blocks[i+1]
 	k := len(a.ids)
 	return k >= 2 && len(b.ids) == k && a.ids[k-2] == b.ids[k-2] && a.ids[k-1] != b.ids[k-1]
 }
@@ -1414,6 +1421,64 @@ func keepIslands(state []byte, folded, amid []bool) {
 			}
 		}
 		i = j
+	}
+}
+
+// keepWidgets keeps the small widgets of an article: a short block in the
+// content root, template by its text or by its folded text (tmpl, chrome),
+// that occurs at least twice between the page's first and last content
+// blocks ("expand", "[-]", "3 replies" after each paragraph of a post, a
+// counter that differs by its digits) is the article's wherever it lies
+// among them, in runs of any length and on a page without an element
+// apart for the article, and so are its copies right after the last
+// content block or before the first. The true text of the article keeps
+// them; dropping some would change the words where they were and the
+// shingles around them.
+func keepWidgets(blocks []block, state []byte, tmpl, chrome, in []bool) {
+	first, last := -1, -1
+	for i := range blocks {
+		if state[i] == 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return
+	}
+	key := func(b block) uint64 {
+		if b.folded != 0 {
+			return b.folded
+		}
+		return b.key
+	}
+	small := func(i int) bool {
+		return (tmpl[i] || chrome[i]) && in[i] && len(blocks[i].text) <= shortBlock
+	}
+	var amid map[uint64]int // occurrences between the content's first and last blocks
+	for i := first + 1; i < last; i++ {
+		if small(i) {
+			if amid == nil {
+				amid = map[uint64]int{}
+			}
+			amid[key(blocks[i])]++
+		}
+	}
+	if amid == nil {
+		return
+	}
+	widget := func(i int) bool { return state[i] == 1 && small(i) && amid[key(blocks[i])] >= 2 }
+	for i := first + 1; i < last; i++ {
+		if widget(i) {
+			state[i] = 0
+		}
+	}
+	for i := last + 1; i < len(blocks) && widget(i); i++ {
+		state[i] = 0
+	}
+	for i := first - 1; i >= 0 && widget(i); i-- {
+		state[i] = 0
 	}
 }
 
