@@ -367,7 +367,7 @@ func titleBar() kindCase {
 		nav = append(nav, fmt.Sprintf(`<li><a href="c%d.html">Chapter %d of the manual</a></li>`, j, j))
 	}
 	frame := func(bar, content string) []byte {
-		return page("Reference Manual", `<div class="topbar"><h1>`+bar+`</h1></div><aside id="leftnav"><p>Reference Manual</p><p>Version 3.1</p><ul>`+strings.Join(nav, "")+`</ul></aside><div id="content">`+content+`</div>`)
+		return page("Reference Manual", `<div class="topbar"><h1>`+bar+`</h1></div><aside id="leftnav"><p>Reference Manual</p><p>Version 3.1</p><ul>`+strings.Join(nav, "")+`</ul></aside><div id="content">`+content+`</div><div id="foot"><p>Example Manuals</p></div>`)
 	}
 	var pages []testPage
 	for k := range 6 {
@@ -379,6 +379,12 @@ func titleBar() kindCase {
 		url:  "https://manual.example/ref/index.html",
 		html: frame("Reference Manual", "<h1>Reference Manual User's Guide</h1><h4>Version 3.1</h4>"),
 		want: []string{"Reference Manual User's Guide", "Version 3.1"},
+	})
+	// A page whose whole text says what its furniture says keeps it.
+	pages = append(pages, testPage{
+		url:  "https://manual.example/ref/first.html",
+		html: frame("Reference Manual", `<p>Version 3.1</p>`),
+		want: []string{"Reference Manual", "Version 3.1"},
 	})
 	return kindCase{"a title bar that echoes the sidebar's heading", pages}
 }

@@ -102,7 +102,9 @@ import (
 //     blocks cut it off from the rest of the content and each of its
 //     blocks says what a dropped block of the page says: a title bar
 //     above a sidebar that echoes the sidebar's heading (a manual's name
-//     on its front page, a module's name listed in the navigation).
+//     on its front page, a module's name listed in the navigation), unless
+//     the page's text would be nothing but such runs (an index page that
+//     is its menu).
 //
 // Blocks that main-content mode drops by tag, class or role are dropped
 // too, except under an element marked by a name, a role or a header tag
@@ -1556,15 +1558,29 @@ func dropEchoes(blocks []block, state []byte) {
 			gone[b.text] = true
 		}
 	}
+	var echoes []run
+	left := 0 // content blocks that stay
+	for _, st := range state {
+		if st == 0 {
+			left++
+		}
+	}
 	for _, r := range cut {
 		echo := true
 		for i := r.from; i < r.to && echo; i++ {
 			echo = gone[blocks[i].text]
 		}
 		if echo {
-			for i := r.from; i < r.to; i++ {
-				state[i] = 1
-			}
+			echoes = append(echoes, r)
+			left -= r.to - r.from
+		}
+	}
+	if left == 0 {
+		return // the page's text is what its furniture says (an index page that is its menu)
+	}
+	for _, r := range echoes {
+		for i := r.from; i < r.to; i++ {
+			state[i] = 1
 		}
 	}
 }
