@@ -458,12 +458,58 @@ func flatWidgets() kindCase {
 	return kindCase{"7 runs of small widgets in a page of nothing but paragraphs", pages}
 }
 
+// copiedModule: short API module pages copied into a few of another
+// site's pages (whose title does not name them): in the article's element,
+// a header of the module's fields (named "module-header") and a synopsis
+// above the documentation, which alone holds 90% of the prose.
+func copiedModule() kindCase {
+	var pages []testPage
+	frame := func(article string) []byte {
+		return page("Portal documentation", `<div id="nav"><p>Docs home</p><p>About</p><p>Search</p></div><div class="article-body">`+article+`</div><div id="foot"><p>Portal footer</p></div>`)
+	}
+	for k := range 8 { // the site's own articles
+		pages = append(pages, testPage{url: fmt.Sprintf("https://portal.example/docs/%03d.html", k), html: frame(`<h1>Topic ` + fmt.Sprint(k) + `</h1>` + ps(words(uint64(20100+k), 40)))})
+	}
+	for k := range 2 { // fewer than MinPages: their labels are no template
+		name := fmt.Sprintf("Data.Mod%c", 'A'+k)
+		sig := fmt.Sprintf("run%c :: IO ()", 'A'+k)
+		doc := words(uint64(20000+k), 30)
+		article := `<div class="module-header"><table><tr><th>Maintainer</th><td>` + fmt.Sprintf("team%d@example.org", k) + `</td></tr></table><p class="caption">` + name + `</p></div>` +
+			`<div class="synopsis"><p>Synopsis</p><ul><li><a href="#v">` + sig + `</a></li></ul></div>` +
+			`<div class="interface"><h1>Documentation</h1><div class="top"><p>` + sig + ` Source</p>` + ps(doc) + `</div></div>`
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://portal.example/docs/copy%d.html", k),
+			html: frame(article),
+			want: []string{"Maintainer", fmt.Sprintf("team%d@example.org", k), name, "Synopsis", sig, "Documentation", sig + " Source", doc},
+		})
+	}
+	return kindCase{"a copied short article's header and synopsis above its body", pages}
+}
+
+// portalBlocks: a copied article between an advertisement and a list of
+// related pages that differ from page to page, all in one element, named
+// as they are: the article's element is not raised to hold them.
+func portalBlocks() kindCase {
+	var pages []testPage
+	for k := range 6 {
+		body := []string{words(uint64(21000+k), 40), words(uint64(21100+k), 30)}
+		ad := `<div class="advert"><p>` + words(uint64(21200+k), 12) + `</p></div>`
+		related := `<div class="related"><p>` + words(uint64(21300+k), 6) + `</p></div>`
+		pages = append(pages, testPage{
+			url:  fmt.Sprintf("https://portal.example/posts/%03d.html", k),
+			html: page("Portal", `<div id="nav"><p>Docs home</p><p>About</p><p>Search</p></div><div class="column">`+ad+`<div class="article">`+ps(body...)+`</div>`+related+`</div>`),
+			want: body,
+		})
+	}
+	return kindCase{"an advertisement above a copied article and related pages below it", pages}
+}
+
 func TestSiteKinds(t *testing.T) {
 	for _, kc := range []kindCase{
 		deepManuals(), currentEntry(), siblingSidebar(), tocSidebar(), hugeNav(), codeHeaders(),
 		headingLinks(), menuSections(), bigNav(), ownContents(), asideHeading(),
 		moduleHeader(), sectionBar(), shortModule(), titleBar(), articleHeader(),
-		widgets(), flatWidgets(),
+		widgets(), flatWidgets(), copiedModule(), portalBlocks(),
 	} {
 		t.Run(kc.name, func(t *testing.T) {
 			var s Site

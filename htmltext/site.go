@@ -63,8 +63,12 @@ import (
 // path: a sibling sidebar of the same tags is not in it) that holds at
 // least 90% of the page's prose (blocks that are neither marked as
 // furniture, nor template, nor entries of a list of links; text outside
-// links) and that is not just a paragraph's own element. An article
-// begins with its name: when a prose block whose text is the page's title
+// links) and that is not just a paragraph's own element, raised to its
+// ancestors while what they add is neither template, nor a list of links,
+// nor marked by a tag, nor marked by a name below it (a short article's
+// header and summary above its body, where the body alone holds 90% of
+// the prose). An article begins with its name: when a prose block whose
+// text is the page's title
 // (or the part of it after a separator) lies outside that element, the
 // root is the deepest element that holds both, unless that is the whole
 // page (a module's header with its name and fields above the synopsis
@@ -1066,7 +1070,22 @@ func (s *Site) strip(pg *sitePage) Text {
 		prose[i] = !boiler[i] && !tmpl[i] && !lists[i]
 	}
 	root0 := contentRoot(pg.blocks, prose)
-	root, named := withName(pg.blocks, prose, pg.title, root0)
+	root := root0
+	if len(gs) > 0 {
+		root = climb(pg.blocks, root, tmpl, boiler, lists)
+	}
+	root = withName(pg.blocks, prose, pg.title, root)
+	// The first block of text (not just links) that the root gained by
+	// being raised or by the page's name: the blocks of nothing but links
+	// before it stay outside (a bar of links to the sections of an API
+	// page above its title).
+	lead := -1
+	for i, b := range pg.blocks {
+		if root != root0 && b.own > 0 && slices.Contains(b.ids, root) && !slices.Contains(b.ids, root0) {
+			lead = i
+			break
+		}
+	}
 	in := make([]bool, n) // inside the content root
 	for i, b := range pg.blocks {
 		in[i] = root != 0 && slices.Contains(b.ids, root)
@@ -1115,10 +1134,9 @@ func (s *Site) strip(pg *sitePage) Text {
 			state[i] = 2
 		case lists[i] && !amid(i) && (menus[b.list] || !in[i] || !learned && !b.toc):
 			state[i] = 2
-		case root != 0 && b.own <= 0 && (!in[i] || i < named && !slices.Contains(b.ids, root0)):
-			// Nothing but links, outside the article, or before its
-			// name in the part the name added to it (a bar of links to
-			// the sections of an API page above its title).
+		case root != 0 && b.own <= 0 && (!in[i] || i < lead && !slices.Contains(b.ids, root0)):
+			// Nothing but links, outside the article, or before the
+			// first text of the part it gained (see lead).
 			state[i] = 2
 		case tmpl[i]:
 			state[i] = 1
@@ -1267,18 +1285,17 @@ func contentRoot(blocks []block, prose []bool) int32 {
 
 // withName returns the content root extended to the deepest element that
 // also encloses a prose block that names the page (its whole title, or a
-// part of it after a separator), and that block: an article begins with
-// its name, so a header with the name beside the article's body is the
-// article's ("GHC.Clock" with the module's copyright and stability above
-// its synopsis and its documentation, where the documentation alone holds
-// 90% of the prose). Of several such blocks, the one nearest the root
-// counts. The root stays, and the block is -1, when it encloses such a
-// block already, when there is none, or when the element would hold every
-// block of the page (the name is in the site's header, not beside the
-// article).
-func withName(blocks []block, prose []bool, title string, root int32) (int32, int) {
+// part of it after a separator): an article begins with its name, so a
+// header with the name beside the article's body is the article's
+// ("GHC.Clock" with the module's copyright and stability above its
+// synopsis and its documentation, where the documentation alone holds 90%
+// of the prose). Of several such blocks, the one nearest the root counts.
+// The root stays when it encloses such a block already, when there is
+// none, or when the element would hold every block of the page (the name
+// is in the site's header, not beside the article).
+func withName(blocks []block, prose []bool, title string, root int32) int32 {
 	if root == 0 {
-		return 0, -1
+		return 0
 	}
 	title = strings.TrimSpace(title)
 	parts := titleParts(title)
@@ -1289,7 +1306,7 @@ func withName(blocks []block, prose []bool, title string, root int32) (int32, in
 			break
 		}
 	}
-	best, named := -1, -1 // depth in chain of the deepest common ancestor found, and its block
+	best := -1 // depth in chain of the deepest common ancestor found
 	for i, b := range blocks {
 		if !prose[i] || !isName(b.text, title, parts) {
 			continue
@@ -1299,21 +1316,19 @@ func withName(blocks []block, prose []bool, title string, root int32) (int32, in
 			d++
 		}
 		if d == len(chain) {
-			return root, -1 // the root holds the page's name
+			return root // the root holds the page's name
 		}
-		if d-1 > best {
-			best, named = d-1, i
-		}
+		best = max(best, d-1)
 	}
 	if best < 0 {
-		return root, -1
+		return root
 	}
 	for _, b := range blocks {
 		if len(b.ids) <= best || b.ids[best] != chain[best] {
-			return chain[best], named
+			return chain[best]
 		}
 	}
-	return root, -1 // the element holds the whole page
+	return root // the element holds the whole page
 }
 
 // field reports whether blocks i and i+1 lie in the same element, each in
@@ -1337,6 +1352,56 @@ func namedOnly(b block) bool {
 		}
 	}
 	return true
+}
+
+// climb returns the content root raised to its ancestors while what an
+// ancestor adds is the article's: no block of it template, a list of
+// links, marked by a tag, or marked by a name after the root (a list of
+// related pages, an advertisement below the article). So an article's
+// header and summary above its body join the body, where the body alone
+// holds 90% of a short article's prose (a module's fields and its
+// synopsis above its documentation, copied into another site's page whose
+// title does not name it). Until the site is learned nothing is template,
+// so the root is not raised.
+func climb(blocks []block, root int32, tmpl, boiler, lists []bool) int32 {
+	if root == 0 {
+		return 0
+	}
+	var chain []int32
+	for _, b := range blocks {
+		if k := slices.Index(b.ids, root); k >= 0 {
+			chain = b.ids[:k+1]
+			break
+		}
+	}
+	last := -1 // the root's last block
+	for i, b := range blocks {
+		if slices.Contains(b.ids, root) {
+			last = i
+		}
+	}
+	for d := len(chain) - 2; d >= 0; d-- {
+		up, ok, all := chain[d], true, true
+		for i, b := range blocks {
+			in := len(b.ids) > d && b.ids[d] == up
+			if !in {
+				all = false
+				continue
+			}
+			if slices.Contains(b.ids, root) {
+				continue
+			}
+			if tmpl[i] || lists[i] || boiler[i] && (!namedOnly(b) || i > last) {
+				ok = false
+				break
+			}
+		}
+		if !ok || all {
+			break
+		}
+		root = up
+	}
+	return root
 }
 
 // isName reports whether text is the page's title or a part of it after a
