@@ -63,10 +63,24 @@ import (
 // path: a sibling sidebar of the same tags is not in it) that holds at
 // least 90% of the page's prose (blocks that are neither marked as
 // furniture, nor template, nor entries of a list of links; text outside
-// links) and that is not just a paragraph's own element. Then:
+// links) and that is not just a paragraph's own element, raised to its
+// ancestors while what they add is neither template, nor a list of links,
+// nor marked by a tag, nor marked by a name below it (a short article's
+// header and summary above its body, where the body alone holds 90% of
+// the prose). An article begins with its name: when a prose block whose
+// text is the page's title
+// (or the part of it after a separator) lies outside that element, the
+// root is the deepest element that holds both, unless that is the whole
+// page (a module's header with its name and fields above the synopsis
+// and the documentation of an API page, where the documentation alone
+// holds 90% of the prose); a block of nothing but links before the name
+// (a bar of links to the page's sections) stays outside. Then:
 //
 //   - inside the content root a block must repeat on 90% of a group's
-//     pages, not MinFraction, to be template;
+//     pages, not MinFraction, to be template; a short one of text
+//     followed by a content block in the same element is a field's label
+//     and stays with its value ("Copyright" beside "(c) 2001 The
+//     University" in a row of the article's header);
 //   - a run of fewer than 3 template blocks with the page's own text on
 //     both sides is an island in the article and stays, and so does a
 //     longer one amid the prose of a content root that is not the whole
@@ -75,14 +89,26 @@ import (
 //     contents);
 //   - a short block whose folded text is template, between template
 //     blocks or after them at the end of the page, goes with them
-//     ("Updated: 2023-06-01" between a converter's header lines); and a
-//     page whose own text is nothing but such blocks (a login or history
-//     page a wiki has for every page id) keeps its template text without
-//     them, the same on every page of its kind;
+//     ("Updated: 2023-06-01" between a converter's header lines), unless
+//     it is the page's name; and a page whose own text is nothing but such
+//     blocks (a login or history page a wiki has for every page id) keeps
+//     its template text without them, the same on every page of its kind;
 //   - a template block with a link skeleton that the island rule keeps
 //     goes when the same text is dropped elsewhere on the page: a bar of
 //     links above the article, between its title and its text, whose
-//     copy below the article lies at the edge.
+//     copy below the article lies at the edge;
+//   - a short block of the content root that is template by its text or
+//     its folded text and occurs at least twice amid the page's own text
+//     is a widget of the article ("expand", "[-]", "3 replies" after each
+//     paragraph of a post): it stays wherever it lies among the article's
+//     blocks, in runs too, and right after the article's last block;
+//   - the first or last run of content blocks goes when at least 3 dropped
+//     blocks cut it off from the rest of the content and each of its
+//     blocks says what a dropped block of the page says: a title bar
+//     above a sidebar that echoes the sidebar's heading (a manual's name
+//     on its front page, a module's name listed in the navigation), unless
+//     the page's text would be nothing but such runs (an index page that
+//     is its menu).
 //
 // Blocks that main-content mode drops by tag, class or role are dropped
 // too, except under an element marked by a name, a role or a header tag
@@ -92,7 +118,10 @@ import (
 // summary of a reference page holds the page's own text (a nav, aside,
 // footer, form, menu or dialog tag is never so misread); and except
 // amid the prose of the content root (a "code-header" of every member of
-// an API page, an article's list of its sections of class "menu"). A list
+// an API page, an article's list of its sections of class "menu"), or,
+// for a mark by a name, a role or a header tag, at the top of the content
+// root before its prose (the article's own header, under another site's
+// title on a copy of the article). A list
 // of links (at least 3 entries that are mostly link text, in a container
 // named "toc" or not) outside the content root is a menu; at the root's
 // edges it is one when some entry of it is template, or before the site
@@ -115,12 +144,14 @@ import (
 // smallest hash of their URL, a choice that does not depend on the order
 // of arrival. For each sampled page it keeps the hashes of its distinct
 // blocks, skeletons and folded lines (at most 16,384, those with the
-// smallest hashes), and the group keeps a count per distinct hash, about
-// 16 bytes per key of a sampled page in all. A page is sampled in at most
-// 10 groups (its host, up to 8 directories, its skeleton), 3 or 4 on a
-// shallow site, and a Site keeps at most MaxGroups groups, those with the
-// smallest hash of their key (again independent of order). So a host of
-// 1,000 pages of 200 blocks, two directories deep, takes at most
+// smallest hashes), and a group that extraction uses (not one that
+// samples the same pages as the group above it) keeps a count per
+// distinct hash, about 16 bytes per key of a sampled page in all. A page
+// is sampled in at most 10 groups (its host, up to 8 directories, its
+// skeleton), 3 or 4 on a shallow site, and a Site keeps at most MaxGroups
+// groups, those with the smallest hash of their key (again independent of
+// order). So a host of 1,000 pages of 200 blocks, two directories deep,
+// takes at most
 // 1,000 * 4 * 200 * 16 bytes = 13 MB however many pages follow (each
 // group keeps 128 pages at most); and no Site holds more than MaxGroups *
 // SamplePages sampled pages, the bound a hostile site can push towards:
@@ -166,9 +197,19 @@ var ErrURL = errors.New("htmltext: page url without host")
 // group is the sample of one group's pages and the counts of their blocks.
 type group struct {
 	pages  pageHeap            // max-heap by URL hash: the sample
-	have   map[uint64]struct{} // URL hashes in the sample
-	counts map[uint64]int32    // block key -> sampled pages with it
-	blocks map[uint64][]uint64 // URL hash -> distinct block keys
+	blocks map[uint64][]uint64 // URL hash -> distinct block keys, for each page of the sample
+	// counts holds, per block key, the sampled pages with it; nil until
+	// a page is extracted with the group (see counted), so that the
+	// groups that hold the same pages as the group above them (the deep
+	// directories of a tree that all lie under one path) are never
+	// counted.
+	counts map[uint64]int32
+	// version changes with the sample; same caches whether the sample
+	// equals that of the group above, for the versions in sameAt.
+	version uint64
+	same    bool
+	above   *group
+	sameAt  [2]uint64
 }
 
 // Add learns from page, fetched from pageURL. It returns an error only for
@@ -524,6 +565,7 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 	}
 	pg := &sitePage{urlHash: xxhash.Sum64String(u.Host + u.EscapedPath() + "?" + u.RawQuery), title: t.Title, main: t.Paragraphs}
 	words := pageWords(u, t.Title)
+	pg.blocks = make([]block, 0, len(c.paras))
 	var skel []uint64
 	var buf []byte
 	for i, p := range c.paras {
@@ -551,7 +593,7 @@ func (s *Site) read(pageURL string, page []byte) (*sitePage, error) {
 			buf = binary.LittleEndian.AppendUint64(buf[:0], path^foldSeed)
 			var pre int
 			var ok bool
-			if buf, pre, ok = appendFold(buf, text, words); ok {
+			if buf, pre, ok = appendFold(buf, text, &words); ok {
 				b.folded = xxhash.Sum64(buf)
 				if pre > 0 {
 					binary.LittleEndian.PutUint64(buf, path^prefixSeed)
@@ -602,19 +644,54 @@ const chromeBlock = 96
 // at least 2 bytes in the path and query of u and in the page's title: the
 // names a page carries for itself ("intro" in /wiki/doku.php?id=intro,
 // "Query Wizard" of a page of that title).
-func pageWords(u *url.URL, title string) map[string]bool {
-	w := map[string]bool{}
+func pageWords(u *url.URL, title string) wordSet {
+	w := wordSet{m: map[string]bool{}}
 	for _, part := range []string{u.Path, u.RawQuery, title} {
 		if q, err := url.QueryUnescape(part); err == nil {
 			part = q
 		}
 		for _, f := range strings.FieldsFunc(string(asciiLower(nil, part)), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 			if len(f) >= 2 {
-				w[f] = true
+				w.m[f] = true
+				b := wordBit(f)
+				w.bits[b/64] |= 1 << (b % 64)
 			}
 		}
 	}
 	return w
+}
+
+// A wordSet is a set of lower-cased words with a filter that rules out
+// most other words before the map is asked: the words of a page's name
+// are few, and the short blocks that are folded are many.
+type wordSet struct {
+	m    map[string]bool
+	bits [4]uint64
+}
+
+// has reports whether the set holds w, read with its ASCII letters
+// lower-cased.
+func (ws *wordSet) has(w string) bool {
+	var lower [64]byte
+	if len(w) > len(lower) {
+		return false
+	}
+	if b := wordBit(w); ws.bits[b/64]&(1<<(b%64)) == 0 {
+		return false
+	}
+	return ws.m[string(asciiLower(lower[:0], w))]
+}
+
+// wordBit returns the filter bit of a word: its length and its first and
+// last bytes, ASCII letters lower-cased.
+func wordBit(w string) uint {
+	lo := func(c byte) uint {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		return uint(c)
+	}
+	return (uint(len(w))*131 + lo(w[0])*31 + lo(w[len(w)-1])) % 256
 }
 
 // appendFold appends to dst text with its variable parts read as one:
@@ -623,9 +700,8 @@ func pageWords(u *url.URL, title string) map[string]bool {
 // text up to its first digit when there is a digit and a letter before it
 // (pre, "Last modified: " of "Last modified: 2024/01/02 by alice", whatever
 // the user), 0 otherwise, and ok false when nothing in text varies.
-func appendFold(dst []byte, text string, words map[string]bool) (out []byte, pre int, ok bool) {
+func appendFold(dst []byte, text string, words *wordSet) (out []byte, pre int, ok bool) {
 	start, first, mark := len(dst), -1, -1 // mark: end of the last mark written
-	var lower [64]byte
 	for i := 0; i < len(text); {
 		j := i
 		for j < len(text) {
@@ -642,7 +718,7 @@ func appendFold(dst []byte, text string, words map[string]bool) (out []byte, pre
 			continue
 		}
 		w := text[i:j]
-		if len(w) <= len(lower) && words[string(asciiLower(lower[:0], w))] {
+		if words.has(w) {
 			if mark >= 0 && !bytes.ContainsFunc(dst[mark:], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 				dst = dst[:mark] // "Query Wizard - Field Selection" is one name
 			} else {
@@ -857,7 +933,7 @@ func (s *Site) add(pg *sitePage) {
 				}
 				delete(s.groups, heap.Pop(&s.ranks).(uint64))
 			}
-			g = &group{have: map[uint64]struct{}{}, counts: map[uint64]int32{}, blocks: map[uint64][]uint64{}}
+			g = &group{blocks: map[uint64][]uint64{}}
 			s.groups[gk] = g
 			heap.Push(&s.ranks, gk)
 		}
@@ -867,7 +943,7 @@ func (s *Site) add(pg *sitePage) {
 
 // add puts a page in the sample if it ranks among the smallest URL hashes.
 func (g *group) add(urlHash uint64, keys []uint64, k int) {
-	if _, ok := g.have[urlHash]; ok {
+	if _, ok := g.blocks[urlHash]; ok {
 		return
 	}
 	if len(g.pages) >= k {
@@ -875,46 +951,79 @@ func (g *group) add(urlHash uint64, keys []uint64, k int) {
 			return
 		}
 		old := heap.Pop(&g.pages).(uint64)
-		for _, b := range g.blocks[old] {
-			if g.counts[b]--; g.counts[b] == 0 {
-				delete(g.counts, b)
+		if g.counts != nil {
+			for _, b := range g.blocks[old] {
+				if g.counts[b]--; g.counts[b] == 0 {
+					delete(g.counts, b)
+				}
 			}
 		}
 		delete(g.blocks, old)
-		delete(g.have, old)
 	}
 	heap.Push(&g.pages, urlHash)
-	g.have[urlHash] = struct{}{}
 	g.blocks[urlHash] = keys
-	for _, b := range keys {
-		g.counts[b]++
+	g.version++
+	if g.counts != nil {
+		for _, b := range keys {
+			g.counts[b]++
+		}
 	}
 }
 
+// counted returns g with the counts of its blocks.
+func (g *group) counted() *group {
+	if g.counts == nil {
+		n := 0
+		for _, keys := range g.blocks {
+			n = max(n, len(keys))
+		}
+		g.counts = make(map[uint64]int32, 2*n)
+		for _, keys := range g.blocks {
+			for _, b := range keys {
+				g.counts[b]++
+			}
+		}
+	}
+	return g
+}
+
+// sameAs reports whether g samples the same pages as up.
+func (g *group) sameAs(up *group) bool {
+	if len(g.pages) != len(up.pages) {
+		return false
+	}
+	if g.above != up || g.sameAt != [2]uint64{g.version, up.version} {
+		g.above, g.sameAt, g.same = up, [2]uint64{g.version, up.version}, true
+		for _, p := range g.pages {
+			if _, ok := up.blocks[p]; !ok {
+				g.same = false
+				break
+			}
+		}
+	}
+	return g.same
+}
+
 // groupsOf returns the groups of pg that can make a block template: those
-// with at least MinPages pages, less a directory with as many pages as
-// the group above it (its parent directory, or the host) while neither
-// is full: a kept group has counted every page of it that was added, so
-// the two hold the same pages and give the same answers (the deep
-// directories of a tree whose pages all lie under one path).
+// with at least MinPages pages, less a directory that samples the same
+// pages as the group above it (its parent directory, or the host), which
+// gives the same answers (the deep directories of a tree whose pages all
+// lie under one path).
 func (s *Site) groupsOf(pg *sitePage) []*group {
 	out := make([]*group, 0, len(pg.groups))
-	prev := -1 // pages of the group above, when it is kept and not full
+	var above *group // the group above, if kept and large enough
 	for k, gk := range pg.groups {
 		g := s.groups[gk]
 		if g == nil || len(g.pages) < s.minPages() {
-			prev = -1
+			above = nil
 			continue
 		}
 		skel := k == len(pg.groups)-1
-		if !skel && k > 0 && len(g.pages) == prev {
-			continue
+		if !skel && above != nil && g.sameAs(above) {
+			continue // above stays the group with these pages
 		}
-		prev = -1
-		if !skel && len(g.pages) < s.samplePages() {
-			prev = len(g.pages)
-		}
-		out = append(out, g)
+		above = g
+		out = append(out, g.counted())
 	}
 	return out
 }
@@ -960,7 +1069,23 @@ func (s *Site) strip(pg *sitePage) Text {
 	for i := range pg.blocks {
 		prose[i] = !boiler[i] && !tmpl[i] && !lists[i]
 	}
-	root := contentRoot(pg.blocks, prose)
+	root0 := contentRoot(pg.blocks, prose)
+	root := root0
+	if len(gs) > 0 {
+		root = climb(pg.blocks, root, tmpl, boiler, lists)
+	}
+	root = withName(pg.blocks, prose, pg.title, root)
+	// The first block of text (not just links) that the root gained by
+	// being raised or by the page's name: the blocks of nothing but links
+	// before it stay outside (a bar of links to the sections of an API
+	// page above its title).
+	lead := -1
+	for i, b := range pg.blocks {
+		if root != root0 && b.own > 0 && slices.Contains(b.ids, root) && !slices.Contains(b.ids, root0) {
+			lead = i
+			break
+		}
+	}
 	in := make([]bool, n) // inside the content root
 	for i, b := range pg.blocks {
 		in[i] = root != 0 && slices.Contains(b.ids, root)
@@ -980,11 +1105,14 @@ func (s *Site) strip(pg *sitePage) Text {
 	// A block marked by tag, class or role inside the content root, with
 	// the page's prose before and after it there, is the article's: a
 	// "table-header" or "code-header" of each member of an API page, a
-	// list of the article's sections of class "menu". Furniture lies at
-	// the edges of the article or outside it.
+	// list of the article's sections of class "menu". So is one marked by
+	// a name alone at the top of the content root, before its prose: the
+	// article's own header (a "module-header" with an API module's
+	// copyright, stability and name). Furniture lies at the other edge of
+	// the article, or outside it, or is marked by its tag.
 	unmarked := false
 	for i := range pg.blocks {
-		if boiler[i] && amid(i) {
+		if boiler[i] && (amid(i) || !all && in[i] && i < first && namedOnly(pg.blocks[i])) {
 			boiler[i], unmarked = false, true
 		}
 	}
@@ -1006,8 +1134,10 @@ func (s *Site) strip(pg *sitePage) Text {
 			state[i] = 2
 		case lists[i] && !amid(i) && (menus[b.list] || !in[i] || !learned && !b.toc):
 			state[i] = 2
-		case root != 0 && !in[i] && b.own <= 0:
-			state[i] = 2 // nothing but links, outside the article
+		case root != 0 && b.own <= 0 && (!in[i] || i < lead && !slices.Contains(b.ids, root0)):
+			// Nothing but links, outside the article, or before the
+			// first text of the part it gained (see lead).
+			state[i] = 2
 		case tmpl[i]:
 			state[i] = 1
 		}
@@ -1062,14 +1192,30 @@ func (s *Site) strip(pg *sitePage) Text {
 		}
 	}
 	repeated := slices.Clone(state)
+	// A short template block of text (not links) in a content root apart
+	// from the page's furniture (in a page of nothing but paragraphs,
+	// every block has the same parent), followed by a content block in
+	// the same element, is the label of a field and stays with its value:
+	// "Copyright" and "(c) The University", the cells of a row of the
+	// article's header, at its top edge too.
+	for i := 0; i+1 < n; i++ {
+		a := pg.blocks[i]
+		if state[i] == 1 && state[i+1] == 0 && in[i] && !all && a.own > 0 && len(a.text) <= shortBlock && field(pg.blocks, i) {
+			state[i] = 0
+		}
+	}
+	title := strings.TrimSpace(pg.title)
+	parts := titleParts(title)
 	absorb := make([]bool, n)
 	interior := make([]bool, n)
 	for i, b := range pg.blocks {
-		absorb[i] = chrome[i] && !b.h1 // a title that names the page is its own
+		absorb[i] = chrome[i] && !b.h1 && !isName(b.text, title, parts) // a title that names the page is its own
 		interior[i] = amid(i)
 	}
 	keepIslands(state, absorb, interior)
+	keepWidgets(pg.blocks, state, tmpl, chrome, in)
 	dropRepeats(pg.blocks, state, repeated)
+	dropEchoes(pg.blocks, state)
 	for i, b := range pg.blocks {
 		if state[i] == 0 {
 			t.Paragraphs = append(t.Paragraphs, b.text)
@@ -1135,6 +1281,133 @@ func contentRoot(blocks []block, prose []bool) int32 {
 		}
 	}
 	return best
+}
+
+// withName returns the content root extended to the deepest element that
+// also encloses a prose block that names the page (its whole title, or a
+// part of it after a separator): an article begins with its name, so a
+// header with the name beside the article's body is the article's
+// ("GHC.Clock" with the module's copyright and stability above its
+// synopsis and its documentation, where the documentation alone holds 90%
+// of the prose). Of several such blocks, the one nearest the root counts.
+// The root stays when it encloses such a block already, when there is
+// none, or when the element would hold every block of the page (the name
+// is in the site's header, not beside the article).
+func withName(blocks []block, prose []bool, title string, root int32) int32 {
+	if root == 0 {
+		return 0
+	}
+	title = strings.TrimSpace(title)
+	parts := titleParts(title)
+	var chain []int32 // the root and its ancestors, outermost first
+	for _, b := range blocks {
+		if k := slices.Index(b.ids, root); k >= 0 {
+			chain = b.ids[:k+1]
+			break
+		}
+	}
+	best := -1 // depth in chain of the deepest common ancestor found
+	for i, b := range blocks {
+		if !prose[i] || !isName(b.text, title, parts) {
+			continue
+		}
+		d := 0
+		for d < len(chain) && d < len(b.ids) && chain[d] == b.ids[d] {
+			d++
+		}
+		if d == len(chain) {
+			return root // the root holds the page's name
+		}
+		best = max(best, d-1)
+	}
+	if best < 0 {
+		return root
+	}
+	for _, b := range blocks {
+		if len(b.ids) <= best || b.ids[best] != chain[best] {
+			return chain[best]
+		}
+	}
+	return root // the element holds the whole page
+}
+
+// field reports whether blocks i and i+1 lie in the same element, each in
+// an element of its own: the cells of a row, a term and its definition.
+func field(blocks []block, i int) bool {
+	a, b := blocks[i], blocks[i+1]
+	k := len(a.ids)
+	return k >= 2 && len(b.ids) == k && a.ids[k-2] == b.ids[k-2] && a.ids[k-1] != b.ids[k-1]
+}
+
+// namedOnly reports whether a block is marked as template (by main-content
+// mode) and only by names: a class, an id, a role or a header tag, no nav,
+// aside, footer, form, menu or dialog tag.
+func namedOnly(b block) bool {
+	if !b.boiler {
+		return false
+	}
+	for _, m := range b.marks {
+		if m == markTag {
+			return false
+		}
+	}
+	return true
+}
+
+// climb returns the content root raised to its ancestors while what an
+// ancestor adds is the article's: no block of it template, a list of
+// links, marked by a tag, or marked by a name after the root (a list of
+// related pages, an advertisement below the article). So an article's
+// header and summary above its body join the body, where the body alone
+// holds 90% of a short article's prose (a module's fields and its
+// synopsis above its documentation, copied into another site's page whose
+// title does not name it). Until the site is learned nothing is template,
+// so the root is not raised.
+func climb(blocks []block, root int32, tmpl, boiler, lists []bool) int32 {
+	if root == 0 {
+		return 0
+	}
+	var chain []int32
+	for _, b := range blocks {
+		if k := slices.Index(b.ids, root); k >= 0 {
+			chain = b.ids[:k+1]
+			break
+		}
+	}
+	last := -1 // the root's last block
+	for i, b := range blocks {
+		if slices.Contains(b.ids, root) {
+			last = i
+		}
+	}
+	for d := len(chain) - 2; d >= 0; d-- {
+		up, ok, all := chain[d], true, true
+		for i, b := range blocks {
+			in := len(b.ids) > d && b.ids[d] == up
+			if !in {
+				all = false
+				continue
+			}
+			if slices.Contains(b.ids, root) {
+				continue
+			}
+			if tmpl[i] || lists[i] || boiler[i] && (!namedOnly(b) || i > last) {
+				ok = false
+				break
+			}
+		}
+		if !ok || all {
+			break
+		}
+		root = up
+	}
+	return root
+}
+
+// isName reports whether text is the page's title or a part of it after a
+// separator (parts, from titleParts).
+func isName(text, title string, parts []string) bool {
+	return text == title || slices.Contains(parts, text)
 }
 
 // minRun is the least number of consecutive template blocks inside the
@@ -1218,6 +1491,64 @@ func keepIslands(state []byte, folded, amid []bool) {
 	}
 }
 
+// keepWidgets keeps the small widgets of an article: a short block in the
+// content root, template by its text or by its folded text (tmpl, chrome),
+// that occurs at least twice between the page's first and last content
+// blocks ("expand", "[-]", "3 replies" after each paragraph of a post, a
+// counter that differs by its digits) is the article's wherever it lies
+// among them, in runs of any length and on a page without an element
+// apart for the article, and so are its copies right after the last
+// content block or before the first. The true text of the article keeps
+// them; dropping some would change the words where they were and the
+// shingles around them.
+func keepWidgets(blocks []block, state []byte, tmpl, chrome, in []bool) {
+	first, last := -1, -1
+	for i := range blocks {
+		if state[i] == 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return
+	}
+	key := func(b block) uint64 {
+		if b.folded != 0 {
+			return b.folded
+		}
+		return b.key
+	}
+	small := func(i int) bool {
+		return (tmpl[i] || chrome[i]) && in[i] && len(blocks[i].text) <= shortBlock
+	}
+	var amid map[uint64]int // occurrences between the content's first and last blocks
+	for i := first + 1; i < last; i++ {
+		if small(i) {
+			if amid == nil {
+				amid = map[uint64]int{}
+			}
+			amid[key(blocks[i])]++
+		}
+	}
+	if amid == nil {
+		return
+	}
+	widget := func(i int) bool { return state[i] == 1 && small(i) && amid[key(blocks[i])] >= 2 }
+	for i := first + 1; i < last; i++ {
+		if widget(i) {
+			state[i] = 0
+		}
+	}
+	for i := last + 1; i < len(blocks) && widget(i); i++ {
+		state[i] = 0
+	}
+	for i := first - 1; i >= 0 && widget(i); i-- {
+		state[i] = 0
+	}
+}
+
 // dropRepeats drops again a template block with a link skeleton (a label
 // and links) that keepIslands kept as an island when the same text is
 // dropped elsewhere on the page: a bar of links a page carries above and
@@ -1238,6 +1569,82 @@ func dropRepeats(blocks []block, state, before []byte) {
 	}
 	for i, b := range blocks {
 		if state[i] == 0 && before[i] == 1 && b.skel != 0 && gone[b.text] {
+			state[i] = 1
+		}
+	}
+}
+
+// dropEchoes drops the first or the last run of content blocks of a page
+// when furniture (at least minRun dropped blocks) cuts it off from the rest
+// of the content and each of its blocks repeats the text of a block the
+// page drops: a title bar above a sidebar that echoes the sidebar's
+// heading (the manual's name on the manual's front page).
+func dropEchoes(blocks []block, state []byte) {
+	type run struct{ from, to int } // content blocks[from:to]
+	var cut []run                   // edge runs that furniture cuts off from the rest
+	// The first run, and the gap after it.
+	i := 0
+	for i < len(state) && state[i] != 0 {
+		i++
+	}
+	j := i
+	for j < len(state) && state[j] == 0 {
+		j++
+	}
+	k := j
+	for k < len(state) && state[k] != 0 {
+		k++
+	}
+	if k < len(state) && k-j >= minRun {
+		cut = append(cut, run{i, j})
+	}
+	// The last run, and the gap before it.
+	j = len(state)
+	for j > 0 && state[j-1] != 0 {
+		j--
+	}
+	i = j
+	for i > 0 && state[i-1] == 0 {
+		i--
+	}
+	k = i
+	for k > 0 && state[k-1] != 0 {
+		k--
+	}
+	if k > 0 && i-k >= minRun {
+		cut = append(cut, run{i, j})
+	}
+	if len(cut) == 0 {
+		return
+	}
+	gone := map[string]bool{}
+	for i, b := range blocks {
+		if state[i] != 0 {
+			gone[b.text] = true
+		}
+	}
+	var echoes []run
+	left := 0 // content blocks that stay
+	for _, st := range state {
+		if st == 0 {
+			left++
+		}
+	}
+	for _, r := range cut {
+		echo := true
+		for i := r.from; i < r.to && echo; i++ {
+			echo = gone[blocks[i].text]
+		}
+		if echo {
+			echoes = append(echoes, r)
+			left -= r.to - r.from
+		}
+	}
+	if left == 0 {
+		return // the page's text is what its furniture says (an index page that is its menu)
+	}
+	for _, r := range echoes {
+		for i := r.from; i < r.to; i++ {
 			state[i] = 1
 		}
 	}

@@ -320,15 +320,16 @@ func snapshot(s *Site) map[uint64]string {
 	for k, g := range s.groups {
 		pages := slices.Clone([]uint64(g.pages))
 		slices.Sort(pages)
+		counts := g.counted().counts
 		var keys []uint64
-		for b := range g.counts {
+		for b := range counts {
 			keys = append(keys, b)
 		}
 		slices.Sort(keys)
 		var b strings.Builder
 		fmt.Fprint(&b, pages, " ")
 		for _, key := range keys {
-			fmt.Fprintf(&b, "%x:%d ", key, g.counts[key])
+			fmt.Fprintf(&b, "%x:%d ", key, counts[key])
 		}
 		out[k] = b.String()
 	}

@@ -243,7 +243,7 @@ func (sr *siteReader) site() (*Site, error) {
 		if err != nil {
 			return nil, err
 		}
-		g := &group{have: map[uint64]struct{}{}, counts: map[uint64]int32{}, blocks: map[uint64][]uint64{}}
+		g := &group{blocks: map[uint64][]uint64{}}
 		var prevPage uint64
 		for j := range np {
 			ph, err := sr.u64()
@@ -270,11 +270,7 @@ func (sr *siteReader) site() (*Site, error) {
 				keys = append(keys, b)
 			}
 			g.pages = append(g.pages, ph)
-			g.have[ph] = struct{}{}
 			g.blocks[ph] = keys
-			for _, b := range keys {
-				g.counts[b]++
-			}
 		}
 		heap.Init(&g.pages)
 		s.groups[gk] = g

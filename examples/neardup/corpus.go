@@ -290,7 +290,7 @@ func (c *Corpus) Input(main bool) *Input {
 		return c.inputs[k]
 	}
 	start := time.Now()
-	in := &Input{Docs: docs, Main: main, Sets: make([]shingle.Set, len(docs))}
+	in := &Input{Docs: docs, Pages: c.Pages, Main: main, Sets: make([]shingle.Set, len(docs))}
 	parallel(len(docs), func(i int) {
 		in.Sets[i] = shingle.NewSet(shingle.Hashes(docs[i].Text, shingle.Options{}))
 	})

@@ -84,7 +84,7 @@ func (c *Corpus) loadExtracted(name string) (*Input, error) {
 	}
 	// Built here, like Corpus.Input builds the other variants.
 	start := time.Now()
-	in := &Input{Docs: docs, Main: true, Sets: make([]shingle.Set, len(docs))}
+	in := &Input{Docs: docs, Pages: c.Pages, Main: true, Sets: make([]shingle.Set, len(docs))}
 	parallel(len(docs), func(i int) {
 		in.Sets[i] = shingle.NewSet(shingle.Hashes(docs[i].Text, shingle.Options{}))
 	})

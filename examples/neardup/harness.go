@@ -23,6 +23,8 @@ package main
 //	             joined by blank lines) of the variant being evaluated;
 //	in.Sets[i]   the default shingle.Set (5-word shingles, corpus
 //	             tokenization) of Text, computed once and shared;
+//	in.Pages[i]  the page as the corpus holds it (URL and HTML), for a
+//	             method that extracts by itself (method_crawl.go);
 //	in.Main      whether the texts are main content.
 //
 // Run must not modify the Input. It returns a Result with either
@@ -79,9 +81,10 @@ type Doc struct {
 // Input is what a method sees: every page of the corpus in id order, in
 // one text variant. Methods must not modify it.
 type Input struct {
-	Docs []Doc
-	Sets []shingle.Set // default shingle set of each Docs[i].Text
-	Main bool          // texts are main content (else full page)
+	Docs  []Doc
+	Sets  []shingle.Set // default shingle set of each Docs[i].Text
+	Pages []Page        // the corpus's pages, in the order of Docs
+	Main  bool          // texts are main content (else full page)
 
 	mu    sync.Mutex
 	cache map[string]*cacheEntry

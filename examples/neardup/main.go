@@ -16,7 +16,11 @@
 // rate of eliminators and the time taken. -method takes a comma-separated
 // list of families, row names or path.Match patterns ("jaccard",
 // "jaccard:0.80", "digest:*", "default"); the default is every method.
-// See harness.go for how a method is added. When the corpus has
+// See harness.go for how a method is added. The crawl rows ("crawl:s1"
+// to "crawl:s3") measure the page identity of the crawl core itself: every
+// page goes through undust.Crawl.After in an order shuffled by the seed,
+// and pages with one page id are the pairs (see method_crawl.go). When
+// the corpus has
 // main_text.jsonl[.gz], eval also prints the extraction quality of every
 // text variant against it, per doc set of pages_meta.tsv (see quality.go).
 // -learn=false turns off the template blocks learned per host
