@@ -92,7 +92,10 @@ func buildMediaWiki(s *site) {
 			for range s.repeats(c, 0.4) {
 				old := s.page(0.2)
 				u := fmt.Sprintf("%s&oldid=%d", q, cur-1-s.r.IntN(cur-100000))
-				if s.add(old, u, wMain) {
+				for try := 0; s.has(u) && try < 8; try++ { // a revision drawn twice
+					u = fmt.Sprintf("%s&oldid=%d", q, cur-1-s.r.IntN(cur-100000))
+				}
+				if !s.has(u) && s.add(old, u, wMain) {
 					made++
 					if prev != "" {
 						s.trap("old-revision", prev, u, Rewrite{Op: DropParam, Arg: "oldid"})
