@@ -56,6 +56,10 @@
 //     escapes that form decoding reads as the raw character, ?c=12%3A00 ->
 //     ?c=12:00, towards the raw form the WHATWG URL parser sends, not the
 //     escaped form of the urlencoded serializer; & = + % ; keep their escapes.
+//     SemicolonParams reads ';' as '&' in a query of name=value pairs joined
+//     by ';' only, as CGI libraries do (gitweb, Perl and older Python
+//     servers; HTML 4 recommended it), and not where ';' may be part of a
+//     value (?q=a;b), which the urlencoded parser keeps whole.
 //   - WHATWG strips only C0 controls and spaces around a URL, so a URL that
 //     starts with an invisible character, such as a byte-order mark or a
 //     zero-width space left by copying it out of a document, is not

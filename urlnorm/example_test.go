@@ -91,7 +91,25 @@ func ExampleError() {
 func ExampleFlags_String() {
 	fmt.Println(urlnorm.Crawler &^ urlnorm.Safe)
 	// Output:
-	// DropFragment|SortQuery|DropEmptyParams|DropBareQuery|DropSessionIDs|DropTracking|DecodeQuery
+	// DropFragment|SortQuery|DropEmptyParams|DropBareQuery|DropSessionIDs|DropTracking|DecodeQuery|SemicolonParams
+}
+
+func ExampleSemicolonParams() {
+	n := urlnorm.New(urlnorm.Crawler)
+	// Two links to one gitweb page, its parameters joined by ';' in another order, and a
+	// query whose ';' is part of a value.
+	for _, raw := range []string{
+		"http://example.com/?p=docs.git;a=tree;h=HEAD",
+		"http://example.com/?a=tree;p=docs.git;h=HEAD",
+		"http://example.com/search?q=a;b",
+	} {
+		k, _ := n.Key(raw)
+		fmt.Println(k)
+	}
+	// Output:
+	// http://example.com/?a=tree&h=HEAD&p=docs.git
+	// http://example.com/?a=tree&h=HEAD&p=docs.git
+	// http://example.com/search?q=a;b
 }
 
 func ExampleDecodeQuery() {

@@ -32,6 +32,7 @@ package urlnorm
 //	DropSessionIDs            C A  ?a=1&PHPSESSID=9682993c8daa2c54 -> ?a=1
 //	DropTracking              C A  ?id=7&utm_source=x -> ?id=7
 //	DecodeQuery               C A  ?t=12%3A00&p=%2Fa -> ?t=12:00&p=/a
+//	SemicolonParams           C A  ?p=a.git;a=tree -> ?p=a.git&a=tree
 //	FoldWWW                     A  http://www2.a.com/ -> http://a.com/
 //	DropIndex                   A  /a/index.html -> /a/
 //	HTTPSToHTTP                 A  https://a.com/ -> http://a.com/
@@ -147,6 +148,15 @@ const (
 	// escapes, the common case, is left as it is. The canonical URL keeps
 	// the escapes: a server that reads the raw query may tell them apart.
 	DecodeQuery
+	// SemicolonParams reads a query whose parameters are separated by ';'
+	// as if they were separated by '&', as CGI libraries and the servers
+	// built on them do (HTML 4 recommends ';' so that '&' need not be
+	// escaped in links): ?p=a.git;a=tree;h=HEAD -> ?p=a.git&a=tree&h=HEAD,
+	// so that the other query flags, and rules learned over keys, see each
+	// parameter. Only a query of two or more name=value pairs, each with a
+	// name, joined by ';' and without '&' is read so: ?q=a;b, ?a=1&b=2;3
+	// and ?a=1;=2 stay as they are, and %3B is never a separator.
+	SemicolonParams
 )
 
 // Presets, graded: Safe ⊂ Crawler ⊂ Aggressive.
@@ -158,10 +168,11 @@ const (
 
 	// Crawler is Safe plus a sensible dedup key: the fragment dropped, the
 	// query sorted, empty parameters, a bare '?', session ids and tracking
-	// parameters removed, and escapes that form decoding reads as the raw
-	// character decoded in the query.
+	// parameters removed, escapes that form decoding reads as the raw
+	// character decoded in the query, and ';' read as '&' in a query of
+	// name=value pairs joined by ';'.
 	Crawler = Safe | DropFragment | SortQuery | DropEmptyParams |
-		DropBareQuery | DropSessionIDs | DropTracking | DecodeQuery
+		DropBareQuery | DropSessionIDs | DropTracking | DecodeQuery | SemicolonParams
 
 	// Aggressive is Crawler plus www folding, index files, https -> http,
 	// lower-cased path, collapsed slashes, dropped userinfo and a guessed
@@ -199,6 +210,7 @@ var flagNames = [...]struct {
 	{RemoveDuplicateSlashes, "RemoveDuplicateSlashes"},
 	{GuessScheme, "GuessScheme"},
 	{DecodeQuery, "DecodeQuery"},
+	{SemicolonParams, "SemicolonParams"},
 }
 
 // String returns the flag names joined by '|', for example

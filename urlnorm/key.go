@@ -142,6 +142,9 @@ func (n *Normalizer) keyQuery(dst []byte, qStart int, f Flags, ex *exception) []
 	if len(q) > 1<<30 {
 		return dst
 	}
+	if f&SemicolonParams != 0 {
+		semicolonsToAmps(q)
+	}
 	var stack [32]span
 	ps := stack[:0]
 	changed := false
@@ -158,6 +161,38 @@ func (n *Normalizer) keyQuery(dst []byte, qStart int, f Flags, ex *exception) []
 		a = b + 1
 	}
 	return n.rewriteQuery(dst, qStart, ps, changed, f)
+}
+
+// semicolonsToAmps writes '&' for each ';' of the query q when q is
+// semicolon-separated (SemicolonParams).
+func semicolonsToAmps(q []byte) {
+	if !semicolonQuery(q) {
+		return
+	}
+	for i, c := range q {
+		if c == ';' {
+			q[i] = '&'
+		}
+	}
+}
+
+// semicolonQuery reports whether the query q is two or more name=value
+// pairs, each with a name, joined by ';' and without '&'.
+func semicolonQuery(q []byte) bool {
+	if bytes.IndexByte(q, ';') < 0 || bytes.IndexByte(q, '&') >= 0 {
+		return false
+	}
+	for a := 0; a <= len(q); {
+		b := a + bytes.IndexByte(q[a:], ';')
+		if b < a {
+			b = len(q)
+		}
+		if bytes.IndexByte(q[a:b], '=') <= 0 {
+			return false // a piece without a name or without a value
+		}
+		a = b + 1
+	}
+	return true
 }
 
 // addParam appends the parameter q[a:b], with its name q[a:eq], to ps unless

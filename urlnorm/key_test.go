@@ -375,6 +375,42 @@ func TestDecodeQuery(t *testing.T) {
 	}
 }
 
+// TestSemicolonParams checks which queries SemicolonParams reads as joined by '&', under the
+// presets that set it, the flag alone and off, on the fast path's shapes and the slow path's.
+func TestSemicolonParams(t *testing.T) {
+	tests := []struct {
+		f        Flags
+		in, want string
+	}{
+		{Crawler, "http://a.com/?p=a.git;a=tree;h=HEAD", "http://a.com/?a=tree&h=HEAD&p=a.git"},                               // gitweb: then sorted
+		{Crawler, "http://a.com/index.pl?id=2184;isa=Category;op=show", "http://a.com/index.pl?id=2184&isa=Category&op=show"}, // a Perl CGI link
+		{Crawler, "http://a.com/?sid=1;utm_source=x;b=", "http://a.com/?b&sid=1"},                                             // "b=": a name and an empty value
+		{Crawler, "http://a.com/?b=2;utm_source=x;a=1", "http://a.com/?a=1&b=2"},                                              // then tracking dropped
+		{Crawler, "http://a.com/?q=a;b", "http://a.com/?q=a;b"},                                                               // a piece without '=': a value
+		{Crawler, "http://a.com/?a=1;=2", "http://a.com/?a=1;=2"},                                                             // a piece without a name
+		{Crawler, "http://a.com/?a=1&b=2;c=3", "http://a.com/?a=1&b=2;c=3"},                                                   // '&' already separates
+		{Crawler, "http://a.com/?a=1%3Bb=2", "http://a.com/?a=1%3Bb=2"},                                                       // %3B is no separator
+		{Crawler, "http://a.com/?a=1;", "http://a.com/?a=1;"},                                                                 // an empty last piece
+		{Crawler, "http://A.com/?p=x%41;a=b", "http://a.com/?a=b&p=xA"},                                                       // the slow path
+		{Crawler, "http://a.com/b;c?x=1;y=2#f", "http://a.com/b;c?x=1&y=2"},                                                   // ';' in the path stays
+		{SemicolonParams, "http://a.com/?b=1;a=2", "http://a.com/?b=1&a=2"},                                                   // alone: not sorted
+		{Crawler &^ SemicolonParams, "http://a.com/?b=1;a=2", "http://a.com/?b=1;a=2"},                                        // off
+		{Aggressive, "https://www.a.com/?b=1;a=2", "http://a.com/?a=2&b=1"},                                                   // in Aggressive
+	}
+	for _, tc := range tests {
+		got, err := New(tc.f).Key(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("%v: Key(%q) = %q, %v; want %q", tc.f, tc.in, got, err, tc.want)
+		}
+		if again, err := New(tc.f).Key(got); err != nil || again != got {
+			t.Errorf("%v: Key(%q) = %q, %v; not idempotent", tc.f, got, again, err)
+		}
+	}
+	if got, _ := New(Crawler).Canonical("http://a.com/?b=1;a=2"); got != "http://a.com/?b=1;a=2" {
+		t.Errorf("Canonical reads ';' as '&': %q", got)
+	}
+}
+
 // TestDecodeQuerySet checks the escape of every byte, in a name and in a value, under Crawler
 // with and without EncodeStrict, against refFormSame (the WHATWG query sets and net/url's form
 // decoding), and the set of bytes decoded against the list of the DecodeQuery doc comment.

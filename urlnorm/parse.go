@@ -350,7 +350,7 @@ func (n *Normalizer) appendURLSlow(dst []byte, raw string, lay *layout, f Flags,
 			set = setQueryStrict
 		}
 		dst = appendEscaped(dst, rest[1:qe], set, f)
-		if f&(SortQuery|DropEmptyParams|DropSessionIDs|DropTracking) != 0 {
+		if f&(SortQuery|DropEmptyParams|DropSessionIDs|DropTracking|SemicolonParams) != 0 {
 			dst = n.keyQuery(dst, qStart, f, ex)
 		}
 		if len(dst) == qStart && f&DropBareQuery != 0 {

@@ -17,7 +17,7 @@ const (
 	fcWork            // needs the general code of its part: escaping, '%', '\'
 	fcDot             // '.' in a path: maybe a dot segment
 	fcDash            // '-' in a host ("--" may be an "xn--" label)
-	fcSess            // ';' or '(' in a path: DropSessionIDs looks at the path
+	fcSess            // ';' or '(' in a path: DropSessionIDs looks at the path; ';' in a query: SemicolonParams may read it as '&'
 	fcAmp             // '&' in a query: the end of a parameter
 	fcEq              // '=' in a query: maybe the end of a parameter's name
 	fcSlow            // needs appendURLSlow: tab or newline (removed anywhere), or a host byte that is not plain
@@ -65,6 +65,8 @@ var fastPath, fastQuery = func() (p, q [2][256]uint8) {
 				q[strict][c] = fcEnd
 			case c == '&':
 				q[strict][c] = fcAmp
+			case c == ';':
+				q[strict][c] = fcSess
 			case c == '=':
 				q[strict][c] = fcEq
 			case encodeTable[c]&sets[1] != 0 || c == '%':
@@ -208,7 +210,7 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, lay *layout, f Flags)
 		split := f&(SortQuery|DropEmptyParams|DropSessionIDs|DropTracking) != 0
 		var stack [32]span
 		ps, changed := stack[:0], false
-		plain := true
+		plain, semi := true, false
 		qt := &fastQuery[strict]
 		qr := raw[i+1:] // the bytes of q, read as a string
 		a, eq, k := 0, -1, 0
@@ -224,6 +226,10 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, lay *layout, f Flags)
 					continue
 				case fcWork:
 					plain = false
+					k++
+					continue
+				case fcSess:
+					semi = true
 					k++
 					continue
 				case fcAmp, fcEnd:
@@ -244,6 +250,9 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, lay *layout, f Flags)
 			}
 			a, eq = k+1, -1
 			k++
+		}
+		if semi && f&SemicolonParams != 0 && semicolonQuery(q[:k]) {
+			return dst, false // parameters joined by ';': keyQuery's work
 		}
 		if lay != nil {
 			// The summary of the kept parameters' names (KeyLayout.ParamNames), before

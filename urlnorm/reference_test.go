@@ -215,6 +215,12 @@ func refCrawlerKey(n *Normalizer, c string) string {
 	if n.flags&DecodeQuery != 0 {
 		query = refDecodeQuery(query, n.flags&EncodeStrict != 0)
 	}
+	if n.flags&SemicolonParams != 0 && !strings.Contains(query, "&") {
+		pieces := strings.Split(query, ";")
+		if len(pieces) > 1 && !slices.ContainsFunc(pieces, func(p string) bool { return strings.Index(p, "=") <= 0 }) {
+			query = strings.Join(pieces, "&")
+		}
+	}
 	type param struct{ name, value, text string }
 	var ps []param
 	for _, p := range strings.Split(query, "&") {
