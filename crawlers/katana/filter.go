@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"net/http"
 	"net/url"
@@ -237,14 +238,45 @@ func (c *Crawler) fetch(s *common.CrawlSession, req *navigation.Request) (*http.
 	return resp, body, nil
 }
 
-// filter is the unique filter a Crawler installs: a link is queued only if Before does not skip
-// it. Katana gives it navigation.Request.RequestURL, the URL of a GET and "URL:body" of a POST;
-// the Crawler asks Before and tells After with the same string.
-type filter struct{ crawl *undust.Crawl }
+// filter is the unique filter a Crawler installs: a link is queued only if it was not queued
+// before and Before does not skip it. Katana gives it navigation.Request.RequestURL, the URL of
+// a GET and "URL:body" of a POST; the Crawler asks Before and tells After with the same string.
+//
+// Before answers Fetch to a URL that holds its key and is not fetched yet, as it must to the
+// second question about one request; so the filter remembers the URLs it let through (by a
+// 64-bit hash, as katana's own filter remembers them), or a link found on two pages before its
+// first copy is fetched would be queued, and fetched, twice.
+type filter struct {
+	crawl *undust.Crawl
+
+	mu     sync.Mutex
+	queued map[uint64]struct{}
+}
 
 var _ filters.Filter = (*filter)(nil)
 
-func (f *filter) UniqueURL(u string) bool { return f.crawl.Before(u).Action != undust.Skip }
+// queueSeed hashes the URLs the filter let through.
+var queueSeed = maphash.MakeSeed()
+
+func (f *filter) UniqueURL(u string) bool {
+	h := maphash.String(queueSeed, u)
+	f.mu.Lock()
+	_, seen := f.queued[h]
+	f.mu.Unlock()
+	if seen || f.crawl.Before(u).Action == undust.Skip {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, seen := f.queued[h]; seen {
+		return false // queued meanwhile
+	}
+	if f.queued == nil {
+		f.queued = map[uint64]struct{}{}
+	}
+	f.queued[h] = struct{}{}
+	return true
+}
 
 // UniqueContent is not called: the Crawler tells undust of bodies itself, with their URLs.
 func (f *filter) UniqueContent([]byte) bool { return true }

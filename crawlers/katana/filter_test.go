@@ -90,6 +90,31 @@ func TestIsCycle(t *testing.T) {
 	}
 }
 
+// TestUniqueURLOnce checks that a link found twice before its first copy is fetched is queued
+// once (Before answers Fetch to both: the URL holds its key and is not fetched yet), and that a
+// duplicate of a queued URL is not queued.
+func TestUniqueURLOnce(t *testing.T) {
+	crawl, err := undust.New(undust.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &filter{crawl: crawl}
+	for _, tc := range []struct {
+		url  string
+		want bool
+	}{
+		{"https://a.example/p?id=1", true},
+		{"https://a.example/p?id=1", false},              // found again on another page
+		{"https://a.example/p?id=1#top", false},          // the same key, held by the first
+		{"https://a.example/p?id=2", true},               // another page
+		{"https://a.example/p?utm_source=x&id=2", false}, // a duplicate by the static key
+	} {
+		if got := f.UniqueURL(tc.url); got != tc.want {
+			t.Errorf("UniqueURL(%q) = %v, want %v", tc.url, got, tc.want)
+		}
+	}
+}
+
 // handMade serves pages from a map; paths in fail answer 502 as many times as they say.
 type handMade struct {
 	mu    sync.Mutex
