@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/publicsuffix"
 )
@@ -103,6 +104,13 @@ type Normalizer struct {
 	domainEx map[string]*exception
 }
 
+// defaultLists returns the default session-id and tracking lists, compiled once and shared by
+// every Normalizer that uses them (a compiled list is read-only): a program that makes a
+// Normalizer per site, as a rules.Set per learned site does, pays for them once.
+var defaultLists = sync.OnceValues(func() (*ruleSet, *ruleSet) {
+	return compileRules(DefaultSessionParams()), compileRules(DefaultTrackingParams())
+})
+
 // New returns a Normalizer with flags f and default Options.
 // It is equivalent to NewOptions(f, Options{}) without the error.
 func New(f Flags) *Normalizer {
@@ -118,17 +126,16 @@ func NewOptions(f Flags, o Options) (*Normalizer, error) {
 	if n.maxLen <= 0 {
 		n.maxLen = DefaultMaxLength
 	}
-	if o.SessionParams == nil {
-		o.SessionParams = DefaultSessionParams()
-	}
-	if o.TrackingParams == nil {
-		o.TrackingParams = DefaultTrackingParams()
-	}
 	if o.IndexFiles == nil {
 		o.IndexFiles = DefaultIndexFiles()
 	}
-	n.session = compileRules(o.SessionParams)
-	n.tracking = compileRules(o.TrackingParams)
+	n.session, n.tracking = defaultLists()
+	if o.SessionParams != nil {
+		n.session = compileRules(o.SessionParams)
+	}
+	if o.TrackingParams != nil {
+		n.tracking = compileRules(o.TrackingParams)
+	}
 	for _, s := range o.IndexFiles {
 		if s != "" {
 			n.index = append(n.index, strings.ToLower(s))
