@@ -73,7 +73,7 @@
 //     about 240 KB a host on the Debian manuals of the near-duplicate corpus, 50 KB for a host
 //     of 50 short synthetic pages. Options.MaxTemplates bounds the hosts that keep one.
 //   - The learner's evidence (learn.Online): about 250 bytes and the URL string for each URL
-//     of a page it observed, at most learn.OnlineOptions.MaxURLs a site, and about 17 KB for
+//     of a page it observed, at most learn.OnlineOptions.MaxURLs a site, and about 10 KB for
 //     each site it relearned.
 //
 // TestScale measures them on a synthetic crawl (UNDUST_SCALE=URLS; see the README for the
