@@ -336,13 +336,30 @@ func TestSortQueryMatchesReference(t *testing.T) {
 	}
 }
 
+// keyCase is a Key call under flags f and the key it must give.
+type keyCase struct {
+	f        Flags
+	in, want string
+}
+
+// checkKeyCases checks each case's key and that the key is its own key.
+func checkKeyCases(t *testing.T, tests []keyCase) {
+	t.Helper()
+	for _, tc := range tests {
+		got, err := New(tc.f).Key(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("%v: Key(%q) = %q, %v; want %q", tc.f, tc.in, got, err, tc.want)
+		}
+		if again, err := New(tc.f).Key(got); err != nil || again != got {
+			t.Errorf("%v: Key(%q) = %q, %v; not idempotent", tc.f, got, again, err)
+		}
+	}
+}
+
 // TestDecodeQuery checks the escapes DecodeQuery decodes and keeps, under the presets that set
 // it, EncodeStrict off, and the flag alone.
 func TestDecodeQuery(t *testing.T) {
-	tests := []struct {
-		f        Flags
-		in, want string
-	}{
+	tests := []keyCase{
 		{Crawler, "http://a.com/timeline?c=2019-02-28+12%3A00%3A00", "http://a.com/timeline?c=2019-02-28+12:00:00"},             // a Fossil link; '+' stays
 		{Crawler, "http://a.com/?u=http%3A%2F%2Fb.com%2Fx%3Fy%2C%40%24%21%28%29%2A", "http://a.com/?u=http://b.com/x?y,@$!()*"}, // sub-delims, gen-delims but '#'
 		{Crawler, "http://a.com/?%24top=5&%24filter=x", "http://a.com/?$filter=x&$top=5"},                                       // names too, then sorted
@@ -360,15 +377,7 @@ func TestDecodeQuery(t *testing.T) {
 		{Crawler &^ DecodeQuery, "http://a.com/?a=%3A", "http://a.com/?a=%3A"},                                                  // off
 		{Aggressive, "https://www.a.com/?c=12%3A00", "http://a.com/?c=12:00"},                                                   // in Aggressive
 	}
-	for _, tc := range tests {
-		got, err := New(tc.f).Key(tc.in)
-		if err != nil || got != tc.want {
-			t.Errorf("%v: Key(%q) = %q, %v; want %q", tc.f, tc.in, got, err, tc.want)
-		}
-		if again, err := New(tc.f).Key(got); err != nil || again != got {
-			t.Errorf("%v: Key(%q) = %q, %v; not idempotent", tc.f, got, again, err)
-		}
-	}
+	checkKeyCases(t, tests)
 	// Canonical keeps the escapes: a server that reads the raw query may tell them apart.
 	if got, _ := New(Crawler).Canonical("http://a.com/?c=12%3A00"); got != "http://a.com/?c=12%3A00" {
 		t.Errorf("Canonical decodes the query: %q", got)
@@ -378,10 +387,7 @@ func TestDecodeQuery(t *testing.T) {
 // TestSemicolonParams checks which queries SemicolonParams reads as joined by '&', under the
 // presets that set it, the flag alone and off, on the fast path's shapes and the slow path's.
 func TestSemicolonParams(t *testing.T) {
-	tests := []struct {
-		f        Flags
-		in, want string
-	}{
+	tests := []keyCase{
 		{Crawler, "http://a.com/?p=a.git;a=tree;h=HEAD", "http://a.com/?a=tree&h=HEAD&p=a.git"},                               // gitweb: then sorted
 		{Crawler, "http://a.com/index.pl?id=2184;isa=Category;op=show", "http://a.com/index.pl?id=2184&isa=Category&op=show"}, // a Perl CGI link
 		{Crawler, "http://a.com/?sid=1;utm_source=x;b=", "http://a.com/?b&sid=1"},                                             // "b=": a name and an empty value
@@ -397,15 +403,7 @@ func TestSemicolonParams(t *testing.T) {
 		{Crawler &^ SemicolonParams, "http://a.com/?b=1;a=2", "http://a.com/?b=1;a=2"},                                        // off
 		{Aggressive, "https://www.a.com/?b=1;a=2", "http://a.com/?a=2&b=1"},                                                   // in Aggressive
 	}
-	for _, tc := range tests {
-		got, err := New(tc.f).Key(tc.in)
-		if err != nil || got != tc.want {
-			t.Errorf("%v: Key(%q) = %q, %v; want %q", tc.f, tc.in, got, err, tc.want)
-		}
-		if again, err := New(tc.f).Key(got); err != nil || again != got {
-			t.Errorf("%v: Key(%q) = %q, %v; not idempotent", tc.f, got, again, err)
-		}
-	}
+	checkKeyCases(t, tests)
 	if got, _ := New(Crawler).Canonical("http://a.com/?b=1;a=2"); got != "http://a.com/?b=1;a=2" {
 		t.Errorf("Canonical reads ';' as '&': %q", got)
 	}
