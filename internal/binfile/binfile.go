@@ -224,29 +224,19 @@ func (c crcByteReader) ReadByte() (byte, error) {
 }
 
 // Uvarint reads an unsigned varint.
-func (x *Reader) Uvarint() uint64 {
-	if x.err != nil {
-		return 0
-	}
-	off := x.n
-	v, err := binary.ReadUvarint(crcByteReader{x})
-	if err != nil {
-		if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
-		}
-		x.fail(off, "reading a varint", err)
-		return 0
-	}
-	return v
-}
+func (x *Reader) Uvarint() uint64 { return readVarint(x, binary.ReadUvarint) }
 
 // Int reads a signed varint.
-func (x *Reader) Int() int64 {
+func (x *Reader) Int() int64 { return readVarint(x, binary.ReadVarint) }
+
+// readVarint reads a varint with read (binary.ReadUvarint or ReadVarint) through the checksum;
+// a varint that overflows is ErrCorrupt.
+func readVarint[T uint64 | int64](x *Reader, read func(io.ByteReader) (T, error)) T {
 	if x.err != nil {
 		return 0
 	}
 	off := x.n
-	v, err := binary.ReadVarint(crcByteReader{x})
+	v, err := read(crcByteReader{x})
 	if err != nil {
 		if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
