@@ -11,8 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"golang.org/x/net/html"
-
+	"github.com/undust/undust/internal/hrefs"
 	"github.com/undust/undust/simsite"
 )
 
@@ -120,37 +119,13 @@ func (tc *testCrawler) run(t testing.TB, seed string) {
 	}
 }
 
-// links returns the absolute http(s) URLs of the <a href> links of a page.
+// links returns the absolute http(s) URLs of the <a href> links of a page, without fragments.
 func links(base string, body []byte) []string {
-	b, err := url.Parse(base)
-	if err != nil {
-		return nil
+	ls := hrefs.Links(base, body)
+	for i, l := range ls {
+		ls[i], _, _ = strings.Cut(l, "#")
 	}
-	var out []string
-	z := html.NewTokenizer(bytes.NewReader(body))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return out
-		case html.StartTagToken:
-			name, more := z.TagName()
-			if string(name) != "a" {
-				continue
-			}
-			for more {
-				var k, v []byte
-				k, v, more = z.TagAttr()
-				if string(k) == "href" {
-					if ref, err := url.Parse(string(v)); err == nil {
-						if abs := b.ResolveReference(ref); abs.Scheme == "http" || abs.Scheme == "https" {
-							abs.Fragment = ""
-							out = append(out, abs.String())
-						}
-					}
-				}
-			}
-		}
-	}
+	return ls
 }
 
 func mustNew(t testing.TB, o Options) *Crawl {

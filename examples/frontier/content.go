@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/undust/undust/internal/hrefs"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 )
@@ -23,7 +24,7 @@ func clusterByContent(fetches []fetch) []dupCluster {
 	linked := map[string]int{}
 	for _, f := range fetches {
 		if f.status == 200 {
-			for _, l := range links(f.url, f.body) {
+			for _, l := range hrefs.Links(f.url, f.body) {
 				linked[l]++
 			}
 		}

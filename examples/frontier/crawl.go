@@ -1,18 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"time"
 
-	"golang.org/x/net/html"
-
 	"github.com/undust/undust"
+	"github.com/undust/undust/internal/hrefs"
 	"github.com/undust/undust/simsite"
 )
 
@@ -81,7 +78,7 @@ func (c *crawl) run(seed string) error {
 		if f.status != http.StatusOK || (f.dup && !c.followDups) {
 			continue
 		}
-		for _, l := range links(u, f.body) {
+		for _, l := range hrefs.Links(u, f.body) {
 			if !inSite(l) {
 				continue
 			}
@@ -114,41 +111,6 @@ func (c *crawl) get(u string) (fetch, undust.Response, error) {
 	}
 	return fetch{url: u, status: resp.StatusCode, body: body},
 		undust.Response{URL: u, Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
-}
-
-// links returns the absolute http(s) URLs of the <a href> links of a page, in document order.
-func links(base string, body []byte) []string {
-	b, err := url.Parse(base)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	z := html.NewTokenizer(bytes.NewReader(body))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return out
-		case html.StartTagToken:
-			name, hasAttr := z.TagName()
-			if string(name) != "a" || !hasAttr {
-				continue
-			}
-			for {
-				k, v, more := z.TagAttr()
-				if string(k) == "href" {
-					if ref, err := url.Parse(string(v)); err == nil {
-						abs := b.ResolveReference(ref)
-						if abs.Scheme == "http" || abs.Scheme == "https" {
-							out = append(out, abs.String())
-						}
-					}
-				}
-				if !more {
-					break
-				}
-			}
-		}
-	}
 }
 
 func inSite(u string) bool { return simsite.InSite(u) }
