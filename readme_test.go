@@ -68,8 +68,8 @@ func TestREADMEAPI(t *testing.T) {
 	fp, index := simhash.Sum64(hashes), simhash.NewIndex(3, nil)             // 64-bit SimHash, permuted tables
 	match, dup := index.Near(fp, 3)                                          // a fingerprint within 3 bits?
 	index.Insert(id, fp)                                                     // then keep it
-	sig, lsh := shingle.NewMinHasher(128, 1).Signature(hashes), shingle.NewLSH(128, 0.8)
-	similar, err := lsh.Query(sig)               // candidates at Jaccard >= 0.8
+	sig, lsh := shingle.NewMinHasher(128, 1).Signature(hashes), shingle.NewLSH(128, 0.7)
+	similar, err := lsh.Query(sig)               // candidates; keep those with shingle.Estimate >= 0.8
 	err = lsh.Insert(id, sig)                    // then index it
 	e := lcs.NewEliminator(0)                    // repeatability of feature codes (Guo et al.)
 	pid, res := e.Add(lcs.Code(text.Paragraphs)) // res.Dup, res.Of

@@ -60,8 +60,12 @@ type LSH struct {
 // chosen for the Jaccard threshold t: the (b, r) with b*r <= k that
 // minimizes the sum of the false-positive area (the candidate probability
 // integrated over J < t) and the false-negative area (the miss probability
-// integrated over J >= t). k = 0 means DefaultK. It panics if t is not in
-// (0, 1) or k is out of range.
+// integrated over J >= t). Such an index proposes a pair at J = t with
+// probability well under 1 (0.4 for k = 128, t = 0.8): when candidates are
+// then checked, by [Estimate] or by exact Jaccard, build the index below
+// the check's threshold (t - 0.1 proposes pairs at t with probability
+// 0.87) and let the check decide. k = 0 means DefaultK. It panics if t is
+// not in (0, 1) or k is out of range.
 func NewLSH(k int, t float64) *LSH {
 	if k == 0 {
 		k = DefaultK

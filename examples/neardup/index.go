@@ -123,7 +123,7 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	pagesFile := fs.String("pages", "", "JSON-lines `file` of pages (.gz allowed)")
 	dir := fs.String("dir", "", "`directory` of .html files")
 	out := fs.String("o", "", "index `file` to write")
-	threshold := fs.Float64("t", 0.8, "Jaccard `threshold` the LSH bands are tuned for")
+	threshold := fs.Float64("t", 0.8, "Jaccard `threshold` of the matches the index is for (its LSH bands propose candidates from t-0.1)")
 	full := fs.Bool("full", false, "index full page text instead of main content")
 	if code, ok := parseArgs(fs, args, stderr); !ok {
 		return code
@@ -147,7 +147,7 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	}
 	const k = shingle.DefaultK
 	sigs := pageSignatures(pages, !*full, k)
-	lsh := shingle.NewLSH(k, *threshold)
+	lsh := proposer(k, *threshold)
 	meta := indexMeta{K: k, Seed: sigSeed, Threshold: *threshold, Main: !*full}
 	blob := make([]byte, 0, len(pages)*k*8)
 	for i, p := range pages {
