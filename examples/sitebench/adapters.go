@@ -5,17 +5,22 @@ package main
 // read the number of rules learned, the one figure the table takes from undust itself.
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/gocolly/colly/v2"
 	"github.com/projectdiscovery/katana/pkg/engine/standard"
 	"github.com/projectdiscovery/katana/pkg/types"
 
+	"github.com/undust/undust"
 	undustcolly "github.com/undust/undust/crawlers/colly"
 	undustkatana "github.com/undust/undust/crawlers/katana"
 )
 
 // attachColly attaches undust to c before the crawler's own callbacks are registered.
-func attachColly(c *colly.Collector) (rules func() int, err error) {
-	u, err := undustcolly.Attach(c, undustcolly.Options{})
+func attachColly(c *colly.Collector, o undust.Options) (rules func() int, err error) {
+	u, err := undustcolly.Attach(c, undustcolly.Options{Options: o})
 	if err != nil {
 		return nil, err
 	}
@@ -30,14 +35,47 @@ type katanaEngine interface {
 
 // newKatana returns the engine for co: undust's (undustkatana.New, which replaces co's unique
 // filter; co.Close closes what it installed) or katana's standard one.
-func newKatana(co *types.CrawlerOptions, withUndust bool) (e katanaEngine, rules func() int, err error) {
+func newKatana(co *types.CrawlerOptions, withUndust bool, o undust.Options) (e katanaEngine, rules func() int, err error) {
 	if !withUndust {
 		e, err = standard.New(co)
 		return e, func() int { return -1 }, err
 	}
-	c, err := undustkatana.New(co, undustkatana.Options{})
+	c, err := undustkatana.New(co, undustkatana.Options{Options: o})
 	if err != nil {
 		return nil, nil, err
 	}
 	return c, func() int { return c.Stats().Learner.Rules }, nil
+}
+
+// offSwitches are the mechanisms of undust that -off turns off, to measure what each buys.
+var offSwitches = map[string]func(*undust.Options){
+	"content":    func(o *undust.Options) { o.NoContent = true },
+	"templates":  func(o *undust.Options) { o.NoTemplates = true },
+	"declared":   func(o *undust.Options) { o.NoDeclared = true },
+	"learning":   func(o *undust.Options) { o.NoLearning = true },
+	"splits":     func(o *undust.Options) { o.Online.Learn.NoSplits = true },
+	"signatures": func(o *undust.Options) { o.Online.Learn.NoSignatures = true },
+	"roles":      func(o *undust.Options) { o.Online.Learn.NoRoles = true },
+	"deeptokens": func(o *undust.Options) { o.Online.Learn.NoDeepTokens = true },
+}
+
+// offOptions returns undust's options with the mechanisms of a comma-separated list off.
+func offOptions(list string) (undust.Options, error) {
+	var o undust.Options
+	for _, name := range strings.Split(list, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		set, ok := offSwitches[name]
+		if !ok {
+			names := make([]string, 0, len(offSwitches))
+			for n := range offSwitches {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			return o, fmt.Errorf("-off: unknown mechanism %q (want some of %s)", name, strings.Join(names, ", "))
+		}
+		set(&o)
+	}
+	return o, nil
 }

@@ -45,6 +45,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	out := fs.String("out", "", "`directory` for rows.json, distinct.svg and the fetch logs")
 	asJSON := fs.Bool("json", false, "print the rows as JSON instead of the table")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
+	off := fs.String("off", "", "comma-separated `mechanisms` of undust to turn off in the crawlers with undust, to measure what each buys: content, templates, declared, learning, splits, signatures, roles, deeptokens")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -64,6 +65,9 @@ func cmdRun(args []string, stdout io.Writer) error {
 		return usagef("run", "-faults %v: want a share from 0 to 1", *faults)
 	case *timeout < time.Second:
 		return usagef("run", "-timeout %v: want at least 1s", *timeout)
+	}
+	if b.undust, err = offOptions(*off); err != nil {
+		return usagef("run", "%v", err)
 	}
 	if b.scope, err = newScope(*seed, *prefix); err != nil {
 		return usagef("run", "%v", err)

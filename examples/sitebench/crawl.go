@@ -14,6 +14,8 @@ import (
 	"github.com/projectdiscovery/gologger/levels"
 	"github.com/projectdiscovery/katana/pkg/output"
 	"github.com/projectdiscovery/katana/pkg/types"
+
+	"github.com/undust/undust"
 )
 
 // crawlers are the crawlers the command knows, in the order of the table.
@@ -24,8 +26,9 @@ type target struct {
 	seed        string
 	scope       scope
 	concurrency int
-	timeout     time.Duration // per request
-	proxy       string        // the proxy's URL
+	timeout     time.Duration  // per request
+	proxy       string         // the proxy's URL
+	undust      undust.Options // the options of the crawlers with undust (-off)
 }
 
 // runCrawler crawls t with the named crawler until its frontier is empty or stop is closed
@@ -64,7 +67,7 @@ func crawlColly(t target, stop <-chan struct{}, withUndust bool) (int, error) {
 	}
 	rules := func() int { return -1 }
 	if withUndust {
-		if rules, err = attachColly(c); err != nil {
+		if rules, err = attachColly(c, t.undust); err != nil {
 			return 0, err
 		}
 	}
@@ -125,7 +128,7 @@ func crawlKatana(t target, similar, withUndust bool) (int, error) {
 	co.OutputWriter.Close()
 	co.OutputWriter = discard{}
 	defer co.Close()
-	crawler, rules, err := newKatana(co, withUndust)
+	crawler, rules, err := newKatana(co, withUndust, t.undust)
 	if err != nil {
 		return 0, fmt.Errorf("katana: %w", err)
 	}

@@ -2,7 +2,7 @@
 //
 // Usage:
 //
-//	sitebench run -seed URL -truth SELECTOR|undust [-ignore SELECTOR] [-crawler LIST] [-budget 3000] [-concurrency 4] [-scope PREFIX] [-articles FILE] [-faults P [-fault-seed S]] [-timeout 10s] [-out DIR] [-json] [-q]
+//	sitebench run -seed URL -truth SELECTOR|undust [-ignore SELECTOR] [-crawler LIST] [-budget 3000] [-concurrency 4] [-scope PREFIX] [-articles FILE] [-faults P [-fault-seed S]] [-timeout 10s] [-off LIST] [-out DIR] [-json] [-q]
 //	sitebench truth -truth SELECTOR|undust [-ignore SELECTOR] [-twice] < urls
 //	sitebench dups -log FILE [-top 25]
 //
@@ -36,6 +36,9 @@
 // goes to standard error (-q: not). -json prints the rows as JSON instead of the table. -out
 // DIR writes rows.json, distinct.svg (distinct pages against fetches, every crawler) and
 // fetches-CRAWLER.tsv (each fetch: order, milliseconds, status, fault, truth, URL, Location).
+// -off LIST turns mechanisms of undust off in the crawlers with undust (content, templates,
+// declared, learning, splits, signatures, roles, deeptokens: the options of undust.Options and
+// learn.Options that carry those names), to measure what each buys.
 //
 // truth prints the truth of each URL read from standard input: url, digest, "nomatch" when the
 // selector matched nothing, and the start of the text. -twice fetches each URL twice and exits

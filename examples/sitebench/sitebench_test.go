@@ -10,9 +10,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/undust/undust"
 )
 
 func mustTruther(t *testing.T, spec string) *truther {
@@ -369,6 +372,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"run", "-seed", "http://x/", "-truth", "main", "-faults", "2"}, 2},  // share out of range
 		{[]string{"run", "-seed", "http://x/", "-truth", "main", "-crawler", "x"}, 2}, // unknown crawler
 		{[]string{"run", "-seed", "http://x/", "-truth", "div[["}, 2},                 // malformed selector
+		{[]string{"run", "-seed", "http://x/", "-truth", "main", "-off", "nope"}, 2},  // unknown mechanism
 		{[]string{"run", "-seed", "http://x/a", "-truth", "main", "-scope", "http://x/b"}, 2},
 		{[]string{"run", "-seed", "http://x/", "-truth", "main", "extra"}, 2},
 		{[]string{"truth", "-h"}, 0},
@@ -378,6 +382,23 @@ func TestUsage(t *testing.T) {
 	} {
 		if got := run(tc.args, io.Discard, strings.NewReader("")); got != tc.code {
 			t.Errorf("sitebench %q: exit %d, want %d", tc.args, got, tc.code)
+		}
+	}
+}
+
+func TestOffOptions(t *testing.T) {
+	o, err := offOptions(" declared,splits ,,templates")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.NoDeclared || !o.Online.Learn.NoSplits || !o.NoTemplates || o.NoContent || o.Online.Learn.NoRoles {
+		t.Errorf("offOptions: %+v", o)
+	}
+	for name, set := range offSwitches {
+		var o undust.Options
+		set(&o)
+		if reflect.ValueOf(o).IsZero() {
+			t.Errorf("-off %s changes no option", name)
 		}
 	}
 }
