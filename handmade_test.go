@@ -199,3 +199,42 @@ func TestRedirectsLearned(t *testing.T) {
 		}
 	}
 }
+
+// A canonical declaration that the site's verified ones vouch for is evidence for the learner:
+// a blog's short links /?p=N declare /post/N canonical. For the first 20 posts the short link
+// comes first, and the link to /post/N, whose key the declaration holds, is skipped (after the
+// first DeclaredFirst are verified); the learner sees the two URLs as one page. For the next 20
+// the post comes first, where no declaration helps: the short links are skipped by the rule the
+// learner made of the declarations. Without that evidence (the skips by declaration not
+// observed), the learner learns the rule only from the short links it fetches. (NoDeclared
+// does not make this test fail: the posts are then fetched, and their content teaches the rule.)
+func TestCanonicalLearned(t *testing.T) {
+	site := &handMade{pages: map[string]string{}}
+	for n := range 40 {
+		body := page(fmt.Sprintf("Post %d", n), words(900+n, 60))
+		site.pages[fmt.Sprintf("/post/%d", n)] = body
+		site.pages[fmt.Sprintf("/?p=%d", n)] = strings.Replace(body, "</head>", fmt.Sprintf(`<link rel="canonical" href="/post/%d"></head>`, n), 1)
+	}
+	c := mustNew(t, Options{})
+	tc, done := newTestCrawler(t, c, site, inTestHost)
+	defer done()
+	visit := func(u string) {
+		tc.enqueue(testHost + u)
+		for tc.step(t) {
+		}
+	}
+	for n := range 20 {
+		visit(fmt.Sprintf("/?p=%d", n))
+		visit(fmt.Sprintf("/post/%d", n))
+	}
+	short := 0
+	for n := 20; n < 40; n++ {
+		visit(fmt.Sprintf("/post/%d", n))
+		visit(fmt.Sprintf("/?p=%d", n))
+		short += site.hits[fmt.Sprintf("/?p=%d", n)]
+	}
+	t.Logf("%d of 20 short links fetched after their post", short)
+	if short > 3 {
+		t.Errorf("%d of 20 short links fetched after their post, want at most 3 (stats %+v)", short, c.Stats())
+	}
+}
