@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/undust/undust/learn"
 )
 
 // sidSite is a shop whose home page links to each of its items twice, as /item?id=N and under
@@ -236,5 +238,44 @@ func TestCanonicalLearned(t *testing.T) {
 	t.Logf("%d of 20 short links fetched after their post", short)
 	if short > 3 {
 		t.Errorf("%d of 20 short links fetched after their post, want at most 3 (stats %+v)", short, c.Stats())
+	}
+}
+
+// The rule that made the kept URL's key is verified too: a site serves each directory at
+// /d<i>/index.html and /d<i>/, one page for the first 12 and two pages (an index and a
+// listing) after that. The index URL is met first; the rule that deletes index.html makes its
+// key, and the directory URL, which no rule rewrites, collides with it. Verified on that side,
+// the rule is retracted at its first checked wrong use; not verified (the crawl passes the
+// learner no key for the kept side, or ablate.NoKept), no use is checked and every listing is
+// lost. The floor of the sampling is raised to one use in 5 (OnlineOptions.VerifyEvery): once
+// confirmed on the first 12 directories, a rule whose training precision is 1 is checked at
+// the floor only.
+func TestKeptSideVerified(t *testing.T) {
+	const n = 80
+	site := &handMade{pages: map[string]string{}}
+	var home []string
+	for i := range n {
+		idx, dir := fmt.Sprintf("/d%d/index.html", i), fmt.Sprintf("/d%d/", i)
+		home = append(home, idx, dir)
+		site.pages[idx] = page(fmt.Sprintf("Directory %d", i), words(1200+i, 60))
+		site.pages[dir] = site.pages[idx]
+		if i >= 12 {
+			site.pages[dir] = page(fmt.Sprintf("Listing of %d", i), words(2400+i, 60))
+		}
+	}
+	site.pages["/"] = page("Home", words(1, 40), home...)
+	c := mustNew(t, Options{Online: learn.OnlineOptions{VerifyEvery: 5}})
+	tc, done := newTestCrawler(t, c, site, inTestHost)
+	defer done()
+	tc.run(t, testHost+"/")
+	lost := 0
+	for i := 12; i < n; i++ {
+		if site.hits[fmt.Sprintf("/d%d/", i)] == 0 {
+			lost++
+		}
+	}
+	t.Logf("%d of %d listings lost", lost, n-12)
+	if lost > 5 {
+		t.Errorf("%d of %d listings lost, want at most 5 (stats %+v)", lost, n-12, c.Stats())
 	}
 }
