@@ -361,16 +361,20 @@ func (c *Crawl) rekey() {
 			c.keys.del(c, d.key)
 		}
 	}
-	// Holders first, in the order they were let through, then declarations, which never take a
-	// key that a URL holds.
-	for j, i := range idx {
-		hd := c.holders.at(i)
-		if hd.state() == failed || hashes[j] == 0 {
-			continue
-		}
-		hd.key = hashes[j]
-		if _, held := c.keys.get(c, hd.key); !held {
-			c.keys.put(c, hd.key, i, urlHashes[j])
+	// Holders first: those whose page was fetched, then those still waiting to be, each in the
+	// order they were let through, so that a key goes to a URL whose page is known when there
+	// is one (a crawler whose queue is a stack fetches the URLs let through last first). Then
+	// declarations, which never take a key that a URL holds.
+	for _, st := range [...]uint8{fetched, pending} {
+		for j, i := range idx {
+			hd := c.holders.at(i)
+			if hd.state() != st || hashes[j] == 0 {
+				continue
+			}
+			hd.key = hashes[j]
+			if _, held := c.keys.get(c, hd.key); !held {
+				c.keys.put(c, hd.key, i, urlHashes[j])
+			}
 		}
 	}
 	for j, d := range decl {

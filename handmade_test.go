@@ -56,6 +56,39 @@ func TestQueuedRekeyed(t *testing.T) {
 	t.Logf("URLs under a session id: %d queued, %d fetched", queued, fetched)
 }
 
+// When a rule makes the key of several URLs one, the key goes to a URL whose page was fetched
+// rather than to one still waiting in the queue, whichever was let through first: a crawler
+// whose queue is a stack (katana's) lets the plain links of a listing through first and
+// fetches the session ones first, and its plain links are then skipped when they come up.
+func TestRekeyPrefersFetched(t *testing.T) {
+	const n = 40
+	site := sidSite(n)
+	var plain, sid []string
+	for i := range n {
+		plain = append(plain, fmt.Sprintf("/item?id=%d", i))
+		sid = append(sid, fmt.Sprintf("/item?id=%d&s=%x", i, 0x5eed0000+7919*i))
+	}
+	site.pages["/"] = page("Shop", words(1, 40), append(plain, sid...)...)
+	c := mustNew(t, Options{})
+	tc, done := newTestCrawler(t, c, site, inTestHost)
+	defer done()
+	tc.lifo = true
+	tc.run(t, testHost+"/")
+	fetched := 0
+	for _, p := range plain {
+		fetched += site.hits[p]
+	}
+	for i := range n {
+		if site.hits[plain[i]]+site.hits[sid[i]] == 0 {
+			t.Errorf("item %d not fetched", i)
+		}
+	}
+	if fetched > n/2 {
+		t.Errorf("%d of %d plain URLs fetched after their session URLs, want at most %d (stats %+v)", fetched, n, n/2, c.Stats())
+	}
+	t.Logf("%d of %d plain URLs fetched after their session URLs", fetched, n)
+}
+
 // wikiSite is a wiki of n articles, each with a "recent changes" page reached from it
 // (doku.php?id=X&do=recent): the one list of changes for every X, inside the same main element
 // as the per-page chrome of the page it was reached from (a trail, the page's file name, date

@@ -24,6 +24,7 @@ type testCrawler struct {
 	inSite func(string) bool
 	max    int
 	follow bool // the client follows redirects
+	lifo   bool // the queue is a stack, as katana's is
 
 	queue   []string
 	fetches []string
@@ -53,7 +54,12 @@ func (tc *testCrawler) step(t testing.TB) bool {
 		return false
 	}
 	u := tc.queue[0]
-	tc.queue = tc.queue[1:]
+	if tc.lifo {
+		u = tc.queue[len(tc.queue)-1]
+		tc.queue = tc.queue[:len(tc.queue)-1]
+	} else {
+		tc.queue = tc.queue[1:]
+	}
 	d := tc.c.Before(u)
 	tc.log = append(tc.log, fmt.Sprintf("fetch? %s: %v %s", u, d.Action, d.Of))
 	if d.Action == Skip {
