@@ -120,6 +120,7 @@ func (c *Crawl) After(r Response) Page {
 		if locationPage != 0 && c.online != nil {
 			c.mu.Unlock()
 			c.online.Observe(learn.URL{Raw: r.URL}, uint64(locationPage))
+			c.online.Relearn() // a run of redirects teaches as it goes, not at the next page
 			return out
 		}
 		c.mu.Unlock()

@@ -51,8 +51,10 @@ type Options struct {
 	// with MainContent), without a template learned from the host's other pages.
 	NoTemplates bool
 
-	// NoDeclared ignores what sites declare: redirects and canonical URLs are neither evidence
-	// for the learner nor reasons to skip.
+	// NoDeclared ignores what sites declare: a redirect the crawler did not follow (a 3xx
+	// response given to After) and canonical URLs are neither evidence for the learner nor
+	// reasons to skip. A redirect the client followed is not a declaration but a fetch: its
+	// URL and the final URL served the page that After was given, and count as such.
 	NoDeclared bool
 	// DeclaredFirst is the number of a site's first canonical declarations whose use Before
 	// verifies by fetching (default 2); then one use in DeclaredEvery (default 20).

@@ -197,40 +197,51 @@ func TestCanonicalWithdrawn(t *testing.T) {
 
 // A redirect is evidence for the learner: a site that moved its articles from /old/N to
 // /new/N answers each old URL with a redirect, and the home page links to every article under
-// both, the new URL first. Once a few redirects to pages fetched before have been seen, the
-// learner maps the old URLs onto the new ones and the rest of the old URLs are not fetched. Without redirects
-// as evidence (NoDeclared), every old URL is fetched.
+// both, the new URL first, either each old URL after its new one or all old URLs after all new
+// ones (a run of redirects with no page in between, which must teach the learner as it goes).
+// Once a few redirects to pages fetched before have been seen, the learner maps the old URLs
+// onto the new ones and the rest of the old URLs are not fetched. Without redirects as evidence
+// (NoDeclared), every old URL is fetched.
 func TestRedirectsLearned(t *testing.T) {
 	const n = 60
-	site := &handMade{pages: map[string]string{}, status: map[string]int{}, header: map[string]http.Header{}}
-	var home []string
-	for i := range n {
-		old := fmt.Sprintf("/old/%d", i)
-		home = append(home, fmt.Sprintf("/new/%d", i), old)
-		site.pages[fmt.Sprintf("/new/%d", i)] = page(fmt.Sprintf("Article %d", i), words(700+i, 60))
-		site.status[old] = http.StatusMovedPermanently
-		site.header[old] = http.Header{"Location": {fmt.Sprintf("/new/%d", i)}}
-	}
-	site.pages["/"] = page("Home", words(1, 40), home...)
-	for _, off := range []bool{false, true} {
-		site.hits = nil
-		c := mustNew(t, Options{NoDeclared: off})
-		tc, done := newTestCrawler(t, c, site, inTestHost)
-		tc.run(t, testHost+"/")
-		done()
-		old := 0
+	for _, oldLast := range []bool{false, true} {
+		site := &handMade{pages: map[string]string{}, status: map[string]int{}, header: map[string]http.Header{}}
+		var news, olds []string
 		for i := range n {
-			old += site.hits[fmt.Sprintf("/old/%d", i)]
-			if h := site.hits[fmt.Sprintf("/new/%d", i)]; h != 1 {
-				t.Errorf("NoDeclared %v: article %d fetched %d times, want 1", off, i, h)
+			old := fmt.Sprintf("/old/%d", i)
+			news, olds = append(news, fmt.Sprintf("/new/%d", i)), append(olds, old)
+			site.pages[fmt.Sprintf("/new/%d", i)] = page(fmt.Sprintf("Article %d", i), words(700+i, 60))
+			site.status[old] = http.StatusMovedPermanently
+			site.header[old] = http.Header{"Location": {fmt.Sprintf("/new/%d", i)}}
+		}
+		home := append(news, olds...)
+		if !oldLast {
+			home = home[:0]
+			for i := range n {
+				home = append(home, news[i], olds[i])
 			}
 		}
-		t.Logf("NoDeclared %v: %d of %d old URLs fetched", off, old, n)
-		if off && old != n {
-			t.Errorf("NoDeclared: %d of %d old URLs fetched; the test does not need redirects as evidence", old, n)
-		}
-		if !off && old > n/2 {
-			t.Errorf("%d of %d old URLs fetched, want at most %d", old, n, n/2)
+		site.pages["/"] = page("Home", words(1, 40), home...)
+		for _, off := range []bool{false, true} {
+			site.hits = nil
+			c := mustNew(t, Options{NoDeclared: off})
+			tc, done := newTestCrawler(t, c, site, inTestHost)
+			tc.run(t, testHost+"/")
+			done()
+			old := 0
+			for i := range n {
+				old += site.hits[olds[i]]
+				if h := site.hits[news[i]]; h != 1 {
+					t.Errorf("old last %v, NoDeclared %v: article %d fetched %d times, want 1", oldLast, off, i, h)
+				}
+			}
+			t.Logf("old last %v, NoDeclared %v: %d of %d old URLs fetched", oldLast, off, old, n)
+			if off && old != n {
+				t.Errorf("old last %v, NoDeclared: %d of %d old URLs fetched; the test does not need redirects as evidence", oldLast, old, n)
+			}
+			if !off && old > n/2 {
+				t.Errorf("old last %v: %d of %d old URLs fetched, want at most %d", oldLast, old, n, n/2)
+			}
 		}
 	}
 }
