@@ -109,7 +109,7 @@ func (c *Crawl) After(r Response) Page {
 		// and its page is then the page of r.URL too; if it was fetched already, its page is.
 		if lk, _, err := c.keyLocked(location); err == nil {
 			if v, ok := c.keys.get(c, hashKey(lk)); ok && v&declaredBit == 0 && c.holders.at(v).state() == fetched {
-				locationPage = c.holders.at(v).page
+				locationPage = c.pageOf(v)
 			}
 		}
 		if locationPage == 0 && len(c.redirects[location]) < maxRedirectSources {
@@ -151,7 +151,7 @@ func (c *Crawl) After(r Response) Page {
 		isVerify = false
 	}
 	if isVerify {
-		same := uint64(c.holders.at(ver.against).page) == id
+		same := uint64(c.pageOf(ver.against)) == id
 		c.check(verURL, ver, same, held)
 		if !same && !held && !dup {
 			// A page of its own: the URL holds its key under the rules as they stand now.

@@ -163,10 +163,10 @@ func (c *Crawl) duplicate(d Decision, raw string, u uint64, k learn.Key, v, self
 		if v&declaredBit == 0 {
 			// Evidence inferred from the rules (learn.Online.Skipped): the learner would
 			// otherwise see only the URLs its rules do not merge yet.
-			c.online.Skipped(learn.URL{Raw: raw}, k, uint64(hd.page))
+			c.online.Skipped(learn.URL{Raw: raw}, k, uint64(c.pageOf(of)))
 		} else if decl.confirmed >= int64(c.opt.DeclaredFirst) {
 			// A declaration the site's verified ones vouch for.
-			c.online.Observe(learn.URL{Raw: raw}, uint64(hd.page))
+			c.online.Observe(learn.URL{Raw: raw}, uint64(c.pageOf(of)))
 		}
 	}
 	if hd.state() == pending && len(c.waiting[of]) < maxWaiting {

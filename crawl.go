@@ -67,7 +67,7 @@ type Options struct {
 	MaxURLs int
 	// MaxPages bounds the pages kept in the content index (default 0: no bound); a page past
 	// the bound is answered as kept and not indexed, and counted in Stats.Forgotten. Each page
-	// kept costs about 100 bytes, its host's template aside (see the package documentation).
+	// kept costs about 115 bytes, its host's template aside (see the package documentation).
 	MaxPages int
 	// MaxTemplates bounds the hosts that keep a learned template at once (default 1000). When
 	// a page of a new host would pass it, the template of the host whose pages came least
@@ -176,7 +176,9 @@ type Response struct {
 // A Page is After's answer. It is a plain value.
 type Page struct {
 	// ID is the page's id: equal for the URLs of one page (an exact or near duplicate), 0 when
-	// the response was no page (failed, not status 200, or the page identity is off).
+	// the response was no page (failed, not status 200, or the page identity is off). Two ids
+	// given before a page showed them to be one page are that page's: the later id's URLs get
+	// the first id from then on.
 	ID uint64
 	// Duplicate says that the page duplicates one kept before, at Of: a crawler should neither
 	// keep it nor follow its links.
@@ -505,6 +507,10 @@ func (c *Crawl) appendURL(dst []byte, i uint32) []byte {
 	hd := c.holders.at(i)
 	return append(append(dst, c.urls.prefixes[hd.prefix()]...), c.urls.tail(hd.offset())...)
 }
+
+// pageOf returns the page of holder i (0 for none): the page it was fetched with, or the earlier
+// page that one was found to be since. c.mu is held.
+func (c *Crawl) pageOf(i uint32) uint32 { return c.pages.root(c.holders.at(i).page) }
 
 // holderOf returns the holder of a key table value: the holder itself or the holder of the
 // declaration. c.mu is held.

@@ -38,7 +38,13 @@
 // they arrive, which also folds per-page chrome such as a page's id or date in a heading), and
 // of each text its digest and 64-bit SimHash over word 5-shingles. A page whose text has the
 // digest of a kept page's text duplicates that page: the crawler should neither keep it nor
-// follow its links. Near duplicates (Options.NearK) are off by default: two revisions of a page
+// follow its links. When the template's text takes part in the match, the two pages' own texts
+// must also be within 13 bits of SimHash (a cosine similarity of about 0.8): the template also
+// drops blocks that are no chrome (the entries of a listing, repeated on other listings), and
+// what it leaves of two pages of one listing can be the same heading. Two kept pages that a
+// later page matches both (its own text one, its template text the other: a print view and its
+// page kept before the template knew the print link) are one page from then on, of the first
+// id. Near duplicates (Options.NearK) are off by default: two revisions of a page
 // are near duplicates and distinct pages. Every page's id is evidence for the learner.
 //
 // What a site declares is evidence too, as search engines treat it: a redirect (a response whose
@@ -66,7 +72,7 @@
 //     bytes for URLs of 60 to 70 characters, where a Go map[string]struct{} of the URL strings,
 //     the visited set of a crawler without undust, takes 120. Options.MaxURLs bounds them.
 //   - A page kept: its digests (one or two, in a Go map), its SimHashes (one or two, in a
-//     near-duplicate index of about 50 bytes a SimHash) and 4 bytes: about 100 bytes.
+//     near-duplicate index of about 50 bytes a SimHash) and 20 bytes: about 115 bytes.
 //     Options.MaxPages bounds them.
 //   - A host's template: about 16 bytes for each distinct block of each page it samples, a
 //     page being sampled in up to 4 groups of at most SamplePages pages (Options.Templates):

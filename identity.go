@@ -19,12 +19,19 @@ import (
 // without the blocks its host's template learned from the host's other pages (htmltext.Site);
 // or the digest of its bytes when it has no text. The first is stable over a crawl; the second
 // drops the per-page chrome a site repeats, once the template has seen enough pages. A page
-// duplicates a kept page when either of its texts matches either of the kept page's.
+// duplicates a kept page when either of its texts matches either of the kept page's, but a
+// match in which a template text takes part counts only when the two pages' own texts are near
+// duplicates too (see pageIndex): the template also drops blocks that repeat on other pages
+// without being chrome (the excerpts of a listing's posts, which every other listing of the
+// posts repeats; the commits a history page lists), and what is left of two different pages
+// can be the same heading.
 type print struct {
 	n      int // texts: 0 for a page without text, 1, or 2 when the extractions differ
 	body   uint64
 	digest [2]uint64
 	sim    [2]uint64
+	tpl    [2]bool // text j is the template's and differs from the own text
+	own    uint64  // the SimHash of the own text (of the template's when the own one is empty)
 }
 
 // A hostTemplate is the template learned from one host's pages, in the ring of the hosts that
@@ -57,12 +64,17 @@ func (c *Crawl) identify(u string, body []byte) print {
 		p.n++
 	}
 	add(htmltext.Extract(body, htmltext.Options{MainContent: true}))
+	own := p.n
 	if ht := c.template(hostOfURL(u)); ht != nil {
 		ht.mu.Lock()
 		t, err := ht.site.Extract(u, body)
 		ht.mu.Unlock()
 		add(t, err)
 	}
+	if p.n > own && own > 0 {
+		p.tpl[own] = true
+	}
+	p.own = p.sim[0]
 	if p.n == 0 {
 		d := xxhash.New()
 		_, _ = d.WriteString("undust raw body\x00")

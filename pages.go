@@ -1,15 +1,35 @@
 package undust
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
-// A pageIndex numbers the pages kept: ids from 1, by digest and by SimHash.
+// A pageIndex numbers the pages kept: ids from 1, by digest and by SimHash. Two kept pages that
+// a later page matches both are one page: the later id is then the earlier's (same), and the
+// later id's pages are found under the earlier id from then on.
 type pageIndex struct {
 	nearK    int
-	digests  map[uint64]uint32 // digest -> page id, for every digest seen
+	digests  map[uint64]uint32 // digest -> page id, with tplBit when a template text made it
 	sims     *nearIndex        // the SimHashes of the kept pages; nil for exact duplicates only
 	first    []uint32          // page id - 1 -> the holder of its first URL, or noHolder
 	firstURL map[uint32]string // page id -> its first URL when no holder has it
+	own      []uint64          // page id - 1 -> the SimHash of its own text (print.own)
+	same     []uint32          // page id - 1 -> the earlier page it was found to be, 0 for none
 }
+
+// tplBit marks a digest of the digests map that a template text made (print.tpl).
+const tplBit = 1 << 31
+
+// tplNear is the distance within which the SimHashes of two pages' own texts must be for a
+// match in which a template text takes part to count: 13 of 64 bits, an angle of 0.2 pi
+// between their shingle vectors (Charikar's estimate), a cosine similarity of about 0.8. The
+// per-page chrome that the template drops (ids, dates, user names, counters, a print link)
+// leaves the own texts sharing nearly all their shingles (4 to 8 bits apart on the simulated
+// site's print views); a listing page whose posts the template drops as repeated on other
+// listings, or a site's test page beside its page map, shares only its heading and chrome with
+// the kept page (19 to 31 bits on WordPress and Fossil).
+const tplNear = 13
 
 func newPageIndex(nearK int) pageIndex {
 	x := pageIndex{nearK: nearK, digests: map[uint64]uint32{}, firstURL: map[uint32]string{}}
@@ -19,42 +39,93 @@ func newPageIndex(nearK int) pageIndex {
 	return x
 }
 
-// lookup returns the id of the kept page that p duplicates, if any; p's digests are recorded
-// under that id.
-func (x *pageIndex) lookup(p print) (uint64, bool) {
-	id, ok := x.find(p)
-	if ok {
-		x.record(p, id)
+// root returns the page that page id was found to be (id itself if none).
+func (x *pageIndex) root(id uint32) uint32 {
+	for id != 0 && x.same[id-1] != 0 {
+		next := x.same[id-1]
+		if g := x.same[next-1]; g != 0 {
+			x.same[id-1] = g // path halving: chains stay short
+		}
+		id = next
 	}
-	return uint64(id), ok
+	return id
 }
 
-func (x *pageIndex) find(p print) (uint32, bool) {
-	if p.n == 0 {
-		id, ok := x.digests[p.body]
-		return id, ok
+// lookup returns the id of the kept page that p duplicates, if any; p's digests not seen before
+// are recorded under that id. When p duplicates several kept pages (one by its own text, one by
+// its template text), they are one page, of the earliest id.
+func (x *pageIndex) lookup(p print) (uint64, bool) {
+	var buf [3]uint32
+	m := x.matches(buf[:0], p)
+	if len(m) == 0 {
+		return 0, false
 	}
-	for j := range p.n {
-		if id, ok := x.digests[p.digest[j]]; ok {
-			return id, true
+	id := slices.Min(m)
+	for _, o := range m {
+		if o != id {
+			x.same[o-1] = id
 		}
 	}
-	if x.sims != nil {
-		for j := range p.n {
-			if id, ok := x.sims.near(p.sim[j]); ok {
-				return id, true
+	x.record(p, id)
+	return uint64(id), true
+}
+
+// matches appends to dst the kept pages (their roots) that p duplicates: a digest of either of
+// its texts that a kept page has, or a SimHash within nearK bits of one; a match in which a
+// template text takes part (either side's) only when the own texts are within tplNear bits.
+func (x *pageIndex) matches(dst []uint32, p print) []uint32 {
+	if p.n == 0 {
+		if id, ok := x.digests[p.body]; ok {
+			dst = append(dst, x.root(id))
+		}
+		return dst
+	}
+	for j := range p.n {
+		v, ok := x.digests[p.digest[j]]
+		if !ok {
+			continue
+		}
+		id := x.root(v &^ tplBit)
+		if (p.tpl[j] || v&tplBit != 0) && !x.ownNear(id, p) {
+			continue
+		}
+		if !slices.Contains(dst, id) {
+			dst = append(dst, id)
+		}
+	}
+	if len(dst) > 0 || x.sims == nil {
+		return dst
+	}
+	for j := range p.n {
+		if id, ok := x.sims.near(p.sim[j]); ok {
+			if id = x.root(id); !p.tpl[j] || x.ownNear(id, p) {
+				return append(dst, id)
 			}
 		}
 	}
-	return 0, false
+	return dst
 }
 
+// ownNear reports whether the own texts of page id and of p are within tplNear bits.
+func (x *pageIndex) ownNear(id uint32, p print) bool {
+	return bits.OnesCount64(x.own[id-1]^p.own) <= tplNear
+}
+
+// record records the digests of p not seen before under page id.
 func (x *pageIndex) record(p print, id uint32) {
 	if p.n == 0 {
-		x.digests[p.body] = id
+		if _, ok := x.digests[p.body]; !ok {
+			x.digests[p.body] = id
+		}
 	}
 	for j := range p.n {
-		x.digests[p.digest[j]] = id
+		if _, ok := x.digests[p.digest[j]]; !ok {
+			v := id
+			if p.tpl[j] {
+				v |= tplBit
+			}
+			x.digests[p.digest[j]] = v
+		}
 	}
 }
 
@@ -65,6 +136,8 @@ func (x *pageIndex) add(p print, first uint32, u string, max int) uint64 {
 		return 0
 	}
 	x.first = append(x.first, first)
+	x.own = append(x.own, p.own)
+	x.same = append(x.same, 0)
 	id := uint32(len(x.first))
 	if first == noHolder {
 		x.firstURL[id] = u

@@ -60,3 +60,45 @@ func TestNearIndex(t *testing.T) {
 		}
 	}
 }
+
+// A match in which a template text takes part counts only when the two pages' own texts are
+// near duplicates; a page that matches two kept pages makes them one page, of the earlier id.
+func TestPageIndexTemplateMatch(t *testing.T) {
+	const (
+		ownA, ownB, ownC, tplT = 0xa1, 0xb1, 0xc1, 0x71 // digests
+		simA                   = uint64(0x0123456789abcdef)
+	)
+	near := simA ^ 0xff            // 8 bits from simA: the same text but for a line of chrome
+	far := simA ^ 0xffff_ffff_ffff // 48 bits away: another text
+	own := func(d, sim uint64) print { return print{n: 1, digest: [2]uint64{d}, sim: [2]uint64{sim}, own: sim} }
+	withTpl := func(d, sim, tpl uint64) print {
+		return print{n: 2, digest: [2]uint64{d, tpl}, sim: [2]uint64{sim, 0}, tpl: [2]bool{false, true}, own: sim}
+	}
+	for _, tc := range []struct {
+		name  string
+		pages []print
+		want  []uint64 // the id lookup or add gives each page
+	}{
+		// A listing's page 2 whose template text is its page 1's heading: another page.
+		{"listing pages", []print{withTpl(ownA, simA, tplT), withTpl(ownB, far, tplT)}, []uint64{1, 2}},
+		// Per-page chrome in the own text, the same template text: one page.
+		{"chrome", []print{withTpl(ownA, simA, tplT), withTpl(ownB, near, tplT)}, []uint64{1, 1}},
+		// A kept page's own text is the template text of a later page far from it.
+		{"own against template", []print{own(tplT, simA), withTpl(ownB, far, tplT)}, []uint64{1, 2}},
+		// A print view (own text A) kept after its page (own text C, A and a print link); then
+		// the page again, whose template text is A: the two are one page, and the print
+		// view's URLs get the page's id from then on.
+		{"print view", []print{own(ownC, near), own(ownA, simA), withTpl(ownC, near, ownA), own(ownA, simA)}, []uint64{1, 2, 1, 1}},
+	} {
+		x := newPageIndex(0)
+		for i, p := range tc.pages {
+			id, dup := x.lookup(p)
+			if !dup {
+				id = x.add(p, noHolder, "u", maxHolders)
+			}
+			if id != tc.want[i] {
+				t.Errorf("%s: page %d: id %d, want %d", tc.name, i, id, tc.want[i])
+			}
+		}
+	}
+}

@@ -26,15 +26,17 @@ import (
 //	              withdrawn, count, then (URL, holder, key hash, seq, withdrawn))
 //	            redirects: count, then (URL, count, source URLs), by URL
 //	            pages: count, then (first holder + 1 or 0 and a URL, the number of its
-//	              texts' SimHashes (0 to 2), each a uint64);
-//	              digests: count, then (digest uint64, page id uvarint), by digest
+//	              texts' SimHashes (0 to 2), each a uint64, the SimHash of its own text
+//	              uint64, the earlier page it was found to be uvarint or 0);
+//	              digests: count, then (digest uint64, page id uvarint with bit 31 set for
+//	              a template text's), by digest
 //	learner   learn.Online's saved form (Online.WriteTo), if the crawl learns online
 //	templates the hosts that keep a template, least recently used first: count, then hosts;
 //	          the hosts whose template was dropped: count, then hosts, sorted; then each
 //	          template's htmltext.Site saved form, in the order of its host
 const (
 	crawlMagic   = "UDCRAWL\n"
-	crawlVersion = 2
+	crawlVersion = 3
 	crawlPrefix  = "undust: crawl state"
 )
 
@@ -138,6 +140,8 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 			x.Uint64(c.pages.sims.fps[e])
 			e++
 		}
+		x.Uint64(c.pages.own[i])
+		x.Uvarint(uint64(c.pages.same[i]))
 	}
 	ds := slices.Sorted(maps.Keys(c.pages.digests))
 	x.Uvarint(uint64(len(ds)))
@@ -397,10 +401,16 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 		if x.Err() == nil && n > 0 && c.pages.sims == nil {
 			corrupt("SimHashes of page %d without near duplicates", id)
 		}
+		own, same := x.Uint64(), x.Uvarint()
+		if x.Err() == nil && same >= id {
+			corrupt("page %d found to be page %d", id, same)
+		}
 		if x.Err() != nil {
 			break
 		}
 		c.pages.first = append(c.pages.first, first)
+		c.pages.own = append(c.pages.own, own)
+		c.pages.same = append(c.pages.same, uint32(same))
 		for _, fp := range sims[:n] {
 			c.pages.sims.insert(uint32(id), fp)
 		}
@@ -408,12 +418,12 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 	np := uint64(len(c.pages.first))
 	prev = 0
 	for j := range x.Count(maxSavedCount, "digests") {
-		d, id := x.Uint64(), x.Uvarint()
-		if x.Err() == nil && ((j > 0 && d <= prev) || id == 0 || id > np) {
+		d, v := x.Uint64(), x.Uvarint()
+		if id := v &^ tplBit; x.Err() == nil && ((j > 0 && d <= prev) || id == 0 || id > np || v > tplBit|np) {
 			corrupt("digest %016x of page %d of %d", d, id, np)
 		}
 		prev = d
-		c.pages.digests[d] = uint32(id)
+		c.pages.digests[d] = uint32(v)
 	}
 	if err := x.Close(); err != nil {
 		return f, err
