@@ -150,6 +150,9 @@ cat > "$ETC/gitweb.conf" <<EOF
 \$javascript = "static/gitweb.js";
 \$logo = "static/git-logo.png";
 \$favicon = "static/git-favicon.png";
+# Under FastCGI gitweb ends its process after 100 requests, and lighttpd fails the requests it
+# has queued to that process: keep serving.
+\$is_last_request = sub { 0 } if \$CGI eq 'CGI::Fast';
 EOF
 # gitweb runs as FastCGI (gitweb.cgi --fastcgi, CGI::Fast): the pages of CGI, in a third of the
 # time, since the script is not compiled for every request; the one difference is a hidden
