@@ -42,7 +42,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	faults := fs.Float64("faults", 0, "share of responses to fail on purpose (0 to 1)")
 	faultSeed := fs.Uint64("fault-seed", 1, "seed of the faults")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout of the crawlers")
-	out := fs.String("out", "", "`directory` for rows.json, distinct.svg and the fetch logs")
+	out := fs.String("out", "", "`directory` for rows.json, distinct.svg, the fetch logs and what undust learned in each crawl")
 	asJSON := fs.Bool("json", false, "print the rows as JSON instead of the table")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	if err := parseFlags(fs, args); err != nil {
@@ -119,7 +119,7 @@ func (b *bench) run(articles map[truth]bool) ([]row, []crawl, error) {
 		p.begin(s)
 		stopProgress := b.progress(name, s)
 		start := time.Now()
-		rules, err := runCrawler(name, b.target, s.exhausted)
+		learnt, err := runCrawler(name, b.target, s.exhausted)
 		elapsed := time.Since(start)
 		stopProgress()
 		p.end()
@@ -127,7 +127,7 @@ func (b *bench) run(articles map[truth]bool) ([]row, []crawl, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
-		c := crawl{crawler: name, rules: rules, elapsed: elapsed}
+		c := crawl{crawler: name, rules: learnt.rules, learned: learnt.text, elapsed: elapsed}
 		c.fetches, c.refused, c.outScope, c.errors = s.record()
 		crawls = append(crawls, c)
 		if !b.quiet {
@@ -323,8 +323,14 @@ func writeOutputs(dir string, rows []row, crawls []crawl, budget int) error {
 			}
 			fmt.Fprintf(&b, "%d\t%d\t%d\t%s\t%s\t%s\t%s\n", i+1, f.At.Milliseconds(), f.Status, flt, tr, f.URL, f.Location)
 		}
-		name := "fetches-" + strings.ReplaceAll(c.crawler, "+", "-") + ".tsv"
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+		name := strings.ReplaceAll(c.crawler, "+", "-")
+		if err := os.WriteFile(filepath.Join(dir, "fetches-"+name+".tsv"), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+		if c.learned == "" {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, "learned-"+name+".txt"), []byte(c.learned), 0o644); err != nil {
 			return err
 		}
 	}
