@@ -281,7 +281,8 @@ func dash(n int) string {
 	return fmt.Sprint(n)
 }
 
-// writeOutputs writes rows.json, distinct.svg and one fetch log per crawler into dir.
+// writeOutputs writes rows.json, distinct.svg, one fetch log per crawler and what undust learned
+// in each crawl with undust into dir.
 func writeOutputs(dir string, rows []row, crawls []crawl, budget int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
