@@ -604,3 +604,66 @@ func TestSiteChrome(t *testing.T) {
 		seen[k] = p.url
 	}
 }
+
+// objectSite is a repository browser (after gitweb): each of 20 files is served by the hash of
+// its content alone, under a bar that names the object by that hash, and beside the commit it
+// is read at, under a header with the commit's subject. The site's header, search form and
+// menu above the bar are marked as furniture; the file's lines are the page's own text.
+func objectSite() (byHash, byCommit []testPage) {
+	for k := range 20 {
+		hash := fmt.Sprintf("%040x", uint64(0x9e3779b97f4a7c15)*uint64(k+1))
+		name := fmt.Sprintf("file%02d.txt", k)
+		var lines string
+		for j := range 8 {
+			lines += ps(words(uint64(31000+100*k+j), 12))
+		}
+		frame := func(bar, query string) []byte {
+			return page("repo - blob - "+name, `<div class="page_header"><a href="/">projects</a> / repo / blob</div>`+
+				`<form><div class="search"><input name="s"> search</div></form>`+
+				`<div class="page_nav"><a href="/?a=log">log</a> | <a href="/?a=tree">tree</a> | <a href="/?a=raw&amp;`+query+`">raw</a></div>`+
+				bar+`<div class="page_path"><a href="/?a=tree">[repo]</a> / <a href="/?a=blob&amp;f=`+name+`">`+name+`</a></div>`+
+				`<div class="page_body">`+lines+`</div>`)
+		}
+		byHash = append(byHash, testPage{
+			url:  "https://git.example/?a=blob&f=" + name + "&h=" + hash,
+			html: frame(`<div class="title">`+hash+`</div>`, "h="+hash),
+		})
+		commit := fmt.Sprintf("%040x", uint64(0x51ed270b27b5a5f3)*uint64(k%5+1))
+		byCommit = append(byCommit, testPage{
+			url:  "https://git.example/?a=blob&f=" + name + "&h=" + hash + "&hb=" + commit,
+			html: frame(`<div class="header"><a class="title" href="/?a=commit&amp;h=`+commit+`">Revise `+name+`</a></div>`, "hb="+commit),
+		})
+	}
+	return byHash, byCommit
+}
+
+// TestSiteObjectID checks that the id of the object a page shows, in a bar between the site's
+// furniture and the article, is per-page chrome: the two URLs of one file, by its hash and at
+// a commit, have one text, and the texts of different files differ.
+func TestSiteObjectID(t *testing.T) {
+	byHash, byCommit := objectSite()
+	var s Site
+	for _, p := range append(slices.Clone(byHash), byCommit...) {
+		if err := s.Add(p.url, p.html); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seen := map[string]string{}
+	for i := range byHash {
+		a, err := s.Extract(byHash[i].url, byHash[i].html)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Extract(byCommit[i].url, byCommit[i].html)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(a.Paragraphs, b.Paragraphs); diff != "" {
+			t.Errorf("Site.Extract of %s and %s differ (-by hash +at a commit):\n%s", byHash[i].url, byCommit[i].url, diff)
+		}
+		if o, ok := seen[a.String()]; ok {
+			t.Errorf("files %s and %s have the same text %q", o, byHash[i].url, a.String())
+		}
+		seen[a.String()] = byHash[i].url
+	}
+}

@@ -90,7 +90,10 @@ import (
 //   - a short block whose folded text is template, between template
 //     blocks or after them at the end of the page, goes with them
 //     ("Updated: 2023-06-01" between a converter's header lines), unless
-//     it is the page's name; and a page whose own text is nothing but such
+//     it is the page's name; outside a content root apart from the page's
+//     furniture, such a block goes wherever it lies (the id of the object
+//     a repository browser shows, in a bar between the site's menus and
+//     the file); and a page whose own text is nothing but such
 //     blocks (a login or history page a wiki has for every page id) keeps
 //     its template text without them, the same on every page of its kind;
 //   - a template block with a link skeleton that the island rule keeps
@@ -1211,6 +1214,12 @@ func (s *Site) strip(pg *sitePage) Text {
 	for i, b := range pg.blocks {
 		absorb[i] = chrome[i] && !b.h1 && !isName(b.text, title, parts) // a title that names the page is its own
 		interior[i] = amid(i)
+		// Outside an article apart from the page's furniture, per-page chrome is furniture
+		// wherever it lies: the id of the object a page shows, in a bar above the article
+		// after the site's header and menus, which are dropped as marked.
+		if absorb[i] && state[i] == 0 && !in[i] && !all && root != 0 {
+			state[i] = 2
+		}
 	}
 	keepIslands(state, absorb, interior)
 	keepWidgets(pg.blocks, state, tmpl, chrome, in)

@@ -2,7 +2,8 @@ package main
 
 // This file holds every use of undust's crawler adapters, so that a change of their API is met
 // here alone. Each function attaches undust to a crawler set up by crawl.go and returns how to
-// read the number of rules learned, the one figure the table takes from undust itself.
+// read what undust learned: the number of rules, the one figure the table takes from undust
+// itself, and the rules, retractions and counters that -out writes beside the fetch log.
 
 import (
 	"fmt"
@@ -18,13 +19,41 @@ import (
 	undustkatana "github.com/undust/undust/crawlers/katana"
 )
 
+// A learned is what undust learned in one crawl, read when the crawl ends.
+type learned struct {
+	rules int    // rules in the learner's current sets; -1 without undust
+	text  string // the rules, the retracted rules and the counters, for learned-CRAWLER.txt
+}
+
+// none is learned of a crawl without undust.
+func none() learned { return learned{rules: -1} }
+
+// report reads what c learned: its counters (undust.Stats, the learner's included), the rules
+// retracted by verification, and the learner's rules in the rules file format.
+func report(c *undust.Crawl) learned {
+	st := c.Stats()
+	var b strings.Builder
+	fmt.Fprintf(&b, "# stats %+v\n", st)
+	l := c.Learner()
+	if l == nil {
+		return learned{rules: st.Learner.Rules, text: b.String()}
+	}
+	for _, r := range l.Retracted() {
+		fmt.Fprintf(&b, "# retracted %s\n", r)
+	}
+	if set, _, err := l.Set(); err == nil {
+		_, _ = set.WriteTo(&b)
+	}
+	return learned{rules: st.Learner.Rules, text: b.String()}
+}
+
 // attachColly attaches undust to c before the crawler's own callbacks are registered.
-func attachColly(c *colly.Collector, o undust.Options) (rules func() int, err error) {
+func attachColly(c *colly.Collector, o undust.Options) (learnt func() learned, err error) {
 	u, err := undustcolly.Attach(c, undustcolly.Options{Options: o})
 	if err != nil {
 		return nil, err
 	}
-	return func() int { return u.Stats().Learner.Rules }, nil
+	return func() learned { return report(u.Crawl()) }, nil
 }
 
 // A katanaEngine is what crawls for katana: its standard engine or undust's.
@@ -35,16 +64,16 @@ type katanaEngine interface {
 
 // newKatana returns the engine for co: undust's (undustkatana.New, which replaces co's unique
 // filter; co.Close closes what it installed) or katana's standard one.
-func newKatana(co *types.CrawlerOptions, withUndust bool, o undust.Options) (e katanaEngine, rules func() int, err error) {
+func newKatana(co *types.CrawlerOptions, withUndust bool, o undust.Options) (e katanaEngine, learnt func() learned, err error) {
 	if !withUndust {
 		e, err = standard.New(co)
-		return e, func() int { return -1 }, err
+		return e, none, err
 	}
 	c, err := undustkatana.New(co, undustkatana.Options{Options: o})
 	if err != nil {
 		return nil, nil, err
 	}
-	return c, func() int { return c.Stats().Learner.Rules }, nil
+	return c, func() learned { return report(c.Undust()) }, nil
 }
 
 // offSwitches are the mechanisms of undust that -off turns off, to measure what each buys.

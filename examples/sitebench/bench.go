@@ -42,7 +42,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	faults := fs.Float64("faults", 0, "share of responses to fail on purpose (0 to 1)")
 	faultSeed := fs.Uint64("fault-seed", 1, "seed of the faults")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout of the crawlers")
-	out := fs.String("out", "", "`directory` for rows.json, distinct.svg and the fetch logs")
+	out := fs.String("out", "", "`directory` for rows.json, distinct.svg, the fetch logs and what undust learned in each crawl")
 	asJSON := fs.Bool("json", false, "print the rows as JSON instead of the table")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	off := fs.String("off", "", "comma-separated `mechanisms` of undust to turn off in the crawlers with undust, to measure what each buys: content, templates, declared, learning, splits, signatures, roles, deeptokens")
@@ -123,7 +123,7 @@ func (b *bench) run(articles map[truth]bool) ([]row, []crawl, error) {
 		p.begin(s)
 		stopProgress := b.progress(name, s)
 		start := time.Now()
-		rules, err := runCrawler(name, b.target, s.exhausted)
+		learnt, err := runCrawler(name, b.target, s.exhausted)
 		elapsed := time.Since(start)
 		stopProgress()
 		p.end()
@@ -131,7 +131,7 @@ func (b *bench) run(articles map[truth]bool) ([]row, []crawl, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
-		c := crawl{crawler: name, rules: rules, elapsed: elapsed}
+		c := crawl{crawler: name, rules: learnt.rules, learned: learnt.text, elapsed: elapsed}
 		c.fetches, c.refused, c.outScope, c.errors = s.record()
 		crawls = append(crawls, c)
 		if !b.quiet {
@@ -285,7 +285,8 @@ func dash(n int) string {
 	return fmt.Sprint(n)
 }
 
-// writeOutputs writes rows.json, distinct.svg and one fetch log per crawler into dir.
+// writeOutputs writes rows.json, distinct.svg, one fetch log per crawler and what undust learned
+// in each crawl with undust into dir.
 func writeOutputs(dir string, rows []row, crawls []crawl, budget int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -327,8 +328,14 @@ func writeOutputs(dir string, rows []row, crawls []crawl, budget int) error {
 			}
 			fmt.Fprintf(&b, "%d\t%d\t%d\t%s\t%s\t%s\t%s\n", i+1, f.At.Milliseconds(), f.Status, flt, tr, f.URL, f.Location)
 		}
-		name := "fetches-" + strings.ReplaceAll(c.crawler, "+", "-") + ".tsv"
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+		name := strings.ReplaceAll(c.crawler, "+", "-")
+		if err := os.WriteFile(filepath.Join(dir, "fetches-"+name+".tsv"), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+		if c.learned == "" {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, "learned-"+name+".txt"), []byte(c.learned), 0o644); err != nil {
 			return err
 		}
 	}

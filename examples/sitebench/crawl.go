@@ -32,29 +32,28 @@ type target struct {
 }
 
 // runCrawler crawls t with the named crawler until its frontier is empty or stop is closed
-// (the proxy's budget is spent), and returns the number of rules undust learned (-1 without
-// undust).
-func runCrawler(name string, t target, stop <-chan struct{}) (int, error) {
+// (the proxy's budget is spent), and returns what undust learned.
+func runCrawler(name string, t target, stop <-chan struct{}) (learned, error) {
 	switch name {
 	case "colly", "colly+undust":
 		return crawlColly(t, stop, name == "colly+undust")
 	case "katana", "katana-fsu", "katana+undust":
 		return crawlKatana(t, name == "katana-fsu", name == "katana+undust")
 	}
-	return 0, fmt.Errorf("unknown crawler %q", name)
+	return none(), fmt.Errorf("unknown crawler %q", name)
 }
 
 // crawlColly crawls with colly v2, asynchronously with t.concurrency requests at a time,
 // following every a[href] in scope; with undust attached first. colly keeps its own visited set
 // of exact URLs. It stops when stop is closed: the collector's context is cancelled, so that the
 // requests still queued fail at once.
-func crawlColly(t target, stop <-chan struct{}, withUndust bool) (int, error) {
+func crawlColly(t target, stop <-chan struct{}, withUndust bool) (learned, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c := colly.NewCollector(colly.Async(true), colly.StdlibContext(ctx))
 	pu, err := url.Parse(t.proxy)
 	if err != nil {
-		return 0, err
+		return none(), err
 	}
 	c.WithTransport(&http.Transport{
 		Proxy:               http.ProxyURL(pu),
@@ -63,12 +62,12 @@ func crawlColly(t target, stop <-chan struct{}, withUndust bool) (int, error) {
 	})
 	c.SetRequestTimeout(t.timeout)
 	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: t.concurrency}); err != nil {
-		return 0, err
+		return none(), err
 	}
-	rules := func() int { return -1 }
+	learnt := none
 	if withUndust {
-		if rules, err = attachColly(c, t.undust); err != nil {
-			return 0, err
+		if learnt, err = attachColly(c, t.undust); err != nil {
+			return none(), err
 		}
 	}
 	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
@@ -88,9 +87,9 @@ func crawlColly(t target, stop <-chan struct{}, withUndust bool) (int, error) {
 	c.Wait()
 	close(done)
 	if err != nil {
-		return 0, fmt.Errorf("colly: %w", err)
+		return none(), fmt.Errorf("colly: %w", err)
 	}
-	return rules(), nil
+	return learnt(), nil
 }
 
 func init() {
@@ -104,7 +103,7 @@ func init() {
 // filter. The engine has no way to be stopped from outside: once the budget is spent, the
 // proxy refuses every request at once, so the queue drains quickly, and the engine stops after
 // waiting t.timeout on an empty queue.
-func crawlKatana(t target, similar, withUndust bool) (int, error) {
+func crawlKatana(t target, similar, withUndust bool) (learned, error) {
 	opts := &types.Options{
 		MaxDepth:      1 << 20,
 		FieldScope:    "fqdn",
@@ -123,20 +122,20 @@ func crawlKatana(t target, similar, withUndust bool) (int, error) {
 	}
 	co, err := types.NewCrawlerOptions(opts)
 	if err != nil {
-		return 0, fmt.Errorf("katana: %w", err)
+		return none(), fmt.Errorf("katana: %w", err)
 	}
 	co.OutputWriter.Close()
 	co.OutputWriter = discard{}
 	defer co.Close()
-	crawler, rules, err := newKatana(co, withUndust, t.undust)
+	crawler, learnt, err := newKatana(co, withUndust, t.undust)
 	if err != nil {
-		return 0, fmt.Errorf("katana: %w", err)
+		return none(), fmt.Errorf("katana: %w", err)
 	}
 	defer crawler.Close()
 	if err := crawler.Crawl(t.seed); err != nil {
-		return 0, fmt.Errorf("katana: %w", err)
+		return none(), fmt.Errorf("katana: %w", err)
 	}
-	return rules(), nil
+	return learnt(), nil
 }
 
 // discard is katana's output writer: the proxy records what the crawl fetched.

@@ -34,8 +34,10 @@
 // the same family, colly or katana, and not by this one), the distinct pages the family's
 // plain crawler reached and this one did not, the rules undust learned and the time. Progress
 // goes to standard error (-q: not). -json prints the rows as JSON instead of the table. -out
-// DIR writes rows.json, distinct.svg (distinct pages against fetches, every crawler) and
-// fetches-CRAWLER.tsv (each fetch: order, milliseconds, status, fault, truth, URL, Location).
+// DIR writes rows.json, distinct.svg (distinct pages against fetches, every crawler),
+// fetches-CRAWLER.tsv (each fetch: order, milliseconds, status, fault, truth, URL, Location) and,
+// for a crawler with undust, learned-CRAWLER.txt (undust's counters, the rules its verification
+// retracted and the rules it learned, as the rules file writes them).
 // -off LIST turns mechanisms of undust off in the crawlers with undust (content, templates,
 // declared, learning, splits, signatures, roles, deeptokens: the options of undust.Options and
 // learn.Options that carry those names), to measure what each buys.

@@ -9,10 +9,11 @@ import (
 type crawl struct {
 	crawler  string
 	fetches  []fetch
-	refused  int // requests after the budget was spent
-	outScope int // requests for URLs out of scope, refused by the proxy
-	errors   int // requests the site did not answer
-	rules    int // rules undust had learned at the end; -1 without undust
+	refused  int    // requests after the budget was spent
+	outScope int    // requests for URLs out of scope, refused by the proxy
+	errors   int    // requests the site did not answer
+	rules    int    // rules undust had learned at the end; -1 without undust
+	learned  string // undust's counters, retracted rules and rules at the end; "" without undust
 	elapsed  time.Duration
 }
 

@@ -308,6 +308,20 @@ func TestCrawlers(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// What undust learned, for the crawls with undust only: its counters and its rules.
+	for _, r := range rows {
+		b, err := os.ReadFile(filepath.Join(dir, "learned-"+strings.ReplaceAll(r.Crawler, "+", "-")+".txt"))
+		switch {
+		case r.Rules < 0:
+			if err == nil {
+				t.Errorf("%s: learned file written for a crawl without undust", r.Crawler)
+			}
+		case err != nil:
+			t.Error(err)
+		case !strings.HasPrefix(string(b), "# stats {") || r.Rules > 0 && !strings.Contains(string(b), " then "):
+			t.Errorf("%s: learned file without counters or rules:\n%s", r.Crawler, b)
+		}
+	}
 
 	// dups groups colly's duplicate fetches by pattern.
 	out.Reset()

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs sitebench on each application that setup.sh installed: the five crawlers, first contact
 # (a new undust for every crawl), default options, 3000 fetches, concurrency 4. Prints the
-# tables and writes each app's rows.json, distinct.svg and fetch logs under OUT/APP, and the
-# grouping of plain colly's fetches of already-fetched pages under OUT/APP/dups-colly.txt.
+# tables and writes each app's rows.json, distinct.svg, fetch logs and what undust learned under
+# OUT/APP, and the grouping of plain colly's fetches of already-fetched pages under
+# OUT/APP/dups-colly.txt.
 #
 #   run.sh [-o OUT] [-apps "wordpress fossil gitweb"] [-- more sitebench run flags]
 #
