@@ -46,12 +46,12 @@ func TestCaseInsensitiveHost(t *testing.T) {
 			}
 		}
 	}
-	if whole != 1 {
-		t.Errorf("%d whole-path lowercasing rules, want 1", whole)
+	if whole != 4 {
+		t.Errorf("%d whole-path lowercasing rules, want 4 (one per tree)", whole)
 	}
 	tests := []struct{ a, b string }{
 		{"http://www.iis.example/Shop/Item900/Detail.aspx", "http://www.iis.example/SHOP/ITEM900/DETAIL.ASPX"},
-		{"http://www.iis.example/Other/Place/X1.aspx", "http://www.iis.example/other/place/x1.ASPX"},
+		{"http://www.iis.example/sHOp/Item901/DeTail.aspx", "http://www.iis.example/shop/item901/detail.aspx"},
 	}
 	for _, tt := range tests {
 		ka, _ := set.Normalize(tt.a)
@@ -60,8 +60,14 @@ func TestCaseInsensitiveHost(t *testing.T) {
 			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q; want equal", tt.a, ka, tt.b, kb)
 		}
 	}
-	ka, _ := set.Normalize("http://docs.iis.example/Docs/Page900.html")
-	kb, _ := set.Normalize("http://docs.iis.example/docs/page900.html")
+	// A tree (first path segment) that no pair showed case-insensitive keeps its case.
+	ka, _ := set.Normalize("http://www.iis.example/Other/Place/X1.aspx")
+	kb, _ := set.Normalize("http://www.iis.example/other/place/x1.ASPX")
+	if ka == kb {
+		t.Errorf("an unseen tree is lowercased: %q", ka)
+	}
+	ka, _ = set.Normalize("http://docs.iis.example/Docs/Page900.html")
+	kb, _ = set.Normalize("http://docs.iis.example/docs/page900.html")
 	if ka == kb {
 		t.Errorf("the case-sensitive host's pages meet: %q", ka)
 	}
@@ -116,6 +122,52 @@ func TestCaseInsensitiveHostKeepsOtherRules(t *testing.T) {
 		}
 		if ka != kb {
 			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q; want equal", tt.a, ka, tt.b, kb)
+		}
+	}
+}
+
+// shortLinkClusters are the pages of a made-up IIS host that ignores case in its /Shop/ tree
+// (each page linked in three letter cases) and not under /go/, whose short-link codes that
+// differ in case only (/go/aB3x, /go/Ab3X) are different pages.
+func shortLinkClusters() []Cluster {
+	var cls []Cluster
+	for i := range 200 {
+		p := fmt.Sprintf("/Shop/Item%d/Detail.aspx", i)
+		cls = append(cls, Cluster{ID: fmt.Sprintf("iis-p%d", i), Site: "iis", URLs: []URL{
+			{Raw: "http://www.iis.example" + p},
+			{Raw: "http://www.iis.example" + strings.ToUpper(p)},
+			{Raw: "http://www.iis.example" + strings.ToLower(p)},
+		}})
+	}
+	for i := range 6 {
+		cls = append(cls,
+			Cluster{ID: fmt.Sprintf("iis-g%d", i), Site: "iis", URLs: []URL{{Raw: fmt.Sprintf("http://www.iis.example/go/aB%dxQ", i)}}},
+			Cluster{ID: fmt.Sprintf("iis-h%d", i), Site: "iis", URLs: []URL{{Raw: fmt.Sprintf("http://www.iis.example/go/Ab%dXq", i)}}})
+	}
+	return cls
+}
+
+// TestCaseSensitiveTree checks that a host that ignores case in one tree and not in another
+// gets its paths lowercased in the first only: the case variants of an unseen /Shop/ page
+// meet, unseen short links that differ in case do not.
+func TestCaseSensitiveTree(t *testing.T) {
+	set, _, err := Learn(shortLinkClusters(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"http://www.iis.example/Shop/Item900/Detail.aspx", "http://www.iis.example/SHOP/ITEM900/DETAIL.ASPX", true},
+		{"http://www.iis.example/sHoP/iTem901/Detail.aspx", "http://www.iis.example/shop/item901/detail.aspx", true},
+		{"http://www.iis.example/go/zK9pWd", "http://www.iis.example/go/Zk9PwD", false},
+	}
+	for _, tt := range tests {
+		ka, _ := set.Normalize(tt.a)
+		kb, _ := set.Normalize(tt.b)
+		if (ka == kb) != tt.same {
+			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q; want equal %v", tt.a, ka, tt.b, kb, tt.same)
 		}
 	}
 }

@@ -785,7 +785,11 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	cls := make([]Cluster, 0, len(s.order))
 	for _, fp := range s.order {
 		c := s.clusters[fp]
-		cls = append(cls, Cluster{ID: c.ID, Site: c.Site, URLs: slices.Clone(c.URLs)})
+		us := slices.Clone(c.URLs)
+		for i := range us {
+			us[i].Inferred = s.inferred[us[i].Raw]
+		}
+		cls = append(cls, Cluster{ID: c.ID, Site: c.Site, URLs: us})
 	}
 	n := s.n
 	s.learned = n

@@ -22,11 +22,15 @@ var (
 	// NoSupport selects a rule that deletes several parameters whatever their values even
 	// when its pairs come from one cluster.
 	NoSupport bool
+	// NoCaseTrees judges a host's paths case-insensitive or not as a whole, and lowercases
+	// them everywhere, even under a first path segment whose own URLs show case to matter.
+	NoCaseTrees bool
 )
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
+	"casetrees": &NoCaseTrees,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name

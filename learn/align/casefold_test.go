@@ -39,12 +39,12 @@ func TestCaseInsensitiveHost(t *testing.T) {
 			lower++
 		}
 	}
-	if whole != 1 || lower != 0 {
-		t.Errorf("%d whole-path and %d per-token lowercasing rules, want 1 and 0", whole, lower)
+	if whole != 4 || lower != 0 {
+		t.Errorf("%d whole-path and %d per-token lowercasing rules, want 4 (one per tree) and 0", whole, lower)
 	}
 	tests := []struct{ a, b string }{
 		{"http://www.iis.example/Shop/Item900/Detail.aspx", "http://www.iis.example/SHOP/ITEM900/DETAIL.ASPX"},
-		{"http://www.iis.example/Other/Place/X1.aspx", "http://www.iis.example/other/place/x1.ASPX"},
+		{"http://www.iis.example/sHOp/Item901/DeTail.aspx", "http://www.iis.example/shop/item901/detail.aspx"},
 	}
 	for _, tt := range tests {
 		ka, _ := set.Normalize(tt.a)
@@ -53,8 +53,14 @@ func TestCaseInsensitiveHost(t *testing.T) {
 			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q; want equal", tt.a, ka, tt.b, kb)
 		}
 	}
-	ka, _ := set.Normalize("http://docs.iis.example/Docs/Page900.html")
-	kb, _ := set.Normalize("http://docs.iis.example/docs/page900.html")
+	// A tree (first path segment) that no pair showed case-insensitive keeps its case.
+	ka, _ := set.Normalize("http://www.iis.example/Other/Place/X1.aspx")
+	kb, _ := set.Normalize("http://www.iis.example/other/place/x1.ASPX")
+	if ka == kb {
+		t.Errorf("an unseen tree is lowercased: %q", ka)
+	}
+	ka, _ = set.Normalize("http://docs.iis.example/Docs/Page900.html")
+	kb, _ = set.Normalize("http://docs.iis.example/docs/page900.html")
 	if ka == kb {
 		t.Errorf("the case-sensitive host's pages meet: %q", ka)
 	}
@@ -105,6 +111,41 @@ func TestCaseInsensitiveHostKeepsOtherRules(t *testing.T) {
 		}
 		if ka != kb {
 			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q; want equal", tt.a, ka, tt.b, kb)
+		}
+	}
+}
+
+// TestCaseSensitiveTree: a host that ignores case in its /Shop/ tree and not in its /go/ short
+// links (codes that differ in case only are different pages) gets its paths lowercased in the
+// first tree only.
+func TestCaseSensitiveTree(t *testing.T) {
+	var cls []learn.Cluster
+	for i := range 200 {
+		p := fmt.Sprintf("/Shop/Item%d/Detail.aspx", i)
+		cls = append(cls, cluster(fmt.Sprintf("iis-p%d", i),
+			"http://www.iis.example"+p, "http://www.iis.example"+strings.ToUpper(p), "http://www.iis.example"+strings.ToLower(p)))
+	}
+	for i := range 6 {
+		cls = append(cls, cluster(fmt.Sprintf("iis-g%d", i), fmt.Sprintf("http://www.iis.example/go/aB%dxQ", i)),
+			cluster(fmt.Sprintf("iis-h%d", i), fmt.Sprintf("http://www.iis.example/go/Ab%dXq", i)))
+	}
+	set, _, err := (&Learner{}).Learn(cls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"http://www.iis.example/Shop/Item900/Detail.aspx", "http://www.iis.example/SHOP/ITEM900/DETAIL.ASPX", true},
+		{"http://www.iis.example/sHoP/iTem901/Detail.aspx", "http://www.iis.example/shop/item901/detail.aspx", true},
+		{"http://www.iis.example/go/zK9pWd", "http://www.iis.example/go/Zk9PwD", false},
+	}
+	for _, tt := range tests {
+		ka, _ := set.Normalize(tt.a)
+		kb, _ := set.Normalize(tt.b)
+		if (ka == kb) != tt.same {
+			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q; want equal %v", tt.a, ka, tt.b, kb, tt.same)
 		}
 	}
 }
