@@ -14,10 +14,6 @@ type URL struct {
 	Raw        string  // the URL as crawled
 	Importance float64 // page importance, 0 when unknown
 	Inlinks    int     // in-links to this URL string, 0 when unknown
-	// Inferred says that the URL was not fetched: a crawler's rules gave it the page of the
-	// cluster (Online.Skipped). The learners do not count it as evidence that a host ignores
-	// the case of its paths, since a lowercasing rule would confirm itself.
-	Inferred bool
 }
 
 // A Cluster is a dup cluster: distinct URLs that served the same content. Site is the unit that

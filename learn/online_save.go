@@ -423,13 +423,11 @@ func (o *Online) relearnSnapshot(s *onlineSite) {
 	for _, fp := range s.order {
 		for _, u := range s.clusters[fp].URLs {
 			if s.byURL[u.Raw].seq < s.snapSeq {
-				u.Inferred = s.inferred[u.Raw]
 				add(fp, u)
 			}
 		}
 	}
 	for _, d := range s.snapDropped {
-		d.u.Inferred = true // dropInferred drops only inferred URLs
 		add(d.fp, d.u)
 	}
 	opt := o.opt.Learn

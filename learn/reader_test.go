@@ -98,8 +98,8 @@ func TestReadClusters(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Cluster{
-		{ID: "h1-p1", Site: "h1", URLs: []URL{{Raw: "http://a.com/x", Importance: 1, Inlinks: 5}, {Raw: "http://a.com/x?s=1", Importance: 1, Inlinks: 1}}}, // duplicate line dropped
-		{ID: "h2-p1", Site: "h2", URLs: []URL{{Raw: "http://b.com/", Importance: 1, Inlinks: 1}}},
+		{ID: "h1-p1", Site: "h1", URLs: []URL{{"http://a.com/x", 1, 5}, {"http://a.com/x?s=1", 1, 1}}}, // duplicate line dropped
+		{ID: "h2-p1", Site: "h2", URLs: []URL{{"http://b.com/", 1, 1}}},
 	}
 	if diff := cmp.Diff(want, cls); diff != "" {
 		t.Errorf("ReadClusters mismatch (-want +got):\n%s", diff)

@@ -138,7 +138,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 				continue
 			}
 			hostSet[p.host] = true
-			ms = append(ms, &member{prep: prep, p: p, importance: u.Importance, inlinks: u.Inlinks, cluster: int32(ci), inferred: u.Inferred})
+			ms = append(ms, &member{prep: prep, p: p, importance: u.Importance, inlinks: u.Inlinks, cluster: int32(ci)})
 		}
 		byCluster[ci] = ms
 	}
@@ -305,15 +305,13 @@ func manyValues(ms []*member, name string, n int) bool {
 func caseInsensitive(byCluster [][]*member) map[string]casefold.Evidence {
 	var urls []string
 	var cl []int32
-	var inferred []bool
 	for _, ms := range byCluster {
 		for _, m := range ms {
 			urls = append(urls, m.prep)
 			cl = append(cl, m.cluster)
-			inferred = append(inferred, m.inferred)
 		}
 	}
-	return casefold.Hosts(urls, cl, inferred, casefold.Options{})
+	return casefold.Hosts(urls, cl, casefold.Options{})
 }
 
 // lowerPaths returns ms with the paths of the URLs of hosts lowercased, as the rule that

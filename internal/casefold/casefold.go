@@ -13,10 +13,10 @@
 // short links (/go/aB3x and /go/Ab3X) are case-sensitive codes. So the evidence is weighed per
 // tree: the paths under one first segment (lowercased), and the one-segment paths. A tree whose
 // own URLs show more false merges than the tolerance allows (and more than one: label noise) is
-// case-sensitive; the host is judged on its other trees, and its paths are lowercased only in
-// the trees whose URLs show a pair of case variants of one page. Pairs of which a URL was not
-// fetched (its page inferred from the rules a crawler applies, which would confirm a lowercasing
-// rule by its own merges) support nothing.
+// case-sensitive; the host is then judged on its other trees, and its paths are lowercased only
+// in the trees whose URLs show a pair of case variants of one page (a host where no tree is
+// case-sensitive has every path lowercased: its first segments may be titles, each a tree of
+// a few URLs).
 package casefold
 
 import (
@@ -42,9 +42,9 @@ type Evidence struct {
 	False   int // URLs that lowercasing puts together with a URL of another cluster
 	Changed int // URLs whose path has an upper-case letter
 
-	// Trees are the trees whose paths are lowercased, sorted by First (the root tree first):
-	// those that show a pair, and no more false merges than the tolerance. Nil means every
-	// path of the host (Hosts with the tree evidence turned off, see internal/ablate).
+	// Trees are, when some tree of the host is case-sensitive, the trees whose paths are
+	// lowercased, sorted by First (the root tree first): those that show a pair, and no more
+	// false merges than the tolerance. Nil means every path of the host.
 	Trees []Tree
 }
 
@@ -78,9 +78,8 @@ func compareTrees(a, b Tree) int {
 
 // Hosts returns the evidence of every host of urls (Crawler keys of one site's training URLs,
 // distinct) whose paths the evidence shows case-insensitive, in some tree at least; cluster[i]
-// is the cluster of urls[i], and inferred[i] (nil: none) whether urls[i] was not fetched. It
-// does not modify its arguments.
-func Hosts(urls []string, cluster []int32, inferred []bool, opt Options) map[string]Evidence {
+// is the cluster of urls[i]. It does not modify its arguments.
+func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 	if opt.MinPairs <= 0 {
 		opt.MinPairs = 5
 	}
@@ -88,9 +87,8 @@ func Hosts(urls []string, cluster []int32, inferred []bool, opt Options) map[str
 		opt.MaxFalse = 0.02
 	}
 	type member struct {
-		url      string
-		cluster  int32
-		inferred bool
+		url     string
+		cluster int32
 	}
 	type treeKey struct {
 		host string
@@ -109,7 +107,7 @@ func Hosts(urls []string, cluster []int32, inferred []bool, opt Options) map[str
 		if lo != u {
 			t.Changed++
 		}
-		groups[lo] = append(groups[lo], member{u, cluster[i], inferred != nil && inferred[i]})
+		groups[lo] = append(groups[lo], member{u, cluster[i]})
 	}
 	for lo, ms := range groups {
 		if len(ms) < 2 {
@@ -128,11 +126,8 @@ func Hosts(urls []string, cluster []int32, inferred []bool, opt Options) map[str
 			t.False += len(ms) - most
 		}
 		for i, a := range ms {
-			if a.inferred && !ablate.NoCaseTrees {
-				continue
-			}
 			for _, b := range ms[:i] {
-				if a.cluster == b.cluster && (!b.inferred || ablate.NoCaseTrees) && beyondFirst(a.url, b.url) {
+				if a.cluster == b.cluster && beyondFirst(a.url, b.url) {
 					t.Pairs++
 					break
 				}
@@ -145,6 +140,7 @@ func Hosts(urls []string, cluster []int32, inferred []bool, opt Options) map[str
 		return !ablate.NoCaseTrees && float64(t.False) > 1+opt.MaxFalse*float64(t.Pairs)
 	}
 	ev := map[string]*Evidence{}
+	split := map[string]bool{} // hosts with a case-sensitive tree
 	for tk, t := range trees {
 		e := ev[tk.host]
 		if e == nil {
@@ -152,6 +148,7 @@ func Hosts(urls []string, cluster []int32, inferred []bool, opt Options) map[str
 			ev[tk.host] = e
 		}
 		if sensitive(t) {
+			split[tk.host] = true
 			continue
 		}
 		e.Pairs += t.Pairs
@@ -164,6 +161,9 @@ func Hosts(urls []string, cluster []int32, inferred []bool, opt Options) map[str
 	out := map[string]Evidence{}
 	for h, e := range ev {
 		if e.Pairs >= opt.MinPairs && float64(e.False) <= opt.MaxFalse*float64(e.Pairs) {
+			if !split[h] {
+				e.Trees = nil // no tree shows case to matter: every path
+			}
 			slices.SortFunc(e.Trees, compareTrees)
 			out[h] = *e
 		}

@@ -41,7 +41,7 @@ func TestHosts(t *testing.T) {
 	for i := range 5 {
 		add(400+i, fmt.Sprintf("http://docs.example/x/Guide%d", i), fmt.Sprintf("http://docs.example/x/GUIDE%d", i))
 	}
-	got := Hosts(urls, cl, nil, Options{})
+	got := Hosts(urls, cl, Options{})
 	if len(got) != 2 || got["iis.example"].Pairs != 8 {
 		t.Errorf("Hosts = %+v, want iis.example with 8 pairs and docs.example", got)
 	}
@@ -70,7 +70,7 @@ func TestHostsTrees(t *testing.T) {
 		add(100+i, fmt.Sprintf("http://iis.example/go/aB%dx", i))
 		add(200+i, fmt.Sprintf("http://iis.example/go/Ab%dX", i))
 	}
-	got := Hosts(urls, cl, nil, Options{})
+	got := Hosts(urls, cl, Options{})
 	ev, ok := got["iis.example"]
 	if !ok {
 		t.Fatalf("Hosts = %+v, want iis.example", got)
@@ -88,24 +88,5 @@ func TestHostsTrees(t *testing.T) {
 		if got := ev.Lowers(u); got != want {
 			t.Errorf("Lowers(%q) = %v, want %v", u, got, want)
 		}
-	}
-}
-
-// TestHostsInferred: pairs of which a URL was not fetched (its page inferred from a rule that
-// lowercases paths) are no evidence that case does not matter.
-func TestHostsInferred(t *testing.T) {
-	var urls []string
-	var cl []int32
-	var inferred []bool
-	for i := range 20 {
-		urls = append(urls, fmt.Sprintf("http://h.example/go/aB%dxQ", i), fmt.Sprintf("http://h.example/go/Ab%dXq", i))
-		cl = append(cl, int32(i), int32(i))
-		inferred = append(inferred, false, true)
-	}
-	if got := Hosts(urls, cl, inferred, Options{}); len(got) != 0 {
-		t.Errorf("Hosts = %+v, want none", got)
-	}
-	if got := Hosts(urls, cl, nil, Options{}); len(got) != 1 {
-		t.Errorf("Hosts without inferred URLs = %+v, want h.example", got)
 	}
 }

@@ -387,7 +387,6 @@ type hostPort struct{ host, port string }
 func caseInsensitive(cls []*learn.Cluster) map[hostPort]casefold.Evidence {
 	var urls []string
 	var cl []int32
-	var inferred []bool
 	for ci, c := range cls {
 		seen := map[string]bool{}
 		for _, u := range c.URLs {
@@ -395,12 +394,11 @@ func caseInsensitive(cls []*learn.Cluster) map[hostPort]casefold.Evidence {
 				seen[p] = true
 				urls = append(urls, p)
 				cl = append(cl, int32(ci))
-				inferred = append(inferred, u.Inferred)
 			}
 		}
 	}
 	out := map[hostPort]casefold.Evidence{}
-	for h, ev := range casefold.Hosts(urls, cl, inferred, casefold.Options{}) {
+	for h, ev := range casefold.Hosts(urls, cl, casefold.Options{}) {
 		if strings.IndexByte(h, '@') >= 0 { // user information: not a host scope
 			continue
 		}
