@@ -34,7 +34,7 @@ import (
 //     deterministic credit: each use adds 1/VerifyEvery to the rule's credit, and a use
 //     whose credit reaches 1 is checked (the credit of every rule the check informs drops by 1).
 //   - A rule that converts the case of the whole path has its contexts told apart by tree too
-//     (first path segment; see ruleContext): it is checked on its first 3 uses in each tree and
+//     (a first path segment that is a template word; see ruleContext): it is checked on its first 3 uses in each tree and
 //     retracted in the tree where it fails, since a server may ignore case in one tree only.
 //   - A mismatch marks the edit of each rule it retracts (see editOf: the literal path
 //     segments and parameter values the rule rewrites, and how) on the rule's site. A rule of
@@ -106,16 +106,20 @@ func convertsPath(r *rules.Rule) bool {
 
 // ruleContext returns the context of a use of rule i of ver that rewrote in to key (see
 // contextOf). A rule that converts the case of the whole path is also told apart by the tree
-// of in, its first path segment lowercased ("" for a path of one segment): a server may ignore
-// case in one tree and not in another (an IIS site's /go/aB3x short links), so that the rule
-// is checked on its first caseFirst uses in each tree and retracted in the tree where it
-// fails.
+// of in, its first path segment lowercased, when that is a template word of the site (see
+// templateWords; titles used as first segments are not, and share one context): a server may
+// ignore case in one tree and not in another (an IIS site's /go/aB3x short links), so that
+// the rule is checked on its first caseFirst uses in each tree and retracted in the tree where
+// it fails.
 func ruleContext(ver *siteVersion, i int, in, key string) string {
 	ctx := contextOf(in, key, ver.words)
 	if !ver.prior[i].pathCase {
 		return ctx
 	}
-	return ctx + "|" + treeOf(in)
+	if t := treeOf(in); ver.words[t] {
+		return ctx + "|" + t
+	}
+	return ctx + "|"
 }
 
 // treeOf returns the first segment, lowercased, of the path of u (in Prepare's form) if the
