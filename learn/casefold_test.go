@@ -119,3 +119,49 @@ func TestCaseInsensitiveHostKeepsOtherRules(t *testing.T) {
 		}
 	}
 }
+
+// shortLinkClusters are the pages of a made-up IIS host that ignores case in its /Shop/ tree
+// (each page linked in three letter cases) and not under /go/, whose short-link codes that
+// differ in case only (/go/aB3x, /go/Ab3X) are different pages.
+func shortLinkClusters() []Cluster {
+	var cls []Cluster
+	for i := range 200 {
+		p := fmt.Sprintf("/Shop/Item%d/Detail.aspx", i)
+		cls = append(cls, Cluster{ID: fmt.Sprintf("iis-p%d", i), Site: "iis", URLs: []URL{
+			{Raw: "http://www.iis.example" + p},
+			{Raw: "http://www.iis.example" + strings.ToUpper(p)},
+			{Raw: "http://www.iis.example" + strings.ToLower(p)},
+		}})
+	}
+	for i := range 6 {
+		cls = append(cls,
+			Cluster{ID: fmt.Sprintf("iis-g%d", i), Site: "iis", URLs: []URL{{Raw: fmt.Sprintf("http://www.iis.example/go/aB%dxQ", i)}}},
+			Cluster{ID: fmt.Sprintf("iis-h%d", i), Site: "iis", URLs: []URL{{Raw: fmt.Sprintf("http://www.iis.example/go/Ab%dXq", i)}}})
+	}
+	return cls
+}
+
+// TestCaseSensitiveTree checks that a host that ignores case in one tree and not in another
+// gets its paths lowercased in the first only: the case variants of an unseen /Shop/ page
+// meet, unseen short links that differ in case do not.
+func TestCaseSensitiveTree(t *testing.T) {
+	set, _, err := Learn(shortLinkClusters(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"http://www.iis.example/Shop/Item900/Detail.aspx", "http://www.iis.example/SHOP/ITEM900/DETAIL.ASPX", true},
+		{"http://www.iis.example/sHoP/iTem901/Detail.aspx", "http://www.iis.example/shop/item901/detail.aspx", true},
+		{"http://www.iis.example/go/zK9pWd", "http://www.iis.example/go/Zk9PwD", false},
+	}
+	for _, tt := range tests {
+		ka, _ := set.Normalize(tt.a)
+		kb, _ := set.Normalize(tt.b)
+		if (ka == kb) != tt.same {
+			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q; want equal %v", tt.a, ka, tt.b, kb, tt.same)
+		}
+	}
+}

@@ -137,11 +137,18 @@
 //  7. Case-insensitive hosts: a host of the site whose duplicates differ in the case of the path
 //     (beyond first letters: a wiki's titles are case-insensitive in their first letter only),
 //     counted across the site's hosts, and whose training URLs of different clusters
-//     lowercasing does not merge (at most 2% of the supporting pairs, for label noise) gets one
-//     rule, path(-,-)=lower, and its paths are lowercased before the stages above, so that its
-//     other rules are learned once on lowercase paths instead of once per case variant. Case
-//     variants that lowercase to one URL stay one training URL each (sources of pairs, counted
-//     in coverage): the host's other rules rewrite each of them after the lowercasing rule.
+//     lowercasing does not merge (at most 2% of the supporting pairs, for label noise) has its
+//     paths lowercased before the stages above, so that its other rules are learned once on
+//     lowercase paths instead of once per case variant. The evidence is weighed per tree (the
+//     paths under one first segment, and the one-segment paths): a tree whose own URLs show
+//     false merges beyond the tolerance (and more than one) is case-sensitive, as an IIS site's
+//     /go/aB3x short links are. A host without such a tree gets one rule, path(-,-)=lower; a
+//     host with one has only the trees that show a pair of case variants lowercased, by a rule
+//     that lowercases the first segment of a deeper path and one per tree, path(-,-)=lower in
+//     context path(1,-)="tree" (path(2,-)=- for the root). Online, such rules are verified per
+//     tree (see Online.VerifyMatch). Case variants that lowercase to one URL stay one training
+//     URL each (sources of pairs, counted in coverage): the host's other rules rewrite each of
+//     them after the lowercasing rules.
 //  8. Cycles: rules learned from different clusters can undo each other (www -> m and m ->
 //     www, index.php and a trailing slash). Each site's selected rules, scoped as the set
 //     scopes them, are checked on the site's training URLs; of each rewrite cycle, the rule of

@@ -178,6 +178,8 @@ type onlineSite struct {
 
 	learning sync.Mutex // held by the relearn of the site, so that relearns of a site do not overlap
 
+	editFails sync.Map // rule edit (see editOf) -> *atomic.Int64, the failures of its retracted rules
+
 	mu       sync.Mutex // guards the fields below; never taken by Normalize or Key
 	clusters map[uint64]*Cluster
 	order    []uint64           // fingerprints in first-seen order
@@ -340,7 +342,11 @@ func (v *siteVersion) key(p string) (Key, error) {
 	if len(v.out) > 0 && len(used) > 0 {
 		ctx := contextOf(p, k, v.words)
 		for _, i := range used {
-			if v.out[i][ctx] {
+			c := ctx
+			if v.prior[i].pathCase {
+				c = ruleContext(v, i, p, k)
+			}
+			if v.out[i][c] {
 				return Key{Key: p, in: p}, nil
 			}
 		}

@@ -323,7 +323,7 @@ func caseInsensitive(byCluster [][]*member) map[string]casefold.Evidence {
 func lowerPaths(ms []*member, hosts map[string]casefold.Evidence, buf *[]urlnorm.Token) []*member {
 	out := make([]*member, 0, len(ms))
 	for _, m := range ms {
-		if _, ok := hosts[m.p.host]; ok {
+		if ev, ok := hosts[m.p.host]; ok && ev.Lowers(m.prep) {
 			if lo := finalize(casefold.LowerPath(m.prep)); lo != m.prep {
 				p, b, ok := parse(lo, *buf)
 				*buf = b
@@ -516,11 +516,31 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	// A case-insensitive host: one rule lowercases every path (the training URLs are
 	// lowercased already); its evidence is the host's URLs with upper case in the path and those
 	// that lowercasing merges with another cluster.
+	// Lowercased by trees (see internal/casefold): one rule lowercases the first segment of a
+	// path of two segments or more, then one per tree lowercases the rest.
 	for _, h := range slices.Sorted(maps.Keys(pw.caseHosts)) {
 		ev := pw.caseHosts[h]
-		s.rules = append(s.rules, lrule{Site: s.name, Context: []cond{{Key: urlnorm.Key{Part: urlnorm.PartHost}, Kind: condEq, Value: h}},
-			edit: edit{PathCase: opLower}, Coverage: ev.Changed, False: ev.False})
-		st.Rules++
+		hc := cond{Key: urlnorm.Key{Part: urlnorm.PartHost}, Kind: condEq, Value: h}
+		if ev.Trees == nil {
+			s.rules = append(s.rules, lrule{Site: s.name, Context: []cond{hc}, edit: edit{PathCase: opLower}, Coverage: ev.Changed, False: ev.False})
+			st.Rules++
+			continue
+		}
+		first, second := urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}, urlnorm.Key{Part: urlnorm.PartPath, Pos: 2}
+		if !ev.Trees[len(ev.Trees)-1].Root {
+			s.rules = append(s.rules, lrule{Site: s.name, Context: []cond{hc, {Key: second, Kind: condAny}},
+				edit: edit{Del: 1, Ins: []vop{{Kind: opLower, Ref: first}}}, Coverage: ev.Changed, False: ev.False})
+			st.Rules++
+		}
+		for _, t := range ev.Trees {
+			c := cond{Key: second, Kind: condAbsent}
+			if !t.Root {
+				c = cond{Key: first, Kind: condEq, Value: t.First}
+			}
+			s.rules = append(s.rules, lrule{Site: s.name, Context: []cond{hc, c}, edit: edit{PathCase: opLower},
+				Coverage: t.Changed, False: min(t.False, t.Changed)})
+			st.Rules++
+		}
 	}
 
 	// Widen within the site: a parameter that a selected rule deletes whatever its value, and

@@ -2,7 +2,9 @@ package learn
 
 import (
 	"cmp"
+	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -31,6 +33,15 @@ import (
 //     contextOf; its first 3 after a failure) and one use in VerifyEvery are checked, by a
 //     deterministic credit: each use adds 1/VerifyEvery to the rule's credit, and a use
 //     whose credit reaches 1 is checked (the credit of every rule the check informs drops by 1).
+//   - A rule that converts the case of the whole path has its contexts told apart by tree too
+//     (a first path segment that is a template word; see ruleContext): it is checked on its first 3 uses in each tree and
+//     retracted in the tree where it fails, since a server may ignore case in one tree only.
+//   - A mismatch marks the edit of each rule it retracts (see editOf: the literal path
+//     segments and parameter values the rule rewrites, and how) on the rule's site. A rule of
+//     the same edit learned later (the same /print/ prefix dropped, with a host rewrite added,
+//     or in a narrower context) starts with that failure in its prior, so that its uses are
+//     checked until its own checks bring the bound under 5%, instead of being trusted for a
+//     clean training record that the retracted rule had too.
 //   - A check informs only the rules that were decisive for it: the rules that made either
 //     key of the collision (the URL met, or the URL kept whose key it has) without which the
 //     two URLs would have had different keys. A rule that cut a random suffix is not confirmed
@@ -51,7 +62,9 @@ type ruleCounter struct {
 // pseudo-failures from its training evidence, and whether its shape is risky.
 type riskPrior struct {
 	checks, fails float64
-	risky         bool // a rule of a risky shape (see riskyShape)
+	risky         bool   // a rule of a risky shape (see riskyShape)
+	edit          string // the rule's edit (see editOf), "" if it rewrites no literal
+	pathCase      bool   // a rule that converts the case of the whole path (see ruleContext)
 }
 
 // The verification policy's constants (see the comment at the top of the file); tuned on
@@ -62,6 +75,7 @@ const (
 	zBound         = 1.0  // standard errors above the mean of the bound
 	boundAt        = 0.05 // every use is checked while the bound exceeds this
 	riskyFirst     = 8    // the first uses of a rule of a risky shape that are checked
+	caseFirst      = 3    // the first uses in each tree of a rule that converts the path's case
 )
 
 // priors returns the prior of every rule of set.
@@ -76,7 +90,87 @@ func priors(set *rules.Set) []riskPrior {
 // priorOf returns the prior of r's error rate from its training statistics and its shape.
 func priorOf(r rules.Rule) riskPrior {
 	n := trainWeight * min(float64(r.Stats.Coverage), maxTrainChecks)
-	return riskPrior{checks: n, fails: n * (1 - r.Stats.Precision), risky: riskyShape(&r) && !ablate.NoShapeRisk}
+	return riskPrior{checks: n, fails: n * (1 - r.Stats.Precision), risky: riskyShape(&r) && !ablate.NoShapeRisk, edit: editOf(&r),
+		pathCase: convertsPath(&r) && !ablate.NoCaseContexts}
+}
+
+// convertsPath reports whether r converts the case of the whole path.
+func convertsPath(r *rules.Rule) bool {
+	for _, a := range r.Transform {
+		if a.Op == rules.Convert && a.Key == (urlnorm.Key{Part: urlnorm.PartPath}) {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleContext returns the context of a use of rule i of ver that rewrote in to key (see
+// contextOf). A rule that converts the case of the whole path is also told apart by the tree
+// of in, its first path segment lowercased, when that is a template word of the site (see
+// templateWords; titles used as first segments are not, and share one context): a server may
+// ignore case in one tree and not in another (an IIS site's /go/aB3x short links), so that
+// the rule is checked on its first caseFirst uses in each tree and retracted in the tree where
+// it fails.
+func ruleContext(ver *siteVersion, i int, in, key string) string {
+	ctx := contextOf(in, key, ver.words)
+	if !ver.prior[i].pathCase {
+		return ctx
+	}
+	if t := treeOf(in); ver.words[t] {
+		return ctx + "|" + t
+	}
+	return ctx + "|"
+}
+
+// treeOf returns the first segment, lowercased, of the path of u (in Prepare's form) if the
+// path has a second segment, else "".
+func treeOf(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return ""
+	}
+	rest := u[i+3:]
+	j := strings.IndexAny(rest, "/?")
+	if j < 0 || rest[j] != '/' {
+		return ""
+	}
+	rest = rest[j+1:]
+	if k := strings.IndexAny(rest, "/?"); k >= 0 && rest[k] == '/' {
+		return strings.ToLower(rest[:k])
+	}
+	return ""
+}
+
+// editOf returns what r does to the literal values of its URLs' path and query: each action on
+// a path or query key whose value r's context fixes, with that value ("path(1,-)=print
+// Delete"), in the order of r's actions; "" if there is none. Rules learned again after a
+// retraction keep it while their context and their other actions (scheme, host) change.
+func editOf(r *rules.Rule) string {
+	var b strings.Builder
+	for _, a := range r.Transform {
+		if a.Key.Part != urlnorm.PartPath && a.Key.Part != urlnorm.PartQuery {
+			continue
+		}
+		for _, c := range r.Context {
+			if c.Key == a.Key && c.Op == rules.Equal {
+				fmt.Fprintf(&b, "%s=%q %d %q %s;", a.Key, c.Value, a.Op, a.Value, a.From)
+			}
+		}
+	}
+	return b.String()
+}
+
+// editFails returns the failures of checks of retracted rules of ver's site with the edit of
+// prior p.
+func editFails(ver *siteVersion, p riskPrior) float64 {
+	if p.edit == "" || ver.site == nil || ablate.NoEditMemory {
+		return 0
+	}
+	n, ok := ver.site.editFails.Load(p.edit)
+	if !ok {
+		return 0
+	}
+	return float64(n.(*atomic.Int64).Load())
 }
 
 // riskyShape reports whether r swaps a literal path segment for another (its context names
@@ -259,7 +353,7 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 		if n <= int64(o.opt.VerifyFirst) || p.risky && n <= int64(riskyFirst) && o.opt.VerifyFirst > 0 {
 			check = true
 		}
-		ctx := contextOf(r.in, r.key, r.ver.words)
+		ctx := ruleContext(r.ver, r.i, r.in, r.key)
 		in, ok := c.ctx.Load(ctx)
 		if !ok {
 			in, _ = c.ctx.LoadOrStore(ctx, new(atomic.Int64))
@@ -268,11 +362,18 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 		if c.fails.Load() > 0 {
 			first = 3 // a rule that failed somewhere is checked again in every context
 		}
+		if p.pathCase {
+			first = caseFirst // a case rule in a tree where it has not been checked yet
+		}
 		if in.(*atomic.Int64).Add(1) <= first && o.opt.VerifyFirst > 0 {
 			check = true // the rule's first uses in this context
 		}
 		if o.opt.VerifyFirst < 0 {
 			continue
+		}
+		if f := editFails(r.ver, p); f > 0 {
+			p.fails += f
+			p.checks += f
 		}
 		if !ablate.NoBound && bound(p, c.checks.Load(), c.fails.Load()) > boundAt {
 			check = true
@@ -387,11 +488,15 @@ func (o *Online) retract(r ruleRef, trust int64) {
 	if s == nil { // a widened rule on a site without rules of its own
 		s = o.site(hostOf(r.in), true)
 	}
+	if e := r.ver.prior[r.i].edit; e != "" {
+		n, _ := s.editFails.LoadOrStore(e, new(atomic.Int64))
+		n.(*atomic.Int64).Add(1)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := contentKey(r.ver.set.Rule(r.i))
 	if r.counter().confirmed.Load() >= trust {
-		ctx := contextOf(r.in, r.key, r.ver.words)
+		ctx := ruleContext(r.ver, r.i, r.in, r.key)
 		if s.outCtx[c] == nil {
 			s.outCtx[c] = map[string]bool{}
 		}

@@ -2,9 +2,12 @@ package learn
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/undust/undust/internal/ablate"
+	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
 )
 
 // turnOff sets a switch of package ablate for the test.
@@ -274,5 +277,98 @@ func TestVerifyDecisive(t *testing.T) {
 	o.ConfirmMatch(k, kept, true)
 	if www, suffix := counts(); www != 2 || suffix != 1 {
 		t.Errorf("checks without decisiveness: www rule %d, suffix rule %d; want 2, 1", www, suffix)
+	}
+}
+
+// iisSite is an IIS host that ignores the case of its paths in its /Shop/ tree, each page
+// linked in three letter cases, and not in its /go/ tree of short links, met after the first
+// 20 items: one code in eight has a case variant that is another page.
+func iisSite() []visit {
+	var vs []visit
+	item := func(i int) {
+		p := fmt.Sprintf("/Shop/Item%d/Detail.aspx", i)
+		vs = append(vs,
+			visit{"http://www.iis.example" + p, i},
+			visit{"http://www.iis.example" + strings.ToUpper(p), i},
+			visit{"http://www.iis.example" + strings.ToLower(p), i})
+	}
+	for i := range 20 {
+		item(i)
+	}
+	for i := range 150 {
+		page := 1000 + 2*i
+		other := page
+		if i%8 == 5 {
+			other = page + 1
+		}
+		vs = append(vs,
+			visit{fmt.Sprintf("http://www.iis.example/go/aB%dxQ", i), page},
+			visit{fmt.Sprintf("http://www.iis.example/go/Ab%dXq", i), other})
+		item(20 + i)
+	}
+	return vs
+}
+
+// TestVerifyCaseTrees checks that a rule that lowercases a host's paths, learned where the
+// server ignores case, is checked on its first uses in each tree (first path segment) and
+// retracted in the tree where it fails; checked as in any other context, it is found wrong
+// on the short links too late, and loses a page for most of them.
+func TestVerifyCaseTrees(t *testing.T) {
+	got := crawl(NewOnline(OnlineOptions{}), iisSite())
+	if got.lost > 2 {
+		t.Errorf("verified per tree: %+v, want at most 2 pages lost", got)
+	}
+	turnOff(t, &ablate.NoCaseContexts)
+	without := crawl(NewOnline(OnlineOptions{}), iisSite())
+	if without.lost < got.lost+10 {
+		t.Errorf("not verified per tree: %+v; per tree %+v: want 10 more pages lost without", without, got)
+	}
+	t.Logf("verified per tree %+v, without %+v", got, without)
+}
+
+// TestVerifyEditMemory checks that a mismatch that retracts a rule raises the checks of a rule
+// of the same site with the same edit (the /print/ segment dropped, in another context): a use
+// that its clean record and earlier confirmation would leave unchecked is checked.
+func TestVerifyEditMemory(t *testing.T) {
+	drop := func(section string) rules.Rule {
+		return rules.Rule{Scope: rules.Scope{Host: "www.news.example"},
+			Context: rules.Context{
+				{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}, Op: rules.Equal, Value: "print"},
+				{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: 2}, Op: rules.Equal, Value: section}},
+			Transform: rules.Transformation{{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}, Op: rules.Delete}},
+			Stats:     rules.Stats{Coverage: 200, Precision: 1}}
+	}
+	run := func() bool {
+		o := NewOnline(OnlineOptions{})
+		set, err := rules.NewSet([]rules.Rule{drop("arts"), drop("world")}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := &siteVersion{site: o.site("www.news.example", true), set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set)}
+		for i := range v.uses {
+			v.uses[i] = &ruleCounter{}
+		}
+		use := func(section string, n int, same bool) bool {
+			k, err := v.key(fmt.Sprintf("http://www.news.example/print/%s/%d/story", section, n))
+			if err != nil || len(k.used) == 0 {
+				t.Fatalf("key of a %s story: %+v, %v", section, k, err)
+			}
+			kept, _ := v.key(fmt.Sprintf("http://www.news.example/%s/%d/story", section, n))
+			check := o.VerifyMatch(k, kept)
+			if check {
+				o.ConfirmMatch(k, kept, same)
+			}
+			return check
+		}
+		use("world", 1, true) // its first use, checked and confirmed
+		use("arts", 2, false) // the other rule's first use: a mismatch retracts it
+		return use("world", 3, true)
+	}
+	if !run() {
+		t.Errorf("the use after the mismatch of a rule of the same edit is not checked")
+	}
+	turnOff(t, &ablate.NoEditMemory)
+	if run() {
+		t.Errorf("without the memory of edits, the use is checked: the test shows nothing")
 	}
 }

@@ -22,11 +22,21 @@ var (
 	// NoSupport selects a rule that deletes several parameters whatever their values even
 	// when its pairs come from one cluster.
 	NoSupport bool
+	// NoCaseTrees judges a host's paths case-insensitive or not as a whole, and lowercases
+	// them everywhere, even under a first path segment whose own URLs show case to matter.
+	NoCaseTrees bool
+	// NoEditMemory trusts a rule learned after the retraction of one with the same edit
+	// (learn's editOf) for its own training record alone.
+	NoEditMemory bool
+	// NoCaseContexts verifies a rule that converts the case of the whole path in the
+	// contexts of any other rule, not per tree (first path segment).
+	NoCaseContexts bool
 )
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
+	"casetrees": &NoCaseTrees, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name

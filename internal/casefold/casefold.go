@@ -8,10 +8,22 @@
 // wiki ignores the case of a title's first letter only, and that is no evidence for the rest),
 // against the URLs of different clusters that lowercasing would merge. A case-sensitive host
 // (/docs/faq.html and /DOCS/FAQ.html different pages) shows the second and not the first.
+//
+// A server can ignore case in one tree and not in another of the same host: an IIS site whose
+// short links (/go/aB3x and /go/Ab3X) are case-sensitive codes. So the evidence is weighed per
+// tree: the paths under one first segment (lowercased), and the one-segment paths. A tree whose
+// own URLs show more false merges than the tolerance allows (and more than one: label noise) is
+// case-sensitive; the host is then judged on its other trees, and its paths are lowercased only
+// in the trees whose URLs show a pair of case variants of one page (a host where no tree is
+// case-sensitive has every path lowercased: its first segments may be titles, each a tree of
+// a few URLs).
 package casefold
 
 import (
+	"slices"
 	"strings"
+
+	"github.com/undust/undust/internal/ablate"
 )
 
 // Options of Hosts. The zero value means the defaults.
@@ -29,11 +41,44 @@ type Evidence struct {
 	Pairs   int // URLs of one cluster that meet another of it only once lowercased (beyond first letters)
 	False   int // URLs that lowercasing puts together with a URL of another cluster
 	Changed int // URLs whose path has an upper-case letter
+
+	// Trees are, when some tree of the host is case-sensitive, the trees whose paths are
+	// lowercased, sorted by First (the root tree first): those that show a pair, and no more
+	// false merges than the tolerance. Nil means every path of the host.
+	Trees []Tree
+}
+
+// A Tree is a part of a host's paths with the evidence of its URLs: the paths of at least two
+// segments whose first, lowercased, is First, or the paths of one segment (Root, First "").
+type Tree struct {
+	First                 string
+	Root                  bool
+	Pairs, False, Changed int
+}
+
+// Lowers reports whether the host's case rules lowercase the path of u (a URL of the host).
+func (e Evidence) Lowers(u string) bool {
+	if e.Trees == nil {
+		return true
+	}
+	t := treeOf(u)
+	_, ok := slices.BinarySearchFunc(e.Trees, t, compareTrees)
+	return ok
+}
+
+func compareTrees(a, b Tree) int {
+	if a.Root != b.Root {
+		if a.Root {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(a.First, b.First)
 }
 
 // Hosts returns the evidence of every host of urls (Crawler keys of one site's training URLs,
-// distinct) whose paths the evidence shows case-insensitive; cluster[i] is the cluster of
-// urls[i]. It does not modify its arguments.
+// distinct) whose paths the evidence shows case-insensitive, in some tree at least; cluster[i]
+// is the cluster of urls[i]. It does not modify its arguments.
 func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 	if opt.MinPairs <= 0 {
 		opt.MinPairs = 5
@@ -45,18 +90,22 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 		url     string
 		cluster int32
 	}
+	type treeKey struct {
+		host string
+		tree Tree // First and Root
+	}
 	groups := map[string][]member{}
-	ev := map[string]*Evidence{}
+	trees := map[treeKey]*Tree{}
 	for i, u := range urls {
-		h := host(u)
-		e := ev[h]
-		if e == nil {
-			e = &Evidence{}
-			ev[h] = e
-		}
 		lo := LowerPath(u)
+		tk := treeKey{host(u), treeOf(lo)}
+		t := trees[tk]
+		if t == nil {
+			t = &Tree{First: tk.tree.First, Root: tk.tree.Root}
+			trees[tk] = t
+		}
 		if lo != u {
-			e.Changed++
+			t.Changed++
 		}
 		groups[lo] = append(groups[lo], member{u, cluster[i]})
 	}
@@ -64,7 +113,7 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 		if len(ms) < 2 {
 			continue
 		}
-		e := ev[host(lo)]
+		t := trees[treeKey{host(lo), treeOf(lo)}]
 		byCluster := map[int32]int{}
 		for _, m := range ms {
 			byCluster[m.cluster]++
@@ -74,24 +123,70 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 			for _, n := range byCluster {
 				most = max(most, n)
 			}
-			e.False += len(ms) - most
+			t.False += len(ms) - most
 		}
 		for i, a := range ms {
 			for _, b := range ms[:i] {
 				if a.cluster == b.cluster && beyondFirst(a.url, b.url) {
-					e.Pairs++
+					t.Pairs++
 					break
 				}
 			}
 		}
 	}
+	// A tree whose false merges exceed the tolerance by more than one is case-sensitive: the
+	// host is judged on its other trees.
+	sensitive := func(t *Tree) bool {
+		return !ablate.NoCaseTrees && float64(t.False) > 1+opt.MaxFalse*float64(t.Pairs)
+	}
+	ev := map[string]*Evidence{}
+	split := map[string]bool{} // hosts with a case-sensitive tree
+	for tk, t := range trees {
+		e := ev[tk.host]
+		if e == nil {
+			e = &Evidence{}
+			ev[tk.host] = e
+		}
+		if sensitive(t) {
+			split[tk.host] = true
+			continue
+		}
+		e.Pairs += t.Pairs
+		e.False += t.False
+		e.Changed += t.Changed
+		if t.Pairs > 0 && !ablate.NoCaseTrees {
+			e.Trees = append(e.Trees, *t)
+		}
+	}
 	out := map[string]Evidence{}
 	for h, e := range ev {
 		if e.Pairs >= opt.MinPairs && float64(e.False) <= opt.MaxFalse*float64(e.Pairs) {
+			if !split[h] {
+				e.Trees = nil // no tree shows case to matter: every path
+			}
+			slices.SortFunc(e.Trees, compareTrees)
 			out[h] = *e
 		}
 	}
 	return out
+}
+
+// treeOf returns the tree of an absolute URL u (First lowercased).
+func treeOf(u string) Tree {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return Tree{Root: true}
+	}
+	rest := u[i+3:]
+	j := strings.IndexAny(rest, "/?#")
+	if j < 0 || rest[j] != '/' {
+		return Tree{Root: true}
+	}
+	rest = rest[j+1:]
+	if k := strings.IndexAny(rest, "/?#"); k >= 0 && rest[k] == '/' {
+		return Tree{First: strings.ToLower(rest[:k])}
+	}
+	return Tree{Root: true}
 }
 
 // beyondFirst reports whether a and b (equal but for case) differ in the case of a letter

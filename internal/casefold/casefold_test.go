@@ -36,12 +36,57 @@ func TestHosts(t *testing.T) {
 		add(200+i, fmt.Sprintf("http://docs.example/faq%d.html", i))
 		add(300+i, fmt.Sprintf("http://docs.example/FAQ%d.html", i))
 	}
-	// The docs host also has case variants of a few pages: its false merges outweigh them.
+	// The docs host also has case variants of a few pages in its /x/ tree: they are evidence
+	// for that tree alone, its root files (faq0.html, FAQ0.html) are different pages.
 	for i := range 5 {
 		add(400+i, fmt.Sprintf("http://docs.example/x/Guide%d", i), fmt.Sprintf("http://docs.example/x/GUIDE%d", i))
 	}
 	got := Hosts(urls, cl, Options{})
-	if len(got) != 1 || got["iis.example"].Pairs != 8 {
-		t.Errorf("Hosts = %+v, want iis.example alone with 8 pairs", got)
+	if len(got) != 2 || got["iis.example"].Pairs != 8 {
+		t.Errorf("Hosts = %+v, want iis.example with 8 pairs and docs.example", got)
+	}
+	docs := got["docs.example"]
+	if docs.Lowers("http://docs.example/FAQ1.html") || !docs.Lowers("http://docs.example/X/Guide9") {
+		t.Errorf("docs.example lowercased in trees %+v, want /x/ only", docs.Trees)
+	}
+}
+
+// TestHostsTrees: a host that ignores case in its /Recipe/ tree and not in its /go/ short links
+// is lowercased under the first only, whatever the spelling of its first segment.
+func TestHostsTrees(t *testing.T) {
+	var urls []string
+	var cl []int32
+	add := func(c int, us ...string) {
+		for _, u := range us {
+			urls = append(urls, u)
+			cl = append(cl, int32(c))
+		}
+	}
+	for i := range 40 {
+		add(i, fmt.Sprintf("http://iis.example/Recipe/R%d/default.aspx", i), fmt.Sprintf("http://iis.example/RECIPE/r%d/DEFAULT.ASPX", i))
+	}
+	for i := range 6 {
+		// Short links: codes that differ in case only are different pages.
+		add(100+i, fmt.Sprintf("http://iis.example/go/aB%dx", i))
+		add(200+i, fmt.Sprintf("http://iis.example/go/Ab%dX", i))
+	}
+	got := Hosts(urls, cl, Options{})
+	ev, ok := got["iis.example"]
+	if !ok {
+		t.Fatalf("Hosts = %+v, want iis.example", got)
+	}
+	want := []Tree{{First: "recipe", Pairs: 40, Changed: 80}}
+	if fmt.Sprint(ev.Trees) != fmt.Sprint(want) {
+		t.Errorf("Trees = %+v, want %+v", ev.Trees, want)
+	}
+	for u, want := range map[string]bool{
+		"http://iis.example/Recipe/R1/Default.aspx": true,
+		"http://iis.example/go/aB1x":                false,
+		"http://iis.example/rECipe/r1/default.aspx": true, // a spelling no URL showed
+		"http://iis.example/Recipe":                 false,
+	} {
+		if got := ev.Lowers(u); got != want {
+			t.Errorf("Lowers(%q) = %v, want %v", u, got, want)
+		}
 	}
 }

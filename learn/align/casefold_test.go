@@ -108,3 +108,38 @@ func TestCaseInsensitiveHostKeepsOtherRules(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseSensitiveTree: a host that ignores case in its /Shop/ tree and not in its /go/ short
+// links (codes that differ in case only are different pages) gets its paths lowercased in the
+// first tree only.
+func TestCaseSensitiveTree(t *testing.T) {
+	var cls []learn.Cluster
+	for i := range 200 {
+		p := fmt.Sprintf("/Shop/Item%d/Detail.aspx", i)
+		cls = append(cls, cluster(fmt.Sprintf("iis-p%d", i),
+			"http://www.iis.example"+p, "http://www.iis.example"+strings.ToUpper(p), "http://www.iis.example"+strings.ToLower(p)))
+	}
+	for i := range 6 {
+		cls = append(cls, cluster(fmt.Sprintf("iis-g%d", i), fmt.Sprintf("http://www.iis.example/go/aB%dxQ", i)),
+			cluster(fmt.Sprintf("iis-h%d", i), fmt.Sprintf("http://www.iis.example/go/Ab%dXq", i)))
+	}
+	set, _, err := (&Learner{}).Learn(cls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"http://www.iis.example/Shop/Item900/Detail.aspx", "http://www.iis.example/SHOP/ITEM900/DETAIL.ASPX", true},
+		{"http://www.iis.example/sHoP/iTem901/Detail.aspx", "http://www.iis.example/shop/item901/detail.aspx", true},
+		{"http://www.iis.example/go/zK9pWd", "http://www.iis.example/go/Zk9PwD", false},
+	}
+	for _, tt := range tests {
+		ka, _ := set.Normalize(tt.a)
+		kb, _ := set.Normalize(tt.b)
+		if (ka == kb) != tt.same {
+			t.Errorf("Normalize(%q) = %q, Normalize(%q) = %q; want equal %v", tt.a, ka, tt.b, kb, tt.same)
+		}
+	}
+}

@@ -60,8 +60,8 @@
 // is left out of generation and validation (Options.NoRoles turns this off).
 //
 // As in package learn, a host whose duplicates differ in path case (beyond first letters) and
-// whose clusters lowercasing does not merge gets one rule, path(-,-)=lower, and is learned from
-// lowercased paths; and the learned set is made acyclic on its training URLs (of each rewrite
+// whose clusters lowercasing does not merge has its paths lowercased, by trees (first path
+// segments) where case matters in some tree, and is learned from lowercased paths; and the learned set is made acyclic on its training URLs (of each rewrite
 // cycle, the rule of least coverage is dropped; learn.Stats.Cycles). The set keys URLs with
 // urlnorm's Crawler flags (rules.Options.Key), so its rules file carries a key line and a
 // loaded set takes raw URLs as the learned one does.

@@ -233,7 +233,7 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 				st.BadURLs++
 				continue
 			}
-			if _, lower := caseHosts[hostPort{it.host, it.port}]; lower {
+			if ev, lower := caseHosts[hostPort{it.host, it.port}]; lower && ev.Lowers(it.prep) {
 				// Learned as the host's case rule rewrites it.
 				if lo, ok := prepare(casefold.LowerPath(it.prep)); ok {
 					it = lo
@@ -279,15 +279,35 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 		return strings.Compare(a.host+":"+a.port, b.host+":"+b.port)
 	}) {
 		ev := caseHosts[h]
-		prec := 1.0
-		if ev.Changed > 0 {
-			prec = 1 - float64(ev.False)/float64(ev.Changed)
+		rule := func(ctx rules.Context, act rules.Action, cov, nfalse, pairs int) {
+			prec := 1.0
+			if cov > 0 {
+				prec = max(0, 1-float64(nfalse)/float64(cov))
+			}
+			if h.port != "" {
+				ctx = append(ctx, rules.Condition{Key: urlnorm.Key{Part: urlnorm.PartPort}, Op: rules.Equal, Value: h.port})
+			}
+			kept = append(kept, rules.Rule{Scope: rules.Scope{Host: h.host}, Context: ctx, Transform: rules.Transformation{act},
+				Stats: rules.Stats{Coverage: cov, Precision: prec, Support: pairs}})
 		}
-		kept = append(kept, rules.Rule{Scope: rules.Scope{Host: h.host},
-			Transform: rules.Transformation{{Key: urlnorm.Key{Part: urlnorm.PartPath}, Op: rules.Convert, Conv: rules.Lower}},
-			Stats:     rules.Stats{Coverage: ev.Changed, Precision: prec, Support: ev.Pairs}})
-		if h.port != "" {
-			kept[len(kept)-1].Context = rules.Context{{Key: urlnorm.Key{Part: urlnorm.PartPort}, Op: rules.Equal, Value: h.port}}
+		whole := rules.Action{Key: urlnorm.Key{Part: urlnorm.PartPath}, Op: rules.Convert, Conv: rules.Lower}
+		if ev.Trees == nil {
+			rule(nil, whole, ev.Changed, ev.False, ev.Pairs)
+			continue
+		}
+		// By trees (see internal/casefold): the first segment of a path that has a second is
+		// lowercased, then the rest in each tree.
+		first, second := urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}, urlnorm.Key{Part: urlnorm.PartPath, Pos: 2}
+		if !ev.Trees[len(ev.Trees)-1].Root {
+			rule(rules.Context{{Key: first, Op: rules.Any}, {Key: second, Op: rules.Any}},
+				rules.Action{Key: first, Op: rules.Convert, Conv: rules.Lower}, ev.Changed, ev.False, ev.Pairs)
+		}
+		for _, t := range ev.Trees {
+			ctx := rules.Context{{Key: second, Op: rules.Absent}}
+			if !t.Root {
+				ctx = rules.Context{{Key: first, Op: rules.Equal, Value: t.First}, {Key: second, Op: rules.Any}}
+			}
+			rule(ctx, whole, t.Changed, t.False, t.Pairs)
 		}
 	}
 	onPort(kept, gen, val)
@@ -361,8 +381,9 @@ func onPort(rs []rules.Rule, gen, val []item) {
 type hostPort struct{ host, port string }
 
 // caseInsensitive returns the hosts (and ports) of a site whose paths are case-insensitive by
-// the evidence of all its clusters (package internal/casefold): a host gets one rule that
-// lowercases its paths, and its URLs are learned from lowercased.
+// the evidence of all its clusters (package internal/casefold): a host gets rules that
+// lowercase its paths (all of them, or those of the trees that support it), and its URLs are
+// learned from lowercased.
 func caseInsensitive(cls []*learn.Cluster) map[hostPort]casefold.Evidence {
 	var urls []string
 	var cl []int32
