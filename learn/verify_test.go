@@ -101,22 +101,22 @@ func treeSite() []visit {
 	return vs
 }
 
-// TestVerifyRisk checks the prior risk of a shape on a site that maps one tree onto another:
-// the rule that rewrites /latest to /v1 swaps one literal path segment for another, and its
-// training evidence is clean; its first uses are checked, and it is retracted at its first
-// wrong use. Sampled at the floor after its first use, as a rule of another shape, it loses a
-// page for most wrong uses.
-func TestVerifyRisk(t *testing.T) {
-	got := crawl(NewOnline(OnlineOptions{}), treeSite())
-	if got.lost > 2 {
-		t.Errorf("with the risk of its shape: %+v, want at most 2 pages lost", got)
+// suffixSite is a social site whose profile pages are linked as /u<i>/friends and with a
+// random-looking suffix, /u<i>/friends-x<a>q<b>: one page for the first 8 users, from which the
+// rule that cuts the suffix is learned, and for one user in 6 after that two pages (the
+// suffixed URL a snapshot of the list), which nothing in the URLs tells apart.
+func suffixSite() []visit {
+	var vs []visit
+	for i := range 200 {
+		plain, suffixed := 2*i+1, 2*i+1
+		if i >= 8 && i%6 == 1 {
+			suffixed = 2*i + 2
+		}
+		vs = append(vs,
+			visit{fmt.Sprintf("http://p.example.org/u%d/friends", i), plain},
+			visit{fmt.Sprintf("http://p.example.org/u%d/friends-x%dq%d", i, 7*i+100, 3*i+100), suffixed})
 	}
-	turnOff(t, &ablate.NoShapeRisk)
-	without := crawl(NewOnline(OnlineOptions{}), treeSite())
-	if without.lost < got.lost+10 {
-		t.Errorf("without the risk of its shape: %+v; with it %+v: want 10 more pages lost without", without, got)
-	}
-	t.Logf("with the risk of its shape %+v, without %+v", got, without)
+	return vs
 }
 
 // paramSite is a site whose item pages take a parameter ref that does not matter, except on
@@ -136,20 +136,39 @@ func paramSite() []visit {
 	return vs
 }
 
-// TestVerifyBound checks that a rule whose training precision is below 1 is checked while the
-// upper confidence bound on its error rate is high, and retracted at its first wrong use;
-// sampled at the floor, as without the bound, it loses a page for most wrong uses.
-func TestVerifyBound(t *testing.T) {
-	got := crawl(NewOnline(OnlineOptions{}), paramSite())
-	if got.lost > 2 {
-		t.Errorf("with the bound: %+v, want at most 2 pages lost", got)
+// TestVerifyRisk checks the verification of rules whose uses are wrong now and then, which
+// nothing in the URLs tells apart from their right uses: a rule whose training precision is
+// below 1 (paramSite) is checked while the upper confidence bound on its error rate is high; a
+// rule that swaps one literal path segment for another (treeSite) or cuts a random-looking
+// suffix from one (suffixSite) is checked on its first uses, whatever its clean training
+// evidence; a rule that lowercases paths (iisSite) is checked on its first uses in each tree
+// (first path segment). Each is retracted at its first wrong use. With the mechanism off, the
+// rule is sampled at the floor after its first use, and loses a page for most wrong uses.
+func TestVerifyRisk(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		site   func() []visit
+		off    *bool
+		margin int // pages lost without the mechanism, at least, beyond those lost with it
+	}{
+		{"training precision below 1", paramSite, &ablate.NoBound, 6},
+		{"literal segment swapped", treeSite, &ablate.NoShapeRisk, 10},
+		{"random-looking suffix cut", suffixSite, &ablate.NoShapeRisk, 10},
+		{"paths lowercased per tree", iisSite, &ablate.NoCaseContexts, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := crawl(NewOnline(OnlineOptions{}), tc.site())
+			if got.lost > 2 {
+				t.Errorf("with the mechanism: %+v, want at most 2 pages lost", got)
+			}
+			turnOff(t, tc.off)
+			without := crawl(NewOnline(OnlineOptions{}), tc.site())
+			if without.lost < got.lost+tc.margin {
+				t.Errorf("without it: %+v; with it %+v: want %d more pages lost without", without, got, tc.margin)
+			}
+			t.Logf("with the mechanism %+v, without %+v", got, without)
+		})
 	}
-	turnOff(t, &ablate.NoBound)
-	without := crawl(NewOnline(OnlineOptions{}), paramSite())
-	if without.lost < got.lost+6 {
-		t.Errorf("without the bound: %+v; with it %+v: want 6 more pages lost without", without, got)
-	}
-	t.Logf("with the bound %+v, without %+v", got, without)
 }
 
 // TestVerifyShapeRisk checks that a rule of a risky shape is checked more than a rule of
@@ -307,23 +326,6 @@ func iisSite() []visit {
 		item(20 + i)
 	}
 	return vs
-}
-
-// TestVerifyCaseTrees checks that a rule that lowercases a host's paths, learned where the
-// server ignores case, is checked on its first uses in each tree (first path segment) and
-// retracted in the tree where it fails; checked as in any other context, it is found wrong
-// on the short links too late, and loses a page for most of them.
-func TestVerifyCaseTrees(t *testing.T) {
-	got := crawl(NewOnline(OnlineOptions{}), iisSite())
-	if got.lost > 2 {
-		t.Errorf("verified per tree: %+v, want at most 2 pages lost", got)
-	}
-	turnOff(t, &ablate.NoCaseContexts)
-	without := crawl(NewOnline(OnlineOptions{}), iisSite())
-	if without.lost < got.lost+10 {
-		t.Errorf("not verified per tree: %+v; per tree %+v: want 10 more pages lost without", without, got)
-	}
-	t.Logf("verified per tree %+v, without %+v", got, without)
 }
 
 // TestVerifyEditMemory checks that a mismatch that retracts a rule raises the checks of a rule
