@@ -59,6 +59,10 @@ func (c *Crawl) After(r Response) Page {
 			c.release(i)
 			retry = c.waiting[i]
 			delete(c.waiting, i)
+			if len(retry) == 0 && !c.retried[u] {
+				c.retried[u] = true
+				retry = []string{r.URL}
+			}
 		}
 		c.mu.Unlock()
 		return Page{Failed: true, Retry: retry}

@@ -189,7 +189,10 @@ type Page struct {
 	Failed bool
 	// Retry, for a failed fetch, are URLs that Before skipped as duplicates of this one while
 	// it was not fetched yet: the crawler gives them to Before again, so that the page is
-	// fetched through another of its URLs (at most maxWaiting).
+	// fetched through another of its URLs (at most maxWaiting). When there are none, it is
+	// the failed URL itself, the first time that URL fails: a crawl that skips a page's other
+	// URLs may meet none of them again, and a failure (a 5xx, a timeout, a body cut short) may
+	// pass.
 	Retry []string
 	// Canonical is the canonical URL the page declared (a Link header or <link
 	// rel="canonical">), resolved; "" if none.
@@ -247,6 +250,7 @@ type Crawl struct {
 	sites     map[string]*declarations // site -> its canonical declarations
 	decls     []*declared              // every declaration, in the order made
 	redirects map[string][]string      // URL -> URLs that redirected to it, not fetched yet
+	retried   map[uint64]bool          // URL hash -> given back by After to be fetched again
 	waiting   map[uint32][]string      // pending holder -> URLs skipped as its duplicates
 	released  int                      // holders whose key was given back
 	pages     pageIndex
@@ -354,6 +358,7 @@ func New(opt Options) (*Crawl, error) {
 		dirtySites: map[string]bool{},
 		sites:      map[string]*declarations{},
 		redirects:  map[string][]string{},
+		retried:    map[uint64]bool{},
 		waiting:    map[uint32][]string{},
 		pages:      newPageIndex(opt.NearK),
 	}

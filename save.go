@@ -25,6 +25,8 @@ import (
 //	            declarations: count, then per site by name (site, uses, confirmed,
 //	              withdrawn, count, then (URL, holder, key hash, seq, withdrawn))
 //	            redirects: count, then (URL, count, source URLs), by URL
+//	            retried: count, then the hashes (uint64) of the URLs given back to be fetched
+//	              again after a failure, ascending
 //	            pages: count, then (first holder + 1 or 0 and a URL, the number of its
 //	              texts' SimHashes (0 to 2), each a uint64, the SimHash of its own text
 //	              uint64, the earlier page it was found to be uvarint or 0);
@@ -119,6 +121,11 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 		for _, s := range c.redirects[u] {
 			x.String(s)
 		}
+	}
+	retried := slices.Sorted(maps.Keys(c.retried))
+	x.Uvarint(uint64(len(retried)))
+	for _, u := range retried {
+		x.Uint64(u)
 	}
 	x.Uvarint(uint64(len(c.pages.first)))
 	e := 0 // the next SimHash: a page's are stored together, in the order of the pages
@@ -381,6 +388,9 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 			srcs = append(srcs, x.String(maxSavedString, "URL"))
 		}
 		c.redirects[u] = srcs
+	}
+	for range x.Count(maxSavedCount, "retried URLs") {
+		c.retried[x.Uint64()] = true
 	}
 	for range x.Count(maxSavedCount, "pages") {
 		id := uint64(len(c.pages.first) + 1)

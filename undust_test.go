@@ -253,6 +253,27 @@ func TestFailedFetchGivesKeyBack(t *testing.T) {
 	}
 }
 
+// A failed fetch of a URL that no other URL waits on is given back once (Page.Retry holds the
+// URL itself): a page that fails once is fetched on the second try, and a URL that fails every
+// time is tried twice, not again and again.
+func TestFailedFetchRetriedOnce(t *testing.T) {
+	site := &handMade{pages: map[string]string{
+		"/":       page("Home", words(1, 40), "/once", "/always"),
+		"/once":   page("Once", words(2, 40)),
+		"/always": page("Always", words(3, 40)),
+	}, fail: map[string]int{"/once": 1, "/always": 1000}}
+	c := mustNew(t, Options{})
+	tc, done := newTestCrawler(t, c, site, inTestHost)
+	defer done()
+	tc.run(t, testHost+"/")
+	if once, always := site.hits["/once"], site.hits["/always"]; once != 2 || always != 2 {
+		t.Errorf("fetches: /once %d, /always %d; want 2 and 2", once, always)
+	}
+	if st := c.Stats(); st.Failed != 3 || st.Kept != 2 {
+		t.Errorf("stats %+v: want 3 failed, 2 kept", st)
+	}
+}
+
 // A page's canonical declaration holds the declared URL's key: links to it are skipped, after
 // the first DeclaredFirst uses are verified. A site whose declarations a verification disproves
 // (every page of a listing naming page 1) has them withdrawn, and its pages are fetched.

@@ -170,6 +170,12 @@ func (u *Undust) onError(r *colly.Response, err error) {
 	}
 	p := u.crawl.After(resp)
 	for _, url := range p.Retry {
+		if url == raw {
+			// The page's one URL, given back to be fetched again: past colly's visited-URL
+			// check, as the request did not get the page.
+			_ = r.Request.Retry()
+			continue
+		}
 		for _, w := range waiting {
 			if w.URL.String() == url {
 				// Sent again past colly's visited-URL check: the request was aborted, not fetched.
