@@ -32,7 +32,8 @@
 //
 // After takes the URL, its status, headers and body. A failed fetch (an error, a 5xx or 429
 // status, a body cut short) gives its key back, so that another URL of the same page is fetched
-// in its place. A page (status 200) gets a page identity: its main text as two extractions give
+// in its place: Page.Retry names the URLs skipped as its duplicates meanwhile or, when there are
+// none, the failed URL itself, the first time it fails. A page (status 200) gets a page identity: its main text as two extractions give
 // it, by the page's own markup (htmltext.Extract with MainContent) and without the blocks that
 // the template of its host repeats (htmltext.Site, learned from the pages the crawl keeps as
 // they arrive, which also folds per-page chrome such as a page's id or date in a heading), and
