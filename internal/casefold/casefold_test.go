@@ -19,15 +19,23 @@ func TestLowerPath(t *testing.T) {
 	}
 }
 
-func TestHosts(t *testing.T) {
-	var urls []string
-	var cl []int32
-	add := func(c int, us ...string) {
-		for _, u := range us {
-			urls = append(urls, u)
-			cl = append(cl, int32(c))
-		}
+// clustered is the input of Hosts: URLs and the cluster of each.
+type clustered struct {
+	urls []string
+	cl   []int32
+}
+
+// add puts the URLs us in cluster c.
+func (in *clustered) add(c int, us ...string) {
+	for _, u := range us {
+		in.urls = append(in.urls, u)
+		in.cl = append(in.cl, int32(c))
 	}
+}
+
+func TestHosts(t *testing.T) {
+	var in clustered
+	add := in.add
 	for i := range 8 {
 		// IIS: case variants of one page.
 		add(i, fmt.Sprintf("http://iis.example/Recipe/R%d/default.aspx", i), fmt.Sprintf("http://iis.example/RECIPE/r%d/DEFAULT.ASPX", i))
@@ -41,7 +49,7 @@ func TestHosts(t *testing.T) {
 	for i := range 5 {
 		add(400+i, fmt.Sprintf("http://docs.example/x/Guide%d", i), fmt.Sprintf("http://docs.example/x/GUIDE%d", i))
 	}
-	got := Hosts(urls, cl, Options{})
+	got := Hosts(in.urls, in.cl, Options{})
 	if len(got) != 2 || got["iis.example"].Pairs != 8 {
 		t.Errorf("Hosts = %+v, want iis.example with 8 pairs and docs.example", got)
 	}
@@ -54,14 +62,8 @@ func TestHosts(t *testing.T) {
 // TestHostsTrees: a host that ignores case in its /Recipe/ tree and not in its /go/ short links
 // is lowercased under the first only, whatever the spelling of its first segment.
 func TestHostsTrees(t *testing.T) {
-	var urls []string
-	var cl []int32
-	add := func(c int, us ...string) {
-		for _, u := range us {
-			urls = append(urls, u)
-			cl = append(cl, int32(c))
-		}
-	}
+	var in clustered
+	add := in.add
 	for i := range 40 {
 		add(i, fmt.Sprintf("http://iis.example/Recipe/R%d/default.aspx", i), fmt.Sprintf("http://iis.example/RECIPE/r%d/DEFAULT.ASPX", i))
 	}
@@ -70,7 +72,7 @@ func TestHostsTrees(t *testing.T) {
 		add(100+i, fmt.Sprintf("http://iis.example/go/aB%dx", i))
 		add(200+i, fmt.Sprintf("http://iis.example/go/Ab%dX", i))
 	}
-	got := Hosts(urls, cl, Options{})
+	got := Hosts(in.urls, in.cl, Options{})
 	ev, ok := got["iis.example"]
 	if !ok {
 		t.Fatalf("Hosts = %+v, want iis.example", got)
