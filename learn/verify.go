@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/undust/undust/internal/ablate"
+	"github.com/undust/undust/internal/casefold"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -116,29 +117,10 @@ func ruleContext(ver *siteVersion, i int, in, key string) string {
 	if !ver.prior[i].pathCase {
 		return ctx
 	}
-	if t := treeOf(in); ver.words[t] {
-		return ctx + "|" + t
+	if t := casefold.TreeOf(in); !t.Root && ver.words[t.First] {
+		return ctx + "|" + t.First
 	}
 	return ctx + "|"
-}
-
-// treeOf returns the first segment, lowercased, of the path of u (in Prepare's form) if the
-// path has a second segment, else "".
-func treeOf(u string) string {
-	i := strings.Index(u, "://")
-	if i < 0 {
-		return ""
-	}
-	rest := u[i+3:]
-	j := strings.IndexAny(rest, "/?")
-	if j < 0 || rest[j] != '/' {
-		return ""
-	}
-	rest = rest[j+1:]
-	if k := strings.IndexAny(rest, "/?"); k >= 0 && rest[k] == '/' {
-		return strings.ToLower(rest[:k])
-	}
-	return ""
 }
 
 // editOf returns what r does to the literal values of its URLs' path and query: each action on

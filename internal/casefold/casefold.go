@@ -61,7 +61,7 @@ func (e Evidence) Lowers(u string) bool {
 	if e.Trees == nil {
 		return true
 	}
-	t := treeOf(u)
+	t := TreeOf(u)
 	_, ok := slices.BinarySearchFunc(e.Trees, t, compareTrees)
 	return ok
 }
@@ -98,7 +98,7 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 	trees := map[treeKey]*Tree{}
 	for i, u := range urls {
 		lo := LowerPath(u)
-		tk := treeKey{host(u), treeOf(lo)}
+		tk := treeKey{host(u), TreeOf(lo)}
 		t := trees[tk]
 		if t == nil {
 			t = &Tree{First: tk.tree.First, Root: tk.tree.Root}
@@ -113,7 +113,7 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 		if len(ms) < 2 {
 			continue
 		}
-		t := trees[treeKey{host(lo), treeOf(lo)}]
+		t := trees[treeKey{host(lo), TreeOf(lo)}]
 		byCluster := map[int32]int{}
 		for _, m := range ms {
 			byCluster[m.cluster]++
@@ -171,8 +171,8 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 	return out
 }
 
-// treeOf returns the tree of an absolute URL u (First lowercased).
-func treeOf(u string) Tree {
+// TreeOf returns the tree of an absolute URL u (First lowercased, no evidence).
+func TreeOf(u string) Tree {
 	i := strings.Index(u, "://")
 	if i < 0 {
 		return Tree{Root: true}
