@@ -342,11 +342,7 @@ func (v *siteVersion) key(p string) (Key, error) {
 	if len(v.out) > 0 && len(used) > 0 {
 		ctx := contextOf(p, k, v.words)
 		for _, i := range used {
-			c := ctx
-			if v.prior[i].pathCase {
-				c = ruleContext(v, i, p, k)
-			}
-			if v.out[i][c] {
+			if v.out[i][inTree(v, i, p, ctx)] {
 				return Key{Key: p, in: p}, nil
 			}
 		}

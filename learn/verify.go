@@ -113,7 +113,12 @@ func convertsPath(r *rules.Rule) bool {
 // the rule is checked on its first caseFirst uses in each tree and retracted in the tree where
 // it fails.
 func ruleContext(ver *siteVersion, i int, in, key string) string {
-	ctx := contextOf(in, key, ver.words)
+	return inTree(ver, i, in, contextOf(in, key, ver.words))
+}
+
+// inTree returns ctx, the context of a use of rule i of ver on in, with the tree of in when
+// the rule converts the case of the whole path (see ruleContext).
+func inTree(ver *siteVersion, i int, in, ctx string) string {
 	if !ver.prior[i].pathCase {
 		return ctx
 	}
