@@ -7,6 +7,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -97,11 +98,7 @@ func offOptions(list string) (undust.Options, error) {
 		}
 		set, ok := offSwitches[name]
 		if !ok {
-			names := make([]string, 0, len(offSwitches))
-			for n := range offSwitches {
-				names = append(names, n)
-			}
-			slices.Sort(names)
+			names := slices.Sorted(maps.Keys(offSwitches))
 			return o, fmt.Errorf("-off: unknown mechanism %q (want some of %s)", name, strings.Join(names, ", "))
 		}
 		set(&o)
