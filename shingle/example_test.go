@@ -64,6 +64,16 @@ func ExampleLSH() {
 	// [0 1]
 }
 
+func ExampleCandidateThreshold() {
+	// Pages are duplicates at an estimated resemblance of 0.8 or more: the
+	// index proposes candidates from below that, and Estimate decides.
+	index := shingle.NewLSH(128, shingle.CandidateThreshold(0.8))
+	b, r := index.Bands()
+	fmt.Printf("%d bands of %d rows for %.1f\n", b, r, shingle.CandidateThreshold(0.8))
+	// Output:
+	// 14 bands of 9 rows for 0.7
+}
+
 func ExampleSet_Jaccard() {
 	a := shingle.NewSet(shingle.Hashes("a rose is a rose is a rose", shingle.Options{Width: 2}))
 	b := shingle.NewSet(shingle.Hashes("a rose is a flower", shingle.Options{Width: 2}))

@@ -62,10 +62,9 @@ type LSH struct {
 // integrated over J < t) and the false-negative area (the miss probability
 // integrated over J >= t). Such an index proposes a pair at J = t with
 // probability well under 1 (0.4 for k = 128, t = 0.8): when candidates are
-// then checked, by [Estimate] or by exact Jaccard, build the index below
-// the check's threshold (t - 0.1 proposes pairs at t with probability
-// 0.87) and let the check decide. k = 0 means DefaultK. It panics if t is
-// not in (0, 1) or k is out of range.
+// then checked, by [Estimate] or by exact Jaccard, build it for
+// [CandidateThreshold](t) and let the check decide. k = 0 means DefaultK.
+// It panics if t is not in (0, 1) or k is out of range.
 func NewLSH(k int, t float64) *LSH {
 	if k == 0 {
 		k = DefaultK
@@ -91,6 +90,15 @@ func NewLSHBands(b, r int) *LSH {
 	// documents rather than to b.
 	return &LSH{k: b * r, b: b, r: r, slots: map[uint64]int32{}}
 }
+
+// CandidateThreshold returns the resemblance to build an LSH index for when
+// its candidates are then checked at threshold t (by [Estimate] or by exact
+// Jaccard): t - 0.1, at least 0.05. Such an index, [NewLSH](k,
+// CandidateThreshold(t)), proposes a pair at J = t with probability 0.87
+// for k = 128 and t = 0.8, where one built for t itself proposes it with
+// probability 0.4; the check, not the S-curve, then decides the pairs near
+// t.
+func CandidateThreshold(t float64) float64 { return max(t-0.1, 0.05) }
 
 // OptimalBands returns the bands b and rows r (b*r <= k) that minimize the
 // false-positive plus false-negative area of the LSH S-curve around the

@@ -147,7 +147,7 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	}
 	const k = shingle.DefaultK
 	sigs := pageSignatures(pages, !*full, k)
-	lsh := proposer(k, *threshold)
+	lsh := shingle.NewLSH(k, shingle.CandidateThreshold(*threshold))
 	meta := indexMeta{K: k, Seed: sigSeed, Threshold: *threshold, Main: !*full}
 	blob := make([]byte, 0, len(pages)*k*8)
 	for i, p := range pages {

@@ -9,8 +9,10 @@ import (
 // MinHash + LSH: 128-value signatures of the 5-shingle sets, an LSH index
 // that proposes candidates, and the candidates kept when the signatures
 // agree in at least a fraction t of positions (the MinHash estimate of J).
-// Pages are inserted in id order and each queries the pages before it, as
-// a crawler would.
+// The index is built for shingle.CandidateThreshold(t), below t, so that the
+// estimate rather than the bands' S-curve decides the pairs near t. Pages are
+// inserted in id order and each queries the pages before it, as a crawler
+// would.
 func init() {
 	for _, t := range []float64{0.5, 0.6, 0.7, 0.8, 0.9} {
 		register(Method{
@@ -26,7 +28,7 @@ func init() {
 func minhashLSH(in *Input, t float64) Result {
 	sigs := signatures(in)
 	sets := featureSets(in)
-	index := proposer(128, t)
+	index := shingle.NewLSH(128, shingle.CandidateThreshold(t))
 	var res Result
 	var cands []uint64
 	for i, sig := range sigs {
@@ -56,7 +58,7 @@ func init() {
 		Run: func(in *Input) Result {
 			sigs := signatures(in)
 			sets := featureSets(in)
-			index := proposer(128, 0.8)
+			index := shingle.NewLSH(128, shingle.CandidateThreshold(0.8))
 			var res Result
 			var cands []uint64
 			for i, sig := range sigs {
@@ -74,16 +76,6 @@ func init() {
 			return res
 		},
 	})
-}
-
-// proposer returns the LSH index of k-value signatures that proposes
-// candidates for a check at threshold t. An index built for t itself makes a pair at J = t a
-// candidate with probability about 0.4 (9 bands of 13 rows at t = 0.8), so
-// the check would never see most pairs just above the threshold; built for
-// t - 0.1 it proposes them with probability about 0.87 and leaves the
-// decision to the check.
-func proposer(k int, t float64) *shingle.LSH {
-	return shingle.NewLSH(k, max(t-0.1, 0.05))
 }
 
 // signatures returns the 128-value MinHash signature of every page's

@@ -31,9 +31,8 @@ import (
 type PageConfig struct {
 	// Threshold is the resemblance at which two pages are duplicates: the fraction of
 	// agreeing signature values (shingle.Estimate) must be at least Threshold. The LSH
-	// bands that propose the pairs are those of shingle.NewLSH for Threshold - 0.1, which
-	// proposes a pair at the threshold with probability 0.87 (bands for the threshold
-	// itself: 0.4). 0 means 0.8; it must be in (0, 1).
+	// bands that propose the pairs are those of shingle.NewLSH for
+	// shingle.CandidateThreshold(Threshold). 0 means 0.8; it must be in (0, 1).
 	Threshold float64
 	// K is the signature length; 0 means shingle.DefaultK (128). The MinHash seed is 1.
 	K int
@@ -154,7 +153,7 @@ func init() {
 //
 //	ParDo features        PageShingles, the MinHash signature (K values, seed 1), and one
 //	                      record per LSH band keyed by the band's values (the bands and rows
-//	                      of shingle.NewLSH for K and the threshold - 0.1)
+//	                      of shingle.NewLSH for K and shingle.CandidateThreshold)
 //	GroupByKey            one group per bucket: the pages that agree on all rows of a band
 //	ParDo verify          the pairs of a bucket whose signatures agree in at least Threshold
 //	                      of their values (shingle.Estimate); see MaxBucket for large buckets
@@ -176,7 +175,7 @@ func Clusters(s beam.Scope, pages beam.PCollection, cfg PageConfig) (beam.PColle
 	if err := cfg.check(); err != nil {
 		return beam.PCollection{}, err
 	}
-	b, r := shingle.OptimalBands(cfg.K, proposeAt(cfg.Threshold))
+	b, r := shingle.OptimalBands(cfg.K, shingle.CandidateThreshold(cfg.Threshold))
 	nodes, bands := beam.ParDo2(s, &pageFn{K: cfg.K, Bands: b, Rows: r, SkipBad: cfg.SkipBad}, pages)
 	edges := beam.ParDo(s, &bucketFn{Threshold: cfg.Threshold, MaxBucket: cfg.MaxBucket, Rows: r}, beam.GroupByKey(s, bands))
 	for range cfg.Rounds {
@@ -186,11 +185,6 @@ func Clusters(s beam.Scope, pages beam.PCollection, cfg PageConfig) (beam.PColle
 	all := beam.Flatten(s, beam.ParDo(s, &nodeFn{}, nodes), beam.ParDo(s, &bothFn{}, edges))
 	return beam.ParDo(s, &labelFn{Rounds: cfg.Rounds, Grouping: cfg.Grouping}, beam.GroupByKey(s, all)), nil
 }
-
-// proposeAt is the resemblance the LSH bands are chosen for: below the
-// threshold, so that the estimate, not the S-curve of the bands, decides
-// the pairs near it.
-func proposeAt(t float64) float64 { return max(t-0.1, 0.05) }
 
 // ReadPages returns the pages (a PCollection of Page) in the files that glob names. A file
 // whose name ends in .warc or .warc.gz is read as WARC records (ReadWARCPages: the response

@@ -57,11 +57,11 @@ func readPages(t *testing.T, path string) (urls, html []string) {
 type pair struct{ a, b int }
 
 // inProcessPairs are the pairs the library's in-process MinHash method verifies: an LSH index
-// (shingle.NewLSH for the threshold - 0.1) of the pages' signatures queried by each page for
-// the pages before it, and shingle.Estimate at the threshold.
+// (shingle.NewLSH for shingle.CandidateThreshold) of the pages' signatures queried by each
+// page for the pages before it, and shingle.Estimate at the threshold.
 func inProcessPairs(html []string, t float64) []pair {
 	m := shingle.NewMinHasher(shingle.DefaultK, 1)
-	index := shingle.NewLSH(shingle.DefaultK, proposeAt(t))
+	index := shingle.NewLSH(shingle.DefaultK, shingle.CandidateThreshold(t))
 	var pairs []pair
 	sigs := make([][]uint64, len(html))
 	for i := range html {
