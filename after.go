@@ -132,7 +132,8 @@ func (c *Crawl) After(r Response) Page {
 	}
 
 	c.stats.Pages++
-	id, dup := c.pages.lookup(p)
+	var buf [2]uint32
+	id, dup, joined := c.pages.lookup(p, buf[:0])
 	if !dup {
 		first := i
 		if !held {
@@ -194,6 +195,11 @@ func (c *Crawl) After(r Response) Page {
 		c.learnTemplate(final, r.Body)
 	}
 	if c.online != nil && id != 0 {
+		// Pages found to be one: the learner's clusters of the later ids join the page's, so
+		// that the page's URLs get one target.
+		for _, o := range joined {
+			c.online.Join(id, uint64(o))
+		}
 		for _, u := range observe {
 			c.online.Observe(learn.URL{Raw: u}, id)
 		}

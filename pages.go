@@ -53,21 +53,23 @@ func (x *pageIndex) root(id uint32) uint32 {
 
 // lookup returns the id of the kept page that p duplicates, if any; p's digests not seen before
 // are recorded under that id. When p duplicates several kept pages (one by its own text, one by
-// its template text), they are one page, of the earliest id.
-func (x *pageIndex) lookup(p print) (uint64, bool) {
+// its template text), they are one page, of the earliest id: the later ids are appended to
+// joined, which lookup returns.
+func (x *pageIndex) lookup(p print, joined []uint32) (uint64, bool, []uint32) {
 	var buf [3]uint32
 	m := x.matches(buf[:0], p)
 	if len(m) == 0 {
-		return 0, false
+		return 0, false, joined
 	}
 	id := slices.Min(m)
 	for _, o := range m {
-		if o != id {
+		if o != id && x.same[o-1] == 0 {
 			x.same[o-1] = id
+			joined = append(joined, o)
 		}
 	}
 	x.record(p, id)
-	return uint64(id), true
+	return uint64(id), true, joined
 }
 
 // matches appends to dst the kept pages (their roots) that p duplicates: a digest of either of

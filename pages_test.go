@@ -3,6 +3,7 @@ package undust
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -75,30 +76,37 @@ func TestPageIndexTemplateMatch(t *testing.T) {
 		return print{n: 2, digest: [2]uint64{d, tpl}, sim: [2]uint64{sim, 0}, tpl: [2]bool{false, true}, own: sim}
 	}
 	for _, tc := range []struct {
-		name  string
-		pages []print
-		want  []uint64 // the id lookup or add gives each page
+		name   string
+		pages  []print
+		want   []uint64 // the id lookup or add gives each page
+		joined []uint32 // the ids lookup reports joined into an earlier one
 	}{
 		// A listing's page 2 whose template text is its page 1's heading: another page.
-		{"listing pages", []print{withTpl(ownA, simA, tplT), withTpl(ownB, far, tplT)}, []uint64{1, 2}},
+		{"listing pages", []print{withTpl(ownA, simA, tplT), withTpl(ownB, far, tplT)}, []uint64{1, 2}, nil},
 		// Per-page chrome in the own text, the same template text: one page.
-		{"chrome", []print{withTpl(ownA, simA, tplT), withTpl(ownB, near, tplT)}, []uint64{1, 1}},
+		{"chrome", []print{withTpl(ownA, simA, tplT), withTpl(ownB, near, tplT)}, []uint64{1, 1}, nil},
 		// A kept page's own text is the template text of a later page far from it.
-		{"own against template", []print{own(tplT, simA), withTpl(ownB, far, tplT)}, []uint64{1, 2}},
+		{"own against template", []print{own(tplT, simA), withTpl(ownB, far, tplT)}, []uint64{1, 2}, nil},
 		// A print view (own text A) kept after its page (own text C, A and a print link); then
 		// the page again, whose template text is A: the two are one page, and the print
 		// view's URLs get the page's id from then on.
-		{"print view", []print{own(ownC, near), own(ownA, simA), withTpl(ownC, near, ownA), own(ownA, simA)}, []uint64{1, 2, 1, 1}},
+		{"print view", []print{own(ownC, near), own(ownA, simA), withTpl(ownC, near, ownA), own(ownA, simA)}, []uint64{1, 2, 1, 1}, []uint32{2}},
 	} {
 		x := newPageIndex(0)
+		var joined []uint32
 		for i, p := range tc.pages {
-			id, dup := x.lookup(p)
+			var id uint64
+			var dup bool
+			id, dup, joined = x.lookup(p, joined)
 			if !dup {
 				id = x.add(p, noHolder, "u", maxHolders)
 			}
 			if id != tc.want[i] {
 				t.Errorf("%s: page %d: id %d, want %d", tc.name, i, id, tc.want[i])
 			}
+		}
+		if !slices.Equal(joined, tc.joined) {
+			t.Errorf("%s: joined %v, want %v", tc.name, joined, tc.joined)
 		}
 	}
 }

@@ -657,6 +657,68 @@ func (o *Online) Same(a, b string) {
 	}
 }
 
+// Join records that the pages of fingerprints into and from are one page: a crawler that
+// numbers pages by content found a page matching both. On every site, the URLs of from's
+// cluster join into's (up to MaxClusterURLs; the rest are dropped, as Observe drops them), so
+// that a relearn learns one target for the page's URLs rather than one for each half. Joining
+// a fingerprint with itself, or one without URLs, changes nothing. It costs O(1) per site with
+// evidence and O(1) per URL moved.
+func (o *Online) Join(into, from uint64) {
+	if into == from {
+		return
+	}
+	o.sites.Range(func(_, v any) bool {
+		s := v.(*onlineSite)
+		s.mu.Lock()
+		due := o.join(s, into, from)
+		s.mu.Unlock()
+		if due {
+			o.enqueue(s)
+		}
+		return true
+	})
+}
+
+// join moves the URLs of s's cluster from into cluster into and reports whether s became due.
+// s.mu must be held.
+func (o *Online) join(s *onlineSite, into, from uint64) bool {
+	src := s.clusters[from]
+	if src == nil {
+		return false
+	}
+	delete(s.clusters, from)
+	dst := s.clusters[into]
+	if dst == nil {
+		// The joined cluster takes from's place in the first-seen order.
+		dst = &Cluster{ID: OnlineClusterID(s.name, into), Site: s.name}
+		s.clusters[into] = dst
+		s.order[slices.Index(s.order, from)] = into
+	} else {
+		s.order = slices.DeleteFunc(s.order, func(fp uint64) bool { return fp == from })
+		s.dups++ // src's first URL is a duplicate now
+	}
+	for _, u := range src.URLs {
+		if len(dst.URLs) >= o.opt.MaxClusterURLs {
+			delete(s.byURL, u.Raw)
+			delete(s.inferred, u.Raw)
+			s.n--
+			s.dups--
+			o.stats.urls.Add(-1)
+			o.stats.dropped.Add(1)
+			continue
+		}
+		dst.URLs = append(dst.URLs, u)
+		m := s.byURL[u.Raw]
+		m.fp = into
+		s.byURL[u.Raw] = m
+	}
+	if (s.n >= s.next || s.dups >= s.nextDup) && !s.queued {
+		s.queued = true
+		return true
+	}
+	return false
+}
+
 // syntheticFingerprint names the page of a pair of URLs found the same without a fingerprint.
 func syntheticFingerprint(key string) uint64 {
 	h := uint64(14695981039346656037)

@@ -220,6 +220,44 @@ func TestOnlineSame(t *testing.T) {
 	}
 }
 
+// TestOnlineJoin checks that Join makes the clusters of two fingerprints one: each page's two
+// URLs were observed under fingerprints of their own (a crawler that numbered them apart until
+// a page matched both), so only the join shows the duplicates that teach the rule.
+func TestOnlineJoin(t *testing.T) {
+	for _, join := range []bool{false, true} {
+		o := NewOnline(OnlineOptions{})
+		for i := range 40 {
+			a, b := uint64(2*i+1), uint64(2*i+2)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d", i)}, a)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d&t=%d", i, 3*i+1)}, b)
+			if join {
+				o.Join(a, b)
+				o.Join(a, b) // again: nothing more to move
+			}
+		}
+		o.RelearnAll()
+		got, _ := o.Normalize("http://shop.example.com/item?id=77&t=5")
+		want := "http://shop.example.com/item?id=77&t=5" // no duplicates, no rule
+		if join {
+			want = "http://shop.example.com/item?id=77"
+		}
+		if got != want {
+			t.Errorf("join %v: Normalize = %q, want %q", join, got, want)
+		}
+		if st := o.Stats(); st.URLs != 80 {
+			t.Errorf("join %v: %d URLs kept, want 80", join, st.URLs)
+		}
+	}
+	// A joined cluster keeps MaxClusterURLs URLs; the others are dropped.
+	o := NewOnline(OnlineOptions{MaxClusterURLs: 1})
+	o.Observe(URL{Raw: "http://shop.example.com/item?id=1"}, 1)
+	o.Observe(URL{Raw: "http://shop.example.com/item?id=1&t=4"}, 2)
+	o.Join(1, 2)
+	if st := o.Stats(); st.URLs != 1 || st.Dropped != 1 {
+		t.Errorf("MaxClusterURLs 1: %d URLs kept, %d dropped, want 1 and 1", st.URLs, st.Dropped)
+	}
+}
+
 // TestOnlineConcurrent runs Normalize, Key and Verify on many goroutines while the sample is
 // observed and relearned in the background by Run (go test -race checks the publication).
 func TestOnlineConcurrent(t *testing.T) {
