@@ -45,7 +45,8 @@
 // what it leaves of two pages of one listing can be the same heading. Two kept pages that a
 // later page matches both (its own text one, its template text the other: a print view and its
 // page kept before the template knew the print link) are one page from then on, of the first
-// id. Near duplicates (Options.NearK) are off by default: two revisions of a page
+// id, for the learner too (learn.Online.Join), which then learns one target for the URLs of
+// both. Near duplicates (Options.NearK) are off by default: two revisions of a page
 // are near duplicates and distinct pages. Every page's id is evidence for the learner.
 //
 // What a site declares is evidence too, as search engines treat it: a redirect (a response whose
