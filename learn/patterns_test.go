@@ -83,6 +83,22 @@ func TestAppPatterns(t *testing.T) {
 		apart: [][]string{
 			{"http://wiki.example.net/index.php?title=Zebra&action=edit", "http://wiki.example.net/index.php?title=Aardvark&action=edit"},
 		},
+	}, {
+		// A content-addressed store links one object by abbreviations of its hash of several
+		// lengths: the longer forms are cut to the shortest, at any hash, in the path and in
+		// the query; other hashes stay apart, and a value shorter than the cut keeps its value.
+		file: "hashes.tsv",
+		same: [][]string{{
+			"http://vcs.example.org/info/0123456789abcdef0123456789abcdef01234567",
+			"http://vcs.example.org/info/0123456789abcdef",
+		}, {
+			"http://vcs.example.org/wdiff?id=fedcba9876543210", "http://vcs.example.org/wdiff?id=fedcba9876",
+		}},
+		apart: [][]string{
+			{"http://vcs.example.org/info/0123456789abcdef", "http://vcs.example.org/info/0123456789abcdee"},
+			{"http://vcs.example.org/info/0123456789ab", "http://vcs.example.org/info/0123456789abcdef"},
+			{"http://vcs.example.org/wdiff?id=fedcba9876", "http://vcs.example.org/wdiff?id=fedcba9875"},
+		},
 	}} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open("testdata/patterns/" + tc.file)
@@ -137,5 +153,32 @@ func TestAppPatterns(t *testing.T) {
 			}
 			t.Errorf("with %+v, every same group has one key: the case does not need the mechanism", *tc.off)
 		})
+	}
+}
+
+func TestHashLike(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want bool
+	}{
+		{"bb8308f9454618b1", true},                         // a hex abbreviation (Fossil)
+		{"329b166b75", true},                               // 10 hex digits
+		{"0123ABCD", true},                                 // upper-case hex, minPrefix long
+		{"0123abc", false},                                 // shorter than minPrefix
+		{"12345678901", false},                             // a number: no letter
+		{"deadbeefcafe", false},                            // hex letters, no digit: a word can be
+		{"0123abCD", false},                                // hex of two cases, too few class changes
+		{"dQw4w9WgXcQ", true},                              // base62 id
+		{"dQw4w9Wg-cQ", false},                             // not of the alphabet
+		{"MFRGGZDFMZTWQ2LK", false},                        // upper-case base32: too few class changes
+		{"Release2024Notes", false},                        // a title with a number
+		{"Main_Page", false},                               // a wiki title: no digit
+		{"bb8308f9.54618b1", false},                        // not of the alphabet
+		{"page-2024-05-apple", false},                      // a slug
+		{"f896228a8bc577f22dd1eb0f84a743c9125e4815", true}, // a full SHA-1
+	} {
+		if got := hashLike(tc.v); got != tc.want {
+			t.Errorf("hashLike(%q) = %v, want %v", tc.v, got, tc.want)
+		}
 	}
 }
