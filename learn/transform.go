@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/internal/hashid"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -402,24 +403,17 @@ func valueOp(src *parsed, v string, fromEnd, bare bool) vop {
 	return vop{Kind: opLiteral, Lit: v}
 }
 
-// minPrefix is the shortest abbreviation of a hash that a prefix op keeps: 8 characters. Two
-// objects of a site share a random 8-hex-digit prefix (32 bits) with probability 2^-32, so a
-// site of 10,000 objects has about 0.01 such pairs (n²/2^33), and base32 or base64 digits
-// carry 40 or 48 bits in 8 characters. Git abbreviates to 7 hex digits by default and Fossil
-// links by 10 and 16, so real abbreviations are long enough.
-const minPrefix = 8
-
 // prefixOp returns the op that computes v as the first len(v) bytes of a longer value of src
-// (a path segment, a query value or a deep token), when both look like hashes (see hashLike):
+// (a path segment or a query value), when both look like hashes (hashid.Like):
 // a content-addressed store links one object by abbreviations of its hash of several lengths
 // (Fossil's /info/bb8308f9454618b1 and /info/bb8308f9454618b1c3689c6b1c76...). The target
 // selection's preference for shorter URLs makes the shortest abbreviation of a cluster its
 // target, so the learned op cuts every longer form to it and keeps a shorter value as it is.
 func prefixOp(src *parsed, v string, pathKey func(int) urlnorm.Key) (vop, bool) {
-	if len(v) < minPrefix || len(v) > rules.MaxPrefix || !hashLike(v) {
+	if len(v) > rules.MaxPrefix || !hashid.Like(v) {
 		return vop{}, false
 	}
-	of := func(s string) bool { return len(s) > len(v) && strings.HasPrefix(s, v) && hashLike(s) }
+	of := func(s string) bool { return len(s) > len(v) && strings.HasPrefix(s, v) && hashid.Like(s) }
 	for i, s := range src.path {
 		if of(s) {
 			return vop{Kind: opPrefix, Ref: pathKey(i), N: len(v)}, true
@@ -435,53 +429,6 @@ func prefixOp(src *parsed, v string, pathKey func(int) urlnorm.Key) (vop, bool) 
 		}
 	}
 	return vop{}, false
-}
-
-// hashLike reports whether v looks like a hash or a random id, not a word or a number: at least
-// minPrefix characters, and either hexadecimal of one case with a digit and a letter, or of
-// digits and letters of both cases (base62, base64 without its two symbols) with a digit and a
-// change of class (digit, lower, upper) at one place in three at least. A random hex value of
-// 8 digits or more almost surely has a digit and a letter, a random base62 value changes class
-// at about two places in three, and a title such as "Release2024Notes" at 4 places of 15. An
-// upper-case base32 value changes class too rarely to be told from a code word and is not
-// taken.
-func hashLike(v string) bool {
-	if len(v) < minPrefix {
-		return false
-	}
-	class := func(c byte) int {
-		switch {
-		case '0' <= c && c <= '9':
-			return 1
-		case 'a' <= c && c <= 'z':
-			return 2
-		case 'A' <= c && c <= 'Z':
-			return 3
-		}
-		return 0
-	}
-	lowerHex, upperHex, digit := true, true, false
-	changes := 0
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		k := class(c)
-		if k == 0 {
-			return false
-		}
-		digit = digit || k == 1
-		lowerHex = lowerHex && (k == 1 || 'a' <= c && c <= 'f')
-		upperHex = upperHex && (k == 1 || 'A' <= c && c <= 'F')
-		if i > 0 && class(v[i-1]) != k {
-			changes++
-		}
-	}
-	switch {
-	case !digit:
-		return false
-	case lowerHex || upperHex:
-		return changes > 0 // a digit and a letter
-	}
-	return 3*changes >= len(v)-1
 }
 
 func convert(s string, k opKind) string {
