@@ -158,9 +158,9 @@ func randomRules(src *byteSource, host string, toks []urlnorm.Token) []Rule {
 				a.Value = vals[src.n(len(vals))]
 			case Copy:
 				a.From = key()
-				a.Conv = Conversion(src.n(5))
+				a.Conv = fuzzConvs[src.n(len(fuzzConvs))]
 			case Convert:
-				a.Conv = Conversion(1 + src.n(4))
+				a.Conv = fuzzConvs[1+src.n(len(fuzzConvs)-1)]
 				if src.n(2) == 0 {
 					a.Key = wholePath
 				}
@@ -181,6 +181,9 @@ func randomRules(src *byteSource, host string, toks []urlnorm.Token) []Rule {
 // FuzzNormalize checks on random rules and URLs that the indexed matcher and the linear scan
 // agree, that a rule's text parses back to the rule, that output without an error is a URL
 // urlnorm can tokenize, and that each view built from tokens equals that of the URL tokenized.
+// fuzzConvs are the conversions randomRules chooses from; NoConversion first.
+var fuzzConvs = []Conversion{NoConversion, Lower, Upper, LowerFirst, UpperFirst, Prefix(1), Prefix(3)}
+
 func FuzzNormalize(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7}, "http://www.example.com/a/b/index.html?id=1&sid=x#f")
 	f.Add([]byte{7, 6, 5, 4, 3, 2, 1, 0, 9, 9, 9}, "https://shop.example.com:8080/a-b/A?a=1&a=2&b")
