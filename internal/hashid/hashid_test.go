@@ -9,8 +9,8 @@ func TestLike(t *testing.T) {
 	}{
 		{"bb8308f9454618b1", true},                         // a hex abbreviation (Fossil)
 		{"329b166b75", true},                               // 10 hex digits
-		{"0123ABCD", true},                                 // upper-case hex, minPrefix long
-		{"0123abc", false},                                 // shorter than minPrefix
+		{"0123ABCD", true},                                 // upper-case hex, MinLen long
+		{"0123abc", false},                                 // shorter than MinLen
 		{"12345678901", false},                             // a number: no letter
 		{"deadbeefcafe", false},                            // hex letters, no digit: a word can be
 		{"0123abCD", false},                                // hex of two cases, too few class changes
