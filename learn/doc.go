@@ -60,9 +60,11 @@
 //     the paper suggests. Pairs are linear in cluster size (Lemma 2).
 //  4. Pairwise rules (Algorithm 3): the context is the source's keys, deep tokens included; each
 //     target value is a key reference (to a whole token, else to a deep token), a value
-//     conversion (first letter lowercased or uppercased, tried first, then the whole value) or a
-//     literal, and source keys missing
-//     from the target are deleted. Deviation: the path part of a transformation is an edit of the
+//     conversion (first letter lowercased or uppercased, tried first, then the whole value), a
+//     prefix of a source value when both look like hashes (a version-control front-end links
+//     one object by abbreviations of its hash of several lengths; target selection makes the
+//     shortest the target, so longer ones are cut to it: rules.Prefix) or a literal, and source
+//     keys missing from the target are deleted. Deviation: the path part of a transformation is an edit of the
 //     source path (a window of segments, anchored at the start or at the end, replaced by new
 //     values, after an optional case conversion of every segment) rather than a value per
 //     absolute position, so that deleting a trailing index.html is one transformation at every

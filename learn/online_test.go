@@ -383,3 +383,29 @@ func TestOnlineContext(t *testing.T) {
 		t.Errorf("uses 2 to 5 on item pages verified: %v, want [true true true true]", checks)
 	}
 }
+
+// TestOnlineHashPrefixes checks that a crawl that fetched objects of a version-control
+// front-end by their whole hash and by an abbreviation learns, online, to cut the hash of an
+// object it has not seen to the abbreviation, and keeps other objects apart.
+func TestOnlineHashPrefixes(t *testing.T) {
+	o := NewOnline(OnlineOptions{})
+	hash := func(i int) string {
+		return fmt.Sprintf("%08x%08x%08x%08x%08x", 0x9e3779b9*uint32(i+1), i, 0x85ebca6b*uint32(i+7), 3*i, 0xc2b2ae35*uint32(i+3))
+	}
+	for i := range 30 {
+		h := hash(i)
+		o.Observe(URL{Raw: "http://vcs.example.org/info/" + h}, uint64(2*i+1))
+		o.Observe(URL{Raw: "http://vcs.example.org/info/" + h[:16]}, uint64(2*i+1))
+		o.Observe(URL{Raw: "http://vcs.example.org/info/" + hash(100 + i)[:16]}, uint64(2*i+2))
+	}
+	o.RelearnAll()
+	h := hash(1000)
+	k, _ := o.Key("http://vcs.example.org/info/" + h)
+	if want := "http://vcs.example.org/info/" + h[:16]; k.Key != want {
+		t.Errorf("Key of the whole hash %q, want %q", k.Key, want)
+	}
+	other, _ := o.Key("http://vcs.example.org/info/" + hash(1001))
+	if other.Key == k.Key {
+		t.Errorf("two objects have one key %q", k.Key)
+	}
+}

@@ -83,6 +83,22 @@ func TestAppPatterns(t *testing.T) {
 		apart: [][]string{
 			{"http://wiki.example.net/index.php?title=Zebra&action=edit", "http://wiki.example.net/index.php?title=Aardvark&action=edit"},
 		},
+	}, {
+		// A content-addressed store links one object by abbreviations of its hash of several
+		// lengths: the longer forms are cut to the shortest, at any hash, in the path and in
+		// the query; other hashes stay apart, and a value shorter than the cut keeps its value.
+		file: "hashes.tsv",
+		same: [][]string{{
+			"http://vcs.example.org/info/0123456789abcdef0123456789abcdef01234567",
+			"http://vcs.example.org/info/0123456789abcdef",
+		}, {
+			"http://vcs.example.org/wdiff?id=fedcba9876543210", "http://vcs.example.org/wdiff?id=fedcba9876",
+		}},
+		apart: [][]string{
+			{"http://vcs.example.org/info/0123456789abcdef", "http://vcs.example.org/info/0123456789abcdee"},
+			{"http://vcs.example.org/info/0123456789ab", "http://vcs.example.org/info/0123456789abcdef"},
+			{"http://vcs.example.org/wdiff?id=fedcba9876", "http://vcs.example.org/wdiff?id=fedcba9875"},
+		},
 	}} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open("testdata/patterns/" + tc.file)

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/undust/undust/deeptoken"
+	"github.com/undust/undust/internal/hashid"
+	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -23,6 +25,7 @@ const (
 	opUpper                        // the uppercased value of a key of the source (value conversion)
 	opLowerFirst                   // the value with its first letter lowercased (value conversion)
 	opUpperFirst                   // the value with its first letter uppercased, as wikis do
+	opPrefix                       // the first N bytes of a hash-like value (an abbreviation of a hash)
 )
 
 // conversions are the value conversions in the order derive tries them: the narrower first, so
@@ -35,9 +38,10 @@ var opNames = [...]string{opLower: "lower", opUpper: "upper", opLowerFirst: "low
 // An vop computes one value of the target URL. It is a plain value, safe to copy and share.
 type vop struct {
 	Kind opKind
-	Ref  urlnorm.Key // the source key read by opRef, opLower, opUpper
+	Ref  urlnorm.Key // the source key read by opRef, opLower, opUpper, opPrefix
 	Lit  string      // the value written by opLiteral
 	Bare bool        // a query parameter written without "=" (opLiteral only)
+	N    int         // the length of an opPrefix
 }
 
 func (o vop) String() string {
@@ -51,6 +55,8 @@ func (o vop) String() string {
 		return o.Ref.String()
 	case opLower, opUpper, opLowerFirst, opUpperFirst:
 		return opNames[o.Kind] + "(" + o.Ref.String() + ")"
+	case opPrefix:
+		return "prefix" + strconv.Itoa(o.N) + "(" + o.Ref.String() + ")"
 	}
 	return "op(" + strconv.Itoa(int(o.Kind)) + ")"
 }
@@ -337,8 +343,9 @@ func derive(src, tgt *parsed) edit {
 }
 
 // valueOp finds how the target value v can be computed from src: key reference, value
-// conversion or literal. Empty values and bare parameters are always literal: a reference to an
-// empty segment would tie the rule to an accident of the source.
+// conversion, prefix of a hash-like value (see prefixOp) or literal. Empty values and bare
+// parameters are always literal: a reference to an empty segment would tie the rule to an
+// accident of the source.
 func valueOp(src *parsed, v string, fromEnd, bare bool) vop {
 	if bare || v == "" {
 		return vop{Kind: opLiteral, Lit: v, Bare: bare}
@@ -390,7 +397,38 @@ func valueOp(src *parsed, v string, fromEnd, bare bool) vop {
 			return vop{Kind: kind, Ref: k}
 		}
 	}
+	if o, ok := prefixOp(src, v, pathKey); ok {
+		return o
+	}
 	return vop{Kind: opLiteral, Lit: v}
+}
+
+// prefixOp returns the op that computes v as the first len(v) bytes of a longer value of src
+// (a path segment or a query value), when both look like hashes (hashid.Like):
+// a content-addressed store links one object by abbreviations of its hash of several lengths
+// (Fossil's /info/bb8308f9454618b1 and /info/bb8308f9454618b1c3689c6b1c76...). The target
+// selection's preference for shorter URLs makes the shortest abbreviation of a cluster its
+// target, so the learned op cuts every longer form to it and keeps a shorter value as it is.
+func prefixOp(src *parsed, v string, pathKey func(int) urlnorm.Key) (vop, bool) {
+	if len(v) > rules.MaxPrefix || !hashid.Like(v) {
+		return vop{}, false
+	}
+	of := func(s string) bool { return len(s) > len(v) && strings.HasPrefix(s, v) && hashid.Like(s) }
+	for i, s := range src.path {
+		if of(s) {
+			return vop{Kind: opPrefix, Ref: pathKey(i), N: len(v)}, true
+		}
+	}
+	for _, q := range src.query {
+		if !q.Bare && of(q.Value) {
+			k := urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}
+			if q.Pos > 1 {
+				k.Pos = q.Pos
+			}
+			return vop{Kind: opPrefix, Ref: k, N: len(v)}, true
+		}
+	}
+	return vop{}, false
 }
 
 func convert(s string, k opKind) string {
@@ -524,6 +562,16 @@ func (t *edit) apply(src *parsed) (parsed, bool) {
 func (o *vop) eval(src *parsed, sp []string, pc opKind) (string, bool) {
 	if o.Kind == opLiteral {
 		return o.Lit, true
+	}
+	if o.Kind == opPrefix {
+		v, ok := src.lookup(o.Ref)
+		if !ok {
+			return "", false
+		}
+		if o.Ref.Part == urlnorm.PartPath && o.Ref.Sub == 0 && o.Ref.RSub == 0 {
+			v, ok = (&parsed{path: sp}).lookup(o.Ref)
+		}
+		return v[:min(len(v), o.N)], ok
 	}
 	var v string
 	var ok bool

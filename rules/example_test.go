@@ -299,3 +299,37 @@ func must(r rules.Rule, err error) rules.Rule {
 	}
 	return r
 }
+
+func ExamplePrefix() {
+	// The web front-end of a version-control system links one check-in by its hash and by
+	// abbreviations of it: Prefix(16) cuts the longer forms to the 16-character one and leaves
+	// a value of 16 characters or fewer as it is.
+	pos2 := urlnorm.Key{Part: urlnorm.PartPath, Pos: 2, RPos: 1}
+	r := rules.Rule{
+		Scope: rules.Scope{Host: "vcs.example"},
+		Context: rules.Context{
+			{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: 1, RPos: 2}, Op: rules.Equal, Value: "info"},
+			{Key: pos2, Op: rules.Any},
+		},
+		Transform: rules.Transformation{{Key: pos2, Op: rules.Convert, Conv: rules.Prefix(16)}},
+		Stats:     rules.Stats{Coverage: 2, Precision: 1, Support: 1},
+	}
+	s, err := rules.NewSet([]rules.Rule{r}, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, u := range []string{
+		"http://vcs.example/info/bb8308f9454618b1c3689c6b1c76653ea6df4895",
+		"http://vcs.example/info/bb8308f9454618b1",
+		"http://vcs.example/info/bb8308f9",
+	} {
+		out, _ := s.Normalize(u)
+		fmt.Println(out)
+	}
+	fmt.Println(r.Transform[0].Conv.PrefixLen(), r)
+	// Output:
+	// http://vcs.example/info/bb8308f9454618b1
+	// http://vcs.example/info/bb8308f9454618b1
+	// http://vcs.example/info/bb8308f9
+	// 16 host=vcs.example cov=2 prec=1 sup=1 if path(1,2)="info" path(2,1)=* then path(2,1)=prefix16
+}

@@ -17,6 +17,7 @@ func FuzzReadFrom(f *testing.F) {
 	f.Add([]byte("undust-rules v1\nrule host=a.example cov=1 prec=1 sup=1 if then port=-\n"))
 	f.Add([]byte("undust-rules v1\n# c\n\nrule domain=example.com cov=3 prec=0.5 sup=2 if query(\"a\",2)[1,-]=- path(-.2,1)=\"\\x00\" then query(\"q\")=upper(@path(1,-))\n"))
 	f.Add([]byte("undust-rules v1\nkey " + urlnorm.Crawler.String() + "\nrule host=* cov=1 prec=1 sup=1 if then path(-,-)=upperfirst path(-,1)+=\"\"\n"))
+	f.Add([]byte("undust-rules v1\nrule host=f.example cov=1 prec=1 sup=1 if path(2,1)=* then path(2,1)=prefix16\n"))
 	f.Add([]byte("undust-rules v2\n"))
 	// Hostile shapes: a line longer than the reader's buffer with a "#" at its boundary, CRLF
 	// line endings, rules that each have a key of their own, a rule of many conditions, a
@@ -70,6 +71,7 @@ func FuzzParseRule(f *testing.F) {
 	f.Add(strings.TrimSuffix(strings.TrimPrefix(hostile.ManyConditionsRule(300), "rule "), "\n"))
 	f.Add(`host=* cov=3 prec=1 sup=5 if query("sid")=* then query("sid")=-`)
 	f.Add(`host=h.example cov=1 prec=1 sup=1 if path(-,1)=* then path(-,-)=lower path(-,1)=upperfirst(@path(-,1)) path(-,1)+="" path(-,1)+=lowerfirst(@query("t")) query("t")=upper`)
+	f.Add(`host=f.example cov=1 prec=1 sup=1 if path(1,2)="info" path(2,1)=* then path(2,1)=prefix16 query("id")=prefix10(@query("id"))`)
 	f.Fuzz(func(t *testing.T, line string) {
 		r, err := ParseRule(line)
 		if err != nil {
@@ -156,9 +158,9 @@ func randomRules(src *byteSource, host string, toks []urlnorm.Token) []Rule {
 				a.Value = vals[src.n(len(vals))]
 			case Copy:
 				a.From = key()
-				a.Conv = Conversion(src.n(5))
+				a.Conv = fuzzConvs[src.n(len(fuzzConvs))]
 			case Convert:
-				a.Conv = Conversion(1 + src.n(4))
+				a.Conv = fuzzConvs[1+src.n(len(fuzzConvs)-1)]
 				if src.n(2) == 0 {
 					a.Key = wholePath
 				}
@@ -179,6 +181,9 @@ func randomRules(src *byteSource, host string, toks []urlnorm.Token) []Rule {
 // FuzzNormalize checks on random rules and URLs that the indexed matcher and the linear scan
 // agree, that a rule's text parses back to the rule, that output without an error is a URL
 // urlnorm can tokenize, and that each view built from tokens equals that of the URL tokenized.
+// fuzzConvs are the conversions randomRules chooses from; NoConversion first.
+var fuzzConvs = []Conversion{NoConversion, Lower, Upper, LowerFirst, UpperFirst, Prefix(1), Prefix(3)}
+
 func FuzzNormalize(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7}, "http://www.example.com/a/b/index.html?id=1&sid=x#f")
 	f.Add([]byte{7, 6, 5, 4, 3, 2, 1, 0, 9, 9, 9}, "https://shop.example.com:8080/a-b/A?a=1&a=2&b")

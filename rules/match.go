@@ -875,8 +875,8 @@ func insertBefore(k urlnorm.Key, nseg int) int {
 // sc.conv, a buffer that only grows during the call, not into a new string: a rewrite that
 // converts values then allocates nothing of its own.
 func (sc *scratch) convert(c Conversion, v string) string {
-	if !sc.inArena || c == NoConversion {
-		return c.convert(v)
+	if !sc.inArena || c == NoConversion || c.PrefixLen() > 0 {
+		return c.convert(v) // a prefix is a substring: nothing to write
 	}
 	i := convertAt(c, v)
 	if i == len(v) {
@@ -891,7 +891,7 @@ func (sc *scratch) convert(c Conversion, v string) string {
 	return bytesString(b)
 }
 
-// convertAt returns the index of the first byte of v that conversion c changes, or len(v).
+// convertAt returns the index of the first byte of v that case conversion c changes, or len(v).
 func convertAt(c Conversion, v string) int {
 	i := 0
 	switch c {
@@ -926,6 +926,9 @@ func convertByte(c Conversion, i int, x byte) byte {
 
 // converts reports whether c.convert(v) == want, without making the converted value.
 func (c Conversion) converts(v, want string) bool {
+	if c.PrefixLen() > 0 {
+		return c.convert(v) == want
+	}
 	if len(v) != len(want) {
 		return false
 	}

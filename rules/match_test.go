@@ -562,9 +562,13 @@ func TestLearnedAllocs(t *testing.T) {
 // TestScratchConvert checks the conversions that normalizeFast writes into its buffer, and
 // converts, against Conversion.convert.
 func TestScratchConvert(t *testing.T) {
-	vals := []string{"", "a", "A", "recipe", "Recipe", "RECIPE", "main_Page", "Main_Page", "x-Y_z9", "É", "ÀB", "1a", "@[`{"}
+	vals := []string{"", "a", "A", "recipe", "Recipe", "RECIPE", "main_Page", "Main_Page", "x-Y_z9", "É", "ÀB", "1a", "@[`{", "rec"}
 	sc := &scratch{inArena: true}
+	convs := []Conversion{Prefix(1), Prefix(3), Prefix(6), Prefix(MaxPrefix)}
 	for c := NoConversion; c <= UpperFirst+1; c++ {
+		convs = append(convs, c)
+	}
+	for _, c := range convs {
 		for _, v := range vals {
 			want := c.convert(v)
 			if got := sc.convert(c, v); got != want {

@@ -71,8 +71,9 @@ const (
 	Convert                  // the key's own value is converted by Conv in place; on the whole path, every segment
 )
 
-// A Conversion is a value conversion applied to the value that a [Copy] action takes. The zero
-// value is NoConversion.
+// A Conversion is a value conversion applied to the value that a [Copy] action takes or that a
+// [Convert] action converts in place: one of the constants below or a [Prefix]. The zero value
+// is NoConversion.
 type Conversion uint8
 
 // The value conversions. The paper also lists Encode and Decode; percent-encoding is settled
@@ -85,8 +86,43 @@ const (
 	UpperFirst              // "main_Page" -> "Main_Page": the wiki first-letter case
 )
 
+// MaxPrefix is the longest prefix a [Prefix] conversion keeps: 128 bytes, a SHA-512 in hex.
+const MaxPrefix = 128
+
+// prefixBase is the Conversion of Prefix(1), minus one: prefixes take the upper half of the
+// values, so that a Prefix fits an Action's Conv as the case conversions do.
+const prefixBase = 127
+
+// Prefix returns the conversion that keeps the first n bytes of a value: a longer value is cut
+// to n bytes, a value of n bytes or fewer is kept as it is. It is for content-addressed stores
+// (the web front-ends of version-control systems) that link one object by abbreviations of
+// its hash of different lengths: Prefix(16) makes "bb8308f9454618b1c3689c6b" and
+// "bb8308f9454618b1" one value. Prefix panics unless 1 <= n <= MaxPrefix.
+func Prefix(n int) Conversion {
+	if n < 1 || n > MaxPrefix {
+		panic("rules: Prefix(" + strconv.Itoa(n) + ") not in [1, MaxPrefix]")
+	}
+	return Conversion(prefixBase + n)
+}
+
+// PrefixLen returns n if c is Prefix(n), and 0 otherwise.
+func (c Conversion) PrefixLen() int {
+	if c > prefixBase {
+		return int(c) - prefixBase
+	}
+	return 0
+}
+
+// valid reports whether c is NoConversion, a case conversion or a Prefix.
+func (c Conversion) valid() bool {
+	return c <= UpperFirst || c > prefixBase
+}
+
 // convert applies c to v.
 func (c Conversion) convert(v string) string {
+	if n := c.PrefixLen(); n > 0 && len(v) > n {
+		return v[:n]
+	}
 	switch c {
 	case Lower:
 		return lowerASCII(v)
@@ -175,7 +211,8 @@ func (r *Rule) Literals() int {
 // A rule must have a scope and at least one action; every key must address a token
 // (a path key gives Pos, RPos or both; a query key has a Name and no RPos; other parts have no
 // positions); no key may appear twice in the context, nor in two actions of the transformation
-// that are not insertions; only a Convert may name the whole path; the scheme and host
+// that are not insertions; only a Convert may name the whole path, and not with a Prefix;
+// a conversion is one of the constants or a Prefix; the scheme and host
 // cannot be deleted or set to ""; a Domain scope must be a registrable domain.
 func (r *Rule) Validate() error {
 	if err := r.Scope.validate(); err != nil {
@@ -237,15 +274,18 @@ func (r *Rule) Validate() error {
 			if err := validKey(a.From); err != nil {
 				return err
 			}
-			if a.Conv > UpperFirst {
+			if !a.Conv.valid() {
 				return invalid("conversion " + strconv.Itoa(int(a.Conv)))
 			}
 		case Convert:
 			if a.Value != "" || a.From != (urlnorm.Key{}) {
 				return invalid("value on a Convert of " + keyText(a.Key))
 			}
-			if a.Conv == NoConversion || a.Conv > UpperFirst {
+			if a.Conv == NoConversion || !a.Conv.valid() {
 				return invalid("conversion " + strconv.Itoa(int(a.Conv)) + " on a Convert of " + keyText(a.Key))
+			}
+			if a.Key == wholePath && a.Conv.PrefixLen() > 0 {
+				return invalid("prefix conversion of the whole path")
 			}
 		default:
 			return invalid("action op " + strconv.Itoa(int(a.Op)))

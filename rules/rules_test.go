@@ -139,6 +139,14 @@ func TestNormalize(t *testing.T) {
 		// A first-letter conversion leaves a value that starts with no letter as it is.
 		{[]string{`host=w.example cov=1 prec=1 sup=1 if path(1,-)=* then path(1,-)=upperfirst`},
 			"http://w.example/%C3%A9t%C3%A9", "http://w.example/%C3%A9t%C3%A9", nil},
+		// A Prefix cuts a hash to its abbreviation; a Copy takes a prefix of another key's value.
+		{[]string{`host=f.example cov=1 prec=1 sup=1 if path(1,2)="info" path(2,1)=* then path(2,1)=prefix16`},
+			"http://f.example/info/bb8308f9454618b1c3689c6b1c76653ea6df4895", "http://f.example/info/bb8308f9454618b1", nil},
+		{[]string{`host=f.example cov=1 prec=1 sup=1 if query("id")=* then query("id")=prefix10(@query("id"))`},
+			"http://f.example/wdiff?id=329b166b7549591d", "http://f.example/wdiff?id=329b166b75", nil},
+		// A value no longer than the prefix keeps its value.
+		{[]string{`host=f.example cov=1 prec=1 sup=1 if path(1,2)="info" path(2,1)=* then path(2,1)=prefix16`},
+			"http://f.example/info/bb8308f9", "http://f.example/info/bb8308f9", nil},
 		// A Convert of the whole path lowercases every segment, at any depth.
 		{[]string{`host=c.example cov=1 prec=1 sup=1 if query("a")=- then path(-,-)=lower`},
 			"http://c.example/Recipe/Smores/Default.ASPX", "http://c.example/recipe/smores/default.aspx", nil},
@@ -217,6 +225,7 @@ func TestParseRuleRoundTrip(t *testing.T) {
 		`host=h.example cov=1 prec=0.5 sup=1 if then fragment=- userinfo=- path(1,-)=@fragment`,
 		`host=* cov=3 prec=1 sup=5 if query("sid")=* then query("sid")=-`,
 		`host=h.example cov=1 prec=1 sup=1 if path(-,1)=* then path(-,-)=lower path(-,1)=upperfirst(@path(-,1)) path(-,1)+="" path(-,1)+=lowerfirst(@query("t")) query("t")=upper`,
+		`host=h.example cov=1 prec=1 sup=1 if then path(2,-)=prefix16 query("id")=prefix128(@query("h")) query("x")=prefix1`,
 	}
 	for _, l := range lines {
 		r := mustRule(t, l)
@@ -247,6 +256,13 @@ func TestParseRuleRoundTrip(t *testing.T) {
 		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=titlecase`,        // unknown conversion
 		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=lower(@path(2,-)`, // unclosed conversion
 		`domain=* cov=1 prec=1 sup=1 if then port=-`,                           // every host is no domain
+		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=prefix`,           // prefix without a length
+		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=prefix0`,          // prefix of nothing
+		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=prefix016`,        // leading zero: not the one spelling
+		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=prefix129`,        // longer than MaxPrefix
+		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=prefix99999999`,   // length overflow
+		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=prefix-1`,         // negative length
+		`host=h.example cov=1 prec=1 sup=1 if then path(-,-)=prefix8`,          // prefix of every segment
 	}
 	for _, l := range bad {
 		if _, err := ParseRule(l); err == nil {

@@ -66,6 +66,10 @@ func appendPos(b []byte, pos, sub int16) []byte {
 // AppendText appends the rule's line in the file format (without "rule " and without a newline):
 //
 //	host=www.imdb.com cov=120 prec=1 sup=4 if path(1,-)="title" path(2,-)=* path(-,1)="photogallery" then path(-,1)="mediaindex"
+//
+// An action is KEY="literal" (Assign), KEY=- (Delete), KEY=@FROM or KEY=CONV(@FROM) (Copy) or
+// KEY=CONV (Convert), with "+=" for an insertion; CONV is lower, upper, lowerfirst,
+// upperfirst, or prefix and a length from 1 to MaxPrefix without leading zeros (prefix16).
 func (r *Rule) AppendText(b []byte) []byte {
 	if r.Scope.Domain {
 		b = append(b, "domain="...)
@@ -109,10 +113,10 @@ func (r *Rule) AppendText(b []byte) []byte {
 		case Delete:
 			b = append(b, '-')
 		case Convert:
-			b = append(b, convNames[min(int(a.Conv), len(convNames)-1)]...)
+			b = appendConv(b, a.Conv)
 		case Copy:
 			if a.Conv != NoConversion {
-				b = append(b, convNames[min(int(a.Conv), len(convNames)-1)]...)
+				b = appendConv(b, a.Conv)
 				b = append(b, '(')
 			}
 			b = append(b, '@')
@@ -384,6 +388,15 @@ func (p *parser) rule() Rule {
 // convNames are the conversions' names in the text format; the last is for an invalid one.
 var convNames = [...]string{Lower: "lower", Upper: "upper", LowerFirst: "lowerfirst", UpperFirst: "upperfirst", UpperFirst + 1: "?"}
 
+// appendConv appends the name of conversion c: a case conversion's name, "prefix" and the
+// length of a Prefix ("prefix16"), or "?" for an invalid one.
+func appendConv(b []byte, c Conversion) []byte {
+	if n := c.PrefixLen(); n > 0 {
+		return strconv.AppendInt(append(b, "prefix"...), int64(n), 10)
+	}
+	return append(b, convNames[min(int(c), len(convNames)-1)]...)
+}
+
 // conversion reads a conversion's name.
 func (p *parser) conversion() Conversion {
 	j := p.i
@@ -391,6 +404,20 @@ func (p *parser) conversion() Conversion {
 		j++
 	}
 	w := p.s[p.i:j]
+	if w == "prefix" {
+		k := j
+		for k < len(p.s) && '0' <= p.s[k] && p.s[k] <= '9' && k-j < 4 {
+			k++
+		}
+		n, err := strconv.Atoi(p.s[j:k])
+		if err != nil || p.s[j] == '0' || n > MaxPrefix {
+			p.i = j
+			p.fail("want a prefix length from 1 to " + strconv.Itoa(MaxPrefix) + " after \"prefix\"")
+			return NoConversion
+		}
+		p.i = k
+		return Prefix(n)
+	}
 	for c := Lower; c <= UpperFirst; c++ {
 		if w == convNames[c] {
 			p.i = j

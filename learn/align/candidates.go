@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/undust/undust/internal/hashid"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
@@ -159,6 +160,11 @@ func ruleOf(s seqs, p *profile, r int, host string, fr *freqs, opt Options) (out
 			if v := fr.canonical(t.Part, t.Name, vals); v != t.Value {
 				acts = append(acts, rules.Action{Key: key, Op: rules.Assign, Value: v})
 			}
+		case prefixLen(vals) > 0:
+			// Abbreviations of one hash: cut to the shortest (a shorter one keeps its value).
+			if n := prefixLen(vals); !t.Bare && len(t.Value) > n {
+				acts = append(acts, rules.Action{Key: key, Op: rules.Convert, Conv: rules.Prefix(n)})
+			}
 		case caseVariants(vals):
 			if t.Bare {
 				continue
@@ -270,6 +276,27 @@ func actionKey(t urlnorm.Token) urlnorm.Key {
 }
 
 // caseVariants reports whether the values are equal up to ASCII case.
+// prefixLen returns the length of the shortest of vals when every one of them looks like a hash
+// (hashid.Like) and the shortest is a prefix of all (and at most rules.MaxPrefix long): they
+// are abbreviations of one hash. It returns 0 otherwise.
+func prefixLen(vals []string) int {
+	short := vals[0]
+	for _, v := range vals[1:] {
+		if len(v) < len(short) {
+			short = v
+		}
+	}
+	if len(short) > rules.MaxPrefix {
+		return 0
+	}
+	for _, v := range vals {
+		if !strings.HasPrefix(v, short) || !hashid.Like(v) {
+			return 0
+		}
+	}
+	return len(short)
+}
+
 func caseVariants(vals []string) bool {
 	lo := strings.ToLower(vals[0])
 	for _, v := range vals[1:] {

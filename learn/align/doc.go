@@ -31,7 +31,9 @@
 // form: an optional token is deleted; a mutable host, scheme or port, and mutable values that
 // are all frequent on the site (synonyms such as photogallery and mediaindex), are set to the
 // value the site's clusters use most (ties to the shorter, then smaller value), so that all
-// clusters agree; values that differ only in case are lowercased; rare mutable values (session
+// clusters agree; values that differ only in case are lowercased; values that look like hashes,
+// the shortest a prefix of the others (abbreviations of one hash), are cut to the shortest
+// (rules.Prefix); rare mutable values (session
 // ids, random suffixes) are deleted. As in the paper, the output is then a signature of the
 // cluster rather than always one of its URLs. The rule's context names every token of the URL:
 // a value seen in at least Options.LiteralMin (3) of the site's clusters at its key is a
