@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -340,6 +341,7 @@ func TestVerifyEditMemory(t *testing.T) {
 			Transform: rules.Transformation{{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}, Op: rules.Delete}},
 			Stats:     rules.Stats{Coverage: 200, Precision: 1}}
 	}
+	resumed := false
 	run := func() bool {
 		o := NewOnline(OnlineOptions{})
 		set, err := rules.NewSet([]rules.Rule{drop("arts"), drop("world")}, nil)
@@ -364,10 +366,27 @@ func TestVerifyEditMemory(t *testing.T) {
 		}
 		use("world", 1, true) // its first use, checked and confirmed
 		use("arts", 2, false) // the other rule's first use: a mismatch retracts it
+		if resumed {
+			// Saved and loaded into a new learner: the memory of the failed edit goes too.
+			var b bytes.Buffer
+			if _, err := o.WriteTo(&b); err != nil {
+				t.Fatal(err)
+			}
+			o = NewOnline(OnlineOptions{})
+			if _, err := o.ReadFrom(&b); err != nil {
+				t.Fatal(err)
+			}
+			v.site = o.site("www.news.example", false)
+			if v.site == nil {
+				t.Fatal("the loaded learner has no site www.news.example")
+			}
+		}
 		return use("world", 3, true)
 	}
-	if !run() {
-		t.Errorf("the use after the mismatch of a rule of the same edit is not checked")
+	for _, resumed = range []bool{false, true} {
+		if !run() {
+			t.Errorf("resumed %v: the use after the mismatch of a rule of the same edit is not checked", resumed)
+		}
 	}
 	turnOff(t, &ablate.NoEditMemory)
 	if run() {
