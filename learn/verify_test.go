@@ -393,3 +393,63 @@ func TestVerifyEditMemory(t *testing.T) {
 		t.Errorf("without the memory of edits, the use is checked: the test shows nothing")
 	}
 }
+
+// TestVerifyObservedEvidence checks that the URLs an online learner's own rule skipped do not
+// count as evidence of the rule's precision: a deletion of t that failed on 2 of 80 observed
+// items keeps its observed precision (0.975) after 400 skipped uses, and so stays under the
+// bound's watch, instead of reaching 0.996 on URLs it placed in their clusters itself.
+func TestVerifyObservedEvidence(t *testing.T) {
+	learnt := func() rules.Rule {
+		o := NewOnline(OnlineOptions{})
+		page := func(i int) uint64 { return uint64(1 + i) }
+		for i := range 80 {
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d", i)}, page(i))
+			p := page(i)
+			if i%40 == 7 {
+				p = uint64(1000 + i) // t matters on this item
+			}
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d&t=%d", i, 7*i+3)}, p)
+		}
+		o.RelearnAll()
+		for j := range 5 {
+			for i := range 80 {
+				raw := fmt.Sprintf("http://shop.example.com/item?id=%d&t=%d", i, 1000*(j+1)+i)
+				k, err := o.Key(raw)
+				if err != nil || len(k.used) == 0 {
+					t.Fatalf("no rule rewrites %s: %+v, %v", raw, k, err)
+				}
+				o.Skipped(URL{Raw: raw}, k, page(i))
+			}
+		}
+		o.RelearnAll()
+		set, _, err := o.Set()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range set.Len() {
+			r := set.Rule(i)
+			for _, a := range r.Transform {
+				if a.Key.Name == "t" && a.Op == rules.Delete {
+					return r
+				}
+			}
+		}
+		t.Fatalf("no rule deletes t in %d rules", set.Len())
+		return rules.Rule{}
+	}
+	r := learnt()
+	if r.Stats.Coverage != 80 || r.Stats.Precision != 0.975 {
+		t.Errorf("the deletion of t: coverage %d, precision %v; want 80, 0.975 (the observed items)", r.Stats.Coverage, r.Stats.Precision)
+	}
+	if b := bound(priorOf(r), 0, 0); b <= boundAt {
+		t.Errorf("bound %.3f of a rule that failed 2 of 80 observed uses; want above %v", b, boundAt)
+	}
+	turnOff(t, &ablate.NoObserved)
+	r = learnt()
+	if r.Stats.Coverage <= 80 {
+		t.Errorf("with skipped URLs counted: coverage %d, want more than 80: the test shows nothing", r.Stats.Coverage)
+	}
+	if b := bound(priorOf(r), 0, 0); b > boundAt {
+		t.Errorf("with skipped URLs counted: bound %.3f, want at most %v: the test shows nothing", b, boundAt)
+	}
+}

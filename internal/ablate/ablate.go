@@ -31,12 +31,16 @@ var (
 	// NoCaseContexts verifies a rule that converts the case of the whole path in the
 	// contexts of any other rule, not per tree (first path segment).
 	NoCaseContexts bool
+	// NoObserved writes an online learner's rules with statistics counted on all of its
+	// evidence, the URLs its own rules skipped included, not on the observed URLs alone.
+	NoObserved bool
 )
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
+	"observed": &NoObserved,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
