@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -179,6 +180,7 @@ type onlineSite struct {
 	learning sync.Mutex // held by the relearn of the site, so that relearns of a site do not overlap
 
 	editFails sync.Map // rule edit (see editOf) -> *atomic.Int64, the failures of its retracted rules
+	noisyIn   sync.Map // URL in Prepare's form -> true, for the URLs of the pages of noisy
 
 	mu       sync.Mutex // guards the fields below; never taken by Normalize or Key
 	clusters map[uint64]*Cluster
@@ -200,6 +202,8 @@ type onlineSite struct {
 	result      *SiteResult                // of the last relearn
 	base        *rules.Set                 // the site's own rules, of the last relearn
 	words       map[string]bool            // template words of the last relearn
+	noisy       map[uint64]bool            // pages served under many keys (see noisyPages, noteKeys)
+	fpKeys      map[uint64]*keysSeen       // the distinct keys of the URLs of each page of several URLs (see noteKeys)
 	outCtx      map[string]map[string]bool // rule content -> contexts it is retracted in
 	retracted   map[string]bool            // content of retracted rules
 	counters    map[string]*ruleCounter    // use counters by rule content, kept across relearns
@@ -608,9 +612,11 @@ func (o *Online) Observe(u URL, fp uint64) {
 // the page of fingerprint fp: evidence inferred from the current rules rather than observed.
 // Without it the learner would see only the URLs that its rules do not merge yet, and a
 // cluster would lack the very URLs that make its best target. Inferred URLs count for the
-// relearn schedule like observed ones; a retraction of any rule of the site drops them all
-// from its evidence, since they may rest on the retracted rule. A key that no rule made
-// (the static key alone) records nothing new: the static key is not learned.
+// relearn schedule like observed ones, and as targets, but not in the training coverage and
+// precision of the rules learned (their Stats), which they would confirm by construction. A
+// retraction of any rule of the site drops them all from its evidence, since they may rest on
+// the retracted rule. A key that no rule made (the static key alone) records nothing new: the
+// static key is not learned.
 func (o *Online) Skipped(u URL, k Key, fp uint64) {
 	if len(k.used) == 0 {
 		return
@@ -747,6 +753,13 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 		s.dups++
 	}
 	c.URLs = append(c.URLs, u)
+	if s.noisy[fp] {
+		if p, ok := Prepare(u.Raw); ok {
+			s.noisyIn.Store(p, true)
+		}
+	} else if !inferred && len(c.URLs) > 1 && !ablate.NoNoisyKept {
+		s.noteKeys(fp, c)
+	}
 	s.byURL[u.Raw] = urlMark{fp: fp, seq: s.seq}
 	s.seq++
 	if inferred {
@@ -851,6 +864,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 		c := s.clusters[fp]
 		cls = append(cls, Cluster{ID: c.ID, Site: c.Site, URLs: slices.Clone(c.URLs)})
 	}
+	inferred := maps.Clone(s.inferred)
 	n := s.n
 	s.learned = n
 	s.snapSeq, s.snapDropped = s.seq, nil
@@ -861,6 +875,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 
 	opt := o.opt.Learn
 	opt.Workers = 1
+	opt.inferred = inferred
 	res := LearnSite(s.name, cls, opt)
 	set, _, err := Assemble([]SiteResult{res}, opt)
 	o.stats.relearns.Add(1)
@@ -868,11 +883,12 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	if err != nil {
 		return true // no clusters: nothing to publish
 	}
-	words := templateWords(cls)
+	words, noisy := templateWords(cls), noisyPages(cls, set)
 	s.mu.Lock()
 	s.result = &res
 	s.base = set
 	s.words = words
+	s.setNoisy(noisy)
 	s.publish(o.global.Load())
 	s.mu.Unlock()
 	o.updateWiden()

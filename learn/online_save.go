@@ -25,17 +25,19 @@ import (
 //	            retracted rules: count, then rule texts, sorted
 //	            rules retracted in contexts: count, then (rule text, count, contexts), sorted
 //	            use counters: count, then (rule text, counter), sorted
+//	            failed edits (version 4): count, then (edit, failures), sorted by edit
 //	widened   count, then a counter per widened rule, in the widened set's order
 //	due       count, then site names in the order they became due
 //
 // A counter is uses, confirmed, checks, failures, the sampling credit (float64), then its
-// contexts: count, then (context, uses) pairs sorted by context. Version 1 files (a counter
-// without checks, failures and credit, before verification by a bound on a rule's error
-// rate) are refused with binfile.ErrVersion. Rule sets are not saved: ReadFrom learns each site's last snapshot again,
+// contexts: count, then (context, uses) pairs sorted by context. Version 3 files, without the
+// failed edits, are read as a learner whose retracted rules marked no edit. Version 1 and 2
+// files (a counter without checks, failures and credit, before verification by a bound on a
+// rule's error rate) are refused with binfile.ErrVersion. Rule sets are not saved: ReadFrom learns each site's last snapshot again,
 // which gives the same rules, since LearnSite depends only on the clusters and the options.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 3
+	onlineVersion = 4
 	onlinePrefix  = "learn: online state"
 )
 
@@ -162,6 +164,21 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 		x.String(k)
 		s.counters[k].writeTo(x)
 	}
+	type editFails struct {
+		edit string
+		n    int64
+	}
+	var edits []editFails
+	s.editFails.Range(func(k, v any) bool {
+		edits = append(edits, editFails{k.(string), v.(*atomic.Int64).Load()})
+		return true
+	})
+	slices.SortFunc(edits, func(a, b editFails) int { return cmp.Compare(a.edit, b.edit) })
+	x.Uvarint(uint64(len(edits)))
+	for _, e := range edits {
+		x.String(e.edit)
+		x.Uvarint(uint64(e.n))
+	}
 }
 
 func writeURL(x *binfile.Writer, u URL) {
@@ -214,7 +231,7 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if v != onlineVersion {
+	if v < 3 {
 		x.Fail(fmt.Sprintf("version %d: use counters without checks and failures, from before verification by a bound on a rule's error rate", v), binfile.ErrVersion)
 		return x.Offset(), x.Err()
 	}
@@ -232,7 +249,7 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 	var published []*onlineSite
 	var prev string
 	for i := range x.Count(maxSavedCount, "sites") {
-		s, pub := o.readSite(x)
+		s, pub := o.readSite(x, v)
 		if x.Err() != nil {
 			break
 		}
@@ -306,8 +323,8 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 	return x.Offset(), nil
 }
 
-// readSite reads a site and whether it had published rules.
-func (o *Online) readSite(x *binfile.Reader) (*onlineSite, bool) {
+// readSite reads a site of a file of version v and whether it had published rules.
+func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	s := &onlineSite{name: x.String(maxSavedString, "site"), published: o.opt.Published,
 		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
 		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}}
@@ -374,6 +391,24 @@ func (o *Online) readSite(x *binfile.Reader) (*onlineSite, bool) {
 		k := x.String(maxSavedString, "rule")
 		s.counters[k] = readCounter(x)
 	}
+	if v >= 4 {
+		prev := ""
+		for i := range x.Count(maxSavedCount, "failed edits") {
+			e := x.String(maxSavedString, "edit")
+			n := x.Count(maxSavedCounter, "failures of an edit")
+			if x.Err() != nil {
+				break
+			}
+			if e == "" || n == 0 || i > 0 && e <= prev {
+				x.Fail(fmt.Sprintf("failed edit %q (%d failures) after %q", e, n, prev), binfile.ErrCorrupt)
+				break
+			}
+			prev = e
+			c := new(atomic.Int64)
+			c.Store(int64(n))
+			s.editFails.Store(e, c)
+		}
+	}
 	if x.Err() == nil && (s.learned > s.n+len(s.snapDropped) || s.snapSeq > s.seq) {
 		x.Fail(fmt.Sprintf("site %q: %d URLs at its last relearn of %d", s.name, s.learned, s.n), binfile.ErrCorrupt)
 	}
@@ -411,6 +446,7 @@ func readCounter(x *binfile.Reader) *ruleCounter {
 func (o *Online) relearnSnapshot(s *onlineSite) {
 	var cls []Cluster
 	at := map[uint64]int{}
+	inferred := map[string]bool{} // as the relearn saw them: dropInferred drops only inferred URLs
 	add := func(fp uint64, u URL) {
 		i, ok := at[fp]
 		if !ok {
@@ -424,20 +460,26 @@ func (o *Online) relearnSnapshot(s *onlineSite) {
 		for _, u := range s.clusters[fp].URLs {
 			if s.byURL[u.Raw].seq < s.snapSeq {
 				add(fp, u)
+				if s.inferred[u.Raw] {
+					inferred[u.Raw] = true
+				}
 			}
 		}
 	}
 	for _, d := range s.snapDropped {
 		add(d.fp, d.u)
+		inferred[d.u.Raw] = true
 	}
 	opt := o.opt.Learn
 	opt.Workers = 1
+	opt.inferred = inferred
 	res := LearnSite(s.name, cls, opt)
 	set, _, err := Assemble([]SiteResult{res}, opt)
 	if err != nil {
 		return
 	}
 	s.result, s.base, s.words = &res, set, templateWords(cls)
+	s.setNoisy(noisyPages(cls, set))
 }
 
 // widenLoaded makes the widened rules of the loaded sites' results, as updateWiden does, with

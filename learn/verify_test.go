@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -340,6 +341,7 @@ func TestVerifyEditMemory(t *testing.T) {
 			Transform: rules.Transformation{{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}, Op: rules.Delete}},
 			Stats:     rules.Stats{Coverage: 200, Precision: 1}}
 	}
+	resumed := false
 	run := func() bool {
 		o := NewOnline(OnlineOptions{})
 		set, err := rules.NewSet([]rules.Rule{drop("arts"), drop("world")}, nil)
@@ -364,13 +366,125 @@ func TestVerifyEditMemory(t *testing.T) {
 		}
 		use("world", 1, true) // its first use, checked and confirmed
 		use("arts", 2, false) // the other rule's first use: a mismatch retracts it
+		if resumed {
+			// Saved and loaded into a new learner: the memory of the failed edit goes too.
+			var b bytes.Buffer
+			if _, err := o.WriteTo(&b); err != nil {
+				t.Fatal(err)
+			}
+			o = NewOnline(OnlineOptions{})
+			if _, err := o.ReadFrom(&b); err != nil {
+				t.Fatal(err)
+			}
+			v.site = o.site("www.news.example", false)
+			if v.site == nil {
+				t.Fatal("the loaded learner has no site www.news.example")
+			}
+		}
 		return use("world", 3, true)
 	}
-	if !run() {
-		t.Errorf("the use after the mismatch of a rule of the same edit is not checked")
+	for _, resumed = range []bool{false, true} {
+		if !run() {
+			t.Errorf("resumed %v: the use after the mismatch of a rule of the same edit is not checked", resumed)
+		}
 	}
 	turnOff(t, &ablate.NoEditMemory)
 	if run() {
 		t.Errorf("without the memory of edits, the use is checked: the test shows nothing")
+	}
+}
+
+// TestVerifyObservedEvidence checks that the URLs an online learner's own rule skipped do not
+// count as evidence of the rule's precision: a deletion of t that failed on 2 of 80 observed
+// items keeps its observed precision (0.975) after 400 skipped uses, and so stays under the
+// bound's watch, instead of reaching 0.996 on URLs it placed in their clusters itself.
+func TestVerifyObservedEvidence(t *testing.T) {
+	learnt := func() rules.Rule {
+		o := NewOnline(OnlineOptions{})
+		page := func(i int) uint64 { return uint64(1 + i) }
+		for i := range 80 {
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d", i)}, page(i))
+			p := page(i)
+			if i%40 == 7 {
+				p = uint64(1000 + i) // t matters on this item
+			}
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d&t=%d", i, 7*i+3)}, p)
+		}
+		o.RelearnAll()
+		for j := range 5 {
+			for i := range 80 {
+				raw := fmt.Sprintf("http://shop.example.com/item?id=%d&t=%d", i, 1000*(j+1)+i)
+				k, err := o.Key(raw)
+				if err != nil || len(k.used) == 0 {
+					t.Fatalf("no rule rewrites %s: %+v, %v", raw, k, err)
+				}
+				o.Skipped(URL{Raw: raw}, k, page(i))
+			}
+		}
+		o.RelearnAll()
+		set, _, err := o.Set()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range set.Len() {
+			r := set.Rule(i)
+			for _, a := range r.Transform {
+				if a.Key.Name == "t" && a.Op == rules.Delete {
+					return r
+				}
+			}
+		}
+		t.Fatalf("no rule deletes t in %d rules", set.Len())
+		return rules.Rule{}
+	}
+	r := learnt()
+	if r.Stats.Coverage != 80 || r.Stats.Precision != 0.975 {
+		t.Errorf("the deletion of t: coverage %d, precision %v; want 80, 0.975 (the observed items)", r.Stats.Coverage, r.Stats.Precision)
+	}
+	if b := bound(priorOf(r), 0, 0); b <= boundAt {
+		t.Errorf("bound %.3f of a rule that failed 2 of 80 observed uses; want above %v", b, boundAt)
+	}
+	turnOff(t, &ablate.NoObserved)
+	r = learnt()
+	if r.Stats.Coverage <= 80 {
+		t.Errorf("with skipped URLs counted: coverage %d, want more than 80: the test shows nothing", r.Stats.Coverage)
+	}
+	if b := bound(priorOf(r), 0, 0); b > boundAt {
+		t.Errorf("with skipped URLs counted: bound %.3f, want at most %v: the test shows nothing", b, boundAt)
+	}
+}
+
+// TestVerifyNoisyKept checks that a match with a URL whose page the crawl found under many
+// keys is checked, and blames no rule when it finds another page: a news site serves its login
+// page for each article's URL with an expired session id, met before the articles' own URLs.
+func TestVerifyNoisyKept(t *testing.T) {
+	const live, expired = 300, 12
+	run := func() (lost int, st OnlineStats) {
+		r := newReplayer(NewOnline(OnlineOptions{}))
+		art := func(i int) string { return fmt.Sprintf("http://news.example.com/article?id=%d", i) }
+		ses := func(i, j int) string { return fmt.Sprintf("%s&sid=%x", art(i), 7919*i+104729*j) }
+		for i := range live { // live sessions: the learner learns to delete sid
+			r.step(truthURL{art(i), uint64(1 + i)})
+			r.step(truthURL{ses(i, 1), uint64(1 + i)})
+		}
+		const login = 1 << 20
+		for i := live; i < live+expired; i++ {
+			r.step(truthURL{ses(i, 2), login}) // an expired session: the login page
+		}
+		for i := live; i < live+expired; i++ {
+			r.step(truthURL{art(i), uint64(1 + i)})
+			if _, ok := r.page[art(i)]; !ok {
+				lost++
+			}
+		}
+		return lost, r.o.Stats()
+	}
+	lost, st := run()
+	if lost > 2 || st.Retracted > 0 {
+		t.Errorf("%d of %d articles met after their login page lost, %d rules retracted; want at most 2 and none (%+v)", lost, expired, st.Retracted, st)
+	}
+	turnOff(t, &ablate.NoNoisyKept)
+	if lost, _ := run(); lost <= 2 {
+		t.Errorf("without the check of noisy kept pages: %d lost, the test shows nothing", lost)
 	}
 }
