@@ -3,6 +3,7 @@ package undust
 import (
 	"bytes"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -32,6 +33,7 @@ type print struct {
 	sim    [2]uint64
 	tpl    [2]bool // text j is the template's and differs from the own text
 	own    uint64  // the SimHash of the own text (of the template's when the own one is empty)
+	young  bool    // the template of the page's kind was still learning (htmltext.Site.ExtractSettled)
 }
 
 // A hostTemplate is the template learned from one host's pages, in the ring of the hosts that
@@ -67,9 +69,10 @@ func (c *Crawl) identify(u string, body []byte) print {
 	own := p.n
 	if ht := c.template(hostOfURL(u)); ht != nil {
 		ht.mu.Lock()
-		t, err := ht.site.Extract(u, body)
+		t, settled, err := ht.site.ExtractSettled(u, body)
 		ht.mu.Unlock()
 		add(t, err)
+		p.young = err == nil && !settled
 	}
 	if p.n > own && own > 0 {
 		p.tpl[own] = true
@@ -264,4 +267,72 @@ func headCanonical(body []byte) string {
 			}
 		}
 	}
+}
+
+// maxYoung bounds the bytes of the bodies a Crawl keeps of young pages (see youngPages).
+const maxYoung = 8 << 20
+
+// youngPages keeps the bodies of kept pages whose template text was made while the template of
+// their kind was still learning, the oldest dropped past maxYoung bytes: a verification that
+// finds another page than such a page's id identifies the kept page again under the template as
+// it stands before it calls a mismatch (see Crawl.recheck). A template that learns a kind's
+// per-page chrome (an object's id, its commit's title) after the first pages of the kind were
+// kept would otherwise make a later copy of one of them, identified without that chrome, look
+// like another page, and retract the correct rule that named it a duplicate.
+type youngPages struct {
+	pages map[uint32]youngPage // page id -> its body
+	order []uint32             // page ids in the order kept
+	bytes int
+}
+
+type youngPage struct {
+	url  string
+	body []byte
+}
+
+// add keeps a copy of the body of page id, fetched from u.
+func (y *youngPages) add(id uint32, u string, body []byte) {
+	if len(body) > maxYoung/64 {
+		return // a huge page would push out many others
+	}
+	if y.pages == nil {
+		y.pages = map[uint32]youngPage{}
+	}
+	y.pages[id] = youngPage{url: strings.Clone(u), body: bytes.Clone(body)}
+	y.order = append(y.order, id)
+	y.bytes += len(body) + len(u)
+	for y.bytes > maxYoung {
+		y.drop(y.order[0])
+		y.order = y.order[1:]
+	}
+}
+
+// drop forgets the body of page id; its place in order goes when it comes first.
+func (y *youngPages) drop(id uint32) {
+	if p, ok := y.pages[id]; ok {
+		y.bytes -= len(p.body) + len(p.url)
+		delete(y.pages, id)
+	}
+}
+
+// recheck identifies again the kept page kept, if its body is kept as young, and reports whether
+// it is page id under the template as it stands: the two are one page from then on, of the
+// earlier id. c.mu is held.
+func (c *Crawl) recheck(kept uint32, id uint64) bool {
+	y, ok := c.young.pages[kept]
+	if !ok || id == 0 {
+		return false
+	}
+	q := c.identify(y.url, y.body)
+	if !q.young {
+		c.young.drop(kept) // its kind is learned: its text will not change much again
+	}
+	other := c.pages.root(uint32(id))
+	same := slices.Contains(c.pages.matches(nil, q), other)
+	if same && other != kept {
+		a, b := min(kept, other), max(kept, other)
+		c.pages.same[b-1] = a
+	}
+	c.pages.record(q, c.pages.root(kept))
+	return same
 }
