@@ -1,6 +1,7 @@
 package undust
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -80,5 +81,44 @@ func TestYoungPageRechecked(t *testing.T) {
 	t.Logf("blobs under a commit fetched: %d of %d; checked %d, mismatches %d, retracted %d", fetchedHB, n, st.Checked, st.Mismatches, st.Learner.Retracted)
 	if st.Mismatches != 0 || st.Learner.Retracted != 0 {
 		t.Errorf("%d of %d checks mismatched, %d rules retracted; want none (stats %+v)", st.Mismatches, st.Checked, st.Learner.Retracted, st)
+	}
+}
+
+// The young pages' bodies are part of a crawl's saved state: a crawl of the repository browser
+// saved half-way and resumed makes the decisions of one that was not stopped.
+func TestYoungPageResumed(t *testing.T) {
+	const n = 40
+	o := Options{Online: learn.OnlineOptions{VerifyEvery: 1}}
+	site := repoSite(n)
+	whole := mustNew(t, o)
+	wtc, done := newTestCrawler(t, whole, site, inTestHost)
+	wtc.run(t, testHost+"/")
+	done()
+	cut := len(wtc.fetches) / 2
+	first := mustNew(t, o)
+	tc, done := newTestCrawler(t, first, repoSite(n), inTestHost)
+	defer done()
+	tc.max = cut
+	tc.run(t, testHost+"/")
+	var b bytes.Buffer
+	if _, err := first.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	second := mustNew(t, o)
+	if _, err := second.ReadFrom(&b); err != nil {
+		t.Fatal(err)
+	}
+	tc.c, tc.max = second, 100000
+	for tc.step(t) {
+	}
+	if g, w := strings.Join(tc.log, "\n"), strings.Join(wtc.log, "\n"); g != w {
+		i := 0
+		for i < len(tc.log) && i < len(wtc.log) && tc.log[i] == wtc.log[i] {
+			i++
+		}
+		t.Errorf("cut %d: decision %d differs:\nresumed: %s\nwhole:   %s", cut, i, at(tc.log, i), at(wtc.log, i))
+	}
+	if g, w := second.Stats(), whole.Stats(); g != w {
+		t.Errorf("stats\n%+v, want\n%+v", g, w)
 	}
 }
