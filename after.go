@@ -142,7 +142,7 @@ func (c *Crawl) After(r Response) Page {
 		if id == 0 {
 			c.stats.Forgotten++
 		} else if p.young {
-			c.young.add(uint32(id), final, r.Body)
+			c.young.add(uint32(id), final, r.Body, c.stats.Kept)
 		}
 	}
 	if held {
@@ -194,6 +194,7 @@ func (c *Crawl) After(r Response) Page {
 	if canonKey != "" && held {
 		c.declare(i, out.Canonical, hashKey(canonKey), own)
 	}
+	c.refreshYoung()
 	c.mu.Unlock()
 
 	if id != 0 && !out.Duplicate {

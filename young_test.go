@@ -122,3 +122,20 @@ func TestYoungPageResumed(t *testing.T) {
 		t.Errorf("stats\n%+v, want\n%+v", g, w)
 	}
 }
+
+// A young page is identified again as the crawl keeps more pages: the blobs of the repository
+// browser fetched first are found to be the blobs met later under a commit by content alone,
+// without a rule or a verification.
+func TestYoungPageRefreshed(t *testing.T) {
+	const n = 40
+	c := mustNew(t, Options{NoLearning: true})
+	tc, done := newTestCrawler(t, c, repoSite(n), inTestHost)
+	defer done()
+	tc.run(t, testHost+"/")
+	st := c.Stats()
+	want := int64(1 + n + n/5) // home, blobs, commits
+	t.Logf("%d pages kept of %d fetched, want %d", st.Kept, st.Pages, want)
+	if st.Kept != want {
+		t.Errorf("%d pages kept, want %d (stats %+v)", st.Kept, want, st)
+	}
+}
