@@ -142,6 +142,8 @@ func (c *Crawl) After(r Response) Page {
 		id = c.pages.add(p, first, r.URL, c.opt.MaxPages)
 		if id == 0 {
 			c.stats.Forgotten++
+		} else if p.young {
+			c.young.add(uint32(id), final, r.Body, c.stats.Kept)
 		}
 	}
 	if held {
@@ -156,7 +158,11 @@ func (c *Crawl) After(r Response) Page {
 		isVerify = false
 	}
 	if isVerify {
-		same := uint64(c.pageOf(ver.against)) == id
+		kept := c.pageOf(ver.against)
+		same := uint64(kept) == id
+		if !same && c.recheck(kept, id) {
+			same, dup, id = true, true, uint64(c.pages.root(kept))
+		}
 		c.check(verURL, ver, same, held)
 		if !same && !held && !dup {
 			// A page of its own: the URL holds its key under the rules as they stand now.
@@ -189,6 +195,7 @@ func (c *Crawl) After(r Response) Page {
 	if canonKey != "" && held {
 		c.declare(i, out.Canonical, hashKey(canonKey), own)
 	}
+	c.refreshYoung()
 	c.mu.Unlock()
 
 	if id != 0 && !out.Duplicate {

@@ -227,7 +227,8 @@ type Stats struct {
 // the zero value is not usable. All methods are safe for concurrent use. A Crawl keeps the URLs
 // that hold keys as copies in a store of its own, the strings of the few others it remembers
 // (URLs under verification, redirect sources, duplicates waiting for a fetch, declared
-// canonical URLs), and nothing of the bodies.
+// canonical URLs), and of the bodies only copies of the young pages' (see the package
+// documentation), at most 8 MB.
 type Crawl struct {
 	opt    Options
 	online *learn.Online // nil without online learning
@@ -254,6 +255,7 @@ type Crawl struct {
 	waiting   map[uint32][]string      // pending holder -> URLs skipped as its duplicates
 	released  int                      // holders whose key was given back
 	pages     pageIndex
+	young     youngPages
 	stats     Stats
 
 	// Whether the learner may rewrite the URLs of each site (siteList's index), so that the key

@@ -49,6 +49,18 @@
 // both. Near duplicates (Options.NearK) are off by default: two revisions of a page
 // are near duplicates and distinct pages. Every page's id is evidence for the learner.
 //
+// A page kept while its host's template was still learning the page's kind (the pages of its
+// skeleton, see htmltext.Site.ExtractSettled) is young: its template text may keep per-page
+// chrome that the template learns to drop later (the id of the object a repository browser
+// shows, in a bar above the file), so a copy of it met later, identified without that chrome,
+// has other digests. A Crawl keeps a copy of the body of each young page, the oldest dropped
+// past 8 MB, and identifies it again under the template as it stands, recording its new digests,
+// until its kind is learned: when the crawl has kept twice as many pages as when it last did
+// (and 16 more), and when a verification finds another page than the young page's id (the two
+// are one page if they match then). Without that, the first pages of each kind would be kept
+// apart from their later copies, and would retract the correct rules that name those copies
+// duplicates; a wrong rule's copies still differ.
+//
 // What a site declares is evidence too, as search engines treat it: a redirect (a response whose
 // final URL differs from the URL asked for, or a 3xx status with a Location the client did not
 // follow), a <link rel="canonical"> in the page and an HTTP Link header with rel="canonical" say
@@ -80,6 +92,7 @@
 //     page being sampled in up to 4 groups of at most SamplePages pages (Options.Templates):
 //     about 240 KB a host on the Debian manuals of the near-duplicate corpus, 50 KB for a host
 //     of 50 short synthetic pages. Options.MaxTemplates bounds the hosts that keep one.
+//   - The young pages' bodies: at most 8 MB, the oldest dropped first.
 //   - The learner's evidence (learn.Online): about 250 bytes and the URL string for each URL
 //     of a page it observed, at most learn.OnlineOptions.MaxURLs a site, and about 10 KB for
 //     each site it relearned.

@@ -3,6 +3,7 @@ package undust
 import (
 	"bytes"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -32,6 +33,7 @@ type print struct {
 	sim    [2]uint64
 	tpl    [2]bool // text j is the template's and differs from the own text
 	own    uint64  // the SimHash of the own text (of the template's when the own one is empty)
+	young  bool    // the template of the page's kind was still learning (htmltext.Site.ExtractSettled)
 }
 
 // A hostTemplate is the template learned from one host's pages, in the ring of the hosts that
@@ -67,9 +69,10 @@ func (c *Crawl) identify(u string, body []byte) print {
 	own := p.n
 	if ht := c.template(hostOfURL(u)); ht != nil {
 		ht.mu.Lock()
-		t, err := ht.site.Extract(u, body)
+		t, settled, err := ht.site.ExtractSettled(u, body)
 		ht.mu.Unlock()
 		add(t, err)
+		p.young = err == nil && !settled
 	}
 	if p.n > own && own > 0 {
 		p.tpl[own] = true
@@ -264,4 +267,114 @@ func headCanonical(body []byte) string {
 			}
 		}
 	}
+}
+
+// maxYoung bounds the bytes of the bodies a Crawl keeps of young pages (see youngPages).
+const maxYoung = 8 << 20
+
+// youngAgain is the pages kept, past twice the number kept when a young page was last
+// identified, at which it is identified again (see Crawl.refreshYoung).
+const youngAgain = 16
+
+// youngPages keeps the bodies of kept pages whose template text was made while the template of
+// their kind was still learning, the oldest dropped past maxYoung bytes. A template that learns
+// a kind's per-page chrome (an object's id, its commit's title) after the first pages of the kind
+// were kept would otherwise leave those pages with digests that a later copy of one of them,
+// identified without that chrome, does not have: the copy would be kept as another page, and a
+// verification that fetched it would retract the correct rule that named it a duplicate. A young
+// page is identified again as the crawl keeps more pages (Crawl.refreshYoung) and when a
+// verification finds another page than its id (Crawl.recheck), until its kind is learned.
+type youngPages struct {
+	pages map[uint32]youngPage // page id -> its body
+	order []uint32             // page ids by when they are due to be identified again
+	bytes int
+}
+
+type youngPage struct {
+	url  string
+	body []byte
+	at   int64 // Stats.Kept when it was last identified
+}
+
+// add keeps a copy of the body of page id, fetched from u and identified when at pages were
+// kept.
+func (y *youngPages) add(id uint32, u string, body []byte, at int64) {
+	if len(body) > maxYoung/64 {
+		return // a huge page would push out many others
+	}
+	if y.pages == nil {
+		y.pages = map[uint32]youngPage{}
+	}
+	y.pages[id] = youngPage{url: strings.Clone(u), body: bytes.Clone(body), at: at}
+	y.order = append(y.order, id)
+	y.bytes += len(body) + len(u)
+	for y.bytes > maxYoung {
+		y.drop(y.order[0])
+		y.order = y.order[1:]
+	}
+}
+
+// drop forgets the body of page id; its place in order goes when it comes first.
+func (y *youngPages) drop(id uint32) {
+	if p, ok := y.pages[id]; ok {
+		y.bytes -= len(p.body) + len(p.url)
+		delete(y.pages, id)
+	}
+}
+
+// again identifies the young page id again under the template as it stands, and records its
+// digests: a kept page it matches now is the same page (see pageIndex.lookup). It returns the
+// page's id then. The page stays young, due again when the crawl has kept twice as many pages,
+// or goes when its kind is learned. c.mu is held.
+func (c *Crawl) again(id uint32) uint32 {
+	y := c.young.pages[id]
+	q := c.identify(y.url, y.body)
+	root := c.pages.root(id)
+	var buf [3]uint32
+	for _, o := range c.pages.matches(buf[:0], q) {
+		if o != root {
+			a, b := min(root, o), max(root, o)
+			c.pages.same[b-1] = a
+			root = a
+		}
+	}
+	c.pages.record(q, root)
+	c.young.drop(id)
+	c.young.order = slices.DeleteFunc(c.young.order, func(v uint32) bool { return v == id })
+	if q.young {
+		y.at = c.stats.Kept
+		c.young.pages[id] = y
+		c.young.bytes += len(y.body) + len(y.url)
+		c.young.order = append(c.young.order, id)
+	}
+	return root
+}
+
+// refreshYoung identifies again the young page first due, if it is due: when the crawl has kept
+// twice as many pages as when it was last identified (and youngAgain more), so that each is
+// identified a logarithmic number of times. c.mu is held.
+func (c *Crawl) refreshYoung() {
+	y := &c.young
+	for len(y.order) > 0 {
+		id := y.order[0]
+		p, ok := y.pages[id]
+		if ok && c.stats.Kept < 2*p.at+youngAgain {
+			return
+		}
+		y.order = y.order[1:]
+		if ok {
+			c.again(id)
+			return
+		}
+	}
+}
+
+// recheck identifies the young page kept again, if it is one, and reports whether it is page id
+// under the template as it stands: the two are one page from then on, of the earlier id. c.mu is
+// held.
+func (c *Crawl) recheck(kept uint32, id uint64) bool {
+	if _, ok := c.young.pages[kept]; !ok || id == 0 {
+		return false
+	}
+	return c.again(kept) == c.pages.root(uint32(id))
 }

@@ -32,13 +32,15 @@ import (
 //	              uint64, the earlier page it was found to be uvarint or 0);
 //	              digests: count, then (digest uint64, page id uvarint with bit 31 set for
 //	              a template text's), by digest
+//	            young pages: count, then (page id uvarint, URL, body, pages kept when it was
+//	              last identified uvarint), in the order they are due to be identified again
 //	learner   learn.Online's saved form (Online.WriteTo), if the crawl learns online
 //	templates the hosts that keep a template, least recently used first: count, then hosts;
 //	          the hosts whose template was dropped: count, then hosts, sorted; then each
 //	          template's htmltext.Site saved form, in the order of its host
 const (
 	crawlMagic   = "UDCRAWL\n"
-	crawlVersion = 3
+	crawlVersion = 4
 	crawlPrefix  = "undust: crawl state"
 )
 
@@ -155,6 +157,15 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 	for _, d := range ds {
 		x.Uint64(d)
 		x.Uvarint(uint64(c.pages.digests[d]))
+	}
+	x.Uvarint(uint64(len(c.young.pages)))
+	for _, id := range c.young.order {
+		if y, ok := c.young.pages[id]; ok {
+			x.Uvarint(uint64(id))
+			x.String(y.url)
+			x.String(string(y.body))
+			x.Uvarint(uint64(y.at))
+		}
 	}
 	c.mu.Unlock()
 	n, err := x.Close()
@@ -434,6 +445,13 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 		}
 		prev = d
 		c.pages.digests[d] = uint32(v)
+	}
+	for range x.Count(maxSavedCount, "young pages") {
+		id, u, body, at := x.Uvarint(), x.String(maxSavedString, "URL"), x.String(maxYoung/64, "body"), x.Uvarint()
+		if _, ok := c.young.pages[uint32(id)]; x.Err() == nil && (id == 0 || id > np || ok || at > uint64(c.stats.Kept)) {
+			corrupt("young page %d of %d", id, np)
+		}
+		c.young.add(uint32(id), u, []byte(body), int64(at))
 	}
 	if err := x.Close(); err != nil {
 		return f, err

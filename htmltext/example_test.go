@@ -74,6 +74,31 @@ func ExampleSite() {
 	// learned: ["About epsilon" "The epsilon text."]
 }
 
+func ExampleSite_ExtractSettled() {
+	// Pages of one kind (one skeleton): the kind is learned in full once
+	// SamplePages of them are added; until then, a text extracted from one
+	// of them may change as the template learns from the others.
+	page := func(title string) []byte {
+		return []byte(`<html><body><div class="side"><ul class="toc">` +
+			`<li><a href="1.html">install</a></li><li><a href="2.html">configure</a></li>` +
+			`<li><a href="3.html">upgrade</a></li></ul></div>` +
+			`<div class="text"><h1>` + title + `</h1><p>What ` + title + ` does.</p></div></body></html>`)
+	}
+	site := htmltext.Site{SamplePages: 4}
+	for i, title := range []string{"alpha", "beta", "gamma", "delta", "epsilon"} {
+		url := fmt.Sprintf("https://docs.example/mail/%d.html", i)
+		t, settled, _ := site.ExtractSettled(url, page(title))
+		fmt.Printf("%q %v\n", t.Paragraphs, settled)
+		site.Add(url, page(title))
+	}
+	// Output:
+	// ["alpha" "What alpha does."] false
+	// ["beta" "What beta does."] false
+	// ["gamma" "What gamma does."] false
+	// ["delta" "What delta does."] false
+	// ["epsilon" "What epsilon does."] true
+}
+
 func ExampleOptions_maxBytes() {
 	// A crawler that keeps only the first 40 bytes of a page; the text of
 	// the page is always valid UTF-8 without NUL bytes.

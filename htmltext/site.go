@@ -237,6 +237,20 @@ func (s *Site) Extract(pageURL string, page []byte) (Text, error) {
 	return s.strip(pg), nil
 }
 
+// ExtractSettled is Extract, and also reports whether the page's kind is learned in full: the
+// group of the pages of its skeleton (see Site) holds SamplePages pages. Until then, a page of
+// its kind added later can still change what Extract drops from this page: a crawler that
+// compares the text of a page extracted early with the text of another page extracted later
+// can extract the first again to compare them under the same template.
+func (s *Site) ExtractSettled(pageURL string, page []byte) (Text, bool, error) {
+	pg, err := s.read(pageURL, page)
+	if err != nil {
+		return Text{}, false, err
+	}
+	g := s.groups[pg.groups[len(pg.groups)-1]]
+	return s.strip(pg), g != nil && len(g.pages) >= s.samplePages(), nil
+}
+
 // Pages returns the number of distinct pages learned in the group of the
 // whole host of pageURL (at most SamplePages), 0 if none.
 func (s *Site) Pages(pageURL string) int {
