@@ -224,7 +224,7 @@
 // rule that rewrote the kept /dir/index.html to /dir/ makes the key of /dir/, which no rule
 // rewrites), and a check counts only for the rules decisive for it: without them, the two URLs
 // would have had different keys. A match with a kept URL whose page the crawl found served
-// under five keys or more, by the current rules (a login page served for every article's
+// under three keys or more, by the current rules (a login page served for every article's
 // expired session, a "not found" page), is always checked, and a page of its own found there
 // blames no rule. The training precision a rule brings to the bound is counted on the URLs the
 // crawl saw served, not on those it skipped by the rules ([Online.Skipped]): the learner needs

@@ -545,10 +545,8 @@ func noisyKept(kept Key) bool {
 }
 
 // noisyKeys is the number of distinct keys under a site's rules from which a page is taken for
-// one served in place of many (see noisyPages). At 3, pages of the dupclusters dev set whose
-// variants the rules do not merge yet were taken too, and their checks cost 4 points of savings
-// there; at 5 they cost none.
-const noisyKeys = 5
+// one served in place of many (see noisyPages).
+const noisyKeys = 3
 
 // noisyPages returns the fingerprints of the clusters whose URLs have at least noisyKeys
 // distinct keys under set: the rules, learned from the site's clusters, say that they name
