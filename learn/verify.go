@@ -405,15 +405,9 @@ func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 	}
 	if !same && noisyKept(kept) {
 		// The kept URL served a page that the URLs of many pages served (an error or login
-		// page): that the URL met has another page says nothing of the rules that made the
-		// kept URL's key. Those that rewrote the URL met alone are to blame as ever.
-		refs = slices.DeleteFunc(refs, func(r ruleRef) bool {
-			return r.in != k.in || kept.ver == r.ver && containsInt(kept.used, r.i)
-		})
-		if len(refs) == 0 {
-			o.stats.mismatches.Add(1)
-			return
-		}
+		// page): the URL met has a page of its own, and the rules are not to blame.
+		o.stats.mismatches.Add(1)
+		return
 	}
 	for _, r := range refs {
 		c := r.counter()
