@@ -10,7 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -180,7 +179,6 @@ type onlineSite struct {
 	learning sync.Mutex // held by the relearn of the site, so that relearns of a site do not overlap
 
 	editFails sync.Map // rule edit (see editOf) -> *atomic.Int64, the failures of its retracted rules
-	noisyIn   sync.Map // URL in Prepare's form -> true, for the URLs of the pages of noisy
 
 	mu       sync.Mutex // guards the fields below; never taken by Normalize or Key
 	clusters map[uint64]*Cluster
@@ -202,8 +200,6 @@ type onlineSite struct {
 	result      *SiteResult                // of the last relearn
 	base        *rules.Set                 // the site's own rules, of the last relearn
 	words       map[string]bool            // template words of the last relearn
-	noisy       map[uint64]bool            // pages served under many keys (see noisyPages, noteKeys)
-	fpKeys      map[uint64]*keysSeen       // the distinct keys of the URLs of each page of several URLs (see noteKeys)
 	outCtx      map[string]map[string]bool // rule content -> contexts it is retracted in
 	retracted   map[string]bool            // content of retracted rules
 	counters    map[string]*ruleCounter    // use counters by rule content, kept across relearns
@@ -753,13 +749,6 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 		s.dups++
 	}
 	c.URLs = append(c.URLs, u)
-	if s.noisy[fp] {
-		if p, ok := Prepare(u.Raw); ok {
-			s.noisyIn.Store(p, true)
-		}
-	} else if !inferred && len(c.URLs) > 1 && !ablate.NoNoisyKept {
-		s.noteKeys(fp, c)
-	}
 	s.byURL[u.Raw] = urlMark{fp: fp, seq: s.seq}
 	s.seq++
 	if inferred {
@@ -883,12 +872,11 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	if err != nil {
 		return true // no clusters: nothing to publish
 	}
-	words, noisy := templateWords(cls), noisyPages(cls, set)
+	words := templateWords(cls)
 	s.mu.Lock()
 	s.result = &res
 	s.base = set
 	s.words = words
-	s.setNoisy(noisy)
 	s.publish(o.global.Load())
 	s.mu.Unlock()
 	o.updateWiden()

@@ -479,7 +479,6 @@ func (o *Online) relearnSnapshot(s *onlineSite) {
 		return
 	}
 	s.result, s.base, s.words = &res, set, templateWords(cls)
-	s.setNoisy(noisyPages(cls, set))
 }
 
 // widenLoaded makes the widened rules of the loaded sites' results, as updateWiden does, with

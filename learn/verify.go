@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -330,7 +328,7 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 	if len(refs) == 0 {
 		return false
 	}
-	check := noisyKept(kept)
+	check := false
 	floor := 0.0
 	if o.opt.VerifyEvery > 0 {
 		floor = 1 / float64(o.opt.VerifyEvery)
@@ -401,12 +399,6 @@ func (o *Online) Confirm(k Key, same bool) { o.ConfirmMatch(k, Key{}, same) }
 func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 	refs := decisive(k, kept)
 	if len(refs) == 0 {
-		return
-	}
-	if !same && noisyKept(kept) {
-		// The kept URL served a page that the URLs of many pages served (an error or login
-		// page): the URL met has a page of its own, and the rules are not to blame.
-		o.stats.mismatches.Add(1)
 		return
 	}
 	for _, r := range refs {
@@ -525,144 +517,4 @@ func blame(refs []ruleRef, trust int64) []ruleRef {
 		out = append(out, refs[least])
 	}
 	return out
-}
-
-// noisyKept reports whether kept is a URL of a page that the site's last relearn found served
-// under many keys (see noisyPages), such as an expired session's login page served for every
-// article: a key it holds may name another page, and a match with it is always checked.
-func noisyKept(kept Key) bool {
-	if ablate.NoNoisyKept || kept.ver == nil || kept.ver.site == nil {
-		return false
-	}
-	_, ok := kept.ver.site.noisyIn.Load(kept.in)
-	return ok
-}
-
-// noisyKeys is the number of distinct keys under a site's rules from which a page is taken for
-// one served in place of many (see noisyPages).
-const noisyKeys = 3
-
-// noisyPages returns the fingerprints of the clusters whose URLs have at least noisyKeys
-// distinct keys under set: the rules, learned from the site's clusters, say that they name
-// different pages, and the crawl found one page for all of them. A site serves such a page in
-// place of many (a login page for every article's expired session, a "not found" page), and a
-// URL whose key one of its URLs holds may well have a page of its own.
-func noisyPages(cls []Cluster, set *rules.Set) map[uint64]bool {
-	var out map[uint64]bool
-	keys := map[string]bool{}
-	for i := range cls {
-		c := &cls[i]
-		if len(c.URLs) < noisyKeys {
-			continue
-		}
-		clear(keys)
-		for _, u := range c.URLs {
-			p, ok := Prepare(u.Raw)
-			if !ok {
-				continue
-			}
-			k, err := set.Normalize(p)
-			if err != nil {
-				k = p
-			}
-			if keys[k] = true; len(keys) >= noisyKeys {
-				break
-			}
-		}
-		if len(keys) < noisyKeys {
-			continue
-		}
-		fp, ok := clusterFingerprint(c.ID)
-		if !ok {
-			continue
-		}
-		if out == nil {
-			out = map[uint64]bool{}
-		}
-		out[fp] = true
-	}
-	return out
-}
-
-// setNoisy makes noisy the site's noisy pages and marks the URLs of their clusters. s.mu must be
-// held.
-func (s *onlineSite) setNoisy(noisy map[uint64]bool) {
-	s.noisy = noisy
-	clear(s.fpKeys)
-	s.noisyIn.Clear()
-	for fp := range noisy {
-		if c := s.clusters[fp]; c != nil {
-			for _, u := range c.URLs {
-				if p, ok := Prepare(u.Raw); ok {
-					s.noisyIn.Store(p, true)
-				}
-			}
-		}
-	}
-}
-
-// clusterFingerprint returns the fingerprint in an id that OnlineClusterID made.
-func clusterFingerprint(id string) (uint64, bool) {
-	i := strings.LastIndexByte(id, '-')
-	if i < 0 {
-		return 0, false
-	}
-	fp, err := strconv.ParseUint(id[i+1:], 16, 64)
-	return fp, err == nil
-}
-
-// keysSeen are the distinct keys (at most noisyKeys) of a page's URLs under one version of
-// its site's rules.
-type keysSeen struct {
-	ver  *siteVersion
-	keys []string
-}
-
-// noteKeys counts the key of the last URL of cluster c, of fingerprint fp, among the distinct
-// keys of its URLs under the site's current rules, and marks fp noisy when they reach
-// noisyKeys: a page found served in place of many between relearns. Under new rules it counts
-// the cluster's keys again. s.mu must be held.
-func (s *onlineSite) noteKeys(fp uint64, c *Cluster) {
-	v := s.cur.Load()
-	if v == nil {
-		return
-	}
-	ks := s.fpKeys[fp]
-	urls := c.URLs[len(c.URLs)-1:]
-	if ks == nil || ks.ver != v {
-		ks, urls = &keysSeen{ver: v}, c.URLs
-		if s.fpKeys == nil {
-			s.fpKeys = map[uint64]*keysSeen{}
-		}
-		s.fpKeys[fp] = ks
-	}
-	for _, u := range urls {
-		p, ok := Prepare(u.Raw)
-		if !ok || s.inferred[u.Raw] {
-			continue
-		}
-		k, err := v.set.Normalize(p)
-		if err != nil {
-			k = p
-		}
-		if !slices.Contains(ks.keys, k) {
-			ks.keys = append(ks.keys, k)
-		}
-		if len(ks.keys) >= noisyKeys {
-			break
-		}
-	}
-	if len(ks.keys) < noisyKeys {
-		return
-	}
-	delete(s.fpKeys, fp)
-	if s.noisy == nil {
-		s.noisy = map[uint64]bool{}
-	}
-	s.noisy[fp] = true
-	for _, u := range c.URLs {
-		if p, ok := Prepare(u.Raw); ok {
-			s.noisyIn.Store(p, true)
-		}
-	}
 }

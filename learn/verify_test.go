@@ -453,38 +453,3 @@ func TestVerifyObservedEvidence(t *testing.T) {
 		t.Errorf("with skipped URLs counted: bound %.3f, want at most %v: the test shows nothing", b, boundAt)
 	}
 }
-
-// TestVerifyNoisyKept checks that a match with a URL whose page the crawl found under many
-// keys is checked, and blames no rule when it finds another page: a news site serves its login
-// page for each article's URL with an expired session id, met before the articles' own URLs.
-func TestVerifyNoisyKept(t *testing.T) {
-	const live, expired = 300, 12
-	run := func() (lost int, st OnlineStats) {
-		r := newReplayer(NewOnline(OnlineOptions{}))
-		art := func(i int) string { return fmt.Sprintf("http://news.example.com/article?id=%d", i) }
-		ses := func(i, j int) string { return fmt.Sprintf("%s&sid=%x", art(i), 7919*i+104729*j) }
-		for i := range live { // live sessions: the learner learns to delete sid
-			r.step(truthURL{art(i), uint64(1 + i)})
-			r.step(truthURL{ses(i, 1), uint64(1 + i)})
-		}
-		const login = 1 << 20
-		for i := live; i < live+expired; i++ {
-			r.step(truthURL{ses(i, 2), login}) // an expired session: the login page
-		}
-		for i := live; i < live+expired; i++ {
-			r.step(truthURL{art(i), uint64(1 + i)})
-			if _, ok := r.page[art(i)]; !ok {
-				lost++
-			}
-		}
-		return lost, r.o.Stats()
-	}
-	lost, st := run()
-	if lost > 2 || st.Retracted > 0 {
-		t.Errorf("%d of %d articles met after their login page lost, %d rules retracted; want at most 2 and none (%+v)", lost, expired, st.Retracted, st)
-	}
-	turnOff(t, &ablate.NoNoisyKept)
-	if lost, _ := run(); lost <= 2 {
-		t.Errorf("without the check of noisy kept pages: %d lost, the test shows nothing", lost)
-	}
-}

@@ -34,16 +34,13 @@ var (
 	// NoObserved writes an online learner's rules with statistics counted on all of its
 	// evidence, the URLs its own rules skipped included, not on the observed URLs alone.
 	NoObserved bool
-	// NoNoisyKept trusts a match with a kept URL of a cluster that looks like pages grouped by
-	// mistake like any other, and blames the rules when the check finds another page.
-	NoNoisyKept bool
 )
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
-	"observed": &NoObserved, "noisykept": &NoNoisyKept,
+	"observed": &NoObserved,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
