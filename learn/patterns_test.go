@@ -3,6 +3,8 @@ package learn
 import (
 	"os"
 	"testing"
+
+	"github.com/undust/undust/internal/ablate"
 )
 
 // TestAppPatterns checks the rules learned from small hand-made cluster files of shapes that
@@ -16,6 +18,9 @@ func TestAppPatterns(t *testing.T) {
 		same  [][]string
 		apart [][]string
 		off   *Options // the options without the mechanism the case needs, if any
+		// switches of package ablate each of which, turned on alone, turns off a mechanism
+		// the case needs
+		ablate []*bool
 	}{{
 		// A token on every link: deleted, not written as a literal of one cluster.
 		file: "token.tsv",
@@ -83,6 +88,35 @@ func TestAppPatterns(t *testing.T) {
 		apart: [][]string{
 			{"http://wiki.example.net/index.php?title=Zebra&action=edit", "http://wiki.example.net/index.php?title=Aardvark&action=edit"},
 		},
+	}, {
+		// A root listing at every commit: the rule that deletes h and hb is split on the
+		// absence of f (a subdirectory's listing changes with the commit), and it stands on
+		// one cluster, in which two URLs differ in h alone and two in hb alone (h and hb are
+		// not always equal: mirrors, below, do not apply).
+		file: "tree-root.tsv",
+		same: [][]string{{
+			"http://git.example.net/?p=repo&a=tree",
+			"http://git.example.net/?p=repo&a=tree&h=0123456789ab&hb=fedcba987654",
+			"http://git.example.net/?p=repo&a=tree&h=fedcba987654&hb=fedcba987654",
+		}},
+		apart: [][]string{
+			{"http://git.example.net/?p=repo&a=tree&f=src&h=0e2927d92c16&hb=7fd0c6079060", "http://git.example.net/?p=repo&a=tree&f=src&h=6669fb1fca2b&hb=7fd0c6079060"},
+			{"http://git.example.net/?p=repo&a=tree", "http://git.example.net/?p=repo&a=tree&f=src&h=0e2927d92c16&hb=7fd0c6079060"},
+		},
+		ablate: []*bool{&ablate.NoAbsentSplits, &ablate.NoKeyPairs},
+	}, {
+		// The same linked from the log alone, h=C&hb=C: no two URLs differ in h or hb
+		// alone, and the two parameters, always equal, are one value that the rule deletes.
+		file: "tree-root-log.tsv",
+		same: [][]string{{
+			"http://git.example.net/?p=repo&a=tree",
+			"http://git.example.net/?p=repo&a=tree&h=fedcba987654&hb=fedcba987654",
+		}},
+		apart: [][]string{
+			{"http://git.example.net/?p=repo&a=tree&f=src&h=3eacab900e36&hb=f404ed6efedc", "http://git.example.net/?p=repo&a=tree&f=src&h=2c901335170c&hb=f404ed6efedc"},
+			{"http://git.example.net/?p=repo&a=tree", "http://git.example.net/?p=repo&a=tree&f=src&h=3eacab900e36&hb=f404ed6efedc"},
+		},
+		ablate: []*bool{&ablate.NoAbsentSplits, &ablate.NoMirrors},
 	}} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open("testdata/patterns/" + tc.file)
@@ -124,18 +158,29 @@ func TestAppPatterns(t *testing.T) {
 					}
 				}
 			}
-			if tc.off == nil {
-				return
-			}
-			key = keys(*tc.off)
-			for _, g := range tc.same {
-				for _, u := range g[1:] {
-					if key(g[0]) != key(u) {
-						return
+			joined := func() bool {
+				for _, g := range tc.same {
+					for _, u := range g[1:] {
+						if key(g[0]) != key(u) {
+							return false
+						}
 					}
 				}
+				return true
 			}
-			t.Errorf("with %+v, every same group has one key: the case does not need the mechanism", *tc.off)
+			if tc.off != nil {
+				if key = keys(*tc.off); joined() {
+					t.Errorf("with %+v, every same group has one key: the case does not need the mechanism", *tc.off)
+				}
+			}
+			for i, sw := range tc.ablate {
+				*sw = true
+				key = keys(Options{})
+				*sw = false
+				if joined() {
+					t.Errorf("with ablate switch %d on, every same group has one key: the case does not need the mechanism", i)
+				}
+			}
 		})
 	}
 }
