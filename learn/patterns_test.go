@@ -117,6 +117,15 @@ func TestAppPatterns(t *testing.T) {
 			{"http://git.example.net/?p=repo&a=tree", "http://git.example.net/?p=repo&a=tree&f=src&h=3eacab900e36&hb=f404ed6efedc"},
 		},
 		ablate: []*bool{&ablate.NoAbsentSplits, &ablate.NoMirrors},
+	}, {
+		// A root listing that changed: the listings before the change are another page, and
+		// deleting h and hb merges them with the current one: no rule (with every rule kept,
+		// whatever its precision, they merge).
+		file: "tree-root-changed.tsv",
+		apart: [][]string{
+			{"http://git.example.net/?p=repo&a=tree&h=56941c37c5f4&hb=56941c37c5f4", "http://git.example.net/?p=repo&a=tree"},
+			{"http://git.example.net/?p=repo&a=tree&h=16478e2f9dd8&hb=16478e2f9dd8", "http://git.example.net/?p=repo&a=tree&h=a515bbc49a26&hb=a515bbc49a26"},
+		},
 	}} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open("testdata/patterns/" + tc.file)
