@@ -115,7 +115,11 @@
 //     any rule (Stats.Splits; Options.NoSplits turns this off). A key's absence is a value
 //     where some of the rule's uses have the key: a repository browser's root listing is one
 //     page at every commit (a=tree&h=C&hb=C), while a subdirectory's listing (the same with
-//     f=src) changes with the commit, and "if f absent then delete h and hb" is the split. So a symbolic revision (hb=HEAD) is
+//     f=src) changes with the commit, and "if f absent then delete h and hb" is the split.
+//     Such a rule holds on URLs unlike its pairs, so a use of it counts as good only if it
+//     meets a URL of its own cluster, not merely none of another: cutting the path of
+//     /timeline?c=7 to /?c=7 merges nothing among the training URLs and is shown right by
+//     nothing. So a symbolic revision (hb=HEAD) is
 //     deleted where a revision hash, current in some clusters and old in others, is not:
 //     nothing in a hash says whether it is the current revision, and no rule can.
 //     Parameter roles per page type: a page type is a path template (segments that occur in

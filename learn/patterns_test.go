@@ -10,8 +10,8 @@ import (
 // TestAppPatterns checks the rules learned from small hand-made cluster files of shapes that
 // web applications make (testdata/patterns, see ORIGIN.md): URLs of each same group must get
 // one key, URLs of each apart group distinct keys, unseen values included. A case that needs a
-// mechanism names the options that turn it off, and with them some same group must fall apart:
-// the test can fail.
+// mechanism names the options or the switches of package ablate that turn it off, and with
+// each of them the case must fail: the test can fail.
 func TestAppPatterns(t *testing.T) {
 	for _, tc := range []struct {
 		file  string
@@ -126,6 +126,17 @@ func TestAppPatterns(t *testing.T) {
 			{"http://git.example.net/?p=repo&a=tree&h=56941c37c5f4&hb=56941c37c5f4", "http://git.example.net/?p=repo&a=tree"},
 			{"http://git.example.net/?p=repo&a=tree&h=16478e2f9dd8&hb=16478e2f9dd8", "http://git.example.net/?p=repo&a=tree&h=a515bbc49a26&hb=a515bbc49a26"},
 		},
+	}, {
+		// A rule that cuts any one-segment path to / merges wiki pages with their edit forms;
+		// without name= it merges nothing on the training URLs, but no use but the home
+		// page's meets a URL of its own cluster: the split on the absence of name= is not
+		// selected.
+		file: "one-segment.tsv",
+		apart: [][]string{
+			{"http://scm.example.org/timeline?c=0123456789", "http://scm.example.org/vdiff?c=0123456789"},
+			{"http://scm.example.org/timeline?from=0123456789", "http://scm.example.org/vdiff?from=0123456789"},
+		},
+		ablate: []*bool{&ablate.NoAbsentSupport},
 	}} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open("testdata/patterns/" + tc.file)
@@ -167,7 +178,9 @@ func TestAppPatterns(t *testing.T) {
 					}
 				}
 			}
-			joined := func() bool {
+			// passes reports whether the keys keep every same group together and every apart
+			// group apart.
+			passes := func() bool {
 				for _, g := range tc.same {
 					for _, u := range g[1:] {
 						if key(g[0]) != key(u) {
@@ -175,19 +188,28 @@ func TestAppPatterns(t *testing.T) {
 						}
 					}
 				}
+				for _, g := range tc.apart {
+					for i, u := range g {
+						for _, v := range g[i+1:] {
+							if key(u) == key(v) {
+								return false
+							}
+						}
+					}
+				}
 				return true
 			}
 			if tc.off != nil {
-				if key = keys(*tc.off); joined() {
-					t.Errorf("with %+v, every same group has one key: the case does not need the mechanism", *tc.off)
+				if key = keys(*tc.off); passes() {
+					t.Errorf("with %+v, the case passes: it does not need the mechanism", *tc.off)
 				}
 			}
 			for i, sw := range tc.ablate {
 				*sw = true
 				key = keys(Options{})
 				*sw = false
-				if joined() {
-					t.Errorf("with ablate switch %d on, every same group has one key: the case does not need the mechanism", i)
+				if passes() {
+					t.Errorf("with ablate switch %d on, the case passes: it does not need the mechanism", i)
 				}
 			}
 		})

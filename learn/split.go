@@ -38,6 +38,7 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 		m       *member
 		out     string
 		bad     bool // the output is a training URL of another cluster
+		own     bool // the output is a training URL of its own cluster
 		blocked bool // a parameter deleted identifies the pages of the URL's type
 	}
 	n := len(s.rules)
@@ -61,7 +62,7 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 				continue
 			}
 			c, ok := ident[out]
-			uses = append(uses, use{m, out, ok && c != m.cluster, blocked(pw.roles, r, m)})
+			uses = append(uses, use{m, out, ok && c != m.cluster, ok && c == m.cluster, blocked(pw.roles, r, m)})
 		}
 		// The class's rows that the rule's context holds in.
 		var rows []int32
@@ -70,12 +71,7 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 				rows = append(rows, row)
 			}
 		}
-		type part struct {
-			c                 cond // the key's value, or its absence
-			cov, bad, blocked int
-			thin              bool
-		}
-		var best []part
+		var best []splitPart
 		bestKey, bestScore := int32(-1), 0
 		for a, k := range rs.attrs {
 			if k.Sub != 0 || k.RSub != 0 || slices.ContainsFunc(r.Context, func(c cond) bool { return c.Key == k && c.Kind != condAny }) {
@@ -85,16 +81,16 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 			for _, row := range rows {
 				cnt[rs.vals[row][a]]++
 			}
-			var parts []part
+			var parts []splitPart
 			for v, c := range cnt {
 				switch {
 				case c < opt.MinSupport:
 				case v != 0:
-					parts = append(parts, part{c: cond{Key: k, Kind: condEq, Value: rs.valStr[v]}})
+					parts = append(parts, splitPart{c: cond{Key: k, Kind: condEq, Value: rs.valStr[v]}})
 				case !ablate.NoAbsentSplits && slices.ContainsFunc(uses, func(u use) bool { _, ok := u.m.p.lookup(k); return ok }):
 					// The key's absence, where some uses have it (a listing's root, without
 					// the f= of its subdirectories).
-					parts = append(parts, part{c: cond{Key: k, Kind: condAbsent}})
+					parts = append(parts, splitPart{c: cond{Key: k, Kind: condAbsent}})
 				}
 			}
 			if len(parts) == 0 {
@@ -111,20 +107,26 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 						continue
 					}
 					p.cov++
-					bad := u.bad
+					bad, supported := u.bad, u.own
 					if c, ok := first[u.out]; ok && c != u.m.cluster {
 						bad = true
-					} else if !ok {
+					} else if ok {
+						supported = true
+					} else {
 						first[u.out] = u.m.cluster
 					}
 					if bad {
 						p.bad++
 					}
+					if bad || !supported {
+						p.unsupported++
+					}
 					if u.blocked {
 						p.blocked++
 					}
 				}
-				sub := lrule{Context: splitContext(r.Context, p.c), edit: r.edit, Coverage: p.cov, False: p.bad, blocked: p.blocked}
+				sub := p.rule()
+				sub.Context, sub.edit = splitContext(r.Context, p.c), r.edit
 				p.thin = sp.thin(&sub, rows)
 				sub.thin = p.thin
 				if sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
@@ -138,16 +140,39 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 		if bestKey < 0 {
 			continue
 		}
-		slices.SortFunc(best, func(a, b part) int { return strings.Compare(a.c.String(), b.c.String()) })
+		slices.SortFunc(best, func(a, b splitPart) int { return strings.Compare(a.c.String(), b.c.String()) })
 		for _, p := range best {
-			sub := lrule{Coverage: p.cov, False: p.bad, blocked: p.blocked, thin: p.thin}
-			if !sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
+			if sub := p.rule(); !sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
 				continue
 			}
 			s.rules = append(s.rules, lrule{Site: r.Site, Context: splitContext(r.Context, p.c), edit: r.edit, Coverage: p.cov, False: p.bad, class: r.class})
 			st.Splits++
 		}
 	}
+}
+
+// A splitPart is one rule of a split: the value (or the absence) of the key it is split on,
+// and its uses on the training URLs: all of them, those that merge different pages, those
+// that delete a parameter identifying pages of their type, and those that meet no URL of their
+// own cluster (neither a training URL nor the output of another use).
+type splitPart struct {
+	c                 cond
+	cov, bad, blocked int
+	unsupported       int
+	thin              bool
+}
+
+// rule returns the measures of p as a rule, for selection. A split on a key's absence makes a
+// rule that holds wherever the key is missing, on URLs unlike its pairs: a use is counted
+// good only if it meets a URL of its own cluster, not merely none of another (a rule cutting
+// the path of /timeline?c=7 to /?c=7 merges nothing on the training URLs, and nothing shows
+// it right).
+func (p *splitPart) rule() lrule {
+	r := lrule{Coverage: p.cov, False: p.bad, blocked: p.blocked, thin: p.thin}
+	if p.c.Kind == condAbsent && !ablate.NoAbsentSupport {
+		r.False = p.unsupported
+	}
+	return r
 }
 
 // splitContext returns ctx with c in place of any condition on c's key, sorted by key.

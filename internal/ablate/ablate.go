@@ -34,6 +34,9 @@ var (
 	// NoAbsentSplits splits a rule that merges different pages only on the values of a key,
 	// not on its absence.
 	NoAbsentSplits bool
+	// NoAbsentSupport selects a rule split on a key's absence on the uses that merge no two
+	// clusters, as any other rule, not only on those that meet a URL of their own cluster.
+	NoAbsentSupport bool
 	// NoEditMemory trusts a rule learned after the retraction of one with the same edit
 	// (learn's editOf) for its own training record alone.
 	NoEditMemory bool
@@ -45,7 +48,7 @@ var (
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
-	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
+	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
