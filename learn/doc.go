@@ -111,10 +111,17 @@
 //     do=login&id=X are one page each for every X, do=show&id=X one page per X), the pairs that
 //     delete id split evenly between recent and login, do is wildcarded, and "if do=* id=*
 //     then delete id" merges the show pages. Of the keys of the rule's pairs (whole tokens,
-//     not deep ones) whose values at least Options.MinSupport pairs share, the one whose
-//     values cut its coverage into the most coverage of selected rules gives one rule per such
-//     value, "if do=recent id=* then delete id", each measured and selected like any rule
-//     (Stats.Splits; Options.NoSplits turns this off). So a symbolic revision (hb=HEAD) is
+//     not deep ones) whose values, or whose absence, at least Options.MinSupport pairs share,
+//     the one whose values cut its coverage into the most coverage of selected rules gives one
+//     rule per such value, "if do=recent id=* then delete id", each measured and selected like
+//     any rule (Stats.Splits; Options.NoSplits turns this off). A key's absence is a value
+//     where some of the rule's uses have the key: a repository browser's root listing is one
+//     page at every commit (a=tree&h=C&hb=C), while a subdirectory's listing (the same with
+//     f=src) changes with the commit, and "if f absent then delete h and hb" is the split.
+//     Such a rule holds on URLs unlike its pairs, so a use of it counts as good only if it
+//     meets a URL of its own cluster, not merely none of another: cutting the path of
+//     /timeline?c=7 to /?c=7 merges nothing among the training URLs and is shown right by
+//     nothing. So a symbolic revision (hb=HEAD) is
 //     deleted where a revision hash, current in some clusters and old in others, is not:
 //     nothing in a hash says whether it is the current revision, and no rule can.
 //     Parameter roles per page type: a page type is a path template (segments that occur in
@@ -135,7 +142,10 @@
 //     each URL with its own topic id, grouped by their one content): it gives no pairs. And a
 //     rule that deletes several parameters whatever their values stands on the pairs of at
 //     least two clusters: one cluster may be such a group, the content key riding along with
-//     a session id.
+//     a session id. One cluster is enough when it leaves at most one independent parameter
+//     of them unexplained, as for a single deletion: a parameter in which two of its URLs
+//     differ alone (h=T&hb=C and h=C&hb=C) is shown irrelevant, and parameters that carry one
+//     value in every pair (h=C&hb=C: one commit id given twice) are one parameter.
 //  7. Case-insensitive hosts: a host of the site whose duplicates differ in the case of the path
 //     (beyond first letters: a wiki's titles are case-insensitive in their first letter only),
 //     counted across the site's hosts, and whose training URLs of different clusters

@@ -3,19 +3,24 @@ package learn
 import (
 	"os"
 	"testing"
+
+	"github.com/undust/undust/internal/ablate"
 )
 
 // TestAppPatterns checks the rules learned from small hand-made cluster files of shapes that
 // web applications make (testdata/patterns, see ORIGIN.md): URLs of each same group must get
 // one key, URLs of each apart group distinct keys, unseen values included. A case that needs a
-// mechanism names the options that turn it off, and with them some same group must fall apart:
-// the test can fail.
+// mechanism names the options or the switches of package ablate that turn it off, and with
+// each of them the case must fail: the test can fail.
 func TestAppPatterns(t *testing.T) {
 	for _, tc := range []struct {
 		file  string
 		same  [][]string
 		apart [][]string
 		off   *Options // the options without the mechanism the case needs, if any
+		// switches of package ablate each of which, turned on alone, turns off a mechanism
+		// the case needs
+		ablate []*bool
 	}{{
 		// A token on every link: deleted, not written as a literal of one cluster.
 		file: "token.tsv",
@@ -99,6 +104,55 @@ func TestAppPatterns(t *testing.T) {
 			{"http://vcs.example.org/info/0123456789ab", "http://vcs.example.org/info/0123456789abcdef"},
 			{"http://vcs.example.org/wdiff?id=fedcba9876", "http://vcs.example.org/wdiff?id=fedcba9875"},
 		},
+	}, {
+		// A root listing at every commit: the rule that deletes h and hb is split on the
+		// absence of f (a subdirectory's listing changes with the commit), and it stands on
+		// one cluster, in which two URLs differ in h alone and two in hb alone (h and hb are
+		// not always equal: mirrors, below, do not apply).
+		file: "tree-root.tsv",
+		same: [][]string{{
+			"http://git.example.net/?p=repo&a=tree",
+			"http://git.example.net/?p=repo&a=tree&h=0123456789ab&hb=fedcba987654",
+			"http://git.example.net/?p=repo&a=tree&h=fedcba987654&hb=fedcba987654",
+		}},
+		apart: [][]string{
+			{"http://git.example.net/?p=repo&a=tree&f=src&h=0e2927d92c16&hb=7fd0c6079060", "http://git.example.net/?p=repo&a=tree&f=src&h=6669fb1fca2b&hb=7fd0c6079060"},
+			{"http://git.example.net/?p=repo&a=tree", "http://git.example.net/?p=repo&a=tree&f=src&h=0e2927d92c16&hb=7fd0c6079060"},
+		},
+		ablate: []*bool{&ablate.NoAbsentSplits, &ablate.NoKeyPairs},
+	}, {
+		// The same linked from the log alone, h=C&hb=C: no two URLs differ in h or hb
+		// alone, and the two parameters, always equal, are one value that the rule deletes.
+		file: "tree-root-log.tsv",
+		same: [][]string{{
+			"http://git.example.net/?p=repo&a=tree",
+			"http://git.example.net/?p=repo&a=tree&h=fedcba987654&hb=fedcba987654",
+		}},
+		apart: [][]string{
+			{"http://git.example.net/?p=repo&a=tree&f=src&h=3eacab900e36&hb=f404ed6efedc", "http://git.example.net/?p=repo&a=tree&f=src&h=2c901335170c&hb=f404ed6efedc"},
+			{"http://git.example.net/?p=repo&a=tree", "http://git.example.net/?p=repo&a=tree&f=src&h=3eacab900e36&hb=f404ed6efedc"},
+		},
+		ablate: []*bool{&ablate.NoAbsentSplits, &ablate.NoMirrors},
+	}, {
+		// A root listing that changed: the listings before the change are another page, and
+		// deleting h and hb merges them with the current one: no rule (with every rule kept,
+		// whatever its precision, they merge).
+		file: "tree-root-changed.tsv",
+		apart: [][]string{
+			{"http://git.example.net/?p=repo&a=tree&h=56941c37c5f4&hb=56941c37c5f4", "http://git.example.net/?p=repo&a=tree"},
+			{"http://git.example.net/?p=repo&a=tree&h=16478e2f9dd8&hb=16478e2f9dd8", "http://git.example.net/?p=repo&a=tree&h=a515bbc49a26&hb=a515bbc49a26"},
+		},
+	}, {
+		// A rule that cuts any one-segment path to / merges wiki pages with their edit forms;
+		// without name= it merges nothing on the training URLs, but no use but the home
+		// page's meets a URL of its own cluster: the split on the absence of name= is not
+		// selected.
+		file: "one-segment.tsv",
+		apart: [][]string{
+			{"http://scm.example.org/timeline?c=0123456789", "http://scm.example.org/vdiff?c=0123456789"},
+			{"http://scm.example.org/timeline?from=0123456789", "http://scm.example.org/vdiff?from=0123456789"},
+		},
+		ablate: []*bool{&ablate.NoAbsentSupport},
 	}} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open("testdata/patterns/" + tc.file)
@@ -140,18 +194,40 @@ func TestAppPatterns(t *testing.T) {
 					}
 				}
 			}
-			if tc.off == nil {
-				return
-			}
-			key = keys(*tc.off)
-			for _, g := range tc.same {
-				for _, u := range g[1:] {
-					if key(g[0]) != key(u) {
-						return
+			// passes reports whether the keys keep every same group together and every apart
+			// group apart.
+			passes := func() bool {
+				for _, g := range tc.same {
+					for _, u := range g[1:] {
+						if key(g[0]) != key(u) {
+							return false
+						}
 					}
 				}
+				for _, g := range tc.apart {
+					for i, u := range g {
+						for _, v := range g[i+1:] {
+							if key(u) == key(v) {
+								return false
+							}
+						}
+					}
+				}
+				return true
 			}
-			t.Errorf("with %+v, every same group has one key: the case does not need the mechanism", *tc.off)
+			if tc.off != nil {
+				if key = keys(*tc.off); passes() {
+					t.Errorf("with %+v, the case passes: it does not need the mechanism", *tc.off)
+				}
+			}
+			for i, sw := range tc.ablate {
+				*sw = true
+				key = keys(Options{})
+				*sw = false
+				if passes() {
+					t.Errorf("with ablate switch %d on, the case passes: it does not need the mechanism", i)
+				}
+			}
 		})
 	}
 }

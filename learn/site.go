@@ -348,7 +348,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	for r, c := range rs.class {
 		byClass[c] = append(byClass[c], int32(r))
 	}
-	var attrOf map[urlnorm.Key]int32
+	sp := newSupport(rs, all)
 	for c, rows := range byClass {
 		for _, ctx := range generalize(rs, order, rows, opt.MinSupport) {
 			r := lrule{Site: name, Context: ctx, edit: classes[c], class: int32(c + 1)}
@@ -356,18 +356,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				st.Overwriting++
 				continue
 			}
-			if !ablate.NoSupport && deletesSeveral(&r) {
-				// A rule that deletes several parameters whatever their values stands on
-				// the pairs of at least two clusters: one cluster may be pages grouped by
-				// mistake, each of its URLs with its own content key.
-				if attrOf == nil {
-					attrOf = make(map[urlnorm.Key]int32, len(rs.attrs))
-					for a, k := range rs.attrs {
-						attrOf[k] = int32(a)
-					}
-				}
-				r.thin = supportClusters(rs, attrOf, r.Context, rows) < 2
-			}
+			r.thin = sp.thin(&r, rows)
 			s.rules = append(s.rules, r)
 		}
 	}
@@ -428,7 +417,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 		}
 	}
 	if !opt.NoSplits {
-		s.splitRules(pw, byClass, order, all, ident, opt, &st)
+		s.splitRules(pw, sp, byClass, order, all, ident, opt, &st)
 		s.order()
 	}
 	st.Rules = len(s.rules)
@@ -643,28 +632,123 @@ func lastSegment(p *parsed) string {
 	return p.path[len(p.path)-1]
 }
 
-// deletesSeveral reports whether r deletes at least two query parameters whatever their values.
-func deletesSeveral(r *lrule) bool {
-	n := 0
-	for _, q := range r.edit.Query {
-		if q.Delete && wildcarded(r, q.Name) {
-			n++
-		}
-	}
-	return n >= 2
+// A support holds what the thin guard reads: the site's pairwise rows and its training URLs
+// by cluster, and which parameters two URLs of a cluster differ in alone (memoized).
+type support struct {
+	rs        *rowSet
+	attrOf    map[urlnorm.Key]int32
+	byCluster map[int32][]*member
+	alone     map[clusterParam]bool
 }
 
-// supportClusters returns the number of distinct clusters of the rows that ctx holds in.
-func supportClusters(rs *rowSet, attrOf map[urlnorm.Key]int32, ctx []cond, rows []int32) int {
+type clusterParam struct {
+	cluster int32
+	name    string
+}
+
+func newSupport(rs *rowSet, all []*member) *support {
+	sp := &support{rs: rs, attrOf: attrIndex(rs), byCluster: map[int32][]*member{}, alone: map[clusterParam]bool{}}
+	for _, m := range all {
+		sp.byCluster[m.cluster] = append(sp.byCluster[m.cluster], m)
+	}
+	return sp
+}
+
+// thin reports whether r deletes several parameters whatever their values and stands on the
+// pairs of one cluster (rows are its class's rows) with too little to show each of them
+// irrelevant. One cluster may be pages grouped by mistake, each of its URLs with its own
+// content key riding along with a session id. A parameter in which two URLs of the cluster
+// differ alone (h=T&hb=C and h=C&hb=C, or hb=C and no hb) is shown irrelevant as a pair shows
+// a single deletion; parameters that carry one value in every pair the context holds in (a
+// commit id given twice, h=C&hb=C) are one piece of information, which a rule deleting them
+// deletes once. The rule is thin when, of the parameters not shown irrelevant alone, two or
+// more independent ones remain.
+func (sp *support) thin(r *lrule, rows []int32) bool {
+	if ablate.NoSupport {
+		return false
+	}
+	var names []string
+	for _, q := range r.edit.Query {
+		if q.Delete && wildcarded(r, q.Name) {
+			names = append(names, q.Name)
+		}
+	}
+	if len(names) < 2 {
+		return false
+	}
 	var seen []int32
+	var held []int32
 	for _, row := range rows {
-		if c := rs.cluster[row]; !slices.Contains(seen, c) && rowHolds(rs, attrOf, ctx, row) {
+		if !rowHolds(sp.rs, sp.attrOf, r.Context, row) {
+			continue
+		}
+		held = append(held, row)
+		if c := sp.rs.cluster[row]; !slices.Contains(seen, c) {
 			if seen = append(seen, c); len(seen) >= 2 {
-				break
+				return false
 			}
 		}
 	}
-	return len(seen)
+	if len(seen) == 0 {
+		return true
+	}
+	var open []int32 // the parameters not shown irrelevant alone, one of each group of mirrors
+	for _, name := range names {
+		if !ablate.NoKeyPairs && sp.differsAlone(seen[0], name) {
+			continue
+		}
+		a, ok := sp.attrOf[urlnorm.Key{Part: urlnorm.PartQuery, Name: name}]
+		if !ok {
+			a = -1 - int32(len(open)) // in no pair: independent of every other
+		}
+		mirrors := func(b int32) bool {
+			return !ablate.NoMirrors && a >= 0 && b >= 0 &&
+				!slices.ContainsFunc(held, func(row int32) bool { return sp.rs.vals[row][a] != sp.rs.vals[row][b] })
+		}
+		if !slices.ContainsFunc(open, mirrors) {
+			open = append(open, a)
+		}
+	}
+	return len(open) >= 2
+}
+
+// differsAlone reports whether two training URLs of cluster c differ in query parameter name
+// alone: its value, or its presence.
+func (sp *support) differsAlone(c int32, name string) bool {
+	k := clusterParam{c, name}
+	if v, ok := sp.alone[k]; ok {
+		return v
+	}
+	del := edit{Query: []queryOp{{Name: name, Delete: true}}}
+	first := map[string]string{} // the URL without the parameter -> the first URL that gave it
+	found := false
+	for _, m := range sp.byCluster[c] {
+		without := m.prep
+		if len(queryValues(m.p.query, name)) > 0 {
+			q, ok := del.apply(&m.p)
+			if !ok {
+				continue
+			}
+			without = finalize(q.String())
+		}
+		if f, ok := first[without]; ok && f != m.prep {
+			found = true
+			break
+		} else if !ok {
+			first[without] = m.prep
+		}
+	}
+	sp.alone[k] = found
+	return found
+}
+
+// attrIndex returns the index of each attribute of rs by its key.
+func attrIndex(rs *rowSet) map[urlnorm.Key]int32 {
+	attrOf := make(map[urlnorm.Key]int32, len(rs.attrs))
+	for a, k := range rs.attrs {
+		attrOf[k] = int32(a)
+	}
+	return attrOf
 }
 
 // isParamDeletion reports whether r only deletes query parameters whose value its context

@@ -2,6 +2,8 @@ package learn
 
 import (
 	"slices"
+
+	"github.com/undust/undust/internal/ablate"
 	"strings"
 
 	"github.com/undust/undust/urlnorm"
@@ -25,20 +27,18 @@ import (
 // one per value with at least opt.MinSupport rows, are added, measured. order is the keys' rank
 // (keyOrder), which breaks ties. s.rules must be measured; the new rules are not in the order
 // of precedence (call s.order).
-func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, all []*member, ident map[string]int32, opt Options, st *Stats) {
+func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, order []int32, all []*member, ident map[string]int32, opt Options, st *Stats) {
 	rs := pw.rs
 	rank := make([]int, len(rs.attrs))
 	for i, a := range order {
 		rank[a] = i
 	}
-	attrOf := make(map[urlnorm.Key]int32, len(rs.attrs))
-	for a, k := range rs.attrs {
-		attrOf[k] = int32(a)
-	}
+	attrOf := sp.attrOf
 	type use struct {
 		m       *member
 		out     string
 		bad     bool // the output is a training URL of another cluster
+		own     bool // the output is a training URL of its own cluster
 		blocked bool // a parameter deleted identifies the pages of the URL's type
 	}
 	n := len(s.rules)
@@ -62,7 +62,7 @@ func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, a
 				continue
 			}
 			c, ok := ident[out]
-			uses = append(uses, use{m, out, ok && c != m.cluster, blocked(pw.roles, r, m)})
+			uses = append(uses, use{m, out, ok && c != m.cluster, ok && c == m.cluster, blocked(pw.roles, r, m)})
 		}
 		// The class's rows that the rule's context holds in.
 		var rows []int32
@@ -71,26 +71,26 @@ func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, a
 				rows = append(rows, row)
 			}
 		}
-		type part struct {
-			val               string
-			cov, bad, blocked int
-		}
-		var best []part
+		var best []splitPart
 		bestKey, bestScore := int32(-1), 0
 		for a, k := range rs.attrs {
-			if k.Sub != 0 || k.RSub != 0 || slices.ContainsFunc(r.Context, func(c cond) bool { return c.Key == k && c.Kind == condEq }) {
+			if k.Sub != 0 || k.RSub != 0 || slices.ContainsFunc(r.Context, func(c cond) bool { return c.Key == k && c.Kind != condAny }) {
 				continue
 			}
 			cnt := map[int32]int{}
 			for _, row := range rows {
-				if v := rs.vals[row][a]; v != 0 {
-					cnt[v]++
-				}
+				cnt[rs.vals[row][a]]++
 			}
-			var parts []part
+			var parts []splitPart
 			for v, c := range cnt {
-				if c >= opt.MinSupport {
-					parts = append(parts, part{val: rs.valStr[v]})
+				switch {
+				case c < opt.MinSupport:
+				case v != 0:
+					parts = append(parts, splitPart{c: cond{Key: k, Kind: condEq, Value: rs.valStr[v]}})
+				case !ablate.NoAbsentSplits && slices.ContainsFunc(uses, func(u use) bool { _, ok := u.m.p.lookup(k); return ok }):
+					// The key's absence, where some uses have it (a listing's root, without
+					// the f= of its subdirectories).
+					parts = append(parts, splitPart{c: cond{Key: k, Kind: condAbsent}})
 				}
 			}
 			if len(parts) == 0 {
@@ -103,24 +103,32 @@ func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, a
 				p := &parts[pi]
 				first := map[string]int32{}
 				for _, u := range uses {
-					if v, ok := u.m.p.lookup(k); !ok || v != p.val {
+					if !holds([]cond{p.c}, &u.m.p) {
 						continue
 					}
 					p.cov++
-					bad := u.bad
+					bad, supported := u.bad, u.own
 					if c, ok := first[u.out]; ok && c != u.m.cluster {
 						bad = true
-					} else if !ok {
+					} else if ok {
+						supported = true
+					} else {
 						first[u.out] = u.m.cluster
 					}
 					if bad {
 						p.bad++
 					}
+					if bad || !supported {
+						p.unsupported++
+					}
 					if u.blocked {
 						p.blocked++
 					}
 				}
-				sub := lrule{Coverage: p.cov, False: p.bad, blocked: p.blocked}
+				sub := p.rule()
+				sub.Context, sub.edit = splitContext(r.Context, p.c), r.edit
+				p.thin = sp.thin(&sub, rows)
+				sub.thin = p.thin
 				if sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
 					score += p.cov
 				}
@@ -132,20 +140,47 @@ func (s *site) splitRules(pw *pairwiseRules, byClass [][]int32, order []int32, a
 		if bestKey < 0 {
 			continue
 		}
-		k := rs.attrs[bestKey]
-		slices.SortFunc(best, func(a, b part) int { return strings.Compare(a.val, b.val) })
+		slices.SortFunc(best, func(a, b splitPart) int { return strings.Compare(a.c.String(), b.c.String()) })
 		for _, p := range best {
-			sub := lrule{Coverage: p.cov, False: p.bad, blocked: p.blocked}
-			if !sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
+			if sub := p.rule(); !sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
 				continue
 			}
-			ctx := slices.DeleteFunc(slices.Clone(r.Context), func(c cond) bool { return c.Key == k })
-			ctx = append(ctx, cond{Key: k, Kind: condEq, Value: p.val})
-			slices.SortFunc(ctx, func(a, b cond) int { return strings.Compare(a.Key.String(), b.Key.String()) })
-			s.rules = append(s.rules, lrule{Site: r.Site, Context: ctx, edit: r.edit, Coverage: p.cov, False: p.bad, class: r.class})
+			s.rules = append(s.rules, lrule{Site: r.Site, Context: splitContext(r.Context, p.c), edit: r.edit, Coverage: p.cov, False: p.bad, class: r.class})
 			st.Splits++
 		}
 	}
+}
+
+// A splitPart is one rule of a split: the value (or the absence) of the key it is split on,
+// and its uses on the training URLs: all of them, those that merge different pages, those
+// that delete a parameter identifying pages of their type, and those that meet no URL of their
+// own cluster (neither a training URL nor the output of another use).
+type splitPart struct {
+	c                 cond
+	cov, bad, blocked int
+	unsupported       int
+	thin              bool
+}
+
+// rule returns the measures of p as a rule, for selection. A split on a key's absence makes a
+// rule that holds wherever the key is missing, on URLs unlike its pairs: a use is counted
+// good only if it meets a URL of its own cluster, not merely none of another (a rule cutting
+// the path of /timeline?c=7 to /?c=7 merges nothing on the training URLs, and nothing shows
+// it right).
+func (p *splitPart) rule() lrule {
+	r := lrule{Coverage: p.cov, False: p.bad, blocked: p.blocked, thin: p.thin}
+	if p.c.Kind == condAbsent && !ablate.NoAbsentSupport {
+		r.False = p.unsupported
+	}
+	return r
+}
+
+// splitContext returns ctx with c in place of any condition on c's key, sorted by key.
+func splitContext(ctx []cond, c cond) []cond {
+	out := slices.DeleteFunc(slices.Clone(ctx), func(d cond) bool { return d.Key == c.Key })
+	out = append(out, c)
+	slices.SortFunc(out, func(a, b cond) int { return strings.Compare(a.Key.String(), b.Key.String()) })
+	return out
 }
 
 // rowHolds reports whether every condition of ctx holds in pairwise rule row of rs. A

@@ -36,9 +36,9 @@
 // met; the summary gives fetches, the share of avoidable fetches (URLs - pages) saved, the pages
 // lost (none of whose URLs was fetched), the verification fetches and the time taken. -ablate
 // (replay and families) turns mechanisms off to measure what each buys: signatures, splits,
-// roles, support and casetrees of the learners (learn.Options, align.Options, internal/ablate),
-// bound, shape, decisive, kept, edits, casecontexts and observed of the online learner's
-// verification.
+// roles, support, keypairs, mirrors, absent, absentsupport and casetrees of the learners
+// (learn.Options, align.Options, internal/ablate), bound, shape, decisive, kept, edits,
+// casecontexts and observed of the online learner's verification.
 //
 // gen writes a seeded dup-cluster file of site families (versioned documentation, web
 // archives, social networks, forums, shops, URL sessions, wikis, CMSs, tracking tokens, print

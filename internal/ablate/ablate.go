@@ -25,6 +25,18 @@ var (
 	// NoCaseTrees judges a host's paths case-insensitive or not as a whole, and lowercases
 	// them everywhere, even under a first path segment whose own URLs show case to matter.
 	NoCaseTrees bool
+	// NoKeyPairs does not count a parameter as shown irrelevant by two URLs of a cluster that
+	// differ in it alone, for a rule that deletes several parameters and stands on that cluster.
+	NoKeyPairs bool
+	// NoMirrors counts parameters that carry one value on every pair of a rule (h=C&hb=C) as
+	// several when the rule that deletes them stands on one cluster.
+	NoMirrors bool
+	// NoAbsentSplits splits a rule that merges different pages only on the values of a key,
+	// not on its absence.
+	NoAbsentSplits bool
+	// NoAbsentSupport selects a rule split on a key's absence on the uses that merge no two
+	// clusters, as any other rule, not only on those that meet a URL of their own cluster.
+	NoAbsentSupport bool
 	// NoEditMemory trusts a rule learned after the retraction of one with the same edit
 	// (learn's editOf) for its own training record alone.
 	NoEditMemory bool
@@ -39,7 +51,7 @@ var (
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
-	"casetrees": &NoCaseTrees, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
+	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"observed": &NoObserved,
 }
 
