@@ -2,6 +2,7 @@ package undust
 
 import (
 	"bytes"
+	"github.com/undust/undust/internal/ablate"
 	"net/http"
 	"slices"
 	"strings"
@@ -72,7 +73,7 @@ func (c *Crawl) identify(u string, body []byte) print {
 		t, settled, err := ht.site.ExtractSettled(u, body)
 		ht.mu.Unlock()
 		add(t, err)
-		p.young = err == nil && !settled
+		p.young = err == nil && !settled && !ablate.NoYoung
 	}
 	if p.n > own && own > 0 {
 		p.tpl[own] = true

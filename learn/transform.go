@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"github.com/undust/undust/internal/ablate"
 	"slices"
 	"strconv"
 	"strings"
@@ -397,7 +398,7 @@ func valueOp(src *parsed, v string, fromEnd, bare bool) vop {
 			return vop{Kind: kind, Ref: k}
 		}
 	}
-	if o, ok := prefixOp(src, v, pathKey); ok {
+	if o, ok := prefixOp(src, v, pathKey); ok && !ablate.NoHashPrefix {
 		return o
 	}
 	return vop{Kind: opLiteral, Lit: v}

@@ -7,6 +7,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/undust/undust/internal/ablate"
 	"maps"
 	"slices"
 	"strings"
@@ -89,19 +90,29 @@ var offSwitches = map[string]func(*undust.Options){
 	"deeptokens": func(o *undust.Options) { o.Online.Learn.NoDeepTokens = true },
 }
 
-// offOptions returns undust's options with the mechanisms of a comma-separated list off.
+// offInternal are the mechanisms that -off turns off by undust's internal switches (package
+// internal/ablate), for the whole process: they have no option.
+var offInternal = []string{"prefix", "absent", "young", "observed"}
+
+// offOptions returns undust's options with the mechanisms of a comma-separated list off; the
+// mechanisms of offInternal it turns off process-wide.
 func offOptions(list string) (undust.Options, error) {
 	var o undust.Options
 	for _, name := range strings.Split(list, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
 		}
-		set, ok := offSwitches[name]
-		if !ok {
-			names := slices.Sorted(maps.Keys(offSwitches))
+		if set, ok := offSwitches[name]; ok {
+			set(&o)
+			continue
+		}
+		if !slices.Contains(offInternal, name) {
+			names := slices.Concat(slices.Sorted(maps.Keys(offSwitches)), offInternal)
 			return o, fmt.Errorf("-off: unknown mechanism %q (want some of %s)", name, strings.Join(names, ", "))
 		}
-		set(&o)
+		if err := ablate.Set(name); err != nil {
+			return o, err
+		}
 	}
 	return o, nil
 }

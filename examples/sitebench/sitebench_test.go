@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/undust/undust/internal/ablate"
 	"io"
 	"net/http"
 	"net/url"
@@ -407,6 +408,13 @@ func TestOffOptions(t *testing.T) {
 	}
 	if !o.NoDeclared || !o.Online.Learn.NoSplits || !o.NoTemplates || o.NoContent || o.Online.Learn.NoRoles {
 		t.Errorf("offOptions: %+v", o)
+	}
+	if _, err := offOptions("prefix"); err != nil || !ablate.NoHashPrefix {
+		t.Errorf("-off prefix: %v, switch %v", err, ablate.NoHashPrefix)
+	}
+	ablate.NoHashPrefix = false
+	if _, err := offOptions("nosuch"); err == nil || !strings.Contains(err.Error(), "young") {
+		t.Errorf("-off nosuch: %v, want an error that lists young", err)
 	}
 	for name, set := range offSwitches {
 		var o undust.Options

@@ -46,13 +46,19 @@ var (
 	// NoObserved writes an online learner's rules with statistics counted on all of its
 	// evidence, the URLs its own rules skipped included, not on the observed URLs alone.
 	NoObserved bool
+	// NoHashPrefix learns no cut of a hash-like value to a shorter abbreviation of it (both
+	// learners).
+	NoHashPrefix bool
+	// NoYoung keeps no page whose template was still learning its kind, to identify it again
+	// (the crawl core's recheck before a mismatch, and its identification of such pages anew).
+	NoYoung bool
 )
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
-	"observed": &NoObserved,
+	"observed": &NoObserved, "prefix": &NoHashPrefix, "young": &NoYoung,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name

@@ -1,6 +1,7 @@
 package align
 
 import (
+	"github.com/undust/undust/internal/ablate"
 	"slices"
 	"strings"
 
@@ -160,7 +161,7 @@ func ruleOf(s seqs, p *profile, r int, host string, fr *freqs, opt Options) (out
 			if v := fr.canonical(t.Part, t.Name, vals); v != t.Value {
 				acts = append(acts, rules.Action{Key: key, Op: rules.Assign, Value: v})
 			}
-		case prefixLen(vals) > 0:
+		case !ablate.NoHashPrefix && prefixLen(vals) > 0:
 			// Abbreviations of one hash: cut to the shortest (a shorter one keeps its value).
 			if n := prefixLen(vals); !t.Bare && len(t.Value) > n {
 				acts = append(acts, rules.Action{Key: key, Op: rules.Convert, Conv: rules.Prefix(n)})
