@@ -36,7 +36,7 @@
 // met; the summary gives fetches, the share of avoidable fetches (URLs - pages) saved, the pages
 // lost (none of whose URLs was fetched), the verification fetches and the time taken. -ablate
 // (replay and families) turns mechanisms off to measure what each buys: signatures, splits,
-// roles, support, keypairs, mirrors, absent, absentsupport and casetrees of the learners
+// roles, support, keypairs, mirrors, absent, absentsupport, prefix and casetrees of the learners
 // (learn.Options, align.Options, internal/ablate), bound, shape, decisive, kept, edits,
 // casecontexts and observed of the online learner's verification.
 //
