@@ -233,11 +233,8 @@
 // A match is checked for the rules that made either key, the URL met's or the kept URL's (a
 // rule that rewrote the kept /dir/index.html to /dir/ makes the key of /dir/, which no rule
 // rewrites), and a check counts only for the rules decisive for it: without them, the two URLs
-// would have had different keys. The training precision a rule brings to the bound is counted
-// on the URLs the crawl saw served, not on those it skipped by the rules ([Online.Skipped]):
-// the learner needs skipped URLs in their clusters to learn targets, but each of them agrees
-// with the rule that placed it there. urldedup replay measures this on a cluster file replayed
-// as a crawl (-ablate turns each mechanism off).
+// would have had different keys. urldedup replay measures this on a cluster file replayed as a
+// crawl (-ablate turns each mechanism off).
 //
 // # Evaluation
 //

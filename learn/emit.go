@@ -273,13 +273,6 @@ func toRule(r *lrule) (rules.Rule, bool) {
 	}
 	rr.Transform = acts
 	rr.Stats = rules.Stats{Coverage: r.Coverage, Precision: r.Precision()}
-	if o := r.observed; o != nil {
-		// Learned online: the evidence the crawl saw, not the URLs its own rules skipped.
-		rr.Stats.Coverage, rr.Stats.Precision = o[0], 0
-		if o[0] > 0 {
-			rr.Stats.Precision = float64(o[0]-o[1]) / float64(o[0])
-		}
-	}
 	rr.Scope = rules.Scope{Host: "x.example"}
 	if rr.Validate() != nil {
 		return rules.Rule{}, false

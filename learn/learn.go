@@ -50,11 +50,6 @@ type Options struct {
 	// limited to the page types where the parameter does not identify pages, and clusters
 	// that look like pages grouped by mistake are learned from (see the package doc).
 	NoRoles bool
-
-	// inferred marks the URLs that an online learner placed in their clusters by its own rules
-	// (Online.Skipped) rather than saw served: a rule's Stats count them as targets but not as
-	// evidence of its precision, which they would confirm by construction.
-	inferred map[string]bool
 }
 
 func (o Options) withDefaults() Options {
@@ -142,9 +137,6 @@ type lrule struct {
 	edit     edit
 	Coverage int
 	False    int
-	// observed, when set, is Coverage and False counted on the observed training URLs
-	// alone (see Options.inferred): the Stats the rule is written with.
-	observed *[2]int
 	Sites    int // for a widened rule: the sites it was learned on
 	// class is 1 + the index of the rule's transformation among the site's classes when
 	// generalization made the rule (or split it, see splitRules), 0 otherwise.

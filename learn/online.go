@@ -608,11 +608,9 @@ func (o *Online) Observe(u URL, fp uint64) {
 // the page of fingerprint fp: evidence inferred from the current rules rather than observed.
 // Without it the learner would see only the URLs that its rules do not merge yet, and a
 // cluster would lack the very URLs that make its best target. Inferred URLs count for the
-// relearn schedule like observed ones, and as targets, but not in the training coverage and
-// precision of the rules learned (their Stats), which they would confirm by construction. A
-// retraction of any rule of the site drops them all from its evidence, since they may rest on
-// the retracted rule. A key that no rule made (the static key alone) records nothing new: the
-// static key is not learned.
+// relearn schedule like observed ones; a retraction of any rule of the site drops them all
+// from its evidence, since they may rest on the retracted rule. A key that no rule made
+// (the static key alone) records nothing new: the static key is not learned.
 func (o *Online) Skipped(u URL, k Key, fp uint64) {
 	if len(k.used) == 0 {
 		return
@@ -853,7 +851,6 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 		c := s.clusters[fp]
 		cls = append(cls, Cluster{ID: c.ID, Site: c.Site, URLs: slices.Clone(c.URLs)})
 	}
-	inferred := maps.Clone(s.inferred)
 	n := s.n
 	s.learned = n
 	s.snapSeq, s.snapDropped = s.seq, nil
@@ -864,7 +861,6 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 
 	opt := o.opt.Learn
 	opt.Workers = 1
-	opt.inferred = inferred
 	res := LearnSite(s.name, cls, opt)
 	set, _, err := Assemble([]SiteResult{res}, opt)
 	o.stats.relearns.Add(1)

@@ -446,7 +446,6 @@ func readCounter(x *binfile.Reader) *ruleCounter {
 func (o *Online) relearnSnapshot(s *onlineSite) {
 	var cls []Cluster
 	at := map[uint64]int{}
-	inferred := map[string]bool{} // as the relearn saw them: dropInferred drops only inferred URLs
 	add := func(fp uint64, u URL) {
 		i, ok := at[fp]
 		if !ok {
@@ -460,19 +459,14 @@ func (o *Online) relearnSnapshot(s *onlineSite) {
 		for _, u := range s.clusters[fp].URLs {
 			if s.byURL[u.Raw].seq < s.snapSeq {
 				add(fp, u)
-				if s.inferred[u.Raw] {
-					inferred[u.Raw] = true
-				}
 			}
 		}
 	}
 	for _, d := range s.snapDropped {
 		add(d.fp, d.u)
-		inferred[d.u.Raw] = true
 	}
 	opt := o.opt.Learn
 	opt.Workers = 1
-	opt.inferred = inferred
 	res := LearnSite(s.name, cls, opt)
 	set, _, err := Assemble([]SiteResult{res}, opt)
 	if err != nil {

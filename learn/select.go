@@ -14,7 +14,6 @@ type member struct {
 	importance float64
 	inlinks    int
 	cluster    int32 // index of its cluster within the site
-	inferred   bool  // placed in its cluster by the online learner's rules (Options.inferred)
 }
 
 // targetRank orders a cluster's URLs for being its normalized form (Koppula et al. §3.2.1,

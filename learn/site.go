@@ -138,7 +138,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 				continue
 			}
 			hostSet[p.host] = true
-			ms = append(ms, &member{prep: prep, p: p, importance: u.Importance, inlinks: u.Inlinks, cluster: int32(ci), inferred: opt.inferred[u.Raw]})
+			ms = append(ms, &member{prep: prep, p: p, importance: u.Importance, inlinks: u.Inlinks, cluster: int32(ci)})
 		}
 		byCluster[ci] = ms
 	}
@@ -402,17 +402,6 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 			}
 			if bad {
 				r.False++
-			}
-			if len(opt.inferred) > 0 && !ablate.NoObserved {
-				if r.observed == nil {
-					r.observed = new([2]int)
-				}
-				if !m.inferred {
-					r.observed[0]++
-					if bad {
-						r.observed[1]++
-					}
-				}
 			}
 		}
 	}

@@ -40,9 +40,9 @@
 // retracted and the rules it learned, as the rules file writes them).
 // -off LIST turns mechanisms of undust off in the crawlers with undust (content, templates,
 // declared, learning, splits, signatures, roles, deeptokens: the options of undust.Options and
-// learn.Options that carry those names; prefix, absent, young, observed: switches of the whole
-// process, for hash abbreviations, rules split on a key's absence, pages identified again while
-// their template learns, and training statistics on observed URLs), to measure what each buys.
+// learn.Options that carry those names; prefix, absent, young: switches of the whole process,
+// for hash abbreviations, rules split on a key's absence, and pages identified again while their
+// template learns), to measure what each buys.
 //
 // truth prints the truth of each URL read from standard input: url, digest, "nomatch" when the
 // selector matched nothing, and the start of the text. -twice fetches each URL twice and exits

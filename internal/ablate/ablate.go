@@ -43,9 +43,6 @@ var (
 	// NoCaseContexts verifies a rule that converts the case of the whole path in the
 	// contexts of any other rule, not per tree (first path segment).
 	NoCaseContexts bool
-	// NoObserved writes an online learner's rules with statistics counted on all of its
-	// evidence, the URLs its own rules skipped included, not on the observed URLs alone.
-	NoObserved bool
 	// NoHashPrefix learns no cut of a hash-like value to a shorter abbreviation of it (both
 	// learners).
 	NoHashPrefix bool
@@ -58,7 +55,7 @@ var (
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
-	"observed": &NoObserved, "prefix": &NoHashPrefix, "young": &NoYoung,
+	"prefix": &NoHashPrefix, "young": &NoYoung,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
