@@ -143,7 +143,7 @@ func (c *Crawl) After(r Response) Page {
 		if id == 0 {
 			c.stats.Forgotten++
 		} else if p.young {
-			c.young.add(uint32(id), final, r.Body, c.stats.Kept)
+			c.young.add(uint32(id), final, r.Body)
 		}
 	}
 	if held {
@@ -195,7 +195,6 @@ func (c *Crawl) After(r Response) Page {
 	if canonKey != "" && held {
 		c.declare(i, out.Canonical, hashKey(canonKey), own)
 	}
-	c.refreshYoung()
 	c.mu.Unlock()
 
 	if id != 0 && !out.Duplicate {

@@ -54,12 +54,12 @@
 // chrome that the template learns to drop later (the id of the object a repository browser
 // shows, in a bar above the file), so a copy of it met later, identified without that chrome,
 // has other digests. A Crawl keeps a copy of the body of each young page, the oldest dropped
-// past 8 MB, and identifies it again under the template as it stands, recording its new digests,
-// until its kind is learned: when the crawl has kept twice as many pages as when it last did
-// (and 16 more), and when a verification finds another page than the young page's id (the two
-// are one page if they match then). Without that, the first pages of each kind would be kept
-// apart from their later copies, and would retract the correct rules that name those copies
-// duplicates; a wrong rule's copies still differ.
+// past 8 MB, and when a verification finds another page than the young page's id, it identifies
+// the young page again under the template as it stands, recording its new digests (the two are
+// one page if they match then). Without that, the first pages of each kind would retract the
+// correct rules that name their later copies duplicates; a wrong rule's copies still differ.
+// A young page is not identified again otherwise: under a template that has learned repeated
+// entries of listings as chrome, pages of one listing would become one.
 //
 // What a site declares is evidence too, as search engines treat it: a redirect (a response whose
 // final URL differs from the URL asked for, or a 3xx status with a Location the client did not

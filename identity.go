@@ -273,40 +273,33 @@ func headCanonical(body []byte) string {
 // maxYoung bounds the bytes of the bodies a Crawl keeps of young pages (see youngPages).
 const maxYoung = 8 << 20
 
-// youngAgain is the pages kept, past twice the number kept when a young page was last
-// identified, at which it is identified again (see Crawl.refreshYoung).
-const youngAgain = 16
-
 // youngPages keeps the bodies of kept pages whose template text was made while the template of
 // their kind was still learning, the oldest dropped past maxYoung bytes. A template that learns
 // a kind's per-page chrome (an object's id, its commit's title) after the first pages of the kind
 // were kept would otherwise leave those pages with digests that a later copy of one of them,
 // identified without that chrome, does not have: the copy would be kept as another page, and a
 // verification that fetched it would retract the correct rule that named it a duplicate. A young
-// page is identified again as the crawl keeps more pages (Crawl.refreshYoung) and when a
-// verification finds another page than its id (Crawl.recheck), until its kind is learned.
+// page is identified again when a verification finds another page than its id (Crawl.recheck).
 type youngPages struct {
 	pages map[uint32]youngPage // page id -> its body
-	order []uint32             // page ids by when they are due to be identified again
+	order []uint32             // page ids, oldest first
 	bytes int
 }
 
 type youngPage struct {
 	url  string
 	body []byte
-	at   int64 // Stats.Kept when it was last identified
 }
 
-// add keeps a copy of the body of page id, fetched from u and identified when at pages were
-// kept.
-func (y *youngPages) add(id uint32, u string, body []byte, at int64) {
+// add keeps a copy of the body of page id, fetched from u.
+func (y *youngPages) add(id uint32, u string, body []byte) {
 	if len(body) > maxYoung/64 {
 		return // a huge page would push out many others
 	}
 	if y.pages == nil {
 		y.pages = map[uint32]youngPage{}
 	}
-	y.pages[id] = youngPage{url: strings.Clone(u), body: bytes.Clone(body), at: at}
+	y.pages[id] = youngPage{url: strings.Clone(u), body: bytes.Clone(body)}
 	y.order = append(y.order, id)
 	y.bytes += len(body) + len(u)
 	for y.bytes > maxYoung {
@@ -325,8 +318,7 @@ func (y *youngPages) drop(id uint32) {
 
 // again identifies the young page id again under the template as it stands, and records its
 // digests: a kept page it matches now is the same page (see pageIndex.lookup). It returns the
-// page's id then. The page stays young, due again when the crawl has kept twice as many pages,
-// or goes when its kind is learned. c.mu is held.
+// page's id then. The page stays young until its kind is learned. c.mu is held.
 func (c *Crawl) again(id uint32) uint32 {
 	y := c.young.pages[id]
 	q := c.identify(y.url, y.body)
@@ -343,31 +335,11 @@ func (c *Crawl) again(id uint32) uint32 {
 	c.young.drop(id)
 	c.young.order = slices.DeleteFunc(c.young.order, func(v uint32) bool { return v == id })
 	if q.young {
-		y.at = c.stats.Kept
 		c.young.pages[id] = y
 		c.young.bytes += len(y.body) + len(y.url)
 		c.young.order = append(c.young.order, id)
 	}
 	return root
-}
-
-// refreshYoung identifies again the young page first due, if it is due: when the crawl has kept
-// twice as many pages as when it was last identified (and youngAgain more), so that each is
-// identified a logarithmic number of times. c.mu is held.
-func (c *Crawl) refreshYoung() {
-	y := &c.young
-	for len(y.order) > 0 {
-		id := y.order[0]
-		p, ok := y.pages[id]
-		if ok && c.stats.Kept < 2*p.at+youngAgain {
-			return
-		}
-		y.order = y.order[1:]
-		if ok {
-			c.again(id)
-			return
-		}
-	}
 }
 
 // recheck identifies the young page kept again, if it is one, and reports whether it is page id

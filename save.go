@@ -32,8 +32,7 @@ import (
 //	              uint64, the earlier page it was found to be uvarint or 0);
 //	              digests: count, then (digest uint64, page id uvarint with bit 31 set for
 //	              a template text's), by digest
-//	            young pages: count, then (page id uvarint, URL, body, pages kept when it was
-//	              last identified uvarint), in the order they are due to be identified again
+//	            young pages: count, then (page id uvarint, URL, body), oldest first
 //	learner   learn.Online's saved form (Online.WriteTo), if the crawl learns online
 //	templates the hosts that keep a template, least recently used first: count, then hosts;
 //	          the hosts whose template was dropped: count, then hosts, sorted; then each
@@ -164,7 +163,6 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 			x.Uvarint(uint64(id))
 			x.String(y.url)
 			x.String(string(y.body))
-			x.Uvarint(uint64(y.at))
 		}
 	}
 	c.mu.Unlock()
@@ -447,11 +445,11 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 		c.pages.digests[d] = uint32(v)
 	}
 	for range x.Count(maxSavedCount, "young pages") {
-		id, u, body, at := x.Uvarint(), x.String(maxSavedString, "URL"), x.String(maxYoung/64, "body"), x.Uvarint()
-		if _, ok := c.young.pages[uint32(id)]; x.Err() == nil && (id == 0 || id > np || ok || at > uint64(c.stats.Kept)) {
+		id, u, body := x.Uvarint(), x.String(maxSavedString, "URL"), x.String(maxYoung/64, "body")
+		if _, ok := c.young.pages[uint32(id)]; x.Err() == nil && (id == 0 || id > np || ok) {
 			corrupt("young page %d of %d", id, np)
 		}
-		c.young.add(uint32(id), u, []byte(body), int64(at))
+		c.young.add(uint32(id), u, []byte(body))
 	}
 	if err := x.Close(); err != nil {
 		return f, err

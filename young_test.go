@@ -90,8 +90,7 @@ func TestYoungPageRechecked(t *testing.T) {
 		{"changed files", 3, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			// The trees come first, so that the crawl keeps too few pages after the first
-			// blobs to identify them again (youngAgain) before their check.
+			// The trees come first, as in the crawl that showed the wrong retraction.
 			const n, trees = 40, 30
 			site := repoSite(n, trees, tt.changed)
 			c := mustNew(t, Options{Online: learn.OnlineOptions{VerifyEvery: 1}})
@@ -154,22 +153,5 @@ func TestYoungPageResumed(t *testing.T) {
 	}
 	if g, w := second.Stats(), whole.Stats(); g != w {
 		t.Errorf("stats\n%+v, want\n%+v", g, w)
-	}
-}
-
-// A young page is identified again as the crawl keeps more pages: the blobs of the repository
-// browser fetched first are found to be the blobs met later under a commit by content alone,
-// without a rule or a verification.
-func TestYoungPageRefreshed(t *testing.T) {
-	const n = 40
-	c := mustNew(t, Options{NoLearning: true})
-	tc, done := newTestCrawler(t, c, repoSite(n, 0, 0), inTestHost)
-	defer done()
-	tc.run(t, testHost+"/")
-	st := c.Stats()
-	want := int64(1 + n + n/5) // home, blobs, commits
-	t.Logf("%d pages kept of %d fetched, want %d", st.Kept, st.Pages, want)
-	if st.Kept != want {
-		t.Errorf("%d pages kept, want %d (stats %+v)", st.Kept, want, st)
 	}
 }
