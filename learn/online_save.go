@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/undust/undust/internal/binfile"
@@ -164,19 +165,25 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 		x.String(k)
 		s.counters[k].writeTo(x)
 	}
-	type editFails struct {
-		edit string
-		n    int64
+	writeCounts(x, &s.editFails)
+}
+
+// writeCounts writes m, of string keys and *atomic.Int64 values: its count, then (key, value)
+// pairs sorted by key.
+func writeCounts(x *binfile.Writer, m *sync.Map) {
+	type count struct {
+		key string
+		n   int64
 	}
-	var edits []editFails
-	s.editFails.Range(func(k, v any) bool {
-		edits = append(edits, editFails{k.(string), v.(*atomic.Int64).Load()})
+	var all []count
+	m.Range(func(k, v any) bool {
+		all = append(all, count{k.(string), v.(*atomic.Int64).Load()})
 		return true
 	})
-	slices.SortFunc(edits, func(a, b editFails) int { return cmp.Compare(a.edit, b.edit) })
-	x.Uvarint(uint64(len(edits)))
-	for _, e := range edits {
-		x.String(e.edit)
+	slices.SortFunc(all, func(a, b count) int { return cmp.Compare(a.key, b.key) })
+	x.Uvarint(uint64(len(all)))
+	for _, e := range all {
+		x.String(e.key)
 		x.Uvarint(uint64(e.n))
 	}
 }
@@ -195,21 +202,7 @@ func (c *ruleCounter) writeTo(x *binfile.Writer) {
 	c.mu.Lock()
 	x.Float64(c.credit)
 	c.mu.Unlock()
-	type ctxUses struct {
-		ctx string
-		n   int64
-	}
-	var ctxs []ctxUses
-	c.ctx.Range(func(k, v any) bool {
-		ctxs = append(ctxs, ctxUses{k.(string), v.(*atomic.Int64).Load()})
-		return true
-	})
-	slices.SortFunc(ctxs, func(a, b ctxUses) int { return cmp.Compare(a.ctx, b.ctx) })
-	x.Uvarint(uint64(len(ctxs)))
-	for _, e := range ctxs {
-		x.String(e.ctx)
-		x.Uvarint(uint64(e.n))
-	}
+	writeCounts(x, &c.ctx)
 }
 
 // ReadFrom loads a state that WriteTo saved into o, which must be new (no evidence, never

@@ -2,7 +2,6 @@ package align
 
 import (
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/undust/undust/learn"
@@ -12,15 +11,7 @@ import (
 // TestAcyclic learns on a site where two candidate rules undo each other (a trailing slash and
 // index.php) and checks that the learned set rewrites no training URL round a cycle.
 func TestAcyclic(t *testing.T) {
-	f, err := os.Open("../testdata/dev-h0023.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cls, _, err := learn.ReadClusters(f, learn.ReaderOptions{})
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cls := readClusters(t, "dev-h0023.tsv", learn.ReaderOptions{})
 	set, st, err := (&Learner{}).Learn(cls)
 	if err != nil {
 		t.Fatal(err)

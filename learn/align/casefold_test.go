@@ -2,7 +2,6 @@ package align
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -66,15 +65,7 @@ func TestCaseInsensitiveHost(t *testing.T) {
 // drops the index file from lowercased paths, so the case variants of a page with and without
 // its index file get one key (the decision-tree learner once lost the second rule).
 func TestCaseInsensitiveHostKeepsOtherRules(t *testing.T) {
-	f, err := os.Open("../testdata/sample.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, _, err := learn.ReadClusters(f, learn.ReaderOptions{})
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := readClusters(t, "sample.tsv", learn.ReaderOptions{})
 	var cls []learn.Cluster
 	for _, c := range all {
 		if learn.SiteOf(c.ID) == "h0004" {

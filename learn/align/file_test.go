@@ -2,7 +2,6 @@ package align
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/undust/undust/learn"
@@ -13,15 +12,7 @@ import (
 // checks that the loaded set gives every training URL the key that the learned set gives it in
 // memory: the file must carry the key form (its "key" line) the rules were learned on.
 func TestFileRoundTrip(t *testing.T) {
-	f, err := os.Open("../testdata/sample.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cls, _, err := learn.ReadClusters(f, learn.ReaderOptions{})
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cls := readClusters(t, "sample.tsv", learn.ReaderOptions{})
 	set, _, err := (&Learner{}).Learn(cls)
 	if err != nil {
 		t.Fatal(err)

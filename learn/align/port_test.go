@@ -3,7 +3,6 @@ package align
 import (
 	"bytes"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -17,15 +16,7 @@ import (
 // one: the sample clusters with every host on port 8080 give the sample's rules, each with the
 // condition port = 8080, and the same keys but for the port.
 func TestPortSameRules(t *testing.T) {
-	f, err := os.Open("../testdata/sample.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, _, err := learn.ReadClusters(f, learn.ReaderOptions{Sites: learn.ByID})
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := readClusters(t, "sample.tsv", learn.ReaderOptions{Sites: learn.ByID})
 	ported := make([]learn.Cluster, len(plain))
 	for i, c := range plain {
 		ported[i] = learn.Cluster{ID: c.ID, Site: c.Site}

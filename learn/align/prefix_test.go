@@ -1,7 +1,6 @@
 package align
 
 import (
-	"os"
 	"testing"
 
 	"github.com/undust/undust/learn"
@@ -11,15 +10,7 @@ import (
 // front-end's /info/H and /wdiff?id=H) are cut to the shortest, and that other hashes, and a
 // value shorter than the cut, stay apart.
 func TestHashPrefixes(t *testing.T) {
-	f, err := os.Open("../testdata/patterns/hashes.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cls, _, err := learn.ReadClusters(f, learn.ReaderOptions{})
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cls := readClusters(t, "patterns/hashes.tsv", learn.ReaderOptions{})
 	set, _, err := (&Learner{}).Learn(cls)
 	if err != nil {
 		t.Fatal(err)
@@ -46,3 +37,4 @@ func TestHashPrefixes(t *testing.T) {
 		}
 	}
 }
+
