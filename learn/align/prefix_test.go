@@ -37,4 +37,3 @@ func TestHashPrefixes(t *testing.T) {
 		}
 	}
 }
-
