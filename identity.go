@@ -322,22 +322,15 @@ func (y *youngPages) drop(id uint32) {
 func (c *Crawl) again(id uint32) uint32 {
 	y := c.young.pages[id]
 	q := c.identify(y.url, y.body)
-	root := c.pages.root(id)
-	var buf [3]uint32
-	for _, o := range c.pages.matches(buf[:0], q) {
-		if o != root {
-			a, b := min(root, o), max(root, o)
-			c.pages.same[b-1] = a
-			root = a
-		}
-	}
+	var buf [4]uint32
+	roots := append(c.pages.matches(buf[:0], q), c.pages.root(id))
+	root, _ := c.pages.union(roots, nil)
 	c.pages.record(q, root)
-	c.young.drop(id)
 	c.young.order = slices.DeleteFunc(c.young.order, func(v uint32) bool { return v == id })
 	if q.young {
-		c.young.pages[id] = y
-		c.young.bytes += len(y.body) + len(y.url)
-		c.young.order = append(c.young.order, id)
+		c.young.order = append(c.young.order, id) // the newest again
+	} else {
+		c.young.drop(id)
 	}
 	return root
 }

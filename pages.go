@@ -61,15 +61,22 @@ func (x *pageIndex) lookup(p print, joined []uint32) (uint64, bool, []uint32) {
 	if len(m) == 0 {
 		return 0, false, joined
 	}
-	id := slices.Min(m)
-	for _, o := range m {
+	id, joined := x.union(m, joined)
+	x.record(p, id)
+	return uint64(id), true, joined
+}
+
+// union makes the pages of roots (roots of the index) one page, the least of them, and returns
+// it, with the others appended to joined.
+func (x *pageIndex) union(roots, joined []uint32) (uint32, []uint32) {
+	id := slices.Min(roots)
+	for _, o := range roots {
 		if o != id && x.same[o-1] == 0 {
 			x.same[o-1] = id
 			joined = append(joined, o)
 		}
 	}
-	x.record(p, id)
-	return uint64(id), true, joined
+	return id, joined
 }
 
 // matches appends to dst the kept pages (their roots) that p duplicates: a digest of either of

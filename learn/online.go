@@ -661,8 +661,9 @@ func (o *Online) Same(a, b string) {
 // numbers pages by content found a page matching both. On every site, the URLs of from's
 // cluster join into's (up to MaxClusterURLs; the rest are dropped, as Observe drops them), so
 // that a relearn learns one target for the page's URLs rather than one for each half. Joining
-// a fingerprint with itself, or one without URLs, changes nothing. It costs O(1) per site with
-// evidence and O(1) per URL moved.
+// a fingerprint with itself, or one without URLs, changes nothing. It visits every site, and on
+// a site with from's cluster it costs a pass over the site's clusters in first-seen order and
+// O(1) per URL moved.
 func (o *Online) Join(into, from uint64) {
 	if into == from {
 		return

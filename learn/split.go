@@ -2,10 +2,9 @@ package learn
 
 import (
 	"slices"
-
-	"github.com/undust/undust/internal/ablate"
 	"strings"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/urlnorm"
 )
 
