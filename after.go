@@ -160,8 +160,11 @@ func (c *Crawl) After(r Response) Page {
 	if isVerify {
 		kept := c.pageOf(ver.against)
 		same := uint64(kept) == id
-		if !same && c.recheck(kept, id) {
-			same, dup, id = true, true, uint64(c.pages.root(kept))
+		if !same {
+			var again bool
+			if again, joined = c.recheck(kept, id, joined); again {
+				same, dup, id = true, true, uint64(c.pages.root(kept))
+			}
 		}
 		c.check(verURL, ver, same, held)
 		if !same && !held && !dup {

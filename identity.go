@@ -318,13 +318,14 @@ func (y *youngPages) drop(id uint32) {
 
 // again identifies the young page id again under the template as it stands, and records its
 // digests: a kept page it matches now is the same page (see pageIndex.lookup). It returns the
-// page's id then. The page stays young until its kind is learned. c.mu is held.
-func (c *Crawl) again(id uint32) uint32 {
+// page's id then, with the ids it was joined to appended to joined. The page stays young until
+// its kind is learned. c.mu is held.
+func (c *Crawl) again(id uint32, joined []uint32) (uint32, []uint32) {
 	y := c.young.pages[id]
 	q := c.identify(y.url, y.body)
 	var buf [4]uint32
 	roots := append(c.pages.matches(buf[:0], q), c.pages.root(id))
-	root, _ := c.pages.union(roots, nil)
+	root, joined := c.pages.union(roots, joined)
 	c.pages.record(q, root)
 	c.young.order = slices.DeleteFunc(c.young.order, func(v uint32) bool { return v == id })
 	if q.young {
@@ -332,15 +333,16 @@ func (c *Crawl) again(id uint32) uint32 {
 	} else {
 		c.young.drop(id)
 	}
-	return root
+	return root, joined
 }
 
 // recheck identifies the young page kept again, if it is one, and reports whether it is page id
-// under the template as it stands: the two are one page from then on, of the earlier id. c.mu is
-// held.
-func (c *Crawl) recheck(kept uint32, id uint64) bool {
+// under the template as it stands: the two are one page from then on, of the earlier id. The
+// pages joined on the way are appended to joined. c.mu is held.
+func (c *Crawl) recheck(kept uint32, id uint64, joined []uint32) (bool, []uint32) {
 	if _, ok := c.young.pages[kept]; !ok || id == 0 {
-		return false
+		return false, joined
 	}
-	return c.again(kept) == c.pages.root(uint32(id))
+	root, joined := c.again(kept, joined)
+	return root == c.pages.root(uint32(id)), joined
 }
