@@ -24,6 +24,10 @@
 // After compares its page with the holder's and retracts a rule that merged two pages. The keys
 // of the URLs fetched so far are made again whenever a site's rules change, so that a rule learned
 // late still catches links to pages fetched early, and a retracted rule stops skipping at once.
+// When new keys make two URLs fetched before one key, their pages are compared: a check of the
+// rules that made it, without a fetch (Stats.Compared), which retracts a rule that merged two
+// pages and spares the fetch of the rule's next use; and a URL fetched before is answered Skip
+// whatever its key has become.
 // A crawler may call Before when it finds a link (to keep duplicates out of its queue) and again
 // when the URL comes up for fetching (when the rules may have changed): a URL that holds its key
 // and is not fetched yet is answered Fetch again.
