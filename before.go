@@ -87,9 +87,15 @@ func (c *Crawl) Before(raw string) Decision {
 	}
 	if ver, ok := c.verifying[u]; ok {
 		if held && c.holderOf(v) == ver.against && (v&declaredBit != 0) == ver.declared {
-			d.Action = Verify // asked again: counted once
 			d.Of = c.url(ver.against)
-			return d
+			if ver.declared || ablate.NoRecheck || c.online.Recheck(k, c.heldKey(d.Of)) {
+				d.Action = Verify // asked again: counted once
+				return d
+			}
+			// The checks made since it was asked answered it: a duplicate.
+			delete(c.verifying, u)
+			c.stats.Lapsed++
+			return c.skip(d, raw, k, v, noHolder)
 		}
 		// The rule or the declaration to check is gone since: no check is due.
 		delete(c.verifying, u)
@@ -153,7 +159,6 @@ const noHolder = ^uint32(0)
 // since): skipped, it gives up its holder. c.mu is held.
 func (c *Crawl) duplicate(d Decision, raw string, u uint64, k learn.Key, v, self uint32) Decision {
 	of := c.holderOf(v)
-	hd := c.holders.at(of)
 	d.Of = c.url(of)
 	decl := c.sites[c.site(raw)]
 	if v&declaredBit != 0 {
@@ -169,6 +174,15 @@ func (c *Crawl) duplicate(d Decision, raw string, u uint64, k learn.Key, v, self
 		d.Action = Verify
 		return d
 	}
+	return c.skip(d, raw, k, v, self)
+}
+
+// skip answers Skip for raw, whose key (k, d.Key) is held by the holder of v, d.Of: see
+// duplicate. c.mu is held.
+func (c *Crawl) skip(d Decision, raw string, k learn.Key, v, self uint32) Decision {
+	of := c.holderOf(v)
+	hd := c.holders.at(of)
+	decl := c.sites[c.site(raw)]
 	if self != noHolder {
 		c.release(self)
 	}

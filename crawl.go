@@ -204,6 +204,7 @@ type Stats struct {
 	URLs       int64 // Before calls
 	Fetch      int64 // answered Fetch
 	Verify     int64 // answered Verify (once for a URL asked again before it is fetched)
+	Lapsed     int64 // of them, answered Skip when asked again: the checks made since answered
 	Skip       int64 // answered Skip because another URL held the key
 	Seen       int64 // answered Skip because the URL itself was let through before
 	KeyErrors  int64 // URLs that could not be keyed (answered Fetch)

@@ -30,7 +30,8 @@
 // whatever its key has become.
 // A crawler may call Before when it finds a link (to keep duplicates out of its queue) and again
 // when the URL comes up for fetching (when the rules may have changed): a URL that holds its key
-// and is not fetched yet is answered Fetch again.
+// and is not fetched yet is answered Fetch again; a URL answered Verify is answered Skip instead
+// when the checks made since answered its check (learn.Online.Recheck, Stats.Lapsed).
 //
 // # After a fetch
 //

@@ -17,7 +17,7 @@ import (
 //
 //	crawl     the Crawl's own state:
 //	            flags: learner saved, templates saved, near-duplicate distance
-//	            stats (19 uvarints), declarations made, holders released
+//	            stats (20 uvarints), declarations made, holders released
 //	            holders: count, then (URL, key hash uint64, page uvarint, state byte)
 //	            keys: count, then (key hash uint64, value uvarint), by hash; the value is a
 //	              holder's index, or a declaration's sequence number - 1 with bit 31 set
@@ -199,7 +199,7 @@ func (c *Crawl) statsFields() []*int64 {
 	s := &c.stats
 	return []*int64{&s.URLs, &s.Fetch, &s.Verify, &s.Skip, &s.Seen, &s.KeyErrors, &s.Forgotten,
 		&s.Responses, &s.Failed, &s.Pages, &s.Kept, &s.Duplicates, &s.Checked, &s.Mismatches, &s.Redirects,
-		&s.Declared, &s.Withdrawn, &s.Compared, &s.CompareMismatches}
+		&s.Declared, &s.Withdrawn, &s.Compared, &s.CompareMismatches, &s.Lapsed}
 }
 
 // ReadFrom loads a state that WriteTo saved into c, which must be new (made by New and not
