@@ -90,6 +90,9 @@
 //     past its scheme and host (those are kept once per host) with a length byte: about 90
 //     bytes for URLs of 60 to 70 characters, where a Go map[string]struct{} of the URL strings,
 //     the visited set of a crawler without undust, takes 120. Options.MaxURLs bounds them.
+//     A URL fetched whose key new rules gave to another URL fetched before costs an entry of a
+//     Go map from its hash to its holder besides (about 40 bytes), so that it is not fetched
+//     again.
 //   - A page kept: its digests (one or two, in a Go map), its SimHashes (one or two, in a
 //     near-duplicate index of about 50 bytes a SimHash) and 20 bytes: about 115 bytes.
 //     Options.MaxPages bounds them.
