@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/learn"
 )
 
@@ -72,11 +73,29 @@ func (c *Crawl) Before(raw string) Decision {
 		d.Action = Fetch
 		return d
 	}
+	if i, ok := c.displaced[u]; ok && !ablate.NoCompare {
+		// Fetched before, and its key is another fetched URL's since the rules changed: the
+		// rekey compared their pages (compare), and the URL's own page is known.
+		if !held {
+			c.holders.at(i).key = h
+			c.keys.put(c, h, i, u)
+			delete(c.displaced, u)
+		}
+		c.stats.Seen++
+		d.Action, d.Of = Skip, raw
+		return d
+	}
 	if ver, ok := c.verifying[u]; ok {
 		if held && c.holderOf(v) == ver.against && (v&declaredBit != 0) == ver.declared {
-			d.Action = Verify // asked again: counted once
 			d.Of = c.url(ver.against)
-			return d
+			if ver.declared || ablate.NoRecheck || c.online.Recheck(k, c.heldKey(d.Of)) {
+				d.Action = Verify // asked again: counted once
+				return d
+			}
+			// The checks made since it was asked answered it: a duplicate.
+			delete(c.verifying, u)
+			c.stats.Lapsed++
+			return c.skip(d, raw, k, v, noHolder)
 		}
 		// The rule or the declaration to check is gone since: no check is due.
 		delete(c.verifying, u)
@@ -140,7 +159,6 @@ const noHolder = ^uint32(0)
 // since): skipped, it gives up its holder. c.mu is held.
 func (c *Crawl) duplicate(d Decision, raw string, u uint64, k learn.Key, v, self uint32) Decision {
 	of := c.holderOf(v)
-	hd := c.holders.at(of)
 	d.Of = c.url(of)
 	decl := c.sites[c.site(raw)]
 	if v&declaredBit != 0 {
@@ -156,6 +174,15 @@ func (c *Crawl) duplicate(d Decision, raw string, u uint64, k learn.Key, v, self
 		d.Action = Verify
 		return d
 	}
+	return c.skip(d, raw, k, v, self)
+}
+
+// skip answers Skip for raw, whose key (k, d.Key) is held by the holder of v, d.Of: see
+// duplicate. c.mu is held.
+func (c *Crawl) skip(d Decision, raw string, k learn.Key, v, self uint32) Decision {
+	of := c.holderOf(v)
+	hd := c.holders.at(of)
+	decl := c.sites[c.site(raw)]
 	if self != noHolder {
 		c.release(self)
 	}
@@ -332,9 +359,10 @@ func (c *Crawl) rekey() {
 
 	// The keys, without the lock: Before and After go on meanwhile.
 	hashes, urlHashes := make([]uint64, len(urls)), make([]uint64, len(urls))
+	lks := make([]learn.Key, len(urls))
 	for j, u := range urls {
-		if k, _, err := c.key(u); err == nil {
-			hashes[j] = hashKey(k)
+		if k, lk, err := c.key(u); err == nil {
+			hashes[j], lks[j] = hashKey(k), lk
 		}
 		urlHashes[j] = hashURL(u)
 	}
@@ -347,6 +375,17 @@ func (c *Crawl) rekey() {
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// Each holder's key before, and the holder that held it when another did: a pair of
+	// fetched URLs whose keys were equal before was compared then.
+	before := make([]uint64, len(idx))
+	other := make([]uint32, len(idx))
+	for j, i := range idx {
+		hd := c.holders.at(i)
+		before[j], other[j] = hd.key, noHolder
+		if v, ok := c.keys.get(c, hd.key); ok && v != i && v&declaredBit == 0 {
+			other[j] = v
+		}
+	}
 	for j, i := range idx {
 		hd := c.holders.at(i)
 		if hd.state() == failed || hashes[j] == 0 {
@@ -377,6 +416,7 @@ func (c *Crawl) rekey() {
 			}
 		}
 	}
+	c.compare(idx, lks, before, other, urlHashes)
 	for j, d := range decl {
 		if d.withdrawn || declHashes[j] == 0 {
 			continue
@@ -384,6 +424,41 @@ func (c *Crawl) rekey() {
 		d.key = declHashes[j]
 		if _, held := c.keys.get(c, d.key); !held {
 			c.keys.put(c, d.key, d.idx|declaredBit, 0)
+		}
+	}
+}
+
+// compare records the fetched holders of idx (rekeyed, of learner Keys lks and URL hashes
+// urlHashes) whose key another fetched holder took, in Crawl.displaced, and checks the rules
+// that made each such pair's keys equal, if it is new (the holder's key hash was not before[j]
+// held by other[j]), by comparing the pages the two URLs served: a check of the rules that
+// costs no fetch (learn.Online.VerifyMatch, then ConfirmMatch). A rule that merges two pages
+// fetched before is retracted at once, and a rule confirmed so is not checked by fetching the
+// next URL it rewrites. c.mu is held.
+func (c *Crawl) compare(idx []uint32, lks []learn.Key, before []uint64, other []uint32, urlHashes []uint64) {
+	for j, i := range idx {
+		hd := c.holders.at(i)
+		if hd.state() != fetched {
+			continue
+		}
+		delete(c.displaced, urlHashes[j])
+		v, ok := c.keys.get(c, hd.key)
+		if !ok || v == i || v&declaredBit != 0 {
+			continue
+		}
+		c.displaced[urlHashes[j]] = i
+		if ablate.NoCompare || hd.page == 0 || c.holders.at(v).state() != fetched || c.holders.at(v).page == 0 ||
+			before[j] == hd.key && other[j] == v {
+			continue
+		}
+		pi, pv := c.pageOf(i), c.pageOf(v)
+		same := pi == pv || c.recheck(pv, uint64(pi)) || c.recheck(pi, uint64(pv))
+		kept := c.heldKey(c.url(v))
+		c.online.VerifyMatch(lks[j], kept) // counts the use
+		c.online.ConfirmMatch(lks[j], kept, same)
+		c.stats.Compared++
+		if !same {
+			c.stats.CompareMismatches++
 		}
 	}
 }

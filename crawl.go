@@ -204,6 +204,7 @@ type Stats struct {
 	URLs       int64 // Before calls
 	Fetch      int64 // answered Fetch
 	Verify     int64 // answered Verify (once for a URL asked again before it is fetched)
+	Lapsed     int64 // of them, answered Skip when asked again: the checks made since answered
 	Skip       int64 // answered Skip because another URL held the key
 	Seen       int64 // answered Skip because the URL itself was let through before
 	KeyErrors  int64 // URLs that could not be keyed (answered Fetch)
@@ -215,12 +216,16 @@ type Stats struct {
 	Duplicates int64 // of the pages, duplicates of a page kept before
 	Checked    int64 // verification fetches whose page After compared with the holder's
 	Mismatches int64 // of them, those that found another page than their key said
-	Redirects  int64 // responses that redirected (followed or not)
-	Declared   int64 // canonical declarations recorded
-	Withdrawn  int64 // sites whose canonical declarations a verification disproved
-	Keys       int   // keys held now
-	Held       int   // URLs remembered now
-	Learner    learn.OnlineStats
+	// Checks of the rules made without a fetch: two URLs fetched before whose keys new rules
+	// made equal, and whose pages were compared.
+	Compared          int64
+	CompareMismatches int64 // of them, those of two pages
+	Redirects         int64 // responses that redirected (followed or not)
+	Declared          int64 // canonical declarations recorded
+	Withdrawn         int64 // sites whose canonical declarations a verification disproved
+	Keys              int   // keys held now
+	Held              int   // URLs remembered now
+	Learner           learn.OnlineStats
 }
 
 // A Crawl is the dedup state of one crawl: see the package documentation. Make one with New;
@@ -253,6 +258,7 @@ type Crawl struct {
 	redirects map[string][]string      // URL -> URLs that redirected to it, not fetched yet
 	retried   map[uint64]bool          // URL hash -> given back by After to be fetched again
 	waiting   map[uint32][]string      // pending holder -> URLs skipped as its duplicates
+	displaced map[uint64]uint32        // URL hash -> fetched holder whose key another holds
 	released  int                      // holders whose key was given back
 	pages     pageIndex
 	young     youngPages
@@ -362,6 +368,7 @@ func New(opt Options) (*Crawl, error) {
 		redirects:  map[string][]string{},
 		retried:    map[uint64]bool{},
 		waiting:    map[uint32][]string{},
+		displaced:  map[uint64]uint32{},
 		pages:      newPageIndex(opt.NearK),
 	}
 	if opt.Rules == nil && !opt.NoLearning {

@@ -24,9 +24,14 @@
 // After compares its page with the holder's and retracts a rule that merged two pages. The keys
 // of the URLs fetched so far are made again whenever a site's rules change, so that a rule learned
 // late still catches links to pages fetched early, and a retracted rule stops skipping at once.
+// When new keys make two URLs fetched before one key, their pages are compared: a check of the
+// rules that made it, without a fetch (Stats.Compared), which retracts a rule that merged two
+// pages and spares the fetch of the rule's next use; and a URL fetched before is answered Skip
+// whatever its key has become.
 // A crawler may call Before when it finds a link (to keep duplicates out of its queue) and again
 // when the URL comes up for fetching (when the rules may have changed): a URL that holds its key
-// and is not fetched yet is answered Fetch again.
+// and is not fetched yet is answered Fetch again; a URL answered Verify is answered Skip instead
+// when the checks made since answered its check (learn.Online.Recheck, Stats.Lapsed).
 //
 // # After a fetch
 //
@@ -85,6 +90,9 @@
 //     past its scheme and host (those are kept once per host) with a length byte: about 90
 //     bytes for URLs of 60 to 70 characters, where a Go map[string]struct{} of the URL strings,
 //     the visited set of a crawler without undust, takes 120. Options.MaxURLs bounds them.
+//     A URL fetched whose key new rules gave to another URL fetched before costs an entry of a
+//     Go map from its hash to its holder besides (about 40 bytes), so that it is not fetched
+//     again.
 //   - A page kept: its digests (one or two, in a Go map), its SimHashes (one or two, in a
 //     near-duplicate index of about 50 bytes a SimHash) and 20 bytes: about 115 bytes.
 //     Options.MaxPages bounds them.

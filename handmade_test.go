@@ -323,3 +323,82 @@ func TestKeptSideVerified(t *testing.T) {
 		t.Errorf("%d of %d listings lost, want at most 5 (stats %+v)", lost, n-12, c.Stats())
 	}
 }
+
+// When a rule makes the keys of two URLs fetched before one, the rekey compares their pages: a
+// check of the rule without a fetch (Stats.Compared). A URL fetched before is then not fetched
+// again when it is linked again, and the rule's next use is not fetched to check it. The shop's
+// home page links its first items under a session id and plainly, then the others plainly; the
+// first items are fetched under both URLs before the rule that deletes s is learned, and a
+// second listing, fetched last, links the first items again. With 10 first items, the rule is
+// learned when they are all fetched, and its first use to check is a URL fetched before; with
+// 14, the session links of the last first items come up after the rule is learned.
+func TestFetchedCompared(t *testing.T) {
+	for _, first := range []int{10, 14} {
+		const n = 40
+		site := sidSite(n)
+		var home, again []string
+		for i := range n {
+			plain, sid := fmt.Sprintf("/item?id=%d", i), fmt.Sprintf("/item?id=%d&s=%x", i, 0x5eed0000+7919*i)
+			if i < first {
+				home = append(home, sid)
+				again = append(again, sid, plain)
+			}
+			home = append(home, plain)
+		}
+		site.pages["/"] = page("Shop", words(1, 40), append(home, "/more")...)
+		site.pages["/more"] = page("More", words(2, 40), again...)
+		c := mustNew(t, Options{})
+		tc, done := newTestCrawler(t, c, site, inTestHost)
+		tc.run(t, testHost+"/")
+		done()
+		twice := 0
+		for p, h := range site.hits {
+			if h > 1 {
+				twice++
+				t.Logf("%d first items: %s fetched %d times", first, p, h)
+			}
+		}
+		st := c.Stats()
+		t.Logf("%d first items: %d fetches, %d URLs fetched twice, %d verifications, %d checks without a fetch", first, len(tc.fetches), twice, st.Verify, st.Compared)
+		if twice > 0 || st.Verify > 0 || st.Compared == 0 {
+			t.Errorf("%d first items: %d URLs fetched twice, %d verification fetches, %d checks without a fetch; want none, none, some (stats %+v)",
+				first, twice, st.Verify, st.Compared, st)
+		}
+	}
+}
+
+// A rule that the comparison of two pages fetched before disproves is retracted without a
+// fetch: the shop's s is a session id on most items and a search on every tenth, whose page is
+// another; the home page links every item plainly and under s, so that both URLs of the first
+// items are fetched before the rule that deletes s is learned from them. The rekey that follows
+// finds a search page and its item under one key, and the rule goes at once.
+func TestComparedMismatch(t *testing.T) {
+	const n = 60
+	site := sidSite(n)
+	var home, search []string
+	for i := range n {
+		plain, sid := fmt.Sprintf("/item?id=%d", i), fmt.Sprintf("/item?id=%d&s=%x", i, 0x5eed0000+7919*i)
+		if i%10 == 9 {
+			site.pages[sid] = page(fmt.Sprintf("Search %d", i), words(9000+i, 60))
+			search = append(search, sid)
+		}
+		home = append(home, plain, sid)
+	}
+	site.pages["/"] = page("Shop", words(1, 40), home...)
+	c := mustNew(t, Options{})
+	tc, done := newTestCrawler(t, c, site, inTestHost)
+	tc.run(t, testHost+"/")
+	done()
+	for _, u := range search {
+		if site.hits[u] == 0 {
+			t.Errorf("%s not fetched", u)
+		}
+	}
+	st := c.Stats()
+	t.Logf("%d fetches, %d checks without a fetch (%d disproved), %d verification fetches, %d rules retracted",
+		len(tc.fetches), st.Compared, st.CompareMismatches, st.Checked, st.Learner.Retracted)
+	if st.CompareMismatches == 0 || st.Learner.Retracted == 0 || st.Checked > 0 {
+		t.Errorf("%d comparisons disproved a rule, %d rules retracted, %d verification fetches; want some, some, none (stats %+v)",
+			st.CompareMismatches, st.Learner.Retracted, st.Checked, st)
+	}
+}

@@ -17,7 +17,7 @@ import (
 //
 //	crawl     the Crawl's own state:
 //	            flags: learner saved, templates saved, near-duplicate distance
-//	            stats (16 uvarints), declarations made, holders released
+//	            stats (20 uvarints), declarations made, holders released
 //	            holders: count, then (URL, key hash uint64, page uvarint, state byte)
 //	            keys: count, then (key hash uint64, value uvarint), by hash; the value is a
 //	              holder's index, or a declaration's sequence number - 1 with bit 31 set
@@ -27,6 +27,8 @@ import (
 //	            redirects: count, then (URL, count, source URLs), by URL
 //	            retried: count, then the hashes (uint64) of the URLs given back to be fetched
 //	              again after a failure, ascending
+//	            displaced: count, then the fetched holders whose key another holds since a
+//	              rekey (uvarint), ascending
 //	            pages: count, then (first holder + 1 or 0 and a URL, the number of its
 //	              texts' SimHashes (0 to 2), each a uint64, the SimHash of its own text
 //	              uint64, the earlier page it was found to be uvarint or 0);
@@ -39,7 +41,7 @@ import (
 //	          template's htmltext.Site saved form, in the order of its host
 const (
 	crawlMagic   = "UDCRAWL\n"
-	crawlVersion = 4
+	crawlVersion = 5
 	crawlPrefix  = "undust: crawl state"
 )
 
@@ -128,6 +130,11 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 	for _, u := range retried {
 		x.Uint64(u)
 	}
+	displaced := slices.Sorted(maps.Values(c.displaced))
+	x.Uvarint(uint64(len(displaced)))
+	for _, i := range displaced {
+		x.Uvarint(uint64(i))
+	}
 	x.Uvarint(uint64(len(c.pages.first)))
 	e := 0 // the next SimHash: a page's are stored together, in the order of the pages
 	for i, h := range c.pages.first {
@@ -192,7 +199,7 @@ func (c *Crawl) statsFields() []*int64 {
 	s := &c.stats
 	return []*int64{&s.URLs, &s.Fetch, &s.Verify, &s.Skip, &s.Seen, &s.KeyErrors, &s.Forgotten,
 		&s.Responses, &s.Failed, &s.Pages, &s.Kept, &s.Duplicates, &s.Checked, &s.Mismatches, &s.Redirects,
-		&s.Declared, &s.Withdrawn}
+		&s.Declared, &s.Withdrawn, &s.Compared, &s.CompareMismatches, &s.Lapsed}
 }
 
 // ReadFrom loads a state that WriteTo saved into c, which must be new (made by New and not
@@ -400,6 +407,17 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 	}
 	for range x.Count(maxSavedCount, "retried URLs") {
 		c.retried[x.Uint64()] = true
+	}
+	for range x.Count(maxSavedCount, "displaced holders") {
+		i := uint32(x.Count(maxHolders, "displaced holder"))
+		if x.Err() != nil {
+			break
+		}
+		if i >= nh || c.holders.at(i).state() != fetched {
+			corrupt("displaced holder %d of %d, not fetched", i, nh)
+			break
+		}
+		c.displaced[c.urlHash(i)] = i
 	}
 	for range x.Count(maxSavedCount, "pages") {
 		id := uint64(len(c.pages.first) + 1)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/hrefs"
 	"github.com/undust/undust/simsite"
 )
@@ -590,4 +591,28 @@ func FuzzReadFrom(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// A check that Before asked for when a link was found, and that the checks made before the URL
+// came up for fetching answered (learn.Online.Recheck), is not fetched: on the simulated site
+// the crawl makes fewer verification fetches than one that fetches every check it asked for,
+// and keeps every page.
+func TestRecheckLapses(t *testing.T) {
+	s, err := simsite.New(120, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crawl := func(noRecheck bool) (Stats, int, int) {
+		defer func(v bool) { ablate.NoRecheck = v }(ablate.NoRecheck)
+		ablate.NoRecheck = noRecheck
+		tc, kept, _ := simsiteCrawl(t, s, Options{}, 100000)
+		return tc.c.Stats(), len(tc.fetches), len(kept)
+	}
+	on, fon, kon := crawl(false)
+	off, foff, _ := crawl(true)
+	t.Logf("checks asked again and answered: %d; verification fetches %d, fetches %d (every check fetched: %d, %d)", on.Lapsed, on.Checked, fon, off.Checked, foff)
+	if on.Lapsed == 0 || on.Checked >= off.Checked || kon != len(s.Pages()) {
+		t.Errorf("%d checks answered before their fetch, %d verification fetches (%d when every check is fetched), %d of %d pages kept",
+			on.Lapsed, on.Checked, off.Checked, kon, len(s.Pages()))
+	}
 }

@@ -233,8 +233,10 @@
 // A match is checked for the rules that made either key, the URL met's or the kept URL's (a
 // rule that rewrote the kept /dir/index.html to /dir/ makes the key of /dir/, which no rule
 // rewrites), and a check counts only for the rules decisive for it: without them, the two URLs
-// would have had different keys. urldedup replay measures this on a cluster file replayed as a
-// crawl (-ablate turns each mechanism off).
+// would have had different keys. A crawler that queues the URLs it finds asks again when a
+// queued URL comes up ([Online.Recheck]): the checks made meanwhile may have answered its check.
+// urldedup replay measures this on a cluster file replayed as a crawl (-ablate turns each
+// mechanism off).
 //
 // # Evaluation
 //

@@ -134,7 +134,8 @@ func (o OnlineOptions) withDefaults() OnlineOptions {
 // first uses of a rule of a risky shape, every use while an upper confidence bound on the
 // rule's error rate is high, and one use in VerifyEvery after that (see the package doc). If
 // the fetched page differs from the kept page, ConfirmMatch retracts the rules to blame at
-// once, in that context or entirely, and later relearns of the site leave them out.
+// once, in that context or entirely, and later relearns of the site leave them out. Recheck
+// says whether a check asked for is still due when the crawler comes to fetch the URL.
 //
 // Rules widened beyond a site (query parameters learned as deletable on Options.MinSites sites,
 // as Learn widens them) join every site's set, with the every-host scope's low precedence, and

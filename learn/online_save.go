@@ -31,14 +31,17 @@ import (
 //	due       count, then site names in the order they became due
 //
 // A counter is uses, confirmed, checks, failures, the sampling credit (float64), then its
-// contexts: count, then (context, uses) pairs sorted by context. Version 3 files, without the
-// failed edits, are read as a learner whose retracted rules marked no edit. Version 1 and 2
+// contexts: count, then (context, uses) pairs sorted by context; then (version 5) the checks
+// the credit alone asked for and not made yet, and the checks in each context: count, then
+// (context, checks) pairs sorted by context. Version 3 files, without the failed edits, are
+// read as a learner whose retracted rules marked no edit; version 3 and 4 files as counters
+// without checks asked or made in any context. Version 1 and 2
 // files (a counter without checks, failures and credit, before verification by a bound on a
 // rule's error rate) are refused with binfile.ErrVersion. Rule sets are not saved: ReadFrom learns each site's last snapshot again,
 // which gives the same rules, since LearnSite depends only on the clusters and the options.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 4
+	onlineVersion = 5
 	onlinePrefix  = "learn: online state"
 )
 
@@ -203,6 +206,8 @@ func (c *ruleCounter) writeTo(x *binfile.Writer) {
 	x.Float64(c.credit)
 	c.mu.Unlock()
 	writeCounts(x, &c.ctx)
+	x.Uvarint(uint64(c.sampled.Load()))
+	writeCounts(x, &c.ctxChecks)
 }
 
 // ReadFrom loads a state that WriteTo saved into o, which must be new (no evidence, never
@@ -264,7 +269,7 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 	}
 	var widened []*ruleCounter
 	for range x.Count(maxSavedCount, "widened rules") {
-		widened = append(widened, readCounter(x))
+		widened = append(widened, readCounter(x, v))
 	}
 	var due []*onlineSite
 	for range x.Count(maxSavedCount, "due sites") {
@@ -382,7 +387,7 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	}
 	for range x.Count(maxSavedCount, "rule counters") {
 		k := x.String(maxSavedString, "rule")
-		s.counters[k] = readCounter(x)
+		s.counters[k] = readCounter(x, v)
 	}
 	if v >= 4 {
 		prev := ""
@@ -413,7 +418,7 @@ func readURL(x *binfile.Reader) URL {
 		Inlinks: x.Count(maxSavedCount, "in-links")}
 }
 
-func readCounter(x *binfile.Reader) *ruleCounter {
+func readCounter(x *binfile.Reader, v uint64) *ruleCounter {
 	c := &ruleCounter{}
 	c.uses.Store(int64(x.Count(maxSavedCounter, "uses")))
 	c.confirmed.Store(int64(x.Count(maxSavedCounter, "confirmations")))
@@ -430,6 +435,15 @@ func readCounter(x *binfile.Reader) *ruleCounter {
 		n := new(atomic.Int64)
 		n.Store(int64(x.Count(maxSavedCounter, "uses in a context")))
 		c.ctx.Store(ctx, n)
+	}
+	if v >= 5 {
+		c.sampled.Store(int64(x.Count(maxSavedCounter, "checks asked by the credit")))
+		for range x.Count(maxSavedCount, "contexts checked") {
+			ctx := x.String(maxSavedString, "context")
+			n := new(atomic.Int64)
+			n.Store(int64(x.Count(maxSavedCounter, "checks in a context")))
+			c.ctxChecks.Store(ctx, n)
+		}
 	}
 	return c
 }

@@ -53,7 +53,9 @@ import (
 // kept per rule content, across relearns.
 type ruleCounter struct {
 	uses, checks, confirmed, fails atomic.Int64
-	ctx                            sync.Map // context (see contextOf) -> *atomic.Int64, the uses in it
+	ctx                            sync.Map     // context (see contextOf) -> *atomic.Int64, the uses in it
+	ctxChecks                      sync.Map     // context -> *atomic.Int64, the checks in it
+	sampled                        atomic.Int64 // checks the sampling credit alone asked for, not made yet
 
 	mu     sync.Mutex
 	credit float64 // the sampling probability of its uses since its last check
@@ -328,7 +330,7 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 	if len(refs) == 0 {
 		return false
 	}
-	check := false
+	check, sampled := false, false
 	floor := 0.0
 	if o.opt.VerifyEvery > 0 {
 		floor = 1 / float64(o.opt.VerifyEvery)
@@ -368,6 +370,7 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 		c.mu.Lock()
 		c.credit += floor
 		if c.credit >= 1 {
+			sampled = !check
 			check = true
 		}
 		c.mu.Unlock()
@@ -378,10 +381,66 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 			c.mu.Lock()
 			c.credit = max(0, c.credit-1)
 			c.mu.Unlock()
+			if sampled {
+				c.sampled.Add(1)
+			}
 		}
 		o.stats.verifications.Add(1)
 	}
 	return check
+}
+
+// Recheck is called when the crawler comes to fetch a URL that VerifyMatch(k, kept) asked it
+// to check, some time after the ask: a crawler that queues the URLs it finds asks when it finds
+// a link, and the checks of other URLs (and the matches it compares) may have answered since.
+// It reports whether the check is still due, by the reasons VerifyMatch has, as the checks made
+// so far stand: a decisive rule has had fewer checks than its first uses to check, none in the
+// key's context (or fewer than 3 after a failure), an upper bound on its error rate still high,
+// or a check asked by the sampling credit alone that no check has made since. It counts no
+// use. A match that no rule makes any more is not due.
+func (o *Online) Recheck(k, kept Key) bool {
+	refs := decisive(k, kept)
+	for _, r := range refs {
+		c := r.counter()
+		if c.sampled.Load() > 0 {
+			return true
+		}
+		if o.opt.VerifyFirst < 0 {
+			continue
+		}
+		p := r.ver.prior[r.i]
+		checks, fails := c.checks.Load(), c.fails.Load()
+		if checks < int64(o.opt.VerifyFirst) || p.risky && checks < riskyFirst {
+			return true
+		}
+		first := int64(1)
+		if fails > 0 {
+			first = 3
+		}
+		if p.pathCase {
+			first = caseFirst
+		}
+		if n, ok := c.ctxChecks.Load(ruleContext(r.ver, r.i, r.in, r.key)); !ok || n.(*atomic.Int64).Load() < first {
+			return true
+		}
+		if f := editFails(r.ver, p); f > 0 {
+			p.fails += f
+			p.checks += f
+		}
+		if !ablate.NoBound && bound(p, checks, fails) > boundAt {
+			return true
+		}
+	}
+	return false
+}
+
+// addCount adds 1 to the count of key in m (key -> *atomic.Int64).
+func addCount(m *sync.Map, key string) {
+	n, ok := m.Load(key)
+	if !ok {
+		n, _ = m.LoadOrStore(key, new(atomic.Int64))
+	}
+	n.(*atomic.Int64).Add(1)
 }
 
 // Confirm is ConfirmMatch(k, Key{}, same).
@@ -404,6 +463,9 @@ func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 	for _, r := range refs {
 		c := r.counter()
 		c.checks.Add(1)
+		addCount(&c.ctxChecks, ruleContext(r.ver, r.i, r.in, r.key))
+		for n := c.sampled.Load(); n > 0 && !c.sampled.CompareAndSwap(n, n-1); n = c.sampled.Load() {
+		}
 		if same {
 			c.confirmed.Add(1)
 		} else {

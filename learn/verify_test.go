@@ -393,3 +393,78 @@ func TestVerifyEditMemory(t *testing.T) {
 		t.Errorf("without the memory of edits, the use is checked: the test shows nothing")
 	}
 }
+
+// TestRecheck checks that a check asked for and not made yet is still due until checks made
+// since answer it: the rule's first uses checked (VerifyFirst), a check in the key's context,
+// and, for a sample that the credit alone asked for, a check made after it.
+func TestRecheck(t *testing.T) {
+	turnOff(t, &ablate.NoBound)
+	o := NewOnline(OnlineOptions{VerifyFirst: 2, VerifyEvery: 4})
+	tParamSite(o, 40)
+	key := func(u string) Key {
+		k, err := o.Key(u)
+		if err != nil || !k.Rewritten() {
+			t.Fatalf("Key(%q) = %+v, %v; want t deleted by a rule", u, k, err)
+		}
+		return k
+	}
+	a, b := key("http://shop.example.com/item?id=3&t=99"), key("http://shop.example.com/item?id=4&t=98")
+	for _, step := range []struct {
+		what string
+		do   func()
+		want [2]bool // Recheck of a and b
+	}{
+		{"both asked", func() {
+			if !o.VerifyMatch(a, Key{}) || !o.VerifyMatch(b, Key{}) {
+				t.Fatalf("first uses not asked for")
+			}
+		}, [2]bool{true, true}},
+		{"a checked", func() { o.ConfirmMatch(a, Key{}, true) }, [2]bool{true, true}},
+		{"b checked", func() { o.ConfirmMatch(b, Key{}, true) }, [2]bool{false, false}},
+	} {
+		step.do()
+		if got := [2]bool{o.Recheck(a, Key{}), o.Recheck(b, Key{})}; got != step.want {
+			t.Errorf("%s: Recheck of a, b = %v, want %v", step.what, got, step.want)
+		}
+	}
+	// Uses 3 to 6: the 6th is asked for by the credit (1 in 4) alone, and stays due until a
+	// check is made.
+	var asked []bool
+	for range 4 {
+		asked = append(asked, o.VerifyMatch(b, Key{}))
+	}
+	if fmt.Sprint(asked) != "[false false false true]" {
+		t.Fatalf("VerifyMatch of uses 3 to 6 = %v, want the 6th asked for", asked)
+	}
+	if !o.Recheck(b, Key{}) {
+		t.Error("a sample is not due after it was asked for")
+	}
+	o.ConfirmMatch(a, Key{}, true)
+	if o.Recheck(b, Key{}) {
+		t.Error("a sample is due after a check was made")
+	}
+
+	// t is irrelevant on item and view pages: a use on a view page, the first in its context,
+	// is due until a check is made in that context, whatever the checks on item pages.
+	o = NewOnline(OnlineOptions{VerifyFirst: 1, VerifyEvery: -1})
+	for i := range 40 {
+		for j, page := range []string{"item", "view"} {
+			fp := uint64(2*i + j + 1)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/%s?id=%d", page, i)}, fp)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/%s?id=%d&t=%d", page, i, 1000+7*i)}, fp)
+		}
+	}
+	o.RelearnAll()
+	item, view := key("http://shop.example.com/item?id=3&t=99"), key("http://shop.example.com/view?id=3&t=99")
+	if !o.VerifyMatch(item, Key{}) || !o.VerifyMatch(view, Key{}) {
+		t.Fatal("first uses in the contexts not asked for")
+	}
+	o.ConfirmMatch(item, Key{}, true)
+	if !o.Recheck(view, Key{}) {
+		t.Error("a use in a context without a check is not due after a check in another")
+	}
+	o.ConfirmMatch(key("http://shop.example.com/view?id=4&t=98"), Key{}, true)
+	if o.Recheck(view, Key{}) {
+		t.Error("a use in a context is due after a check in it")
+	}
+}

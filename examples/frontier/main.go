@@ -113,6 +113,8 @@ type report struct {
 	online         learn.OnlineStats // of pass 3
 	verified       int               // verification fetches of pass 3
 	mismatches     int               // of them, those that found another page
+	compared       int               // checks of pass 3's rules from pages fetched before
+	comparedBad    int               // of them, those of two pages
 	clusters       int
 	rules          int
 	learnTime      time.Duration
@@ -226,6 +228,7 @@ func loop(c config) (*report, error) {
 	}
 	st := rep.p3.dedup.Stats()
 	rep.online, rep.verified, rep.mismatches = st.Learner, int(st.Checked), int(st.Mismatches)
+	rep.compared, rep.comparedBad = int(st.Compared), int(st.CompareMismatches)
 
 	rep.r1, rep.r2, rep.r3 = score(s, rep.p1), score(s, rep.p2), score(s, rep.p3)
 	rep.svg = filepath.Join(c.out, "discovery.svg")
@@ -314,8 +317,8 @@ func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "rules learned:              %d in %v\n", r.rules, r.learnTime.Round(time.Millisecond))
 	fmt.Fprintf(w, "pass 2 against pass 1:      %s fetches per distinct page%s\n", fewer(r.r1, r.r2), finishNote(r.p1, r.p2))
 	fmt.Fprintf(w, "distinct pages lost:        %d (%s; must be 0)\n", r.lost(), lostWhat(2, r.p2.finished))
-	fmt.Fprintf(w, "pass 3, learning as it goes: %d rules at the end (%d relearns, %v), %d verification fetches, %d mismatches, %d rules retracted\n",
-		r.online.Rules, r.online.Relearns, r.p3.learnTime.Round(time.Millisecond), r.verified, r.mismatches, r.online.Retracted)
+	fmt.Fprintf(w, "pass 3, learning as it goes: %d rules at the end (%d relearns, %v), %d verification fetches, %d mismatches, %d checks without a fetch, %d mismatches, %d rules retracted\n",
+		r.online.Rules, r.online.Relearns, r.p3.learnTime.Round(time.Millisecond), r.verified, r.mismatches, r.compared, r.comparedBad, r.online.Retracted)
 	fmt.Fprintf(w, "pass 3 against pass 1:      %s fetches per distinct page%s\n", fewer(r.r1, r.r3), finishNote(r.p1, r.p3))
 	fmt.Fprintf(w, "pass 3 pages lost:          %d (%s; must be 0)\n", r.lost3(), lostWhat(3, r.p3.finished))
 	if r.temp {

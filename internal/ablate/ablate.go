@@ -49,13 +49,19 @@ var (
 	// NoYoung keeps no page whose template was still learning its kind, to identify it again
 	// (the crawl core's recheck before a mismatch, and its identification of such pages anew).
 	NoYoung bool
+	// NoCompare makes no check of the rules from two pages fetched before whose URLs new
+	// rules gave one key (the crawl core's rekey): the rules are checked by fetches alone.
+	NoCompare bool
+	// NoRecheck keeps a check that Before asked for when a link was found due when the URL comes
+	// up for fetching, whatever the checks made since answered (learn.Online.Recheck).
+	NoRecheck bool
 )
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
-	"prefix": &NoHashPrefix, "young": &NoYoung,
+	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
