@@ -452,7 +452,16 @@ func (c *Crawl) compare(idx []uint32, lks []learn.Key, before []uint64, other []
 			continue
 		}
 		pi, pv := c.pageOf(i), c.pageOf(v)
-		same := pi == pv || c.recheck(pv, uint64(pi)) || c.recheck(pi, uint64(pv))
+		same := pi == pv
+		if !same {
+			var joined []uint32
+			if same, joined = c.recheck(pv, uint64(pi), nil); !same {
+				same, joined = c.recheck(pi, uint64(pv), joined)
+			}
+			for _, o := range joined {
+				c.online.Join(uint64(c.pages.root(o)), uint64(o)) // as After does for lookup's joins
+			}
+		}
 		kept := c.heldKey(c.url(v))
 		c.online.VerifyMatch(lks[j], kept) // counts the use
 		c.online.ConfirmMatch(lks[j], kept, same)
