@@ -289,6 +289,11 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 					}
 				}
 				rp.online.ConfirmMatch(k, kept, same)
+				if !same {
+					// A retraction in one context leaves the site's set as it was, and
+					// changes the keys of its URLs in that context: make them again.
+					s.set = nil
+				}
 			}
 			if !fetch && rp.group != nil && prev.fp != fp {
 				skips = append(skips, lostSkip{url: rec.URL, cluster: rec.Cluster, key: k.Key, kept: recs[firstURL[prev.fp]].URL, keptCluster: recs[firstURL[prev.fp]].Cluster})
