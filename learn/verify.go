@@ -48,6 +48,9 @@ import (
 //     two URLs would have had different keys. A rule that cut a random suffix is not confirmed
 //     by a check of a www and bare-host pair that its www rule made equal anyway. When no
 //     single rule is decisive (two rules each make the keys equal), all of them are informed.
+//     A rule retracted in the context of the rewrite makes no key there, and does not stand
+//     in for another: where the deletion of /print/ was retracted, a later rule that sends
+//     /print/x to /amp/x (whose prefix a confirmed rule deletes) is decisive for the match.
 
 // A ruleCounter counts the uses of a rule that verification saw and the checks of it. It is
 // kept per rule content, across relearns.
@@ -249,9 +252,23 @@ func keyWithout(k Key, ver *siteVersion, i int) string {
 	if s == nil {
 		return k.in
 	}
-	key, err := s.Normalize(k.in)
+	key, used, err := s.NormalizeTrace(nil, k.in)
 	if err != nil {
 		return k.in
+	}
+	if len(ver.out) > 0 && len(used) > 0 && !ablate.NoOutWithout {
+		// As key does: a rule retracted in the rewrite's context makes no key, so that it
+		// does not stand in for rule i (a print view sent to its AMP view, whose prefix a
+		// confirmed rule then deletes, where the deletion of the print prefix was retracted).
+		ctx := contextOf(k.in, key, ver.words)
+		for _, j := range used {
+			if j >= i {
+				j++ // the index in ver's set
+			}
+			if ver.out[j][inTree(ver, j, k.in, ctx)] {
+				return k.in
+			}
+		}
 	}
 	return key
 }

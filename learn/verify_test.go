@@ -468,3 +468,61 @@ func TestRecheck(t *testing.T) {
 		t.Error("a use in a context is due after a check in it")
 	}
 }
+
+// TestVerifyOutWithout checks that a rule retracted in a context does not stand in for a rule
+// whose decisiveness a check weighs: the deletion of the /print/ prefix was retracted where
+// print views are other pages, and a later rule sends the print view to its AMP view, whose
+// prefix a confirmed rule deletes. Without the second rule the retracted deletion would make
+// the same key, but it makes no key in that context: the second rule is decisive, and a
+// mismatch counts against it.
+func TestVerifyOutWithout(t *testing.T) {
+	seg1 := urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}
+	rule := func(from string, a rules.Action) rules.Rule {
+		a.Key = seg1
+		return rules.Rule{Scope: rules.Scope{Host: "www.news.example"},
+			Context:   rules.Context{{Key: seg1, Op: rules.Equal, Value: from}},
+			Transform: rules.Transformation{a},
+			Stats:     rules.Stats{Coverage: 200, Precision: 1}}
+	}
+	run := func() (toAMPFails int64) {
+		o := NewOnline(OnlineOptions{})
+		set, err := rules.NewSet([]rules.Rule{
+			rule("print", rules.Action{Op: rules.Assign, Value: "amp"}),
+			rule("print", rules.Action{Op: rules.Delete}),
+			rule("amp", rules.Action{Op: rules.Delete}),
+		}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := &siteVersion{site: o.site("www.news.example", true), set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set)}
+		for i := range v.uses {
+			v.uses[i] = &ruleCounter{}
+		}
+		const in = "http://www.news.example/print/world/7/story"
+		k, err := v.key(in)
+		if err != nil || len(k.used) != 2 {
+			t.Fatalf("key of the print view: %+v, %v; want the AMP rule and the AMP prefix deleted", k, err)
+		}
+		toAMP := k.used[0]
+		del := -1
+		for i := range set.Len() {
+			if r := set.Rule(i); r.Transform[0].Op == rules.Delete && r.Context[0].Value == "print" {
+				del = i
+			}
+		}
+		v.out = map[int]map[string]bool{del: {contextOf(in, "http://www.news.example/world/7/story", v.words): true}}
+		kept, _ := v.key("http://www.news.example/world/7/story")
+		if k.Key != kept.Key {
+			t.Fatalf("keys %q and %q differ", k.Key, kept.Key)
+		}
+		o.ConfirmMatch(k, kept, false)
+		return v.uses[toAMP].fails.Load()
+	}
+	if got := run(); got != 1 {
+		t.Errorf("failures of the rule that sends print views to AMP views after a mismatch: %d, want 1", got)
+	}
+	turnOff(t, &ablate.NoOutWithout)
+	if got := run(); got != 0 {
+		t.Errorf("with retracted rules standing in, the rule is still blamed (%d failures): the test shows nothing", got)
+	}
+}

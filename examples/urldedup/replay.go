@@ -125,7 +125,7 @@ func cmdReplay(args []string, stdout io.Writer) error {
 }
 
 // ablateUsage describes the -ablate flag of replay and families.
-const ablateUsage = "comma-separated `list` of mechanisms to turn off, to measure them: signatures, splits, roles, support, keypairs, mirrors, absent, absentsupport, prefix, casetrees (learning), bound, shape, decisive, kept, edits, casecontexts (verification)"
+const ablateUsage = "comma-separated `list` of mechanisms to turn off, to measure them: signatures, splits, roles, support, keypairs, mirrors, absent, absentsupport, prefix, casetrees (learning), bound, shape, decisive, kept, edits, casecontexts, outwithout (verification)"
 
 // ablateFunc parses an -ablate list: the learning mechanisms into the options of the learners
 // (ao may be nil), the others into package ablate's switches.
@@ -289,6 +289,11 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 					}
 				}
 				rp.online.ConfirmMatch(k, kept, same)
+				if !same {
+					// A retraction in one context leaves the site's set as it was, and
+					// changes the keys of its URLs in that context: make them again.
+					s.set = nil
+				}
 			}
 			if !fetch && rp.group != nil && prev.fp != fp {
 				skips = append(skips, lostSkip{url: rec.URL, cluster: rec.Cluster, key: k.Key, kept: recs[firstURL[prev.fp]].URL, keptCluster: recs[firstURL[prev.fp]].Cluster})

@@ -46,6 +46,9 @@ var (
 	// NoHashPrefix learns no cut of a hash-like value to a shorter abbreviation of it (both
 	// learners).
 	NoHashPrefix bool
+	// NoOutWithout lets a rule retracted in a context make the key that a check compares
+	// without another rule (learn's decisive), so that the other rule is not blamed.
+	NoOutWithout bool
 	// NoYoung keeps no page whose template was still learning its kind, to identify it again
 	// (the crawl core's recheck before a mismatch, and its identification of such pages anew).
 	NoYoung bool
@@ -61,7 +64,7 @@ var (
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
-	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck,
+	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
