@@ -49,13 +49,16 @@ var (
 	// NoYoung keeps no page whose template was still learning its kind, to identify it again
 	// (the crawl core's recheck before a mismatch, and its identification of such pages anew).
 	NoYoung bool
+	// NoRekeyOut keys a URL statically when a rule that made its key is retracted in the
+	// key's context, instead of keying it again by the other rules (learn's Online).
+	NoRekeyOut bool
 )
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
-	"prefix": &NoHashPrefix, "young": &NoYoung,
+	"prefix": &NoHashPrefix, "young": &NoYoung, "rekeyout": &NoRekeyOut,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
