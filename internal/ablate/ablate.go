@@ -52,13 +52,16 @@ var (
 	// NoRekeyOut keys a URL statically when a rule that made its key is retracted in the
 	// key's context, instead of keying it again by the other rules (learn's Online).
 	NoRekeyOut bool
+	// NoURLIDs keeps, in the texts that identify a page (the crawl core), the paragraphs that
+	// are nothing but an identifier of the page's own URL.
+	NoURLIDs bool
 )
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
-	"prefix": &NoHashPrefix, "young": &NoYoung, "rekeyout": &NoRekeyOut,
+	"prefix": &NoHashPrefix, "young": &NoYoung, "rekeyout": &NoRekeyOut, "urlids": &NoURLIDs,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
