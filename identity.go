@@ -89,12 +89,14 @@ func (c *Crawl) identify(u string, body []byte) print {
 }
 
 // withoutURLIDs returns t without its paragraphs that are nothing but an identifier of the
-// page's own URL u: a run of at least 7 ASCII letters and digits, with a digit, that is a whole
-// word of u's path or query. A repository browser shows the id of the blob it serves under
-// ?h=<id> in a bar above the file, and shows the commit it is seen from instead when the URL
-// names one (&hb=<commit>): one page, whose two kinds of URL would otherwise keep it apart. The
-// template drops such a bar only when pages with it are most of their group. t is not
-// modified.
+// page's own URL u: a run of at least 7 ASCII letters and digits, with a digit, that a word of
+// u's path or query (a run of letters and digits) begins, or that begins such a word. A
+// repository browser shows the id of the blob it serves under ?h=<id> in a bar above the file,
+// and shows the commit it is seen from instead when the URL names one (&hb=<commit>): one page,
+// whose two kinds of URL would otherwise keep it apart. A page whose URL names its object by an
+// abbreviation (/info/4f12f67d9c) shows the whole id (4f12f67d9c1d3a98...) where the URL with the
+// whole id shows it too. The template drops such a bar only when pages with it are most of their
+// group. t is not modified.
 func withoutURLIDs(t htmltext.Text, u string) htmltext.Text {
 	if ablate.NoURLIDs {
 		return t
@@ -124,24 +126,31 @@ func withoutURLIDs(t htmltext.Text, u string) htmltext.Text {
 	return t
 }
 
-// urlID reports whether s is an identifier that is a whole word of u (see withoutURLIDs).
+// urlID reports whether s is an identifier of the URL u (see withoutURLIDs).
 func urlID(s, u string) bool {
-	if len(s) < 7 || !strings.ContainsAny(s, "0123456789") || strings.IndexFunc(s, func(r rune) bool { return !isAlnum(r) }) >= 0 {
+	if len(s) < minURLID || !strings.ContainsAny(s, "0123456789") || strings.IndexFunc(s, func(r rune) bool { return !isAlnum(r) }) >= 0 {
 		return false
 	}
-	for off := 0; ; {
-		i := strings.Index(u[off:], s)
+	for u != "" {
+		i := strings.IndexFunc(u, isAlnum)
 		if i < 0 {
 			return false
 		}
-		i += off
-		j := i + len(s)
-		if (i == 0 || !isAlnum(rune(u[i-1]))) && (j == len(u) || !isAlnum(rune(u[j]))) {
+		u = u[i:]
+		j := strings.IndexFunc(u, func(r rune) bool { return !isAlnum(r) })
+		if j < 0 {
+			j = len(u)
+		}
+		if w := u[:j]; len(w) >= minURLID && (strings.HasPrefix(s, w) || strings.HasPrefix(w, s)) {
 			return true
 		}
-		off = i + 1
+		u = u[j:]
 	}
+	return false
 }
+
+// minURLID is the least length of an identifier of a URL (see withoutURLIDs).
+const minURLID = 7
 
 func isAlnum(r rune) bool {
 	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'

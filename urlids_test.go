@@ -19,8 +19,11 @@ func TestWithoutURLIDs(t *testing.T) {
 		{"http://git.example/?p=docs.git;a=blob;f=man2/kill.txt;h=bebff22ad749acc35f98",
 			[]string{"bebff22ad749acc35f98", "[docs.git] / man2 / kill.txt", "kill - send signal"},
 			[]string{"[docs.git] / man2 / kill.txt", "kill - send signal"}},
-		// A part of a word of the URL, or a word without a digit, is the page's text.
-		{"http://git.example/?h=bebff22ad749acc35f98", []string{"bebff22ad749", "22ad749acc35f98"}, []string{"bebff22ad749", "22ad749acc35f98"}},
+		// The whole id where the URL has an abbreviation, and the abbreviation where it has the
+		// whole id; not another part of it, nor one shorter than 7.
+		{"http://scm.example/info/4f12f67d9c", []string{"4f12f67d9c1d3a98a46b", "Check-in"}, []string{"Check-in"}},
+		{"http://scm.example/info/4f12f67d9c1d3a98a46b", []string{"4f12f67d9c", "Check-in"}, []string{"Check-in"}},
+		{"http://git.example/?h=bebff22ad749acc35f98", []string{"22ad749acc35f98", "bebff2"}, []string{"22ad749acc35f98", "bebff2"}},
 		{"http://wiki.example/wiki/Chemistry", []string{"Chemistry", "Matter"}, []string{"Chemistry", "Matter"}},
 		// A short number, an id of another URL, an id in a sentence: kept.
 		{"http://forum.example/t/8812/", []string{"8812", "Posted by ab12cd34ef", "ab12cd34ef"}, []string{"8812", "Posted by ab12cd34ef", "ab12cd34ef"}},
