@@ -41,8 +41,10 @@
 // none, the failed URL itself, the first time it fails. A page (status 200) gets a page identity: its main text as two extractions give
 // it, by the page's own markup (htmltext.Extract with MainContent) and without the blocks that
 // the template of its host repeats (htmltext.Site, learned from the pages the crawl keeps as
-// they arrive, which also folds per-page chrome such as a page's id or date in a heading), and
-// of each text its digest and 64-bit SimHash over word 5-shingles. A page whose text has the
+// they arrive, which also folds per-page chrome such as a page's id or date in a heading), less
+// the paragraphs that are nothing but an id of the page's own URL (a repository browser's bar
+// with the id of the blob served under ?h=<id>, which the same blob seen from a commit shows
+// the commit's links in place of), and of each text its digest and 64-bit SimHash over word 5-shingles. A page whose text has the
 // digest of a kept page's text duplicates that page: the crawler should neither keep it nor
 // follow its links. When the template's text takes part in the match, the two pages' own texts
 // must also be within 13 bits of SimHash (a cosine similarity of about 0.8): the template also

@@ -54,7 +54,7 @@ func (c *Crawl) identify(u string, body []byte) print {
 		if err != nil {
 			return
 		}
-		text := t.String()
+		text := withoutURLIDs(t, u).String()
 		hashes := shingle.AppendHashes(nil, text, o)
 		if len(hashes) == 0 {
 			return
@@ -86,6 +86,74 @@ func (c *Crawl) identify(u string, body []byte) print {
 		p.body = d.Sum64()
 	}
 	return p
+}
+
+// withoutURLIDs returns t without its paragraphs that are nothing but an identifier of the
+// page's own URL u: a run of at least 7 ASCII letters and digits, with a digit, that a word of
+// u's path or query (a run of letters and digits) begins, or that begins such a word. A
+// repository browser shows the id of the blob it serves under ?h=<id> in a bar above the file,
+// and shows the commit it is seen from instead when the URL names one (&hb=<commit>): one page,
+// whose two kinds of URL would otherwise keep it apart. A page whose URL names its object by an
+// abbreviation (/info/4f12f67d9c) shows the whole id (4f12f67d9c1d3a98...) where the URL with the
+// whole id shows it too. The template drops such a bar only when pages with it are most of their
+// group. t is not modified.
+func withoutURLIDs(t htmltext.Text, u string) htmltext.Text {
+	if ablate.NoURLIDs {
+		return t
+	}
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if i := strings.IndexAny(u, "/?#"); i >= 0 {
+		u = u[i:] // the path and query: the host is no page's id
+	}
+	var out []string
+	for i, para := range t.Paragraphs {
+		if urlID(para, u) {
+			if out == nil {
+				out = slices.Clone(t.Paragraphs[:i])
+			}
+			continue
+		}
+		if out != nil {
+			out = append(out, para)
+		}
+	}
+	if out == nil {
+		return t
+	}
+	t.Paragraphs = out
+	return t
+}
+
+// urlID reports whether s is an identifier of the URL u (see withoutURLIDs).
+func urlID(s, u string) bool {
+	if len(s) < minURLID || !strings.ContainsAny(s, "0123456789") || strings.IndexFunc(s, func(r rune) bool { return !isAlnum(r) }) >= 0 {
+		return false
+	}
+	for u != "" {
+		i := strings.IndexFunc(u, isAlnum)
+		if i < 0 {
+			return false
+		}
+		u = u[i:]
+		j := strings.IndexFunc(u, func(r rune) bool { return !isAlnum(r) })
+		if j < 0 {
+			j = len(u)
+		}
+		if w := u[:j]; len(w) >= minURLID && (strings.HasPrefix(s, w) || strings.HasPrefix(w, s)) {
+			return true
+		}
+		u = u[j:]
+	}
+	return false
+}
+
+// minURLID is the least length of an identifier of a URL (see withoutURLIDs).
+const minURLID = 7
+
+func isAlnum(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 }
 
 // learnTemplate adds a kept page to its host's template. Only pages kept are added: the copies
