@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -226,9 +227,10 @@ type siteVersion struct {
 	prior []riskPrior             // the prior of each rule's error rate (see priorOf)
 	words map[string]bool         // the site's template words (see templateWords)
 	out   map[int]map[string]bool // rule index -> contexts it is retracted in
+	outWo map[int]*rules.Set      // rule index in out -> the set without it (nil if it cannot be made)
 
 	wmu sync.Mutex
-	wo  map[int]*rules.Set // the set without rule i, made when a check needs it (see without)
+	wo  map[[2]int]*rules.Set // the set without rules i and j, made when a check needs it (see without)
 }
 
 // contentKey is a rule's text without its statistics: the rule's identity across relearns.
@@ -276,6 +278,7 @@ type Key struct {
 	in   string // the URL in Prepare's form
 	ver  *siteVersion
 	used []int // indexes into ver.set of the rules that rewrote the URL
+	left int   // 1 + the index of a rule retracted in the key's context that the key was made without; 0 if none
 }
 
 // Rewritten reports whether learned rules rewrote the URL: its key is not just the static one.
@@ -333,22 +336,51 @@ func (o *Online) Key(raw string) (Key, error) {
 	return v.key(p)
 }
 
-// key returns the Key of p (in Prepare's form) under v: the static key p itself when a rule
-// that made it is retracted in the key's context.
+// key returns the Key of p (in Prepare's form) under v. When a rule that made it is retracted
+// in the key's context, p is keyed again by the set without that rule: a broad rule that failed
+// here (delete hb on every page of a site) must not take with it a narrower rule that holds here
+// (hb to HEAD on blob pages) whose rewrite it followed. The key is the static key p itself
+// when a rule of that key is retracted in its context too.
 func (v *siteVersion) key(p string) (Key, error) {
 	k, used, err := v.set.NormalizeTrace(nil, p)
 	if err != nil {
 		return Key{Key: p, in: p}, err
 	}
-	if len(v.out) > 0 && len(used) > 0 {
-		ctx := contextOf(p, k, v.words)
-		for _, i := range used {
-			if v.out[i][inTree(v, i, p, ctx)] {
-				return Key{Key: p, in: p}, nil
-			}
+	if len(v.out) == 0 || len(used) == 0 {
+		return Key{Key: k, in: p, ver: v, used: used}, nil
+	}
+	i := v.outIn(p, k, used)
+	if i < 0 {
+		return Key{Key: k, in: p, ver: v, used: used}, nil
+	}
+	s := v.outWo[i]
+	if s == nil || ablate.NoRekeyOut {
+		return Key{Key: p, in: p}, nil
+	}
+	if k, used, err = s.NormalizeTrace(used[:0], p); err != nil {
+		return Key{Key: p, in: p}, nil
+	}
+	for j := range used {
+		if used[j] >= i {
+			used[j]++ // an index of v.set
 		}
 	}
-	return Key{Key: k, in: p, ver: v, used: used}, nil
+	if len(used) == 0 || v.outIn(p, k, used) >= 0 {
+		return Key{Key: p, in: p}, nil
+	}
+	return Key{Key: k, in: p, ver: v, used: used, left: i + 1}, nil
+}
+
+// outIn returns the first of the rules used (indexes of v.set) that rewrote p to k and is
+// retracted in the context of that rewrite; -1 if none is.
+func (v *siteVersion) outIn(p, k string, used []int) int {
+	ctx := contextOf(p, k, v.words)
+	for _, i := range used {
+		if v.out[i][inTree(v, i, p, ctx)] {
+			return i
+		}
+	}
+	return -1
 }
 
 // contextOf returns the context of a rewrite of the URL in (in Prepare's form) to key that
@@ -516,6 +548,12 @@ func (s *onlineSite) publish(g *globalRules) {
 			s.counters[key] = c
 		}
 		v.uses[i] = c
+	}
+	if len(v.out) > 0 {
+		v.outWo = map[int]*rules.Set{}
+		for i := range v.out {
+			v.outWo[i] = v.without(i, i)
+		}
 	}
 	s.cur.Store(v)
 	if s.published != nil {

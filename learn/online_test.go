@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
 )
 
 // feedSample observes every URL of the sample data set in file order, the fingerprint of a
@@ -407,5 +409,71 @@ func TestOnlineHashPrefixes(t *testing.T) {
 	other, _ := o.Key("http://vcs.example.org/info/" + hash(1001))
 	if other.Key == k.Key {
 		t.Errorf("two objects have one key %q", k.Key)
+	}
+}
+
+// TestOnlineOutRekeys checks the key of a URL whose rewrite a rule retracted in its context
+// took part in: on a version-control front-end, hb (the commit a page is seen from) does not
+// matter on blob pages, which a rule maps to HEAD, and matters on tree pages; the site-wide
+// rule that deletes hb, confirmed once, fails on a tree page and is retracted in its context,
+// which on a site of one path is every page. Blob pages are then keyed by the blob rule alone,
+// not left apart with their static keys, and the tree page keeps its own key. With the
+// mechanism off (ablate.NoRekeyOut), the blob page of a commit keeps its static key.
+func TestOnlineOutRekeys(t *testing.T) {
+	o := NewOnline(OnlineOptions{VerifyFirst: 1, VerifyEvery: -1})
+	var rs []rules.Rule
+	for _, text := range []string{
+		`host=git.example.org cov=40 prec=1 sup=0 if host="git.example.org" query("a")="blob" query("h")=* query("hb")=* then query("hb")="HEAD"`,
+		`host=git.example.org cov=900 prec=1 sup=0 if host="git.example.org" query("hb")=* then query("hb")=-`,
+	} {
+		r, err := rules.ParseRule(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	set, err := rules.NewSet(rs, &rules.Options{Key: urlnorm.Crawler})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := o.site("git.example.org", true)
+	s.mu.Lock()
+	s.base = set
+	s.publish(nil)
+	s.mu.Unlock()
+
+	const git = "http://git.example.org/?p=docs.git&"
+	key := func(u string) Key {
+		k, err := o.Key(git + u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	static := func(u string) string {
+		p, _ := Prepare(git + u)
+		return p
+	}
+	tree := key("a=tree&f=man2")
+	o.ConfirmMatch(key("a=tree&f=man2&hb=c1"), tree, true)
+	o.ConfirmMatch(key("a=tree&f=man2&hb=c2"), tree, false)
+	if got := o.Retracted(); len(got) != 1 || !strings.Contains(got[0], `then query("hb")=-`+"\tin context") {
+		t.Fatalf("retracted %q, want the rule that deletes hb, in a context", got)
+	}
+	if k := key("a=tree&f=man2&hb=c2"); k.Key != static("a=tree&f=man2&hb=c2") || k.Rewritten() {
+		t.Errorf("tree page of c2 keyed %q, want its static key", k.Key)
+	}
+	head, c1 := key("a=blob&f=man2/kill.txt&h=b7&hb=HEAD"), key("a=blob&f=man2/kill.txt&h=b7&hb=c1")
+	if want := static("a=blob&f=man2/kill.txt&h=b7&hb=HEAD"); head.Key != want || c1.Key != want {
+		t.Fatalf("blob pages keyed %q and %q, want both %q", head.Key, c1.Key, want)
+	}
+	// The blob rule alone is to blame for the match: it is verified on its first use, and
+	// retracted when it fails.
+	if !o.VerifyMatch(c1, head) {
+		t.Error("the blob rule's first use is not verified")
+	}
+	o.ConfirmMatch(c1, head, false)
+	if k := key("a=blob&f=man2/kill.txt&h=b7&hb=c1"); k.Rewritten() {
+		t.Errorf("after a mismatch, blob page of c1 keyed %q by the blob rule", k.Key)
 	}
 }

@@ -218,17 +218,18 @@ type ruleRef struct {
 
 func (r ruleRef) counter() *ruleCounter { return r.ver.uses[r.i] }
 
-// without returns v's set without its rule i (nil if it cannot be made), made on first need.
-func (v *siteVersion) without(i int) *rules.Set {
+// without returns v's set without its rules i and j (one rule when i == j; nil if the set
+// cannot be made), made on first need.
+func (v *siteVersion) without(i, j int) *rules.Set {
 	v.wmu.Lock()
 	defer v.wmu.Unlock()
-	if s, ok := v.wo[i]; ok {
+	if s, ok := v.wo[[2]int{i, j}]; ok {
 		return s
 	}
 	rs := make([]rules.Rule, 0, v.set.Len())
-	for j := range v.set.Len() {
-		if j != i {
-			rs = append(rs, v.set.Rule(j))
+	for n := range v.set.Len() {
+		if n != i && n != j {
+			rs = append(rs, v.set.Rule(n))
 		}
 	}
 	s, err := rules.NewSet(rs, v.set.Options())
@@ -236,19 +237,23 @@ func (v *siteVersion) without(i int) *rules.Set {
 		s = nil
 	}
 	if v.wo == nil {
-		v.wo = map[int]*rules.Set{}
+		v.wo = map[[2]int]*rules.Set{}
 	}
-	v.wo[i] = s
+	v.wo[[2]int{i, j}] = s
 	return s
 }
 
 // keyWithout returns the key of the URL k.in under k's version without the rule of ver index i
-// (k's key if k's rules did not use it).
+// (k's key if k's rules did not use it), and without the rule k's key was made without, if any.
 func keyWithout(k Key, ver *siteVersion, i int) string {
 	if k.ver != ver || !containsInt(k.used, i) {
 		return k.Key
 	}
-	s := ver.without(i)
+	j := i
+	if k.left > 0 {
+		j = k.left - 1
+	}
+	s := ver.without(i, j)
 	if s == nil {
 		return k.in
 	}
@@ -261,9 +266,14 @@ func keyWithout(k Key, ver *siteVersion, i int) string {
 		// does not stand in for rule i (a print view sent to its AMP view, whose prefix a
 		// confirmed rule then deletes, where the deletion of the print prefix was retracted).
 		ctx := contextOf(k.in, key, ver.words)
+		lo, hi := min(i, j), max(i, j)
 		for _, n := range used {
-			if n >= i {
-				n++ // the index in ver's set
+			// The index in ver's set: s lacks rules lo and hi (one rule when they are equal).
+			if n >= lo {
+				n++
+			}
+			if hi != lo && n >= hi {
+				n++
 			}
 			if ver.out[n][inTree(ver, n, k.in, ctx)] {
 				return k.in

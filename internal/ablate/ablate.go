@@ -58,6 +58,9 @@ var (
 	// NoRecheck keeps a check that Before asked for when a link was found due when the URL comes
 	// up for fetching, whatever the checks made since answered (learn.Online.Recheck).
 	NoRecheck bool
+	// NoRekeyOut keys a URL statically when a rule that made its key is retracted in the
+	// key's context, instead of keying it again by the other rules (learn's Online).
+	NoRekeyOut bool
 	// NoURLIDs keeps, in the texts that identify a page (the crawl core), the paragraphs that
 	// are nothing but an identifier of the page's own URL.
 	NoURLIDs bool
@@ -68,7 +71,7 @@ var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
-	"urlids": &NoURLIDs,
+	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
