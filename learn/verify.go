@@ -369,29 +369,14 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 		if n <= int64(o.opt.VerifyFirst) || p.risky && n <= int64(riskyFirst) && o.opt.VerifyFirst > 0 {
 			check = true
 		}
-		ctx := ruleContext(r.ver, r.i, r.in, r.key)
-		in, ok := c.ctx.Load(ctx)
-		if !ok {
-			in, _ = c.ctx.LoadOrStore(ctx, new(atomic.Int64))
-		}
-		first := int64(1)
-		if c.fails.Load() > 0 {
-			first = 3 // a rule that failed somewhere is checked again in every context
-		}
-		if p.pathCase {
-			first = caseFirst // a case rule in a tree where it has not been checked yet
-		}
-		if in.(*atomic.Int64).Add(1) <= first && o.opt.VerifyFirst > 0 {
+		in := counter(&c.ctx, ruleContext(r.ver, r.i, r.in, r.key))
+		if in.Add(1) <= contextFirst(p, c.fails.Load()) && o.opt.VerifyFirst > 0 {
 			check = true // the rule's first uses in this context
 		}
 		if o.opt.VerifyFirst < 0 {
 			continue
 		}
-		if f := editFails(r.ver, p); f > 0 {
-			p.fails += f
-			p.checks += f
-		}
-		if !ablate.NoBound && bound(p, c.checks.Load(), c.fails.Load()) > boundAt {
+		if boundHigh(r.ver, p, c.checks.Load(), c.fails.Load()) {
 			check = true
 		}
 		c.mu.Lock()
@@ -440,21 +425,10 @@ func (o *Online) Recheck(k, kept Key) bool {
 		if checks < int64(o.opt.VerifyFirst) || p.risky && checks < riskyFirst {
 			return true
 		}
-		first := int64(1)
-		if fails > 0 {
-			first = 3
-		}
-		if p.pathCase {
-			first = caseFirst
-		}
-		if n, ok := c.ctxChecks.Load(ruleContext(r.ver, r.i, r.in, r.key)); !ok || n.(*atomic.Int64).Load() < first {
+		if n, ok := c.ctxChecks.Load(ruleContext(r.ver, r.i, r.in, r.key)); !ok || n.(*atomic.Int64).Load() < contextFirst(p, fails) {
 			return true
 		}
-		if f := editFails(r.ver, p); f > 0 {
-			p.fails += f
-			p.checks += f
-		}
-		if !ablate.NoBound && bound(p, checks, fails) > boundAt {
+		if boundHigh(r.ver, p, checks, fails) {
 			return true
 		}
 	}
@@ -462,12 +436,43 @@ func (o *Online) Recheck(k, kept Key) bool {
 }
 
 // addCount adds 1 to the count of key in m (key -> *atomic.Int64).
-func addCount(m *sync.Map, key string) {
+func addCount(m *sync.Map, key string) { counter(m, key).Add(1) }
+
+// counter returns the count of key in m (key -> *atomic.Int64), made at 0 if m has none.
+func counter(m *sync.Map, key string) *atomic.Int64 {
 	n, ok := m.Load(key)
 	if !ok {
 		n, _ = m.LoadOrStore(key, new(atomic.Int64))
 	}
-	n.(*atomic.Int64).Add(1)
+	return n.(*atomic.Int64)
+}
+
+// contextFirst returns how many of a rule's first uses (VerifyMatch) or checks (Recheck) in
+// one context are checked, for a rule of prior p with fails failures: 1; 3 once the rule
+// failed somewhere, so that it is checked again in every context; caseFirst for a case rule in
+// a tree where it has not been checked yet.
+func contextFirst(p riskPrior, fails int64) int64 {
+	switch {
+	case p.pathCase:
+		return caseFirst
+	case fails > 0:
+		return 3
+	}
+	return 1
+}
+
+// boundHigh reports whether the upper confidence bound on the error rate of rule prior p of
+// ver, with its edit's failures remembered from retracted rules added, given checks and fails,
+// is above boundAt (never with ablate.NoBound).
+func boundHigh(ver *siteVersion, p riskPrior, checks, fails int64) bool {
+	if ablate.NoBound {
+		return false
+	}
+	if f := editFails(ver, p); f > 0 {
+		p.fails += f
+		p.checks += f
+	}
+	return bound(p, checks, fails) > boundAt
 }
 
 // Confirm is ConfirmMatch(k, Key{}, same).
