@@ -265,9 +265,8 @@ func keyWithout(k Key, ver *siteVersion, i int) string {
 		// As key does: a rule retracted in the rewrite's context makes no key, so that it
 		// does not stand in for rule i (a print view sent to its AMP view, whose prefix a
 		// confirmed rule then deletes, where the deletion of the print prefix was retracted).
-		ctx := contextOf(k.in, key, ver.words)
 		lo, hi := min(i, j), max(i, j)
-		for _, n := range used {
+		for x, n := range used {
 			// The index in ver's set: s lacks rules lo and hi (one rule when they are equal).
 			if n >= lo {
 				n++
@@ -275,9 +274,10 @@ func keyWithout(k Key, ver *siteVersion, i int) string {
 			if hi != lo && n >= hi {
 				n++
 			}
-			if ver.out[n][inTree(ver, n, k.in, ctx)] {
-				return k.in
-			}
+			used[x] = n
+		}
+		if ver.outIn(k.in, key, used) >= 0 {
+			return k.in
 		}
 	}
 	return key
