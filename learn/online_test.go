@@ -477,3 +477,69 @@ func TestOnlineOutRekeys(t *testing.T) {
 		t.Errorf("after a mismatch, blob page of c1 keyed %q by the blob rule", k.Key)
 	}
 }
+
+// TestKeyWithoutTwoRules checks the blame of a key made without a retracted rule: the key of
+// the URL without another of its rules is made without both, and the rules it then uses are
+// found in the whole set, so that the retracted rule does not appear to make it. The deletion is
+// given with and without a condition that puts it before the blob rule, so that the retracted
+// rule's index is above the other's and below it.
+func TestKeyWithoutTwoRules(t *testing.T) {
+	const (
+		blobRule = `host=git.example.org cov=40 prec=1 sup=0 if host="git.example.org" query("a")="blob" query("h")=* query("hb")=* then query("hb")="HEAD"`
+		delJS    = `host=git.example.org cov=90 prec=1 sup=0 if host="git.example.org" query("js")=* then query("js")=-`
+	)
+	for _, delHB := range []string{
+		`host=git.example.org cov=900 prec=1 sup=0 if host="git.example.org" query("hb")=* then query("hb")=-`,
+		`host=git.example.org cov=900 prec=1 sup=0 if host="git.example.org" query("p")="docs.git" query("zz")=- query("hb")=* then query("hb")=-`,
+	} {
+		texts := []string{blobRule, delHB, delJS}
+		o := NewOnline(OnlineOptions{VerifyFirst: 1, VerifyEvery: -1})
+		var rs []rules.Rule
+		for _, text := range texts {
+			r, err := rules.ParseRule(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs = append(rs, r)
+		}
+		set, err := rules.NewSet(rs, &rules.Options{Key: urlnorm.Crawler})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := o.site("git.example.org", true)
+		s.mu.Lock()
+		s.base = set
+		s.publish(nil)
+		s.mu.Unlock()
+
+		const git = "http://git.example.org/?p=docs.git&"
+		key := func(u string) Key {
+			k, err := o.Key(git + u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return k
+		}
+		tree := key("a=tree&f=man2")
+		o.ConfirmMatch(key("a=tree&f=man2&hb=c1"), tree, true)
+		o.ConfirmMatch(key("a=tree&f=man2&hb=c2"), tree, false)
+		k := key("a=blob&f=man2/kill.txt&h=b7&hb=c1&js=1")
+		if k.ver == nil || k.left == 0 {
+			t.Fatalf("blob page keyed %q with no rule left out; want the set without the deletion of hb", k.Key)
+		}
+		blob := -1
+		for _, i := range k.used {
+			if strings.Contains(k.ver.set.Rule(i).String(), `"HEAD"`) {
+				blob = i
+			}
+		}
+		if blob < 0 {
+			t.Fatalf("key %q used rules %v, none of them the blob rule", k.Key, k.used)
+		}
+		// Without the blob rule (and the deletion of hb), the deletion of js still makes the key.
+		p, _ := Prepare(git + "a=blob&f=man2/kill.txt&h=b7&hb=c1")
+		if got := keyWithout(k, k.ver, blob); got != p {
+			t.Errorf("blob rule %d, deletion of hb %d: key without the blob rule %q, want %q", blob, k.left-1, got, p)
+		}
+	}
+}
