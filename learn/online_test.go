@@ -492,10 +492,9 @@ func TestKeyWithoutTwoRules(t *testing.T) {
 		`host=git.example.org cov=900 prec=1 sup=0 if host="git.example.org" query("hb")=* then query("hb")=-`,
 		`host=git.example.org cov=900 prec=1 sup=0 if host="git.example.org" query("p")="docs.git" query("zz")=- query("hb")=* then query("hb")=-`,
 	} {
-		texts := []string{blobRule, delHB, delJS}
 		o := NewOnline(OnlineOptions{VerifyFirst: 1, VerifyEvery: -1})
 		var rs []rules.Rule
-		for _, text := range texts {
+		for _, text := range []string{blobRule, delHB, delJS} {
 			r, err := rules.ParseRule(text)
 			if err != nil {
 				t.Fatal(err)
