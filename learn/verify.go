@@ -29,7 +29,11 @@ import (
 //     /docs/v2/x to /docs/latest/x, inserts one, or cuts a segment down to a deep token of
 //     it, a random-looking suffix gone) has its first 8 uses checked: such rules hold for the
 //     pages their training saw and fail, unseen in the URL, for the pages that changed between
-//     the trees or whose suffix was the page.
+//     the trees or whose suffix was the page. A rule that maps one tree onto another and does
+//     nothing else to the path (see treeSwap), on a site that maps several trees so, also has
+//     a failure in its prior, so that it is checked until about 27 clean checks bring its
+//     bound under 5%: a release's documentation may differ from the next in one page of 10,
+//     which 8 checks miss almost one time in two.
 //   - Otherwise, a rule's first VerifyFirst uses, its first use in each context (see
 //     contextOf; its first 3 after a failure) and one use in VerifyEvery are checked, by a
 //     deterministic credit: each use adds 1/VerifyEvery to the rule's credit, and a use
@@ -82,13 +86,34 @@ const (
 	boundAt        = 0.05 // every use is checked while the bound exceeds this
 	riskyFirst     = 8    // the first uses of a rule of a risky shape that are checked
 	caseFirst      = 3    // the first uses in each tree of a rule that converts the path's case
+	treeFails      = 1.0  // failures in the prior of a rule that maps one tree onto another
 )
 
-// priors returns the prior of every rule of set.
+// priors returns the prior of every rule of set: priorOf's, with treeFails failures added for a
+// rule that maps one tree onto another (see treeSwap) where the set maps at least two trees onto
+// others at that segment of a host: a site that serves its pages under several trees (releases,
+// dated snapshots, their aliases) changes some of them between trees, while a site with one
+// pair of views of each page (/print/x and /amp/x) serves one page under both.
 func priors(set *rules.Set) []riskPrior {
 	out := make([]riskPrior, set.Len())
+	tree := make([]string, set.Len())
+	from := map[string]map[string]bool{} // segment (see treeSwap) -> the trees mapped from
 	for i := range out {
-		out[i] = priorOf(set.Rule(i))
+		r := set.Rule(i)
+		out[i] = priorOf(r)
+		var f string
+		if tree[i], f = treeSwap(&r); tree[i] != "" {
+			if from[tree[i]] == nil {
+				from[tree[i]] = map[string]bool{}
+			}
+			from[tree[i]][f] = true
+		}
+	}
+	for i := range out {
+		if tree[i] != "" && len(from[tree[i]]) >= 2 && !ablate.NoTreePrior {
+			out[i].checks += treeFails
+			out[i].fails += treeFails
+		}
 	}
 	return out
 }
@@ -194,6 +219,39 @@ func riskyShape(r *rules.Rule) bool {
 		}
 	}
 	return false
+}
+
+// treeSwap returns the host and path segment of r's swap ("tree docs.example.org path(2,-)")
+// and the tree it maps from ("v2") if r maps one directory tree onto another; "", "" if not.
+// Such a rule's only path action assigns a literal to a segment that other segments follow,
+// whose literal value its context names (/docs/v2/x to /docs/latest/x, /print/x to /amp/x), and
+// it moves nothing between the path and the query. It holds for the pages that did not change
+// between the trees and fails, unseen in the URL, for those that did; its training record is
+// clean whenever the crawl fetched one tree only, or the URLs it skipped filled it. A rule that
+// routes a script to a path (news.php?story=7 to /story/7) keeps the page's identity in what it
+// moves, and one that renames the last segment (usercomments to reviews) names another view of
+// one page: neither is a tree swap.
+func treeSwap(r *rules.Rule) (tree, from string) {
+	for _, a := range r.Transform {
+		switch a.Key.Part {
+		case urlnorm.PartQuery:
+			return "", ""
+		case urlnorm.PartPath:
+			dir := a.Key.RPos != 1 && (a.Key.Pos > 0 || a.Key.RPos > 1) // a segment other segments follow
+			if tree != "" || !dir || a.Key.Sub != 0 || a.Key.RSub != 0 || a.Op != rules.Assign || a.Insert || a.Value == "" {
+				return "", ""
+			}
+			for _, c := range r.Context {
+				if c.Key == a.Key && c.Op == rules.Equal && c.Value != a.Value {
+					tree, from = "tree "+r.Scope.Host+" "+a.Key.String(), c.Value
+				}
+			}
+			if tree == "" {
+				return "", ""
+			}
+		}
+	}
+	return tree, from
 }
 
 // bound returns the upper confidence bound of the error rate of a rule with prior p, given

@@ -526,3 +526,43 @@ func TestVerifyOutWithout(t *testing.T) {
 		t.Errorf("with retracted rules standing in, the rule is still blamed (%d failures): the test shows nothing", got)
 	}
 }
+
+// releaseSite is a documentation site that serves its guide under three release trees, /v1,
+// /v2 and /stable: the three are one page for the first 40 topics, from which rules mapping two
+// trees onto the third are learned, and after that one topic in 10 changed between v1 and v2,
+// and another between v2 and stable, which nothing in the URLs tells apart.
+func releaseSite() []visit {
+	var vs []visit
+	for i := range 300 {
+		old, mid, stable := 4*i+1, 4*i+1, 4*i+1
+		if i >= 40 && i%10 == 3 {
+			old = 4*i + 2
+		}
+		if i >= 40 && i%10 == 7 {
+			old, mid = 4*i+3, 4*i+3
+		}
+		vs = append(vs,
+			visit{fmt.Sprintf("http://docs.example.org/v1/guide/topic-%d.html", i), old},
+			visit{fmt.Sprintf("http://docs.example.org/v2/guide/topic-%d.html", i), mid},
+			visit{fmt.Sprintf("http://docs.example.org/stable/guide/topic-%d.html", i), stable})
+	}
+	return vs
+}
+
+// TestVerifyTreePrior checks that the rules of a site that maps several trees onto another
+// (releaseSite) are checked until enough clean checks bound their error rate, not only on
+// their first uses: their first 40 topics are the same in every tree. With the failure in
+// their prior turned off (ablate.NoTreePrior), they are sampled at the floor after 8 clean
+// checks and lose a page for most topics that changed.
+func TestVerifyTreePrior(t *testing.T) {
+	got := crawl(NewOnline(OnlineOptions{}), releaseSite())
+	if got.lost > 2 {
+		t.Errorf("with the mechanism: %+v, want at most 2 pages lost", got)
+	}
+	turnOff(t, &ablate.NoTreePrior)
+	without := crawl(NewOnline(OnlineOptions{}), releaseSite())
+	if without.lost < got.lost+10 {
+		t.Errorf("without it: %+v; with it %+v: want 10 more pages lost without", without, got)
+	}
+	t.Logf("with the mechanism %+v, without %+v", got, without)
+}
