@@ -566,3 +566,43 @@ func TestVerifyTreePrior(t *testing.T) {
 	}
 	t.Logf("with the mechanism %+v, without %+v", got, without)
 }
+
+// expiredSite is a site whose item pages are linked with a parameter from that does not
+// matter, /item/<i>?from=<code>. After the first 100 items, one item in 10 is first linked with
+// a code that has expired, which serves the site's one "your session has expired" page; its
+// own links come after all the others, with the key of the expired link.
+func expiredSite() []visit {
+	const expired = 1 << 20
+	link := func(i int, code string) string {
+		return fmt.Sprintf("http://shop.example.com/item/%d?from=%s", i, code)
+	}
+	var vs, late []visit
+	for i := range 300 {
+		a, b := visit{link(i, fmt.Sprintf("a%dz", 3*i+100)), i + 1}, visit{link(i, fmt.Sprintf("b%dz", 5*i+100)), i + 1}
+		if i >= 100 && i%10 == 3 {
+			vs = append(vs, visit{link(i, fmt.Sprintf("x%dq", 7*i+1000)), expired})
+			late = append(late, a, b)
+			continue
+		}
+		vs = append(vs, a, b)
+	}
+	return append(vs, late...)
+}
+
+// TestVerifyHubs checks that a URL whose key is that of a URL kept that served an error page
+// (expiredSite: a page served under unrelated URLs, each with its own item id) is fetched, and
+// that the check blames no rule. With the mechanism off (ablate.NoHubs), the rule that deletes
+// from is sampled at the floor after its first checks and the item pages met after an expired
+// link are lost; and a check that finds one retracts the rule, which was right.
+func TestVerifyHubs(t *testing.T) {
+	got := crawl(NewOnline(OnlineOptions{}), expiredSite())
+	if got.lost > 1 {
+		t.Errorf("with the mechanism: %+v, want at most 1 page lost", got)
+	}
+	turnOff(t, &ablate.NoHubs)
+	without := crawl(NewOnline(OnlineOptions{}), expiredSite())
+	if without.lost < got.lost+10 {
+		t.Errorf("without it: %+v; with it %+v: want 10 more pages lost without", without, got)
+	}
+	t.Logf("with the mechanism %+v, without %+v", got, without)
+}
