@@ -229,12 +229,18 @@
 // (a rule that failed a check or whose training precision is below 1 is checked until it fails
 // again or its checks bring the bound down); the first 8 uses of a rule of a risky shape (one
 // that swaps a literal path segment for another, as a site that serves one tree of documents
-// under another does, or cuts a segment down to a deep token of it, a random-looking suffix).
+// under another does, or cuts a segment down to a deep token of it, a random-looking suffix),
+// and, on a site whose rules map several trees onto others at one directory segment (releases
+// and their aliases), every use of such a rule until about 27 clean checks bound its error rate.
 // A match is checked for the rules that made either key, the URL met's or the kept URL's (a
 // rule that rewrote the kept /dir/index.html to /dir/ makes the key of /dir/, which no rule
 // rewrites), and a check counts only for the rules decisive for it: without them, the two URLs
 // would have had different keys. A crawler that queues the URLs it finds asks again when a
 // queued URL comes up ([Online.Recheck]): the checks made meanwhile may have answered its check.
+// A match made by rules to a kept page that the site serves under unrelated URLs, at least 4 of
+// them each with its own identifiers (an item id, a hash), is always checked and informs no
+// rule: such a page is an error page ("your session has expired") that a link gave in place of
+// its own page.
 // urldedup replay measures this on a cluster file replayed as a crawl (-ablate turns each
 // mechanism off).
 //

@@ -187,6 +187,8 @@ type onlineSite struct {
 	order    []uint64           // fingerprints in first-seen order
 	byURL    map[string]urlMark // the fingerprint and sequence number of each kept URL
 	inferred map[string]bool    // kept URLs that Skipped recorded
+	prepared map[string]string  // Prepare's form of each URL Observe kept -> the first such URL
+	hubs     map[uint64]hubMemo // what hub found of a page, while its version and URLs stand
 	n        int                // URLs kept
 	next     int                // relearn due when n reaches next
 	learned  int                // n at the last relearn
@@ -205,6 +207,19 @@ type onlineSite struct {
 	outCtx      map[string]map[string]bool // rule content -> contexts it is retracted in
 	retracted   map[string]bool            // content of retracted rules
 	counters    map[string]*ruleCounter    // use counters by rule content, kept across relearns
+}
+
+// mark records the URL raw kept as page fp, numbered seq: in byURL, and in inferred if
+// Skipped recorded it, or else in prepared.
+func (s *onlineSite) mark(raw string, fp, seq uint64, inferred bool) {
+	s.byURL[raw] = urlMark{fp: fp, seq: seq}
+	if inferred {
+		s.inferred[raw] = true
+	} else if p, ok := Prepare(raw); ok {
+		if _, ok := s.prepared[p]; !ok {
+			s.prepared[p] = raw
+		}
+	}
 }
 
 // A urlMark is what a site keeps of a URL of its evidence besides the URL itself.
@@ -266,7 +281,7 @@ func (o *Online) site(host string, create bool) *onlineSite {
 	name := o.opt.Site(host)
 	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs, nextDup: o.opt.MinDups,
 		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
-		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
+		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
 	o.hosts.Store(host, s)
 	return s.(*onlineSite)
 }
@@ -787,11 +802,8 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 		s.dups++
 	}
 	c.URLs = append(c.URLs, u)
-	s.byURL[u.Raw] = urlMark{fp: fp, seq: s.seq}
+	s.mark(u.Raw, fp, s.seq, inferred)
 	s.seq++
-	if inferred {
-		s.inferred[u.Raw] = true
-	}
 	s.n++
 	o.stats.urls.Add(1)
 	if (s.n >= s.next || s.dups >= s.nextDup) && !s.queued {

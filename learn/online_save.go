@@ -325,7 +325,7 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	s := &onlineSite{name: x.String(maxSavedString, "site"), published: o.opt.Published,
 		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
-		retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}}
+		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}}
 	s.next = x.Count(maxSavedCount, "next relearn")
 	s.learned = x.Count(maxSavedCount, "URLs at the last relearn")
 	s.nextDup = x.Count(maxSavedCount, "next relearn by duplicates")
@@ -351,10 +351,7 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 				break
 			}
 			c.URLs = append(c.URLs, u)
-			s.byURL[u.Raw] = urlMark{fp: fp, seq: seq}
-			if inferred {
-				s.inferred[u.Raw] = true
-			}
+			s.mark(u.Raw, fp, seq, inferred)
 		}
 		if x.Err() != nil {
 			break

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,7 +30,11 @@ import (
 //     /docs/v2/x to /docs/latest/x, inserts one, or cuts a segment down to a deep token of
 //     it, a random-looking suffix gone) has its first 8 uses checked: such rules hold for the
 //     pages their training saw and fail, unseen in the URL, for the pages that changed between
-//     the trees or whose suffix was the page.
+//     the trees or whose suffix was the page. A rule that maps one tree onto another and does
+//     nothing else to the path (see treeSwap), on a site that maps several trees so, also has
+//     a failure in its prior, so that it is checked until about 27 clean checks bring its
+//     bound under 5%: a release's documentation may differ from the next in one page of 10,
+//     which 8 checks miss almost one time in two.
 //   - Otherwise, a rule's first VerifyFirst uses, its first use in each context (see
 //     contextOf; its first 3 after a failure) and one use in VerifyEvery are checked, by a
 //     deterministic credit: each use adds 1/VerifyEvery to the rule's credit, and a use
@@ -82,13 +87,34 @@ const (
 	boundAt        = 0.05 // every use is checked while the bound exceeds this
 	riskyFirst     = 8    // the first uses of a rule of a risky shape that are checked
 	caseFirst      = 3    // the first uses in each tree of a rule that converts the path's case
+	treeFails      = 1.0  // failures in the prior of a rule that maps one tree onto another
 )
 
-// priors returns the prior of every rule of set.
+// priors returns the prior of every rule of set: priorOf's, with treeFails failures added for a
+// rule that maps one tree onto another (see treeSwap) where the set maps at least two trees onto
+// others at that segment of a host: a site that serves its pages under several trees (releases,
+// dated snapshots, their aliases) changes some of them between trees, while a site with one
+// pair of views of each page (/print/x and /amp/x) serves one page under both.
 func priors(set *rules.Set) []riskPrior {
 	out := make([]riskPrior, set.Len())
+	tree := make([]string, set.Len())
+	from := map[string]map[string]bool{} // segment (see treeSwap) -> the trees mapped from
 	for i := range out {
-		out[i] = priorOf(set.Rule(i))
+		r := set.Rule(i)
+		out[i] = priorOf(r)
+		var f string
+		if tree[i], f = treeSwap(&r); tree[i] != "" {
+			if from[tree[i]] == nil {
+				from[tree[i]] = map[string]bool{}
+			}
+			from[tree[i]][f] = true
+		}
+	}
+	for i := range out {
+		if tree[i] != "" && len(from[tree[i]]) >= 2 && !ablate.NoTreePrior {
+			out[i].checks += treeFails
+			out[i].fails += treeFails
+		}
 	}
 	return out
 }
@@ -194,6 +220,39 @@ func riskyShape(r *rules.Rule) bool {
 		}
 	}
 	return false
+}
+
+// treeSwap returns the host and path segment of r's swap ("tree docs.example.org path(2,-)")
+// and the tree it maps from ("v2") if r maps one directory tree onto another; "", "" if not.
+// Such a rule's only path action assigns a literal to a segment that other segments follow,
+// whose literal value its context names (/docs/v2/x to /docs/latest/x, /print/x to /amp/x), and
+// it moves nothing between the path and the query. It holds for the pages that did not change
+// between the trees and fails, unseen in the URL, for those that did; its training record is
+// clean whenever the crawl fetched one tree only, or the URLs it skipped filled it. A rule that
+// routes a script to a path (news.php?story=7 to /story/7) keeps the page's identity in what it
+// moves, and one that renames the last segment (usercomments to reviews) names another view of
+// one page: neither is a tree swap.
+func treeSwap(r *rules.Rule) (tree, from string) {
+	for _, a := range r.Transform {
+		switch a.Key.Part {
+		case urlnorm.PartQuery:
+			return "", ""
+		case urlnorm.PartPath:
+			dir := a.Key.RPos != 1 && (a.Key.Pos > 0 || a.Key.RPos > 1) // a segment other segments follow
+			if tree != "" || !dir || a.Key.Sub != 0 || a.Key.RSub != 0 || a.Op != rules.Assign || a.Insert || a.Value == "" {
+				return "", ""
+			}
+			for _, c := range r.Context {
+				if c.Key == a.Key && c.Op == rules.Equal && c.Value != a.Value {
+					tree, from = "tree "+r.Scope.Host+" "+a.Key.String(), c.Value
+				}
+			}
+			if tree == "" {
+				return "", ""
+			}
+		}
+	}
+	return tree, from
 }
 
 // bound returns the upper confidence bound of the error rate of a rule with prior p, given
@@ -333,6 +392,106 @@ func decisive(k, kept Key) []ruleRef {
 	return out
 }
 
+// hubKeys is how many URLs of a page with identifiers none of which another of them has make
+// the page a hub (see hub).
+const hubKeys = 4
+
+// A hubMemo is what hub found of a page: whether it is a hub, under the site version ver with
+// the page's URLs so many.
+type hubMemo struct {
+	ver  *siteVersion
+	urls int
+	hub  bool
+}
+
+// hub reports whether the page of the kept URL in (in Prepare's form) is one that its site
+// serves under unrelated URLs: at least hubKeys of the URLs of it that the crawler fetched,
+// keyed by the current rules, carry identifiers (see idTokens), and none of those of one is
+// in another. Such a page is an error page ("your session has expired", "not found") that a
+// URL gave in place of its own page: another URL with the key of that URL is no duplicate of
+// it. The URLs of one page that rules leave apart name it by one identifier
+// (news.php?story=7 and /story/7-title), or by none (/wiki/Apple and /wiki/Malus).
+func (o *Online) hub(in string) bool {
+	if ablate.NoHubs || in == "" {
+		return false
+	}
+	s := o.site(hostOf(in), false)
+	if s == nil {
+		return false
+	}
+	v := o.version(in)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.byURL[s.prepared[in]]
+	c := s.clusters[m.fp]
+	if !ok || c == nil {
+		return false
+	}
+	if h, ok := s.hubs[m.fp]; ok && h.ver == v && h.urls == len(c.URLs) {
+		return h.hub
+	}
+	seen := map[string]bool{}
+	n := 0
+	for _, u := range c.URLs {
+		p, ok := Prepare(u.Raw)
+		if s.inferred[u.Raw] || !ok {
+			continue
+		}
+		if v != nil {
+			if k, err := v.key(p); err == nil {
+				p = k.Key
+			}
+		}
+		ids := idTokens(p)
+		if len(ids) == 0 || slices.ContainsFunc(ids, func(id string) bool { return seen[id] }) {
+			continue
+		}
+		for _, id := range ids {
+			seen[id] = true
+		}
+		if n++; n >= hubKeys {
+			break
+		}
+	}
+	if s.hubs == nil {
+		s.hubs = map[uint64]hubMemo{}
+	}
+	s.hubs[m.fp] = hubMemo{v, len(c.URLs), n >= hubKeys}
+	return n >= hubKeys
+}
+
+// idTokens returns the identifiers in the path and query of the URL u: its runs of at least 3
+// ASCII letters and digits with a digit in them (36126, cf2c39f2, x7Yt3).
+func idTokens(u string) []string {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if i := strings.IndexByte(u, '/'); i >= 0 {
+		u = u[i:]
+	} else {
+		return nil
+	}
+	var out []string
+	start, digit := 0, false
+	for i := 0; i <= len(u); i++ {
+		if i < len(u) {
+			c := u[i]
+			if c >= '0' && c <= '9' {
+				digit = true
+				continue
+			}
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				continue
+			}
+		}
+		if digit && i-start >= 3 {
+			out = append(out, u[start:i])
+		}
+		start, digit = i+1, false
+	}
+	return out
+}
+
 // Verify is VerifyMatch(k, Key{}): the kept URL whose key k names is not known, and its key is
 // taken to be made by no rule.
 func (o *Online) Verify(k Key) bool { return o.VerifyMatch(k, Key{}) }
@@ -350,12 +509,19 @@ func (o *Online) Verify(k Key) bool { return o.VerifyMatch(k, Key{}) }
 // the last path segment of the URL before and after the rewrite: words that at least 5% of
 // the site's URLs (and 5) have in their path, such as album, friends or viewforum, learned at
 // each relearn; titles and user names are not. A match that no rule made is never verified.
+// A match to a kept URL whose page the site serves under unrelated URLs (each with its own
+// identifier: a "your session has expired" page) is always verified: such a page is an error
+// page, and the check informs no rule.
 // The crawler then compares the fetched page's fingerprint with that of the kept page and
 // calls ConfirmMatch with the same two Keys.
 func (o *Online) VerifyMatch(k, kept Key) bool {
 	refs := decisive(k, kept)
 	if len(refs) == 0 {
 		return false
+	}
+	if o.hub(kept.in) {
+		o.stats.verifications.Add(1)
+		return true
 	}
 	check, sampled := false, false
 	floor := 0.0
@@ -409,9 +575,13 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 // so far stand: a decisive rule has had fewer checks than its first uses to check, none in the
 // key's context (or fewer than 3 after a failure), an upper bound on its error rate still high,
 // or a check asked by the sampling credit alone that no check has made since. It counts no
-// use. A match that no rule makes any more is not due.
+// use. A match that no rule makes any more is not due; one to a kept URL whose page is an error
+// page (see VerifyMatch) always is.
 func (o *Online) Recheck(k, kept Key) bool {
 	refs := decisive(k, kept)
+	if len(refs) > 0 && o.hub(kept.in) {
+		return true
+	}
 	for _, r := range refs {
 		c := r.counter()
 		if c.sampled.Load() > 0 {
@@ -486,8 +656,12 @@ func (o *Online) Confirm(k Key, same bool) { o.ConfirmMatch(k, Key{}, same) }
 // the URL it rewrote only, any other rule entirely, for the current set (a new one is
 // published) and every later relearn. Then, while the two URLs still have one key, the rules
 // decisive for it are blamed the same way. A mismatch also drops the site's inferred evidence
-// (see Skipped). The crawler keeps the URL as a new page and should Observe it.
+// (see Skipped). The crawler keeps the URL as a new page and should Observe it. A check of a
+// match to an error page (see VerifyMatch) counts for no rule.
 func (o *Online) ConfirmMatch(k, kept Key, same bool) {
+	if o.hub(kept.in) {
+		return // the kept URL's page is no page of its own: the check says nothing of the rules
+	}
 	refs := decisive(k, kept)
 	if len(refs) == 0 {
 		return

@@ -526,3 +526,83 @@ func TestVerifyOutWithout(t *testing.T) {
 		t.Errorf("with retracted rules standing in, the rule is still blamed (%d failures): the test shows nothing", got)
 	}
 }
+
+// releaseSite is a documentation site that serves its guide under three release trees, /v1,
+// /v2 and /stable: the three are one page for the first 40 topics, from which rules mapping two
+// trees onto the third are learned, and after that one topic in 10 changed between v1 and v2,
+// and another between v2 and stable, which nothing in the URLs tells apart.
+func releaseSite() []visit {
+	var vs []visit
+	for i := range 300 {
+		old, mid, stable := 4*i+1, 4*i+1, 4*i+1
+		if i >= 40 && i%10 == 3 {
+			old = 4*i + 2
+		}
+		if i >= 40 && i%10 == 7 {
+			old, mid = 4*i+3, 4*i+3
+		}
+		vs = append(vs,
+			visit{fmt.Sprintf("http://docs.example.org/v1/guide/topic-%d.html", i), old},
+			visit{fmt.Sprintf("http://docs.example.org/v2/guide/topic-%d.html", i), mid},
+			visit{fmt.Sprintf("http://docs.example.org/stable/guide/topic-%d.html", i), stable})
+	}
+	return vs
+}
+
+// TestVerifyTreePrior checks that the rules of a site that maps several trees onto another
+// (releaseSite) are checked until enough clean checks bound their error rate, not only on
+// their first uses: their first 40 topics are the same in every tree. With the failure in
+// their prior turned off (ablate.NoTreePrior), they are sampled at the floor after 8 clean
+// checks and lose a page for most topics that changed.
+func TestVerifyTreePrior(t *testing.T) {
+	got := crawl(NewOnline(OnlineOptions{}), releaseSite())
+	if got.lost > 2 {
+		t.Errorf("with the mechanism: %+v, want at most 2 pages lost", got)
+	}
+	turnOff(t, &ablate.NoTreePrior)
+	without := crawl(NewOnline(OnlineOptions{}), releaseSite())
+	if without.lost < got.lost+10 {
+		t.Errorf("without it: %+v; with it %+v: want 10 more pages lost without", without, got)
+	}
+	t.Logf("with the mechanism %+v, without %+v", got, without)
+}
+
+// expiredSite is a site whose item pages are linked with a parameter from that does not
+// matter, /item/<i>?from=<code>. After the first 100 items, one item in 10 is first linked with
+// a code that has expired, which serves the site's one "your session has expired" page; its
+// own links come after all the others, with the key of the expired link.
+func expiredSite() []visit {
+	const expired = 1 << 20
+	link := func(i int, code string) string {
+		return fmt.Sprintf("http://shop.example.com/item/%d?from=%s", i, code)
+	}
+	var vs, late []visit
+	for i := range 300 {
+		a, b := visit{link(i, fmt.Sprintf("a%dz", 3*i+100)), i + 1}, visit{link(i, fmt.Sprintf("b%dz", 5*i+100)), i + 1}
+		if i >= 100 && i%10 == 3 {
+			vs = append(vs, visit{link(i, fmt.Sprintf("x%dq", 7*i+1000)), expired})
+			late = append(late, a, b)
+			continue
+		}
+		vs = append(vs, a, b)
+	}
+	return append(vs, late...)
+}
+
+// TestVerifyHubs checks that a URL whose key is that of a URL kept that served an error page
+// (expiredSite: a page served under unrelated URLs, each with its own item id) is fetched, and
+// that the check blames no rule. With the mechanism off (ablate.NoHubs), the rule that deletes
+// from is sampled at the floor after its first checks and the item pages met after an expired
+// link are lost; and a check that finds one retracts the rule, which was right.
+func TestVerifyHubs(t *testing.T) {
+	got := crawl(NewOnline(OnlineOptions{}), expiredSite())
+	if got.lost > 1 {
+		t.Errorf("with the mechanism: %+v, want at most 1 page lost", got)
+	}
+	turnOff(t, &ablate.NoHubs)
+	without := crawl(NewOnline(OnlineOptions{}), expiredSite())
+	if without.lost < got.lost+10 {
+		t.Errorf("without it: %+v; with it %+v: want 10 more pages lost without", without, got)
+	}
+	t.Logf("with the mechanism %+v, without %+v", got, without)
+}

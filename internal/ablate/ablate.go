@@ -15,6 +15,12 @@ var (
 	NoBound bool
 	// NoShapeRisk checks the first uses of a rule of a risky shape as those of any other.
 	NoShapeRisk bool
+	// NoTreePrior gives a rule that maps one directory tree onto another (learn's treeSwap)
+	// the prior of any rule of a risky shape, without a failure in it.
+	NoTreePrior bool
+	// NoHubs skips a URL whose key is that of a URL kept whose page the site serves under
+	// unrelated URLs (an error page; learn's hub) as any other, and checks it only for its rules.
+	NoHubs bool
 	// NoDecisive counts a check for every rule that made either key, decisive or not.
 	NoDecisive bool
 	// NoKept ignores the rules that made the kept URL's key: only the URL met is verified.
@@ -68,7 +74,7 @@ var (
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
-	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
+	"bound": &NoBound, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs,
