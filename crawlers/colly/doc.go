@@ -20,7 +20,8 @@
 //     aborted (colly's Request.Abort), unless undust wants it fetched to verify a learned rule
 //     or a site's canonical declaration. A duplicate of a page whose fetch is not done yet is
 //     aborted only when it comes up: if that fetch has failed by then, it is fetched in its
-//     place, where it stands in colly's queue.
+//     place, where it stands in colly's queue (it takes the page's key when the fetch fails,
+//     before the page's URLs met later, which stand behind it).
 //
 //   - OnResponse gives the response to undust.Crawl.After. A page that duplicates one kept
 //     before has its Response.Body emptied and its Content-Type removed, so OnHTML and OnXML

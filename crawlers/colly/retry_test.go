@@ -200,3 +200,90 @@ func TestURLOfFailedPageMetWhileRetryWaits(t *testing.T) {
 		t.Errorf("fetches: h %d, d %d; want 1 and 1", hits(failingURL), hits(otherURL))
 	}
 }
+
+// A duplicate left in colly's queue takes its page's key when the fetch it duplicates fails,
+// before the URLs of the page met after the failure, which stand behind it in the queue: it is
+// fetched when it comes up, not skipped as their duplicate. Here h fails; d was met before,
+// e (a third URL of the page, with a tracking parameter) after; d comes up once e is met, and
+// the crawl ends (its budget spent) before e comes up.
+func TestQueuedDuplicateTakesFailedPage(t *testing.T) {
+	const thirdURL = "/h?a=1&b=2&utm_source=q"
+	var mu sync.Mutex
+	count := map[string]int{}
+	hits := func(uri string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return count[uri]
+	}
+	hSent, dMet, hFailed, eMet, dDone := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		count[r.URL.RequestURI()]++
+		mu.Unlock()
+		switch r.URL.RequestURI() {
+		case "/":
+			fmt.Fprintf(w, `<html><body><main><p>Start.</p><a href="%s">h</a> <a href="/p">p</a></main></body></html>`, failingURL)
+		case "/p":
+			wait(hSent)
+			fmt.Fprintf(w, `<html><body><main><p>Links to h again and to q.</p><a href="%s">h</a> <a href="/q">q</a></main></body></html>`, otherURL)
+		case "/q":
+			wait(hFailed)
+			fmt.Fprintf(w, `<html><body><main><p>Links to h a third time.</p><a href="%s">h</a></main></body></html>`, thirdURL)
+		case failingURL:
+			close(hSent)
+			wait(dMet)
+			http.Error(w, "unavailable", http.StatusServiceUnavailable)
+		default:
+			fmt.Fprint(w, `<html><body><main><p>The page of h.</p></main></body></html>`)
+		}
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := colly.NewCollector(colly.Async(true), colly.StdlibContext(ctx))
+	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: 2}); err != nil {
+		t.Fatal(err)
+	}
+	h, d, e := srv.URL+failingURL, srv.URL+otherURL, srv.URL+thirdURL
+	c.OnRequestHeaders(func(r *colly.Request) { // before Attach's
+		switch r.URL.String() {
+		case d:
+			wait(eMet)
+		case e:
+			wait(dDone)
+			cancel()
+		}
+	})
+	if _, err := Attach(c, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var dOnce sync.Once
+	c.OnRequest(func(r *colly.Request) {
+		switch r.URL.String() {
+		case d:
+			dOnce.Do(func() { close(dMet) })
+		case e:
+			close(eMet)
+		}
+	})
+	var doneOnce, hOnce sync.Once
+	c.OnResponse(func(r *colly.Response) {
+		if r.Request.URL.String() == d {
+			doneOnce.Do(func() { close(dDone) })
+		}
+	})
+	c.OnError(func(r *colly.Response, _ error) {
+		switch r.Request.URL.String() {
+		case h:
+			hOnce.Do(func() { close(hFailed) })
+		case d:
+			doneOnce.Do(func() { close(dDone) })
+		}
+	})
+	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
+	c.Visit(srv.URL + "/")
+	c.Wait()
+	if hits(otherURL) != 1 || hits(thirdURL) != 0 {
+		t.Errorf("fetches: d %d, e %d; want 1 and 0", hits(otherURL), hits(thirdURL))
+	}
+}

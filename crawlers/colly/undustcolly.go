@@ -28,14 +28,15 @@ type Options struct {
 // asynchronous collector calls its callbacks from many goroutines. Its zero value is not
 // usable; Attach makes one. Besides the undust.Crawl, it keeps the original URL of each request
 // under way, the requests it aborted while the request whose URL they duplicate is under way,
-// so that they can be sent if that one fails, and the URLs it sent again and OnRequest has not
-// seen yet.
+// so that they can be sent if that one fails, the URLs of the duplicates it left in colly's
+// queue until they come up, and the URLs it sent again and OnRequest has not seen yet.
 type Undust struct {
 	crawl *undust.Crawl
 
 	mu       sync.Mutex
 	inflight map[uint32]string           // request ID -> the URL OnRequest saw
 	waiting  map[string][]*colly.Request // URL under way -> requests aborted as its duplicates
+	queued   map[string]bool             // URLs of duplicates left in the queue, until they come up
 	again    map[string]bool             // URLs sent again by retry, before their OnRequest
 }
 
@@ -58,7 +59,7 @@ func Attach(c *colly.Collector, o Options) (*Undust, error) {
 		}
 	}
 	u := &Undust{crawl: crawl, inflight: map[uint32]string{}, waiting: map[string][]*colly.Request{},
-		again: map[string]bool{}}
+		queued: map[string]bool{}, again: map[string]bool{}}
 	c.OnRequest(u.onRequest)
 	c.OnRequestHeaders(u.onRequestHeaders)
 	c.OnResponse(u.onResponse)
@@ -111,14 +112,20 @@ func (u *Undust) onRequest(r *colly.Request) {
 	again := u.again[raw]
 	delete(u.again, raw)
 	u.mu.Unlock()
+	queued := false
 	if !again {
-		if d := u.crawl.Before(raw); d.Action == undust.Skip && !d.Retry {
+		d := u.crawl.Before(raw)
+		if d.Action == undust.Skip && !d.Retry {
 			r.Abort()
 			return
 		}
+		queued = d.Action == undust.Skip
 	}
 	u.mu.Lock()
 	u.inflight[r.ID] = raw
+	if queued {
+		u.queued[raw] = true
+	}
 	u.mu.Unlock()
 }
 
@@ -129,6 +136,7 @@ func (u *Undust) onRequest(r *colly.Request) {
 func (u *Undust) onRequestHeaders(r *colly.Request) {
 	u.mu.Lock()
 	raw, ok := u.inflight[r.ID]
+	delete(u.queued, raw)
 	u.mu.Unlock()
 	if !ok {
 		return
@@ -198,13 +206,29 @@ func (u *Undust) onError(r *colly.Response, err error) {
 			u.retry(r.Request)
 			continue
 		}
-		for _, w := range waiting {
-			if w.URL.String() == url {
-				u.retry(w)
-				break
-			}
+		if u.sendAgain(url, waiting) {
+			continue
+		}
+		u.mu.Lock()
+		queued := u.queued[url]
+		u.mu.Unlock()
+		if queued {
+			// Still in colly's queue, where OnRequest left it: asked now, it takes the page's
+			// key before the URLs of the page met from now on, which stand behind it.
+			u.crawl.Before(url)
 		}
 	}
+}
+
+// sendAgain sends again the request of waiting whose URL is url, if there is one.
+func (u *Undust) sendAgain(url string, waiting []*colly.Request) bool {
+	for _, w := range waiting {
+		if w.URL.String() == url {
+			u.retry(w)
+			return true
+		}
+	}
+	return false
 }
 
 func (u *Undust) onResponse(r *colly.Response) {
