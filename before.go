@@ -196,9 +196,14 @@ func (c *Crawl) skip(d Decision, raw string, k learn.Key, v, self uint32) Decisi
 			c.online.Observe(learn.URL{Raw: raw}, uint64(c.pageOf(of)))
 		}
 	}
-	if hd.state() == pending && len(c.waiting[of]) < maxWaiting {
-		c.waiting[of] = append(c.waiting[of], raw)
-		d.Retry = true
+	if hd.state() == pending {
+		// A URL asked again (when it is found, then when it comes up) is remembered once.
+		if w := c.waiting[of]; slices.Contains(w, raw) {
+			d.Retry = true
+		} else if len(w) < maxWaiting {
+			c.waiting[of] = append(w, raw)
+			d.Retry = true
+		}
 	}
 	c.stats.Skip++
 	d.Action = Skip

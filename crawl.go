@@ -149,7 +149,8 @@ type Decision struct {
 	// duplicates.
 	Of string
 	// Retry, for Skip, says that Of is not fetched yet and the URL is remembered as its
-	// duplicate: if Of's fetch fails, After names the URL in Page.Retry.
+	// duplicate (once, however often it is asked about): if Of's fetch fails, After names the
+	// URL in Page.Retry.
 	Retry bool
 	// Err is why the URL could not be keyed (not an absolute http(s) URL, a rewrite cycle);
 	// the Action is then Fetch, as a crawler that cannot tell should.

@@ -254,6 +254,22 @@ func TestFailedFetchGivesKeyBack(t *testing.T) {
 	}
 }
 
+// A duplicate of a URL not fetched yet, asked about twice (when a crawler finds it and when it
+// comes up), is named once in Page.Retry when that URL's fetch fails.
+func TestRetryNamesDuplicateOnce(t *testing.T) {
+	c := mustNew(t, Options{})
+	a, b := testHost+"/p?id=1&utm_source=a", testHost+"/p?id=1&utm_source=b"
+	c.Before(a)
+	for range 2 {
+		if d := c.Before(b); d.Action != Skip || !d.Retry || d.Of != a {
+			t.Fatalf("Before(%q) = %+v, want Skip of %q with Retry", b, d, a)
+		}
+	}
+	if p := c.After(Response{URL: a, Status: 503}); fmt.Sprint(p.Retry) != "["+b+"]" {
+		t.Errorf("Page.Retry = %q, want [%q]", p.Retry, b)
+	}
+}
+
 // A failed fetch of a URL that no other URL waits on is given back once (Page.Retry holds the
 // URL itself): a page that fails once is fetched on the second try, and a URL that fails every
 // time is tried twice, not again and again.

@@ -18,7 +18,10 @@
 //     when the request is about to be sent, once colly's LimitRule lets it go: rules learned
 //     while it waited may make it a duplicate. A request whose key another request holds is
 //     aborted (colly's Request.Abort), unless undust wants it fetched to verify a learned rule
-//     or a site's canonical declaration.
+//     or a site's canonical declaration. A duplicate of a page whose fetch is not done yet is
+//     aborted only when it comes up: if that fetch has failed by then, it is fetched in its
+//     place, where it stands in colly's queue (it takes the page's key when the fetch fails,
+//     before the page's URLs met later, which stand behind it).
 //
 //   - OnResponse gives the response to undust.Crawl.After. A page that duplicates one kept
 //     before has its Response.Body emptied and its Content-Type removed, so OnHTML and OnXML
@@ -27,8 +30,12 @@
 //
 //   - OnError gives the failure to After too: a request that failed (no response, 5xx, 429)
 //     gives its key back, and requests aborted as its duplicates while it was under way are
-//     sent again (colly's Request.Retry, past colly's own visited-URL check). A 404 or another
-//     answer keeps its key: the other URLs of the page would get the same answer.
+//     sent again (colly's Request.Retry, past colly's own visited-URL check), or the failed
+//     request itself the first time it fails when there are none. A request sent again waits
+//     behind every request colly has queued (those waiting for its LimitRule, in turn), so it
+//     takes no key until it comes up: the page's other URLs met meanwhile are fetched in its
+//     place. A 404 or another answer keeps its key: the other URLs of the page would get the
+//     same answer.
 //
 //   - The collector's redirect handler (Collector.SetRedirectHandler) asks Before about each
 //     redirect's target: a target that another request fetched is not fetched again, and the

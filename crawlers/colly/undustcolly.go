@@ -27,14 +27,17 @@ type Options struct {
 // Undust is undust attached to one colly.Collector. It is safe for concurrent use: an
 // asynchronous collector calls its callbacks from many goroutines. Its zero value is not
 // usable; Attach makes one. Besides the undust.Crawl, it keeps the original URL of each request
-// under way, and the requests it aborted while the request whose URL they duplicate is under
-// way, so that they can be sent if that one fails.
+// under way, the requests it aborted while the request whose URL they duplicate is under way,
+// so that they can be sent if that one fails, the URLs of the duplicates it left in colly's
+// queue until they come up, and the URLs it sent again and OnRequest has not seen yet.
 type Undust struct {
 	crawl *undust.Crawl
 
 	mu       sync.Mutex
 	inflight map[uint32]string           // request ID -> the URL OnRequest saw
 	waiting  map[string][]*colly.Request // URL under way -> requests aborted as its duplicates
+	queued   map[string]bool             // URLs of duplicates left in the queue, until they come up
+	again    map[string]bool             // URLs sent again by retry, before their OnRequest
 }
 
 var errNilCollector = errors.New("undustcolly: nil collector")
@@ -55,7 +58,8 @@ func Attach(c *colly.Collector, o Options) (*Undust, error) {
 			return nil, fmt.Errorf("undustcolly: %w", err)
 		}
 	}
-	u := &Undust{crawl: crawl, inflight: map[uint32]string{}, waiting: map[string][]*colly.Request{}}
+	u := &Undust{crawl: crawl, inflight: map[uint32]string{}, waiting: map[string][]*colly.Request{},
+		queued: map[string]bool{}, again: map[string]bool{}}
 	c.OnRequest(u.onRequest)
 	c.OnRequestHeaders(u.onRequestHeaders)
 	c.OnResponse(u.onResponse)
@@ -95,45 +99,72 @@ func DuplicateOf(r *colly.Response) string {
 }
 
 // onRequest asks Before when colly takes the request: an asynchronous collector does so when
-// the crawler calls Visit, long before the request is sent, so a known duplicate is dropped
-// from colly's queue at once.
+// the crawler calls Visit, long before the request is sent, so that a duplicate of a page fetched
+// before is dropped from colly's queue at once. A duplicate of a page not fetched yet
+// (Decision.Retry) stays in the queue, to be asked again when it comes up: if its page's fetch
+// has failed by then, it is fetched in its place, where it stands in the queue. Aborted now, it
+// would be sent again (Request.Retry) behind every request queued since, which a crawl that
+// stops at a budget may never reach. A request that retry sent again is asked only when it
+// comes up, for the same reason.
 func (u *Undust) onRequest(r *colly.Request) {
 	raw := r.URL.String()
-	if !u.decide(r, raw) {
-		return
+	u.mu.Lock()
+	again := u.again[raw]
+	delete(u.again, raw)
+	u.mu.Unlock()
+	queued := false
+	if !again {
+		d := u.crawl.Before(raw)
+		if d.Action == undust.Skip && !d.Retry {
+			r.Abort()
+			return
+		}
+		queued = d.Action == undust.Skip
 	}
 	u.mu.Lock()
 	u.inflight[r.ID] = raw
+	if queued {
+		u.queued[raw] = true
+	}
 	u.mu.Unlock()
 }
 
 // onRequestHeaders asks Before again when the request is about to be sent (colly calls it once
-// its LimitRule lets the request go): rules learned while it waited may make it a duplicate.
+// its LimitRule lets the request go): rules learned while it waited may make it a duplicate. A
+// duplicate of a page whose fetch is still under way is aborted and remembered, to be sent
+// again if that fetch fails (Decision.Retry).
 func (u *Undust) onRequestHeaders(r *colly.Request) {
 	u.mu.Lock()
 	raw, ok := u.inflight[r.ID]
+	delete(u.queued, raw)
 	u.mu.Unlock()
-	if ok && !u.decide(r, raw) {
-		u.mu.Lock()
-		delete(u.inflight, r.ID)
-		u.mu.Unlock()
+	if !ok {
+		return
 	}
-}
-
-// decide asks Before about r and aborts it if it is to be skipped, remembering it when it may
-// have to be sent after all (Decision.Retry). It reports whether r goes on.
-func (u *Undust) decide(r *colly.Request, raw string) bool {
 	d := u.crawl.Before(raw)
 	if d.Action != undust.Skip {
-		return true
+		return
 	}
+	u.mu.Lock()
+	delete(u.inflight, r.ID)
 	if d.Retry {
-		u.mu.Lock()
 		u.waiting[d.Of] = append(u.waiting[d.Of], r)
-		u.mu.Unlock()
 	}
+	u.mu.Unlock()
 	r.Abort()
-	return false
+}
+
+// retry sends r again, past colly's visited-URL check (Request.Retry), as a request that
+// OnRequest lets through unasked: sent again, it waits behind every request queued before it,
+// and holding its page's key all that while would make the page's other URLs, met meanwhile,
+// its duplicates. It is asked when it comes up.
+func (u *Undust) retry(r *colly.Request) {
+	u.mu.Lock()
+	u.again[r.URL.String()] = true
+	u.mu.Unlock()
+	// An error means it was not sent; the mark then lets the URL's next request, if any,
+	// through OnRequest unasked, which is harmless: it is asked when it comes up.
+	_ = r.Retry()
 }
 
 // done returns the URL OnRequest saw for r and the requests aborted as its duplicates.
@@ -171,19 +202,33 @@ func (u *Undust) onError(r *colly.Response, err error) {
 	p := u.crawl.After(resp)
 	for _, url := range p.Retry {
 		if url == raw {
-			// The page's one URL, given back to be fetched again: past colly's visited-URL
-			// check, as the request did not get the page.
-			_ = r.Request.Retry()
+			// The page's one URL, given back to be fetched again.
+			u.retry(r.Request)
 			continue
 		}
-		for _, w := range waiting {
-			if w.URL.String() == url {
-				// Sent again past colly's visited-URL check: the request was aborted, not fetched.
-				_ = w.Retry()
-				break
-			}
+		if u.sendAgain(url, waiting) {
+			continue
+		}
+		u.mu.Lock()
+		queued := u.queued[url]
+		u.mu.Unlock()
+		if queued {
+			// Still in colly's queue, where OnRequest left it: asked now, it takes the page's
+			// key before the URLs of the page met from now on, which stand behind it.
+			u.crawl.Before(url)
 		}
 	}
+}
+
+// sendAgain sends again the request of waiting whose URL is url, if there is one.
+func (u *Undust) sendAgain(url string, waiting []*colly.Request) bool {
+	for _, w := range waiting {
+		if w.URL.String() == url {
+			u.retry(w)
+			return true
+		}
+	}
+	return false
 }
 
 func (u *Undust) onResponse(r *colly.Response) {
