@@ -64,6 +64,10 @@ var (
 	// NoURLIDs keeps, in the texts that identify a page (the crawl core), the paragraphs that
 	// are nothing but an identifier of the page's own URL.
 	NoURLIDs bool
+	// NoOriginRank leaves learn.Options.MainOrigin off in the crawl core's online learner: a
+	// cluster's target is its shortest URL, whatever origin (scheme and host) the site's URLs
+	// mostly have.
+	NoOriginRank bool
 )
 
 // switches names the switches for Set.
@@ -71,7 +75,7 @@ var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
-	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs,
+	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
