@@ -486,7 +486,8 @@ func (o *Online) Confirm(k Key, same bool) { o.ConfirmMatch(k, Key{}, same) }
 // the URL it rewrote only, any other rule entirely, for the current set (a new one is
 // published) and every later relearn. Then, while the two URLs still have one key, the rules
 // decisive for it are blamed the same way. A mismatch also drops the site's inferred evidence
-// (see Skipped). The crawler keeps the URL as a new page and should Observe it.
+// that the retracted rules made (see Skipped). The crawler keeps the URL as a new page and
+// should Observe it.
 func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 	refs := decisive(k, kept)
 	if len(refs) == 0 {
@@ -510,9 +511,11 @@ func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 	}
 	o.stats.mismatches.Add(1)
 	trust := int64(max(o.opt.VerifyFirst, 1))
+	blamed := map[string]bool{}
 	for range rules.DefaultMaxRewrites {
 		for _, r := range blame(refs, trust) {
 			o.retract(r, trust)
+			blamed[contentKey(r.ver.set.Rule(r.i))] = true
 		}
 		// Another rule may make the same keys (a site-wide "delete t" behind the rule that
 		// deletes t on one path): it rests on the same mistaken merge and goes too.
@@ -530,7 +533,7 @@ func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 	}
 	for _, s := range o.sitesOf(k, kept) {
 		s.mu.Lock()
-		s.dropInferred()
+		s.dropInferred(blamed)
 		s.mu.Unlock()
 	}
 }
