@@ -13,6 +13,7 @@ import (
 
 	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/hrefs"
+	"github.com/undust/undust/learn"
 	"github.com/undust/undust/simsite"
 )
 
@@ -630,5 +631,35 @@ func TestRecheckLapses(t *testing.T) {
 	if on.Lapsed == 0 || on.Checked >= off.Checked || kon != len(s.Pages()) {
 		t.Errorf("%d checks answered before their fetch, %d verification fetches (%d when every check is fetched), %d of %d pages kept",
 			on.Lapsed, on.Checked, off.Checked, kon, len(s.Pages()))
+	}
+}
+
+// The crawl's learner chooses targets on the site's main origin (learn.Options.MainOrigin): of
+// a shop linked on https://www.shop.example, the crawl fetched a quarter of the pages on the
+// bare domain too and another quarter on http://; the rules it learns give the three URLs of
+// a page one key.
+func TestCrawlMainOrigin(t *testing.T) {
+	c := mustNew(t, Options{})
+	lr := c.Learner()
+	for i := range 100 {
+		lr.Observe(learn.URL{Raw: fmt.Sprintf("https://www.shop.example/item/%d", i)}, uint64(i+1))
+		switch i % 4 {
+		case 0:
+			lr.Observe(learn.URL{Raw: fmt.Sprintf("https://shop.example/item/%d", i)}, uint64(i+1))
+		case 1:
+			lr.Observe(learn.URL{Raw: fmt.Sprintf("http://www.shop.example/item/%d", i)}, uint64(i+1))
+		}
+	}
+	lr.RelearnAll()
+	keys := map[string]bool{}
+	for _, u := range []string{"https://www.shop.example/item/200", "https://shop.example/item/200", "http://www.shop.example/item/200"} {
+		k, err := lr.Normalize(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[k] = true
+	}
+	if len(keys) != 1 {
+		t.Errorf("the URLs of one page have %d keys: %v", len(keys), keys)
 	}
 }

@@ -33,7 +33,11 @@
 //     dynamic (fewer query parameters), fewer hops (path segments), shorter, fewer capitals, more
 //     in-links, then by text; the top k (Options.Targets, default 1) are targets. The order is
 //     structural before in-links on purpose: rules generalize only if similar clusters choose
-//     similar targets (http before https, bare host before www, /dir before /dir/).
+//     similar targets (http before https, bare host before www, /dir before /dir/). With
+//     Options.MainOrigin, the origin (scheme and host) that more of the site's URLs have goes
+//     before the length: clusters that hold different aliases of it, as the clusters of a crawl
+//     hold the variants it happened to fetch, all choose the main origin when they hold it,
+//     rather than each its shortest alias.
 //     Deviation: when some URL of the cluster reaches the top-ranked one only through a rare
 //     literal (a value that occurs in fewer than 3 of the site's clusters), the target is the
 //     best-ranked of the 8 first that every other URL reaches without one, if any. A static

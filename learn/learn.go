@@ -33,6 +33,15 @@ type Options struct {
 	// MinPrecision drops rules whose estimated precision on the training clusters is lower
 	// (default 0.95; negative keeps every rule). The estimate is (Coverage-False)/(Coverage+1); see the package doc.
 	MinPrecision float64
+	// MainOrigin ranks, in target selection, a URL on the origin (scheme and host) that more of
+	// the site's URLs have before a shorter one on another origin (http://, the bare domain):
+	// clusters that hold different aliases of a site's main origin then choose the same
+	// target. It is for clusters that hold only some variants of their page, as a crawl's do
+	// (the crawl core of package undust sets it for its online learner); on complete clusters,
+	// the default (the shorter URL) chooses consistently already, and on the site families of
+	// urldedup gen replayed online, MainOrigin saves more fetches but loses more pages of the
+	// print and documentation traps.
+	MainOrigin bool
 	// Workers is the number of sites learned in parallel (default GOMAXPROCS).
 	Workers int
 	// NoDeepTokens turns deep tokens off: tokens are not split by learned deep-token patterns

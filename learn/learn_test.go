@@ -2,6 +2,8 @@ package learn
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -112,7 +114,8 @@ func TestTargetSelection(t *testing.T) {
 	if got := ms[0].prep; got != "http://www.youtube.com/watch?v=S9_4KMVtgw0" {
 		t.Errorf("target = %q", got)
 	}
-	// http before https, bare host before www, lowercase before uppercase: structural and consistent
+	// Origins the site holds as often: http before https, bare host before www (shorter), lowercase
+	// before uppercase: structural and consistent
 	for _, pair := range [][2]string{
 		{"http://x.com/a", "https://x.com/a"},
 		{"http://x.com/a", "http://www.x.com/a"},
@@ -472,6 +475,43 @@ func TestDeepTokenReference(t *testing.T) {
 			var b strings.Builder
 			set.WriteTo(&b)
 			t.Errorf("noDeep=%v: Normalize(%q) = %q, %v; want %q\n%s", tt.noDeep, tt.in, got, err, tt.want, b.String())
+		}
+	}
+}
+
+// TestOriginTargets checks that with Options.MainOrigin the clusters of a site choose its main
+// origin for their targets whatever alias of it each holds: the shop's 100 pages are linked on
+// https://www.shop.example, and a crawl fetched a quarter of them on the bare domain too,
+// another quarter on http://. Ranked by length alone, the first would choose the bare domain
+// and the others http://www, and the rules learned from them would send one page's URLs to two
+// keys.
+func TestOriginTargets(t *testing.T) {
+	var cls []Cluster
+	for i := range 100 {
+		c := Cluster{ID: fmt.Sprintf("c%03d", i), Site: "shop.example", URLs: []URL{{Raw: fmt.Sprintf("https://www.shop.example/item/%d", i)}}}
+		switch i % 4 {
+		case 0:
+			c.URLs = append(c.URLs, URL{Raw: fmt.Sprintf("https://shop.example/item/%d", i)})
+		case 1:
+			c.URLs = append(c.URLs, URL{Raw: fmt.Sprintf("http://www.shop.example/item/%d", i)})
+		}
+		cls = append(cls, c)
+	}
+	set, _, err := Learn(cls, Options{MainOrigin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 200; i < 204; i++ {
+		keys := map[string]bool{}
+		for _, u := range []string{"https://www.shop.example/item/%d", "https://shop.example/item/%d", "http://www.shop.example/item/%d"} {
+			k, err := set.Normalize(fmt.Sprintf(u, i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys[k] = true
+		}
+		if len(keys) != 1 {
+			t.Errorf("item %d: the URLs of one page have %d keys: %v", i, len(keys), slices.Sorted(maps.Keys(keys)))
 		}
 	}
 }

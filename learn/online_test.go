@@ -542,3 +542,49 @@ func TestKeyWithoutTwoRules(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlineKeepsInferred checks that a retraction drops from a site's evidence the URLs that
+// Skipped recorded on the word of the retracted rule, and keeps those that another rule keyed:
+// t is irrelevant on item pages, s on view pages, and a view page found to differ from its
+// key's page (s matters after all) takes the view URLs skipped by the deletion of s out of the
+// evidence, not the item URLs skipped by the deletion of t.
+func TestOnlineKeepsInferred(t *testing.T) {
+	o := NewOnline(OnlineOptions{})
+	for i := range 40 {
+		o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d", i)}, uint64(2*i+1))
+		o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d&t=%d", i, 1000+7*i)}, uint64(2*i+1))
+		o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/view?id=%d", i)}, uint64(2*i+2))
+		o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/view?id=%d&s=%d", i, 2000+3*i)}, uint64(2*i+2))
+	}
+	o.RelearnAll()
+	skip := func(u string, fp uint64) Key {
+		k, err := o.Key(u)
+		if err != nil || !k.Rewritten() {
+			t.Fatalf("Key(%q) = %+v, %v: want a rule's key", u, k, err)
+		}
+		o.Skipped(URL{Raw: u}, k, fp)
+		return k
+	}
+	var items, views []string
+	for i := range 5 {
+		items = append(items, fmt.Sprintf("http://shop.example.com/item?id=%d&t=5", i))
+		views = append(views, fmt.Sprintf("http://shop.example.com/view?id=%d&s=5", i))
+		skip(items[i], uint64(2*i+1))
+		skip(views[i], uint64(2*i+2))
+	}
+	k := skip("http://shop.example.com/view?id=7&s=99", 16)
+	o.Confirm(k, false)
+	s := o.site("shop.example.com", false)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, u := range items {
+		if !s.inferred[u] {
+			t.Errorf("%s, skipped by the deletion of t, left the evidence", u)
+		}
+	}
+	for _, u := range views {
+		if _, ok := s.byURL[u]; ok {
+			t.Errorf("%s, skipped by the retracted deletion of s, is still evidence", u)
+		}
+	}
+}

@@ -14,18 +14,28 @@ type member struct {
 	importance float64
 	inlinks    int
 	cluster    int32 // index of its cluster within the site
+	origin     int   // the site's URLs with its scheme and host
 }
 
 // targetRank orders a cluster's URLs for being its normalized form (Koppula et al. §3.2.1,
 // target selection): static before dynamic (fewer query parameters), fewer hops from the root
-// (path segments), shorter, fewer uppercase letters, more in-links, then the string itself. The
-// order is structural first on purpose: rules generalize only if similar clusters pick similar
-// targets, and in-links differ from cluster to cluster where structure does not.
+// (path segments), with Options.MainOrigin the origin (scheme and host) that more of the site's
+// URLs have (member.origin, 0 without it), shorter, fewer uppercase letters, more in-links, then
+// the string itself. The order is structural first on purpose: rules generalize only if
+// similar clusters pick similar targets, and in-links differ from cluster to cluster where
+// structure does not. The origin comes before the length for the same reason: a cluster that
+// holds the site's main origin (https://www.example.com) and one alias of it (http://, the
+// bare domain) would otherwise pick the shorter alias, and clusters that hold different aliases
+// (as a crawl's clusters do, holding the variants it happened to fetch) would pick different
+// targets for one kind of URL, and rules that send one page's URLs to several keys.
 func targetRank(a, b *member) int {
 	if c := cmp.Compare(len(a.p.query), len(b.p.query)); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(len(a.p.path), len(b.p.path)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.origin, a.origin); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(len(a.prep), len(b.prep)); c != 0 {

@@ -164,6 +164,16 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 			}
 		}
 	}
+	// The site's URLs by origin (scheme and host), for target selection (see targetRank).
+	if opt.MainOrigin {
+		origins := map[string]int{}
+		for _, m := range all {
+			origins[m.p.scheme+"://"+m.p.host]++
+		}
+		for _, m := range all {
+			m.origin = origins[m.p.scheme+"://"+m.p.host]
+		}
+	}
 	common := valueClusters(byCluster)
 	var ro *roles.Roles
 	if !opt.NoRoles {

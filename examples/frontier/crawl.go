@@ -30,6 +30,7 @@ type fetch struct {
 	body   []byte
 	id     uint64 // the page's id (undust.Page.ID), 0 for no page
 	dup    bool   // undust called the page a duplicate
+	verify bool   // Before answered Verify: the fetch checks a rule's use
 }
 
 // A crawl is one breadth-first pass over the site, with one undust.Crawl deciding: it asks
@@ -58,7 +59,8 @@ func (c *crawl) run(seed string) error {
 	for len(queue) > 0 && len(c.fetches) < c.maxFetches {
 		u := queue[0]
 		queue = queue[1:]
-		if d := c.dedup.Before(u); d.Action == undust.Skip {
+		d := c.dedup.Before(u)
+		if d.Action == undust.Skip {
 			c.avoided++
 			continue
 		}
@@ -69,7 +71,7 @@ func (c *crawl) run(seed string) error {
 		t0 := time.Now()
 		p := c.dedup.After(resp)
 		c.learnTime += time.Since(t0)
-		f.id, f.dup = p.ID, p.Duplicate
+		f.id, f.dup, f.verify = p.ID, p.Duplicate, d.Action == undust.Verify
 		c.fetches = append(c.fetches, f)
 		c.progress.update(len(c.fetches), len(queue))
 		for _, r := range p.Retry {

@@ -14,8 +14,11 @@
 // sample after) verified by fetching anyway. The site (package simsite) has a finite URL space,
 // so a pass ends when its frontier is empty or its budget is spent. The report's headline is the
 // fetches each pass spent per distinct page; it also says how many duplicates were avoided
-// before fetching and caught after, and how many distinct pages passes 2 and 3 lost (it must be
-// 0); the picture plots distinct pages discovered against fetches for the three passes.
+// before fetching and caught after, why passes 2 and 3 fetched pages they had fetched before (a
+// check of a rule's use; a URL that pass 3's final rules merge with an earlier URL of its page,
+// so that pass 3 learned the rule too late for it; one that only the offline rules merge; one
+// that no rules merge), and how many distinct pages passes 2 and 3 lost (it must be 0); the
+// picture plots distinct pages discovered against fetches for the three passes.
 // Progress goes to stderr unless -q.
 //
 // Nothing leaves the machine: the site is an in-process HTTP server on 127.0.0.1 that answers
@@ -114,6 +117,8 @@ type report struct {
 	verified       int               // verification fetches of pass 3
 	mismatches     int               // of them, those that found another page
 	compared       int               // checks of pass 3's rules from pages fetched before
+	causes2        dupCauses         // of pass 2's fetches of an already-fetched page
+	causes3        dupCauses         // of pass 3's
 	comparedBad    int               // of them, those of two pages
 	clusters       int
 	rules          int
@@ -231,12 +236,60 @@ func loop(c config) (*report, error) {
 	rep.compared, rep.comparedBad = int(st.Compared), int(st.CompareMismatches)
 
 	rep.r1, rep.r2, rep.r3 = score(s, rep.p1), score(s, rep.p2), score(s, rep.p3)
+	offline, err := undust.New(undust.Options{Rules: learned})
+	if err != nil {
+		return nil, err
+	}
+	rep.causes2 = causesOf(s, rep.p2, rep.p3.dedup, offline)
+	rep.causes3 = causesOf(s, rep.p3, rep.p3.dedup, offline)
 	rep.svg = filepath.Join(c.out, "discovery.svg")
 	if err := writePlot(rep.svg, rep); err != nil {
 		return nil, err
 	}
 	rep.total = time.Since(start)
 	return rep, nil
+}
+
+// dupCauses sorts a pass's fetches of an already-fetched page by why the pass made them, each
+// fetch in the first class that holds it.
+type dupCauses struct {
+	verify  int // Before answered Verify: a check of a rule's use
+	late    int // the rules pass 3 had at its end give it the key of an earlier URL of its page: for pass 3, learned too late
+	offline int // the rules learned offline from pass 1 do: for pass 3, not learned online
+	neither int // no rule set merges it with an earlier URL of its page
+}
+
+// causesOf sorts the fetches of a pass (c) of a page it had fetched before by cause (see
+// dupCauses): online keys URLs by the rules pass 3 ended with, offline by the rules learned
+// from pass 1.
+func causesOf(s *simsite.Site, c *crawl, online, offline *undust.Crawl) dupCauses {
+	var n dupCauses
+	type keys struct{ online, offline map[string]bool }
+	seen := map[simsite.Page]keys{}
+	for _, f := range c.fetches {
+		if f.status != 200 {
+			continue
+		}
+		id, _ := s.Page(f.url)
+		on, _ := online.Key(f.url)
+		off, _ := offline.Key(f.url)
+		k, ok := seen[id]
+		switch {
+		case !ok:
+			k = keys{map[string]bool{}, map[string]bool{}}
+			seen[id] = k
+		case f.verify:
+			n.verify++
+		case k.online[on]:
+			n.late++
+		case k.offline[off]:
+			n.offline++
+		default:
+			n.neither++
+		}
+		k.online[on], k.offline[off] = true, true
+	}
+	return n
 }
 
 // A passScore is what the site's truth says of one pass.
@@ -312,6 +365,14 @@ func (r *report) print(w io.Writer) {
 	row("duplicate links skipped before fetch", r.p1.avoided, r.p2.avoided, r.p3.avoided)
 	row("duplicates caught after fetching", countDup(r.p1), countDup(r.p2), countDup(r.p3))
 	row("verification fetches", "-", "-", r.verified)
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%-50s %10s %10s %10s\n", "fetches of an already-fetched page, by cause", "pass 2", "pass 3", "extra")
+	cause := func(name string, a, b int) { fmt.Fprintf(w, "%-50s %10d %10d %+10d\n", "  "+name, a, b, b-a) }
+	c2, c3 := r.causes2, r.causes3
+	cause("checks a rule's use (verification)", c2.verify, c3.verify)
+	cause("pass 3's final rules merge it (for 3: late)", c2.late, c3.late)
+	cause("only the offline rules merge it", c2.offline, c3.offline)
+	cause("no rules merge it", c2.neither, c3.neither)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "dup clusters from pass 1:   %d\n", r.clusters)
 	fmt.Fprintf(w, "rules learned:              %d in %v\n", r.rules, r.learnTime.Round(time.Millisecond))

@@ -53,6 +53,19 @@ func TestLoop(t *testing.T) {
 	if r.rules == 0 {
 		t.Error("no rules learned")
 	}
+	// Every fetch of an already-fetched page has one cause, and pass 2 verifies nothing.
+	for _, c := range []struct {
+		name   string
+		causes dupCauses
+		want   int
+	}{{"pass 2", r.causes2, r.r2.dupFetch}, {"pass 3", r.causes3, r.r3.dupFetch}} {
+		if n := c.causes.verify + c.causes.late + c.causes.offline + c.causes.neither; n != c.want {
+			t.Errorf("%s: causes %+v add up to %d, want its %d fetches of an already-fetched page", c.name, c.causes, n, c.want)
+		}
+	}
+	if r.causes2.verify != 0 {
+		t.Errorf("pass 2 made %d verification fetches", r.causes2.verify)
+	}
 	for _, p := range []string{r.rulesPath, r.svg} {
 		if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
 			t.Errorf("%s: %v", p, err)
