@@ -412,20 +412,16 @@ func TestOnlineHashPrefixes(t *testing.T) {
 	}
 }
 
-// TestOnlineOutRekeys checks the key of a URL whose rewrite a rule retracted in its context
-// took part in: on a version-control front-end, hb (the commit a page is seen from) does not
-// matter on blob pages, which a rule maps to HEAD, and matters on tree pages; the site-wide
-// rule that deletes hb, confirmed once, fails on a tree page and is retracted in its context,
-// which on a site of one path is every page. Blob pages are then keyed by the blob rule alone,
-// not left apart with their static keys, and the tree page keeps its own key. With the
-// mechanism off (ablate.NoRekeyOut), the blob page of a commit keeps its static key.
-func TestOnlineOutRekeys(t *testing.T) {
+// gitURL is the start of the URLs of gitRules's repository browser.
+const gitURL = "http://git.example.org/?p=docs.git&"
+
+// gitRules returns an online learner that verifies every use, whose site git.example.org has
+// the rules of texts published, and a function that keys gitURL followed by a query.
+func gitRules(t *testing.T, texts ...string) (*Online, func(string) Key) {
+	t.Helper()
 	o := NewOnline(OnlineOptions{VerifyFirst: 1, VerifyEvery: -1})
 	var rs []rules.Rule
-	for _, text := range []string{
-		`host=git.example.org cov=40 prec=1 sup=0 if host="git.example.org" query("a")="blob" query("h")=* query("hb")=* then query("hb")="HEAD"`,
-		`host=git.example.org cov=900 prec=1 sup=0 if host="git.example.org" query("hb")=* then query("hb")=-`,
-	} {
+	for _, text := range texts {
 		r, err := rules.ParseRule(text)
 		if err != nil {
 			t.Fatal(err)
@@ -441,17 +437,28 @@ func TestOnlineOutRekeys(t *testing.T) {
 	s.base = set
 	s.publish(nil)
 	s.mu.Unlock()
-
-	const git = "http://git.example.org/?p=docs.git&"
-	key := func(u string) Key {
-		k, err := o.Key(git + u)
+	return o, func(u string) Key {
+		k, err := o.Key(gitURL + u)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return k
 	}
+}
+
+// TestOnlineOutRekeys checks the key of a URL whose rewrite a rule retracted in its context
+// took part in: on a version-control front-end, hb (the commit a page is seen from) does not
+// matter on blob pages, which a rule maps to HEAD, and matters on tree pages; the site-wide
+// rule that deletes hb, confirmed once, fails on a tree page and is retracted in its context,
+// which on a site of one path is every page. Blob pages are then keyed by the blob rule alone,
+// not left apart with their static keys, and the tree page keeps its own key. With the
+// mechanism off (ablate.NoRekeyOut), the blob page of a commit keeps its static key.
+func TestOnlineOutRekeys(t *testing.T) {
+	o, key := gitRules(t,
+		`host=git.example.org cov=40 prec=1 sup=0 if host="git.example.org" query("a")="blob" query("h")=* query("hb")=* then query("hb")="HEAD"`,
+		`host=git.example.org cov=900 prec=1 sup=0 if host="git.example.org" query("hb")=* then query("hb")=-`)
 	static := func(u string) string {
-		p, _ := Prepare(git + u)
+		p, _ := Prepare(gitURL + u)
 		return p
 	}
 	tree := key("a=tree&f=man2")
@@ -492,33 +499,7 @@ func TestKeyWithoutTwoRules(t *testing.T) {
 		`host=git.example.org cov=900 prec=1 sup=0 if host="git.example.org" query("hb")=* then query("hb")=-`,
 		`host=git.example.org cov=900 prec=1 sup=0 if host="git.example.org" query("p")="docs.git" query("zz")=- query("hb")=* then query("hb")=-`,
 	} {
-		o := NewOnline(OnlineOptions{VerifyFirst: 1, VerifyEvery: -1})
-		var rs []rules.Rule
-		for _, text := range []string{blobRule, delHB, delJS} {
-			r, err := rules.ParseRule(text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rs = append(rs, r)
-		}
-		set, err := rules.NewSet(rs, &rules.Options{Key: urlnorm.Crawler})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := o.site("git.example.org", true)
-		s.mu.Lock()
-		s.base = set
-		s.publish(nil)
-		s.mu.Unlock()
-
-		const git = "http://git.example.org/?p=docs.git&"
-		key := func(u string) Key {
-			k, err := o.Key(git + u)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return k
-		}
+		o, key := gitRules(t, blobRule, delHB, delJS)
 		tree := key("a=tree&f=man2")
 		o.ConfirmMatch(key("a=tree&f=man2&hb=c1"), tree, true)
 		o.ConfirmMatch(key("a=tree&f=man2&hb=c2"), tree, false)
@@ -536,7 +517,7 @@ func TestKeyWithoutTwoRules(t *testing.T) {
 			t.Fatalf("key %q used rules %v, none of them the blob rule", k.Key, k.used)
 		}
 		// Without the blob rule (and the deletion of hb), the deletion of js still makes the key.
-		p, _ := Prepare(git + "a=blob&f=man2/kill.txt&h=b7&hb=c1")
+		p, _ := Prepare(gitURL + "a=blob&f=man2/kill.txt&h=b7&hb=c1")
 		if got := keyWithout(k, k.ver, blob); got != p {
 			t.Errorf("blob rule %d, deletion of hb %d: key without the blob rule %q, want %q", blob, k.left-1, got, p)
 		}
