@@ -207,9 +207,6 @@ type onlineSite struct {
 	outCtx      map[string]map[string]bool // rule content -> contexts it is retracted in
 	retracted   map[string]bool            // content of retracted rules
 	counters    map[string]*ruleCounter    // use counters by rule content, kept across relearns
-	// The rules (contentKey) that made the key of each URL of inferred, when known: not for
-	// a URL loaded from a saved state.
-	inferredBy map[string][]string
 }
 
 // mark records the URL raw kept as page fp, numbered seq: in byURL, and in inferred if
@@ -246,8 +243,6 @@ type siteVersion struct {
 	words map[string]bool         // the site's template words (see templateWords)
 	out   map[int]map[string]bool // rule index -> contexts it is retracted in
 	outWo map[int]*rules.Set      // rule index in out -> the set without it (nil if it cannot be made)
-	// The content of each rule (see contentKey).
-	contents []string
 
 	wmu sync.Mutex
 	wo  map[[2]int]*rules.Set // the set without rules i and j, made when a check needs it (see without)
@@ -285,7 +280,7 @@ func (o *Online) site(host string, create bool) *onlineSite {
 	}
 	name := o.opt.Site(host)
 	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs, nextDup: o.opt.MinDups,
-		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{}, inferredBy: map[string][]string{},
+		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
 		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
 	o.hosts.Store(host, s)
 	return s.(*onlineSite)
@@ -494,29 +489,16 @@ func templateWords(cls []Cluster) map[string]bool {
 	return words
 }
 
-// dropInferred removes from the site's evidence the URLs that Skipped recorded on the word of a
-// rule of blamed (by contentKey), or of rules not known: after a retraction they may rest on
-// the mistaken rule. The URLs whose keys other rules made stay: a case rule retracted on a
-// wiki's titles does not take with it the product pages that a www rule merged, which the
-// next relearn needs to keep that rule. s.mu must be held.
-func (s *onlineSite) dropInferred(blamed map[string]bool) {
+// dropInferred removes the URLs that Skipped recorded from the site's evidence: after a
+// retraction they may rest on the mistaken rule. s.mu must be held.
+func (s *onlineSite) dropInferred() {
 	if len(s.inferred) == 0 {
-		return
-	}
-	drop := map[string]bool{}
-	for u := range s.inferred {
-		rs, ok := s.inferredBy[u]
-		if !ok || ablate.NoKeepInferred || slices.ContainsFunc(rs, func(c string) bool { return blamed[c] }) {
-			drop[u] = true
-		}
-	}
-	if len(drop) == 0 {
 		return
 	}
 	for _, fp := range s.order {
 		c := s.clusters[fp]
 		c.URLs = slices.DeleteFunc(c.URLs, func(u URL) bool {
-			if !drop[u.Raw] {
+			if !s.inferred[u.Raw] {
 				return false
 			}
 			if s.byURL[u.Raw].seq < s.snapSeq {
@@ -532,12 +514,11 @@ func (s *onlineSite) dropInferred(blamed map[string]bool) {
 		}
 		return false
 	})
-	for u := range drop {
+	for u := range s.inferred {
 		delete(s.byURL, u)
-		delete(s.inferred, u)
-		delete(s.inferredBy, u)
 	}
-	s.n -= len(drop)
+	s.n -= len(s.inferred)
+	clear(s.inferred)
 	s.dups = 0
 	for _, c := range s.clusters {
 		s.dups += len(c.URLs) - 1
@@ -567,11 +548,9 @@ func (s *onlineSite) publish(g *globalRules) {
 			return // rules of valid sets are valid; keep the current version if not
 		}
 	}
-	v := &siteVersion{site: s, set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set), words: s.words,
-		contents: make([]string, set.Len())}
+	v := &siteVersion{site: s, set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set), words: s.words}
 	for i := range set.Len() {
 		key := contentKey(set.Rule(i))
-		v.contents[i] = key
 		if out := s.outCtx[key]; len(out) > 0 {
 			if v.out == nil {
 				v.out = map[int]map[string]bool{}
@@ -642,10 +621,8 @@ func (o *Online) updateWiden() {
 		return
 	}
 	g := &globalRules{rules: rs, key: key, ver: &siteVersion{set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set)}}
-	g.ver.contents = make([]string, set.Len())
 	for i := range g.ver.uses {
 		g.ver.uses[i] = &ruleCounter{}
-		g.ver.contents[i] = contentKey(set.Rule(i))
 	}
 	o.global.Store(g)
 	if o.opt.Published != nil {
@@ -685,27 +662,16 @@ func (o *Online) Observe(u URL, fp uint64) {
 // the page of fingerprint fp: evidence inferred from the current rules rather than observed.
 // Without it the learner would see only the URLs that its rules do not merge yet, and a
 // cluster would lack the very URLs that make its best target. Inferred URLs count for the
-// relearn schedule like observed ones; a retraction drops from the site's evidence those whose
-// keys a retracted rule made (all of them after ReadFrom, which does not know which rules
-// made them), since they may rest on it. A key that no rule made
+// relearn schedule like observed ones; a retraction of any rule of the site drops them all
+// from its evidence, since they may rest on the retracted rule. A key that no rule made
 // (the static key alone) records nothing new: the static key is not learned.
 func (o *Online) Skipped(u URL, k Key, fp uint64) {
 	if len(k.used) == 0 {
 		return
 	}
-	var by []string
-	if k.ver != nil && k.ver.contents != nil {
-		by = make([]string, len(k.used))
-		for i, r := range k.used {
-			by[i] = k.ver.contents[r]
-		}
-	}
 	s := o.site(hostOf(k.in), true)
 	s.mu.Lock()
 	due := o.add(s, u, fp, true)
-	if by != nil && s.inferred[u.Raw] {
-		s.inferredBy[u.Raw] = by
-	}
 	s.mu.Unlock()
 	if due {
 		o.enqueue(s)
@@ -790,7 +756,6 @@ func (o *Online) join(s *onlineSite, into, from uint64) bool {
 		if len(dst.URLs) >= o.opt.MaxClusterURLs {
 			delete(s.byURL, u.Raw)
 			delete(s.inferred, u.Raw)
-			delete(s.inferredBy, u.Raw)
 			s.n--
 			s.dups--
 			o.stats.urls.Add(-1)

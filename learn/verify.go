@@ -656,8 +656,8 @@ func (o *Online) Confirm(k Key, same bool) { o.ConfirmMatch(k, Key{}, same) }
 // the URL it rewrote only, any other rule entirely, for the current set (a new one is
 // published) and every later relearn. Then, while the two URLs still have one key, the rules
 // decisive for it are blamed the same way. A mismatch also drops the site's inferred evidence
-// that the retracted rules made (see Skipped). The crawler keeps the URL as a new page and
-// should Observe it. A check of a match to an error page (see VerifyMatch) counts for no rule.
+// (see Skipped). The crawler keeps the URL as a new page and should Observe it. A check of a
+// match to an error page (see VerifyMatch) counts for no rule.
 func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 	if o.hub(kept.in) {
 		return // the kept URL's page is no page of its own: the check says nothing of the rules
@@ -684,11 +684,9 @@ func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 	}
 	o.stats.mismatches.Add(1)
 	trust := int64(max(o.opt.VerifyFirst, 1))
-	blamed := map[string]bool{}
 	for range rules.DefaultMaxRewrites {
 		for _, r := range blame(refs, trust) {
 			o.retract(r, trust)
-			blamed[contentKey(r.ver.set.Rule(r.i))] = true
 		}
 		// Another rule may make the same keys (a site-wide "delete t" behind the rule that
 		// deletes t on one path): it rests on the same mistaken merge and goes too.
@@ -706,7 +704,7 @@ func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 	}
 	for _, s := range o.sitesOf(k, kept) {
 		s.mu.Lock()
-		s.dropInferred(blamed)
+		s.dropInferred()
 		s.mu.Unlock()
 	}
 }

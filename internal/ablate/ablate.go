@@ -74,9 +74,6 @@ var (
 	// cluster's target is its shortest URL, whatever origin (scheme and host) the site's URLs
 	// mostly have.
 	NoOriginRank bool
-	// NoKeepInferred drops all of a site's inferred evidence (learn.Online.Skipped) at a
-	// retraction, not only the URLs whose keys a retracted rule made.
-	NoKeepInferred bool
 )
 
 // switches names the switches for Set.
@@ -84,7 +81,7 @@ var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
-	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "keepinferred": &NoKeepInferred,
+	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
