@@ -21,7 +21,10 @@
 //     or a site's canonical declaration. A duplicate of a page whose fetch is not done yet is
 //     aborted only when it comes up: if that fetch has failed by then, it is fetched in its
 //     place, where it stands in colly's queue (it takes the page's key when the fetch fails,
-//     before the page's URLs met later, which stand behind it).
+//     before the page's URLs met later, which stand behind it). In an asynchronous collector,
+//     a duplicate that comes up while that fetch is being sent (past its own OnRequestHeaders)
+//     awaits its outcome, holding the LimitRule slot it has, and is then fetched or aborted;
+//     a synchronous collector may run both in one goroutine, so there it is aborted at once.
 //
 //   - OnResponse gives the response to undust.Crawl.After. A page that duplicates one kept
 //     before has its Response.Body emptied and its Content-Type removed, so OnHTML and OnXML

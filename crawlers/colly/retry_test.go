@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -285,5 +286,56 @@ func TestQueuedDuplicateTakesFailedPage(t *testing.T) {
 	c.Wait()
 	if hits(otherURL) != 1 || hits(thirdURL) != 0 {
 		t.Errorf("fetches: d %d, e %d; want 1 and 0", hits(otherURL), hits(thirdURL))
+	}
+}
+
+// A duplicate that comes up while the fetch it duplicates is being sent awaits that fetch's
+// outcome, holding its slot, and is fetched in its place when it fails. Here h is being sent
+// when d comes up, and fails once d is skipped as its duplicate. Aborted then and sent again
+// when h failed (Request.Retry), d would wait behind every request queued since: here it is
+// never sent, as colly's budget of requests (MaxRequests) is spent.
+func TestDuplicateAwaitsFetchBeingSent(t *testing.T) {
+	var u *Undust
+	hSent := make(chan struct{})
+	srv, hits := twoURLSite(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.RequestURI() {
+		case failingURL:
+			close(hSent)
+			// Under way until d, come up, is skipped as its duplicate (Before's second Skip
+			// of d: the first was when it was met). Polled: Before has no hook.
+			for end := time.Now().Add(5 * time.Second); u.Stats().Skip < 2 && time.Now().Before(end); {
+				time.Sleep(time.Millisecond)
+			}
+		case "/p":
+			wait(hSent)
+		}
+	})
+	c := colly.NewCollector(colly.Async(true))
+	c.MaxRequests = 4 // the start page, h, p and d
+	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: 2}); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if u, err = Attach(c, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	d := srv.URL + otherURL
+	var mu sync.Mutex
+	var kept []string
+	c.OnResponse(func(r *colly.Response) {
+		if DuplicateOf(r) == "" {
+			mu.Lock()
+			kept = append(kept, r.Request.URL.RequestURI())
+			mu.Unlock()
+		}
+	})
+	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
+	c.Visit(srv.URL + "/")
+	c.Wait()
+	if hits(failingURL) != 1 || hits(otherURL) != 1 {
+		t.Errorf("fetches: h %d, d %d; want 1 and 1", hits(failingURL), hits(otherURL))
+	}
+	if !slices.Contains(kept, otherURL) {
+		t.Errorf("pages kept: %v; want %s among them", kept, d)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/gocolly/colly/v2"
 
@@ -27,18 +28,33 @@ type Options struct {
 // Undust is undust attached to one colly.Collector. It is safe for concurrent use: an
 // asynchronous collector calls its callbacks from many goroutines. Its zero value is not
 // usable; Attach makes one. Besides the undust.Crawl, it keeps the original URL of each request
-// under way, the requests it aborted while the request whose URL they duplicate is under way,
+// under way, the requests being sent (past OnRequestHeaders, their outcome not given to After
+// yet), the requests it aborted while the request whose URL they duplicate is under way,
 // so that they can be sent if that one fails, the URLs of the duplicates it left in colly's
 // queue until they come up, and the URLs it sent again and OnRequest has not seen yet.
 type Undust struct {
 	crawl *undust.Crawl
+	c     *colly.Collector
 
 	mu       sync.Mutex
 	inflight map[uint32]string           // request ID -> the URL OnRequest saw
+	sending  map[string]flight           // URL being sent -> its request, until After has its outcome
 	waiting  map[string][]*colly.Request // URL under way -> requests aborted as its duplicates
-	queued   map[string]bool             // URLs of duplicates left in the queue, until they come up
+	queued   map[string]bool             // URLs of duplicates left pending (in the queue or awaiting an outcome)
 	again    map[string]bool             // URLs sent again by retry, before their OnRequest
 }
+
+// A flight is a request being sent: done is closed once After has its outcome.
+type flight struct {
+	id   uint32
+	done chan struct{}
+}
+
+// maxAwait bounds how long a duplicate that came up waits for the outcome of the fetch it
+// duplicates, well beyond colly's default request timeout (10 s): colly gives a fetch whose body
+// it cannot convert to UTF-8 neither to OnResponse nor to OnError, and its duplicates are then
+// aborted and remembered, as those of a fetch under way but not being sent.
+const maxAwait = time.Minute
 
 var errNilCollector = errors.New("undustcolly: nil collector")
 
@@ -58,8 +74,8 @@ func Attach(c *colly.Collector, o Options) (*Undust, error) {
 			return nil, fmt.Errorf("undustcolly: %w", err)
 		}
 	}
-	u := &Undust{crawl: crawl, inflight: map[uint32]string{}, waiting: map[string][]*colly.Request{},
-		queued: map[string]bool{}, again: map[string]bool{}}
+	u := &Undust{crawl: crawl, c: c, inflight: map[uint32]string{}, sending: map[string]flight{},
+		waiting: map[string][]*colly.Request{}, queued: map[string]bool{}, again: map[string]bool{}}
 	c.OnRequest(u.onRequest)
 	c.OnRequestHeaders(u.onRequestHeaders)
 	c.OnResponse(u.onResponse)
@@ -131,27 +147,68 @@ func (u *Undust) onRequest(r *colly.Request) {
 
 // onRequestHeaders asks Before again when the request is about to be sent (colly calls it once
 // its LimitRule lets the request go): rules learned while it waited may make it a duplicate. A
-// duplicate of a page whose fetch is still under way is aborted and remembered, to be sent
-// again if that fetch fails (Decision.Retry).
+// duplicate of a page whose fetch is being sent (past its own OnRequestHeaders) awaits that
+// fetch's outcome in an asynchronous collector, holding the slot it has: if the fetch failed, it
+// is fetched in its place; sent again later (Request.Retry), it would wait behind every request
+// queued since. The awaited request holds its slot already and needs nothing from this one;
+// a synchronous collector may run both in one goroutine (a callback of the one that Visit
+// calls), so there it is not awaited. A duplicate of a page whose fetch is under way but not
+// being sent, or not done within maxAwait, is aborted and remembered, to be sent again if that
+// fetch fails (Decision.Retry).
 func (u *Undust) onRequestHeaders(r *colly.Request) {
 	u.mu.Lock()
+	defer u.mu.Unlock()
 	raw, ok := u.inflight[r.ID]
 	delete(u.queued, raw)
-	u.mu.Unlock()
 	if !ok {
 		return
 	}
+	// Asked under u.mu, so that the fetch it duplicates, if it is being sent, has not given
+	// its outcome to After yet or is done with it (finish) when it is looked up.
 	d := u.crawl.Before(raw)
+	if f := u.sending[d.Of]; d.Action == undust.Skip && d.Retry && f.done != nil && u.c.Async {
+		u.queued[raw] = true // the failure gives it the page's key (onError)
+		u.mu.Unlock()
+		u.await(f)
+		u.mu.Lock()
+		delete(u.queued, raw)
+		d = u.crawl.Before(raw)
+	}
 	if d.Action != undust.Skip {
+		u.sending[raw] = flight{id: r.ID, done: make(chan struct{})}
 		return
 	}
-	u.mu.Lock()
 	delete(u.inflight, r.ID)
 	if d.Retry {
 		u.waiting[d.Of] = append(u.waiting[d.Of], r)
 	}
-	u.mu.Unlock()
 	r.Abort()
+}
+
+// await waits for f's outcome, at most until the collector's context is done or maxAwait.
+func (u *Undust) await(f flight) {
+	t := time.NewTimer(maxAwait)
+	defer t.Stop()
+	var ctxDone <-chan struct{}
+	if u.c.Context != nil {
+		ctxDone = u.c.Context.Done()
+	}
+	select {
+	case <-f.done:
+	case <-ctxDone:
+	case <-t.C:
+	}
+}
+
+// finish marks the outcome of request id, of URL raw, given to After: the duplicates that
+// await it ask Before again.
+func (u *Undust) finish(id uint32, raw string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if f, ok := u.sending[raw]; ok && f.id == id {
+		delete(u.sending, raw)
+		close(f.done)
+	}
 }
 
 // retry sends r again, past colly's visited-URL check (Request.Retry), as a request that
@@ -182,10 +239,21 @@ func (u *Undust) done(r *colly.Request) (string, []*colly.Request) {
 }
 
 func (u *Undust) onError(r *colly.Response, err error) {
-	if r == nil || r.Request == nil || errors.Is(err, colly.ErrAbortedBeforeRequest) {
-		return // aborted by onRequestHeaders: Before knows
+	if r == nil || r.Request == nil {
+		return
+	}
+	if errors.Is(err, colly.ErrAbortedBeforeRequest) {
+		// Aborted by onRequestHeaders (Before knows) or by a callback registered after it.
+		u.mu.Lock()
+		raw, ok := u.inflight[r.Request.ID]
+		u.mu.Unlock()
+		if ok {
+			u.finish(r.Request.ID, raw)
+		}
+		return
 	}
 	raw, waiting := u.done(r.Request)
+	defer u.finish(r.Request.ID, raw)
 	resp := undust.Response{URL: raw, FinalURL: r.Request.URL.String(), Status: r.StatusCode}
 	var visited *colly.AlreadyVisitedError
 	switch {
@@ -236,6 +304,7 @@ func (u *Undust) onResponse(r *colly.Response) {
 		return
 	}
 	raw, _ := u.done(r.Request)
+	defer u.finish(r.Request.ID, raw)
 	resp := undust.Response{URL: raw, FinalURL: r.Request.URL.String(), Status: r.StatusCode, Body: r.Body}
 	if r.Headers != nil {
 		resp.Header = *r.Headers
