@@ -89,6 +89,24 @@ func twoURLSite(t *testing.T, serve func(w http.ResponseWriter, r *http.Request)
 	}
 }
 
+// asyncCollector returns an asynchronous collector with options, that sends two requests at a
+// time.
+func asyncCollector(t *testing.T, options ...colly.CollectorOption) *colly.Collector {
+	t.Helper()
+	c := colly.NewCollector(append([]colly.CollectorOption{colly.Async(true)}, options...)...)
+	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: 2}); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// crawlFromStart crawls srv with c from its start page, following every link, to the end.
+func crawlFromStart(c *colly.Collector, srv *httptest.Server) {
+	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
+	c.Visit(srv.URL + "/")
+	c.Wait()
+}
+
 // wait waits for ch to be closed; the bound only keeps a broken test from hanging.
 func wait(ch <-chan struct{}) {
 	select {
@@ -113,11 +131,8 @@ func TestDuplicateOfFailedFetchStaysQueued(t *testing.T) {
 			wait(hSent)
 		}
 	})
-	c := colly.NewCollector(colly.Async(true))
+	c := asyncCollector(t)
 	c.MaxRequests = 4 // the start page, h, p and d
-	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: 2}); err != nil {
-		t.Fatal(err)
-	}
 	d := srv.URL + otherURL
 	c.OnRequestHeaders(func(r *colly.Request) { // before Attach's: d comes up once h has failed
 		if r.URL.String() == d {
@@ -137,9 +152,7 @@ func TestDuplicateOfFailedFetchStaysQueued(t *testing.T) {
 			close(hFailed)
 		}
 	})
-	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
-	c.Visit(srv.URL + "/")
-	c.Wait()
+	crawlFromStart(c, srv)
 	if hits(failingURL) != 1 || hits(otherURL) != 1 {
 		t.Errorf("fetches: h %d, d %d; want 1 and 1", hits(failingURL), hits(otherURL))
 	}
@@ -159,10 +172,7 @@ func TestURLOfFailedPageMetWhileRetryWaits(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c := colly.NewCollector(colly.Async(true), colly.StdlibContext(ctx))
-	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: 2}); err != nil {
-		t.Fatal(err)
-	}
+	c := asyncCollector(t, colly.StdlibContext(ctx))
 	h, d := srv.URL+failingURL, srv.URL+otherURL
 	var once sync.Once
 	c.OnRequestHeaders(func(r *colly.Request) { // before Attach's
@@ -194,9 +204,7 @@ func TestURLOfFailedPageMetWhileRetryWaits(t *testing.T) {
 	}
 	c.OnResponse(func(r *colly.Response) { done(r.Request) })
 	c.OnError(func(r *colly.Response, _ error) { done(r.Request) })
-	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
-	c.Visit(srv.URL + "/")
-	c.Wait()
+	crawlFromStart(c, srv)
 	if hits(failingURL) != 1 || hits(otherURL) != 1 {
 		t.Errorf("fetches: h %d, d %d; want 1 and 1", hits(failingURL), hits(otherURL))
 	}
@@ -241,10 +249,7 @@ func TestQueuedDuplicateTakesFailedPage(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c := colly.NewCollector(colly.Async(true), colly.StdlibContext(ctx))
-	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: 2}); err != nil {
-		t.Fatal(err)
-	}
+	c := asyncCollector(t, colly.StdlibContext(ctx))
 	h, d, e := srv.URL+failingURL, srv.URL+otherURL, srv.URL+thirdURL
 	c.OnRequestHeaders(func(r *colly.Request) { // before Attach's
 		switch r.URL.String() {
@@ -281,9 +286,7 @@ func TestQueuedDuplicateTakesFailedPage(t *testing.T) {
 			doneOnce.Do(func() { close(dDone) })
 		}
 	})
-	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
-	c.Visit(srv.URL + "/")
-	c.Wait()
+	crawlFromStart(c, srv)
 	if hits(otherURL) != 1 || hits(thirdURL) != 0 {
 		t.Errorf("fetches: d %d, e %d; want 1 and 0", hits(otherURL), hits(thirdURL))
 	}
@@ -310,11 +313,8 @@ func TestDuplicateAwaitsFetchBeingSent(t *testing.T) {
 			wait(hSent)
 		}
 	})
-	c := colly.NewCollector(colly.Async(true))
+	c := asyncCollector(t)
 	c.MaxRequests = 4 // the start page, h, p and d
-	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: 2}); err != nil {
-		t.Fatal(err)
-	}
 	var err error
 	if u, err = Attach(c, Options{}); err != nil {
 		t.Fatal(err)
@@ -329,9 +329,7 @@ func TestDuplicateAwaitsFetchBeingSent(t *testing.T) {
 			mu.Unlock()
 		}
 	})
-	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
-	c.Visit(srv.URL + "/")
-	c.Wait()
+	crawlFromStart(c, srv)
 	if hits(failingURL) != 1 || hits(otherURL) != 1 {
 		t.Errorf("fetches: h %d, d %d; want 1 and 1", hits(failingURL), hits(otherURL))
 	}
