@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -92,7 +93,7 @@ func Attach(c *colly.Collector, o Options) (*Undust, error) {
 // redirects, as Go's client does. A crawler that sets a redirect handler of its own after Attach
 // calls Redirect first and stops when it returns an error.
 func (u *Undust) Redirect(req *http.Request, via []*http.Request) error {
-	if u.send(req.URL.String()).Action == undust.Skip {
+	if d := u.send(req.URL.String(), via); d.Action == undust.Skip && !redirectOf(d.Of, via) {
 		return http.ErrUseLastResponse
 	}
 	if len(via) >= 10 {
@@ -166,7 +167,7 @@ func (u *Undust) onRequestHeaders(r *colly.Request) {
 	if !ok {
 		return
 	}
-	d := u.sendLocked(raw)
+	d := u.sendLocked(raw, nil)
 	if d.Action != undust.Skip {
 		u.sending[raw] = flight{id: r.ID, done: make(chan struct{})}
 		return
@@ -179,19 +180,20 @@ func (u *Undust) onRequestHeaders(r *colly.Request) {
 }
 
 // send asks BeforeSend about raw, about to be sent, and, in an asynchronous collector, lets a
-// duplicate of a page whose fetch is being sent await that fetch's outcome and ask again.
-func (u *Undust) send(raw string) undust.Decision {
+// duplicate of a page whose fetch is being sent await that fetch's outcome and ask again. A
+// redirect's target (via: the requests that led to it) never awaits the fetch it is part of.
+func (u *Undust) send(raw string, via []*http.Request) undust.Decision {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return u.sendLocked(raw)
+	return u.sendLocked(raw, via)
 }
 
 // sendLocked is send with u.mu held; it unlocks u.mu while it awaits.
-func (u *Undust) sendLocked(raw string) undust.Decision {
+func (u *Undust) sendLocked(raw string, via []*http.Request) undust.Decision {
 	// Asked under u.mu, so that the fetch it duplicates, if it is being sent, has not given
 	// its outcome to After yet or is done with it (finish) when it is looked up.
 	d := u.crawl.BeforeSend(raw)
-	if f := u.sending[d.Of]; d.Action == undust.Skip && d.Retry && f.done != nil && u.c.Async {
+	if f := u.sending[d.Of]; d.Action == undust.Skip && d.Retry && f.done != nil && u.c.Async && !redirectOf(d.Of, via) {
 		u.queued[raw] = true // the failure gives it the page's key (onError)
 		u.mu.Unlock()
 		u.await(f)
@@ -200,6 +202,13 @@ func (u *Undust) sendLocked(raw string) undust.Decision {
 		d = u.crawl.BeforeSend(raw)
 	}
 	return d
+}
+
+// redirectOf reports whether of is the URL of one of the requests of via: a redirect's target
+// whose key is held by the request redirected to it is that request's page (a redirect that
+// drops a tracking parameter), fetched by following it.
+func redirectOf(of string, via []*http.Request) bool {
+	return slices.ContainsFunc(via, func(r *http.Request) bool { return r.URL.String() == of })
 }
 
 // await waits for f's outcome, at most until the collector's context is done or maxAwait.

@@ -306,6 +306,47 @@ func TestAbort(t *testing.T) {
 	}
 }
 
+// A redirect to a URL of the same key as the URL redirected (a tracking parameter dropped) is
+// followed: it is the page of that URL, which holds the key; not followed, the page would be
+// lost, since colly counts the target visited. In an asynchronous collector it does not await
+// the fetch it is part of.
+func TestRedirectToOwnKey(t *testing.T) {
+	var mu sync.Mutex
+	hits := map[string]int{}
+	article := "<html><body><main><p>" + strings.Repeat("A long article about lanterns and keepers. ", 20) + "</p></main></body></html>"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.RequestURI()]++
+		mu.Unlock()
+		switch r.URL.RequestURI() {
+		case "/post/1":
+			fmt.Fprint(w, article)
+		case "/post/1?utm_source=feed":
+			http.Redirect(w, r, "/post/1", http.StatusMovedPermanently)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	for _, async := range []bool{false, true} {
+		clear(hits)
+		c := colly.NewCollector(colly.Async(async))
+		c.SetRequestTimeout(30 * time.Second)
+		u, err := Attach(c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Visit(srv.URL + "/post/1?utm_source=feed")
+		c.Wait()
+		if hits["/post/1"] != 1 {
+			t.Errorf("async %v: /post/1 fetched %d times, want 1 (%v)", async, hits["/post/1"], hits)
+		}
+		if st := u.Stats(); st.Kept != 1 || st.Failed != 0 {
+			t.Errorf("async %v: stats %+v", async, st)
+		}
+	}
+}
+
 // A redirect to a page fetched before is not followed: the redirect is the answer.
 func TestRedirectToKnownPage(t *testing.T) {
 	var mu sync.Mutex
