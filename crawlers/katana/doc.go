@@ -24,15 +24,15 @@
 // queued before any of its pages has taught undust anything: a filter alone decides too early.
 // So the Crawler is an engine: it runs katana's own crawl loop (common.Shared.Do, with katana's
 // queue, scope, concurrency, rate limit and output) with a request function of its own, which
-// asks undust.Crawl.BeforeSend when a request is about to be sent, under the rules learned by
-// then, and gives the response, with its URL, status, headers and body, to undust.Crawl.After.
-// It also installs a unique filter that asks Before when a link is queued, which keeps known
+// asks undust.Crawl.Before when a request is about to be sent, under the rules learned by then,
+// and gives the response, with its URL, status, headers and body, to undust.Crawl.After. It
+// also installs a unique filter that asks Before when a link is queued, which keeps known
 // duplicates out of the queue.
 //
-//   - A request that BeforeSend skips is not sent, and no result is written for it; a redirect
-//     whose target BeforeSend skips is not followed, and the redirect is the answer. A request
-//     whose key is held by a request still in katana's queue (a stack: the request found first
-//     may come up last) takes the key and is sent; the other one is its duplicate.
+//   - A request that Before skips is not sent, and no result is written for it; a redirect
+//     whose target Before skips is not followed, and the redirect is the answer, unless the
+//     target's key is held by the request redirected to it (a redirect that drops a tracking
+//     parameter): that is the request's page.
 //   - A page that duplicates one kept before is handled as katana's standard engine handles a
 //     body its filter has seen: its result is written without a response and its links are not
 //     followed.
