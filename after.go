@@ -64,6 +64,15 @@ func (c *Crawl) After(r Response) Page {
 				retry = []string{r.URL}
 			}
 		}
+		if final != r.URL {
+			// A redirect followed to a URL that Before let through (a client that asks
+			// Before about each redirect), whose fetch failed: it gives its key back too.
+			if j, ok := c.pending[hashURL(final)]; ok {
+				c.release(j)
+				retry = append(retry, c.waiting[j]...)
+				delete(c.waiting, j)
+			}
+		}
 		c.mu.Unlock()
 		return Page{Failed: true, Retry: retry}
 	}
@@ -92,7 +101,7 @@ func (c *Crawl) After(r Response) Page {
 				finalHolder = j
 				c.setState(j, fetched)
 			}
-		} else if taken && v&declaredBit == 0 && c.holders.at(v).state() == pending {
+		} else if taken && v&declaredBit == 0 && c.holders.at(v).unreported() {
 			finalHolder = v
 			c.setState(v, fetched)
 			delete(c.pending, c.urlHash(v))

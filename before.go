@@ -16,7 +16,20 @@ import (
 // A URL of a site without rules that holds its key (fetched before, or let through and not
 // fetched yet) costs urlnorm's key of it and a read of one slot of the table of keys: about as
 // much as a lookup of the URL string in a Go map (see the package documentation).
-func (c *Crawl) Before(raw string) Decision {
+func (c *Crawl) Before(raw string) Decision { return c.before(raw, false) }
+
+// BeforeSend is Before for a URL about to be sent: a crawler that asks Before when it finds a link
+// asks BeforeSend when the link comes up for fetching, if it can tell that moment (a queue's pop,
+// a request's last callback before it goes out). A URL that BeforeSend lets through is being
+// sent; and a URL whose key is held by a URL let through but not being sent yet (still in the
+// crawler's queue) takes the key and is answered Fetch: the page is fetched by whichever of its
+// URLs comes up first, and the other one, when it comes up, is its duplicate (or fetched in its
+// place if its fetch failed). Without that, a duplicate that comes up first would be skipped,
+// and if the fetch of the URL it waits for failed, the page would be fetched again only when some
+// other URL of it came up, possibly after a budget spent.
+func (c *Crawl) BeforeSend(raw string) Decision { return c.before(raw, true) }
+
+func (c *Crawl) before(raw string, send bool) Decision {
 	c.rekey()
 	var (
 		key  string
@@ -64,10 +77,13 @@ func (c *Crawl) Before(raw string) Decision {
 		// Let through before and not fetched yet: the rules may have changed since, and made
 		// its key another URL's (rekey gives it the key, but another URL may hold it).
 		if held && c.holderOf(v) != i {
-			return c.duplicate(d, raw, u, k, v, i)
+			return c.duplicate(d, raw, h, u, k, v, i, send)
 		}
 		if c.holders.at(i).key != h {
 			c.move(i, h)
+		}
+		if send {
+			c.setState(i, sending)
 		}
 		c.stats.Fetch++
 		d.Action = Fetch
@@ -95,7 +111,7 @@ func (c *Crawl) Before(raw string) Decision {
 			// The checks made since it was asked answered it: a duplicate.
 			delete(c.verifying, u)
 			c.stats.Lapsed++
-			return c.skip(d, raw, k, v, noHolder)
+			return c.skip(d, raw, u, k, v, noHolder)
 		}
 		// The rule or the declaration to check is gone since: no check is due.
 		delete(c.verifying, u)
@@ -107,8 +123,12 @@ func (c *Crawl) Before(raw string) Decision {
 			d.Action = Fetch
 			return d
 		}
+		delete(c.waited, u)
 		if i, ok := c.hold(raw, h, u); ok {
 			c.pending[u] = i
+			if send {
+				c.setState(i, sending)
+			}
 		} else {
 			c.stats.Forgotten++
 		}
@@ -121,7 +141,7 @@ func (c *Crawl) Before(raw string) Decision {
 		d.Action, d.Of = Skip, raw
 		return d
 	}
-	return c.duplicate(d, raw, u, k, v, noHolder)
+	return c.duplicate(d, raw, h, u, k, v, noHolder, send)
 }
 
 // inFlight reports whether the URL of hash u is let through and not reported (a pending
@@ -153,11 +173,12 @@ func (c *Crawl) heldKey(u string) learn.Key {
 // noHolder is no holder index.
 const noHolder = ^uint32(0)
 
-// duplicate answers for raw (of hash u), whose key (k, d.Key) is held by the holder of v:
-// Verify when the rule or declaration that made the keys equal is to be checked, else Skip.
-// self is raw's own holder when it has one (a URL let through before whose key has changed
-// since): skipped, it gives up its holder. c.mu is held.
-func (c *Crawl) duplicate(d Decision, raw string, u uint64, k learn.Key, v, self uint32) Decision {
+// duplicate answers for raw (of hash u), whose key (k, d.Key, of hash h) is held by the holder
+// of v: Verify when the rule or declaration that made the keys equal is to be checked, else
+// Skip, or, for a URL about to be sent (send) whose key's holder is not being sent, Fetch: raw
+// takes the key (take). self is raw's own holder when it has one (a URL let through before
+// whose key has changed since): skipped, it gives up its holder. c.mu is held.
+func (c *Crawl) duplicate(d Decision, raw string, h, u uint64, k learn.Key, v, self uint32, send bool) Decision {
 	of := c.holderOf(v)
 	d.Of = c.url(of)
 	decl := c.sites[c.site(raw)]
@@ -174,17 +195,69 @@ func (c *Crawl) duplicate(d Decision, raw string, u uint64, k learn.Key, v, self
 		d.Action = Verify
 		return d
 	}
-	return c.skip(d, raw, k, v, self)
+	if send && v&declaredBit == 0 && c.holders.at(of).state() == pending && !ablate.NoTake {
+		return c.take(d, raw, h, u, of, self)
+	}
+	return c.skip(d, raw, u, k, v, self)
 }
 
-// skip answers Skip for raw, whose key (k, d.Key) is held by the holder of v, d.Of: see
-// duplicate. c.mu is held.
-func (c *Crawl) skip(d Decision, raw string, k learn.Key, v, self uint32) Decision {
+// take makes raw (of key hash h and URL hash u), about to be sent, the holder of the key of
+// holder of, let through and not being sent yet, and answers Fetch. The duplicates remembered
+// as waiting for of wait for raw, and so does of's URL: if raw's fetch fails, After names them
+// (Page.Retry). self is raw's own holder, if it has one. c.mu is held.
+func (c *Crawl) take(d Decision, raw string, h, u uint64, of, self uint32) Decision {
+	ofURL, ofHash := c.url(of), c.urlHash(of)
+	moved := c.waiting[of]
+	delete(c.waiting, of)
+	c.release(of)
+	i := self
+	if i != noHolder {
+		c.move(i, h)
+	} else if j, ok := c.hold(raw, h, u); ok {
+		i = j
+		c.pending[u] = i
+	} else {
+		c.stats.Forgotten++
+	}
+	delete(c.waited, u)
+	if i != noHolder {
+		c.setState(i, sending)
+		c.waiting[i] = append(append(c.waiting[i], ofURL), moved...)
+		c.waited[ofHash] = i
+		c.rewait(moved, of, i)
+	}
+	c.stats.Taken++
+	c.stats.Fetch++
+	d.Action, d.Of = Fetch, ""
+	return d
+}
+
+// rewait records that the URLs of w, remembered as waiting for holder from, wait for holder to
+// now. c.mu is held.
+func (c *Crawl) rewait(w []string, from, to uint32) {
+	for _, m := range w {
+		if mh := hashURL(m); c.waited[mh] == from {
+			c.waited[mh] = to
+		}
+	}
+}
+
+// skip answers Skip for raw (of URL hash u), whose key (k, d.Key) is held by the holder of v,
+// d.Of: see duplicate. c.mu is held.
+func (c *Crawl) skip(d Decision, raw string, u uint64, k learn.Key, v, self uint32) Decision {
 	of := c.holderOf(v)
 	hd := c.holders.at(of)
 	decl := c.sites[c.site(raw)]
 	if self != noHolder {
 		c.release(self)
+		if w, ok := c.waiting[self]; ok {
+			// Duplicates of raw's page, which the holder of the key waits for now.
+			delete(c.waiting, self)
+			if hd.unreported() {
+				c.waiting[of] = append(c.waiting[of], w...)
+				c.rewait(w, self, of)
+			}
+		}
 	}
 	if c.online != nil && hd.page != 0 {
 		if v&declaredBit == 0 {
@@ -196,22 +269,25 @@ func (c *Crawl) skip(d Decision, raw string, k learn.Key, v, self uint32) Decisi
 			c.online.Observe(learn.URL{Raw: raw}, uint64(c.pageOf(of)))
 		}
 	}
-	if hd.state() == pending {
-		// A URL asked again (when it is found, then when it comes up) is remembered once.
-		if w := c.waiting[of]; slices.Contains(w, raw) {
-			d.Retry = true
-		} else if len(w) < maxWaiting {
-			c.waiting[of] = append(w, raw)
-			d.Retry = true
-		}
+	// A URL asked again (when it is found, then when it comes up) is remembered once, and
+	// counted once.
+	w, asked := c.waited[u]
+	if asked {
+		delete(c.waited, u)
 	}
-	c.stats.Skip++
+	if hd.unreported() {
+		if !asked || w != of {
+			c.waiting[of] = append(c.waiting[of], raw)
+		}
+		c.waited[u] = of
+		d.Retry = true
+	}
+	if !asked {
+		c.stats.Skip++
+	}
 	d.Action = Skip
 	return d
 }
-
-// maxWaiting bounds the URLs remembered as skipped duplicates of one URL not fetched yet.
-const maxWaiting = 4
 
 // hold makes raw (of hash u) the holder of key hash h, in state pending; false when the URL
 // store is full.
@@ -409,7 +485,7 @@ func (c *Crawl) rekey() {
 	// order they were let through, so that a key goes to a URL whose page is known when there
 	// is one (a crawler whose queue is a stack fetches the URLs let through last first). Then
 	// declarations, which never take a key that a URL holds.
-	for _, st := range [...]uint8{fetched, pending} {
+	for _, st := range [...]uint8{fetched, sending, pending} {
 		for j, i := range idx {
 			hd := c.holders.at(i)
 			if hd.state() != st || hashes[j] == 0 {

@@ -191,11 +191,11 @@ type Page struct {
 	// back, so that another URL of its page is fetched in its place.
 	Failed bool
 	// Retry, for a failed fetch, are URLs that Before skipped as duplicates of this one while
-	// it was not fetched yet: the crawler gives them to Before again, so that the page is
-	// fetched through another of its URLs (at most maxWaiting). When there are none, it is
-	// the failed URL itself, the first time that URL fails: a crawl that skips a page's other
-	// URLs may meet none of them again, and a failure (a 5xx, a timeout, a body cut short) may
-	// pass.
+	// it was not fetched yet (each once, however often it was asked about, and the URL whose
+	// key it took, see BeforeSend): the crawler gives them to Before again, so that the page is
+	// fetched through another of its URLs. When there are none, it is the failed URL itself,
+	// the first time that URL fails: a crawl that skips a page's other URLs may meet none of
+	// them again, and a failure (a 5xx, a timeout, a body cut short) may pass.
 	Retry []string
 	// Canonical is the canonical URL the page declared (a Link header or <link
 	// rel="canonical">), resolved; "" if none.
@@ -208,7 +208,8 @@ type Stats struct {
 	Fetch      int64 // answered Fetch
 	Verify     int64 // answered Verify (once for a URL asked again before it is fetched)
 	Lapsed     int64 // of them, answered Skip when asked again: the checks made since answered
-	Skip       int64 // answered Skip because another URL held the key
+	Skip       int64 // answered Skip because another URL held the key (once for a URL asked again before its page's fetch is done)
+	Taken      int64 // answered Fetch by BeforeSend with the key of a URL not being sent yet
 	Seen       int64 // answered Skip because the URL itself was let through before
 	KeyErrors  int64 // URLs that could not be keyed (answered Fetch)
 	Forgotten  int64 // URLs not remembered (over MaxURLs) and pages not indexed (over MaxPages)
@@ -261,6 +262,7 @@ type Crawl struct {
 	redirects map[string][]string      // URL -> URLs that redirected to it, not fetched yet
 	retried   map[uint64]bool          // URL hash -> given back by After to be fetched again
 	waiting   map[uint32][]string      // pending holder -> URLs skipped as its duplicates
+	waited    map[uint64]uint32        // URL hash -> the holder whose waiting list it was put on, until asked again
 	displaced map[uint64]uint32        // URL hash -> fetched holder whose key another holds
 	released  int                      // holders whose key was given back
 	pages     pageIndex
@@ -315,6 +317,7 @@ func (s *holderStore) add(h holder) uint32 {
 }
 
 func (h *holder) state() uint8                 { return uint8(h.ref & 3) }
+func (h *holder) unreported() bool             { s := h.state(); return s == pending || s == sending }
 func (h *holder) setState(s uint8)             { h.ref = h.ref&^3 | uint64(s) }
 func (h *holder) prefix() uint32               { return uint32(h.ref>>2) & (maxPrefixes - 1) }
 func (h *holder) offset() uint64               { return h.ref >> (2 + prefixBits) }
@@ -324,6 +327,7 @@ const (
 	pending uint8 = iota // let through, not reported yet
 	fetched              // reported by After
 	failed               // its fetch failed: it holds no key
+	sending              // let through by BeforeSend, not reported yet: being sent
 )
 
 // declaredBit marks a key held through a canonical declaration: the value is the declaration's
@@ -371,6 +375,7 @@ func New(opt Options) (*Crawl, error) {
 		redirects:  map[string][]string{},
 		retried:    map[uint64]bool{},
 		waiting:    map[uint32][]string{},
+		waited:     map[uint64]uint32{},
 		displaced:  map[uint64]uint32{},
 		pages:      newPageIndex(opt.NearK),
 	}

@@ -31,7 +31,12 @@
 // A crawler may call Before when it finds a link (to keep duplicates out of its queue) and again
 // when the URL comes up for fetching (when the rules may have changed): a URL that holds its key
 // and is not fetched yet is answered Fetch again; a URL answered Verify is answered Skip instead
-// when the checks made since answered its check (learn.Online.Recheck, Stats.Lapsed).
+// when the checks made since answered its check (learn.Online.Recheck, Stats.Lapsed). A crawler
+// that can tell when a URL comes up asks BeforeSend then: a URL whose key is held by a URL found
+// earlier but still queued takes the key, so that a page is fetched through whichever of its URLs
+// comes up first, as a crawler without undust would fetch it. A duplicate of a page not fetched
+// yet is answered Skip with Decision.Retry: the crawler may keep it queued, and ask again when it
+// comes up.
 //
 // # After a fetch
 //
@@ -102,6 +107,11 @@
 //     page being sampled in up to 4 groups of at most SamplePages pages (Options.Templates):
 //     about 240 KB a host on the Debian manuals of the near-duplicate corpus, 50 KB for a host
 //     of 50 short synthetic pages. Options.MaxTemplates bounds the hosts that keep one.
+//   - A duplicate skipped while its page's URL is not fetched yet (Decision.Retry): its URL
+//     string, in the list of that URL (until After reports it), and a Go map entry from its
+//     hash (about 40 bytes) until it is asked about again. A URL is added to a list at most
+//     once for each time it is asked about, so these grow with the URLs given to Before, and
+//     no faster.
 //   - The young pages' bodies: at most 8 MB, the oldest dropped first.
 //   - The learner's evidence (learn.Online): about 250 bytes and the URL string for each URL
 //     of a page it observed, at most learn.OnlineOptions.MaxURLs a site, and about 10 KB for

@@ -17,7 +17,7 @@ import (
 //
 //	crawl     the Crawl's own state:
 //	            flags: learner saved, templates saved, near-duplicate distance
-//	            stats (20 uvarints), declarations made, holders released
+//	            stats (21 uvarints), declarations made, holders released
 //	            holders: count, then (URL, key hash uint64, page uvarint, state byte)
 //	            keys: count, then (key hash uint64, value uvarint), by hash; the value is a
 //	              holder's index, or a declaration's sequence number - 1 with bit 31 set
@@ -29,6 +29,9 @@ import (
 //	              again after a failure, ascending
 //	            displaced: count, then the fetched holders whose key another holds since a
 //	              rekey (uvarint), ascending
+//	            waiting: count, then (holder uvarint, count, URLs skipped as its duplicates),
+//	              by holder; then count, then (URL hash uint64, holder uvarint) of those not
+//	              asked about since, by hash
 //	            pages: count, then (first holder + 1 or 0 and a URL, the number of its
 //	              texts' SimHashes (0 to 2), each a uint64, the SimHash of its own text
 //	              uint64, the earlier page it was found to be uvarint or 0);
@@ -41,7 +44,7 @@ import (
 //	          template's htmltext.Site saved form, in the order of its host
 const (
 	crawlMagic   = "UDCRAWL\n"
-	crawlVersion = 5
+	crawlVersion = 6
 	crawlPrefix  = "undust: crawl state"
 )
 
@@ -78,7 +81,11 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 		x.String(string(buf))
 		x.Uint64(h.key)
 		x.Uvarint(uint64(h.page))
-		x.Uvarint(uint64(h.state()))
+		st := h.state()
+		if st == sending {
+			st = pending // a crawl resumed sends it anew
+		}
+		x.Uvarint(uint64(st))
 	}
 	type keyValue struct {
 		key uint64
@@ -134,6 +141,21 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 	x.Uvarint(uint64(len(displaced)))
 	for _, i := range displaced {
 		x.Uvarint(uint64(i))
+	}
+	ws := slices.Sorted(maps.Keys(c.waiting))
+	x.Uvarint(uint64(len(ws)))
+	for _, i := range ws {
+		x.Uvarint(uint64(i))
+		x.Uvarint(uint64(len(c.waiting[i])))
+		for _, u := range c.waiting[i] {
+			x.String(u)
+		}
+	}
+	wd := slices.Sorted(maps.Keys(c.waited))
+	x.Uvarint(uint64(len(wd)))
+	for _, u := range wd {
+		x.Uint64(u)
+		x.Uvarint(uint64(c.waited[u]))
 	}
 	x.Uvarint(uint64(len(c.pages.first)))
 	e := 0 // the next SimHash: a page's are stored together, in the order of the pages
@@ -199,7 +221,7 @@ func (c *Crawl) statsFields() []*int64 {
 	s := &c.stats
 	return []*int64{&s.URLs, &s.Fetch, &s.Verify, &s.Skip, &s.Seen, &s.KeyErrors, &s.Forgotten,
 		&s.Responses, &s.Failed, &s.Pages, &s.Kept, &s.Duplicates, &s.Checked, &s.Mismatches, &s.Redirects,
-		&s.Declared, &s.Withdrawn, &s.Compared, &s.CompareMismatches, &s.Lapsed}
+		&s.Declared, &s.Withdrawn, &s.Compared, &s.CompareMismatches, &s.Lapsed, &s.Taken}
 }
 
 // ReadFrom loads a state that WriteTo saved into c, which must be new (made by New and not
@@ -418,6 +440,28 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 			break
 		}
 		c.displaced[c.urlHash(i)] = i
+	}
+	for range x.Count(maxSavedCount, "waiting holders") {
+		i := uint32(x.Count(maxHolders, "waiting holder"))
+		var us []string
+		for range x.Count(maxSavedCount, "waiting URLs") {
+			us = append(us, x.String(maxSavedString, "URL"))
+		}
+		if x.Err() != nil {
+			break
+		}
+		if i >= nh || !c.holders.at(i).unreported() {
+			corrupt("waiting holder %d of %d, reported", i, nh)
+			break
+		}
+		c.waiting[i] = us
+	}
+	for range x.Count(maxSavedCount, "waited URLs") {
+		u, i := x.Uint64(), uint32(x.Count(maxHolders, "waited holder"))
+		if x.Err() != nil {
+			break
+		}
+		c.waited[u] = i
 	}
 	for range x.Count(maxSavedCount, "pages") {
 		id := uint64(len(c.pages.first) + 1)

@@ -14,14 +14,16 @@
 // only calls it from three callbacks, in colly's extension style:
 //
 //   - OnRequest asks undust.Crawl.Before when colly takes a request (an asynchronous collector
-//     takes it when Visit is called, long before it is sent), and OnRequestHeaders asks again
-//     when the request is about to be sent, once colly's LimitRule lets it go: rules learned
-//     while it waited may make it a duplicate. A request whose key another request holds is
-//     aborted (colly's Request.Abort), unless undust wants it fetched to verify a learned rule
-//     or a site's canonical declaration. A duplicate of a page whose fetch is not done yet is
-//     aborted only when it comes up: if that fetch has failed by then, it is fetched in its
-//     place, where it stands in colly's queue (it takes the page's key when the fetch fails,
-//     before the page's URLs met later, which stand behind it). In an asynchronous collector,
+//     takes it when Visit is called, long before it is sent), and OnRequestHeaders asks
+//     undust.Crawl.BeforeSend when the request is about to be sent, once colly's LimitRule
+//     lets it go: rules learned while it waited may make it a duplicate. A request whose key
+//     another request holds is aborted (colly's Request.Abort), unless undust wants it fetched
+//     to verify a learned rule or a site's canonical declaration. A duplicate of a page whose
+//     fetch is not done yet is aborted only when it comes up: if that fetch has failed by then,
+//     it is fetched in its place, where it stands in colly's queue (it takes the page's key when
+//     the fetch fails, before the page's URLs met later, which stand behind it); if the request
+//     holding the key is still queued, the duplicate takes the key and is fetched, and that
+//     request is the duplicate when it comes up. In an asynchronous collector,
 //     a duplicate that comes up while that fetch is being sent (past its own OnRequestHeaders)
 //     awaits its outcome, holding the LimitRule slot it has, and is then fetched or aborted;
 //     a synchronous collector may run both in one goroutine, so there it is aborted at once.
@@ -40,9 +42,10 @@
 //     place. A 404 or another answer keeps its key: the other URLs of the page would get the
 //     same answer.
 //
-//   - The collector's redirect handler (Collector.SetRedirectHandler) asks Before about each
-//     redirect's target: a target that another request fetched is not fetched again, and the
-//     redirect is the answer (a URL that redirects to a known page is a duplicate of it).
+//   - The collector's redirect handler (Collector.SetRedirectHandler) asks BeforeSend about
+//     each redirect's target: a target that another request fetched is not fetched again, and
+//     the redirect is the answer (a URL that redirects to a known page is a duplicate of it);
+//     a target whose page's fetch is being sent awaits its outcome, as a request does.
 //     Attach takes colly's one redirect handler: a crawler that needs its own sets it after
 //     Attach and calls Undust.Redirect first.
 //

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -84,13 +85,15 @@ func Attach(c *colly.Collector, o Options) (*Undust, error) {
 	return u, nil
 }
 
-// Redirect is the collector's redirect handler that Attach sets: it asks Before about the target
-// of a redirect, and a target whose page is known is not fetched again (the redirect's own
-// response is then the answer, which colly gives to OnError as any 3xx). Otherwise it follows at
-// most 10 redirects, as Go's client does. A crawler that sets a redirect handler of its own
-// after Attach calls Redirect first and stops when it returns an error.
+// Redirect is the collector's redirect handler that Attach sets: it asks BeforeSend about the
+// target of a redirect, and a target whose page is known is not fetched again (the redirect's
+// own response is then the answer, which colly gives to OnError as any 3xx). A target whose
+// page's fetch is being sent awaits its outcome, as a duplicate that comes up does (see
+// OnRequestHeaders), and is followed if that fetch failed. Otherwise it follows at most 10
+// redirects, as Go's client does. A crawler that sets a redirect handler of its own after Attach
+// calls Redirect first and stops when it returns an error.
 func (u *Undust) Redirect(req *http.Request, via []*http.Request) error {
-	if u.crawl.Before(req.URL.String()).Action == undust.Skip {
+	if d := u.send(req.URL.String(), via); d.Action == undust.Skip && !redirectOf(d.Of, via) {
 		return http.ErrUseLastResponse
 	}
 	if len(via) >= 10 {
@@ -145,16 +148,17 @@ func (u *Undust) onRequest(r *colly.Request) {
 	u.mu.Unlock()
 }
 
-// onRequestHeaders asks Before again when the request is about to be sent (colly calls it once
+// onRequestHeaders asks BeforeSend when the request is about to be sent (colly calls it once
 // its LimitRule lets the request go): rules learned while it waited may make it a duplicate. A
-// duplicate of a page whose fetch is being sent (past its own OnRequestHeaders) awaits that
-// fetch's outcome in an asynchronous collector, holding the slot it has: if the fetch failed, it
-// is fetched in its place; sent again later (Request.Retry), it would wait behind every request
-// queued since. The awaited request holds its slot already and needs nothing from this one;
-// a synchronous collector may run both in one goroutine (a callback of the one that Visit
-// calls), so there it is not awaited. A duplicate of a page whose fetch is under way but not
-// being sent, or not done within maxAwait, is aborted and remembered, to be sent again if that
-// fetch fails (Decision.Retry).
+// duplicate of a page whose URL is still in colly's queue takes the page's key and is fetched
+// now (BeforeSend): that URL, when it comes up, is its duplicate. A duplicate of a page whose
+// fetch is being sent (past its own OnRequestHeaders) awaits that fetch's outcome in an
+// asynchronous collector, holding the slot it has: if the fetch failed, it is fetched in its
+// place; sent again later (Request.Retry), it would wait behind every request queued since. The
+// awaited request holds its slot already and needs nothing from this one; a synchronous
+// collector may run both in one goroutine (a callback of the one that Visit calls), so there it
+// is not awaited. A duplicate of a page whose fetch is being sent and is not done within
+// maxAwait is aborted and remembered, to be sent again if that fetch fails (Decision.Retry).
 func (u *Undust) onRequestHeaders(r *colly.Request) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -163,17 +167,7 @@ func (u *Undust) onRequestHeaders(r *colly.Request) {
 	if !ok {
 		return
 	}
-	// Asked under u.mu, so that the fetch it duplicates, if it is being sent, has not given
-	// its outcome to After yet or is done with it (finish) when it is looked up.
-	d := u.crawl.Before(raw)
-	if f := u.sending[d.Of]; d.Action == undust.Skip && d.Retry && f.done != nil && u.c.Async {
-		u.queued[raw] = true // the failure gives it the page's key (onError)
-		u.mu.Unlock()
-		u.await(f)
-		u.mu.Lock()
-		delete(u.queued, raw)
-		d = u.crawl.Before(raw)
-	}
+	d := u.sendLocked(raw, nil)
 	if d.Action != undust.Skip {
 		u.sending[raw] = flight{id: r.ID, done: make(chan struct{})}
 		return
@@ -183,6 +177,38 @@ func (u *Undust) onRequestHeaders(r *colly.Request) {
 		u.waiting[d.Of] = append(u.waiting[d.Of], r)
 	}
 	r.Abort()
+}
+
+// send asks BeforeSend about raw, about to be sent, and, in an asynchronous collector, lets a
+// duplicate of a page whose fetch is being sent await that fetch's outcome and ask again. A
+// redirect's target (via: the requests that led to it) never awaits the fetch it is part of.
+func (u *Undust) send(raw string, via []*http.Request) undust.Decision {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.sendLocked(raw, via)
+}
+
+// sendLocked is send with u.mu held; it unlocks u.mu while it awaits.
+func (u *Undust) sendLocked(raw string, via []*http.Request) undust.Decision {
+	// Asked under u.mu, so that the fetch it duplicates, if it is being sent, has not given
+	// its outcome to After yet or is done with it (finish) when it is looked up.
+	d := u.crawl.BeforeSend(raw)
+	if f := u.sending[d.Of]; d.Action == undust.Skip && d.Retry && f.done != nil && u.c.Async && !redirectOf(d.Of, via) {
+		u.queued[raw] = true // the failure gives it the page's key (onError)
+		u.mu.Unlock()
+		u.await(f)
+		u.mu.Lock()
+		delete(u.queued, raw)
+		d = u.crawl.BeforeSend(raw)
+	}
+	return d
+}
+
+// redirectOf reports whether of is the URL of one of the requests of via: a redirect's target
+// whose key is held by the request redirected to it is that request's page (a redirect that
+// drops a tracking parameter), fetched by following it.
+func redirectOf(of string, via []*http.Request) bool {
+	return slices.ContainsFunc(via, func(r *http.Request) bool { return r.URL.String() == of })
 }
 
 // await waits for f's outcome, at most until the collector's context is done or maxAwait.

@@ -255,9 +255,9 @@ func TestAbort(t *testing.T) {
 		mu.Unlock()
 		if r.URL.RequestURI() == "/blog?utm_source=a" {
 			close(arrived)
-			// Under way until the other link to the page has been aborted (asked when it was
-			// met and when it came up: two skips), then failing.
-			for i := 0; i < 500 && u.Stats().Skip < 4; i++ {
+			// Under way until the other link to the page has come up (asked when it was met
+			// and when it came up: the twelfth question of the crawl), then failing.
+			for i := 0; i < 500 && u.Stats().URLs < 12; i++ {
 				time.Sleep(10 * time.Millisecond)
 			}
 			w.WriteHeader(http.StatusBadGateway)
@@ -299,8 +299,51 @@ func TestAbort(t *testing.T) {
 	if got != strings.Join(want, " ") {
 		t.Errorf("fetched %q, want %q", got, want)
 	}
-	if st := u.Stats(); st.Skip != 4 || st.Failed != 1 || st.Kept != 3 {
+	// Three skips: the static duplicates of the first two, and the other link to the page,
+	// counted once though asked twice before the page's fetch failed.
+	if st := u.Stats(); st.Skip != 3 || st.Failed != 1 || st.Kept != 3 {
 		t.Errorf("stats %+v", st)
+	}
+}
+
+// A redirect to a URL of the same key as the URL redirected (a tracking parameter dropped) is
+// followed: it is the page of that URL, which holds the key; not followed, the page would be
+// lost, since colly counts the target visited. In an asynchronous collector it does not await
+// the fetch it is part of.
+func TestRedirectToOwnKey(t *testing.T) {
+	var mu sync.Mutex
+	hits := map[string]int{}
+	article := "<html><body><main><p>" + strings.Repeat("A long article about lanterns and keepers. ", 20) + "</p></main></body></html>"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.RequestURI()]++
+		mu.Unlock()
+		switch r.URL.RequestURI() {
+		case "/post/1":
+			fmt.Fprint(w, article)
+		case "/post/1?utm_source=feed":
+			http.Redirect(w, r, "/post/1", http.StatusMovedPermanently)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	for _, async := range []bool{false, true} {
+		clear(hits)
+		c := colly.NewCollector(colly.Async(async))
+		c.SetRequestTimeout(30 * time.Second)
+		u, err := Attach(c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Visit(srv.URL + "/post/1?utm_source=feed")
+		c.Wait()
+		if hits["/post/1"] != 1 {
+			t.Errorf("async %v: /post/1 fetched %d times, want 1 (%v)", async, hits["/post/1"], hits)
+		}
+		if st := u.Stats(); st.Kept != 1 || st.Failed != 0 {
+			t.Errorf("async %v: stats %+v", async, st)
+		}
 	}
 }
 

@@ -30,7 +30,9 @@
 // duplicates out of the queue.
 //
 //   - A request that Before skips is not sent, and no result is written for it; a redirect
-//     whose target Before skips is not followed, and the redirect is the answer.
+//     whose target Before skips is not followed, and the redirect is the answer, unless the
+//     target's key is held by the request redirected to it (a redirect that drops a tracking
+//     parameter): that is the request's page.
 //   - A page that duplicates one kept before is handled as katana's standard engine handles a
 //     body its filter has seen: its result is written without a response and its links are not
 //     followed.

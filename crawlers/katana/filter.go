@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -106,7 +107,10 @@ func (c *Crawler) Crawl(rootURL string) error {
 		}
 		follow := hc.CheckRedirect
 		hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-			if c.crawl.Before(req.URL.String()).Action == undust.Skip {
+			// A target whose key the request redirected to it holds (a redirect that drops a
+			// tracking parameter) is that request's page: followed.
+			d := c.crawl.Before(req.URL.String())
+			if d.Action == undust.Skip && !slices.ContainsFunc(via, func(r *http.Request) bool { return r.URL.String() == d.Of }) {
 				return http.ErrUseLastResponse
 			}
 			if follow != nil {

@@ -115,12 +115,14 @@ func TestUniqueURLOnce(t *testing.T) {
 	}
 }
 
-// handMade serves pages from a map; paths in fail answer 502 as many times as they say.
+// handMade serves pages from a map; paths in fail answer 502 as many times as they say, and
+// paths in redirect answer 301 to their value.
 type handMade struct {
-	mu    sync.Mutex
-	pages map[string]string
-	fail  map[string]int
-	hits  map[string]int
+	mu       sync.Mutex
+	pages    map[string]string
+	fail     map[string]int
+	redirect map[string]string
+	hits     map[string]int
 }
 
 func (s *handMade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -132,10 +134,13 @@ func (s *handMade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail[p]--
 	}
 	body, ok := s.pages[p]
+	to, moved := s.redirect[p]
 	s.mu.Unlock()
 	switch {
 	case fail:
 		w.WriteHeader(http.StatusBadGateway)
+	case moved:
+		http.Redirect(w, r, to, http.StatusMovedPermanently)
 	case !ok:
 		http.NotFound(w, r)
 	default:
@@ -209,5 +214,29 @@ func TestCrawler(t *testing.T) {
 	st := c.Stats()
 	if st.Failed != 1 || st.Duplicates != 1 || st.Kept != 3 {
 		t.Errorf("stats %+v", st)
+	}
+}
+
+// A redirect to a URL of the same key as the URL redirected (a tracking parameter dropped) is
+// followed: it is that URL's page, which holds the key.
+func TestRedirectToOwnKey(t *testing.T) {
+	site := &handMade{hits: map[string]int{}, pages: map[string]string{
+		"/":  page("home", 60, 1, "/a?utm_source=x"),
+		"/a": page("a", 60, 2),
+	}, redirect: map[string]string{"/a?utm_source=x": "/a"}}
+	p := newSiteProxy(t, site)
+	co := crawlerOptions(t, p.proxy.URL, nil)
+	co.OutputWriter = &results{}
+	c, err := New(co, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Crawl("http://site.example/"); err != nil {
+		t.Fatal(err)
+	}
+	site.mu.Lock()
+	defer site.mu.Unlock()
+	if site.hits["/a"] != 1 {
+		t.Errorf("hits %v: want /a fetched once, through the redirect", site.hits)
 	}
 }

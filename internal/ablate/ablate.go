@@ -64,6 +64,9 @@ var (
 	// NoRecheck keeps a check that Before asked for when a link was found due when the URL comes
 	// up for fetching, whatever the checks made since answered (learn.Online.Recheck).
 	NoRecheck bool
+	// NoTake skips a URL about to be sent (the crawl core's BeforeSend) whose key is held by a
+	// URL let through and not being sent yet, as Before does, instead of giving it the key.
+	NoTake bool
 	// NoRekeyOut keys a URL statically when a rule that made its key is retracted in the
 	// key's context, instead of keying it again by the other rules (learn's Online).
 	NoRekeyOut bool
@@ -80,7 +83,7 @@ var (
 var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
-	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
+	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank,
 }
 
