@@ -74,6 +74,10 @@ var (
 	// cluster's target is its shortest URL, whatever origin (scheme and host) the site's URLs
 	// mostly have.
 	NoOriginRank bool
+	// NoUnexplained makes a site due for relearning by the growth of its URLs and of its
+	// duplicate evidence alone, not also by the duplicates fetched that its current rules do not
+	// explain (learn's Online).
+	NoUnexplained bool
 )
 
 // switches names the switches for Set.
@@ -81,7 +85,7 @@ var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
-	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank,
+	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "unexplained": &NoUnexplained,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
