@@ -78,6 +78,10 @@ var (
 	// duplicate evidence alone, not also by the duplicates fetched that its current rules do not
 	// explain (learn's Online).
 	NoUnexplained bool
+	// NoAlternatives looks a URL up under its key alone, not also under the keys that its
+	// rules give it without each rule that made its key (learn's Online.Alternatives, the
+	// crawl core's Before).
+	NoAlternatives bool
 )
 
 // switches names the switches for Set.
@@ -85,7 +89,7 @@ var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
-	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "unexplained": &NoUnexplained,
+	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "unexplained": &NoUnexplained, "alternatives": &NoAlternatives,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
