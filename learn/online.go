@@ -36,15 +36,6 @@ type OnlineOptions struct {
 	// a burst (a level of a breadth-first crawl links every page's variant at once), so a
 	// relearn waits for the duplicates, not for the site's URLs to grow by half. The relearns
 	// stay O(log n) once the site's duplicates outnumber MinDups/(Growth-1).
-	//
-	// A site is also due when the duplicates that its current rules do not explain have grown
-	// by MinDups and by the factor Growth since its last relearn: URLs given to Observe or
-	// Same with the page of another URL of the site whose key (under the rules published then)
-	// differs from theirs. Each is a fetch the rules failed to save; late in a crawl the
-	// duplicate evidence is mostly what the rules inferred (Skipped), so its growth by Growth
-	// waits for thousands of skips while a new kind of duplicate URL (a view of every page
-	// met in a part of the site reached late) is fetched again and again. These relearns too
-	// are O(log n).
 	MinDups int
 	// MaxURLs bounds the URLs kept per site (default 50000); later URLs of the site are counted
 	// in OnlineStats.Dropped and not kept. Together with MaxClusterURLs it bounds a site's
@@ -204,10 +195,6 @@ type onlineSite struct {
 	dups     int                // URLs kept that joined a page with URLs: duplicate evidence
 	nextDup  int                // relearn due when dups reaches nextDup
 	seq      uint64             // the sequence number of the next URL kept
-
-	// Duplicates observed (not inferred) that the rules published when they came did not
-	// explain, and the count at which a relearn is due (see OnlineOptions.MinDups).
-	unexplained, nextUnexplained int
 	// The evidence of the last relearn (its snapshot) is the kept URLs numbered below snapSeq and
 	// the URLs of snapDropped, which dropInferred removed since: so that a saved learner can
 	// learn the snapshot again (see WriteTo).
@@ -293,7 +280,7 @@ func (o *Online) site(host string, create bool) *onlineSite {
 	}
 	name := o.opt.Site(host)
 	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs, nextDup: o.opt.MinDups,
-		nextUnexplained: o.opt.MinDups, clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
+		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
 		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
 	o.hosts.Store(host, s)
 	return s.(*onlineSite)
@@ -822,27 +809,11 @@ func (o *Online) join(s *onlineSite, into, from uint64) bool {
 		m.fp = into
 		s.byURL[u.Raw] = m
 	}
-	if s.due() && !s.queued {
+	if (s.n >= s.next || s.dups >= s.nextDup) && !s.queued {
 		s.queued = true
 		return true
 	}
 	return false
-}
-
-// due reports whether s is due for a relearn: see OnlineOptions. s.mu must be held.
-func (s *onlineSite) due() bool {
-	return s.n >= s.next || s.dups >= s.nextDup || s.unexplained >= s.nextUnexplained
-}
-
-// unexplained reports whether the current rules give the URLs a and b, found to be one page,
-// different keys: a duplicate fetched that no rule saved. It takes no lock of a site.
-func (o *Online) unexplained(a, b string) bool {
-	ka, err := o.Key(a)
-	if err != nil {
-		return false
-	}
-	kb, err := o.Key(b)
-	return err == nil && ka.Key != kb.Key
 }
 
 // syntheticFingerprint names the page of a pair of URLs found the same without a fingerprint.
@@ -871,16 +842,13 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 	}
 	if len(c.URLs) > 0 {
 		s.dups++
-		if !inferred && !ablate.NoUnexplained && o.unexplained(u.Raw, c.URLs[0].Raw) {
-			s.unexplained++
-		}
 	}
 	c.URLs = append(c.URLs, u)
 	s.mark(u.Raw, fp, s.seq, inferred)
 	s.seq++
 	s.n++
 	o.stats.urls.Add(1)
-	if s.due() && !s.queued {
+	if (s.n >= s.next || s.dups >= s.nextDup) && !s.queued {
 		s.queued = true
 		return true
 	}
@@ -967,7 +935,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	s.learning.Lock()
 	defer s.learning.Unlock()
 	s.mu.Lock()
-	if s.n == s.learned || (!force && !s.due()) {
+	if s.n == s.learned || (!force && s.n < s.next && s.dups < s.nextDup) {
 		s.queued = false
 		s.mu.Unlock()
 		return false
@@ -982,7 +950,6 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	s.snapSeq, s.snapDropped = s.seq, nil
 	s.next = max(int(math.Ceil(float64(n)*o.opt.Growth)), n+1, o.opt.MinURLs)
 	s.nextDup = max(int(math.Ceil(float64(s.dups)*o.opt.Growth)), s.dups+o.opt.MinDups)
-	s.nextUnexplained = max(int(math.Ceil(float64(s.unexplained)*o.opt.Growth)), s.unexplained+o.opt.MinDups)
 	s.queued = false
 	s.mu.Unlock()
 

@@ -27,7 +27,6 @@ import (
 //	            rules retracted in contexts: count, then (rule text, count, contexts), sorted
 //	            use counters: count, then (rule text, counter), sorted
 //	            failed edits (version 4): count, then (edit, failures), sorted by edit
-//	            (version 6) unexplained duplicates, next relearn by them
 //	widened   count, then a counter per widened rule, in the widened set's order
 //	due       count, then site names in the order they became due
 //
@@ -36,14 +35,13 @@ import (
 // the credit alone asked for and not made yet, and the checks in each context: count, then
 // (context, checks) pairs sorted by context. Version 3 files, without the failed edits, are
 // read as a learner whose retracted rules marked no edit; version 3 and 4 files as counters
-// without checks asked or made in any context; version 3 to 5 files as sites whose duplicates
-// unexplained by their rules are counted from 0. Version 1 and 2
+// without checks asked or made in any context. Version 1 and 2
 // files (a counter without checks, failures and credit, before verification by a bound on a
 // rule's error rate) are refused with binfile.ErrVersion. Rule sets are not saved: ReadFrom learns each site's last snapshot again,
 // which gives the same rules, since LearnSite depends only on the clusters and the options.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 6
+	onlineVersion = 5
 	onlinePrefix  = "learn: online state"
 )
 
@@ -171,8 +169,6 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 		s.counters[k].writeTo(x)
 	}
 	writeCounts(x, &s.editFails)
-	x.Uvarint(uint64(s.unexplained))
-	x.Uvarint(uint64(s.nextUnexplained))
 }
 
 // writeCounts writes m, of string keys and *atomic.Int64 values: its count, then (key, value)
@@ -333,7 +329,6 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	s.next = x.Count(maxSavedCount, "next relearn")
 	s.learned = x.Count(maxSavedCount, "URLs at the last relearn")
 	s.nextDup = x.Count(maxSavedCount, "next relearn by duplicates")
-	s.nextUnexplained = o.opt.MinDups // version 5 and before: counted anew
 	s.queued = x.Bool()
 	s.seq = uint64(x.Count(maxSavedCounter, "sequence"))
 	s.snapSeq = uint64(x.Count(maxSavedCounter, "snapshot sequence"))
@@ -408,10 +403,6 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 			c.Store(int64(n))
 			s.editFails.Store(e, c)
 		}
-	}
-	if v >= 6 {
-		s.unexplained = x.Count(maxSavedCount, "unexplained duplicates")
-		s.nextUnexplained = x.Count(maxSavedCount, "next relearn by unexplained duplicates")
 	}
 	if x.Err() == nil && (s.learned > s.n+len(s.snapDropped) || s.snapSeq > s.seq) {
 		x.Fail(fmt.Sprintf("site %q: %d URLs at its last relearn of %d", s.name, s.learned, s.n), binfile.ErrCorrupt)

@@ -135,47 +135,6 @@ func TestOnlineSchedule(t *testing.T) {
 	}
 }
 
-// TestOnlineUnexplained checks that duplicates the rules do not explain make a site due: a
-// site whose evidence is mostly inferred from a rule learned early (delete t on item pages)
-// meets a new kind of duplicate late (a revision parameter on doc pages), and the learner learns it after
-// MinDups of them, not after its evidence has grown by half. The switch off, it fails.
-func TestOnlineUnexplained(t *testing.T) {
-	for _, off := range []bool{false, true} {
-		t.Run(fmt.Sprintf("off=%v", off), func(t *testing.T) {
-			if off {
-				turnOff(t, &ablate.NoUnexplained)
-			}
-			o := NewOnline(OnlineOptions{})
-			item := func(i int) string { return fmt.Sprintf("http://shop.example.com/item?id=%d", i) }
-			for i := range 2000 {
-				fp := uint64(i + 1)
-				o.Observe(URL{Raw: item(i)}, fp)
-				o.Relearn()
-				t := fmt.Sprintf("%s&t=%d", item(i), 1000+7*i)
-				if k, err := o.Key(t); err == nil && k.Rewritten() {
-					o.Skipped(URL{Raw: t}, k, fp) // the crawler skipped it by the rule
-				} else {
-					o.Observe(URL{Raw: t}, fp)
-				}
-				o.Relearn()
-			}
-			doc := func(i int) string { return fmt.Sprintf("http://shop.example.com/doc?d=%d", 5000+13*i) }
-			for i := range 24 {
-				fp := uint64(10000 + i)
-				o.Observe(URL{Raw: doc(i)}, fp)
-				o.Relearn()
-				o.Observe(URL{Raw: fmt.Sprintf("%s&rev=%d", doc(i), 7000+11*i)}, fp)
-				o.Relearn()
-			}
-			a, _ := o.Normalize(doc(99) + "&rev=7777")
-			b, _ := o.Normalize(doc(99))
-			if learned := a == b; learned == off {
-				t.Errorf("rev learned %v, want %v (keys %q, %q; stats %+v)", learned, !off, a, b, o.Stats())
-			}
-		})
-	}
-}
-
 // TestOnlineBounds checks that a site keeps at most MaxURLs URLs and a page MaxClusterURLs.
 func TestOnlineBounds(t *testing.T) {
 	o := NewOnline(OnlineOptions{MaxURLs: 10, MaxClusterURLs: 3})

@@ -74,10 +74,6 @@ var (
 	// cluster's target is its shortest URL, whatever origin (scheme and host) the site's URLs
 	// mostly have.
 	NoOriginRank bool
-	// NoUnexplained makes a site due for relearning by the growth of its URLs and of its
-	// duplicate evidence alone, not also by the duplicates fetched that its current rules do not
-	// explain (learn's Online).
-	NoUnexplained bool
 	// NoAlternatives looks a URL up under its key alone, not also under the keys that its
 	// rules give it without each rule that made its key (learn's Online.Alternatives, the
 	// crawl core's Before).
@@ -89,7 +85,7 @@ var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
-	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "unexplained": &NoUnexplained, "alternatives": &NoAlternatives,
+	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
