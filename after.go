@@ -243,6 +243,11 @@ func (c *Crawl) check(raw string, v verification, same, held bool) {
 	// The rules that make the key now: those that made it at Before, unless a relearn or a
 	// retraction changed them since; a key that no longer meets the holder's proves nothing.
 	k, err := c.online.Key(raw)
+	if v0, ok := c.keys.get(c, hashKey(k.Key)); err == nil && (!ok || v0 != v.against) {
+		if ak, av, ok := c.alternative(k, noHolder); ok && av == v.against {
+			k = ak // a match under an alternative key (see alternative)
+		}
+	}
 	if v0, ok := c.keys.get(c, hashKey(k.Key)); err == nil && ok && v0 == v.against {
 		c.stats.Checked++
 		if !same {

@@ -79,6 +79,10 @@ func (c *Crawl) before(raw string, send bool) Decision {
 		if held && c.holderOf(v) != i {
 			return c.duplicate(d, raw, h, u, k, v, i, send)
 		}
+		if ak, av, ok := c.alternative(k, i); ok {
+			d.Key = ak.Key
+			return c.duplicate(d, raw, hashKey(ak.Key), u, ak, av, i, send)
+		}
 		if c.holders.at(i).key != h {
 			c.move(i, h)
 		}
@@ -102,6 +106,12 @@ func (c *Crawl) before(raw string, send bool) Decision {
 		return d
 	}
 	if ver, ok := c.verifying[u]; ok {
+		if !ver.declared && !(held && c.holderOf(v) == ver.against) {
+			// The check may be of a match under an alternative key (see alternative).
+			if ak, av, ok := c.alternative(k, noHolder); ok && av == ver.against {
+				d.Key, k, v, held = ak.Key, ak, av, true
+			}
+		}
 		if held && c.holderOf(v) == ver.against && (v&declaredBit != 0) == ver.declared {
 			d.Of = c.url(ver.against)
 			if ver.declared || ablate.NoRecheck || c.online.Recheck(k, c.heldKey(d.Of)) {
@@ -117,6 +127,10 @@ func (c *Crawl) before(raw string, send bool) Decision {
 		delete(c.verifying, u)
 	}
 	if !held {
+		if ak, av, ok := c.alternative(k, noHolder); ok {
+			d.Key = ak.Key
+			return c.duplicate(d, raw, hashKey(ak.Key), u, ak, av, noHolder, send)
+		}
 		if c.holders.len() >= c.opt.MaxURLs {
 			c.stats.Forgotten++
 			c.stats.Fetch++
@@ -142,6 +156,25 @@ func (c *Crawl) before(raw string, send bool) Decision {
 		return d
 	}
 	return c.duplicate(d, raw, h, u, k, v, noHolder, send)
+}
+
+// alternative returns a key that k's rules give k's URL besides k (learn.Online.Alternatives)
+// and that a fetched URL other than holder self holds, with that URL's slot in the table of
+// keys: rules that each hold may send two URLs of one page to two keys, and a URL whose own key
+// no URL holds is a duplicate of the page of its alternative key's holder, verified like any
+// match the rules make. c.mu is held.
+func (c *Crawl) alternative(k learn.Key, self uint32) (learn.Key, uint32, bool) {
+	if c.online == nil || !k.Rewritten() {
+		return learn.Key{}, 0, false
+	}
+	for _, a := range c.online.Alternatives(k) {
+		v, ok := c.keys.get(c, hashKey(a.Key))
+		if !ok || v&declaredBit != 0 || v == self || c.holders.at(v).state() != fetched {
+			continue
+		}
+		return a, v, true
+	}
+	return learn.Key{}, 0, false
 }
 
 // inFlight reports whether the URL of hash u is let through and not reported (a pending

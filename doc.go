@@ -17,8 +17,11 @@
 //
 // Before keys the URL: urlnorm's Crawler key (session ids and tracking parameters of the known
 // kinds dropped, the query sorted, default ports and fragments gone), rewritten by the rules
-// learned so far for its site. A key that no earlier URL holds is new: the URL holds it and is
-// fetched. A key held by another URL is a duplicate of that URL's page and is skipped, except for
+// learned so far for its site. A key that no earlier URL holds is looked up under the URL's
+// alternative keys too (learn.Online.Alternatives: its key without each rule that made it, where
+// other rules still rewrite it), since two rules that each hold may send one page's URLs to two
+// keys; one held by a URL fetched is a match like any other. A key that no earlier URL holds
+// under either is new: the URL holds it and is fetched. A key held by another URL is a duplicate of that URL's page and is skipped, except for
 // the uses of a rule that the learner wants checked (learn.Online.Verify: a rule's first uses, its
 // first use in each context, and then a sample): then the URL is fetched to verify the rule, and
 // After compares its page with the holder's and retracts a rule that merged two pages. The keys

@@ -386,6 +386,48 @@ func (v *siteVersion) key(p string) (Key, error) {
 	return Key{Key: k, in: p, ver: v, used: used, left: i + 1}, nil
 }
 
+// Alternatives returns the other keys that k's rules give k's URL: for each rule that made k,
+// the key of the URL under k's rules without that rule, when other rules still rewrite the URL
+// there. Rules learned from different clusters may each hold and yet send URLs of one page
+// to two keys: on a repository browser, "drop the commit of a blob view that names its blob"
+// (?a=blob;f=F;h=B;hb=C to ?a=blob;f=F;h=B) and "drop the object of a view at HEAD"
+// (?a=history;f=F;h=X;hb=HEAD to ?a=history;f=F;hb=HEAD, generalized to every action) both
+// match ?a=blob;f=F;h=B;hb=HEAD, and the one of higher precedence sends it to
+// ?a=blob;f=F;hb=HEAD, away from the key of the blob's other URLs. A crawler that finds no URL
+// under a URL's key may look its alternatives up: each is a key the rules could have made, and
+// its Key says which rules made it, for VerifyMatch and ConfirmMatch like any other. A key
+// made without a rule retracted in its context has none. It returns nil with
+// ablate.NoAlternatives.
+func (o *Online) Alternatives(k Key) []Key {
+	if k.ver == nil || len(k.used) == 0 || k.left > 0 || ablate.NoAlternatives {
+		return nil
+	}
+	var out []Key
+	for n, i := range k.used {
+		if slices.Contains(k.used[:n], i) {
+			continue
+		}
+		s := k.ver.without(i, i)
+		if s == nil {
+			continue
+		}
+		key, used, err := s.NormalizeTrace(nil, k.in)
+		if err != nil || len(used) == 0 || key == k.Key {
+			continue
+		}
+		for j := range used {
+			if used[j] >= i {
+				used[j]++ // an index of k.ver.set
+			}
+		}
+		if len(k.ver.out) > 0 && k.ver.outIn(k.in, key, used) >= 0 {
+			continue
+		}
+		out = append(out, Key{Key: key, in: k.in, ver: k.ver, used: used, left: i + 1})
+	}
+	return out
+}
+
 // outIn returns the first of the rules used (indexes of v.set) that rewrote p to k and is
 // retracted in the context of that rewrite; -1 if none is.
 func (v *siteVersion) outIn(p, k string, used []int) int {

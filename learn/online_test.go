@@ -523,3 +523,48 @@ func TestKeyWithoutTwoRules(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlineAlternatives checks the alternative keys of a URL that two rules match, each of
+// which holds: on a repository browser, the rule that drops the object of a view at HEAD
+// (generalized to every action, and first by precedence) sends a blob view at HEAD away from
+// the key that the rule dropping the commit of a blob view gives the blob's other URLs. The
+// alternative without the first rule is that key, and a match under it is verified like any
+// other. With the mechanism off there is none.
+func TestOnlineAlternatives(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		t.Run(fmt.Sprintf("off=%v", off), func(t *testing.T) {
+			if off {
+				turnOff(t, &ablate.NoAlternatives)
+			}
+			o, key := gitRules(t,
+				`host=git.example.org cov=100 prec=1 sup=0 if host="git.example.org" query("hb")="HEAD" query("st")=- query("a")=* query("f")=* query("h")=* then query("h")=-`,
+				`host=git.example.org cov=300 prec=1 sup=0 if host="git.example.org" query("a")="blob" query("f")=* query("h")=* query("hb")=* then query("hb")=-`)
+			head, c1 := key("a=blob&f=man2/kill.txt&h=b7&hb=HEAD"), key("a=blob&f=man2/kill.txt&h=b7&hb=c1")
+			if head.Key == c1.Key {
+				t.Fatalf("blob views keyed %q alike: the rules do not conflict", head.Key)
+			}
+			var alt *Key
+			for _, a := range o.Alternatives(head) {
+				if a.Key == c1.Key {
+					alt = &a
+				}
+			}
+			if (alt != nil) == off {
+				t.Fatalf("alternatives of %q: %v, want c1's key %q found %v", head.Key, o.Alternatives(head), c1.Key, !off)
+			}
+			if off {
+				return
+			}
+			if !o.VerifyMatch(*alt, c1) {
+				t.Errorf("first use of the blob rule by an alternative key not verified")
+			}
+			o.ConfirmMatch(*alt, c1, true)
+			if st := o.Stats(); st.Confirmed != 1 {
+				t.Errorf("stats %+v, want 1 confirmed", st)
+			}
+			if a := o.Alternatives(c1); len(a) != 0 {
+				t.Errorf("alternatives of a URL that one rule matches: %v", a)
+			}
+		})
+	}
+}

@@ -77,6 +77,10 @@ var (
 	// cluster's target is its shortest URL, whatever origin (scheme and host) the site's URLs
 	// mostly have.
 	NoOriginRank bool
+	// NoAlternatives looks a URL up under its key alone, not also under the keys that its
+	// rules give it without each rule that made its key (learn's Online.Alternatives, the
+	// crawl core's Before).
+	NoAlternatives bool
 )
 
 // switches names the switches for Set.
@@ -84,7 +88,7 @@ var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
-	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank,
+	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
