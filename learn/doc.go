@@ -37,7 +37,13 @@
 //     Options.MainOrigin, the origin (scheme and host) that more of the site's URLs have goes
 //     before the length: clusters that hold different aliases of it, as the clusters of a crawl
 //     hold the variants it happened to fetch, all choose the main origin when they hold it,
-//     rather than each its shortest alias.
+//     rather than each its shortest alias. Without it, the same holds among the aliases of one
+//     host (its scheme and "www." variants, http://example.com and https://www.example.com):
+//     the alias that more of the site's URLs have goes before a shorter one, so that a site
+//     whose clusters each hold its main alias and one other selects the main alias in all of
+//     them, where the shortest would be http://www. in some and https:// in others and send
+//     one page's URLs to two keys; a mirror on another host is no alias, and the length decides
+//     between it and the site (Options.NoAliasOrigin turns this off).
 //     Deviation: when some URL of the cluster reaches the top-ranked one only through a rare
 //     literal (a value that occurs in fewer than 3 of the site's clusters), the target is the
 //     best-ranked of the 8 first that every other URL reaches without one, if any. A static
@@ -93,7 +99,12 @@
 //     onto the rewrite of a URL, of another cluster). Rules are kept when the coverage reaches
 //     Options.MinCoverage and the estimated precision (Coverage-False)/(Coverage+1) reaches
 //     Options.MinPrecision: one pseudo-error keeps a rule seen on three URLs from claiming
-//     perfection. The evaluation tables use the paper's raw precision for their thresholds.
+//     perfection. A rule without error whose uses lie in at least 3 clusters keeps its
+//     training precision, 1: its uses are pages of their own that it rewrote right (a site's
+//     few www. aliases, each of another page), where uses in one cluster may be one page
+//     grouped by mistake (the "nothing found" page of every search term); with the
+//     pseudo-error, a rule without error needs 19 uses to reach 0.95 (Options.NoClusterSupport
+//     turns this off). The evaluation tables use the paper's raw precision for their thresholds.
 //     Two filters guard precision on unseen clusters: a rule that overwrites path segments none
 //     of which its context fixes with a literal ("whatever the last segment is, make it wall")
 //     is not learned (the paper's transformation generalization would turn its literal into a

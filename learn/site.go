@@ -165,14 +165,16 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		}
 	}
 	// The site's URLs by origin (scheme and host), for target selection (see targetRank).
+	origins := map[string]int{}
+	for _, m := range all {
+		origins[m.p.scheme+"://"+m.p.host]++
+	}
 	if opt.MainOrigin {
-		origins := map[string]int{}
-		for _, m := range all {
-			origins[m.p.scheme+"://"+m.p.host]++
-		}
 		for _, m := range all {
 			m.origin = origins[m.p.scheme+"://"+m.p.host]
 		}
+	} else if !opt.NoAliasOrigin {
+		markMainAliases(all, origins)
 	}
 	common := valueClusters(byCluster)
 	var ro *roles.Roles
@@ -380,6 +382,10 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 		ident[m.prep] = m.cluster
 	}
 	outs := make([]map[string]int32, len(s.rules))
+	lastCl := make([]int32, len(s.rules)) // the cluster of the last URL each rule covered: all is by cluster
+	for i := range lastCl {
+		lastCl[i] = -1
+	}
 	for _, m := range all {
 		for _, ri := range s.candidates(&m.p) {
 			r := &s.rules[ri]
@@ -395,6 +401,10 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				continue // matched but changed nothing: not applied
 			}
 			r.Coverage++
+			if lastCl[ri] != m.cluster && !opt.NoClusterSupport {
+				lastCl[ri] = m.cluster
+				r.clusters++
+			}
 			if blocked(pw.roles, r, m) {
 				r.blocked++
 			}
@@ -895,4 +905,38 @@ func overwritesWildcard(r *lrule) bool {
 		}
 	}
 	return true
+}
+
+// markMainAliases sets member.origin to 1 for the URLs on the main origin of their aliases and
+// 0 for the others. The aliases of an origin are the origins that differ from it in the scheme
+// or a leading "www." of the host (http://example.com, https://www.example.com); the main one is
+// the alias that more of the site's URLs have (then the shorter, then the first by text). A
+// site that serves its pages on several aliases, each cluster holding the main one and one
+// other, then selects the main one as every cluster's target, where the shorter URL would be
+// http://www.example.com/p in one cluster and https://example.com/p in another, and the rules
+// learned from the two would send a page's URLs to two keys. Origins of other hosts (a mirror)
+// are aliases of none, and between them the length decides as before.
+func markMainAliases(all []*member, origins map[string]int) {
+	main := map[string]string{} // alias group -> its main origin
+	for o, n := range origins {
+		g := aliasGroup(o)
+		b, ok := main[g]
+		if !ok || n > origins[b] || n == origins[b] && (len(o) < len(b) || len(o) == len(b) && o < b) {
+			main[g] = o
+		}
+	}
+	for _, m := range all {
+		o := m.p.scheme + "://" + m.p.host
+		if main[aliasGroup(o)] == o {
+			m.origin = 1
+		} else {
+			m.origin = 0
+		}
+	}
+}
+
+// aliasGroup returns an origin without its scheme and a leading "www." of its host.
+func aliasGroup(origin string) string {
+	_, h, _ := strings.Cut(origin, "://")
+	return strings.TrimPrefix(h, "www.")
 }

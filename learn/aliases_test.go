@@ -1,0 +1,88 @@
+package learn
+
+import (
+	"fmt"
+	"testing"
+)
+
+// aliasClusters is a site served on https://www.s.org whose pages are also linked on two
+// aliases, each cluster holding the main origin and one of them: http://www.s.org (shorter
+// than the main origin) or https://s.org (shorter still). Shorter-first target selection
+// picks http://www in the first clusters and https://s.org in the others, and the rules learned
+// from the two send the main origin's URLs to two keys.
+func aliasClusters() []Cluster {
+	var cls []Cluster
+	for i := range 40 {
+		alias := "http://www.s.org"
+		if i%2 == 1 {
+			alias = "https://s.org"
+		}
+		cls = append(cls, Cluster{ID: fmt.Sprintf("s-p%d", i), Site: "s", URLs: []URL{
+			{Raw: fmt.Sprintf("https://www.s.org/p/%d", i)},
+			{Raw: fmt.Sprintf("%s/p/%d", alias, i)},
+		}})
+	}
+	for i := 100; i < 160; i++ {
+		cls = append(cls, Cluster{ID: fmt.Sprintf("s-p%d", i), Site: "s", URLs: []URL{{Raw: fmt.Sprintf("https://www.s.org/p/%d", i)}}})
+	}
+	return cls
+}
+
+// TestAliasOrigin checks that the URLs of one unseen page on the main origin and its two
+// aliases get one key: every cluster selects the main alias as its target.
+func TestAliasOrigin(t *testing.T) {
+	set, _, err := Learn(aliasClusters(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{
+		"https://www.s.org/p/999", // the main origin
+		"http://www.s.org/p/999",  // an alias, shorter
+		"https://s.org/p/999",     // the other alias, shorter still
+	} {
+		if got, err := set.Normalize(in); err != nil || got != "https://www.s.org/p/999" {
+			t.Errorf("Normalize(%q) = %q, %v; want the main origin's https://www.s.org/p/999", in, got, err)
+		}
+	}
+}
+
+// supportClusters is a site on http://t.org with a few pages also linked on http://www.t.org,
+// each in a cluster of its own, and a search whose every term gave one "nothing found" page
+// (one cluster of many s= values). Both rules are without error on the training clusters and
+// cover few URLs: the www rule's uses are pages of their own, the search rule's one page.
+func supportClusters() []Cluster {
+	var cls []Cluster
+	for i := range 6 {
+		cls = append(cls, Cluster{ID: fmt.Sprintf("t-a%d", i), Site: "t", URLs: []URL{
+			{Raw: fmt.Sprintf("http://t.org/a/%d", i)},
+			{Raw: fmt.Sprintf("http://www.t.org/a/%d", i)},
+		}})
+	}
+	for i := 100; i < 140; i++ {
+		cls = append(cls, Cluster{ID: fmt.Sprintf("t-a%d", i), Site: "t", URLs: []URL{{Raw: fmt.Sprintf("http://t.org/a/%d", i)}}})
+	}
+	none := Cluster{ID: "t-none", Site: "t"}
+	for i := range 13 {
+		none.URLs = append(none.URLs, URL{Raw: fmt.Sprintf("http://t.org/find?s=term%d", i)})
+	}
+	return append(cls, none)
+}
+
+// TestClusterSupport checks that a rule without error whose few uses lie in several clusters
+// is selected, and one whose uses lie in one cluster is not.
+func TestClusterSupport(t *testing.T) {
+	set, _, err := Learn(supportClusters(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ in, want string }{
+		{"http://www.t.org/a/77", "http://t.org/a/77"},                 // www rule: 6 uses in 6 clusters
+		{"http://t.org/find?s=term77", "http://t.org/find?s=term77"},   // search rule: 13 uses in 1 cluster
+		{"http://t.org/find?s=other42", "http://t.org/find?s=other42"}, // ... so s stays
+	}
+	for _, tt := range tests {
+		if got, err := set.Normalize(tt.in); err != nil || got != tt.want {
+			t.Errorf("Normalize(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
