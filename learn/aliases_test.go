@@ -86,3 +86,36 @@ func TestClusterSupport(t *testing.T) {
 		}
 	}
 }
+
+// postClusters is a Discourse-style forum: a post number after the topic's path names the
+// topic's first page for posts 1 and 2 and its second page (?page=2) for post 3. Deleting the
+// post number whatever it is merges the second pages with the first, so the rule is split on
+// the post number; each part stands on 8 uses, each in a topic of its own.
+func postClusters() []Cluster {
+	var cls []Cluster
+	for i := range 8 {
+		topic := fmt.Sprintf("http://f.org/t/topic-%c/%d", 'a'+i, 100+i)
+		cls = append(cls,
+			Cluster{ID: fmt.Sprintf("f-%d-1", i), Site: "f", URLs: []URL{{Raw: topic}, {Raw: topic + "/1"}, {Raw: topic + "/2"}}},
+			Cluster{ID: fmt.Sprintf("f-%d-2", i), Site: "f", URLs: []URL{{Raw: topic + "?page=2"}, {Raw: topic + "/3"}}})
+	}
+	return cls
+}
+
+// TestClusterSupportSplits checks that the rules of a split keep their training precision when
+// their uses lie in several clusters.
+func TestClusterSupportSplits(t *testing.T) {
+	set, _, err := Learn(postClusters(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ in, want string }{
+		{"http://f.org/t/topic-z/999/1", "http://f.org/t/topic-z/999"}, // post 1: the first page
+		{"http://f.org/t/topic-z/999/2", "http://f.org/t/topic-z/999"}, // post 2: the first page
+	}
+	for _, tt := range tests {
+		if got, err := set.Normalize(tt.in); err != nil || got != tt.want {
+			t.Errorf("Normalize(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}

@@ -43,7 +43,7 @@
 //     whose clusters each hold its main alias and one other selects the main alias in all of
 //     them, where the shortest would be http://www. in some and https:// in others and send
 //     one page's URLs to two keys; a mirror on another host is no alias, and the length decides
-//     between it and the site (Options.NoAliasOrigin turns this off).
+//     between it and the site.
 //     Deviation: when some URL of the cluster reaches the top-ranked one only through a rare
 //     literal (a value that occurs in fewer than 3 of the site's clusters), the target is the
 //     best-ranked of the 8 first that every other URL reaches without one, if any. A static
@@ -103,8 +103,8 @@
 //     training precision, 1: its uses are pages of their own that it rewrote right (a site's
 //     few www. aliases, each of another page), where uses in one cluster may be one page
 //     grouped by mistake (the "nothing found" page of every search term); with the
-//     pseudo-error, a rule without error needs 19 uses to reach 0.95 (Options.NoClusterSupport
-//     turns this off). The evaluation tables use the paper's raw precision for their thresholds.
+//     pseudo-error, a rule without error needs 19 uses to reach 0.95. The online learner
+//     keeps the pseudo-error (see OnlineOptions.Learn). The evaluation tables use the paper's raw precision for their thresholds.
 //     Two filters guard precision on unseen clusters: a rule that overwrites path segments none
 //     of which its context fixes with a literal ("whatever the last segment is, make it wall")
 //     is not learned (the paper's transformation generalization would turn its literal into a
@@ -148,7 +148,10 @@
 //     carries its value elsewhere, ?t=1627 and ?1627-some-title, or the cluster has none
 //     without it) identifies pages of that type, however few its values: two listing pages
 //     cat=1&start=0 and cat=2&start=60 that share no offset are enough, where the values of
-//     a page family (see Evidence.Identifying) are too few to tell. A rule that deletes such a
+//     a page family (see Evidence.Identifying) are too few to tell. A parameter whose value
+//     another identifying parameter of the type determines across the site (each of at least
+//     3 values of t, met in two clusters or more, goes with one f) says nothing of the page
+//     that t does not, and identifies none: phpBB's f= on a topic's printable view. A rule that deletes such a
 //     parameter whatever its value is not selected where it covers a URL of that type (it is
 //     split instead, see above), and the site-wide and per-family deletions of the parameter
 //     skip the type (Options.NoRoles turns roles off). A cluster whose URLs of one type differ

@@ -59,15 +59,9 @@ type Options struct {
 	// limited to the page types where the parameter does not identify pages, and clusters
 	// that look like pages grouped by mistake are learned from (see the package doc).
 	NoRoles bool
-	// NoAliasOrigin turns alias origins off: in target selection, a URL on the main alias of
-	// its origin (of the scheme and "www." variants of its host, the one that more of the
-	// site's URLs have) does not go before a shorter URL on another alias (see the package doc,
-	// target selection). MainOrigin supersedes it.
-	NoAliasOrigin bool
-	// NoClusterSupport turns cluster support off: a rule without training error is estimated
-	// with one pseudo-error however many clusters its uses lie in (see the package doc,
-	// selection).
-	NoClusterSupport bool
+
+	// online is set by Online: cluster support is off (see OnlineOptions.Learn).
+	online bool
 }
 
 func (o Options) withDefaults() Options {
@@ -165,8 +159,8 @@ type lrule struct {
 	// thin is set on a rule that deletes several parameters whatever their values and
 	// stands on the pairs of one cluster: it is not selected.
 	thin bool
-	// clusters counts the training clusters whose URLs it covers, for Estimate; 0 with
-	// Options.NoClusterSupport.
+	// clusters counts the training clusters whose URLs it covers, for Estimate; 0 online
+	// (see OnlineOptions.Learn).
 	clusters int
 
 	check []cond // Context in the order Normalize checks it

@@ -22,8 +22,8 @@ type OnlineOptions struct {
 	// site). Learn.Workers is not used: a relearn is one site, learned by one goroutine.
 	// Learn.MinPrecision 0 means 0.9 here, not Learn's 0.95: verification at crawl time is a
 	// second guard, and a rule needs 10 rather than 20 clean training URLs to be used (tuned on
-	// a replay of the dupclusters train.tsv). Cluster support is off here, whatever
-	// Learn.NoClusterSupport says (see the package doc, selection): a crawl meets a site's
+	// a replay of the dupclusters train.tsv). Cluster support is off here (see the package
+	// doc, selection): a crawl meets a site's
 	// pages in link order, and a rule without error on the first clusters (a directory's
 	// index.html, one page with the directory on the first directories) may be wrong on later
 	// ones; the pseudo-error keeps it unused until its clean uses reach 10.
@@ -103,7 +103,7 @@ func (o OnlineOptions) withDefaults() OnlineOptions {
 	if o.Learn.MinPrecision == 0 {
 		o.Learn.MinPrecision = 0.9
 	}
-	o.Learn.NoClusterSupport = true
+	o.Learn.online = true
 	if o.Site == nil {
 		o.Site = registrableDomain
 	}

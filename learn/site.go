@@ -173,7 +173,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		for _, m := range all {
 			m.origin = origins[m.p.scheme+"://"+m.p.host]
 		}
-	} else if !opt.NoAliasOrigin {
+	} else if !ablate.NoAliasOrigin {
 		markMainAliases(all, origins)
 	}
 	common := valueClusters(byCluster)
@@ -401,7 +401,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				continue // matched but changed nothing: not applied
 			}
 			r.Coverage++
-			if lastCl[ri] != m.cluster && !opt.NoClusterSupport {
+			if lastCl[ri] != m.cluster && !opt.online && !ablate.NoClusterSupport {
 				lastCl[ri] = m.cluster
 				r.clusters++
 			}

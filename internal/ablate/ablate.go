@@ -74,6 +74,17 @@ var (
 	// cluster's target is its shortest URL, whatever origin (scheme and host) the site's URLs
 	// mostly have.
 	NoOriginRank bool
+	// NoAliasOrigin ranks, in learn's target selection, a URL on the main alias of its
+	// origin (of the scheme and "www." variants of its host, the one most of the site's URLs
+	// have) as any other: the shorter URL goes first.
+	NoAliasOrigin bool
+	// NoClusterSupport estimates a rule without training error with one pseudo-error however
+	// many clusters its uses lie in (learn's lrule.Estimate).
+	NoClusterSupport bool
+	// NoDetermined lets a parameter identify the pages of a type even where another
+	// parameter that identifies them determines its value (phpBB's f= beside t=; package
+	// roles).
+	NoDetermined bool
 )
 
 // switches names the switches for Set.
@@ -81,7 +92,8 @@ var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
-	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank,
+	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
+	"determined": &NoDetermined,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
