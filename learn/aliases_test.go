@@ -119,3 +119,42 @@ func TestClusterSupportSplits(t *testing.T) {
 		}
 	}
 }
+
+// indexClusters is a DokuWiki whose index opened at a page (do=index&id=ns:page) is one page
+// per namespace ns: the training clusters hold one namespace's index, reached from 24 of its
+// pages, beside pages of three namespaces.
+func indexClusters() []Cluster {
+	var cls []Cluster
+	for i := range 90 {
+		id := fmt.Sprintf("%s:page%d", []string{"alpha", "beta", "gamma"}[i%3], i)
+		cls = append(cls, Cluster{ID: fmt.Sprintf("w-%d", i), Site: "w", URLs: []URL{
+			{Raw: "http://w.org/doku.php?id=" + id},
+			{Raw: "http://w.org/doku.php/" + id},
+		}})
+	}
+	index := Cluster{ID: "w-index-alpha", Site: "w"}
+	for i := 0; i < 72; i += 3 {
+		index.URLs = append(index.URLs, URL{Raw: fmt.Sprintf("http://w.org/doku.php?id=alpha:page%d&do=index", i)})
+	}
+	return append(cls, index)
+}
+
+// TestSharedDeep checks that the index of one namespace does not teach that the id of every
+// index URL is irrelevant: the indexes of two namespaces keep two keys.
+func TestSharedDeep(t *testing.T) {
+	set, _, err := Learn(indexClusters(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := set.Normalize("http://w.org/doku.php?id=alpha:page99&do=index")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := set.Normalize("http://w.org/doku.php?id=beta:page98&do=index")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a == b {
+		t.Errorf("the indexes of namespaces alpha and beta have one key %q", a)
+	}
+}

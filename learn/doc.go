@@ -62,7 +62,12 @@
 //     then a signature of the cluster, as the alignment learner's are, and not always one of
 //     its URLs: a dedup key, which need not be fetched (a crawler fetches the URLs it meets,
 //     and keys them). Values that a reference or a conversion writes (a deep token, another
-//     letter case) and one of a few frequent values (view=grid, view=list) stay as they are.
+//     letter case) and one of a few frequent values (view=grid, view=list) stay as they are,
+//     and so does a parameter whose values in the cluster (at least 3) share a deep token that
+//     differs across the site: a wiki's index opened at a page (do=index&id=ns:page) is one
+//     page per namespace ns, and deleting id would merge the namespaces' indexes. A rule that
+//     sets a parameter its context wildcards to a literal ("whatever id is, make it
+//     alpha:page0") is not learned, as for path segments below.
 //  3. Source selection: the other URLs are sampled, at most Options.MaxSources per cluster, by
 //     the paper's stratified sampling on importance (equal-size buckets, sampled in proportion
 //     to each bucket's share of the importance); the dupclusters files give every URL of a

@@ -177,6 +177,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		markMainAliases(all, origins)
 	}
 	common := valueClusters(byCluster)
+	deepVals := queryDeepValues(all)
 	var ro *roles.Roles
 	if !opt.NoRoles {
 		ro = learnRoles(byCluster, common)
@@ -205,7 +206,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		// signature without that parameter; the URL it was made from becomes a source.
 		if !opt.NoSignatures {
 			for i, tg := range targets {
-				if sg := signature(ms, tg, common); sg != nil {
+				if sg := signature(ms, tg, common, deepVals); sg != nil {
 					targets[i] = sg
 					if !slices.ContainsFunc(rest, func(m *member) bool { return m.prep == tg.prep }) {
 						rest = append([]*member{tg}, rest...)
@@ -264,7 +265,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 // is deleted, not written. A value that a reference or a conversion writes (a deep token,
 // another letter case) is not such a parameter, nor is one of two frequent values
 // (view=grid, view=list), which stays a literal.
-func signature(ms []*member, tg *member, common map[string]int) *member {
+func signature(ms []*member, tg *member, common map[string]int, deepVals map[urlnorm.Key]int) *member {
 	var drop []string
 	for i, m := range ms {
 		if i >= maxCostSources {
@@ -279,7 +280,7 @@ func signature(ms []*member, tg *member, common map[string]int) *member {
 				len(queryValues(m.p.query, q.Name)) == 0 {
 				continue
 			}
-			if common[q.vop.Lit] < minLiteralClusters || manyValues(ms, q.Name, minLiteralClusters) {
+			if (common[q.vop.Lit] < minLiteralClusters || manyValues(ms, q.Name, minLiteralClusters)) && !sharedDeep(ms, q.Name, deepVals) {
 				drop = append(drop, q.Name)
 			}
 		}
@@ -294,6 +295,74 @@ func signature(ms []*member, tg *member, common map[string]int) *member {
 	})
 	sg.prep = finalize(sg.p.String())
 	return &sg
+}
+
+// queryDeepValues returns, per deep token of a query parameter (its key with Sub set), the
+// number of its distinct values among the members, counted up to 2.
+func queryDeepValues(all []*member) map[urlnorm.Key]int {
+	first := map[urlnorm.Key]string{}
+	out := map[urlnorm.Key]int{}
+	for _, m := range all {
+		for _, t := range m.p.deep {
+			if t.Part != urlnorm.PartQuery || t.Sub == 0 {
+				continue
+			}
+			k := urlnorm.Key{Part: t.Part, Name: t.Name, Sub: t.Sub}
+			switch v, ok := first[k]; {
+			case !ok:
+				first[k], out[k] = t.Value, 1
+			case v != t.Value:
+				out[k] = 2
+			}
+		}
+	}
+	return out
+}
+
+// sharedDeep reports whether the cluster's URLs with query parameter name, at least
+// minLiteralClusters of them, all share the value of one of its deep tokens that takes several
+// values on the site: the parameter's values differ within the cluster, but in part only. A
+// wiki's index opened at a page's namespace (do=index&id=ns:page) is one page per namespace
+// ns, not one for every id; deleting id would merge the namespaces' indexes, and the parameter
+// stays in the target (a literal of the cluster, which generalizes to no other namespace).
+func sharedDeep(ms []*member, name string, deepVals map[urlnorm.Key]int) bool {
+	if ablate.NoSharedDeep {
+		return false
+	}
+	shared := map[int16]string{} // Sub -> the value every URL so far has, "" once they differ
+	n := 0
+	for _, m := range ms {
+		if len(queryValues(m.p.query, name)) == 0 {
+			continue
+		}
+		seen := map[int16]bool{}
+		for _, t := range m.p.deep {
+			if t.Part != urlnorm.PartQuery || t.Name != name || t.Sub == 0 || seen[t.Sub] {
+				continue
+			}
+			seen[t.Sub] = true
+			if n == 0 {
+				shared[t.Sub] = t.Value
+			} else if v, ok := shared[t.Sub]; ok && v != t.Value {
+				shared[t.Sub] = ""
+			}
+		}
+		for sub := range shared {
+			if !seen[sub] {
+				shared[sub] = ""
+			}
+		}
+		n++
+	}
+	if n < minLiteralClusters {
+		return false
+	}
+	for sub, v := range shared {
+		if v != "" && deepVals[urlnorm.Key{Part: urlnorm.PartQuery, Name: name, Sub: sub}] >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // manyValues reports whether the members have at least n distinct values of query parameter
@@ -862,12 +931,26 @@ func (s *site) candidates(p *parsed) []int32 {
 
 // overwritesWildcard reports whether r replaces path segments none of which its context fixes
 // (each a wildcard or without condition) with a literal: "whatever the last segment is, make it
-// wall". Replacing "<any slug>/dp" by "o" is kept: the fixed "dp" ties it to one pattern.
+// wall", or sets a query parameter its context wildcards to a literal. Replacing "<any slug>/dp" by "o" is kept: the fixed "dp" ties it to one pattern.
 // Such a rule maps every page under a prefix to one URL; the paper's transformation
 // generalization would make its literal a wildcard too, which is to say the rule is not
 // learned. Rules that delete segments, or replace fixed segments, are kept.
 func overwritesWildcard(r *lrule) bool {
 	t := &r.edit
+	if !ablate.NoSharedDeep {
+		// The same of a query parameter: "whatever id is, make it pengo:hol" (a literal that
+		// a signature target kept, see sharedDeep).
+		for _, q := range t.Query {
+			if q.Delete || q.vop.Kind != opLiteral || q.vop.Lit == "" {
+				continue
+			}
+			if slices.ContainsFunc(r.Context, func(c cond) bool {
+				return c.Kind == condAny && c.Key == urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}
+			}) {
+				return true
+			}
+		}
+	}
 	if t.Del == 0 || !slices.ContainsFunc(t.Ins, func(o vop) bool { return o.Kind == opLiteral && o.Lit != "" }) {
 		return false
 	}

@@ -85,6 +85,10 @@ var (
 	// parameter that identifies them determines its value (phpBB's f= beside t=; package
 	// roles).
 	NoDetermined bool
+	// NoSharedDeep drops from a signature target a parameter whose values differ within the
+	// cluster even where they share a deep token that differs across the site (learn's
+	// sharedDeep: a wiki's do=index&id=ns:page, one page per namespace).
+	NoSharedDeep bool
 )
 
 // switches names the switches for Set.
@@ -93,7 +97,7 @@ var switches = map[string]*bool{
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
-	"determined": &NoDetermined,
+	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
