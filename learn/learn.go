@@ -60,7 +60,8 @@ type Options struct {
 	// that look like pages grouped by mistake are learned from (see the package doc).
 	NoRoles bool
 
-	// online is set by Online: cluster support is off (see OnlineOptions.Learn).
+	// online is set by Online: alias origins and cluster support are off (see
+	// OnlineOptions.Learn).
 	online bool
 }
 

@@ -173,7 +173,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		for _, m := range all {
 			m.origin = origins[m.p.scheme+"://"+m.p.host]
 		}
-	} else if !ablate.NoAliasOrigin {
+	} else if !ablate.NoAliasOrigin && !opt.online {
 		markMainAliases(all, origins)
 	}
 	common := valueClusters(byCluster)
