@@ -66,8 +66,8 @@
 //     and so does a parameter whose values in the cluster (at least 3) share a deep token that
 //     differs across the site: a wiki's index opened at a page (do=index&id=ns:page) is one
 //     page per namespace ns, and deleting id would merge the namespaces' indexes. A rule that
-//     sets a parameter its context wildcards to a literal ("whatever id is, make it
-//     alpha:page0") is not learned, as for path segments below.
+//     sets such a parameter to a literal where its context wildcards it ("whatever id is, make
+//     it alpha:page0") is not learned, as for path segments below.
 //  3. Source selection: the other URLs are sampled, at most Options.MaxSources per cluster, by
 //     the paper's stratified sampling on importance (equal-size buckets, sampled in proportion
 //     to each bucket's share of the importance); the dupclusters files give every URL of a

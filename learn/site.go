@@ -51,6 +51,7 @@ type pairwiseRules struct {
 	patterns  map[string]*deeptoken.Patterns // by host
 	caseHosts map[string]casefold.Evidence   // hosts whose paths are case-insensitive
 	roles     *roles.Roles                   // parameter roles per page type, nil with Options.NoRoles
+	shared    map[string]bool                // parameters a target kept for a shared deep token
 }
 
 // learnPatterns learns the deep-token patterns of every host name of members (package
@@ -178,6 +179,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 	}
 	common := valueClusters(byCluster)
 	deepVals := queryDeepValues(all)
+	shared := map[string]bool{} // parameters a target kept for a shared deep token (see sharedDeep)
 	var ro *roles.Roles
 	if !opt.NoRoles {
 		ro = learnRoles(byCluster, common)
@@ -206,7 +208,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		// signature without that parameter; the URL it was made from becomes a source.
 		if !opt.NoSignatures {
 			for i, tg := range targets {
-				if sg := signature(ms, tg, common, deepVals); sg != nil {
+				if sg := signature(ms, tg, common, deepVals, shared); sg != nil {
 					targets[i] = sg
 					if !slices.ContainsFunc(rest, func(m *member) bool { return m.prep == tg.prep }) {
 						rest = append([]*member{tg}, rest...)
@@ -251,7 +253,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
-	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts, roles: ro}
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts, roles: ro, shared: shared}
 }
 
 // signature returns the signature of target tg in its cluster ms: tg without the query
@@ -265,7 +267,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 // is deleted, not written. A value that a reference or a conversion writes (a deep token,
 // another letter case) is not such a parameter, nor is one of two frequent values
 // (view=grid, view=list), which stays a literal.
-func signature(ms []*member, tg *member, common map[string]int, deepVals map[urlnorm.Key]int) *member {
+func signature(ms []*member, tg *member, common map[string]int, deepVals map[urlnorm.Key]int, shared map[string]bool) *member {
 	var drop []string
 	for i, m := range ms {
 		if i >= maxCostSources {
@@ -280,8 +282,12 @@ func signature(ms []*member, tg *member, common map[string]int, deepVals map[url
 				len(queryValues(m.p.query, q.Name)) == 0 {
 				continue
 			}
-			if (common[q.vop.Lit] < minLiteralClusters || manyValues(ms, q.Name, minLiteralClusters)) && !sharedDeep(ms, q.Name, deepVals) {
-				drop = append(drop, q.Name)
+			if common[q.vop.Lit] < minLiteralClusters || manyValues(ms, q.Name, minLiteralClusters) {
+				if sharedDeep(ms, q.Name, deepVals) {
+					shared[q.Name] = true
+				} else {
+					drop = append(drop, q.Name)
+				}
 			}
 		}
 	}
@@ -433,7 +439,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	for c, rows := range byClass {
 		for _, ctx := range generalize(rs, order, rows, opt.MinSupport) {
 			r := lrule{Site: name, Context: ctx, edit: classes[c], class: int32(c + 1)}
-			if overwritesWildcard(&r) {
+			if overwritesWildcard(&r) || overwritesParam(&r, pw.shared) {
 				st.Overwriting++
 				continue
 			}
@@ -931,26 +937,33 @@ func (s *site) candidates(p *parsed) []int32 {
 
 // overwritesWildcard reports whether r replaces path segments none of which its context fixes
 // (each a wildcard or without condition) with a literal: "whatever the last segment is, make it
-// wall", or sets a query parameter its context wildcards to a literal. Replacing "<any slug>/dp" by "o" is kept: the fixed "dp" ties it to one pattern.
+// wall". Replacing "<any slug>/dp" by "o" is kept: the fixed "dp" ties it to one pattern.
 // Such a rule maps every page under a prefix to one URL; the paper's transformation
 // generalization would make its literal a wildcard too, which is to say the rule is not
 // learned. Rules that delete segments, or replace fixed segments, are kept.
-func overwritesWildcard(r *lrule) bool {
-	t := &r.edit
-	if !ablate.NoSharedDeep {
-		// The same of a query parameter: "whatever id is, make it pengo:hol" (a literal that
-		// a signature target kept, see sharedDeep).
-		for _, q := range t.Query {
-			if q.Delete || q.vop.Kind != opLiteral || q.vop.Lit == "" {
-				continue
-			}
-			if slices.ContainsFunc(r.Context, func(c cond) bool {
-				return c.Kind == condAny && c.Key == urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}
-			}) {
-				return true
-			}
+// overwritesParam reports whether r sets to a literal a query parameter that its context
+// wildcards and that a signature target kept for a deep token its values share in the
+// cluster (see sharedDeep): "whatever id is, make it alpha:page0", the index of one namespace
+// written over every namespace's.
+func overwritesParam(r *lrule, shared map[string]bool) bool {
+	if ablate.NoSharedDeep {
+		return false
+	}
+	for _, q := range r.edit.Query {
+		if q.Delete || q.vop.Kind != opLiteral || q.vop.Lit == "" || !shared[q.Name] {
+			continue
+		}
+		if slices.ContainsFunc(r.Context, func(c cond) bool {
+			return c.Kind == condAny && c.Key == urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}
+		}) {
+			return true
 		}
 	}
+	return false
+}
+
+func overwritesWildcard(r *lrule) bool {
+	t := &r.edit
 	if t.Del == 0 || !slices.ContainsFunc(t.Ins, func(o vop) bool { return o.Kind == opLiteral && o.Lit != "" }) {
 		return false
 	}
