@@ -37,7 +37,13 @@
 //     Options.MainOrigin, the origin (scheme and host) that more of the site's URLs have goes
 //     before the length: clusters that hold different aliases of it, as the clusters of a crawl
 //     hold the variants it happened to fetch, all choose the main origin when they hold it,
-//     rather than each its shortest alias.
+//     rather than each its shortest alias. Without it, the same holds among the aliases of one
+//     host (its scheme and "www." variants, http://example.com and https://www.example.com):
+//     the alias that more of the site's URLs have goes before a shorter one, so that a site
+//     whose clusters each hold its main alias and one other selects the main alias in all of
+//     them, where the shortest would be http://www. in some and https:// in others and send
+//     one page's URLs to two keys; a mirror on another host is no alias, and the length decides
+//     between it and the site.
 //     Deviation: when some URL of the cluster reaches the top-ranked one only through a rare
 //     literal (a value that occurs in fewer than 3 of the site's clusters), the target is the
 //     best-ranked of the 8 first that every other URL reaches without one, if any. A static
@@ -56,7 +62,12 @@
 //     then a signature of the cluster, as the alignment learner's are, and not always one of
 //     its URLs: a dedup key, which need not be fetched (a crawler fetches the URLs it meets,
 //     and keys them). Values that a reference or a conversion writes (a deep token, another
-//     letter case) and one of a few frequent values (view=grid, view=list) stay as they are.
+//     letter case) and one of a few frequent values (view=grid, view=list) stay as they are,
+//     and so does a parameter whose values in the cluster (at least 3) share a deep token that
+//     differs across the site: a wiki's index opened at a page (do=index&id=ns:page) is one
+//     page per namespace ns, and deleting id would merge the namespaces' indexes. A rule that
+//     sets such a parameter to a literal where its context wildcards it ("whatever id is, make
+//     it alpha:page0") is not learned, as for path segments below.
 //  3. Source selection: the other URLs are sampled, at most Options.MaxSources per cluster, by
 //     the paper's stratified sampling on importance (equal-size buckets, sampled in proportion
 //     to each bucket's share of the importance); the dupclusters files give every URL of a
@@ -93,7 +104,12 @@
 //     onto the rewrite of a URL, of another cluster). Rules are kept when the coverage reaches
 //     Options.MinCoverage and the estimated precision (Coverage-False)/(Coverage+1) reaches
 //     Options.MinPrecision: one pseudo-error keeps a rule seen on three URLs from claiming
-//     perfection. The evaluation tables use the paper's raw precision for their thresholds.
+//     perfection. A rule without error whose uses lie in at least 3 clusters keeps its
+//     training precision, 1: its uses are pages of their own that it rewrote right (a site's
+//     few www. aliases, each of another page), where uses in one cluster may be one page
+//     grouped by mistake (the "nothing found" page of every search term); with the
+//     pseudo-error, a rule without error needs 19 uses to reach 0.95. The online learner
+//     keeps the pseudo-error (see OnlineOptions.Learn). The evaluation tables use the paper's raw precision for their thresholds.
 //     Two filters guard precision on unseen clusters: a rule that overwrites path segments none
 //     of which its context fixes with a literal ("whatever the last segment is, make it wall")
 //     is not learned (the paper's transformation generalization would turn its literal into a
@@ -137,7 +153,10 @@
 //     carries its value elsewhere, ?t=1627 and ?1627-some-title, or the cluster has none
 //     without it) identifies pages of that type, however few its values: two listing pages
 //     cat=1&start=0 and cat=2&start=60 that share no offset are enough, where the values of
-//     a page family (see Evidence.Identifying) are too few to tell. A rule that deletes such a
+//     a page family (see Evidence.Identifying) are too few to tell. A parameter whose value
+//     another identifying parameter of the type determines across the site (each of at least
+//     3 values of t, met in two clusters or more, goes with one f) says nothing of the page
+//     that t does not, and identifies none: phpBB's f= on a topic's printable view. A rule that deletes such a
 //     parameter whatever its value is not selected where it covers a URL of that type (it is
 //     split instead, see above), and the site-wide and per-family deletions of the parameter
 //     skip the type (Options.NoRoles turns roles off). A cluster whose URLs of one type differ

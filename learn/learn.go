@@ -59,6 +59,10 @@ type Options struct {
 	// limited to the page types where the parameter does not identify pages, and clusters
 	// that look like pages grouped by mistake are learned from (see the package doc).
 	NoRoles bool
+
+	// online is set by Online: alias origins and cluster support are off (see
+	// OnlineOptions.Learn).
+	online bool
 }
 
 func (o Options) withDefaults() Options {
@@ -156,6 +160,9 @@ type lrule struct {
 	// thin is set on a rule that deletes several parameters whatever their values and
 	// stands on the pairs of one cluster: it is not selected.
 	thin bool
+	// clusters counts the training clusters whose URLs it covers, for Estimate; 0 online
+	// (see OnlineOptions.Learn).
+	clusters int
 
 	check []cond // Context in the order Normalize checks it
 }
@@ -174,9 +181,20 @@ func (r *lrule) Precision() float64 {
 // on few URLs cannot claim perfection: a rule with coverage 3 and no error is estimated 0.75,
 // one with coverage 100 and no error 0.99. The shrinkage makes the selection hold better on
 // unseen clusters than the raw training precision does (see the evaluation in the package doc).
+// A rule without error whose uses lie in at least minSupportClusters clusters is estimated at
+// its training precision, 1: its uses are that many independent pages that it rewrote right
+// (a site's few http:// or www. aliases, each on another page), where the uses of one cluster
+// may be one page grouped by mistake (the "nothing found" page of every search term).
 func (r *lrule) Estimate() float64 {
+	if r.False == 0 && r.clusters >= minSupportClusters {
+		return r.Precision()
+	}
 	return float64(r.Coverage-r.False) / float64(r.Coverage+1)
 }
+
+// minSupportClusters is the number of clusters whose URLs a rule without error must cover for
+// its training precision to stand without the pseudo-error (see lrule.Estimate).
+const minSupportClusters = 3
 
 func (r *lrule) String() string {
 	var b strings.Builder

@@ -49,9 +49,10 @@ func setText(t testing.TB, s *rules.Set) string {
 }
 
 // TestOnlineMatchesLearn checks that Online, fed all the evidence and relearned, gives the rules
-// that Learn gives for the same clusters, the whole set and each site's.
+// that Learn gives for the same clusters, the whole set and each site's (with cluster support
+// off, as it is online).
 func TestOnlineMatchesLearn(t *testing.T) {
-	opt := Options{MinPrecision: 0.9}
+	opt := Options{MinPrecision: 0.9, online: true}
 	o := NewOnline(OnlineOptions{Learn: opt, MaxClusterURLs: 1 << 20})
 	want := feedSample(t, o)
 	o.Relearn()

@@ -51,6 +51,7 @@ type pairwiseRules struct {
 	patterns  map[string]*deeptoken.Patterns // by host
 	caseHosts map[string]casefold.Evidence   // hosts whose paths are case-insensitive
 	roles     *roles.Roles                   // parameter roles per page type, nil with Options.NoRoles
+	shared    map[string]bool                // parameters a target kept for a shared deep token
 }
 
 // learnPatterns learns the deep-token patterns of every host name of members (package
@@ -165,16 +166,20 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		}
 	}
 	// The site's URLs by origin (scheme and host), for target selection (see targetRank).
+	origins := map[string]int{}
+	for _, m := range all {
+		origins[m.p.scheme+"://"+m.p.host]++
+	}
 	if opt.MainOrigin {
-		origins := map[string]int{}
-		for _, m := range all {
-			origins[m.p.scheme+"://"+m.p.host]++
-		}
 		for _, m := range all {
 			m.origin = origins[m.p.scheme+"://"+m.p.host]
 		}
+	} else if !ablate.NoAliasOrigin && !opt.online {
+		markMainAliases(all, origins)
 	}
 	common := valueClusters(byCluster)
+	deepVals := queryDeepValues(all)
+	shared := map[string]bool{} // parameters a target kept for a shared deep token (see sharedDeep)
 	var ro *roles.Roles
 	if !opt.NoRoles {
 		ro = learnRoles(byCluster, common)
@@ -203,7 +208,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		// signature without that parameter; the URL it was made from becomes a source.
 		if !opt.NoSignatures {
 			for i, tg := range targets {
-				if sg := signature(ms, tg, common); sg != nil {
+				if sg := signature(ms, tg, common, deepVals, shared); sg != nil {
 					targets[i] = sg
 					if !slices.ContainsFunc(rest, func(m *member) bool { return m.prep == tg.prep }) {
 						rest = append([]*member{tg}, rest...)
@@ -248,7 +253,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
-	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts, roles: ro}
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts, roles: ro, shared: shared}
 }
 
 // signature returns the signature of target tg in its cluster ms: tg without the query
@@ -262,7 +267,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 // is deleted, not written. A value that a reference or a conversion writes (a deep token,
 // another letter case) is not such a parameter, nor is one of two frequent values
 // (view=grid, view=list), which stays a literal.
-func signature(ms []*member, tg *member, common map[string]int) *member {
+func signature(ms []*member, tg *member, common map[string]int, deepVals map[urlnorm.Key]int, shared map[string]bool) *member {
 	var drop []string
 	for i, m := range ms {
 		if i >= maxCostSources {
@@ -278,7 +283,11 @@ func signature(ms []*member, tg *member, common map[string]int) *member {
 				continue
 			}
 			if common[q.vop.Lit] < minLiteralClusters || manyValues(ms, q.Name, minLiteralClusters) {
-				drop = append(drop, q.Name)
+				if sharedDeep(ms, q.Name, deepVals) {
+					shared[q.Name] = true
+				} else {
+					drop = append(drop, q.Name)
+				}
 			}
 		}
 	}
@@ -292,6 +301,74 @@ func signature(ms []*member, tg *member, common map[string]int) *member {
 	})
 	sg.prep = finalize(sg.p.String())
 	return &sg
+}
+
+// queryDeepValues returns, per deep token of a query parameter (its key with Sub set), the
+// number of its distinct values among the members, counted up to 2.
+func queryDeepValues(all []*member) map[urlnorm.Key]int {
+	first := map[urlnorm.Key]string{}
+	out := map[urlnorm.Key]int{}
+	for _, m := range all {
+		for _, t := range m.p.deep {
+			if t.Part != urlnorm.PartQuery || t.Sub == 0 {
+				continue
+			}
+			k := urlnorm.Key{Part: t.Part, Name: t.Name, Sub: t.Sub}
+			switch v, ok := first[k]; {
+			case !ok:
+				first[k], out[k] = t.Value, 1
+			case v != t.Value:
+				out[k] = 2
+			}
+		}
+	}
+	return out
+}
+
+// sharedDeep reports whether the cluster's URLs with query parameter name, at least
+// minLiteralClusters of them, all share the value of one of its deep tokens that takes several
+// values on the site: the parameter's values differ within the cluster, but in part only. A
+// wiki's index opened at a page's namespace (do=index&id=ns:page) is one page per namespace
+// ns, not one for every id; deleting id would merge the namespaces' indexes, and the parameter
+// stays in the target (a literal of the cluster, which generalizes to no other namespace).
+func sharedDeep(ms []*member, name string, deepVals map[urlnorm.Key]int) bool {
+	if ablate.NoSharedDeep {
+		return false
+	}
+	shared := map[int16]string{} // Sub -> the value every URL so far has, "" once they differ
+	n := 0
+	for _, m := range ms {
+		if len(queryValues(m.p.query, name)) == 0 {
+			continue
+		}
+		seen := map[int16]bool{}
+		for _, t := range m.p.deep {
+			if t.Part != urlnorm.PartQuery || t.Name != name || t.Sub == 0 || seen[t.Sub] {
+				continue
+			}
+			seen[t.Sub] = true
+			if n == 0 {
+				shared[t.Sub] = t.Value
+			} else if v, ok := shared[t.Sub]; ok && v != t.Value {
+				shared[t.Sub] = ""
+			}
+		}
+		for sub := range shared {
+			if !seen[sub] {
+				shared[sub] = ""
+			}
+		}
+		n++
+	}
+	if n < minLiteralClusters {
+		return false
+	}
+	for sub, v := range shared {
+		if v != "" && deepVals[urlnorm.Key{Part: urlnorm.PartQuery, Name: name, Sub: sub}] >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // manyValues reports whether the members have at least n distinct values of query parameter
@@ -362,7 +439,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	for c, rows := range byClass {
 		for _, ctx := range generalize(rs, order, rows, opt.MinSupport) {
 			r := lrule{Site: name, Context: ctx, edit: classes[c], class: int32(c + 1)}
-			if overwritesWildcard(&r) {
+			if overwritesWildcard(&r) || overwritesParam(&r, pw.shared) {
 				st.Overwriting++
 				continue
 			}
@@ -380,6 +457,10 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 		ident[m.prep] = m.cluster
 	}
 	outs := make([]map[string]int32, len(s.rules))
+	lastCl := make([]int32, len(s.rules)) // the cluster of the last URL each rule covered: all is by cluster
+	for i := range lastCl {
+		lastCl[i] = -1
+	}
 	for _, m := range all {
 		for _, ri := range s.candidates(&m.p) {
 			r := &s.rules[ri]
@@ -395,6 +476,10 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				continue // matched but changed nothing: not applied
 			}
 			r.Coverage++
+			if lastCl[ri] != m.cluster && !opt.online && !ablate.NoClusterSupport {
+				lastCl[ri] = m.cluster
+				r.clusters++
+			}
 			if blocked(pw.roles, r, m) {
 				r.blocked++
 			}
@@ -856,6 +941,27 @@ func (s *site) candidates(p *parsed) []int32 {
 // Such a rule maps every page under a prefix to one URL; the paper's transformation
 // generalization would make its literal a wildcard too, which is to say the rule is not
 // learned. Rules that delete segments, or replace fixed segments, are kept.
+// overwritesParam reports whether r sets to a literal a query parameter that its context
+// wildcards and that a signature target kept for a deep token its values share in the
+// cluster (see sharedDeep): "whatever id is, make it alpha:page0", the index of one namespace
+// written over every namespace's.
+func overwritesParam(r *lrule, shared map[string]bool) bool {
+	if ablate.NoSharedDeep {
+		return false
+	}
+	for _, q := range r.edit.Query {
+		if q.Delete || q.vop.Kind != opLiteral || q.vop.Lit == "" || !shared[q.Name] {
+			continue
+		}
+		if slices.ContainsFunc(r.Context, func(c cond) bool {
+			return c.Kind == condAny && c.Key == urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
 func overwritesWildcard(r *lrule) bool {
 	t := &r.edit
 	if t.Del == 0 || !slices.ContainsFunc(t.Ins, func(o vop) bool { return o.Kind == opLiteral && o.Lit != "" }) {
@@ -895,4 +1001,38 @@ func overwritesWildcard(r *lrule) bool {
 		}
 	}
 	return true
+}
+
+// markMainAliases sets member.origin to 1 for the URLs on the main origin of their aliases and
+// 0 for the others. The aliases of an origin are the origins that differ from it in the scheme
+// or a leading "www." of the host (http://example.com, https://www.example.com); the main one is
+// the alias that more of the site's URLs have (then the shorter, then the first by text). A
+// site that serves its pages on several aliases, each cluster holding the main one and one
+// other, then selects the main one as every cluster's target, where the shorter URL would be
+// http://www.example.com/p in one cluster and https://example.com/p in another, and the rules
+// learned from the two would send a page's URLs to two keys. Origins of other hosts (a mirror)
+// are aliases of none, and between them the length decides as before.
+func markMainAliases(all []*member, origins map[string]int) {
+	main := map[string]string{} // alias group -> its main origin
+	for o, n := range origins {
+		g := aliasGroup(o)
+		b, ok := main[g]
+		if !ok || n > origins[b] || n == origins[b] && (len(o) < len(b) || len(o) == len(b) && o < b) {
+			main[g] = o
+		}
+	}
+	for _, m := range all {
+		o := m.p.scheme + "://" + m.p.host
+		if main[aliasGroup(o)] == o {
+			m.origin = 1
+		} else {
+			m.origin = 0
+		}
+	}
+}
+
+// aliasGroup returns an origin without its scheme and a leading "www." of its host.
+func aliasGroup(origin string) string {
+	_, h, _ := strings.Cut(origin, "://")
+	return strings.TrimPrefix(h, "www.")
 }

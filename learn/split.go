@@ -101,11 +101,16 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 			for pi := range parts {
 				p := &parts[pi]
 				first := map[string]int32{}
+				last := int32(-1)
 				for _, u := range uses {
 					if !holds([]cond{p.c}, &u.m.p) {
 						continue
 					}
 					p.cov++
+					if u.m.cluster != last && !opt.online && !ablate.NoClusterSupport {
+						last = u.m.cluster // uses are by cluster, as the site's URLs are
+						p.clusters++
+					}
 					bad, supported := u.bad, u.own
 					if c, ok := first[u.out]; ok && c != u.m.cluster {
 						bad = true
@@ -144,7 +149,7 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 			if sub := p.rule(); !sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
 				continue
 			}
-			s.rules = append(s.rules, lrule{Site: r.Site, Context: splitContext(r.Context, p.c), edit: r.edit, Coverage: p.cov, False: p.bad, class: r.class})
+			s.rules = append(s.rules, lrule{Site: r.Site, Context: splitContext(r.Context, p.c), edit: r.edit, Coverage: p.cov, False: p.bad, class: r.class, clusters: p.clusters})
 			st.Splits++
 		}
 	}
@@ -158,6 +163,7 @@ type splitPart struct {
 	c                 cond
 	cov, bad, blocked int
 	unsupported       int
+	clusters          int // clusters of its uses (see lrule.Estimate)
 	thin              bool
 }
 
@@ -167,7 +173,7 @@ type splitPart struct {
 // the path of /timeline?c=7 to /?c=7 merges nothing on the training URLs, and nothing shows
 // it right).
 func (p *splitPart) rule() lrule {
-	r := lrule{Coverage: p.cov, False: p.bad, blocked: p.blocked, thin: p.thin}
+	r := lrule{Coverage: p.cov, False: p.bad, blocked: p.blocked, thin: p.thin, clusters: p.clusters}
 	if p.c.Kind == condAbsent && !ablate.NoAbsentSupport {
 		r.False = p.unsupported
 	}

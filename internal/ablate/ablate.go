@@ -81,6 +81,21 @@ var (
 	// rules give it without each rule that made its key (learn's Online.Alternatives, the
 	// crawl core's Before).
 	NoAlternatives bool
+	// NoAliasOrigin ranks, in learn's target selection, a URL on the main alias of its
+	// origin (of the scheme and "www." variants of its host, the one most of the site's URLs
+	// have) as any other: the shorter URL goes first.
+	NoAliasOrigin bool
+	// NoClusterSupport estimates a rule without training error with one pseudo-error however
+	// many clusters its uses lie in (learn's lrule.Estimate).
+	NoClusterSupport bool
+	// NoDetermined lets a parameter identify the pages of a type even where another
+	// parameter that identifies them determines its value (phpBB's f= beside t=; package
+	// roles).
+	NoDetermined bool
+	// NoSharedDeep drops from a signature target a parameter whose values differ within the
+	// cluster even where they share a deep token that differs across the site (learn's
+	// sharedDeep: a wiki's do=index&id=ns:page, one page per namespace).
+	NoSharedDeep bool
 )
 
 // switches names the switches for Set.
@@ -88,7 +103,8 @@ var switches = map[string]*bool{
 	"bound": &NoBound, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
-	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives,
+	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
+	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name

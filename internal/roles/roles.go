@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -32,7 +33,9 @@ type URL struct {
 //
 // A parameter that some URL of a cluster drops (it lacks the parameter and carries its value
 // nowhere else: ?t=1627 and ?1627-some-title keep it) does not identify pages: a tracking
-// parameter added to some links of a page, phpBB's f= added to some links of a topic.
+// parameter added to some links of a page, phpBB's f= added to some links of a topic. Nor
+// does one whose value another identifying parameter of the type determines (see determined):
+// f= on the topic's printable view, where no link drops it, is the forum of the topic t=.
 //
 // A page type is a path template and the URL's type values: the path's segments, each kept if
 // it occurs in at least minLiteral (see Learn) of the site's clusters and "*" otherwise
@@ -138,9 +141,16 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 			}
 		}
 	}
+	var det map[string][]string
+	if !ablate.NoDetermined {
+		det = determined(byCluster)
+	}
 	for t, byName := range stats {
 		for name, st := range byName {
-			if len(st.values) < 2 {
+			if len(st.values) < 2 || det[name] != nil && slices.ContainsFunc(det[name], func(q string) bool {
+				qs := byName[q]
+				return qs != nil && qs.differs == 0 && qs.dropped == 0 && len(qs.values) >= 2
+			}) {
 				continue
 			}
 			switch {
@@ -166,6 +176,82 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 	}
 	return ro
 }
+
+// determined returns, per parameter P, the parameters Q whose value determines P's on the
+// site: every value of Q seen with P goes with one value of P, across clusters, on at least
+// minDetermined values of Q seen with P in two clusters or more, and P does not determine Q as
+// well. Such a P says nothing of a page that Q does not: phpBB's f= on a topic's printable view
+// (view=print&f=2&t=447) is the forum of topic t=447 wherever the topic is linked, and it is t
+// that names the page. P is then no identifier of a page type on which Q is one (see Learn).
+func determined(byCluster [][]URL) map[string][]string {
+	type seen struct {
+		p       string // P's value with this value of Q
+		cluster int32
+		multi   bool // seen in two clusters or more
+	}
+	type dep struct {
+		vals     map[string]*seen
+		conflict bool
+	}
+	deps := map[[2]string]*dep{} // {Q, P}
+	for ci, ms := range byCluster {
+		for _, m := range ms {
+			for i, q := range m.Query {
+				if i > 0 && m.Query[i-1].Name == q.Name {
+					continue
+				}
+				for j, p := range m.Query {
+					if j == i || j > 0 && m.Query[j-1].Name == p.Name {
+						continue
+					}
+					k := [2]string{q.Name, p.Name}
+					d := deps[k]
+					if d == nil {
+						d = &dep{vals: map[string]*seen{}}
+						deps[k] = d
+					}
+					if d.conflict {
+						continue
+					}
+					switch sv := d.vals[q.Value]; {
+					case sv == nil:
+						d.vals[q.Value] = &seen{p: p.Value, cluster: int32(ci)}
+					case sv.p != p.Value:
+						d.conflict = true
+					case sv.cluster != int32(ci):
+						sv.multi = true
+					}
+				}
+			}
+		}
+	}
+	holds := func(d *dep) bool {
+		if d == nil || d.conflict {
+			return false
+		}
+		n := 0
+		for _, sv := range d.vals {
+			if sv.multi {
+				n++
+			}
+		}
+		return n >= minDetermined
+	}
+	out := map[string][]string{}
+	for k, d := range deps {
+		if holds(d) && !holds(deps[[2]string{k[1], k[0]}]) {
+			out[k[1]] = append(out[k[1]], k[0])
+		}
+	}
+	for _, qs := range out {
+		slices.Sort(qs)
+	}
+	return out
+}
+
+// minDetermined is the number of values of a parameter Q, each seen in two clusters or more,
+// that must go with one value of P each for Q to determine P (see determined).
+const minDetermined = 3
 
 // carries reports whether u holds the value v: as a path segment, a query value or a deep
 // token, or, for a value of at least 4 bytes, anywhere in its text.

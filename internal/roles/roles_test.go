@@ -68,6 +68,16 @@ func TestIdentifies(t *testing.T) {
 		{"vacuous", []string{"/l?cat=1&start=0", "/l?cat=2&start=60"}, "/l?cat=1&start=20", "cat", true},
 		// One value only: nothing to tell pages apart by.
 		{"one value", []string{"/l?cat=1&start=0", "/l?cat=1&start=60"}, "/l?cat=1", "cat", false},
+		// Determined by t, which identifies the pages too: t=1, 2 and 3 each go with one f
+		// on the topic pages and the print views (phpBB's f= on view=print, which some links
+		// of a topic drop).
+		{"determined", []string{"/v?f=1&t=1 /v?t=1", "/p?f=1&t=1", "/v?f=1&t=2 /v?t=2", "/p?f=1&t=2", "/v?f=2&t=3 /v?t=3", "/p?f=2&t=3"},
+			"/p?f=1&t=9", "f", false},
+		{"determining", []string{"/v?f=1&t=1 /v?t=1", "/p?f=1&t=1", "/v?f=1&t=2 /v?t=2", "/p?f=1&t=2", "/v?f=2&t=3 /v?t=3", "/p?f=2&t=3"},
+			"/p?f=1&t=9", "t", true},
+		// Determined by nothing: start=0 goes with every forum (phpBB's viewforum.php).
+		{"not determined", []string{"/l?f=1&start=0", "/l?f=1&start=25", "/l?f=2&start=0", "/l?f=2&start=25", "/l?f=3&start=0"},
+			"/l?f=1&start=50", "f", true},
 		// Another page type: the path template differs.
 		{"other type", []string{"/v?t=1&s=a /v?t=1&s=b", "/v?t=2&s=c /v?t=2&s=d", "/w?t=1 /w?t=2"}, "/w?t=3", "t", false},
 	} {
