@@ -215,6 +215,8 @@ type onlineSite struct {
 	outCtx      map[string]map[string]bool // rule content -> contexts it is retracted in
 	retracted   map[string]bool            // content of retracted rules
 	counters    map[string]*ruleCounter    // use counters by rule content, kept across relearns
+	pairs       map[string]*pairCount      // sitePairs of the version published after the last relearn
+	pairsDue    bool                       // a relearn (or a load) since pairs were counted
 }
 
 // mark records the URL raw kept as page fp, numbered seq: in byURL, and in inferred if
@@ -612,12 +614,30 @@ func (s *onlineSite) publish(g *globalRules) {
 			c = &ruleCounter{}
 			s.counters[key] = c
 		}
+		c.edit = v.prior[i].edit
 		v.uses[i] = c
 	}
 	if len(v.out) > 0 {
 		v.outWo = map[int]*rules.Set{}
 		for i := range v.out {
 			v.outWo[i] = v.without(i, i)
+		}
+	}
+	if s.pairsDue {
+		s.pairsDue = false
+		s.pairs = s.sitePairs(v)
+	}
+	for i, p := range v.prior {
+		if !p.dir {
+			continue
+		}
+		if n := s.pairs[contentKey(set.Rule(i))]; n != nil {
+			v.prior[i].pairs = *n
+		}
+		for _, c := range s.counters {
+			if c != v.uses[i] && c.edit == p.edit && p.edit != "" {
+				v.prior[i].editConfirmed += c.confirmed.Load()
+			}
 		}
 	}
 	s.cur.Store(v)
@@ -975,6 +995,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	s.result = &res
 	s.base = set
 	s.words = words
+	s.pairsDue = true
 	s.publish(o.global.Load())
 	s.mu.Unlock()
 	o.updateWiden()

@@ -476,7 +476,7 @@ func (o *Online) relearnSnapshot(s *onlineSite) {
 	if err != nil {
 		return
 	}
-	s.result, s.base, s.words = &res, set, templateWords(cls)
+	s.result, s.base, s.words, s.pairsDue = &res, set, templateWords(cls), true
 }
 
 // widenLoaded makes the widened rules of the loaded sites' results, as updateWiden does, with

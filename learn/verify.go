@@ -67,6 +67,7 @@ type ruleCounter struct {
 
 	mu     sync.Mutex
 	credit float64 // the sampling probability of its uses since its last check
+	edit   string  // the rule's edit (see editOf), once a published version has had the rule
 }
 
 // A riskPrior is what a rule's error rate is believed to be before any check: pseudo-checks and
@@ -76,6 +77,12 @@ type riskPrior struct {
 	risky         bool   // a rule of a risky shape (see riskyShape)
 	edit          string // the rule's edit (see editOf), "" if it rewrites no literal
 	pathCase      bool   // a rule that converts the case of the whole path (see ruleContext)
+	dir           bool   // a rule that cuts a URL to its directory (see cutsToDir)
+	// For a rule that cuts a URL to its directory, set when a version is published: its
+	// fetched pairs (see sitePairs), and the confirmations of the other rules of its edit on
+	// its site.
+	pairs         pairCount
+	editConfirmed int64
 }
 
 // The verification policy's constants (see the comment at the top of the file); tuned on
@@ -123,7 +130,7 @@ func priors(set *rules.Set) []riskPrior {
 func priorOf(r rules.Rule) riskPrior {
 	n := trainWeight * min(float64(r.Stats.Coverage), maxTrainChecks)
 	return riskPrior{checks: n, fails: n * (1 - r.Stats.Precision), risky: riskyShape(&r) && !ablate.NoShapeRisk, edit: editOf(&r),
-		pathCase: convertsPath(&r) && !ablate.NoCaseContexts}
+		pathCase: convertsPath(&r) && !ablate.NoCaseContexts, dir: cutsToDir(&r)}
 }
 
 // convertsPath reports whether r converts the case of the whole path.
@@ -535,6 +542,9 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 		if n <= int64(o.opt.VerifyFirst) || p.risky && n <= int64(riskyFirst) && o.opt.VerifyFirst > 0 {
 			check = true
 		}
+		if dirFirst(p, c.checks.Load()) && o.opt.VerifyFirst > 0 {
+			check = true
+		}
 		in := counter(&c.ctx, ruleContext(r.ver, r.i, r.in, r.key))
 		if in.Add(1) <= contextFirst(p, c.fails.Load()) && o.opt.VerifyFirst > 0 {
 			check = true // the rule's first uses in this context
@@ -592,7 +602,7 @@ func (o *Online) Recheck(k, kept Key) bool {
 		}
 		p := r.ver.prior[r.i]
 		checks, fails := c.checks.Load(), c.fails.Load()
-		if checks < int64(o.opt.VerifyFirst) || p.risky && checks < riskyFirst {
+		if checks < int64(o.opt.VerifyFirst) || p.risky && checks < riskyFirst || dirFirst(p, checks) {
 			return true
 		}
 		if n, ok := c.ctxChecks.Load(ruleContext(r.ver, r.i, r.in, r.key)); !ok || n.(*atomic.Int64).Load() < contextFirst(p, fails) {
@@ -642,7 +652,7 @@ func boundHigh(ver *siteVersion, p riskPrior, checks, fails int64) bool {
 		p.fails += f
 		p.checks += f
 	}
-	return bound(p, checks, fails) > boundAt
+	return bound(p, checks, fails) > boundAt || pairsHigh(p, checks, fails)
 }
 
 // Confirm is ConfirmMatch(k, Key{}, same).

@@ -165,6 +165,8 @@ func TestVerifyRisk(t *testing.T) {
 		{"paths lowercased per tree", iisSite, &ablate.NoCaseContexts, 2, 10},
 		{"several trees mapped onto another", releaseSite, &ablate.NoTreePrior, 2, 10},
 		{"match to an error page", expiredSite, &ablate.NoHubs, 1, 10},
+		{"directory cut on few pairs", listingSite, &ablate.NoDirFirst, 1, 10},
+		{"directory cut whose fetched pairs failed", unlinkedSite, &ablate.NoDirPairs, 2, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := crawl(NewOnline(OnlineOptions{}), tc.site())
@@ -231,6 +233,47 @@ func dirSite() []visit {
 	}
 	return vs
 }
+
+// indexSite is a static host whose directories are linked as /s/d<i>/index.html and then
+// /s/d<i>/, the two one page except for a directory that is a listing of its own, another
+// page than its index.html, which nothing in the URLs tells apart. Among its first URLs are
+// unlinked index.html files (/s/u<i>/index.html, whose directory is never linked), so that
+// the rule that deletes index.html covers many URLs and few pairs: pairs directories linked
+// both ways come first, with a listing at trap (none if negative), then directories of which
+// one in every is a listing.
+func indexSite(unlinked, pairs, trap, every int) []visit {
+	var vs []visit
+	dir := func(i int, listing bool) {
+		idx, d := 2*i+1, 2*i+1
+		if listing {
+			d = 2*i + 2
+		}
+		vs = append(vs,
+			visit{fmt.Sprintf("http://files.example.net/s/d%d/index.html", i), idx},
+			visit{fmt.Sprintf("http://files.example.net/s/d%d/", i), d})
+	}
+	for i := range max(unlinked, pairs) {
+		if i < unlinked {
+			vs = append(vs, visit{fmt.Sprintf("http://files.example.net/s/u%d/index.html", i), 1000 + i})
+		}
+		if i < pairs {
+			dir(i, i == trap)
+		}
+	}
+	for i := pairs; i < pairs+120; i++ {
+		dir(i, i%every == 1)
+	}
+	return vs
+}
+
+// listingSite is an indexSite whose rule is learned on 5 pairs, all one page, and one
+// directory in three after them is a listing.
+func listingSite() []visit { return indexSite(12, 5, -1, 3) }
+
+// unlinkedSite is an indexSite whose 12 first pairs have a listing among them, and one
+// directory in four after them is a listing: the rule's training precision is high, the
+// unlinked files counted, and its fetched pairs show the listing.
+func unlinkedSite() []visit { return indexSite(60, 12, 3, 4) }
 
 // TestVerifyKept checks that the rule that made the key of the kept URL is verified: the
 // directory URL met is rewritten by no rule, and only the rule applied to the kept index URL
