@@ -258,8 +258,7 @@
 // A rule that cuts a URL to its directory (/x/index.html to /x/: the server decides per
 // directory whether the file is the directory's page or the directory a listing of its own) is
 // also judged by the site's own fetches: the pairs of fetched URLs it gives one key count as
-// checks, so that its uses are checked while the bound over them is high, and until the site
-// has shown 8 clean pairs of its edit (its rules learned before count too).
+// checks, so that its uses are checked while the bound over them is high.
 // A match is checked for the rules that made either key, the URL met's or the kept URL's (a
 // rule that rewrote the kept /dir/index.html to /dir/ makes the key of /dir/, which no rule
 // rewrites), and a check counts only for the rules decisive for it: without them, the two URLs

@@ -614,7 +614,6 @@ func (s *onlineSite) publish(g *globalRules) {
 			c = &ruleCounter{}
 			s.counters[key] = c
 		}
-		c.edit = v.prior[i].edit
 		v.uses[i] = c
 	}
 	if len(v.out) > 0 {
@@ -633,11 +632,6 @@ func (s *onlineSite) publish(g *globalRules) {
 		}
 		if n := s.pairs[contentKey(set.Rule(i))]; n != nil {
 			v.prior[i].pairs = *n
-		}
-		for _, c := range s.counters {
-			if c != v.uses[i] && c.edit == p.edit && p.edit != "" {
-				v.prior[i].editConfirmed += c.confirmed.Load()
-			}
 		}
 	}
 	s.cur.Store(v)

@@ -13,14 +13,10 @@ import (
 // two apart; the server decides per directory. Its training precision says little: the URLs
 // it covers are mostly files whose directory the crawl never fetched, and the files its own
 // skips added to the directories' pages. So such a rule (see cutsToDir) is judged by the
-// site's own fetches too:
-//   - the pairs of fetched URLs that the rule gives one key (see sitePairs), each a check
-//     made for free: its uses are checked while the upper confidence bound on its error rate
-//     over those pairs and its checks since exceeds 5%, like the bound over its training
-//     evidence;
-//   - its uses are checked until the site has shown riskyFirst clean pairs of its edit:
-//     fetched pairs, its checks, and the confirmations of rules of its edit learned before it
-//     (a relearn reshapes the context of a rule and so makes it new).
+// site's own fetches too: the pairs of fetched URLs that the rule gives one key (see
+// sitePairs) are each a check made for free, and its uses are checked while the upper
+// confidence bound on its error rate over those pairs and its checks since exceeds 5%, like
+// the bound over its training evidence.
 
 // A pairCount is what the site's fetches say of a rule: pairs of fetched URLs that the rule
 // gives one key and is decisive for (each URL with the first fetched URL of its key), and of
@@ -120,14 +116,4 @@ func pairsHigh(p riskPrior, checks, fails int64) bool {
 	}
 	n := p.pairs
 	return bound(riskPrior{checks: float64(n.pairs), fails: float64(n.fails)}, max(0, checks-n.baseChecks), max(0, fails-n.baseFails)) > boundAt
-}
-
-// dirFirst reports whether a use of a rule that cuts a URL to its directory, with prior p and
-// checks checks, is checked because the site has shown fewer than riskyFirst clean pairs of
-// its edit (see the comment at the top of the file).
-func dirFirst(p riskPrior, checks int64) bool {
-	if !p.dir || ablate.NoDirFirst {
-		return false
-	}
-	return p.pairs.pairs-p.pairs.fails+max(0, checks-p.pairs.baseChecks)+p.editConfirmed < riskyFirst
 }

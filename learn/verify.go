@@ -67,7 +67,6 @@ type ruleCounter struct {
 
 	mu     sync.Mutex
 	credit float64 // the sampling probability of its uses since its last check
-	edit   string  // the rule's edit (see editOf), once a published version has had the rule
 }
 
 // A riskPrior is what a rule's error rate is believed to be before any check: pseudo-checks and
@@ -79,10 +78,8 @@ type riskPrior struct {
 	pathCase      bool   // a rule that converts the case of the whole path (see ruleContext)
 	dir           bool   // a rule that cuts a URL to its directory (see cutsToDir)
 	// For a rule that cuts a URL to its directory, set when a version is published: its
-	// fetched pairs (see sitePairs), and the confirmations of the other rules of its edit on
-	// its site.
-	pairs         pairCount
-	editConfirmed int64
+	// fetched pairs (see sitePairs).
+	pairs pairCount
 }
 
 // The verification policy's constants (see the comment at the top of the file); tuned on
@@ -542,9 +539,6 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 		if n <= int64(o.opt.VerifyFirst) || p.risky && n <= int64(riskyFirst) && o.opt.VerifyFirst > 0 {
 			check = true
 		}
-		if dirFirst(p, c.checks.Load()) && o.opt.VerifyFirst > 0 {
-			check = true
-		}
 		in := counter(&c.ctx, ruleContext(r.ver, r.i, r.in, r.key))
 		if in.Add(1) <= contextFirst(p, c.fails.Load()) && o.opt.VerifyFirst > 0 {
 			check = true // the rule's first uses in this context
@@ -602,7 +596,7 @@ func (o *Online) Recheck(k, kept Key) bool {
 		}
 		p := r.ver.prior[r.i]
 		checks, fails := c.checks.Load(), c.fails.Load()
-		if checks < int64(o.opt.VerifyFirst) || p.risky && checks < riskyFirst || dirFirst(p, checks) {
+		if checks < int64(o.opt.VerifyFirst) || p.risky && checks < riskyFirst {
 			return true
 		}
 		if n, ok := c.ctxChecks.Load(ruleContext(r.ver, r.i, r.in, r.key)); !ok || n.(*atomic.Int64).Load() < contextFirst(p, fails) {

@@ -165,7 +165,6 @@ func TestVerifyRisk(t *testing.T) {
 		{"paths lowercased per tree", iisSite, &ablate.NoCaseContexts, 2, 10},
 		{"several trees mapped onto another", releaseSite, &ablate.NoTreePrior, 2, 10},
 		{"match to an error page", expiredSite, &ablate.NoHubs, 1, 10},
-		{"directory cut on few pairs", listingSite, &ablate.NoDirFirst, 1, 10},
 		{"directory cut whose fetched pairs failed", unlinkedSite, &ablate.NoDirPairs, 2, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -265,10 +264,6 @@ func indexSite(unlinked, pairs, trap, every int) []visit {
 	}
 	return vs
 }
-
-// listingSite is an indexSite whose rule is learned on 5 pairs, all one page, and one
-// directory in three after them is a listing.
-func listingSite() []visit { return indexSite(12, 5, -1, 3) }
 
 // unlinkedSite is an indexSite whose 12 first pairs have a listing among them, and one
 // directory in four after them is a listing: the rule's training precision is high, the

@@ -77,9 +77,6 @@ var (
 	// bound on its error rate over the pairs of fetched URLs it gives one key (learn's
 	// pairsHigh).
 	NoDirPairs bool
-	// NoDirFirst does not check the uses of a rule that cuts a URL to its directory until its
-	// site has shown enough clean pairs of its edit (learn's dirFirst).
-	NoDirFirst bool
 	// NoOriginRank leaves learn.Options.MainOrigin off in the crawl core's online learner: a
 	// cluster's target is its shortest URL, whatever origin (scheme and host) the site's URLs
 	// mostly have.
@@ -112,7 +109,7 @@ var switches = map[string]*bool{
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
-	"dirpairs": &NoDirPairs, "dirfirst": &NoDirFirst,
+	"dirpairs": &NoDirPairs,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
