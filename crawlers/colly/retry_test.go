@@ -63,12 +63,7 @@ const (
 
 func twoURLSite(t *testing.T, serve func(w http.ResponseWriter, r *http.Request)) (srv *httptest.Server, hits func(uri string) int) {
 	t.Helper()
-	var mu sync.Mutex
-	count := map[string]int{}
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		count[r.URL.RequestURI()]++
-		mu.Unlock()
+	return countingServer(t, func(w http.ResponseWriter, r *http.Request) {
 		serve(w, r)
 		switch r.URL.RequestURI() {
 		case "/":
@@ -80,6 +75,20 @@ func twoURLSite(t *testing.T, serve func(w http.ResponseWriter, r *http.Request)
 		case otherURL:
 			fmt.Fprint(w, `<html><body><main><p>The page of h.</p></main></body></html>`)
 		}
+	})
+}
+
+// countingServer starts a server of serve, closed when the test ends, and returns it with the
+// count of the requests it has answered for a request URI.
+func countingServer(t *testing.T, serve http.HandlerFunc) (srv *httptest.Server, hits func(uri string) int) {
+	t.Helper()
+	var mu sync.Mutex
+	count := map[string]int{}
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		count[r.URL.RequestURI()]++
+		mu.Unlock()
+		serve(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	return srv, func(uri string) int {

@@ -311,25 +311,17 @@ func TestAbort(t *testing.T) {
 // lost, since colly counts the target visited. In an asynchronous collector it does not await
 // the fetch it is part of.
 func TestRedirectToOwnKey(t *testing.T) {
-	var mu sync.Mutex
-	hits := map[string]int{}
-	article := "<html><body><main><p>" + strings.Repeat("A long article about lanterns and keepers. ", 20) + "</p></main></body></html>"
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		hits[r.URL.RequestURI()]++
-		mu.Unlock()
-		switch r.URL.RequestURI() {
-		case "/post/1":
-			fmt.Fprint(w, article)
-		case "/post/1?utm_source=feed":
-			http.Redirect(w, r, "/post/1", http.StatusMovedPermanently)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	defer srv.Close()
 	for _, async := range []bool{false, true} {
-		clear(hits)
+		srv, hits := countingServer(t, func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.RequestURI() {
+			case "/post/1":
+				fmt.Fprint(w, article)
+			case "/post/1?utm_source=feed":
+				http.Redirect(w, r, "/post/1", http.StatusMovedPermanently)
+			default:
+				http.NotFound(w, r)
+			}
+		})
 		c := colly.NewCollector(colly.Async(async))
 		c.SetRequestTimeout(30 * time.Second)
 		u, err := Attach(c, Options{})
@@ -338,8 +330,8 @@ func TestRedirectToOwnKey(t *testing.T) {
 		}
 		c.Visit(srv.URL + "/post/1?utm_source=feed")
 		c.Wait()
-		if hits["/post/1"] != 1 {
-			t.Errorf("async %v: /post/1 fetched %d times, want 1 (%v)", async, hits["/post/1"], hits)
+		if n := hits("/post/1"); n != 1 {
+			t.Errorf("async %v: /post/1 fetched %d times, want 1", async, n)
 		}
 		if st := u.Stats(); st.Kept != 1 || st.Failed != 0 {
 			t.Errorf("async %v: stats %+v", async, st)
@@ -347,28 +339,23 @@ func TestRedirectToOwnKey(t *testing.T) {
 	}
 }
 
+// article is the page of a long article.
+var article = "<html><body><main><p>" + strings.Repeat("A long article about lanterns and keepers. ", 20) + "</p></main></body></html>"
+
 // A redirect to a page fetched before is not followed: the redirect is the answer.
 func TestRedirectToKnownPage(t *testing.T) {
-	var mu sync.Mutex
-	hits := map[string]int{}
-	article := "<html><body><main><p>" + strings.Repeat("A long article about lanterns and keepers. ", 20) + "</p></main></body></html>"
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		hits[r.URL.RequestURI()]++
-		mu.Unlock()
-		switch r.URL.Path {
-		case "/post/1":
-			fmt.Fprint(w, article)
-		case "/":
-			// To the page under a tracking parameter: not the URL colly visited, the key.
-			http.Redirect(w, r, "/post/1?utm_source="+r.URL.Query().Get("x"), http.StatusMovedPermanently)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	defer srv.Close()
 	for _, redirectHandler := range []bool{true, false} {
-		clear(hits)
+		srv, hits := countingServer(t, func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/post/1":
+				fmt.Fprint(w, article)
+			case "/":
+				// To the page under a tracking parameter: not the URL colly visited, the key.
+				http.Redirect(w, r, "/post/1?utm_source="+r.URL.Query().Get("x"), http.StatusMovedPermanently)
+			default:
+				http.NotFound(w, r)
+			}
+		})
 		c := colly.NewCollector()
 		u, err := Attach(c, Options{})
 		if err != nil {
@@ -384,8 +371,8 @@ func TestRedirectToKnownPage(t *testing.T) {
 		if !redirectHandler {
 			want = 2
 		}
-		if got := hits["/post/1"] + hits["/post/1?utm_source="] + hits["/post/1?utm_source=2"]; got != want {
-			t.Errorf("redirect handler %v: /post/1 fetched %d times, want %d (%v)", redirectHandler, got, want, hits)
+		if got := hits("/post/1") + hits("/post/1?utm_source=") + hits("/post/1?utm_source=2"); got != want {
+			t.Errorf("redirect handler %v: /post/1 fetched %d times, want %d", redirectHandler, got, want)
 		}
 		if st := u.Stats(); redirectHandler && st.Redirects != 2 {
 			t.Errorf("stats %+v", st)

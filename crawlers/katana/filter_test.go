@@ -41,6 +41,23 @@ func crawlerOptions(t *testing.T, proxy string, mod func(*types.Options)) *types
 	return co
 }
 
+// crawlHandMade crawls a hand-made site from its home page with katana and a Crawler of
+// default Options (mod, if not nil, changes katana's options first), and returns the Crawler.
+func crawlHandMade(t *testing.T, site *handMade, mod func(*types.Options)) *Crawler {
+	t.Helper()
+	p := newSiteProxy(t, site)
+	co := crawlerOptions(t, p.proxy.URL, mod)
+	co.OutputWriter = &results{}
+	c, err := New(co, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Crawl("http://site.example/"); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func TestNewErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -195,17 +212,7 @@ func TestCrawler(t *testing.T) {
 		"/b": page("b", 60, 3),
 		"/c": page("c", 60, 4),
 	}, fail: map[string]int{"/a?utm_source=x": 1}}
-	p := newSiteProxy(t, site)
-	co := crawlerOptions(t, p.proxy.URL, nil)
-	res := &results{}
-	co.OutputWriter = res
-	c, err := New(co, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Crawl("http://site.example/"); err != nil {
-		t.Fatal(err)
-	}
+	c := crawlHandMade(t, site, nil)
 	site.mu.Lock()
 	defer site.mu.Unlock()
 	if site.hits["/a?utm_source=y"] != 1 || site.hits["/c"] != 0 || site.hits["/b"] != 1 || site.hits["/copy"] != 1 {
@@ -224,16 +231,7 @@ func TestRedirectToOwnKey(t *testing.T) {
 		"/":  page("home", 60, 1, "/a?utm_source=x"),
 		"/a": page("a", 60, 2),
 	}, redirect: map[string]string{"/a?utm_source=x": "/a"}}
-	p := newSiteProxy(t, site)
-	co := crawlerOptions(t, p.proxy.URL, nil)
-	co.OutputWriter = &results{}
-	c, err := New(co, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Crawl("http://site.example/"); err != nil {
-		t.Fatal(err)
-	}
+	crawlHandMade(t, site, nil)
 	site.mu.Lock()
 	defer site.mu.Unlock()
 	if site.hits["/a"] != 1 {

@@ -24,16 +24,7 @@ func TestBeforeWhenSent(t *testing.T) {
 		site.pages[sid] = site.pages[plain]
 	}
 	site.pages["/"] = page("home", 60, 1, home...)
-	p := newSiteProxy(t, site)
-	co := crawlerOptions(t, p.proxy.URL, func(o *types.Options) { o.Concurrency, o.Timeout = 1, 1 })
-	co.OutputWriter = &results{}
-	c, err := New(co, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Crawl("http://site.example/"); err != nil {
-		t.Fatal(err)
-	}
+	c := crawlHandMade(t, site, func(o *types.Options) { o.Concurrency, o.Timeout = 1, 1 })
 	site.mu.Lock()
 	defer site.mu.Unlock()
 	fetched := 0
