@@ -71,20 +71,11 @@ func supportClusters() []Cluster {
 // TestClusterSupport checks that a rule without error whose few uses lie in several clusters
 // is selected, and one whose uses lie in one cluster is not.
 func TestClusterSupport(t *testing.T) {
-	set, _, err := Learn(supportClusters(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct{ in, want string }{
+	normalizes(t, supportClusters(), []struct{ in, want string }{
 		{"http://www.t.org/a/77", "http://t.org/a/77"},                 // www rule: 6 uses in 6 clusters
 		{"http://t.org/find?s=term77", "http://t.org/find?s=term77"},   // search rule: 13 uses in 1 cluster
 		{"http://t.org/find?s=other42", "http://t.org/find?s=other42"}, // ... so s stays
-	}
-	for _, tt := range tests {
-		if got, err := set.Normalize(tt.in); err != nil || got != tt.want {
-			t.Errorf("Normalize(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
-		}
-	}
+	})
 }
 
 // postClusters is a Discourse-style forum: a post number after the topic's path names the
@@ -105,19 +96,10 @@ func postClusters() []Cluster {
 // TestClusterSupportSplits checks that the rules of a split keep their training precision when
 // their uses lie in several clusters.
 func TestClusterSupportSplits(t *testing.T) {
-	set, _, err := Learn(postClusters(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct{ in, want string }{
+	normalizes(t, postClusters(), []struct{ in, want string }{
 		{"http://f.org/t/topic-z/999/1", "http://f.org/t/topic-z/999"}, // post 1: the first page
 		{"http://f.org/t/topic-z/999/2", "http://f.org/t/topic-z/999"}, // post 2: the first page
-	}
-	for _, tt := range tests {
-		if got, err := set.Normalize(tt.in); err != nil || got != tt.want {
-			t.Errorf("Normalize(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
-		}
-	}
+	})
 }
 
 // indexClusters is a DokuWiki whose index opened at a page (do=index&id=ns:page) is one page

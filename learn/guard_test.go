@@ -28,16 +28,22 @@ func phpbbClusters() []Cluster {
 }
 
 func TestPhpbbForumGuard(t *testing.T) {
-	set, _, err := Learn(phpbbClusters(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct{ in, want string }{
+	normalizes(t, phpbbClusters(), []struct{ in, want string }{
 		// an unseen topic: f goes
 		{"http://bb.org/viewtopic.php?f=3&t=5555", "http://bb.org/viewtopic.php?t=5555"},
 		// unseen forum pages keep f: it names the forum
 		{"http://bb.org/viewforum.php?f=3&start=50", "http://bb.org/viewforum.php?f=3&start=50"},
 		{"http://bb.org/viewforum.php?f=4&start=50", "http://bb.org/viewforum.php?f=4&start=50"},
+	})
+}
+
+// normalizes learns rules from cls with the default options and checks what they make of each
+// URL in.
+func normalizes(t *testing.T, cls []Cluster, tests []struct{ in, want string }) {
+	t.Helper()
+	set, _, err := Learn(cls, Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, tt := range tests {
 		if got, err := set.Normalize(tt.in); err != nil || got != tt.want {
