@@ -180,8 +180,7 @@ type onlineSite struct {
 
 	learning sync.Mutex // held by the relearn of the site, so that relearns of a site do not overlap
 
-	editFails  sync.Map // rule edit (see editOf) -> *atomic.Int64, the failures of its retracted rules
-	editChecks sync.Map // rule edit -> *atomic.Int64, the checks of its rules
+	editFails sync.Map // rule edit (see editOf) -> *atomic.Int64, the failures of its retracted rules
 
 	mu       sync.Mutex // guards the fields below; never taken by Normalize or Key
 	clusters map[uint64]*Cluster

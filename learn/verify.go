@@ -25,15 +25,7 @@ import (
 //     most 50 of them, and its training errors likewise). While the bound exceeds 5%, every
 //     use of the rule is checked: a rule whose training precision is 0.96, or that failed a
 //     check, is checked until it fails again (and is retracted) or enough checks bring the
-//     bound down. A rule whose training evidence is clean has a bound of 0 until it fails,
-//     unless it rewrites a literal value (see rewritesLiteral: view=print deleted, /print/
-//     cut): such a rule switches from one view of a page to another, which the site may serve
-//     as another page for some pages (the print view of an article of several pages prints it
-//     whole), and its training record is clean because the crawl skipped those pages by the
-//     rule. Its bound, and that of a rule with training errors, is the Wilson score interval,
-//     1/(1+n) with no failure in n checks, so that it is checked until about 19 clean checks
-//     and training pseudo-checks bring it under 5%; the checks of the site's rules of one edit
-//     count for all of them (a relearn makes the same deletion again in another context).
+//     bound down. A rule whose training evidence is clean has a bound of 0 until it fails.
 //   - A rule of a risky shape (one that swaps a literal path segment for another,
 //     /docs/v2/x to /docs/latest/x, inserts one, or cuts a segment down to a deep token of
 //     it, a random-looking suffix gone) has its first 8 uses checked: such rules hold for the
@@ -84,7 +76,6 @@ type riskPrior struct {
 	risky         bool   // a rule of a risky shape (see riskyShape)
 	edit          string // the rule's edit (see editOf), "" if it rewrites no literal
 	pathCase      bool   // a rule that converts the case of the whole path (see ruleContext)
-	literal       bool   // a rule that rewrites a non-empty literal value (see rewritesLiteral)
 }
 
 // The verification policy's constants (see the comment at the top of the file); tuned on
@@ -131,7 +122,7 @@ func priors(set *rules.Set) []riskPrior {
 // priorOf returns the prior of r's error rate from its training statistics and its shape.
 func priorOf(r rules.Rule) riskPrior {
 	n := trainWeight * min(float64(r.Stats.Coverage), maxTrainChecks)
-	return riskPrior{checks: n, fails: n * (1 - r.Stats.Precision), risky: riskyShape(&r) && !ablate.NoShapeRisk, edit: editOf(&r), literal: rewritesLiteral(&r),
+	return riskPrior{checks: n, fails: n * (1 - r.Stats.Precision), risky: riskyShape(&r) && !ablate.NoShapeRisk, edit: editOf(&r),
 		pathCase: convertsPath(&r) && !ablate.NoCaseContexts}
 }
 
@@ -185,22 +176,6 @@ func editOf(r *rules.Rule) string {
 		}
 	}
 	return b.String()
-}
-
-// rewritesLiteral reports whether r rewrites a path or query key whose non-empty literal value
-// its context fixes (view=print deleted, /print/ cut).
-func rewritesLiteral(r *rules.Rule) bool {
-	for _, a := range r.Transform {
-		if a.Key.Part != urlnorm.PartPath && a.Key.Part != urlnorm.PartQuery {
-			continue
-		}
-		for _, c := range r.Context {
-			if c.Key == a.Key && c.Op == rules.Equal && c.Value != "" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // editFails returns the failures of checks of retracted rules of ver's site with the edit of
@@ -280,37 +255,16 @@ func treeSwap(r *rules.Rule) (tree, from string) {
 	return tree, from
 }
 
-// editChecks returns the checks of rules of ver's site with the edit of prior p.
-func editChecks(ver *siteVersion, p riskPrior) int64 {
-	if p.edit == "" || ver.site == nil {
-		return 0
-	}
-	n, ok := ver.site.editChecks.Load(p.edit)
-	if !ok {
-		return 0
-	}
-	return n.(*atomic.Int64).Load()
-}
-
 // bound returns the upper confidence bound of the error rate of a rule with prior p, given
-// its checks and failures: the mean failure rate plus zBound standard errors (Wald), 0 while
-// it has no failure; for a rule that rewrites a literal or has failures in its prior, the
-// upper end of the Wilson score interval, which stays above 0 with no failure.
+// its checks and failures: the mean failure rate plus zBound standard errors.
 func bound(p riskPrior, checks, fails int64) float64 {
 	n := p.checks + float64(checks)
 	f := min(p.fails+float64(fails), n)
-	if ablate.NoWilson || !p.literal && p.fails <= 0 {
-		if f <= 0 {
-			return 0
-		}
-		m := f / n
-		return min(1, m+zBound*math.Sqrt(m*(1-m)/n))
+	if f <= 0 {
+		return 0
 	}
-	if n <= 0 {
-		return 1
-	}
-	m, z2 := f/n, zBound*zBound
-	return min(1, (m+z2/(2*n)+zBound*math.Sqrt(m*(1-m)/n+z2/(4*n*n)))/(1+z2/n))
+	m := f / n
+	return min(1, m+zBound*math.Sqrt(m*(1-m)/n))
 }
 
 // A ruleRef is a rule of a site version.
@@ -678,8 +632,7 @@ func contextFirst(p riskPrior, fails int64) int64 {
 }
 
 // boundHigh reports whether the upper confidence bound on the error rate of rule prior p of
-// ver, with its edit's failures remembered from retracted rules added and its checks at least
-// those of the site's rules of its edit, given checks and fails,
+// ver, with its edit's failures remembered from retracted rules added, given checks and fails,
 // is above boundAt (never with ablate.NoBound).
 func boundHigh(ver *siteVersion, p riskPrior, checks, fails int64) bool {
 	if ablate.NoBound {
@@ -688,9 +641,6 @@ func boundHigh(ver *siteVersion, p riskPrior, checks, fails int64) bool {
 	if f := editFails(ver, p); f > 0 {
 		p.fails += f
 		p.checks += f
-	}
-	if p.edit != "" && ver.site != nil && !ablate.NoEditChecks {
-		checks = max(checks, editChecks(ver, p))
 	}
 	return bound(p, checks, fails) > boundAt
 }
@@ -720,9 +670,6 @@ func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 		c := r.counter()
 		c.checks.Add(1)
 		addCount(&c.ctxChecks, ruleContext(r.ver, r.i, r.in, r.key))
-		if e := r.ver.prior[r.i].edit; e != "" && r.ver.site != nil {
-			addCount(&r.ver.site.editChecks, e)
-		}
 		for n := c.sampled.Load(); n > 0 && !c.sampled.CompareAndSwap(n, n-1); n = c.sampled.Load() {
 		}
 		if same {

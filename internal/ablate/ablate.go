@@ -13,12 +13,6 @@ var (
 	// NoBound does not check every use of a rule while the upper confidence bound on its
 	// error rate is high: after its first uses, one in VerifyEvery is checked.
 	NoBound bool
-	// NoWilson bounds a rule's error rate by the mean of its failures plus standard errors
-	// (the Wald interval), which is 0 while it has none, instead of the Wilson score interval.
-	NoWilson bool
-	// NoEditChecks bounds the error rate of a rule that rewrites a literal by its own checks
-	// alone, not by the checks of the site's rules of the same edit (learn's editOf).
-	NoEditChecks bool
 	// NoShapeRisk checks the first uses of a rule of a risky shape as those of any other.
 	NoShapeRisk bool
 	// NoTreePrior gives a rule that maps one directory tree onto another (learn's treeSwap)
@@ -84,7 +78,7 @@ var (
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
-	"bound": &NoBound, "wilson": &NoWilson, "editchecks": &NoEditChecks, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
+	"bound": &NoBound, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank,
