@@ -192,17 +192,18 @@ type onlineSite struct {
 
 	mu       sync.Mutex // guards the fields below; never taken by Normalize or Key
 	clusters map[uint64]*Cluster
-	order    []uint64           // fingerprints in first-seen order
-	byURL    map[string]urlMark // the fingerprint and sequence number of each kept URL
-	inferred map[string]bool    // kept URLs that Skipped recorded
-	prepared map[string]string  // Prepare's form of each URL Observe kept -> the first such URL
-	hubs     map[uint64]hubMemo // what hub found of a page, while its version and URLs stand
-	n        int                // URLs kept
-	next     int                // relearn due when n reaches next
-	learned  int                // n at the last relearn
-	dups     int                // URLs kept that joined a page with URLs: duplicate evidence
-	nextDup  int                // relearn due when dups reaches nextDup
-	seq      uint64             // the sequence number of the next URL kept
+	order    []uint64             // fingerprints in first-seen order
+	byURL    map[string]urlMark   // the fingerprint and sequence number of each kept URL
+	inferred map[string]bool      // kept URLs that Skipped recorded
+	prepared map[string]string    // Prepare's form of each URL Observe kept -> the first such URL
+	hubs     map[uint64]hubMemo   // what hub found of a page, while its version and URLs stand
+	series   map[string][2]uint64 // path -> two pages (fingerprints) of URLs fetched with it and a query
+	n        int                  // URLs kept
+	next     int                  // relearn due when n reaches next
+	learned  int                  // n at the last relearn
+	dups     int                  // URLs kept that joined a page with URLs: duplicate evidence
+	nextDup  int                  // relearn due when dups reaches nextDup
+	seq      uint64               // the sequence number of the next URL kept
 	// The evidence of the last relearn (its snapshot) is the kept URLs numbered below snapSeq and
 	// the URLs of snapDropped, which dropInferred removed since: so that a saved learner can
 	// learn the snapshot again (see WriteTo).
@@ -229,7 +230,31 @@ func (s *onlineSite) mark(raw string, fp, seq uint64, inferred bool) {
 		if _, ok := s.prepared[p]; !ok {
 			s.prepared[p] = raw
 		}
+		if path, query, ok := strings.Cut(pathOf(p), "?"); ok && query != "" {
+			if f := s.series[path]; f[0] != fp && f[1] != fp && (f[0] == 0 || f[1] == 0) {
+				if f[0] == 0 {
+					f[0] = fp
+				} else {
+					f[1] = fp
+				}
+				if s.series == nil {
+					s.series = map[string][2]uint64{}
+				}
+				s.series[path] = f
+			}
+		}
 	}
+}
+
+// pathOf returns the path and query of the URL p (in Prepare's form), "/a/b?c=d".
+func pathOf(p string) string {
+	if i := strings.Index(p, "://"); i >= 0 {
+		p = p[i+3:]
+	}
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[i:]
+	}
+	return ""
 }
 
 // A urlMark is what a site keeps of a URL of its evidence besides the URL itself.

@@ -48,6 +48,14 @@ import (
 //     or in a narrower context) starts with that failure in its prior, so that its uses are
 //     checked until its own checks bring the bound under 5%, instead of being trusted for a
 //     clean training record that the retracted rule had too.
+//   - A use of a rule that rewrites a literal value (see rewritesLiteral: view=print
+//     deleted, /print/ cut) is checked when its key, which has no query, is the path of
+//     other pages of the site: a URL fetched with that path and a query served another page
+//     than the kept one (/a/7/story?page=2). A literal names a view of a page, and a view of
+//     a page of several pages (the print view of an article) may show the whole series
+//     rather than the page that the key names; the crawl's own fetches say which pages are
+//     series, and the rule's clean training record cannot, since the crawl skipped those
+//     views by the rule.
 //   - A check informs only the rules that were decisive for it: the rules that made either
 //     key of the collision (the URL met, or the URL kept whose key it has) without which the
 //     two URLs would have had different keys. A rule that cut a random suffix is not confirmed
@@ -76,6 +84,7 @@ type riskPrior struct {
 	risky         bool   // a rule of a risky shape (see riskyShape)
 	edit          string // the rule's edit (see editOf), "" if it rewrites no literal
 	pathCase      bool   // a rule that converts the case of the whole path (see ruleContext)
+	literal       bool   // a rule that rewrites a non-empty literal value (see rewritesLiteral)
 	dir           bool   // a rule that cuts a URL to its directory (see cutsToDir)
 	// For a rule that cuts a URL to its directory, set when a version is published: its
 	// fetched pairs (see sitePairs).
@@ -126,7 +135,7 @@ func priors(set *rules.Set) []riskPrior {
 // priorOf returns the prior of r's error rate from its training statistics and its shape.
 func priorOf(r rules.Rule) riskPrior {
 	n := trainWeight * min(float64(r.Stats.Coverage), maxTrainChecks)
-	return riskPrior{checks: n, fails: n * (1 - r.Stats.Precision), risky: riskyShape(&r) && !ablate.NoShapeRisk, edit: editOf(&r),
+	return riskPrior{checks: n, fails: n * (1 - r.Stats.Precision), risky: riskyShape(&r) && !ablate.NoShapeRisk, edit: editOf(&r), literal: rewritesLiteral(&r),
 		pathCase: convertsPath(&r) && !ablate.NoCaseContexts, dir: cutsToDir(&r)}
 }
 
@@ -180,6 +189,22 @@ func editOf(r *rules.Rule) string {
 		}
 	}
 	return b.String()
+}
+
+// rewritesLiteral reports whether r rewrites a path or query key whose non-empty literal value
+// its context fixes (view=print deleted, /print/ cut).
+func rewritesLiteral(r *rules.Rule) bool {
+	for _, a := range r.Transform {
+		if a.Key.Part != urlnorm.PartPath && a.Key.Part != urlnorm.PartQuery {
+			continue
+		}
+		for _, c := range r.Context {
+			if c.Key == a.Key && c.Op == rules.Equal && c.Value != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // editFails returns the failures of checks of retracted rules of ver's site with the edit of
@@ -496,6 +521,33 @@ func idTokens(u string) []string {
 	return out
 }
 
+// series reports whether a rule of refs rewrites a literal (see rewritesLiteral) and the key
+// k of the match, without a query, is the path of other pages than the kept URL's: a URL of
+// the site fetched with that path and a query served another page (/a/7/story?page=2). The
+// view that a literal names (?view=print, /print/a/7/story) may then be a view of the whole
+// series, not of the page that the key names.
+func (o *Online) series(refs []ruleRef, k, kept Key) bool {
+	if ablate.NoSeries || !slices.ContainsFunc(refs, func(r ruleRef) bool { return r.ver.prior[r.i].literal }) {
+		return false
+	}
+	path := pathOf(k.Key)
+	if path == "" || strings.IndexByte(path, '?') >= 0 {
+		return false
+	}
+	s := o.site(hostOf(k.in), false)
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.series[path]
+	if f[0] == 0 {
+		return false
+	}
+	m, ok := s.byURL[s.prepared[kept.in]]
+	return !ok || f[0] != m.fp || f[1] != 0
+}
+
 // Verify is VerifyMatch(k, Key{}): the kept URL whose key k names is not known, and its key is
 // taken to be made by no rule.
 func (o *Online) Verify(k Key) bool { return o.VerifyMatch(k, Key{}) }
@@ -527,7 +579,7 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 		o.stats.verifications.Add(1)
 		return true
 	}
-	check, sampled := false, false
+	check, sampled := o.series(refs, k, kept), false
 	floor := 0.0
 	if o.opt.VerifyEvery > 0 {
 		floor = 1 / float64(o.opt.VerifyEvery)
@@ -583,7 +635,7 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 // page (see VerifyMatch) always is.
 func (o *Online) Recheck(k, kept Key) bool {
 	refs := decisive(k, kept)
-	if len(refs) > 0 && o.hub(kept.in) {
+	if len(refs) > 0 && (o.hub(kept.in) || o.series(refs, k, kept)) {
 		return true
 	}
 	for _, r := range refs {

@@ -137,6 +137,25 @@ func paramSite() []visit {
 	return vs
 }
 
+// seriesSite is a news site whose articles have a print view, /a/<i>/<slug>?view=print: the
+// article itself for the first 12 articles, from which the rule that deletes view=print is
+// learned clean, and after that its own page for one article in 4, an article of several
+// pages (it prints whole), which links its second page, ?page=2, before its print view.
+func seriesSite() []visit {
+	var vs []visit
+	for i := range 200 {
+		article, print := 3*i+1, 3*i+1
+		u := fmt.Sprintf("http://news.example.com/a/%d/story-%d", 1000+i, i)
+		vs = append(vs, visit{u, article})
+		if i >= 12 && i%4 == 1 {
+			print = 3*i + 2
+			vs = append(vs, visit{u + "?page=2", 3*i + 3})
+		}
+		vs = append(vs, visit{u + "?view=print", print})
+	}
+	return vs
+}
+
 // TestVerifyRisk checks the verification of rules whose uses are wrong now and then, which
 // nothing in the URLs tells apart from their right uses: a rule whose training precision is
 // below 1 (paramSite) is checked while the upper confidence bound on its error rate is high; a
@@ -166,6 +185,7 @@ func TestVerifyRisk(t *testing.T) {
 		{"several trees mapped onto another", releaseSite, &ablate.NoTreePrior, 2, 10},
 		{"match to an error page", expiredSite, &ablate.NoHubs, 1, 10},
 		{"directory cut whose fetched pairs failed", unlinkedSite, &ablate.NoDirPairs, 2, 10},
+		{"literal deleted where a query names other pages", seriesSite, &ablate.NoSeries, 2, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := crawl(NewOnline(OnlineOptions{}), tc.site())

@@ -13,6 +13,10 @@ var (
 	// NoBound does not check every use of a rule while the upper confidence bound on its
 	// error rate is high: after its first uses, one in VerifyEvery is checked.
 	NoBound bool
+	// NoSeries skips a URL that a rule rewriting a literal keys as a URL whose path the site
+	// serves other pages under with a query (a print view of an article of several pages) as
+	// any other.
+	NoSeries bool
 	// NoShapeRisk checks the first uses of a rule of a risky shape as those of any other.
 	NoShapeRisk bool
 	// NoTreePrior gives a rule that maps one directory tree onto another (learn's treeSwap)
@@ -104,7 +108,7 @@ var (
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
-	"bound": &NoBound, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
+	"bound": &NoBound, "series": &NoSeries, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
