@@ -461,6 +461,10 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 		if x.Err() != nil {
 			break
 		}
+		if i >= nh {
+			corrupt("waited holder %d of %d", i, nh)
+			break
+		}
 		c.waited[u] = i
 	}
 	for range x.Count(maxSavedCount, "pages") {
