@@ -56,9 +56,7 @@ func (c *Crawl) After(r Response) Page {
 		c.stats.Failed++
 		var retry []string
 		if held {
-			c.release(i)
-			retry = c.waiting[i]
-			delete(c.waiting, i)
+			retry = c.giveBack(i)
 			if len(retry) == 0 && !c.retried[u] {
 				c.retried[u] = true
 				retry = []string{r.URL}
@@ -68,9 +66,7 @@ func (c *Crawl) After(r Response) Page {
 			// A redirect followed to a URL that Before let through (a client that asks
 			// Before about each redirect), whose fetch failed: it gives its key back too.
 			if j, ok := c.pending[hashURL(final)]; ok {
-				c.release(j)
-				retry = append(retry, c.waiting[j]...)
-				delete(c.waiting, j)
+				retry = append(retry, c.giveBack(j)...)
 			}
 		}
 		c.mu.Unlock()
@@ -243,12 +239,16 @@ func (c *Crawl) check(raw string, v verification, same, held bool) {
 	// The rules that make the key now: those that made it at Before, unless a relearn or a
 	// retraction changed them since; a key that no longer meets the holder's proves nothing.
 	k, err := c.online.Key(raw)
-	if v0, ok := c.keys.get(c, hashKey(k.Key)); err == nil && (!ok || v0 != v.against) {
-		if ak, av, ok := c.alternative(k, noHolder); ok && av == v.against {
-			k = ak // a match under an alternative key (see alternative)
+	if err != nil {
+		return
+	}
+	v0, ok := c.keys.get(c, hashKey(k.Key))
+	if !ok || v0 != v.against {
+		if ak, av, alt := c.alternative(k, noHolder); alt && av == v.against {
+			k, v0, ok = ak, av, true // a match under an alternative key (see alternative)
 		}
 	}
-	if v0, ok := c.keys.get(c, hashKey(k.Key)); err == nil && ok && v0 == v.against {
+	if ok && v0 == v.against {
 		c.stats.Checked++
 		if !same {
 			c.stats.Mismatches++

@@ -240,9 +240,7 @@ func (c *Crawl) duplicate(d Decision, raw string, h, u uint64, k learn.Key, v, s
 // (Page.Retry). self is raw's own holder, if it has one. c.mu is held.
 func (c *Crawl) take(d Decision, raw string, h, u uint64, of, self uint32) Decision {
 	ofURL, ofHash := c.url(of), c.urlHash(of)
-	moved := c.waiting[of]
-	delete(c.waiting, of)
-	c.release(of)
+	moved := c.giveBack(of)
 	i := self
 	if i != noHolder {
 		c.move(i, h)
@@ -305,15 +303,14 @@ func (c *Crawl) skip(d Decision, raw string, u uint64, k learn.Key, v, self uint
 	// A URL asked again (when it is found, then when it comes up) is remembered once, and
 	// counted once.
 	w, asked := c.waited[u]
-	if asked {
-		delete(c.waited, u)
-	}
 	if hd.unreported() {
 		if !asked || w != of {
 			c.waiting[of] = append(c.waiting[of], raw)
 		}
 		c.waited[u] = of
 		d.Retry = true
+	} else if asked {
+		delete(c.waited, u)
 	}
 	if !asked {
 		c.stats.Skip++
@@ -386,6 +383,15 @@ func (c *Crawl) move(i uint32, h uint64) {
 	if _, held := c.keys.get(c, h); !held {
 		c.keys.put(c, h, i, c.urlHash(i))
 	}
+}
+
+// giveBack releases holder i (its fetch failed, or another URL takes its key) and returns the
+// URLs remembered as waiting for it, which it forgets. c.mu is held.
+func (c *Crawl) giveBack(i uint32) []string {
+	c.release(i)
+	w := c.waiting[i]
+	delete(c.waiting, i)
+	return w
 }
 
 // release gives the key of holder i back: its URL was not fetched (a failure, or a skip when it
