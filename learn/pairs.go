@@ -95,13 +95,8 @@ func cutsToDir(r *rules.Rule) bool {
 		if a.Key.Part != urlnorm.PartPath || a.Key.RPos != 1 || a.Key.Pos != 0 || a.Key.Sub != 0 || a.Key.RSub != 0 || a.Insert {
 			continue
 		}
-		if a.Op != rules.Delete && (a.Op != rules.Assign || a.Value != "") {
-			continue
-		}
-		for _, c := range r.Context {
-			if c.Key == a.Key && c.Op == rules.Equal && c.Value != "" {
-				return true
-			}
+		if (a.Op == rules.Delete || a.Op == rules.Assign && a.Value == "") && fixesLiteral(r, a.Key) {
+			return true
 		}
 	}
 	return false

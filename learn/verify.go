@@ -195,13 +195,18 @@ func editOf(r *rules.Rule) string {
 // its context fixes (view=print deleted, /print/ cut).
 func rewritesLiteral(r *rules.Rule) bool {
 	for _, a := range r.Transform {
-		if a.Key.Part != urlnorm.PartPath && a.Key.Part != urlnorm.PartQuery {
-			continue
+		if (a.Key.Part == urlnorm.PartPath || a.Key.Part == urlnorm.PartQuery) && fixesLiteral(r, a.Key) {
+			return true
 		}
-		for _, c := range r.Context {
-			if c.Key == a.Key && c.Op == rules.Equal && c.Value != "" {
-				return true
-			}
+	}
+	return false
+}
+
+// fixesLiteral reports whether r's context fixes key to a non-empty literal value.
+func fixesLiteral(r *rules.Rule, key urlnorm.Key) bool {
+	for _, c := range r.Context {
+		if c.Key == key && c.Op == rules.Equal && c.Value != "" {
+			return true
 		}
 	}
 	return false
