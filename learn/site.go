@@ -166,16 +166,17 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		}
 	}
 	// The site's URLs by origin (scheme and host), for target selection (see targetRank).
-	origins := map[string]int{}
-	for _, m := range all {
-		origins[m.p.scheme+"://"+m.p.host]++
+	origins, originOf := map[string]int{}, make([]string, len(all))
+	for i, m := range all {
+		originOf[i] = m.p.scheme + "://" + m.p.host
+		origins[originOf[i]]++
 	}
 	if opt.MainOrigin {
-		for _, m := range all {
-			m.origin = origins[m.p.scheme+"://"+m.p.host]
+		for i, m := range all {
+			m.origin = origins[originOf[i]]
 		}
 	} else if !ablate.NoAliasOrigin && !opt.online {
-		markMainAliases(all, origins)
+		markMainAliases(all, originOf, origins)
 	}
 	common := valueClusters(byCluster)
 	deepVals := queryDeepValues(all)
@@ -1011,8 +1012,9 @@ func overwritesWildcard(r *lrule) bool {
 // other, then selects the main one as every cluster's target, where the shorter URL would be
 // http://www.example.com/p in one cluster and https://example.com/p in another, and the rules
 // learned from the two would send a page's URLs to two keys. Origins of other hosts (a mirror)
-// are aliases of none, and between them the length decides as before.
-func markMainAliases(all []*member, origins map[string]int) {
+// are aliases of none, and between them the length decides as before. originOf holds each
+// member's origin, origins the number of the site's URLs on each.
+func markMainAliases(all []*member, originOf []string, origins map[string]int) {
 	main := map[string]string{} // alias group -> its main origin
 	for o, n := range origins {
 		g := aliasGroup(o)
@@ -1021,8 +1023,8 @@ func markMainAliases(all []*member, origins map[string]int) {
 			main[g] = o
 		}
 	}
-	for _, m := range all {
-		o := m.p.scheme + "://" + m.p.host
+	for i, m := range all {
+		o := originOf[i]
 		if main[aliasGroup(o)] == o {
 			m.origin = 1
 		} else {
