@@ -153,6 +153,18 @@ func TestAppPatterns(t *testing.T) {
 			{"http://scm.example.org/timeline?from=0123456789", "http://scm.example.org/vdiff?from=0123456789"},
 		},
 		ablate: []*bool{&ablate.NoAbsentSupport},
+	}, {
+		// A printable view is its page: the rule learned for printable=yes and the rule for
+		// every title, carved out by the absence of action=, are as specific and both match
+		// it; the one that names a value the URL has applies first, else printable=yes stays
+		// in the key and no rule deletes it.
+		file: "printable.tsv",
+		same: [][]string{{
+			"http://wiki.example.net/wiki/index.php?title=Zebra&printable=yes", "http://wiki.example.net/wiki/Zebra",
+			"http://wiki.example.net/wiki/index.php?title=Zebra",
+		}},
+		apart:  [][]string{{"http://wiki.example.net/wiki/Zebra", "http://wiki.example.net/wiki/Yak"}},
+		ablate: []*bool{&ablate.NoEqualsFirst},
 	}} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open("testdata/patterns/" + tc.file)

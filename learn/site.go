@@ -863,8 +863,8 @@ func isParamDeletion(r *lrule) bool {
 type feat struct{ attr, val int32 }
 
 // order sorts the site's rules into the order Normalize tries them, most specific first: more
-// conditions that name a value or an absence, then more conditions, then larger coverage (once
-// measured), then the text; and indexes them by the host their context requires.
+// conditions that name a value or an absence, then more conditions, then more that name a value
+// (package rules' precedence), then larger coverage (once measured), then the text; and indexes them by the host their context requires.
 func (s *site) order() {
 	spec := func(r *lrule) int {
 		n := 0
@@ -875,11 +875,23 @@ func (s *site) order() {
 		}
 		return n
 	}
+	equals := func(r *lrule) int {
+		n := 0
+		for _, c := range r.Context {
+			if c.Kind == condEq && !ablate.NoEqualsFirst {
+				n++
+			}
+		}
+		return n
+	}
 	slices.SortStableFunc(s.rules, func(a, b lrule) int {
 		if c := cmp.Compare(spec(&b), spec(&a)); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(len(b.Context), len(a.Context)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(equals(&b), equals(&a)); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(b.Coverage, a.Coverage); c != 0 {
