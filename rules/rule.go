@@ -182,7 +182,7 @@ type Transformation []Action
 type Stats struct {
 	Coverage  int     // URLs of the training set the rule applied to
 	Precision float64 // fraction of those it rewrote without a false merge, in [0, 1]
-	Support   int     // dup clusters (or pairwise rules) the rule was generalized from
+	Support   int     // dup clusters (or pairwise rules, or sites) that support the rule
 }
 
 // A Rule rewrites URLs of its scope that its context matches by its transformation (Koppula et
