@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 	"golang.org/x/net/publicsuffix"
@@ -147,7 +148,8 @@ func contextHost(r *lrule) string {
 }
 
 // toRule writes r in package rules' model, without its scope. Its Stats carry the training
-// coverage and precision (Support is left 0; a widened rule's is the number of sites it was
+// coverage and precision, and as Support the training clusters in which r rewrote a URL onto
+// another URL of the cluster (lrule.hits; a widened rule's is the number of sites it was
 // learned on). It reports false for a rule the model cannot express.
 //
 // The learner's edit replaces a window of segments, anchored at the start or the end, by new
@@ -272,7 +274,10 @@ func toRule(r *lrule) (rules.Rule, bool) {
 		return rr, false
 	}
 	rr.Transform = acts
-	rr.Stats = rules.Stats{Coverage: r.Coverage, Precision: r.Precision()}
+	rr.Stats = rules.Stats{Coverage: r.Coverage, Precision: r.Precision(), Support: r.hits}
+	if ablate.NoHits {
+		rr.Stats.Support = 0
+	}
 	rr.Scope = rules.Scope{Host: "x.example"}
 	if rr.Validate() != nil {
 		return rules.Rule{}, false

@@ -48,10 +48,10 @@ imdb-5	http://www.imdb.com/title/tt0068646/mediaindex
 	// pattern www.imdb.com anchor 0 0 ^ ~ tt
 	// pattern www.imdb.com node 1 tt *
 	// rule domain=imdb.com cov=4 prec=1 sup=0 if query("sid")=* then query("sid")=-
-	// rule host=www.imdb.com cov=2 prec=1 sup=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,2)="tt0120338" path(-,3)="title" path(1,-)="title" path(2,-)="tt0120338" path(3,-)="photogallery" scheme="http" path(2.1,-)=* path(2.2,-)=* query("sid")=* then path(-,1)="mediaindex" query("sid")=-
-	// rule host=www.imdb.com cov=2 prec=1 sup=0 if host="www.imdb.com" path(-,1)="mediaindex" path(-,3)="title" path(1,-)="title" path(3,-)="mediaindex" scheme="http" path(-,2)=* path(2,-)=* path(2.1,-)=* path(2.2,-)=* query("sid")=* then query("sid")=-
-	// rule host=www.imdb.com cov=4 prec=1 sup=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,3)="title" path(1,-)="title" path(3,-)="photogallery" scheme="http" path(-,2)=* path(2,-)=* path(2.1,-)=* path(2.2,-)=* then path(-,1)="mediaindex"
-	// end 4 fb29a1f1
+	// rule host=www.imdb.com cov=2 prec=1 sup=1 if host="www.imdb.com" path(-,1)="photogallery" path(-,2)="tt0120338" path(-,3)="title" path(1,-)="title" path(2,-)="tt0120338" path(3,-)="photogallery" scheme="http" path(2.1,-)=* path(2.2,-)=* query("sid")=* then path(-,1)="mediaindex" query("sid")=-
+	// rule host=www.imdb.com cov=2 prec=1 sup=2 if host="www.imdb.com" path(-,1)="mediaindex" path(-,3)="title" path(1,-)="title" path(3,-)="mediaindex" scheme="http" path(-,2)=* path(2,-)=* path(2.1,-)=* path(2.2,-)=* query("sid")=* then query("sid")=-
+	// rule host=www.imdb.com cov=4 prec=1 sup=2 if host="www.imdb.com" path(-,1)="photogallery" path(-,3)="title" path(1,-)="title" path(3,-)="photogallery" scheme="http" path(-,2)=* path(2,-)=* path(2.1,-)=* path(2.2,-)=* then path(-,1)="mediaindex"
+	// end 4 01d03af1
 	// http://www.imdb.com/title/tt0071562/mediaindex
 	// http://www.imdb.com/title/tt0071562/mediaindex
 }

@@ -163,6 +163,17 @@ type lrule struct {
 	// clusters counts the training clusters whose URLs it covers, for Estimate; 0 online
 	// (see OnlineOptions.Learn).
 	clusters int
+	// hits counts the training clusters in which it rewrote a URL onto another URL of the
+	// cluster: of two rules as specific, as wide and as precise, the one with more goes first
+	// (order; package rules' precedence compares it as Stats.Support). Two rules with one
+	// context and a different edit (alias?destination=node/N to the alias, or to /node/N) are
+	// learned from the same pairs; only the first can apply, and the one whose rewrites meet
+	// the cluster's URLs more often is the one that merges. 0 online (see
+	// OnlineOptions.Learn): the pages fetched so far make small clusters whose hits change
+	// from one relearn to the next, and each change puts other rules to use, whose first uses
+	// are verified (in examples/frontier and in replays of dev.tsv and train.tsv, the online
+	// learner with hits made more verification fetches and lost pages in more orders).
+	hits int
 
 	check []cond // Context in the order Normalize checks it
 }

@@ -206,7 +206,7 @@ func TestLearnWorkedExamples(t *testing.T) {
 				[]string{"http://www.imdb.com/title/tt0810900/photogallery", "http://www.imdb.com/title/tt0810900/mediaindex"},
 				[]string{"http://www.imdb.com/title/tt0053198/photogallery", "http://www.imdb.com/title/tt0053198/mediaindex"},
 			),
-			`host=www.imdb.com cov=2 prec=1 sup=0 if host="www.imdb.com" path(-,1)="photogallery" path(-,3)="title" path(1,-)="title" path(3,-)="photogallery" scheme="http" path(-,2)=* path(2,-)=* then path(-,1)="mediaindex"`,
+			`host=www.imdb.com cov=2 prec=1 sup=2 if host="www.imdb.com" path(-,1)="photogallery" path(-,3)="title" path(1,-)="title" path(3,-)="photogallery" scheme="http" path(-,2)=* path(2,-)=* then path(-,1)="mediaindex"`,
 			map[string]string{
 				"http://www.imdb.com/title/tt9999999/photogallery": "http://www.imdb.com/title/tt9999999/mediaindex",
 				"http://www.imdb.com/name/nm0000001/photogallery":  "http://www.imdb.com/name/nm0000001/photogallery", // another section: context fails
@@ -218,7 +218,7 @@ func TestLearnWorkedExamples(t *testing.T) {
 				[]string{"http://ag.arizona.edu/srnr/about/art/index.html", "http://ag.arizona.edu/srnr/about/art"},
 				[]string{"http://ag.arizona.edu/art/index.html", "http://ag.arizona.edu/art"},
 			),
-			`host=ag.arizona.edu cov=2 prec=1 sup=0 if host="ag.arizona.edu" path(-,1)="index.html" path(-,2)="art" scheme="http" path(1,-)=* path(2,-)=* then path(-,1)=-`,
+			`host=ag.arizona.edu cov=2 prec=1 sup=2 if host="ag.arizona.edu" path(-,1)="index.html" path(-,2)="art" scheme="http" path(1,-)=* path(2,-)=* then path(-,1)=-`,
 			map[string]string{
 				"http://ag.arizona.edu/a/b/c/art/index.html": "http://ag.arizona.edu/a/b/c/art",
 			},
@@ -229,7 +229,7 @@ func TestLearnWorkedExamples(t *testing.T) {
 				[]string{"http://en.wikipedia.org/wiki?title=Casino_Royale", "http://en.wikipedia.org/wiki/Casino_Royale"},
 				[]string{"http://en.wikipedia.org/wiki?title=Web_crawler", "http://en.wikipedia.org/wiki/Web_crawler"},
 			),
-			`host=en.wikipedia.org cov=2 prec=1 sup=0 if host="en.wikipedia.org" path(-,1)="wiki" path(1,-)="wiki" scheme="http" query("title")=* then path(-,1)+=@query("title") query("title")=-`,
+			`host=en.wikipedia.org cov=2 prec=1 sup=2 if host="en.wikipedia.org" path(-,1)="wiki" path(1,-)="wiki" scheme="http" query("title")=* then path(-,1)+=@query("title") query("title")=-`,
 			map[string]string{
 				"http://en.wikipedia.org/wiki?title=Generalized_linear_model": "http://en.wikipedia.org/wiki/Generalized_linear_model",
 			},
@@ -242,7 +242,7 @@ func TestLearnWorkedExamples(t *testing.T) {
 				[]string{"http://allrecipes.com/RECIPE/SMORES/default.aspx", "http://allrecipes.com/recipe/smores/default.aspx"},
 				[]string{"http://allrecipes.com/RECIPE/Pie/Default.aspx", "http://allrecipes.com/recipe/pie/default.aspx"},
 			),
-			`host=allrecipes.com cov=2 prec=1 sup=0 if host="allrecipes.com" path(-,3)="RECIPE" path(1,-)="RECIPE" scheme="http" path(-,1)=* path(-,2)=* path(2,-)=* path(3,-)=* then path(-,-)=lower`,
+			`host=allrecipes.com cov=2 prec=1 sup=2 if host="allrecipes.com" path(-,3)="RECIPE" path(1,-)="RECIPE" scheme="http" path(-,1)=* path(-,2)=* path(2,-)=* path(3,-)=* then path(-,-)=lower`,
 			map[string]string{
 				"http://allrecipes.com/RECIPE/Cake/DEFAULT.aspx": "http://allrecipes.com/recipe/cake/default.aspx",
 			},

@@ -153,6 +153,29 @@ func TestAppPatterns(t *testing.T) {
 			{"http://scm.example.org/timeline?from=0123456789", "http://scm.example.org/vdiff?from=0123456789"},
 		},
 		ablate: []*bool{&ablate.NoAbsentSupport},
+	}, {
+		// A printable view is its page: the rule learned for printable=yes and the rule for
+		// every title, carved out by the absence of action=, are as specific and both match
+		// it; the one that names a value the URL has applies first, else printable=yes stays
+		// in the key and no rule deletes it.
+		file: "printable.tsv",
+		same: [][]string{{
+			"http://wiki.example.net/wiki/index.php?title=Zebra&printable=yes", "http://wiki.example.net/wiki/Zebra",
+			"http://wiki.example.net/wiki/index.php?title=Zebra",
+		}},
+		apart:  [][]string{{"http://wiki.example.net/wiki/Zebra", "http://wiki.example.net/wiki/Yak"}},
+		ablate: []*bool{&ablate.NoEqualsFirst},
+	}, {
+		// A login link carries the page's own node: deleting destination= and writing the
+		// node's path from it are learned from the same pairs, with one context, and only
+		// one can apply. Deleting it meets the page in every cluster, the node's path only
+		// where the cluster has it: the rule that merges in more clusters goes first.
+		file: "destination.tsv",
+		same: [][]string{{
+			"http://cms.example.org/blog/zebra-yak?destination=node/999", "http://cms.example.org/blog/zebra-yak",
+		}},
+		apart:  [][]string{{"http://cms.example.org/blog/zebra-yak", "http://cms.example.org/blog/zebra-gnu"}},
+		ablate: []*bool{&ablate.NoHits},
 	}} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open("testdata/patterns/" + tc.file)

@@ -458,9 +458,10 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 		ident[m.prep] = m.cluster
 	}
 	outs := make([]map[string]int32, len(s.rules))
-	lastCl := make([]int32, len(s.rules)) // the cluster of the last URL each rule covered: all is by cluster
+	lastCl := make([]int32, len(s.rules))  // the cluster of the last URL each rule covered: all is by cluster
+	lastHit := make([]int32, len(s.rules)) // and of the last it rewrote onto another URL of the cluster
 	for i := range lastCl {
-		lastCl[i] = -1
+		lastCl[i], lastHit[i] = -1, -1
 	}
 	for _, m := range all {
 		for _, ri := range s.candidates(&m.p) {
@@ -487,6 +488,9 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 			bad := false
 			if c, ok := ident[out]; ok && c != m.cluster {
 				bad = true
+			} else if ok && lastHit[ri] != m.cluster && !opt.online {
+				lastHit[ri] = m.cluster
+				r.hits++
 			}
 			if outs[ri] == nil {
 				outs[ri] = map[string]int32{}
@@ -863,13 +867,23 @@ func isParamDeletion(r *lrule) bool {
 type feat struct{ attr, val int32 }
 
 // order sorts the site's rules into the order Normalize tries them, most specific first: more
-// conditions that name a value or an absence, then more conditions, then larger coverage (once
-// measured), then the text; and indexes them by the host their context requires.
+// conditions that name a value or an absence, then more conditions, then more that name a value
+// (package rules' precedence), then larger coverage (once measured), then more hits, then the
+// text; and indexes them by the host their context requires.
 func (s *site) order() {
 	spec := func(r *lrule) int {
 		n := 0
 		for _, c := range r.Context {
 			if c.Kind != condAny {
+				n++
+			}
+		}
+		return n
+	}
+	equals := func(r *lrule) int {
+		n := 0
+		for _, c := range r.Context {
+			if c.Kind == condEq && !ablate.NoEqualsFirst {
 				n++
 			}
 		}
@@ -882,7 +896,13 @@ func (s *site) order() {
 		if c := cmp.Compare(len(b.Context), len(a.Context)); c != 0 {
 			return c
 		}
+		if c := cmp.Compare(equals(&b), equals(&a)); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(b.Coverage, a.Coverage); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.hits, a.hits); c != 0 && !ablate.NoHits {
 			return c
 		}
 		return strings.Compare(a.String(), b.String())

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/urlnorm"
 	"golang.org/x/net/publicsuffix"
 )
@@ -181,7 +182,7 @@ type Transformation []Action
 type Stats struct {
 	Coverage  int     // URLs of the training set the rule applied to
 	Precision float64 // fraction of those it rewrote without a false merge, in [0, 1]
-	Support   int     // dup clusters (or pairwise rules) the rule was generalized from
+	Support   int     // dup clusters (or pairwise rules, or sites) that support the rule
 }
 
 // A Rule rewrites URLs of its scope that its context matches by its transformation (Koppula et
@@ -378,7 +379,7 @@ func validKey(k urlnorm.Key) error {
 
 // precedence orders rules that match one URL: the rule that applies first comes first. The
 // most specific rule first: more literal conditions (Equal and Absent), then more conditions,
-// then higher coverage, then higher precision, then higher support, then an exact-host scope
+// then more Equal conditions (equalsFirst), then higher coverage, then higher precision, then higher support, then an exact-host scope
 // before a domain scope before the every-host scope, then by content (compareContent), so that
 // the order is total and does not depend on the order rules were given in. It is the order the
 // learner of package learn measures its rules in.
@@ -390,6 +391,9 @@ func precedence(a, b *crule) int {
 	}
 	if len(a.Context) != len(b.Context) {
 		return cmp.Compare(len(b.Context), len(a.Context))
+	}
+	if a.eqs != b.eqs {
+		return cmp.Compare(b.eqs, a.eqs)
 	}
 	if a.Stats.Coverage != b.Stats.Coverage {
 		return cmp.Compare(b.Stats.Coverage, a.Stats.Coverage)
@@ -404,6 +408,27 @@ func precedence(a, b *crule) int {
 		return c
 	}
 	return compareContent(&a.Rule, &b.Rule)
+}
+
+// equalsFirst returns the number of Equal conditions of r's context, which precedence compares
+// after the literal conditions and the conditions: of two rules as specific, the one that names
+// a value the URL has applies before the one that names a key the URL lacks. A general rule
+// carved out by an absence (index.php?title=T&action absent: the page /wiki/T) and a rule
+// learned from the URLs with a value (title=T&printable=yes: the page too, printable deleted)
+// both match index.php?title=T&printable=yes; coverage, the next tie-breaker, would pick the
+// general rule, which leaves printable=yes in the key, and no rule is left to delete it. With
+// ablate.NoEqualsFirst it is 0 for every rule.
+func equalsFirst(r *Rule) int {
+	if ablate.NoEqualsFirst {
+		return 0
+	}
+	n := 0
+	for _, c := range r.Context {
+		if c.Op == Equal {
+			n++
+		}
+	}
+	return n
 }
 
 // scopeRank is 0 for an exact host, 1 for a domain, 2 for every host.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -291,6 +292,38 @@ func TestOrderIsPrecedence(t *testing.T) {
 	for i := 1; i < len(s.rules); i++ {
 		if precedence(&s.rules[i-1], &s.rules[i]) > 0 {
 			t.Fatalf("rule %d %s before rule %d %s", i-1, s.rules[i-1].String(), i, s.rules[i].String())
+		}
+	}
+}
+
+// TestEqualsFirst checks that of two matching rules with as many literal conditions and as many
+// conditions, the one with more Equal conditions applies first, whatever their coverage, and
+// that with ablate.NoEqualsFirst coverage decides: a rule carved out by an absence (action
+// absent) and a rule for a value the URL has (printable=yes) both match the printable view.
+func TestEqualsFirst(t *testing.T) {
+	const h = `host=w.example `
+	lines := []string{
+		h + `cov=50 prec=1 sup=0 if path(1,1)="index.php" query("action")=- query("title")=* then path(1,1)=@query("title") query("title")=-`,
+		h + `cov=3 prec=1 sup=0 if path(1,1)="index.php" query("printable")="yes" query("title")=* then path(1,1)=@query("title") query("printable")=- query("title")=-`,
+	}
+	for _, tt := range []struct {
+		off  bool
+		want string
+	}{
+		{false, "http://w.example/Zebra"},
+		{true, "http://w.example/Zebra?printable=yes"}, // the general rule, and none after it
+	} {
+		ablate.NoEqualsFirst = tt.off
+		s := mustSet(t, nil, lines...)
+		ablate.NoEqualsFirst = false
+		for _, slow := range []bool{false, true} {
+			got, err := s.normalize("http://w.example/index.php?title=Zebra&printable=yes", slow)
+			if err != nil || got != tt.want {
+				t.Errorf("NoEqualsFirst=%v slow=%v: Normalize = %q, %v; want %q", tt.off, slow, got, err, tt.want)
+			}
+		}
+		if got, _ := s.Normalize("http://w.example/index.php?title=Zebra&printable=yes"); got != tt.want {
+			t.Errorf("NoEqualsFirst=%v: Normalize (fast) = %q, want %q", tt.off, got, tt.want)
 		}
 	}
 }

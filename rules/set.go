@@ -124,6 +124,7 @@ type crule struct {
 	Rule
 	needs []urlnorm.Key // keys that a Copy reads and no condition requires present
 	lits  int           // Literals()
+	eqs   int           // the Equal conditions of Context, for precedence (equalsFirst)
 	// known has bit j set when the index tree has checked Context[j] on the way to the leaf
 	// that holds the rule, so that matches skips it (conditions after the 64th are always checked).
 	known uint64
@@ -339,7 +340,7 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 	order := make([]sortKey, len(cr))
 	for i := range order {
 		r := &cr[i]
-		order[i] = sortKey{r.lits, len(r.Context), r.Stats.Coverage, r.Stats.Precision, r.Stats.Support, scopeRank(r.Scope), int32(i)}
+		order[i] = sortKey{r.lits, len(r.Context), r.eqs, r.Stats.Coverage, r.Stats.Precision, r.Stats.Support, scopeRank(r.Scope), int32(i)}
 	}
 	slices.SortFunc(order, func(a, b sortKey) int {
 		if c := a.compare(&b); c != 0 {
@@ -382,10 +383,10 @@ func (s *Set) init(rules []Rule, opts *Options, lines []int) error {
 
 // sortKey holds what precedence compares before the content of rule i.
 type sortKey struct {
-	lits, nctx, cov int
-	prec            float64
-	sup, rank       int
-	i               int32
+	lits, nctx, eqs, cov int
+	prec                 float64
+	sup, rank            int
+	i                    int32
 }
 
 // compare is precedence up to the content comparison.
@@ -395,6 +396,8 @@ func (a *sortKey) compare(b *sortKey) int {
 		return cmp.Compare(b.lits, a.lits)
 	case a.nctx != b.nctx:
 		return cmp.Compare(b.nctx, a.nctx)
+	case a.eqs != b.eqs:
+		return cmp.Compare(b.eqs, a.eqs)
 	case a.cov != b.cov:
 		return cmp.Compare(b.cov, a.cov)
 	}
@@ -433,7 +436,7 @@ func compile(r Rule) crule {
 	slices.SortStableFunc(r.Context, func(a, b Condition) int {
 		return cmp.Compare(boolInt(a.Op != Equal), boolInt(b.Op != Equal))
 	})
-	c := crule{Rule: r, lits: r.Literals(), wholeOK: true}
+	c := crule{Rule: r, lits: r.Literals(), eqs: equalsFirst(&r), wholeOK: true}
 	for _, a := range r.Transform {
 		if a.Key.Sub != 0 || a.Key.RSub != 0 || a.Op == Copy && (a.From.Sub != 0 || a.From.RSub != 0) ||
 			a.Op == Convert && a.Key == wholePath && a.Conv != Lower && a.Conv != Upper {

@@ -104,6 +104,15 @@ var (
 	// cluster even where they share a deep token that differs across the site (learn's
 	// sharedDeep: a wiki's do=index&id=ns:page, one page per namespace).
 	NoSharedDeep bool
+	// NoEqualsFirst orders two rules as specific by coverage alone (package rules'
+	// precedence, learn's order), not first by their conditions that name a value the URL
+	// has: a general rule carved out by a key's absence then goes before the rule for a
+	// value that it leaves in the key (title=T&printable=yes).
+	NoEqualsFirst bool
+	// NoHits writes the Koppula learner's rules of a site with Support 0 and orders them
+	// without their hits (learn's lrule.hits): of two rules with one context and as much
+	// coverage, the text decides which applies, not which merges more.
+	NoHits bool
 )
 
 // switches names the switches for Set.
@@ -113,7 +122,7 @@ var switches = map[string]*bool{
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
-	"dirpairs": &NoDirPairs,
+	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name

@@ -41,6 +41,6 @@ func Example() {
 		}
 	}
 	// Output:
-	// rule host=shorecedar.es cov=25 prec=1 sup=0 if host="shorecedar.es" path(-,1)="default.asp" path(-,3)="library" path(1,-)="library" path(3,-)="default.asp" scheme="https" path(-,2)=* path(2,-)=* then path(-,1)=""
+	// rule host=shorecedar.es cov=25 prec=1 sup=7 if host="shorecedar.es" path(-,1)="default.asp" path(-,3)="library" path(1,-)="library" path(3,-)="default.asp" scheme="https" path(-,2)=* path(2,-)=* then path(-,1)=""
 	// rule host=shorecedar.es cov=24 prec=1 sup=0 if host="shorecedar.es" then path(-,-)=lower
 }
