@@ -104,6 +104,12 @@ var (
 	// cluster even where they share a deep token that differs across the site (learn's
 	// sharedDeep: a wiki's do=index&id=ns:page, one page per namespace).
 	NoSharedDeep bool
+	// NoHubNames counts, in learn's hub test of an error page, only identifiers with a digit
+	// in them: a URL of a page named by letters alone (/Sec/LorasonTuqua.do) carries none.
+	NoHubNames bool
+	// NoHubStatic checks no match that the static key alone made, even to a URL kept whose page
+	// is an error page (learn's hub): only matches that rules made are.
+	NoHubStatic bool
 )
 
 // switches names the switches for Set.
@@ -113,7 +119,7 @@ var switches = map[string]*bool{
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
-	"dirpairs": &NoDirPairs,
+	"dirpairs": &NoDirPairs, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
