@@ -281,7 +281,6 @@ type siteVersion struct {
 
 	wmu sync.Mutex
 	wo  map[[2]int]*rules.Set // the set without rules i and j, made when a check needs it (see without)
-	wg  map[string]subset     // the set without the rules of an edit (see withoutAll)
 }
 
 // contentKey is a rule's text without its statistics: the rule's identity across relearns.

@@ -88,8 +88,7 @@ type riskPrior struct {
 	dir           bool   // a rule that cuts a URL to its directory (see cutsToDir)
 	// For a rule that cuts a URL to its directory, set when a version is published: its
 	// fetched pairs (see sitePairs).
-	pairs    pairCount
-	literals []string // the literal values it rewrites (see literalsOf)
+	pairs pairCount
 }
 
 // The verification policy's constants (see the comment at the top of the file); tuned on
@@ -137,7 +136,7 @@ func priors(set *rules.Set) []riskPrior {
 func priorOf(r rules.Rule) riskPrior {
 	n := trainWeight * min(float64(r.Stats.Coverage), maxTrainChecks)
 	return riskPrior{checks: n, fails: n * (1 - r.Stats.Precision), risky: riskyShape(&r) && !ablate.NoShapeRisk, edit: editOf(&r), literal: rewritesLiteral(&r),
-		pathCase: convertsPath(&r) && !ablate.NoCaseContexts, dir: cutsToDir(&r), literals: literalsOf(&r)}
+		pathCase: convertsPath(&r) && !ablate.NoCaseContexts, dir: cutsToDir(&r)}
 }
 
 // convertsPath reports whether r converts the case of the whole path.
@@ -377,107 +376,6 @@ func keyWithout(k Key, ver *siteVersion, i int) string {
 	return key
 }
 
-// editGroup returns the indices of the rules of v's set that rewrite a literal value that rule
-// i rewrites (see literalsOf: print=1 deleted, or sent to an AMP view), i among them, when
-// there are at least two; nil otherwise, or with ablate.NoEditGroups.
-func (v *siteVersion) editGroup(i int) []int {
-	lits := v.prior[i].literals
-	if len(lits) == 0 || ablate.NoEditGroups {
-		return nil
-	}
-	var g []int
-	for n, p := range v.prior {
-		if n == i || slices.ContainsFunc(p.literals, func(l string) bool { return slices.Contains(lits, l) }) {
-			g = append(g, n)
-		}
-	}
-	if len(g) < 2 {
-		return nil
-	}
-	return g
-}
-
-// literalsOf returns the path and query keys whose literal value r's context fixes and r
-// rewrites, each with its value (`query(print)="1"`).
-func literalsOf(r *rules.Rule) []string {
-	var out []string
-	for _, a := range r.Transform {
-		if a.Key.Part != urlnorm.PartPath && a.Key.Part != urlnorm.PartQuery {
-			continue
-		}
-		for _, c := range r.Context {
-			if c.Key == a.Key && c.Op == rules.Equal && c.Value != "" {
-				out = append(out, fmt.Sprintf("%s=%q", a.Key, c.Value))
-			}
-		}
-	}
-	return out
-}
-
-// A subset is a site version's set without some of its rules, with the index in the version's
-// set of each of its rules.
-type subset struct {
-	set *rules.Set // nil if it cannot be made
-	idx []int
-}
-
-// withoutAll returns v's set without the rules of the indices drop (ascending), made on first
-// need.
-func (v *siteVersion) withoutAll(drop []int) subset {
-	name := fmt.Sprint(drop)
-	v.wmu.Lock()
-	defer v.wmu.Unlock()
-	if s, ok := v.wg[name]; ok {
-		return s
-	}
-	var sub subset
-	rs := make([]rules.Rule, 0, v.set.Len())
-	for n := range v.set.Len() {
-		if !slices.Contains(drop, n) {
-			rs = append(rs, v.set.Rule(n))
-			sub.idx = append(sub.idx, n)
-		}
-	}
-	if s, err := rules.NewSet(rs, v.set.Options()); err == nil {
-		sub.set = s
-	}
-	if v.wg == nil {
-		v.wg = map[string]subset{}
-	}
-	v.wg[name] = sub
-	return sub
-}
-
-// keyWithoutAll is keyWithout without every rule of ver of the indices group (ascending): k's
-// key if k's rules used none of them.
-func keyWithoutAll(k Key, ver *siteVersion, group []int) string {
-	if k.ver != ver || !slices.ContainsFunc(group, func(i int) bool { return containsInt(k.used, i) }) {
-		return k.Key
-	}
-	drop := group
-	if k.left > 0 && !slices.Contains(group, k.left-1) {
-		drop = append(slices.Clone(group), k.left-1)
-		slices.Sort(drop)
-	}
-	sub := ver.withoutAll(drop)
-	if sub.set == nil {
-		return k.in
-	}
-	key, used, err := sub.set.NormalizeTrace(nil, k.in)
-	if err != nil {
-		return k.in
-	}
-	if len(ver.out) > 0 && len(used) > 0 && !ablate.NoOutWithout {
-		for x, n := range used {
-			used[x] = sub.idx[n]
-		}
-		if ver.outIn(k.in, key, used) >= 0 {
-			return k.in
-		}
-	}
-	return key
-}
-
 func containsInt(s []int, x int) bool {
 	for _, y := range s {
 		if y == x {
@@ -517,15 +415,6 @@ func decisive(k, kept Key) []ruleRef {
 		b := k.Key
 		if kept.Key != "" {
 			b = keyWithout(kept, r.ver, r.i)
-		}
-		if g := r.ver.editGroup(r.i); a == b && g != nil {
-			// Another rule that rewrites its literal stands in for it (print=1 deleted, with
-			// or without a scheme rewrite, or sent to the AMP view whose prefix another rule
-			// cuts): the literal's rewrite is decisive, and so is each rule of it that was used.
-			a, b = keyWithoutAll(k, r.ver, g), k.Key
-			if kept.Key != "" {
-				b = keyWithoutAll(kept, r.ver, g)
-			}
 		}
 		if a != b {
 			out = append(out, r)

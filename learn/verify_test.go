@@ -546,8 +546,7 @@ func TestRecheck(t *testing.T) {
 // print views are other pages, and a later rule sends the print view to its AMP view, whose
 // prefix a confirmed rule deletes. Without the second rule the retracted deletion would make
 // the same key, but it makes no key in that context: the second rule is decisive, and a
-// mismatch counts against it. (Both rules rewrite the literal print, so that the group of its
-// rewrites is decisive too: the test turns that off, ablate.NoEditGroups, with the mechanism.)
+// mismatch counts against it.
 func TestVerifyOutWithout(t *testing.T) {
 	seg1 := urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}
 	rule := func(from string, a rules.Action) rules.Rule {
@@ -595,7 +594,6 @@ func TestVerifyOutWithout(t *testing.T) {
 		t.Errorf("failures of the rule that sends print views to AMP views after a mismatch: %d, want 1", got)
 	}
 	turnOff(t, &ablate.NoOutWithout)
-	turnOff(t, &ablate.NoEditGroups)
 	if got := run(); got != 0 {
 		t.Errorf("with retracted rules standing in, the rule is still blamed (%d failures): the test shows nothing", got)
 	}
@@ -665,56 +663,4 @@ func expiredLinks(link func(i int, code string) string) []visit {
 		vs = append(vs, a, b)
 	}
 	return append(vs, late...)
-}
-
-// TestVerifyLiteralStandIn checks that a rule that cuts a literal (/print/) is decisive for a
-// match when another rule that cuts it stands in for it: on a site whose rules cut /print/
-// with and without a scheme rewrite, and rewrite https to http, the print view's key is made
-// by either cut, so that neither alone is decisive, and the scheme rule made the kept
-// article's key. Judged rule by rule (ablate.NoEditGroups), only the scheme rule, confirmed
-// many times, is informed, and the cut of /print/ is never checked.
-func TestVerifyLiteralStandIn(t *testing.T) {
-	o := NewOnline(OnlineOptions{})
-	var rs []rules.Rule
-	for _, text := range []string{
-		`host=www.news.example cov=900 prec=1 sup=0 if host="www.news.example" scheme="https" then scheme="http"`,
-		`host=www.news.example cov=200 prec=1 sup=0 if host="www.news.example" path(1,-)="print" then path(1,-)=-`,
-		`host=www.news.example cov=200 prec=1 sup=0 if host="www.news.example" path(1,-)="print" scheme="https" then scheme="http" path(1,-)=-`,
-	} {
-		r, err := rules.ParseRule(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs = append(rs, r)
-	}
-	set, err := rules.NewSet(rs, &rules.Options{Key: urlnorm.Crawler})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := o.site("www.news.example", true)
-	s.mu.Lock()
-	s.base = set
-	s.publish(nil)
-	s.mu.Unlock()
-	k, _ := o.Key("https://www.news.example/print/a/7/story")
-	kept, _ := o.Key("https://www.news.example/a/7/story")
-	if k.Key != kept.Key || !k.Rewritten() {
-		t.Fatalf("keys %+v and %+v: want one key, made by rules", k, kept)
-	}
-	cuts := func() int {
-		n := 0
-		for _, r := range decisive(k, kept) {
-			if len(r.ver.prior[r.i].literals) > 0 {
-				n++
-			}
-		}
-		return n
-	}
-	if n := cuts(); n == 0 {
-		t.Errorf("decisive(%q, %q): no rule that cuts /print/", k.in, kept.in)
-	}
-	turnOff(t, &ablate.NoEditGroups)
-	if n := cuts(); n != 0 {
-		t.Errorf("rule by rule, decisive(%q, %q) has %d rules that cut /print/; want none, or the test shows nothing", k.in, kept.in, n)
-	}
 }

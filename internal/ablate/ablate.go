@@ -110,9 +110,6 @@ var (
 	// NoHubStatic checks no match that the static key alone made, even to a URL kept whose page
 	// is an error page (learn's hub): only matches that rules made are.
 	NoHubStatic bool
-	// NoEditGroups judges each rule decisive for a match (learn's decisive) alone, even where
-	// another rule of the same edit (the same literal cut) stands in for it without it.
-	NoEditGroups bool
 )
 
 // switches names the switches for Set.
@@ -122,7 +119,7 @@ var switches = map[string]*bool{
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
-	"dirpairs": &NoDirPairs, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic, "editgroups": &NoEditGroups,
+	"dirpairs": &NoDirPairs, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
