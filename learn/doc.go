@@ -264,10 +264,11 @@
 // rewrites), and a check counts only for the rules decisive for it: without them, the two URLs
 // would have had different keys. A crawler that queues the URLs it finds asks again when a
 // queued URL comes up ([Online.Recheck]): the checks made meanwhile may have answered its check.
-// A match made by rules to a kept page that the site serves under unrelated URLs, at least 4 of
-// them each with its own identifiers (an item id, a hash), is always checked and informs no
-// rule: such a page is an error page ("your session has expired") that a link gave in place of
-// its own page.
+// A match to a kept page that the site serves under unrelated URLs, at least 3 of them each
+// with its own identifiers (an item id, a hash, a page name that is no template word of the
+// site), is always checked and informs no rule, whether rules or the static key alone made it
+// (/a;jsessionid=E85F and /a): such a page is an error page ("your session has expired") that a
+// link gave in place of its own page.
 // urldedup replay measures this on a cluster file replayed as a crawl (-ablate turns each
 // mechanism off).
 //

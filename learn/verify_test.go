@@ -169,7 +169,9 @@ func seriesSite() []visit {
 // page for most wrong uses. A URL whose key is that of a kept URL that served an error page
 // (expiredSite: a page served under unrelated URLs, each with its own item id) is fetched, and
 // the check blames no rule; with that off, the item pages met after an expired link are lost,
-// and a check that finds one retracts the rule that deletes from, which was right.
+// and a check that finds one retracts the rule that deletes from, which was right. So is one
+// whose items are named by letters alone (namedExpiredSite: their names are the identifiers),
+// and one whose key the static key made (sessionExpiredSite: a servlet session cut).
 func TestVerifyRisk(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -186,6 +188,8 @@ func TestVerifyRisk(t *testing.T) {
 		{"match to an error page", expiredSite, &ablate.NoHubs, 1, 10},
 		{"directory cut whose fetched pairs failed", unlinkedSite, &ablate.NoDirPairs, 2, 10},
 		{"literal deleted where a query names other pages", seriesSite, &ablate.NoSeries, 2, 10},
+		{"match to an error page of named pages", namedExpiredSite, &ablate.NoHubNames, 1, 10},
+		{"match by the static key to an error page", sessionExpiredSite, &ablate.NoHubStatic, 1, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := crawl(NewOnline(OnlineOptions{}), tc.site())
@@ -617,15 +621,37 @@ func releaseSite() []visit {
 	return vs
 }
 
+// namedExpiredSite is an expiredSite whose items are named by letters alone,
+// /item/<name>?from=<code>: their URLs carry no identifier with a digit.
+func namedExpiredSite() []visit {
+	syl := []string{"ka", "lo", "mi", "ra", "te", "vu", "no", "sa", "be", "di"}
+	return expiredLinks(func(i int, code string) string {
+		return fmt.Sprintf("http://shop.example.com/item/%s%s%s?from=%s", syl[i%10], syl[i/10%10], syl[i/100%10], code)
+	})
+}
+
+// sessionExpiredSite is an expiredSite whose links carry a servlet session,
+// /item/<i>;jsessionid=<code>, which the static key cuts: no rule makes its matches.
+func sessionExpiredSite() []visit {
+	return expiredLinks(func(i int, code string) string {
+		return fmt.Sprintf("http://shop.example.com/item/%d;jsessionid=%s", i, strings.ToUpper(code))
+	})
+}
+
 // expiredSite is a site whose item pages are linked with a parameter from that does not
 // matter, /item/<i>?from=<code>. After the first 100 items, one item in 10 is first linked with
 // a code that has expired, which serves the site's one "your session has expired" page; its
 // own links come after all the others, with the key of the expired link.
 func expiredSite() []visit {
-	const expired = 1 << 20
-	link := func(i int, code string) string {
+	return expiredLinks(func(i int, code string) string {
 		return fmt.Sprintf("http://shop.example.com/item/%d?from=%s", i, code)
-	}
+	})
+}
+
+// expiredLinks returns the visits of an expiredSite whose links link makes from an item and a
+// code.
+func expiredLinks(link func(i int, code string) string) []visit {
+	const expired = 1 << 20
 	var vs, late []visit
 	for i := range 300 {
 		a, b := visit{link(i, fmt.Sprintf("a%dz", 3*i+100)), i + 1}, visit{link(i, fmt.Sprintf("b%dz", 5*i+100)), i + 1}

@@ -113,6 +113,12 @@ var (
 	// without their hits (learn's lrule.hits): of two rules with one context and as much
 	// coverage, the text decides which applies, not which merges more.
 	NoHits bool
+	// NoHubNames counts, in learn's hub test of an error page, only identifiers with a digit
+	// in them: a URL of a page named by letters alone (/Sec/LorasonTuqua.do) carries none.
+	NoHubNames bool
+	// NoHubStatic checks no match that the static key alone made, even to a URL kept whose page
+	// is an error page (learn's hub): only matches that rules made are.
+	NoHubStatic bool
 )
 
 // switches names the switches for Set.
@@ -122,7 +128,7 @@ var switches = map[string]*bool{
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
-	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits,
+	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
