@@ -23,6 +23,14 @@ import (
 // confidence bound on its error rate over those pairs and its checks since exceeds 5%, like
 // the bound over its training evidence.
 //
+// The site's fetches are counted by directory: a directory whose page the crawl fetched under
+// several URLs (/x/, /x//, http://x/, /x/index.html) is one pair, a failure if any of its URLs
+// with the file name served another page than one without; a pair of URLs neither or both of
+// which name the file (/x/ and /x//) says nothing of the rule, and is not counted. A directory
+// that serves its index file under more URLs is no likelier to be one page with it, and
+// counted once per URL it would bring the bound down on directories that are one page while a
+// directory that is a listing of its own, two URLs, counts once.
+//
 // The bound says nothing while no pair has failed: a site whose directories are listings one
 // time in three shows 8 or 12 clean pairs in a row often enough (one crawl order in 50 or
 // more) for a rule trusted on them to lose a page at every third use after. The server decides
@@ -30,7 +38,7 @@ import (
 // host that has served paths that differ only in letter case or in a trailing slash as other
 // pages (FAQ.html and faq.html, /x and /x/) more often than as one page maps URLs to files
 // literally (see literalHost), and there a rule that cuts a URL to its directory is checked
-// until the site has shown dirClean clean pairs for it. A host that folds case or
+// until the site has shown dirClean clean directories for it. A host that folds case or
 // slashes (an IIS site, a web application) has shown the contrary, and a host that has shown
 // neither pays nothing.
 
@@ -43,11 +51,11 @@ type pairCount struct {
 	baseChecks, baseFails int64
 }
 
-// dirClean is how many clean pairs (fetched pairs and checks) a rule that cuts a URL to its
-// directory must have on a host that serves variants of a path as other pages before its uses
-// are sampled like other rules' (see the comment at the top of the file); tuned on the paths
-// family of the site families of seed 5151 (16 let a crawl order that met a run of directories
-// that are one page first lose 21 pages; 20 loses 1 page in 5 orders).
+// dirClean is how many clean directories (fetched pairs and checks) a rule that cuts a URL to
+// its directory must have on a host that serves variants of a path as other pages before its
+// uses are sampled like other rules' (see the comment at the top of the file); tuned on the
+// paths family of the site families of seed 5151 (12 let a crawl order that met 12 directories
+// that are one page first lose 21 pages; 16 and 20 lose none).
 const dirClean = 20
 
 // sitePairs returns, by rule content (see contentKey), the pairs of URLs of s that the crawl
@@ -70,6 +78,7 @@ func (s *onlineSite) sitePairs(v *siteVersion) map[string]*pairCount {
 	}
 	firsts := map[string]first{}
 	out := map[string]*pairCount{}
+	dirs := map[string]map[string]bool{} // rule content -> key -> failed, of the directories counted
 	for _, fp := range s.order {
 		for _, u := range s.clusters[fp].URLs {
 			if s.inferred[u.Raw] {
@@ -92,7 +101,12 @@ func (s *onlineSite) sitePairs(v *siteVersion) map[string]*pairCount {
 				if r.ver != v || !want[r.i] {
 					continue
 				}
-				c := contentKey(v.set.Rule(r.i))
+				rule := v.set.Rule(r.i)
+				name := cutName(&rule)
+				if !ablate.NoDirKeys && strings.EqualFold(fileOf(k.in), name) == strings.EqualFold(fileOf(f.k.in), name) {
+					continue // both or neither name the file: no pair of the rule's
+				}
+				c := contentKey(rule)
 				n := out[c]
 				if n == nil {
 					n = &pairCount{}
@@ -101,10 +115,24 @@ func (s *onlineSite) sitePairs(v *siteVersion) map[string]*pairCount {
 					}
 					out[c] = n
 				}
-				n.pairs++
-				if f.fp != fp {
+				if ablate.NoDirKeys {
+					n.pairs++
+					if f.fp != fp {
+						n.fails++
+					}
+					continue
+				}
+				if dirs[c] == nil {
+					dirs[c] = map[string]bool{}
+				}
+				failed, seen := dirs[c][k.Key]
+				if !seen {
+					n.pairs++
+				}
+				if f.fp != fp && !failed {
 					n.fails++
 				}
+				dirs[c][k.Key] = failed || f.fp != fp
 			}
 		}
 	}
@@ -113,16 +141,31 @@ func (s *onlineSite) sitePairs(v *siteVersion) map[string]*pairCount {
 
 // cutsToDir reports whether r deletes a last path segment whose literal value, not empty, its
 // context names: it maps a file to its directory.
-func cutsToDir(r *rules.Rule) bool {
+func cutsToDir(r *rules.Rule) bool { return cutName(r) != "" }
+
+// cutName returns the file name that r cuts from a URL to map it to its directory (see
+// cutsToDir), "" if r cuts none.
+func cutName(r *rules.Rule) string {
 	for _, a := range r.Transform {
 		if a.Key.Part != urlnorm.PartPath || a.Key.RPos != 1 || a.Key.Pos != 0 || a.Key.Sub != 0 || a.Key.RSub != 0 || a.Insert {
 			continue
 		}
-		if (a.Op == rules.Delete || a.Op == rules.Assign && a.Value == "") && fixesLiteral(r, a.Key) {
-			return true
+		if a.Op != rules.Delete && (a.Op != rules.Assign || a.Value != "") {
+			continue
+		}
+		for _, c := range r.Context {
+			if c.Key == a.Key && c.Op == rules.Equal && c.Value != "" {
+				return c.Value
+			}
 		}
 	}
-	return false
+	return ""
+}
+
+// fileOf returns the last path segment of the URL p (in Prepare's form).
+func fileOf(p string) string {
+	path, _, _ := strings.Cut(pathOf(p), "?")
+	return path[strings.LastIndexByte(path, '/')+1:]
 }
 
 // pairsHigh reports whether the upper confidence bound on the error rate of a rule that cuts
@@ -138,9 +181,10 @@ func pairsHigh(p riskPrior, checks, fails int64) bool {
 
 // dirUnproven reports whether a use of r, a rule that cuts a URL to its directory on a host
 // that serves variants of a path as other pages (see literalHost), with checks and fails in
-// all, is checked because its site has shown fewer than dirClean clean pairs for it: its
+// all, is checked because its site has shown fewer than dirClean clean directories for it: its
 // fetched pairs and its checks since they were counted, or its clean checks, whichever is more
-// (a relearn that counts the pairs again may not find a check's URL among them).
+// (a relearn that counts the pairs again may not find a check's URL among them: a check of a
+// query variant of the directory).
 func dirUnproven(r ruleRef, checks, fails int64) bool {
 	p := r.ver.prior[r.i]
 	if !p.dir || ablate.NoDirClean || r.ver.site == nil || !r.ver.site.literalHost(hostOf(r.in)) {

@@ -187,6 +187,7 @@ func TestVerifyRisk(t *testing.T) {
 		{"directory cut whose fetched pairs failed", unlinkedSite, &ablate.NoDirPairs, 2, 10},
 		{"literal deleted where a query names other pages", seriesSite, &ablate.NoSeries, 2, 10},
 		{"directory cut on a host that tells case apart", literalSite, &ablate.NoDirClean, 2, 10},
+		{"directory cut whose one-page directories have more URLs", schemeSite, &ablate.NoDirKeys, 2, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := crawl(NewOnline(OnlineOptions{}), tc.site())
@@ -310,6 +311,30 @@ func caseSite(other bool, vs []visit) []visit {
 			visit{fmt.Sprintf("http://files.example.net/s/f%d/readme.html", i), b})
 	}
 	return append(out, vs...)
+}
+
+// schemeSite is a literalSite whose first 12 directories are met under http and https, the
+// index file and the directory, four URLs of one page each, and whose directories after them
+// are met under http only, one in four a listing: counted once per URL, its fetched pairs
+// would pass the 20 clean directories that the rule must show on such a host.
+func schemeSite() []visit {
+	var vs []visit
+	for i := range 132 {
+		idx, d := 2*i+1, 2*i+1
+		if i >= 12 && i%4 == 1 {
+			d = 2*i + 2
+		}
+		schemes := []string{"http"}
+		if i < 12 {
+			schemes = append(schemes, "https")
+		}
+		for _, sc := range schemes {
+			vs = append(vs,
+				visit{fmt.Sprintf("%s://files.example.net/s/d%d/index.html", sc, i), idx},
+				visit{fmt.Sprintf("%s://files.example.net/s/d%d/", sc, i), d})
+		}
+	}
+	return caseSite(true, vs)
 }
 
 // TestDirCleanFoldingHost checks that a host that serves paths differing only in case as one

@@ -104,9 +104,13 @@ var (
 	// cluster even where they share a deep token that differs across the site (learn's
 	// sharedDeep: a wiki's do=index&id=ns:page, one page per namespace).
 	NoSharedDeep bool
+	// NoDirKeys counts the fetched pairs of a rule that cuts a URL to its directory (learn's
+	// sitePairs) per URL, as any two URLs of a key the rule is decisive for, instead of once
+	// per directory and only where one URL of the two names the file the rule cuts.
+	NoDirKeys bool
 	// NoDirClean samples the uses of a rule that cuts a URL to its directory, on a host that
 	// serves paths differing only in case or a trailing slash as other pages, like any other
-	// rule's, instead of checking them until the site has shown 20 clean pairs for it
+	// rule's, instead of checking them until the site has shown 20 clean directories for it
 	// (learn's dirUnproven).
 	NoDirClean bool
 )
@@ -119,7 +123,7 @@ var switches = map[string]*bool{
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs,
-	"dirclean": &NoDirClean,
+	"dirkeys":  &NoDirKeys, "dirclean": &NoDirClean,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
