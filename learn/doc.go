@@ -257,8 +257,11 @@
 // and their aliases), every use of such a rule until about 27 clean checks bound its error rate.
 // A rule that cuts a URL to its directory (/x/index.html to /x/: the server decides per
 // directory whether the file is the directory's page or the directory a listing of its own) is
-// also judged by the site's own fetches: the pairs of fetched URLs it gives one key count as
-// checks, so that its uses are checked while the bound over them is high.
+// also judged by the site's own fetches: the directories whose index file and directory URL
+// the crawl fetched count as checks, once per directory, so that its uses are checked while the
+// bound over them is high; and on a host that has served paths differing only in case or a
+// trailing slash (FAQ.html and faq.html, /x and /x/) as other pages more often than as one,
+// which maps URLs to files literally, until the site has shown 20 clean directories for it.
 // A match is checked for the rules that made either key, the URL met's or the kept URL's (a
 // rule that rewrote the kept /dir/index.html to /dir/ makes the key of /dir/, which no rule
 // rewrites), and a check counts only for the rules decisive for it: without them, the two URLs

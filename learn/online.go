@@ -218,6 +218,8 @@ type onlineSite struct {
 	counters    map[string]*ruleCounter    // use counters by rule content, kept across relearns
 	pairs       map[string]*pairCount      // sitePairs of the version published after the last relearn
 	pairsDue    bool                       // a relearn (or a load) since pairs were counted
+	variants    map[uint64]variantMark     // by hash of a URL's variant form (see variant)
+	literal     sync.Map                   // host -> *hostVariants: how it serves variants of a path
 }
 
 // mark records the URL raw kept as page fp, numbered seq: in byURL, and in inferred if
@@ -243,6 +245,7 @@ func (s *onlineSite) mark(raw string, fp, seq uint64, inferred bool) {
 				s.series[path] = f
 			}
 		}
+		s.variant(p, fp)
 	}
 }
 

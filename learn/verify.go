@@ -634,7 +634,7 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 		if o.opt.VerifyFirst < 0 {
 			continue
 		}
-		if boundHigh(r.ver, p, c.checks.Load(), c.fails.Load()) {
+		if boundHigh(r.ver, p, c.checks.Load(), c.fails.Load()) || dirUnproven(r, c.checks.Load(), c.fails.Load()) {
 			check = true
 		}
 		c.mu.Lock()
@@ -690,7 +690,7 @@ func (o *Online) Recheck(k, kept Key) bool {
 		if n, ok := c.ctxChecks.Load(ruleContext(r.ver, r.i, r.in, r.key)); !ok || n.(*atomic.Int64).Load() < contextFirst(p, fails) {
 			return true
 		}
-		if boundHigh(r.ver, p, checks, fails) {
+		if boundHigh(r.ver, p, checks, fails) || dirUnproven(r, checks, fails) {
 			return true
 		}
 	}

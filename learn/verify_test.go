@@ -190,6 +190,8 @@ func TestVerifyRisk(t *testing.T) {
 		{"literal deleted where a query names other pages", seriesSite, &ablate.NoSeries, 2, 10},
 		{"match to an error page of named pages", namedExpiredSite, &ablate.NoHubNames, 1, 10},
 		{"match by the static key to an error page", sessionExpiredSite, &ablate.NoHubStatic, 1, 10},
+		{"directory cut on a host that tells case apart", literalSite, &ablate.NoDirClean, 2, 10},
+		{"directory cut whose one-page directories have more URLs", schemeSite, &ablate.NoDirKeys, 2, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := crawl(NewOnline(OnlineOptions{}), tc.site())
@@ -293,6 +295,66 @@ func indexSite(unlinked, pairs, trap, every int) []visit {
 // directory in four after them is a listing: the rule's training precision is high, the
 // unlinked files counted, and its fetched pairs show the listing.
 func unlinkedSite() []visit { return indexSite(60, 12, 3, 4) }
+
+// literalSite is an indexSite whose rule is learned on 10 directories, all one page, and one
+// directory in four after them is a listing; its host has served files whose names differ
+// only in case (/s/f<i>/README.html and /s/f<i>/readme.html) as other pages.
+func literalSite() []visit { return caseSite(true, indexSite(12, 10, -1, 4)) }
+
+// caseSite returns vs after three pairs of files whose names differ only in case, two pages
+// each if other, one page each if not.
+func caseSite(other bool, vs []visit) []visit {
+	var out []visit
+	for i := range 3 {
+		b := 5000 + 2*i
+		if other {
+			b++
+		}
+		out = append(out,
+			visit{fmt.Sprintf("http://files.example.net/s/f%d/README.html", i), 5000 + 2*i},
+			visit{fmt.Sprintf("http://files.example.net/s/f%d/readme.html", i), b})
+	}
+	return append(out, vs...)
+}
+
+// schemeSite is a literalSite whose first 12 directories are met under http and https, the
+// index file and the directory, four URLs of one page each, and whose directories after them
+// are met under http only, one in four a listing: counted once per URL, its fetched pairs
+// would pass the 20 clean directories that the rule must show on such a host.
+func schemeSite() []visit {
+	var vs []visit
+	for i := range 132 {
+		idx, d := 2*i+1, 2*i+1
+		if i >= 12 && i%4 == 1 {
+			d = 2*i + 2
+		}
+		schemes := []string{"http"}
+		if i < 12 {
+			schemes = append(schemes, "https")
+		}
+		for _, sc := range schemes {
+			vs = append(vs,
+				visit{fmt.Sprintf("%s://files.example.net/s/d%d/index.html", sc, i), idx},
+				visit{fmt.Sprintf("%s://files.example.net/s/d%d/", sc, i), d})
+		}
+	}
+	return caseSite(true, vs)
+}
+
+// TestDirCleanFoldingHost checks that a host that serves paths differing only in case as one
+// page pays no check for the clean directories that a host serving them as other pages must
+// show before its directory cut is trusted.
+func TestDirCleanFoldingHost(t *testing.T) {
+	got := crawl(NewOnline(OnlineOptions{}), caseSite(false, indexSite(12, 10, -1, 1000)))
+	lit := crawl(NewOnline(OnlineOptions{}), caseSite(true, indexSite(12, 10, -1, 1000)))
+	if lit.checks <= got.checks {
+		t.Errorf("checks on a host that tells case apart %+v, on one that folds it %+v: want more", lit, got)
+	}
+	turnOff(t, &ablate.NoDirClean)
+	if without := crawl(NewOnline(OnlineOptions{}), caseSite(false, indexSite(12, 10, -1, 1000))); got.checks != without.checks || got.lost > 0 {
+		t.Errorf("checks %+v, without the check of clean directories %+v: want as many, no page lost", got, without)
+	}
+}
 
 // TestVerifyKept checks that the rule that made the key of the kept URL is verified: the
 // directory URL met is rewritten by no rule, and only the rule applied to the kept index URL

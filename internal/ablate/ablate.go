@@ -119,6 +119,15 @@ var (
 	// NoHubStatic checks no match that the static key alone made, even to a URL kept whose page
 	// is an error page (learn's hub): only matches that rules made are.
 	NoHubStatic bool
+	// NoDirKeys counts the fetched pairs of a rule that cuts a URL to its directory (learn's
+	// sitePairs) per URL, as any two URLs of a key the rule is decisive for, instead of once
+	// per directory and only where one URL of the two names the file the rule cuts.
+	NoDirKeys bool
+	// NoDirClean samples the uses of a rule that cuts a URL to its directory, on a host that
+	// serves paths differing only in case or a trailing slash as other pages, like any other
+	// rule's, instead of checking them until the site has shown 20 clean directories for it
+	// (learn's dirUnproven).
+	NoDirClean bool
 )
 
 // switches names the switches for Set.
@@ -129,6 +138,7 @@ var switches = map[string]*bool{
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
+	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
