@@ -3,6 +3,7 @@ package learn
 import (
 	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/rules"
+	"github.com/undust/undust/urlnorm"
 )
 
 // Carrying rules across relearns. A relearn learns a site's rules anew from its evidence, and
@@ -15,8 +16,11 @@ import (
 //
 // So a relearn keeps, beside the rules it learned, each rule of the site's published set that
 // it dropped and that the crawl's own checks back: at least one check confirmed it and none
-// failed it, it is not retracted, and it merges no two pages of the new evidence (rules.Set
-// Evaluate: no training URL rewritten onto a URL of another page). A carried rule is checked
+// failed it, it is not retracted, and it merges no two pages of the new evidence (no training
+// URL rewritten onto a URL of another page, or onto the rewrite of one). Rules whose check
+// says little beyond the page it saw are not carried: those of a risky shape (see riskyShape),
+// with training errors, or that cut a file or directory name (a directory index, a random
+// suffix); on the replays of the dupclusters dev.tsv they lost pages when carried. A carried rule is checked
 // like any other (its counter is kept by content) and dropped at the first relearn after a
 // check fails it or the evidence contradicts it. The carried rules are the site's; Set, the
 // rules to save for the next crawl, is what the evidence alone gives (see Set).
@@ -35,38 +39,80 @@ func (s *onlineSite) carryCandidates(set *rules.Set) []rules.Rule {
 	for i := range s.base.Len() {
 		r := s.base.Rule(i)
 		k := contentKey(r)
-		c := s.counters[k]
-		if have[k] || s.retracted[k] || c == nil || c.fails.Load() > 0 || c.confirmed.Load() == 0 {
-			continue
+		if !have[k] && !s.retracted[k] && backed(r, s.counters[k]) {
+			have[k] = true
+			out = append(out, r)
 		}
-		have[k] = true
-		out = append(out, r)
 	}
 	return out
 }
 
-// holding returns the rules of cands that merge no two clusters of cls, each measured on its
-// own (rules.Set.Evaluate): O(n log n + m) for the n URLs of cls and the m matches of the
-// rules.
+// backed reports whether checks back r, whose use counter is c (nil for none): at least one
+// confirmed it and none failed it, and r is of a shape that a check confirms beyond the page
+// it saw: not of a risky shape, without training errors, cutting no file or directory name.
+func backed(r rules.Rule, c *ruleCounter) bool {
+	if c == nil || c.fails.Load() > 0 || c.confirmed.Load() == 0 {
+		return false
+	}
+	p := priorOf(r)
+	return p.fails == 0 && !p.risky && !p.dir && !cutsLast(&r)
+}
+
+// holding returns the rules of cands that merge no two clusters of cls, each applied on its
+// own to every URL of cls: none rewrites a URL onto the key of a URL of another cluster, or
+// onto the rewrite of one. It takes O(r·n) normalizations for r rules and n URLs.
 func holding(cands []rules.Rule, cls []Cluster, opts *rules.Options) []rules.Rule {
 	if len(cands) == 0 {
 		return nil
 	}
-	set, err := rules.NewSet(cands, opts)
+	static, err := rules.NewSet(nil, opts)
 	if err != nil {
-		return nil // rules of valid sets are valid
+		return nil
 	}
-	var urls []rules.Labeled
-	for _, c := range cls {
+	type keyed struct {
+		key     string
+		cluster int
+	}
+	var urls []keyed
+	plain := map[string]int{} // key without rules -> its first cluster
+	for ci, c := range cls {
 		for _, u := range c.URLs {
-			urls = append(urls, rules.Labeled{Cluster: c.ID, URL: u.Raw})
+			k, err := static.Normalize(u.Raw)
+			if err != nil {
+				continue
+			}
+			urls = append(urls, keyed{k, ci})
+			if _, ok := plain[k]; !ok {
+				plain[k] = ci
+			}
 		}
 	}
-	m := set.Evaluate(urls)
 	var out []rules.Rule
-	for i, rm := range m.Rules {
-		if rm.False == 0 {
-			out = append(out, set.Rule(i))
+	for _, r := range cands {
+		one, err := rules.NewSet([]rules.Rule{r}, opts)
+		if err != nil {
+			continue // rules of valid sets are valid
+		}
+		rewrites := map[string]int{} // a rewrite -> its first cluster
+		ok := true
+		for _, u := range urls {
+			k, err := one.Normalize(u.key)
+			if err != nil || k == u.key {
+				continue
+			}
+			if c, seen := plain[k]; seen && c != u.cluster {
+				ok = false
+				break
+			}
+			if c, seen := rewrites[k]; seen && c != u.cluster {
+				ok = false
+				break
+			} else if !seen {
+				rewrites[k] = u.cluster
+			}
+		}
+		if ok {
+			out = append(out, r)
 		}
 	}
 	return out
@@ -94,4 +140,26 @@ func (s *onlineSite) withCarried(set *rules.Set, carried []rules.Rule) (*rules.S
 		return set, nil
 	}
 	return ns, keep
+}
+
+// cutsLast reports whether r deletes or empties the last path segment where its context does
+// not fix that segment to "" (a trailing slash): a cut of a file or directory name, which a
+// check confirms for the page it saw and not for the names it cuts.
+func cutsLast(r *rules.Rule) bool {
+	for _, a := range r.Transform {
+		if a.Key.Part != urlnorm.PartPath || a.Key.RPos != 1 || a.Key.Pos != 0 || a.Insert ||
+			!(a.Op == rules.Delete || a.Op == rules.Assign && a.Value == "") {
+			continue
+		}
+		slash := false
+		for _, c := range r.Context {
+			if c.Key == a.Key && c.Op == rules.Equal && c.Value == "" {
+				slash = true
+			}
+		}
+		if !slash {
+			return true
+		}
+	}
+	return false
 }

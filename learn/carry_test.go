@@ -46,9 +46,9 @@ func TestCarry(t *testing.T) {
 }
 
 // carryReplay replays a simulated site's URLs through an Online learner and counts, over its
-// relearns, the rules it carried and the rules backed by checks (confirmed, never failed, not
-// retracted, merging no two pages of the evidence) that a relearn dropped.
-func carryReplay(t *testing.T) (carried, dropped int) {
+// relearns, the rules it carried and the rules backed by checks (see backed; not retracted,
+// merging no two pages of the evidence) that a relearn dropped.
+func carryReplay(t *testing.T) (carried, lost int) {
 	t.Helper()
 	o := NewOnline(OnlineOptions{})
 	r := newReplayer(o)
@@ -74,17 +74,17 @@ func carryReplay(t *testing.T) (carried, dropped int) {
 			for _, fp := range s.order {
 				cls = append(cls, *s.clusters[fp])
 			}
-			var backed []int
+			var dropped []int
 			for i := range prev.set.Len() {
-				k := contentKey(prev.set.Rule(i))
-				c := s.counters[k]
-				if !have[k] && !s.retracted[k] && c != nil && c.confirmed.Load() > 0 && c.fails.Load() == 0 {
-					backed = append(backed, i)
+				r := prev.set.Rule(i)
+				k := contentKey(r)
+				if !have[k] && !s.retracted[k] && backed(r, s.counters[k]) {
+					dropped = append(dropped, i)
 				}
 			}
-			for _, i := range backed {
+			for _, i := range dropped {
 				if len(holding([]rules.Rule{prev.set.Rule(i)}, cls, prev.set.Options())) > 0 {
-					dropped++
+					lost++
 				}
 			}
 			carried += len(s.carried)
@@ -95,5 +95,5 @@ func carryReplay(t *testing.T) (carried, dropped int) {
 	if o.SiteSet(site) == nil {
 		t.Fatalf("no rules learned for %s", site)
 	}
-	return carried, dropped
+	return carried, lost
 }
