@@ -19,8 +19,9 @@ import (
 // failed it, it is not retracted, and it merges no two pages of the new evidence (no training
 // URL rewritten onto a URL of another page, or onto the rewrite of one). Rules whose check
 // says little beyond the page it saw are not carried: those of a risky shape (see riskyShape),
-// with training errors, or that cut a file or directory name (a directory index, a random
-// suffix); on the replays of the dupclusters dev.tsv they lost pages when carried. A carried rule is checked
+// with training errors, or that cut a last path segment (a directory index, a file name, a
+// trailing slash); on the replays of the dupclusters dev.tsv and train.tsv they lost pages
+// when carried. A carried rule is checked
 // like any other (its counter is kept by content) and dropped at the first relearn after a
 // check fails it or the evidence contradicts it. The carried rules are the site's; Set, the
 // rules to save for the next crawl, is what the evidence alone gives (see Set).
@@ -49,7 +50,7 @@ func (s *onlineSite) carryCandidates(set *rules.Set) []rules.Rule {
 
 // backed reports whether checks back r, whose use counter is c (nil for none): at least one
 // confirmed it and none failed it, and r is of a shape that a check confirms beyond the page
-// it saw: not of a risky shape, without training errors, cutting no file or directory name.
+// it saw: not of a risky shape, without training errors, cutting no last path segment.
 func backed(r rules.Rule, c *ruleCounter) bool {
 	if c == nil || c.fails.Load() > 0 || c.confirmed.Load() == 0 {
 		return false
@@ -142,22 +143,14 @@ func (s *onlineSite) withCarried(set *rules.Set, carried []rules.Rule) (*rules.S
 	return ns, keep
 }
 
-// cutsLast reports whether r deletes or empties the last path segment where its context does
-// not fix that segment to "" (a trailing slash): a cut of a file or directory name, which a
-// check confirms for the page it saw and not for the names it cuts.
+// cutsLast reports whether r deletes or empties a last path segment, whatever its value (a
+// file or directory name, a trailing slash): a check confirms such a cut for the page it saw,
+// and a directory's page and its index or its own directory-less URL may be different pages
+// elsewhere on the site.
 func cutsLast(r *rules.Rule) bool {
 	for _, a := range r.Transform {
-		if a.Key.Part != urlnorm.PartPath || a.Key.RPos != 1 || a.Key.Pos != 0 || a.Insert ||
-			!(a.Op == rules.Delete || a.Op == rules.Assign && a.Value == "") {
-			continue
-		}
-		slash := false
-		for _, c := range r.Context {
-			if c.Key == a.Key && c.Op == rules.Equal && c.Value == "" {
-				slash = true
-			}
-		}
-		if !slash {
+		if a.Key.Part == urlnorm.PartPath && a.Key.RPos == 1 && a.Key.Pos == 0 && !a.Insert &&
+			(a.Op == rules.Delete || a.Op == rules.Assign && a.Value == "") {
 			return true
 		}
 	}
