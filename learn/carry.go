@@ -15,16 +15,16 @@ import (
 // that an online crawl fetches before its final rules merge them (seed 1).
 //
 // So a relearn keeps, beside the rules it learned, each rule of the site's published set that
-// it dropped and that the crawl's own checks back: at least one check confirmed it and none
-// failed it, it is not retracted, and it merges no two pages of the new evidence (no training
-// URL rewritten onto a URL of another page, or onto the rewrite of one). Rules whose check
-// says little beyond the page it saw are not carried: those of a risky shape (see riskyShape),
-// with training errors, or that cut a last path segment (a directory index, a file name, a
-// trailing slash); on the replays of the dupclusters dev.tsv and train.tsv they lost pages
-// when carried. A carried rule is checked
-// like any other (its counter is kept by content) and dropped at the first relearn after a
-// check fails it or the evidence contradicts it. The carried rules are the site's; Set, the
-// rules to save for the next crawl, is what the evidence alone gives (see Set).
+// it dropped and that the crawl's own checks back: two checks confirmed it and none failed it,
+// it is not retracted, and it merges no two pages of the new evidence (no training URL
+// rewritten onto a URL of another page, or onto the rewrite of one). Rules whose check says
+// little beyond the page it saw are not carried: those of a risky shape (see riskyShape), with
+// training errors, or that cut a last path segment (a directory index, a file name, a trailing
+// slash); on the replays of the dupclusters dev.tsv and train.tsv they lost pages when carried,
+// and a shop's facet (see carryChecks). A carried rule is checked like any other (its counter
+// is kept by content) and dropped at the first relearn after a check fails it or the evidence
+// contradicts it. The carried rules are the site's; Set, the rules to save for the next crawl,
+// is what the evidence alone gives (see Set).
 
 // carryCandidates returns the rules of the site's published set (its last relearn's rules and
 // those carried before) that set does not have and whose checks back them. s.mu is held.
@@ -48,11 +48,18 @@ func (s *onlineSite) carryCandidates(set *rules.Set) []rules.Rule {
 	return out
 }
 
-// backed reports whether checks back r, whose use counter is c (nil for none): at least one
+// carryChecks is the number of checks that must have confirmed a rule for a relearn to carry
+// it: one check of a rule that deletes a shop's facet may have been on the page type where the
+// facet is redundant (on the shops of the site families, seed 1, file order, one check lost 12
+// pages and two 1; the frontier example needs 2.24 fetches per page on seed 1 with two, 2.23
+// with one, 2.31 with three).
+const carryChecks = 2
+
+// backed reports whether checks back r, whose use counter is c (nil for none): carryChecks
 // confirmed it and none failed it, and r is of a shape that a check confirms beyond the page
 // it saw: not of a risky shape, without training errors, cutting no last path segment.
 func backed(r rules.Rule, c *ruleCounter) bool {
-	if c == nil || c.fails.Load() > 0 || c.confirmed.Load() == 0 {
+	if c == nil || c.fails.Load() > 0 || c.confirmed.Load() < carryChecks {
 		return false
 	}
 	p := priorOf(r)
