@@ -19,12 +19,14 @@ import (
 // it is not retracted, and it merges no two pages of the new evidence (no training URL
 // rewritten onto a URL of another page, or onto the rewrite of one). Rules whose check says
 // little beyond the page it saw are not carried: those of a risky shape (see riskyShape), with
-// training errors, or that cut a last path segment (a directory index, a file name, a trailing
-// slash); on the replays of the dupclusters dev.tsv and train.tsv they lost pages when carried,
-// and a shop's facet (see carryChecks). A carried rule is checked like any other (its counter
-// is kept by content) and dropped at the first relearn after a check fails it or the evidence
-// contradicts it. The carried rules are the site's; Set, the rules to save for the next crawl,
-// is what the evidence alone gives (see Set).
+// training errors, that rewrite a literal (view=print deleted: a print view may show a whole
+// series, see rewritesLiteral) or that cut a last path segment (a directory index, a file name,
+// a trailing slash); carried, they lost pages on the replays of the dupclusters dev.tsv and
+// train.tsv and on the print views of the site families; and a rule needs two checks, not one
+// (see carryChecks). A carried rule is checked like any other (its counter is kept by content)
+// and dropped at the first relearn after a check fails it or the evidence contradicts it. The
+// carried rules are the site's; Set, the rules to save for the next crawl, is what the evidence
+// alone gives (see Set).
 
 // carryCandidates returns the rules of the site's published set (its last relearn's rules and
 // those carried before) that set does not have and whose checks back them. s.mu is held.
@@ -63,7 +65,7 @@ func backed(r rules.Rule, c *ruleCounter) bool {
 		return false
 	}
 	p := priorOf(r)
-	return p.fails == 0 && !p.risky && !p.dir && !cutsLast(&r)
+	return p.fails == 0 && !p.risky && !p.dir && !p.literal && !cutsLast(&r)
 }
 
 // holding returns the rules of cands that merge no two clusters of cls, each applied on its
