@@ -104,10 +104,6 @@ var (
 	// cluster even where they share a deep token that differs across the site (learn's
 	// sharedDeep: a wiki's do=index&id=ns:page, one page per namespace).
 	NoSharedDeep bool
-	// NoCarry keeps, at a relearn of a site in learn's Online, only the rules that the
-	// relearn learned: none of the rules published before and confirmed by checks that it
-	// dropped (learn's carryCandidates).
-	NoCarry bool
 )
 
 // switches names the switches for Set.
@@ -118,7 +114,6 @@ var switches = map[string]*bool{
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs,
-	"carry":    &NoCarry,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
