@@ -133,11 +133,7 @@ func (o OnlineOptions) withDefaults() OnlineOptions {
 // the queue is drained by Relearn, called by the crawler when it chooses (deterministic), or by
 // Run in a goroutine of its own. Each site's current rules are an immutable rules.Set published
 // through an atomic pointer, so Normalize and Key take no lock and never wait for a relearn;
-// they see the new rules from the moment they are published. A relearn's rules are those its
-// evidence gives, and the rules of the set published before it that it did not learn again,
-// that checks confirmed and none failed, and that merge no two pages of the evidence: a
-// decision tree that cuts grown evidence otherwise must not take a checked rule away until a
-// later relearn learns it again (carried rules; Set leaves them out).
+// they see the new rules from the moment they are published.
 //
 // Rules correct themselves at crawl time (VerifyMatch, ConfirmMatch; Verify and Confirm when the
 // kept URL is not known): before the crawler skips a URL because its key is the key of a URL
@@ -215,8 +211,7 @@ type onlineSite struct {
 	snapDropped []droppedURL
 	queued      bool
 	result      *SiteResult                // of the last relearn
-	base        *rules.Set                 // the site's own rules, of the last relearn, with carried
-	carried     []rules.Rule               // rules of earlier relearns that the last one kept (see carryCandidates)
+	base        *rules.Set                 // the site's own rules, of the last relearn
 	words       map[string]bool            // template words of the last relearn
 	outCtx      map[string]map[string]bool // rule content -> contexts it is retracted in
 	retracted   map[string]bool            // content of retracted rules
@@ -1019,12 +1014,8 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	}
 	words := templateWords(cls)
 	s.mu.Lock()
-	cands := s.carryCandidates(set)
-	s.mu.Unlock()
-	carried := holding(cands, cls, set.Options())
-	s.mu.Lock()
 	s.result = &res
-	s.base, s.carried = s.withCarried(set, carried)
+	s.base = set
 	s.words = words
 	s.pairsDue = true
 	s.publish(o.global.Load())

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 
 	"github.com/undust/undust/internal/binfile"
-	"github.com/undust/undust/rules"
 )
 
 // The saved form of an Online learner (binfile: magic, version, body, CRC-32C):
@@ -28,8 +27,6 @@ import (
 //	            rules retracted in contexts: count, then (rule text, count, contexts), sorted
 //	            use counters: count, then (rule text, counter), sorted
 //	            failed edits (version 4): count, then (edit, failures), sorted by edit
-//	            carried rules (version 6): count, then rule texts with their statistics
-//	              (rules.Rule.String), in the order of the last relearn
 //	widened   count, then a counter per widened rule, in the widened set's order
 //	due       count, then site names in the order they became due
 //
@@ -40,13 +37,11 @@ import (
 // read as a learner whose retracted rules marked no edit; version 3 and 4 files as counters
 // without checks asked or made in any context. Version 1 and 2
 // files (a counter without checks, failures and credit, before verification by a bound on a
-// rule's error rate) are refused with binfile.ErrVersion; files before version 6 are read as
-// sites that carry no rule. Rule sets are not saved: ReadFrom learns each site's last snapshot
-// again, which gives the same rules, since LearnSite depends only on the clusters and the
-// options, and adds the rules the site carried (see carryCandidates).
+// rule's error rate) are refused with binfile.ErrVersion. Rule sets are not saved: ReadFrom learns each site's last snapshot again,
+// which gives the same rules, since LearnSite depends only on the clusters and the options.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 6
+	onlineVersion = 5
 	onlinePrefix  = "learn: online state"
 )
 
@@ -174,10 +169,6 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 		s.counters[k].writeTo(x)
 	}
 	writeCounts(x, &s.editFails)
-	x.Uvarint(uint64(len(s.carried)))
-	for _, r := range s.carried {
-		x.String(r.String())
-	}
 }
 
 // writeCounts writes m, of string keys and *atomic.Int64 values: its count, then (key, value)
@@ -413,20 +404,6 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 			s.editFails.Store(e, c)
 		}
 	}
-	if v >= 6 {
-		for range x.Count(maxSavedCount, "carried rules") {
-			text := x.String(maxSavedString, "rule")
-			if x.Err() != nil {
-				break
-			}
-			r, err := rules.ParseRule(text)
-			if err != nil {
-				x.Fail(fmt.Sprintf("carried rule %q: %v", text, err), binfile.ErrCorrupt)
-				break
-			}
-			s.carried = append(s.carried, r)
-		}
-	}
 	if x.Err() == nil && (s.learned > s.n+len(s.snapDropped) || s.snapSeq > s.seq) {
 		x.Fail(fmt.Sprintf("site %q: %d URLs at its last relearn of %d", s.name, s.learned, s.n), binfile.ErrCorrupt)
 	}
@@ -499,8 +476,7 @@ func (o *Online) relearnSnapshot(s *onlineSite) {
 	if err != nil {
 		return
 	}
-	s.result, s.words, s.pairsDue = &res, templateWords(cls), true
-	s.base, s.carried = s.withCarried(set, s.carried)
+	s.result, s.base, s.words, s.pairsDue = &res, set, templateWords(cls), true
 }
 
 // widenLoaded makes the widened rules of the loaded sites' results, as updateWiden does, with

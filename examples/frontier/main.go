@@ -10,9 +10,8 @@
 // enqueueing, and a SimHash index after fetching. Pass 3 is the crawl a crawler makes of a site
 // it meets for the first time: one pass that learns as it goes, with package learn's Online
 // learner fed each fetched page's content id, its rules applied before enqueueing as they are
-// learned (and again when a queued URL comes up for fetching), their first uses (and a sample
-// after) verified by fetching anyway, and the rules that checks confirmed kept across relearns
-// that would drop them. The site (package simsite) has a finite URL space,
+// learned (and again when a queued URL comes up for fetching), and their first uses (and a
+// sample after) verified by fetching anyway. The site (package simsite) has a finite URL space,
 // so a pass ends when its frontier is empty or its budget is spent. The report's headline is the
 // fetches each pass spent per distinct page; it also says how many duplicates were avoided
 // before fetching and caught after, why passes 2 and 3 fetched pages they had fetched before (a

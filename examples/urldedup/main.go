@@ -38,7 +38,7 @@
 // (replay and families) turns mechanisms off to measure what each buys: signatures, splits,
 // roles, support, keypairs, mirrors, absent, absentsupport, prefix and casetrees of the learners
 // (learn.Options, align.Options, internal/ablate), bound, shape, treeprior, hubs, decisive, kept,
-// edits and casecontexts of the online learner's verification, carry of its relearns.
+// edits and casecontexts of the online learner's verification.
 //
 // gen writes a seeded dup-cluster file of site families (versioned documentation, web
 // archives, social networks, forums, shops, URL sessions, wikis, CMSs, tracking tokens, print

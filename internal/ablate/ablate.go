@@ -128,10 +128,6 @@ var (
 	// rule's, instead of checking them until the site has shown 20 clean directories for it
 	// (learn's dirUnproven).
 	NoDirClean bool
-	// NoCarry keeps, at a relearn of a site in learn's Online, only the rules that the
-	// relearn learned: none of the rules published before and confirmed by checks that it
-	// dropped (learn's carryCandidates).
-	NoCarry bool
 )
 
 // switches names the switches for Set.
@@ -143,7 +139,6 @@ var switches = map[string]*bool{
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean,
-	"carry": &NoCarry,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
