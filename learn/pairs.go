@@ -153,10 +153,8 @@ func cutName(r *rules.Rule) string {
 		if a.Op != rules.Delete && (a.Op != rules.Assign || a.Value != "") {
 			continue
 		}
-		for _, c := range r.Context {
-			if c.Key == a.Key && c.Op == rules.Equal && c.Value != "" {
-				return c.Value
-			}
+		if v := literalOf(r, a.Key); v != "" {
+			return v
 		}
 	}
 	return ""

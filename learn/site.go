@@ -881,9 +881,12 @@ func (s *site) order() {
 		return n
 	}
 	equals := func(r *lrule) int {
+		if ablate.NoEqualsFirst {
+			return 0
+		}
 		n := 0
 		for _, c := range r.Context {
-			if c.Kind == condEq && !ablate.NoEqualsFirst {
+			if c.Kind == condEq {
 				n++
 			}
 		}

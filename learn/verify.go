@@ -195,21 +195,21 @@ func editOf(r *rules.Rule) string {
 // its context fixes (view=print deleted, /print/ cut).
 func rewritesLiteral(r *rules.Rule) bool {
 	for _, a := range r.Transform {
-		if (a.Key.Part == urlnorm.PartPath || a.Key.Part == urlnorm.PartQuery) && fixesLiteral(r, a.Key) {
+		if (a.Key.Part == urlnorm.PartPath || a.Key.Part == urlnorm.PartQuery) && literalOf(r, a.Key) != "" {
 			return true
 		}
 	}
 	return false
 }
 
-// fixesLiteral reports whether r's context fixes key to a non-empty literal value.
-func fixesLiteral(r *rules.Rule, key urlnorm.Key) bool {
+// literalOf returns the non-empty literal value that r's context fixes key to, "" if none.
+func literalOf(r *rules.Rule, key urlnorm.Key) string {
 	for _, c := range r.Context {
 		if c.Key == key && c.Op == rules.Equal && c.Value != "" {
-			return true
+			return c.Value
 		}
 	}
-	return false
+	return ""
 }
 
 // editFails returns the failures of checks of retracted rules of ver's site with the edit of

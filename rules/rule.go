@@ -379,10 +379,10 @@ func validKey(k urlnorm.Key) error {
 
 // precedence orders rules that match one URL: the rule that applies first comes first. The
 // most specific rule first: more literal conditions (Equal and Absent), then more conditions,
-// then more Equal conditions (equalsFirst), then higher coverage, then higher precision, then higher support, then an exact-host scope
-// before a domain scope before the every-host scope, then by content (compareContent), so that
-// the order is total and does not depend on the order rules were given in. It is the order the
-// learner of package learn measures its rules in.
+// then more Equal conditions (equalsFirst), then higher coverage, then higher precision, then
+// higher support, then an exact-host scope before a domain scope before the every-host scope,
+// then by content (compareContent), so that the order is total and does not depend on the order
+// rules were given in. It is the order the learner of package learn measures its rules in.
 func precedence(a, b *crule) int {
 	// Early returns rather than cmp.Or, which would evaluate every comparison: sorting a large
 	// set calls this often.
