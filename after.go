@@ -117,7 +117,7 @@ func (c *Crawl) After(r Response) Page {
 		// A redirect the client did not follow: the crawler fetches the location as a link,
 		// and its page is then the page of r.URL too; if it was fetched already, its page is.
 		if lk, _, err := c.keyLocked(location); err == nil {
-			if v, ok := c.keys.get(c, hashKey(lk)); ok && v&declaredBit == 0 && c.holders.at(v).state() == fetched {
+			if v, ok := c.keys.get(c, hashKey(lk)); ok && v&declaredBit == 0 && c.holders.at(v).state() == fetched && !c.inferred[v] {
 				locationPage = c.pageOf(v)
 			}
 		}

@@ -81,7 +81,11 @@ func (c *Crawl) before(raw string, send bool) Decision {
 		}
 		if ak, av, ok := c.alternative(k, i); ok {
 			d.Key = ak.Key
-			return c.duplicate(d, raw, hashKey(ak.Key), u, ak, av, i, send)
+			d = c.duplicate(d, raw, hashKey(ak.Key), u, ak, av, i, send)
+			if d.Action == Skip {
+				c.holdInferred(raw, h, u, i, av)
+			}
+			return d
 		}
 		if c.holders.at(i).key != h {
 			c.move(i, h)
@@ -129,7 +133,11 @@ func (c *Crawl) before(raw string, send bool) Decision {
 	if !held {
 		if ak, av, ok := c.alternative(k, noHolder); ok {
 			d.Key = ak.Key
-			return c.duplicate(d, raw, hashKey(ak.Key), u, ak, av, noHolder, send)
+			d = c.duplicate(d, raw, hashKey(ak.Key), u, ak, av, noHolder, send)
+			if d.Action == Skip {
+				c.holdInferred(raw, h, u, noHolder, av)
+			}
+			return d
 		}
 		if c.holders.len() >= c.opt.MaxURLs {
 			c.stats.Forgotten++
@@ -153,6 +161,9 @@ func (c *Crawl) before(raw string, send bool) Decision {
 	if v&declaredBit == 0 && us&^3 == u&^3 || v&declaredBit != 0 && c.urlHash(c.holderOf(v)) == u {
 		c.stats.Seen++
 		d.Action, d.Of = Skip, raw
+		if v&declaredBit == 0 && c.inferred[v] {
+			d.Of = c.pages.url(c, uint64(c.pageOf(v))) // skipped before, as a duplicate of it
+		}
 		return d
 	}
 	return c.duplicate(d, raw, h, u, k, v, noHolder, send)
@@ -169,12 +180,42 @@ func (c *Crawl) alternative(k learn.Key, self uint32) (learn.Key, uint32, bool) 
 	}
 	for _, a := range c.online.Alternatives(k) {
 		v, ok := c.keys.get(c, hashKey(a.Key))
-		if !ok || v&declaredBit != 0 || v == self || c.holders.at(v).state() != fetched {
+		if !ok || v&declaredBit != 0 || v == self || c.holders.at(v).state() != fetched || c.inferred[v] {
 			continue
 		}
 		return a, v, true
 	}
 	return learn.Key{}, 0, false
+}
+
+// holdInferred makes raw (of key hash h and URL hash u), just skipped as a duplicate of the page
+// of holder of under an alternative key, the holder of its own key when no URL holds it: the
+// URL's other duplicates that have that key (the links the rule that made it rewrites) are then
+// duplicates of the page too, checked against it like any match, instead of each being fetched
+// because its key is free. The holder is fetched but inferred (Crawl.inferred): its page was
+// never served under its URL, so it is no alternative key's holder, and rekeying neither
+// compares it with another holder nor prefers it to a holder that was fetched. self is raw's
+// own holder, released by the skip, if it has one. c.mu is held.
+func (c *Crawl) holdInferred(raw string, h, u uint64, self, of uint32) {
+	page := c.pageOf(of)
+	if _, held := c.keys.get(c, h); held || page == 0 {
+		return
+	}
+	i := self
+	if i != noHolder && c.holders.at(i).state() == failed {
+		c.holders.at(i).key = h
+		c.keys.put(c, h, i, u)
+		c.released--
+	} else if i != noHolder || c.holders.len() >= c.opt.MaxURLs {
+		return
+	} else if j, ok := c.hold(raw, h, u); ok {
+		i = j
+	} else {
+		return
+	}
+	c.holders.at(i).page = page
+	c.setState(i, fetched)
+	c.inferred[i] = true
 }
 
 // inFlight reports whether the URL of hash u is let through and not reported (a pending
@@ -520,14 +561,29 @@ func (c *Crawl) rekey() {
 			c.keys.del(c, d.key)
 		}
 	}
-	// Holders first: those whose page was fetched, then those still waiting to be, each in the
-	// order they were let through, so that a key goes to a URL whose page is known when there
-	// is one (a crawler whose queue is a stack fetches the URLs let through last first). Then
-	// declarations, which never take a key that a URL holds.
-	for _, st := range [...]uint8{fetched, sending, pending} {
+	// Holders first: those whose page was fetched, then those whose page was inferred
+	// (holdInferred), then those still waiting to be, each in the order they were let through,
+	// so that a key goes to a URL whose page is known when there is one (a crawler whose queue
+	// is a stack fetches the URLs let through last first). Then declarations, which never take
+	// a key that a URL holds.
+	rank := func(i uint32) int {
+		switch c.holders.at(i).state() {
+		case fetched:
+			if len(c.inferred) > 0 && c.inferred[i] {
+				return 1
+			}
+			return 0
+		case sending:
+			return 2
+		case pending:
+			return 3
+		}
+		return -1
+	}
+	for r := range 4 {
 		for j, i := range idx {
 			hd := c.holders.at(i)
-			if hd.state() != st || hashes[j] == 0 {
+			if rank(i) != r || hashes[j] == 0 {
 				continue
 			}
 			hd.key = hashes[j]
@@ -558,7 +614,7 @@ func (c *Crawl) rekey() {
 func (c *Crawl) compare(idx []uint32, lks []learn.Key, before []uint64, other []uint32, urlHashes []uint64) {
 	for j, i := range idx {
 		hd := c.holders.at(i)
-		if hd.state() != fetched {
+		if hd.state() != fetched || c.inferred[i] {
 			continue
 		}
 		delete(c.displaced, urlHashes[j])
@@ -567,7 +623,7 @@ func (c *Crawl) compare(idx []uint32, lks []learn.Key, before []uint64, other []
 			continue
 		}
 		c.displaced[urlHashes[j]] = i
-		if ablate.NoCompare || hd.page == 0 || c.holders.at(v).state() != fetched || c.holders.at(v).page == 0 ||
+		if ablate.NoCompare || hd.page == 0 || c.holders.at(v).state() != fetched || c.holders.at(v).page == 0 || c.inferred[v] ||
 			before[j] == hd.key && other[j] == v {
 			continue
 		}

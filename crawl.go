@@ -264,6 +264,7 @@ type Crawl struct {
 	waiting   map[uint32][]string      // pending holder -> URLs skipped as its duplicates
 	waited    map[uint64]uint32        // URL hash -> the holder whose waiting list it was put on, until asked again
 	displaced map[uint64]uint32        // URL hash -> fetched holder whose key another holds
+	inferred  map[uint32]bool          // fetched holder -> its URL was skipped, its page inferred (holdInferred)
 	released  int                      // holders whose key was given back
 	pages     pageIndex
 	young     youngPages
@@ -377,6 +378,7 @@ func New(opt Options) (*Crawl, error) {
 		waiting:    map[uint32][]string{},
 		waited:     map[uint64]uint32{},
 		displaced:  map[uint64]uint32{},
+		inferred:   map[uint32]bool{},
 		pages:      newPageIndex(opt.NearK),
 	}
 	if opt.Rules == nil && !opt.NoLearning {

@@ -20,8 +20,11 @@
 // learned so far for its site. A key that no earlier URL holds is looked up under the URL's
 // alternative keys too (learn.Online.Alternatives: its key without each rule that made it, where
 // other rules still rewrite it), since two rules that each hold may send one page's URLs to two
-// keys; one held by a URL fetched is a match like any other. A key that no earlier URL holds
-// under either is new: the URL holds it and is fetched. A key held by another URL is a duplicate of that URL's page and is skipped, except for
+// keys; one held by a URL fetched is a match like any other, and a URL skipped so holds its own
+// key for that page, so that the page's other URLs of that key are matched to it too (checked
+// against it, never compared with another page as if it had been fetched). A key that no
+// earlier URL holds under either is new: the URL holds it and is fetched. A key held by
+// another URL is a duplicate of that URL's page and is skipped, except for
 // the uses of a rule that the learner wants checked (learn.Online.Verify: a rule's first uses, its
 // first use in each context, and then a sample): then the URL is fetched to verify the rule, and
 // After compares its page with the holder's and retracts a rule that merged two pages. The keys

@@ -18,7 +18,8 @@ import (
 //	crawl     the Crawl's own state:
 //	            flags: learner saved, templates saved, near-duplicate distance
 //	            stats (21 uvarints), declarations made, holders released
-//	            holders: count, then (URL, key hash uint64, page uvarint, state byte)
+//	            holders: count, then (URL, key hash uint64, page uvarint, state byte: 0 let
+//	              through, 1 fetched, 2 failed, 3 page inferred, not fetched: holdInferred)
 //	            keys: count, then (key hash uint64, value uvarint), by hash; the value is a
 //	              holder's index, or a declaration's sequence number - 1 with bit 31 set
 //	            verifications: count, then (URL, holder uvarint, declared), by URL
@@ -44,8 +45,10 @@ import (
 //	          template's htmltext.Site saved form, in the order of its host
 const (
 	crawlMagic   = "UDCRAWL\n"
-	crawlVersion = 6
+	crawlVersion = 7
 	crawlPrefix  = "undust: crawl state"
+	// savedInferred is the saved state of a fetched holder whose page was inferred.
+	savedInferred = 3
 )
 
 // Limits of a saved Crawl that ReadFrom checks as it reads.
@@ -84,6 +87,9 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 		st := h.state()
 		if st == sending {
 			st = pending // a crawl resumed sends it anew
+		}
+		if st == fetched && c.inferred[i] {
+			st = savedInferred
 		}
 		x.Uvarint(uint64(st))
 	}
@@ -330,7 +336,7 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 	corrupt := func(format string, a ...any) { x.Fail(fmt.Sprintf(format, a...), binfile.ErrCorrupt) }
 	for range x.Count(maxSavedCount, "holders") {
 		u, key := x.String(maxSavedString, "URL"), x.Uint64()
-		page, state := uint32(x.Count(maxHolders, "page")), uint8(x.Count(int(failed), "state"))
+		page, state := uint32(x.Count(maxHolders, "page")), uint8(x.Count(savedInferred, "state"))
 		if x.Err() != nil {
 			break
 		}
@@ -342,6 +348,10 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 		}
 		hd := c.holders.at(i)
 		hd.page = page
+		if state == savedInferred {
+			state = fetched
+			c.inferred[i] = true
+		}
 		hd.setState(state)
 		if state == pending {
 			if _, dup := c.pending[uh]; dup {
