@@ -569,3 +569,51 @@ func TestOnlineAlternatives(t *testing.T) {
 		})
 	}
 }
+
+// TestOnlineFetchedDue checks that a site is due for a relearn when the duplicates its crawler
+// fetched grow, not only when its URLs or its duplicate evidence do: once the rules skip most
+// of a site's duplicates, the skipped ones dominate that evidence, and a new kind of duplicate
+// met late in the crawl would be fetched until the evidence grew by the factor Growth.
+func TestOnlineFetchedDue(t *testing.T) {
+	var us []truthURL
+	// First a directory whose pages each have 6 copies with a ref= the learner learns to
+	// drop early; the copies skipped afterwards grow the site's duplicate evidence.
+	for i := range 60 {
+		page := uint64(1 + i)
+		us = append(us, truthURL{fmt.Sprintf("http://www.example.org/a/%d", i), page})
+		for j := range 6 {
+			us = append(us, truthURL{fmt.Sprintf("http://www.example.org/a/%d?ref=r%d", i, 7*i+j), page})
+		}
+	}
+	// Then another directory, whose pages each have a copy with a sort= of its own.
+	const later = 60
+	for i := range later {
+		page := uint64(1000 + i)
+		us = append(us, truthURL{fmt.Sprintf("http://www.example.org/c/%d", i), page},
+			truthURL{fmt.Sprintf("http://www.example.org/c/%d?sort=s%d", i, i), page})
+	}
+	for _, tc := range []struct {
+		off     bool
+		maxCopy int // fetches of the sort= copies (verification fetches apart)
+	}{
+		{false, 25}, // due after MinDups fetched copies, then as they grow by Growth
+		{true, later},
+	} {
+		ablate.NoFetchedDue = tc.off
+		r := newReplayer(NewOnline(OnlineOptions{Growth: 2}))
+		for _, u := range us {
+			r.step(u)
+		}
+		ablate.NoFetchedDue = false
+		copies := 0
+		for _, l := range r.log {
+			if strings.HasPrefix(l, "fetch ") && strings.Contains(l, "?sort=") {
+				copies++
+			}
+		}
+		if tc.off && copies < tc.maxCopy/2 || !tc.off && copies > tc.maxCopy {
+			t.Errorf("NoFetchedDue %v: fetched %d of %d sort= copies", tc.off, copies, later)
+		}
+		t.Logf("NoFetchedDue %v: fetched %d of %d sort= copies; %+v", tc.off, copies, later, r.o.Stats())
+	}
+}
