@@ -42,11 +42,7 @@ type OnlineOptions struct {
 	// Growth since the last relearn. A crawl that meets a new kind of duplicate URL meets it in
 	// a burst (a level of a breadth-first crawl links every page's variant at once), so a
 	// relearn waits for the duplicates, not for the site's URLs to grow by half. The relearns
-	// stay O(log n) once the site's duplicates outnumber MinDups/(Growth-1). The duplicates the
-	// crawler fetched (observed, not skipped) make a site due by the same two bounds on their
-	// own: once the rules skip most duplicates, the skipped ones make most of the evidence, and
-	// a kind of duplicate the rules miss would otherwise be fetched until the evidence as a
-	// whole grew by the factor Growth.
+	// stay O(log n) once the site's duplicates outnumber MinDups/(Growth-1).
 	MinDups int
 	// MaxURLs bounds the URLs kept per site (default 50000); later URLs of the site are counted
 	// in OnlineStats.Dropped and not kept. Together with MaxClusterURLs it bounds a site's
@@ -207,8 +203,6 @@ type onlineSite struct {
 	learned  int                  // n at the last relearn
 	dups     int                  // URLs kept that joined a page with URLs: duplicate evidence
 	nextDup  int                  // relearn due when dups reaches nextDup
-	fdups    int                  // of dups, those observed (fetched): duplicates the rules let through
-	nextFDup int                  // relearn due when fdups reaches nextFDup
 	seq      uint64               // the sequence number of the next URL kept
 	// The evidence of the last relearn (its snapshot) is the kept URLs numbered below snapSeq and
 	// the URLs of snapDropped, which dropInferred removed since: so that a saved learner can
@@ -323,7 +317,7 @@ func (o *Online) site(host string, create bool) *onlineSite {
 		return nil
 	}
 	name := o.opt.Site(host)
-	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs, nextDup: o.opt.MinDups, nextFDup: o.opt.MinDups,
+	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs, nextDup: o.opt.MinDups,
 		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
 		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
 	o.hosts.Store(host, s)
@@ -865,7 +859,7 @@ func (o *Online) join(s *onlineSite, into, from uint64) bool {
 		m.fp = into
 		s.byURL[u.Raw] = m
 	}
-	if s.due() && !s.queued {
+	if (s.n >= s.next || s.dups >= s.nextDup) && !s.queued {
 		s.queued = true
 		return true
 	}
@@ -898,29 +892,17 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 	}
 	if len(c.URLs) > 0 {
 		s.dups++
-		if !inferred {
-			s.fdups++
-		}
 	}
 	c.URLs = append(c.URLs, u)
 	s.mark(u.Raw, fp, s.seq, inferred)
 	s.seq++
 	s.n++
 	o.stats.urls.Add(1)
-	if s.due() && !s.queued {
+	if (s.n >= s.next || s.dups >= s.nextDup) && !s.queued {
 		s.queued = true
 		return true
 	}
 	return false
-}
-
-// due reports whether s is due for a relearn: its URLs, its duplicate evidence, or the
-// duplicates its crawler fetched grew enough since the last relearn. The last counts the
-// duplicates the site's rules let through: on a site whose rules skip most duplicates, the
-// skipped ones dominate dups, and a new kind of duplicate met mid-crawl would be fetched for
-// as long as dups takes to grow by the factor Growth. s.mu must be held.
-func (s *onlineSite) due() bool {
-	return s.n >= s.next || s.dups >= s.nextDup || (!ablate.NoFetchedDue && s.fdups >= s.nextFDup)
 }
 
 // OnlineClusterID is the id of the dup cluster of fingerprint fp on site, as Online gives it to
@@ -1003,7 +985,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	s.learning.Lock()
 	defer s.learning.Unlock()
 	s.mu.Lock()
-	if s.n == s.learned || (!force && !s.due()) {
+	if s.n == s.learned || (!force && s.n < s.next && s.dups < s.nextDup) {
 		s.queued = false
 		s.mu.Unlock()
 		return false
@@ -1018,7 +1000,6 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	s.snapSeq, s.snapDropped = s.seq, nil
 	s.next = max(int(math.Ceil(float64(n)*o.opt.Growth)), n+1, o.opt.MinURLs)
 	s.nextDup = max(int(math.Ceil(float64(s.dups)*o.opt.Growth)), s.dups+o.opt.MinDups)
-	s.nextFDup = max(int(math.Ceil(float64(s.fdups)*o.opt.Growth)), s.fdups+o.opt.MinDups)
 	s.queued = false
 	s.mu.Unlock()
 

@@ -27,7 +27,6 @@ import (
 //	            rules retracted in contexts: count, then (rule text, count, contexts), sorted
 //	            use counters: count, then (rule text, counter), sorted
 //	            failed edits (version 4): count, then (edit, failures), sorted by edit
-//	            (version 6) fetched duplicates, next relearn by them
 //	widened   count, then a counter per widened rule, in the widened set's order
 //	due       count, then site names in the order they became due
 //
@@ -36,15 +35,13 @@ import (
 // the credit alone asked for and not made yet, and the checks in each context: count, then
 // (context, checks) pairs sorted by context. Version 3 files, without the failed edits, are
 // read as a learner whose retracted rules marked no edit; version 3 and 4 files as counters
-// without checks asked or made in any context; version 3 to 5 files, without the fetched
-// duplicates, as sites due by them after MinDups more. Version 1 and 2 files (a counter
-// without checks, failures and credit, before verification by a bound on a rule's error
-// rate) are refused with binfile.ErrVersion. Rule sets are not saved: ReadFrom learns each
-// site's last snapshot again, which gives the same rules, since LearnSite depends only on the
-// clusters and the options.
+// without checks asked or made in any context. Version 1 and 2
+// files (a counter without checks, failures and credit, before verification by a bound on a
+// rule's error rate) are refused with binfile.ErrVersion. Rule sets are not saved: ReadFrom learns each site's last snapshot again,
+// which gives the same rules, since LearnSite depends only on the clusters and the options.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 6
+	onlineVersion = 5
 	onlinePrefix  = "learn: online state"
 )
 
@@ -172,8 +169,6 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 		s.counters[k].writeTo(x)
 	}
 	writeCounts(x, &s.editFails)
-	x.Uvarint(uint64(s.fdups))
-	x.Uvarint(uint64(s.nextFDup))
 }
 
 // writeCounts writes m, of string keys and *atomic.Int64 values: its count, then (key, value)
@@ -408,19 +403,6 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 			c.Store(int64(n))
 			s.editFails.Store(e, c)
 		}
-	}
-	if v >= 6 {
-		s.fdups = x.Count(maxSavedCount, "fetched duplicates")
-		s.nextFDup = x.Count(maxSavedCount, "next relearn by fetched duplicates")
-	} else {
-		for _, c := range s.clusters {
-			for _, u := range c.URLs[1:] {
-				if !s.inferred[u.Raw] {
-					s.fdups++
-				}
-			}
-		}
-		s.nextFDup = s.fdups + o.opt.MinDups
 	}
 	if x.Err() == nil && (s.learned > s.n+len(s.snapDropped) || s.snapSeq > s.seq) {
 		x.Fail(fmt.Sprintf("site %q: %d URLs at its last relearn of %d", s.name, s.learned, s.n), binfile.ErrCorrupt)
