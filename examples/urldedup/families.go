@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -111,6 +113,7 @@ func cmdFamilies(args []string, stdout io.Writer) error {
 	noReplay := fs.Bool("no-replay", false, "skip the replays")
 	noOffline := fs.Bool("no-offline", false, "skip the offline evaluation")
 	explain := fs.Int("explain", 0, "per family, list the `N` rules with the most false pairs offline and N URLs of lost pages of the worst order")
+	causes := fs.Bool("causes", false, "per family, sort the avoidable fetches of the order that saves least by cause: verification, a rule learned late, no rule at the end (noise.txt beside the file names the noise clusters)")
 	sites := sitesFlag(fs)
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	fs.Func("ablate", ablateUsage, ablateFunc(&familyLearn, &familyAlign))
@@ -129,7 +132,7 @@ func cmdFamilies(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "families: only %q, excluded %q\n\n", filter.only, filter.exclude)
 	}
 	if !*noReplay && *orders > 0 {
-		if err := familyReplays(stdout, *clusters, *orders, filter, *explain, progress); err != nil {
+		if err := familyReplays(stdout, *clusters, *orders, filter, *explain, *causes, progress); err != nil {
 			return err
 		}
 	}
@@ -153,7 +156,7 @@ func orderName(i int) string {
 // familyReplays replays the file in orders orders with online learning and prints, per
 // family and for all, the worst order and the spread of the pages lost, the avoidable fetches
 // saved and the verification fetches.
-func familyReplays(w io.Writer, file string, orders int, filter familyFilter, explain int, progress func(string, ...any)) error {
+func familyReplays(w io.Writer, file string, orders int, filter familyFilter, explain int, causes bool, progress func(string, ...any)) error {
 	f, err := os.Open(file)
 	if err != nil {
 		return err
@@ -167,6 +170,12 @@ func familyReplays(w io.Writer, file string, orders int, filter familyFilter, ex
 	if len(recs) == 0 {
 		return fmt.Errorf("%s: no URLs of the families asked for", file)
 	}
+	var noise map[string]bool
+	if causes {
+		if noise, err = readNoise(filepath.Join(filepath.Dir(file), "noise.txt")); err != nil {
+			return err
+		}
+	}
 	byOrder := make([]map[string]*replayCounts, orders)
 	var lostSkips [][]lostSkip
 	var times []time.Duration
@@ -177,7 +186,7 @@ func familyReplays(w io.Writer, file string, orders int, filter familyFilter, ex
 			r.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		}
 		progress("replay, %s order, %d URLs", orderName(i), len(order))
-		rp := &replayer{online: learn.NewOnline(learn.OnlineOptions{Learn: familyLearn}), group: sitefamily.FamilyOf}
+		rp := &replayer{online: learn.NewOnline(learn.OnlineOptions{Learn: familyLearn}), group: sitefamily.FamilyOf, causes: causes, noise: noise}
 		sum, err := rp.run(order, nil)
 		if err != nil {
 			return err
@@ -213,6 +222,9 @@ func familyReplays(w io.Writer, file string, orders int, filter familyFilter, ex
 		fmt.Fprintf(w, " %s %v;", orderName(i), d.Round(100*time.Millisecond))
 	}
 	fmt.Fprintf(w, "\n\n")
+	if causes {
+		printCauses(w, byOrder, fams)
+	}
 	if explain > 0 {
 		// The worst order by pages lost over all families.
 		worst := 0
@@ -234,6 +246,49 @@ func familyReplays(w io.Writer, file string, orders int, filter familyFilter, ex
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+// printCauses prints, per family, the avoidable fetches of the order that saves the least of
+// them by cause (fetchCauses).
+func printCauses(w io.Writer, byOrder []map[string]*replayCounts, fams []string) {
+	fmt.Fprintf(w, "### avoidable fetches made, by cause, in the order that saves least\n\n")
+	fmt.Fprintln(w, "| family | order | avoidable | saved | verification | late | never | noise |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|")
+	saved := func(c *replayCounts) float64 { return float64(c.urls-c.fetches) / float64(max(c.urls-c.pages, 1)) }
+	for _, fam := range fams {
+		worst := 0
+		for i, g := range byOrder {
+			if saved(g[fam]) < saved(byOrder[worst][fam]) {
+				worst = i
+			}
+		}
+		c := byOrder[worst][fam]
+		pct := func(n int) string {
+			return fmt.Sprintf("%d (%.1f%%)", n, 100*float64(n)/float64(max(c.urls-c.pages, 1)))
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %s | %s | %s |\n", fam, orderName(worst), c.urls-c.pages, pct(c.urls-c.fetches),
+			pct(c.verified), pct(c.late), pct(c.never), pct(c.noise))
+	}
+	fmt.Fprintf(w, "\nverification: fetches the learner asked for to check a rule; late: of a URL that the rules at the end key as a URL of its page fetched before; never: of a URL that they key apart; noise: never fetches of clusters that group different pages (noise.txt). Percentages of the avoidable fetches.\n\n")
+}
+
+// readNoise reads the ids of noise clusters, one a line, "#" comments, as urldedup gen writes
+// them; a missing file is no noise.
+func readNoise(name string) (map[string]bool, error) {
+	b, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]bool{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			m[line] = true
+		}
+	}
+	return m, nil
 }
 
 // groupNames returns the groups' names sorted, "all" last.

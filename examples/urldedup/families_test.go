@@ -163,3 +163,51 @@ func TestReplayGroups(t *testing.T) {
 		t.Errorf("%d groups, want %d", len(sum.groups), len(sitefamily.Families()))
 	}
 }
+
+// TestFetchCauses checks that the causes of the avoidable fetches a replay made add up, per
+// family and in all, to its fetches of pages fetched before, and that -causes prints them per
+// family.
+func TestFetchCauses(t *testing.T) {
+	file := genTiny(t)
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := readRecords(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	noise, err := readNoise(filepath.Join(filepath.Dir(file), "noise.txt"))
+	if err != nil || len(noise) == 0 {
+		t.Fatalf("readNoise: %d ids, %v", len(noise), err)
+	}
+	rp := &replayer{online: learn.NewOnline(learn.OnlineOptions{}), group: sitefamily.FamilyOf, causes: true, noise: noise}
+	sum, err := rp.run(recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := sum.replayCounts
+	sum.groups["all"] = &all
+	for name, c := range sum.groups {
+		again := c.fetches - (c.pages - c.lost)
+		if got := c.verified + c.late + c.never + c.noise; got != again || c.verified > c.verifications {
+			t.Errorf("%s: causes %+v add up to %d, want the %d fetches of pages fetched before (%d verifications)", name, c.fetchCauses, got, again, c.verifications)
+		}
+	}
+	if c := all.fetchCauses; c.verified == 0 || c.late == 0 || c.never == 0 || c.noise == 0 {
+		t.Errorf("a cause never seen: %+v", c)
+	}
+	var out bytes.Buffer
+	if err := cmdFamilies([]string{"-clusters", file, "-orders", "2", "-no-offline", "-causes", "-q"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, f := range sitefamily.Families() {
+		want = append(want, f.Name)
+	}
+	want = append(slices.Sorted(slices.Values(want)), "all")
+	if got := tableRows(t, out.String(), "### avoidable fetches made, by cause"); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("causes rows %q, want %q", got, want)
+	}
+}

@@ -180,6 +180,10 @@ type replayer struct {
 	// group, when set, names the group of a cluster id (its family): run counts per group too,
 	// and keeps the URLs of lost pages with what they were taken for.
 	group func(cluster string) string
+	// causes, with group and online, sorts the fetches of pages fetched before by cause (see
+	// fetchCauses); noise names the clusters known to group different pages.
+	causes bool
+	noise  map[string]bool
 }
 
 // replaySite is the frontier's state of one site.
@@ -209,6 +213,18 @@ type replaySummary struct {
 type replayCounts struct {
 	urls, pages, fetches, lost int
 	verifications, caught      int // verification fetches; of them, mismatches
+	fetchCauses                    // with replayer.causes
+}
+
+// fetchCauses sorts the fetches of a page fetched before (the avoidable fetches a replay made)
+// by why the URL was fetched. A verification fetch was asked for by the learner. Of the others,
+// a late fetch is of a URL that the rules at the end of the replay key as an earlier fetched
+// URL of its page: a rule came after the URL. A never fetch is of a URL that they key apart
+// from all of them: no rule covers it at the end, because none is expressible, none was learned,
+// or verification retracted it. Noise counts apart the never fetches whose cluster is known
+// to group different pages (sitefamily's noise), which no rule should merge.
+type fetchCauses struct {
+	verified, late, never, noise int
 }
 
 // A lostSkip is a URL of a page that was lost, skipped because its key named another page,
@@ -231,6 +247,7 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 		sum.groups = map[string]*replayCounts{}
 		firstURL = map[uint64]int{}
 	}
+	var again []refetch // with rp.causes: the fetches of pages fetched before
 	for i, rec := range recs {
 		fp, ok := fps[rec.Cluster]
 		if !ok {
@@ -268,7 +285,7 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 			s = &replaySite{seen: map[string]fetchedURL{}}
 			sites[siteName] = s
 		}
-		fetch := true
+		fetch, verified := true, false
 		if prev, ok := s.seen[k.Key]; ok {
 			fetch = false
 			var kept learn.Key
@@ -278,6 +295,7 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 			}
 			if rp.online != nil && rp.online.VerifyMatch(k, kept) {
 				fetch = true
+				verified = true
 				sum.verifications++
 				g.verifications++
 				same := prev.fp == fp
@@ -305,6 +323,9 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 			}
 		}
 		if fetch {
+			if rp.causes && fetchedPage[fp] {
+				again = append(again, refetch{i, verified})
+			}
 			sum.fetches++
 			g.fetches++
 			if _, ok := firstURL[fp]; !ok && firstURL != nil {
@@ -347,9 +368,55 @@ func (rp *replayer) run(recs []learn.Record, w *bufio.Writer) (replaySummary, er
 	}
 	if rp.online != nil {
 		sum.online = rp.online.Stats()
+		if rp.causes && rp.group != nil {
+			rp.sortCauses(recs, fps, firstURL, again, &sum)
+		}
 	}
 	sum.wall, sum.cpu = time.Since(t0), cpubench.ProcessTime()-c0
 	return sum, nil
+}
+
+// A refetch is a fetch of a page fetched before: the index of its record, and whether the
+// learner asked for it to verify a rule.
+type refetch struct {
+	i        int
+	verified bool
+}
+
+// sortCauses counts the fetches of pages fetched before by cause (fetchCauses) per group and
+// in all: it keys each with the rules at the end of the replay and compares the key with those
+// of the page's URLs fetched before it.
+func (rp *replayer) sortCauses(recs []learn.Record, fps map[string]uint64, firstURL map[uint64]int, again []refetch, sum *replaySummary) {
+	keys := map[uint64]map[string]bool{} // page -> end keys of its URLs fetched so far
+	for _, f := range again {
+		rec := recs[f.i]
+		g := sum.groups[rp.group(rec.Cluster)]
+		c := [2]*fetchCauses{&g.fetchCauses, &sum.fetchCauses}
+		if f.verified {
+			c[0].verified++
+			c[1].verified++
+			continue
+		}
+		fp := fps[rec.Cluster]
+		m := keys[fp]
+		if m == nil {
+			first, _ := rp.online.Normalize(recs[firstURL[fp]].URL)
+			m = map[string]bool{first: true}
+			keys[fp] = m
+		}
+		k, _ := rp.online.Normalize(rec.URL)
+		for _, c := range c {
+			switch {
+			case m[k]:
+				c.late++
+			case rp.noise[rec.Cluster]:
+				c.noise++
+			default:
+				c.never++
+			}
+		}
+		m[k] = true
+	}
 }
 
 // rekey makes the keys of the site's fetched URLs again when the site's rules have changed.
