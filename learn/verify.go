@@ -88,7 +88,8 @@ type riskPrior struct {
 	dir           bool   // a rule that cuts a URL to its directory (see cutsToDir)
 	// For a rule that cuts a URL to its directory, set when a version is published: its
 	// fetched pairs (see sitePairs).
-	pairs pairCount
+	pairs  pairCount
+	shared bool // a shared rule (see sharedRules), set when a version is published
 }
 
 // The verification policy's constants (see the comment at the top of the file); tuned on
@@ -715,6 +716,8 @@ func counter(m *sync.Map, key string) *atomic.Int64 {
 // a tree where it has not been checked yet.
 func contextFirst(p riskPrior, fails int64) int64 {
 	switch {
+	case p.shared:
+		return sharedFirst
 	case p.pathCase:
 		return caseFirst
 	case fails > 0:
@@ -842,7 +845,7 @@ func (o *Online) retract(r ruleRef, trust int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := contentKey(r.ver.set.Rule(r.i))
-	if r.counter().confirmed.Load() >= trust {
+	if r.counter().confirmed.Load() >= trust || r.ver.prior[r.i].shared {
 		ctx := ruleContext(r.ver, r.i, r.in, r.key)
 		if s.outCtx[c] == nil {
 			s.outCtx[c] = map[string]bool{}
