@@ -219,7 +219,6 @@ type onlineSite struct {
 	pairs       map[string]*pairCount      // sitePairs of the version published after the last relearn
 	pairsDue    bool                       // a relearn (or a load) since pairs were counted
 	variants    map[uint64]variantMark     // by hash of a URL's variant form (see variant)
-	against     map[string]map[string]bool // shared rule content -> contexts the site's fetches show it wrong in (see sharedAgainst)
 	literal     sync.Map                   // host -> *hostVariants: how it serves variants of a path
 }
 
@@ -618,13 +617,10 @@ func (s *onlineSite) publish(g *globalRules) {
 		}
 	}
 	n := len(all)
-	out := func(r rules.Rule) bool { return s.retracted[contentKey(r)] }
-	shared := slices.DeleteFunc(sharedRules(slices.DeleteFunc(slices.Clone(all), out)), out)
-	all = append(all, shared...)
 	if g != nil {
 		all = append(all, g.rules...)
 	}
-	all = slices.DeleteFunc(all, out)
+	all = slices.DeleteFunc(all, func(r rules.Rule) bool { return s.retracted[contentKey(r)] })
 	set := s.base
 	if set == nil || len(all) != n || len(all) != set.Len() {
 		var err error
@@ -633,13 +629,8 @@ func (s *onlineSite) publish(g *globalRules) {
 		}
 	}
 	v := &siteVersion{site: s, set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set), words: s.words}
-	isShared := map[string]bool{}
-	for _, r := range shared {
-		isShared[contentKey(r)] = true
-	}
 	for i := range set.Len() {
 		key := contentKey(set.Rule(i))
-		v.prior[i].shared = isShared[key]
 		if out := s.outCtx[key]; len(out) > 0 {
 			if v.out == nil {
 				v.out = map[int]map[string]bool{}
@@ -657,29 +648,6 @@ func (s *onlineSite) publish(g *globalRules) {
 		v.outWo = map[int]*rules.Set{}
 		for i := range v.out {
 			v.outWo[i] = v.without(i, i)
-		}
-	}
-	if s.pairsDue {
-		s.against = s.sharedAgainst(v)
-	}
-	for i := range set.Len() {
-		if !v.prior[i].shared {
-			continue
-		}
-		for ctx := range s.against[contentKey(set.Rule(i))] {
-			if v.out == nil {
-				v.out = map[int]map[string]bool{}
-			}
-			if v.out[i] == nil {
-				v.out[i] = map[string]bool{}
-			}
-			if !v.out[i][ctx] {
-				v.out[i][ctx] = true
-				if v.outWo == nil {
-					v.outWo = map[int]*rules.Set{}
-				}
-				v.outWo[i] = v.without(i, i)
-			}
 		}
 	}
 	if s.pairsDue {

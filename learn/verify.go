@@ -88,8 +88,7 @@ type riskPrior struct {
 	dir           bool   // a rule that cuts a URL to its directory (see cutsToDir)
 	// For a rule that cuts a URL to its directory, set when a version is published: its
 	// fetched pairs (see sitePairs).
-	pairs  pairCount
-	shared bool // a shared rule (see sharedRules), set when a version is published
+	pairs pairCount
 }
 
 // The verification policy's constants (see the comment at the top of the file); tuned on
@@ -716,8 +715,6 @@ func counter(m *sync.Map, key string) *atomic.Int64 {
 // a tree where it has not been checked yet.
 func contextFirst(p riskPrior, fails int64) int64 {
 	switch {
-	case p.shared:
-		return sharedFirst
 	case p.pathCase:
 		return caseFirst
 	case fails > 0:
@@ -845,7 +842,7 @@ func (o *Online) retract(r ruleRef, trust int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := contentKey(r.ver.set.Rule(r.i))
-	if r.counter().confirmed.Load() >= trust || r.ver.prior[r.i].shared {
+	if r.counter().confirmed.Load() >= trust {
 		ctx := ruleContext(r.ver, r.i, r.in, r.key)
 		if s.outCtx[c] == nil {
 			s.outCtx[c] = map[string]bool{}

@@ -128,10 +128,6 @@ var (
 	// rule's, instead of checking them until the site has shown 20 clean directories for it
 	// (learn's dirUnproven).
 	NoDirClean bool
-	// NoShare makes no shared rule (learn's sharedRules): an edit that the site's rules make
-	// on several kinds of pages (s= deleted on story and listing pages) is made only where a
-	// rule learned for the kind of page makes it.
-	NoShare bool
 )
 
 // switches names the switches for Set.
@@ -142,7 +138,7 @@ var switches = map[string]*bool{
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
-	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "share": &NoShare,
+	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
