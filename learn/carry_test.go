@@ -20,11 +20,13 @@ func TestOnlineCarry(t *testing.T) {
 		against []string // URLs fetched after the check, each a page of its own
 		carried bool
 		off     bool // ablate.NoCarry
+		few     bool // one confirmation fewer than carryConfirmed
 	}{
-		{"confirmed", true, nil, true, false},
-		{"failed", false, nil, false, false}, // retracted: a reason, not chance
-		{"shown wrong", true, []string{"http://shop.example.com/list?cat=5&s=a1", "http://shop.example.com/list?cat=5&s=b2"}, false, false}, // s names the pages of cat=5
-		{"confirmed, carry off", true, nil, false, true},
+		{"confirmed", true, nil, true, false, false},
+		{"confirmed too few times", true, nil, false, false, true},
+		{"failed", false, nil, false, false, false}, // retracted: a reason, not chance
+		{"shown wrong", true, []string{"http://shop.example.com/list?cat=5&s=a1", "http://shop.example.com/list?cat=5&s=b2"}, false, false, false}, // s names the pages of cat=5
+		{"confirmed, carry off", true, nil, false, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.off {
@@ -48,6 +50,15 @@ func TestOnlineCarry(t *testing.T) {
 				t.Fatalf("the first use of the rule is not checked")
 			}
 			o.ConfirmMatch(k, kept, tc.same)
+			more := carryConfirmed - 1
+			if tc.few {
+				more--
+			}
+			for c := range more { // more checks, on other pages, find what the first found
+				k, _ := o.Key(fmt.Sprintf("http://shop.example.com/list?cat=%d&s=e%d", c+200, c))
+				kept, _ := o.Key(fmt.Sprintf("http://shop.example.com/list?cat=%d", c+200))
+				o.ConfirmMatch(k, kept, tc.same)
+			}
 			for _, a := range tc.against {
 				fp++
 				o.Observe(URL{Raw: a}, fp)
