@@ -29,6 +29,7 @@ const carryConfirmed = 5
 // be held.
 func (s *onlineSite) carry(set *rules.Set) *rules.Set {
 	prev := s.base
+	s.carried = nil
 	if prev == nil || ablate.NoCarry {
 		return set
 	}
@@ -102,20 +103,41 @@ func (s *onlineSite) carry(set *rules.Set) *rules.Set {
 			}
 		}
 	}
-	if len(bad) == 0 {
-		return trial
-	}
 	if len(bad) == len(carried) {
 		return set
 	}
 	keep := all[:0]
 	for _, r := range all {
-		if !bad[contentKey(r)] {
+		if c := contentKey(r); !bad[c] {
 			keep = append(keep, r)
+			if carried[c] {
+				s.carried = append(s.carried, r)
+			}
 		}
 	}
+	if len(bad) == 0 {
+		return trial
+	}
 	if trial, err = rules.NewSet(keep, set.Options()); err != nil {
+		s.carried = nil
 		return set
 	}
 	return trial
+}
+
+// withCarried returns set, a site's rules learned again from its last snapshot (see
+// relearnSnapshot), with the rules that carry added to them at that relearn.
+func (s *onlineSite) withCarried(set *rules.Set) *rules.Set {
+	if len(s.carried) == 0 {
+		return set
+	}
+	all := make([]rules.Rule, 0, set.Len()+len(s.carried))
+	for i := range set.Len() {
+		all = append(all, set.Rule(i))
+	}
+	out, err := rules.NewSet(append(all, s.carried...), set.Options())
+	if err != nil {
+		return set
+	}
+	return out
 }

@@ -212,6 +212,7 @@ type onlineSite struct {
 	queued      bool
 	result      *SiteResult                // of the last relearn
 	base        *rules.Set                 // the site's own rules, of the last relearn, with those carried (see carry)
+	carried     []rules.Rule               // the rules carried into base (see carry)
 	words       map[string]bool            // template words of the last relearn
 	outCtx      map[string]map[string]bool // rule content -> contexts it is retracted in
 	retracted   map[string]bool            // content of retracted rules
