@@ -272,12 +272,6 @@
 // site), is always checked and informs no rule, whether rules or the static key alone made it
 // (/a;jsessionid=E85F and /a): such a page is an error page ("your session has expired") that a
 // link gave in place of its own page.
-// A relearn learns a site's rules anew, and its decision tree may split a context otherwise
-// than the last relearn's did and leave out a rule the crawl has used (the deletion of s= on
-// listing pages, learned again a relearn or two later): a rule of the last set that checks
-// confirmed and none failed, retracted nowhere, that gives one key to no two URLs the crawl
-// fetched with different pages, is carried into the new set, since the evidence shows no
-// reason for its loss.
 // urldedup replay measures this on a cluster file replayed as a crawl (-ablate turns each
 // mechanism off).
 //

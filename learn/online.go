@@ -211,8 +211,7 @@ type onlineSite struct {
 	snapDropped []droppedURL
 	queued      bool
 	result      *SiteResult                // of the last relearn
-	base        *rules.Set                 // the site's own rules, of the last relearn, with those carried (see carry)
-	carried     []rules.Rule               // the rules carried into base (see carry)
+	base        *rules.Set                 // the site's own rules, of the last relearn
 	words       map[string]bool            // template words of the last relearn
 	outCtx      map[string]map[string]bool // rule content -> contexts it is retracted in
 	retracted   map[string]bool            // content of retracted rules
@@ -1016,7 +1015,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	words := templateWords(cls)
 	s.mu.Lock()
 	s.result = &res
-	s.base = s.carry(set)
+	s.base = set
 	s.words = words
 	s.pairsDue = true
 	s.publish(o.global.Load())

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 
 	"github.com/undust/undust/internal/binfile"
-	"github.com/undust/undust/rules"
 )
 
 // The saved form of an Online learner (binfile: magic, version, body, CRC-32C):
@@ -28,8 +27,6 @@ import (
 //	            rules retracted in contexts: count, then (rule text, count, contexts), sorted
 //	            use counters: count, then (rule text, counter), sorted
 //	            failed edits (version 4): count, then (edit, failures), sorted by edit
-//	            rules carried into the last relearn's set (version 6): count, then rule
-//	              texts with their statistics, in the set's order
 //	widened   count, then a counter per widened rule, in the widened set's order
 //	due       count, then site names in the order they became due
 //
@@ -38,15 +35,13 @@ import (
 // the credit alone asked for and not made yet, and the checks in each context: count, then
 // (context, checks) pairs sorted by context. Version 3 files, without the failed edits, are
 // read as a learner whose retracted rules marked no edit; version 3 and 4 files as counters
-// without checks asked or made in any context; files before version 6 as sites whose last
-// relearn carried no rule. Version 1 and 2
+// without checks asked or made in any context. Version 1 and 2
 // files (a counter without checks, failures and credit, before verification by a bound on a
 // rule's error rate) are refused with binfile.ErrVersion. Rule sets are not saved: ReadFrom learns each site's last snapshot again,
-// which gives the same rules, since LearnSite depends only on the clusters and the options,
-// and adds the rules carried into them.
+// which gives the same rules, since LearnSite depends only on the clusters and the options.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 6
+	onlineVersion = 5
 	onlinePrefix  = "learn: online state"
 )
 
@@ -174,10 +169,6 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 		s.counters[k].writeTo(x)
 	}
 	writeCounts(x, &s.editFails)
-	x.Uvarint(uint64(len(s.carried)))
-	for _, r := range s.carried {
-		x.String(r.String())
-	}
 }
 
 // writeCounts writes m, of string keys and *atomic.Int64 values: its count, then (key, value)
@@ -413,18 +404,6 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 			s.editFails.Store(e, c)
 		}
 	}
-	if v >= 6 {
-		for range x.Count(maxSavedCount, "carried rules") {
-			r, err := rules.ParseRule(x.String(maxSavedString, "rule"))
-			if err != nil && x.Err() == nil {
-				x.Fail(fmt.Sprintf("carried rule: %v", err), binfile.ErrCorrupt)
-			}
-			if x.Err() != nil {
-				break
-			}
-			s.carried = append(s.carried, r)
-		}
-	}
 	if x.Err() == nil && (s.learned > s.n+len(s.snapDropped) || s.snapSeq > s.seq) {
 		x.Fail(fmt.Sprintf("site %q: %d URLs at its last relearn of %d", s.name, s.learned, s.n), binfile.ErrCorrupt)
 	}
@@ -497,7 +476,7 @@ func (o *Online) relearnSnapshot(s *onlineSite) {
 	if err != nil {
 		return
 	}
-	s.result, s.base, s.words, s.pairsDue = &res, s.withCarried(set), templateWords(cls), true
+	s.result, s.base, s.words, s.pairsDue = &res, set, templateWords(cls), true
 }
 
 // widenLoaded makes the widened rules of the loaded sites' results, as updateWiden does, with

@@ -128,9 +128,6 @@ var (
 	// rule's, instead of checking them until the site has shown 20 clean directories for it
 	// (learn's dirUnproven).
 	NoDirClean bool
-	// NoCarry carries no rule of a site's last set into a relearn's new set that dropped it
-	// (learn's carry), however the checks confirmed it and the site's fetches bear it out.
-	NoCarry bool
 )
 
 // switches names the switches for Set.
@@ -141,7 +138,7 @@ var switches = map[string]*bool{
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
-	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "carry": &NoCarry,
+	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
