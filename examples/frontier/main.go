@@ -1,7 +1,7 @@
 // Command frontier runs undust's closed loop end to end on a simulated web site served on
 // loopback, and scores itself against the site's truth.
 //
-//	go run ./examples/frontier [-size 300] [-seed 1] [-max 4000] [-out DIR] [-q]
+//	go run ./examples/frontier [-size 300] [-seed 1] [-max 4000] [-out DIR] [-q] [-ablate LIST]
 //
 // Pass 1 crawls the site breadth first with urlnorm's static dedup key only, fingerprints every
 // page it fetches (a digest and a SimHash of the main text) and groups the URLs into dup
@@ -19,7 +19,9 @@
 // so that pass 3 learned the rule too late for it; one that only the offline rules merge; one
 // that no rules merge), and how many distinct pages passes 2 and 3 lost (it must be 0); the
 // picture plots distinct pages discovered against fetches for the three passes.
-// Progress goes to stderr unless -q.
+// Progress goes to stderr unless -q. -ablate turns mechanisms of the learner off (the names of
+// package internal/ablate's switches, as urldedup replay -ablate takes them), to measure what
+// each buys.
 //
 // Nothing leaves the machine: the site is an in-process HTTP server on 127.0.0.1 that answers
 // for every host name, and the crawler's transport dials only it. The rules file and the picture
@@ -40,6 +42,7 @@ import (
 	"time"
 
 	"github.com/undust/undust"
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/svgplot"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/simsite"
@@ -75,8 +78,9 @@ func parseConfig(args []string, stderr io.Writer) (c config, code int, ok bool) 
 	fs.IntVar(&c.maxFetches, "max", 4000, "fetch budget of each pass")
 	fs.StringVar(&c.out, "out", "", "`directory` to keep the rules file and the picture in (default: a temporary directory, removed at the end)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress on stderr")
+	fs.Func("ablate", "comma-separated `list` of mechanisms to turn off, to measure them (the names of urldedup replay -ablate that package internal/ablate holds)", ablate.Set)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: frontier [-size 10..100000] [-seed N] [-max N] [-out DIR] [-q]
+		fmt.Fprint(fs.Output(), `usage: frontier [-size 10..100000] [-seed N] [-max N] [-out DIR] [-q] [-ablate LIST]
 
 frontier crawls a simulated site on loopback three times: with the static key only, with the
 rules learned from the first crawl's content clusters, and once learning as it goes; it reports
