@@ -34,6 +34,23 @@ func genTiny(t *testing.T) string {
 	return filepath.Join(dir, "clusters.tsv")
 }
 
+// tinyRecords writes the tiny dataset of genTiny and returns the cluster file's path and its
+// records, in file order.
+func tinyRecords(t *testing.T) (string, []learn.Record) {
+	t.Helper()
+	file := genTiny(t)
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := readRecords(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file, recs
+}
+
 // tableRows returns the first cells of the rows of the Markdown table after heading.
 func tableRows(t *testing.T, out, heading string) []string {
 	t.Helper()
@@ -117,16 +134,7 @@ func TestFamilies(t *testing.T) {
 // TestReplayGroups checks the per-group counts of a replay against its totals, and that every
 // URL kept as a lost page's is a URL of a page that was lost.
 func TestReplayGroups(t *testing.T) {
-	file := genTiny(t)
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := readRecords(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, recs := tinyRecords(t)
 	rp := &replayer{online: learn.NewOnline(learn.OnlineOptions{}), group: sitefamily.FamilyOf}
 	sum, err := rp.run(recs, nil)
 	if err != nil {
@@ -168,16 +176,7 @@ func TestReplayGroups(t *testing.T) {
 // family and in all, to its fetches of pages fetched before, and that -causes prints them per
 // family.
 func TestFetchCauses(t *testing.T) {
-	file := genTiny(t)
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := readRecords(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, recs := tinyRecords(t)
 	noise, err := readNoise(filepath.Join(filepath.Dir(file), "noise.txt"))
 	if err != nil || len(noise) == 0 {
 		t.Fatalf("readNoise: %d ids, %v", len(noise), err)
