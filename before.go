@@ -80,12 +80,7 @@ func (c *Crawl) before(raw string, send bool) Decision {
 			return c.duplicate(d, raw, h, u, k, v, i, send)
 		}
 		if ak, av, ok := c.alternative(k, i); ok {
-			d.Key = ak.Key
-			d = c.duplicate(d, raw, hashKey(ak.Key), u, ak, av, i, send)
-			if d.Action == Skip {
-				c.holdInferred(raw, h, u, i, av)
-			}
-			return d
+			return c.duplicateAlternative(d, raw, h, u, ak, av, i, send)
 		}
 		if c.holders.at(i).key != h {
 			c.move(i, h)
@@ -132,12 +127,7 @@ func (c *Crawl) before(raw string, send bool) Decision {
 	}
 	if !held {
 		if ak, av, ok := c.alternative(k, noHolder); ok {
-			d.Key = ak.Key
-			d = c.duplicate(d, raw, hashKey(ak.Key), u, ak, av, noHolder, send)
-			if d.Action == Skip {
-				c.holdInferred(raw, h, u, noHolder, av)
-			}
-			return d
+			return c.duplicateAlternative(d, raw, h, u, ak, av, noHolder, send)
 		}
 		if c.holders.len() >= c.opt.MaxURLs {
 			c.stats.Forgotten++
@@ -186,6 +176,18 @@ func (c *Crawl) alternative(k learn.Key, self uint32) (learn.Key, uint32, bool) 
 		return a, v, true
 	}
 	return learn.Key{}, 0, false
+}
+
+// duplicateAlternative is duplicate for raw (of key hash h and URL hash u, own holder self or
+// noHolder) matched under its alternative key ak, held by av: a URL so skipped holds its own
+// key for the page (holdInferred). c.mu is held.
+func (c *Crawl) duplicateAlternative(d Decision, raw string, h, u uint64, ak learn.Key, av, self uint32, send bool) Decision {
+	d.Key = ak.Key
+	d = c.duplicate(d, raw, hashKey(ak.Key), u, ak, av, self, send)
+	if d.Action == Skip {
+		c.holdInferred(raw, h, u, self, av)
+	}
+	return d
 }
 
 // holdInferred makes raw (of key hash h and URL hash u), just skipped as a duplicate of the page
@@ -569,7 +571,7 @@ func (c *Crawl) rekey() {
 	rank := func(i uint32) int {
 		switch c.holders.at(i).state() {
 		case fetched:
-			if len(c.inferred) > 0 && c.inferred[i] {
+			if c.inferred[i] {
 				return 1
 			}
 			return 0
