@@ -196,8 +196,10 @@ func (c *Crawl) duplicateAlternative(d Decision, raw string, h, u uint64, ak lea
 // duplicates of the page too, checked against it like any match, instead of each being fetched
 // because its key is free. The holder is fetched but inferred (Crawl.inferred): its page was
 // never served under its URL, so it is no alternative key's holder, and rekeying neither
-// compares it with another holder nor prefers it to a holder that was fetched. self is raw's
-// own holder, released by the skip, if it has one. c.mu is held.
+// compares it with another holder nor prefers it to a holder that was fetched; a rekey gives its
+// key back when the rules no longer make its URL a duplicate of its page (stillInferred), since
+// a skip under rules that are gone must not stand for every later URL of that key. self is
+// raw's own holder, released by the skip, if it has one. c.mu is held.
 func (c *Crawl) holdInferred(raw string, h, u uint64, self, of uint32) {
 	page := c.pageOf(of)
 	if _, held := c.keys.get(c, h); held || page == 0 {
@@ -218,6 +220,19 @@ func (c *Crawl) holdInferred(raw string, h, u uint64, self, of uint32) {
 	c.holders.at(i).page = page
 	c.setState(i, fetched)
 	c.inferred[i] = true
+}
+
+// stillInferred reports whether the inferred holder i (holdInferred), of key hash h and learner
+// Key k under the rules as they now stand, is still a duplicate of its page: a fetched holder of
+// the page holds its key, or one of its alternative keys. The fetched holders have their new keys
+// already (rekey gives them first). c.mu is held.
+func (c *Crawl) stillInferred(i uint32, h uint64, k learn.Key) bool {
+	page := c.pageOf(i)
+	if v, ok := c.keys.get(c, h); ok && v&declaredBit == 0 && c.holders.at(v).state() == fetched && !c.inferred[v] {
+		return c.pageOf(v) == page
+	}
+	_, v, ok := c.alternative(k, i)
+	return ok && c.pageOf(v) == page
 }
 
 // inFlight reports whether the URL of hash u is let through and not reported (a pending
@@ -586,6 +601,13 @@ func (c *Crawl) rekey() {
 		for j, i := range idx {
 			hd := c.holders.at(i)
 			if rank(i) != r || hashes[j] == 0 {
+				continue
+			}
+			if r == 1 && !ablate.NoInferredRecheck && !c.stillInferred(i, hashes[j], lks[j]) {
+				// The rules that made its URL a duplicate of its page are gone: its key is given
+				// back, and its URL is asked about again when it comes up.
+				delete(c.inferred, i)
+				c.release(i)
 				continue
 			}
 			hd.key = hashes[j]

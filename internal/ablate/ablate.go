@@ -128,6 +128,10 @@ var (
 	// rule's, instead of checking them until the site has shown 20 clean directories for it
 	// (learn's dirUnproven).
 	NoDirClean bool
+	// NoInferredRecheck keeps a URL that the crawl core skipped under an alternative key as
+	// the holder of its own key whatever the rules become, instead of giving its key back at a
+	// rekey when the rules no longer make it a duplicate of its page.
+	NoInferredRecheck bool
 )
 
 // switches names the switches for Set.
@@ -138,7 +142,7 @@ var switches = map[string]*bool{
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
-	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean,
+	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
