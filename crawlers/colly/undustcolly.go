@@ -159,12 +159,18 @@ func (u *Undust) onRequest(r *colly.Request) {
 // collector may run both in one goroutine (a callback of the one that Visit calls), so there it
 // is not awaited. A duplicate of a page whose fetch is being sent and is not done within
 // maxAwait is aborted and remembered, to be sent again if that fetch fails (Decision.Retry).
+//
+// Once the collector's context is done (a crawl stopped at a budget), a request that comes up
+// is not asked about: colly still calls OnRequestHeaders for every request in its queue, and
+// each fails at once, unsent (OnError reports it to After). Asked, the queue's URLs would be
+// counted as sent, skipped or checked after the crawl's end, and each URL let through would be
+// sent again (Request.Retry) to fail again.
 func (u *Undust) onRequestHeaders(r *colly.Request) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	raw, ok := u.inflight[r.ID]
 	delete(u.queued, raw)
-	if !ok {
+	if !ok || u.stopped() {
 		return
 	}
 	d := u.sendLocked(raw, nil)
@@ -294,6 +300,9 @@ func (u *Undust) onError(r *colly.Response, err error) {
 		resp.Header = *r.Headers
 	}
 	p := u.crawl.After(resp)
+	if u.stopped() {
+		return // nothing is sent any more: no URL is sent again or asked
+	}
 	for _, url := range p.Retry {
 		if url == raw {
 			// The page's one URL, given back to be fetched again.
@@ -313,6 +322,9 @@ func (u *Undust) onError(r *colly.Response, err error) {
 		}
 	}
 }
+
+// stopped reports whether the collector's context is done: requests fail unsent.
+func (u *Undust) stopped() bool { return u.c.Context != nil && u.c.Context.Err() != nil }
 
 // sendAgain sends again the request of waiting whose URL is url, if there is one.
 func (u *Undust) sendAgain(url string, waiting []*colly.Request) bool {
