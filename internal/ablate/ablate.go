@@ -128,6 +128,11 @@ var (
 	// rule's, instead of checking them until the site has shown 20 clean directories for it
 	// (learn's dirUnproven).
 	NoDirClean bool
+	// NoCopies lets a parameter that repeats the value of another part of its URL
+	// (gitweb's fp=F beside f=F) identify pages even where a URL of the page lacks it: that
+	// URL still holds the value, in the other part, and was taken to have moved it there
+	// (package roles).
+	NoCopies bool
 )
 
 // switches names the switches for Set.
@@ -138,7 +143,7 @@ var switches = map[string]*bool{
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
-	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean,
+	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "copies": &NoCopies,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
