@@ -96,3 +96,39 @@ func TestRolesGroupedErrors(t *testing.T) {
 		}()
 	}
 }
+
+// TestRolesCopy checks that a parameter that repeats another's value in its URL is no page
+// identifier where some URLs of a page lack it: a diff page of a git browser is linked as
+// blobdiff?f=F&fp=F&h=H from a feed and as blobdiff?f=F&h=H from the commit's page (fp, the
+// file's previous name, is F when the file was not renamed). The URL without fp still holds
+// F, in f, which is no move of fp's value there: fp is deleted. Read as a move, fp never
+// differs within a cluster and takes many values, so it names the diff pages and the
+// deletion is not selected.
+func TestRolesCopy(t *testing.T) {
+	var cls []Cluster
+	for i := range 30 {
+		f, h := fmt.Sprintf("man2/call%d.txt", i), fmt.Sprintf("%040x", 0x5eed00+7919*i)
+		c := Cluster{ID: fmt.Sprintf("d%d", i), URLs: []URL{{Raw: fmt.Sprintf("http://git.example.org/?p=docs.git&a=blobdiff&f=%s&fp=%s&h=%s", f, f, h)}}}
+		if i%3 != 0 {
+			c.URLs = append(c.URLs, URL{Raw: fmt.Sprintf("http://git.example.org/?p=docs.git&a=blobdiff&f=%s&h=%s", f, h)})
+		}
+		cls = append(cls, c)
+	}
+	JoinSites(cls, ByHost)
+	const with, without = "http://git.example.org/?p=docs.git&a=blobdiff&f=man2/x.txt&fp=man2/x.txt&h=77", "http://git.example.org/?p=docs.git&a=blobdiff&f=man2/x.txt&h=77"
+	for _, off := range []bool{false, true} {
+		func() {
+			ablate.NoCopies = off
+			defer func() { ablate.NoCopies = false }()
+			set, _, err := Learn(cls, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := set.Normalize(with)
+			b, _ := set.Normalize(without)
+			if (a == b) == off {
+				t.Errorf("copies off %v: keys %q and %q; want them equal: %v\n%s", off, a, b, !off, setText(t, set))
+			}
+		}()
+	}
+}

@@ -132,6 +132,11 @@ var (
 	// the holder of its own key whatever the rules become, instead of giving its key back at a
 	// rekey when the rules no longer make it a duplicate of its page.
 	NoInferredRecheck bool
+	// NoCopies lets a parameter that repeats the value of another part of its URL
+	// (gitweb's fp=F beside f=F) identify pages even where a URL of the page lacks it: that
+	// URL still holds the value, in the other part, and was taken to have moved it there
+	// (package roles).
+	NoCopies bool
 )
 
 // switches names the switches for Set.
@@ -142,7 +147,7 @@ var switches = map[string]*bool{
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
-	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck,
+	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name

@@ -33,7 +33,10 @@ type URL struct {
 //
 // A parameter that some URL of a cluster drops (it lacks the parameter and carries its value
 // nowhere else: ?t=1627 and ?1627-some-title keep it) does not identify pages: a tracking
-// parameter added to some links of a page, phpBB's f= added to some links of a topic. Nor
+// parameter added to some links of a page, phpBB's f= added to some links of a topic. A URL
+// that lacks a parameter whose value the URL with it repeats in another part drops it too,
+// however it carries the value: gitweb's blobdiff links fp=F beside f=F in its feeds and not
+// elsewhere, and the link without fp holds F in f alone. Nor
 // does one whose value another identifying parameter of the type determines (see determined):
 // f= on the topic's printable view, where no link drops it, is the forum of the topic t=.
 //
@@ -87,12 +90,14 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 		// value of each parameter in the cluster.
 		vals := map[string]map[string][]string{}
 		some := map[string]string{}
-		for _, m := range ms {
+		from := map[string]int{} // the URL of ms that some's value was read from
+		for mi, m := range ms {
 			for i, q := range m.Query {
 				if i > 0 && m.Query[i-1].Name == q.Name {
 					continue
 				}
 				some[q.Name] = q.Value
+				from[q.Name] = mi
 				t := ro.pageType(&m, q.Name)
 				if vals[t] == nil {
 					vals[t] = map[string][]string{}
@@ -101,11 +106,15 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 			}
 		}
 		// The parameters that a URL of the cluster drops: it lacks the parameter and its
-		// value (a value moved elsewhere, ?t=1627 and ?1627-some-title, is not dropped).
+		// value (a value moved elsewhere, ?t=1627 and ?1627-some-title, is not dropped). A
+		// value that the URL with the parameter repeats in another part (gitweb's
+		// blobdiff;f=F;fp=F) is a copy: a URL without the parameter that holds the value
+		// holds the other part, and drops the copy.
 		dropped := map[string]bool{}
 		for name, v := range some {
+			copied := !ablate.NoCopies && ms[from[name]].repeats(name, v)
 			for _, m := range ms {
-				if !m.has(name) && !m.carries(v) {
+				if !m.has(name) && (copied || !m.carries(v)) {
 					dropped[name] = true
 					break
 				}
@@ -264,6 +273,13 @@ func (u *URL) carries(v string) bool {
 		return true
 	}
 	return len(v) >= 4 && strings.Contains(u.Text, v)
+}
+
+// repeats reports whether u holds the value v of its query parameter name in another path
+// segment or query parameter as well.
+func (u *URL) repeats(name, v string) bool {
+	return v != "" && (slices.Contains(u.Path, v) ||
+		slices.ContainsFunc(u.Query, func(t urlnorm.Token) bool { return t.Name != name && t.Value == v }))
 }
 
 // has reports whether u has query parameter name.

@@ -64,6 +64,13 @@ func TestIdentifies(t *testing.T) {
 		{"dropped", []string{"/v?t=1 /v?f=3&t=1", "/v?f=3&t=2", "/v?f=4&t=5"}, "/v?f=3&t=9", "f", false},
 		// Moved, not dropped: ?t=1627 and ?1627-title keep the topic.
 		{"moved", []string{"/v?t=1627 /v?1627-some-title", "/v?t=1700&x=1 /v?t=1700&x=2"}, "/v?t=9", "t", true},
+		// A copy, not a move: fp repeats f's value in its own URL (gitweb's blobdiff), and a
+		// URL of the page that lacks fp holds the value only in f, which both URLs have.
+		{"copy", []string{"/d?f=a.txt&fp=a.txt&h=1 /d?f=a.txt&h=1", "/d?f=b.txt&fp=b.txt&h=2 /d?f=b.txt&h=2", "/d?f=c.txt&fp=c.txt&h=3"},
+			"/d?f=x.txt&fp=x.txt&h=9", "fp", false},
+		// The parameter it repeats still names the pages.
+		{"copied", []string{"/d?f=a.txt&fp=a.txt&h=1 /d?f=a.txt&h=1", "/d?f=b.txt&fp=b.txt&h=2 /d?f=b.txt&h=2", "/d?f=c.txt&fp=c.txt&h=3"},
+			"/d?f=x.txt&h=9", "f", true},
 		// No cluster of two URLs: two values that nothing shows redundant identify pages.
 		{"vacuous", []string{"/l?cat=1&start=0", "/l?cat=2&start=60"}, "/l?cat=1&start=20", "cat", true},
 		// One value only: nothing to tell pages apart by.
