@@ -220,6 +220,7 @@ type onlineSite struct {
 	pairsDue    bool                       // a relearn (or a load) since pairs were counted
 	variants    map[uint64]variantMark     // by hash of a URL's variant form (see variant)
 	literal     sync.Map                   // host -> *hostVariants: how it serves variants of a path
+	reservoirs  map[uint64]*reservoir      // the pairs of full clusters, by page (see swapVictim)
 }
 
 // mark records the URL raw kept as page fp, numbered seq: in byURL, and in inferred if
@@ -597,6 +598,7 @@ func (s *onlineSite) dropInferred() {
 	for u := range s.inferred {
 		delete(s.byURL, u)
 	}
+	clear(s.reservoirs)
 	s.n -= len(s.inferred)
 	clear(s.inferred)
 	s.dups = 0
@@ -844,15 +846,24 @@ func (o *Online) join(s *onlineSite, into, from uint64) bool {
 		s.order = slices.DeleteFunc(s.order, func(fp uint64) bool { return fp == from })
 		s.dups++ // src's first URL is a duplicate now
 	}
+	delete(s.reservoirs, from)
 	for _, u := range src.URLs {
 		if len(dst.URLs) >= o.opt.MaxClusterURLs {
-			delete(s.byURL, u.Raw)
-			delete(s.inferred, u.Raw)
+			// One URL goes: u, or the kept URL that u takes the place of (see swapVictim).
+			if v := s.swapVictim(into, dst, u.Raw); v >= 0 {
+				s.evict(into, dst, v)
+			} else {
+				delete(s.byURL, u.Raw)
+				delete(s.inferred, u.Raw)
+				u.Raw = ""
+			}
 			s.n--
 			s.dups--
 			o.stats.urls.Add(-1)
 			o.stats.dropped.Add(1)
-			continue
+			if u.Raw == "" {
+				continue
+			}
 		}
 		dst.URLs = append(dst.URLs, u)
 		m := s.byURL[u.Raw]
@@ -883,6 +894,14 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 	c := s.clusters[fp]
 	if s.n >= o.opt.MaxURLs || (c != nil && len(c.URLs) >= o.opt.MaxClusterURLs) {
 		o.stats.dropped.Add(1)
+		if c != nil && len(c.URLs) >= o.opt.MaxClusterURLs {
+			if v := s.swapVictim(fp, c, u.Raw); v >= 0 {
+				s.evict(fp, c, v)
+				c.URLs = append(c.URLs, u)
+				s.mark(u.Raw, fp, s.seq, inferred)
+				s.seq++
+			}
+		}
 		return false
 	}
 	if c == nil {

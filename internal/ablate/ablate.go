@@ -128,6 +128,10 @@ var (
 	// rule's, instead of checking them until the site has shown 20 clean directories for it
 	// (learn's dirUnproven).
 	NoDirClean bool
+	// NoReservoir drops every URL that comes to a page whose URL list is full (learn's
+	// Online, OnlineOptions.MaxClusterURLs), instead of letting one that differs from a kept
+	// URL in one key alone take the place of a kept URL that differs so from none.
+	NoReservoir bool
 )
 
 // switches names the switches for Set.
@@ -138,7 +142,7 @@ var switches = map[string]*bool{
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
-	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean,
+	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "reservoir": &NoReservoir,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
