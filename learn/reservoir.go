@@ -16,7 +16,8 @@ import (
 // thin and not selected, though the crawl meets the missing pairs later. So when a cluster is
 // full, a URL that differs from a kept URL in one key alone (a query parameter's value or
 // presence, or one path segment) takes the place of the latest kept URL that differs so from
-// none: the cluster holds at most MaxClusterURLs URLs still, and keeps the pairs it is shown.
+// none, other than the shortest (the likely target): the cluster holds at most MaxClusterURLs
+// URLs still, and keeps the pairs it is shown.
 // A page of session variants, every URL a pair with every other, swaps nothing; a page that a
 // mistake grouped (each URL its own content key and session id) has no pair to keep either.
 
@@ -102,9 +103,15 @@ func (s *onlineSite) swapVictim(fp uint64, c *Cluster, raw string) int {
 	if len(partners) == 0 {
 		return -1
 	}
+	short := 0 // the shortest kept URL, the likely target (see targetRank), stays
+	for i, u := range rv.urls {
+		if len(u) < len(rv.urls[short]) {
+			short = i
+		}
+	}
 	v := -1
 	for i := len(rv.paired) - 1; i >= 0; i-- {
-		if rv.paired[i] == 0 && !slices.Contains(partners, i) {
+		if rv.paired[i] == 0 && i != short && !slices.Contains(partners, i) {
 			v = i
 			break
 		}
