@@ -50,7 +50,10 @@ type OnlineOptions struct {
 	MaxURLs int
 	// MaxClusterURLs bounds the URLs kept per page (fingerprint) of a site (default 64, twice
 	// the sources a cluster gives the learner by default): a page with hundreds of session
-	// variants teaches nothing more after a few dozen.
+	// variants teaches nothing more after a few dozen. A URL that comes to a full page and
+	// differs from a kept URL in one key alone takes the place of a kept URL that differs so
+	// from none, so that the pairs that show a parameter irrelevant alone are kept whatever
+	// the crawl order (see swapVictim).
 	MaxClusterURLs int
 	// VerifyFirst is the number of first uses of each rule that VerifyMatch asks the crawler
 	// to check by fetching, besides the first use in each context (see VerifyMatch); default
