@@ -93,6 +93,22 @@ func (s *onlineSite) swapVictim(fp uint64, c *Cluster, raw string) int {
 		return -1
 	}
 	rv := s.reservoir(fp, c)
+	short := 0 // the shortest kept URL, the likely target (see targetRank), stays
+	for i, u := range rv.urls {
+		if len(u) < len(rv.urls[short]) {
+			short = i
+		}
+	}
+	free := false // a URL that could go: no pair, not the target
+	for i, n := range rv.paired {
+		if n == 0 && i != short {
+			free = true
+			break
+		}
+	}
+	if !free {
+		return -1 // every URL but the target is paired already (session variants): none goes
+	}
 	f := urlForm(raw)
 	var partners []int
 	for i, g := range rv.forms {
@@ -102,12 +118,6 @@ func (s *onlineSite) swapVictim(fp uint64, c *Cluster, raw string) int {
 	}
 	if len(partners) == 0 {
 		return -1
-	}
-	short := 0 // the shortest kept URL, the likely target (see targetRank), stays
-	for i, u := range rv.urls {
-		if len(u) < len(rv.urls[short]) {
-			short = i
-		}
 	}
 	v := -1
 	for i := len(rv.paired) - 1; i >= 0; i-- {
