@@ -244,13 +244,17 @@
 // site (by default its registrable domain) is relearned with LearnSite as its evidence grows
 // geometrically, off the crawler's path ([Online.Relearn], [Online.Run]); the frontier reads the
 // current rules without locks ([Online.Normalize], [Online.Key]). Fed the same clusters and
-// relearned, Online gives the rules Learn gives. Rules correct themselves at crawl time: some
-// uses of a rule are fetched anyway ([Online.VerifyMatch]), and a page other than the one the
-// key named retracts the rules to blame ([Online.ConfirmMatch]). Which uses: a rule's first use,
-// its first use in each context, one use in VerifyEvery, and every use while an upper
-// confidence bound on its error rate, from its checks and its training precision, exceeds 5%
-// (a rule that failed a check or whose training precision is below 1 is checked until it fails
-// again or its checks bring the bound down); the first 8 uses of a rule of a risky shape (one
+// relearned, Online gives the rules Learn gives. A page keeps at most MaxClusterURLs URLs; once it
+// is full, a URL that differs from a kept URL in one key alone takes the place of one that differs
+// so from none, so that the pairs that show a parameter irrelevant alone (the tree of a commit as
+// h=C&hb=C and as h=T&hb=C, see step 6) outlast the cap whatever the crawl order, and with them a
+// deletion of several parameters that one cluster supports. Rules correct themselves at crawl
+// time: some uses of a rule are fetched anyway ([Online.VerifyMatch]), and a page other than the
+// one the key named retracts the rules to blame ([Online.ConfirmMatch]). Which uses: a rule's
+// first use, its first use in each context, one use in VerifyEvery, and every use while an upper
+// confidence bound on its error rate, from its checks and its training precision, exceeds 5% (a
+// rule that failed a check or whose training precision is below 1 is checked until it fails again
+// or its checks bring the bound down); the first 8 uses of a rule of a risky shape (one
 // that swaps a literal path segment for another, as a site that serves one tree of documents
 // under another does, or cuts a segment down to a deep token of it, a random-looking suffix),
 // and, on a site whose rules map several trees onto others at one directory segment (releases

@@ -50,7 +50,10 @@ type OnlineOptions struct {
 	MaxURLs int
 	// MaxClusterURLs bounds the URLs kept per page (fingerprint) of a site (default 64, twice
 	// the sources a cluster gives the learner by default): a page with hundreds of session
-	// variants teaches nothing more after a few dozen.
+	// variants teaches nothing more after a few dozen. A URL that comes to a full page and
+	// differs from a kept URL in one key alone takes the place of a kept URL that differs so
+	// from none, so that the pairs that show a parameter irrelevant alone are kept whatever
+	// the crawl order (see swapVictim).
 	MaxClusterURLs int
 	// VerifyFirst is the number of first uses of each rule that VerifyMatch asks the crawler
 	// to check by fetching, besides the first use in each context (see VerifyMatch); default
@@ -220,6 +223,7 @@ type onlineSite struct {
 	pairsDue    bool                       // a relearn (or a load) since pairs were counted
 	variants    map[uint64]variantMark     // by hash of a URL's variant form (see variant)
 	literal     sync.Map                   // host -> *hostVariants: how it serves variants of a path
+	reservoirs  map[uint64]*reservoir      // the pairs of full clusters, by page (see swapVictim)
 }
 
 // mark records the URL raw kept as page fp, numbered seq: in byURL, and in inferred if
@@ -597,6 +601,7 @@ func (s *onlineSite) dropInferred() {
 	for u := range s.inferred {
 		delete(s.byURL, u)
 	}
+	clear(s.reservoirs)
 	s.n -= len(s.inferred)
 	clear(s.inferred)
 	s.dups = 0
@@ -844,15 +849,24 @@ func (o *Online) join(s *onlineSite, into, from uint64) bool {
 		s.order = slices.DeleteFunc(s.order, func(fp uint64) bool { return fp == from })
 		s.dups++ // src's first URL is a duplicate now
 	}
+	delete(s.reservoirs, from)
 	for _, u := range src.URLs {
 		if len(dst.URLs) >= o.opt.MaxClusterURLs {
-			delete(s.byURL, u.Raw)
-			delete(s.inferred, u.Raw)
+			// One URL goes: u, or the kept URL that u takes the place of (see swapVictim).
+			if v := s.swapVictim(into, dst, u.Raw); v >= 0 {
+				s.evict(into, dst, v)
+			} else {
+				delete(s.byURL, u.Raw)
+				delete(s.inferred, u.Raw)
+				u.Raw = ""
+			}
 			s.n--
 			s.dups--
 			o.stats.urls.Add(-1)
 			o.stats.dropped.Add(1)
-			continue
+			if u.Raw == "" {
+				continue
+			}
 		}
 		dst.URLs = append(dst.URLs, u)
 		m := s.byURL[u.Raw]
@@ -883,6 +897,14 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 	c := s.clusters[fp]
 	if s.n >= o.opt.MaxURLs || (c != nil && len(c.URLs) >= o.opt.MaxClusterURLs) {
 		o.stats.dropped.Add(1)
+		if c != nil && len(c.URLs) >= o.opt.MaxClusterURLs {
+			if v := s.swapVictim(fp, c, u.Raw); v >= 0 {
+				s.evict(fp, c, v)
+				c.URLs = append(c.URLs, u)
+				s.mark(u.Raw, fp, s.seq, inferred)
+				s.seq++
+			}
+		}
 		return false
 	}
 	if c == nil {

@@ -91,9 +91,18 @@ func newReplayer(o *Online) *replayer {
 }
 
 // TestOnlineResume checks that a learner saved half-way and loaded into a new Online makes the
-// same decisions, learns the same rules and counts the same as one that was not stopped.
+// same decisions, learns the same rules and counts the same as one that was not stopped: with
+// the default bounds, and with pages of at most 3 URLs, whose full lists swap URLs (see
+// swapVictim) before and after the cut.
 func TestOnlineResume(t *testing.T) {
-	opt := OnlineOptions{VerifyFirst: 2, VerifyEvery: 7}
+	for _, n := range []int{0, 3} {
+		t.Run(fmt.Sprint("MaxClusterURLs=", n), func(t *testing.T) {
+			testOnlineResume(t, OnlineOptions{VerifyFirst: 2, VerifyEvery: 7, MaxClusterURLs: n})
+		})
+	}
+}
+
+func testOnlineResume(t *testing.T, opt OnlineOptions) {
 	us := resumeURLs(t)
 	whole := newReplayer(NewOnline(opt))
 	for _, u := range us {

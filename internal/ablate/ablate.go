@@ -137,6 +137,10 @@ var (
 	// URL still holds the value, in the other part, and was taken to have moved it there
 	// (package roles).
 	NoCopies bool
+	// NoReservoir drops every URL that comes to a page whose URL list is full (learn's
+	// Online, OnlineOptions.MaxClusterURLs), instead of letting one that differs from a kept
+	// URL in one key alone take the place of a kept URL that differs so from none.
+	NoReservoir bool
 )
 
 // switches names the switches for Set.
@@ -147,7 +151,7 @@ var switches = map[string]*bool{
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
-	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies,
+	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
