@@ -32,13 +32,13 @@ type URL struct {
 // where it does not identify pages.
 //
 // A parameter that some URL of a cluster drops (it lacks the parameter and carries its value
-// nowhere else: ?t=1627 and ?1627-some-title keep it) does not identify pages: a tracking
-// parameter added to some links of a page, phpBB's f= added to some links of a topic. A URL
-// that lacks a parameter whose value the URL with it repeats in another part drops it too,
-// however it carries the value: gitweb's blobdiff links fp=F beside f=F in its feeds and not
-// elsewhere, and the link without fp holds F in f alone. Nor
-// does one whose value another identifying parameter of the type determines (see determined):
-// f= on the topic's printable view, where no link drops it, is the forum of the topic t=.
+// nowhere else: ?t=1627 and ?1627-some-title keep it) does not identify pages: a tracking parameter
+// added to some links of a page, phpBB's f= added to some links of a topic. A URL that lacks a
+// parameter whose value the URL with it repeats in another part drops it too, however it carries
+// the value: gitweb's blobdiff links fp=F beside f=F in its feeds and not elsewhere, and the link
+// without fp holds F in f alone. Nor does one whose value another identifying parameter of the type
+// determines (see determined): f= on the topic's printable view, where no link drops it, is the
+// forum of the topic t=.
 //
 // A page type is a path template and the URL's type values: the path's segments, each kept if
 // it occurs in at least minLiteral (see Learn) of the site's clusters and "*" otherwise
