@@ -853,20 +853,17 @@ func (o *Online) join(s *onlineSite, into, from uint64) bool {
 	for _, u := range src.URLs {
 		if len(dst.URLs) >= o.opt.MaxClusterURLs {
 			// One URL goes: u, or the kept URL that u takes the place of (see swapVictim).
-			if v := s.swapVictim(into, dst, u.Raw); v >= 0 {
-				s.evict(into, dst, v)
-			} else {
-				delete(s.byURL, u.Raw)
-				delete(s.inferred, u.Raw)
-				u.Raw = ""
-			}
 			s.n--
 			s.dups--
 			o.stats.urls.Add(-1)
 			o.stats.dropped.Add(1)
-			if u.Raw == "" {
+			v := s.swapVictim(into, dst, u.Raw)
+			if v < 0 {
+				delete(s.byURL, u.Raw)
+				delete(s.inferred, u.Raw)
 				continue
 			}
+			s.evict(into, dst, v)
 		}
 		dst.URLs = append(dst.URLs, u)
 		m := s.byURL[u.Raw]
@@ -895,9 +892,11 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 		return false
 	}
 	c := s.clusters[fp]
-	if s.n >= o.opt.MaxURLs || (c != nil && len(c.URLs) >= o.opt.MaxClusterURLs) {
+	full := c != nil && len(c.URLs) >= o.opt.MaxClusterURLs
+	if s.n >= o.opt.MaxURLs || full {
 		o.stats.dropped.Add(1)
-		if c != nil && len(c.URLs) >= o.opt.MaxClusterURLs {
+		// On a full page, u may take the place of a kept URL (see swapVictim).
+		if full {
 			if v := s.swapVictim(fp, c, u.Raw); v >= 0 {
 				s.evict(fp, c, v)
 				c.URLs = append(c.URLs, u)
