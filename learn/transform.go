@@ -414,9 +414,10 @@ func valueOp(src *parsed, v string, fromEnd, bare bool) vop {
 // ignore link it with the slug and without (/threads/5000-stone-ember and /threads/5000,
 // id=12:welcome and id=12); the slug differs for every record, so that neither a literal nor a
 // deep token (the site's slugs share no anchor) writes the id, and the pairs of every record
-// are one transformation only through the head.
+// are one transformation only through the head. v must be an identifier, with a digit in it:
+// a word cut from a longer one (story from story.php) is a literal that generalizes as it is.
 func headOp(src *parsed, v string, pathKey func(int) urlnorm.Key) (vop, bool) {
-	if v == "" || headOf(v) != v {
+	if v == "" || headOf(v) != v || !strings.ContainsAny(v, "0123456789") {
 		return vop{}, false
 	}
 	of := func(s string) bool { return len(s) > len(v) && headOf(s) == v }
