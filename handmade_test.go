@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/learn"
 )
 
@@ -511,4 +512,72 @@ func TestAlternativeKeys(t *testing.T) {
 			t.Errorf("%v: saving the loaded state gives other bytes (%v)", tt, err)
 		}
 	}
+}
+
+// A forum names a thread by its id and a slug it ignores, and links each thread both ways,
+// /threads/N-slug and /threads/N. The slugs share no anchor, so only the head of the segment
+// (rules.Head) makes the pairs of every thread one rule: once a few threads have been fetched
+// both ways, the rest are fetched once. Seen fail: without heads (ablate.NoHead), every
+// thread is fetched twice.
+func TestSlugsLearned(t *testing.T) {
+	const n = 60
+	site := &handMade{pages: map[string]string{}}
+	var home []string
+	for i := range n {
+		id := 5000 + 7*i
+		slug := fmt.Sprintf("/threads/%d-%s", id, slugOf(i))
+		plain := fmt.Sprintf("/threads/%d", id)
+		home = append(home, slug, plain)
+		body := page(fmt.Sprintf("Thread %d", id), words(1200+i, 60))
+		site.pages[slug], site.pages[plain] = body, body
+	}
+	site.pages["/"] = page("Forum", words(2, 40), home...)
+	for _, off := range []bool{false, true} {
+		t.Run(fmt.Sprintf("NoHead=%v", off), func(t *testing.T) {
+			if off {
+				ablate.NoHead = true
+				defer func() { ablate.NoHead = false }()
+
+			}
+			site.hits = nil
+			c := mustNew(t, Options{})
+			tc, done := newTestCrawler(t, c, site, inTestHost)
+			tc.run(t, testHost+"/")
+			done()
+			twice := 0
+			for i := 0; i < len(home); i += 2 {
+				switch site.hits[home[i]] + site.hits[home[i+1]] {
+				case 0:
+					t.Errorf("thread %s not fetched", home[i+1])
+				case 2:
+					twice++
+				}
+			}
+			t.Logf("NoHead %v: %d of %d threads fetched twice", off, twice, n)
+
+			if !off && twice > n/2 {
+				t.Errorf("%d of %d threads fetched twice, want at most %d", twice, n, n/2)
+			}
+			if off && twice < n-5 {
+				t.Errorf("NoHead: %d of %d threads fetched twice; the test does not need heads", twice, n)
+			}
+		})
+	}
+}
+
+// slugOf returns the slug of thread i: two to four words of random syllables, joined by "-",
+// so that no word recurs often enough to be an anchor of the path's deep tokens.
+func slugOf(i int) string {
+	syl := []string{"ka", "lo", "mi", "ra", "ve", "to", "ni", "su", "pe", "da", "fo", "ri", "zu", "be", "ga", "ho"}
+	x := uint32(2654435761 * uint32(i+1))
+	next := func() uint32 { x ^= x << 13; x ^= x >> 17; x ^= x << 5; return x }
+	var ws []string
+	for range 2 + next()%3 {
+		var w strings.Builder
+		for range 2 + next()%3 {
+			w.WriteString(syl[next()%uint32(len(syl))])
+		}
+		ws = append(ws, w.String())
+	}
+	return strings.Join(ws, "-")
 }

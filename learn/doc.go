@@ -78,8 +78,13 @@
 //     conversion (first letter lowercased or uppercased, tried first, then the whole value), a
 //     prefix of a source value when both look like hashes (a version-control front-end links
 //     one object by abbreviations of its hash of several lengths; target selection makes the
-//     shortest the target, so longer ones are cut to it: rules.Prefix) or a literal, and source
-//     keys missing from the target are deleted. Deviation: the path part of a transformation is an edit of the
+//     shortest the target, so longer ones are cut to it: rules.Prefix), the head of a source
+//     value when the target value is an identifier (with a digit) that the source value
+//     starts with, before a delimiter (an application that names a record by its id and a
+//     slug or alias it ignores links /threads/5000-stone-ember and /threads/5000, id=12:welcome
+//     and id=12; the slugs share no deep-token anchor, and only the head makes the pairs of
+//     every record one transformation: rules.Head) or a literal, and source keys missing from
+//     the target are deleted. Deviation: the path part of a transformation is an edit of the
 //     source path (a window of segments, anchored at the start or at the end, replaced by new
 //     values, after an optional case conversion of every segment) rather than a value per
 //     absolute position, so that deleting a trailing index.html is one transformation at every

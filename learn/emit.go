@@ -194,7 +194,7 @@ func toRule(r *lrule) (rules.Rule, bool) {
 		default:
 			a.Op, a.From = rules.Copy, o.Ref
 			a.Conv = [...]rules.Conversion{opRef: rules.NoConversion, opLower: rules.Lower, opUpper: rules.Upper,
-				opLowerFirst: rules.LowerFirst, opUpperFirst: rules.UpperFirst, opPrefix: rules.NoConversion}[o.Kind]
+				opLowerFirst: rules.LowerFirst, opUpperFirst: rules.UpperFirst, opPrefix: rules.NoConversion, opHead: rules.Head}[o.Kind]
 			if o.Kind == opPrefix {
 				a.Conv = rules.Prefix(o.N)
 			}

@@ -100,6 +100,7 @@ func FuzzDeriveApply(f *testing.F) {
 		{"https://m.x.com/a?b&c=1&c=2", "http://www.x.com/a/?c=1"},
 		{"http://x.com/", "http://x.com/a//b/"},
 		{"http://x.com/info/bb8308f9454618b1c3689c6b1c76?id=329b166b7549591d", "http://x.com/info/bb8308f9454618b1?id=329b166b75"},
+		{"http://x.com/threads/5000-stone-ember?id=12:welcome", "http://x.com/threads/5000?id=12"},
 		// Many keys: query names and path segments.
 		{hostile.DistinctKeyURL(30), hostile.DistinctKeyURL(29) + "&k30=w"},
 		{hostile.DistinctSegmentURL(40), hostile.DistinctSegmentURL(39)},

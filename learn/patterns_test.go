@@ -105,6 +105,24 @@ func TestAppPatterns(t *testing.T) {
 			{"http://vcs.example.org/wdiff?id=fedcba9876", "http://vcs.example.org/wdiff?id=fedcba9875"},
 		},
 	}, {
+		// A record named by its id and a slug or alias the application ignores: the slug is
+		// cut (rules.Head) at any id, in a query value and in a path segment; other ids stay
+		// apart, with their slugs or without.
+		file: "slugs.tsv",
+		same: [][]string{{
+			"http://cms.example.org/index.php?option=com_content&view=article&id=977:alpha-beta&catid=3",
+			"http://cms.example.org/index.php?option=com_content&view=article&id=977&catid=3",
+		}, {
+			"http://forum.example.org/threads/9123-some-new-topic", "http://forum.example.org/threads/9123",
+		}},
+		apart: [][]string{
+			{"http://cms.example.org/index.php?option=com_content&view=article&id=977:alpha-beta&catid=3",
+				"http://cms.example.org/index.php?option=com_content&view=article&id=978:alpha-beta&catid=3"},
+			{"http://forum.example.org/threads/9123-some-new-topic", "http://forum.example.org/threads/9124-some-new-topic"},
+			{"http://forum.example.org/threads/9123", "http://forum.example.org/threads/9124"},
+		},
+		ablate: []*bool{&ablate.NoHead},
+	}, {
 		// A root listing at every commit: the rule that deletes h and hb is split on the
 		// absence of f (a subdirectory's listing changes with the commit), and it stands on
 		// one cluster, in which two URLs differ in h alone and two in hb alone (h and hb are

@@ -27,6 +27,7 @@ const (
 	opLowerFirst                   // the value with its first letter lowercased (value conversion)
 	opUpperFirst                   // the value with its first letter uppercased, as wikis do
 	opPrefix                       // the first N bytes of a hash-like value (an abbreviation of a hash)
+	opHead                         // the leading run of letters and digits of a value, its slug cut (rules.Head)
 )
 
 // conversions are the value conversions in the order derive tries them: the narrower first, so
@@ -34,12 +35,12 @@ const (
 // first letter is case-insensitive, lowercasing the whole title would merge different pages).
 var conversions = [...]opKind{opLowerFirst, opUpperFirst, opLower, opUpper}
 
-var opNames = [...]string{opLower: "lower", opUpper: "upper", opLowerFirst: "lowerfirst", opUpperFirst: "upperfirst"}
+var opNames = [...]string{opLower: "lower", opUpper: "upper", opLowerFirst: "lowerfirst", opUpperFirst: "upperfirst", opHead: "head"}
 
 // An vop computes one value of the target URL. It is a plain value, safe to copy and share.
 type vop struct {
 	Kind opKind
-	Ref  urlnorm.Key // the source key read by opRef, opLower, opUpper, opPrefix
+	Ref  urlnorm.Key // the source key read by opRef, the conversions, opPrefix, opHead
 	Lit  string      // the value written by opLiteral
 	Bare bool        // a query parameter written without "=" (opLiteral only)
 	N    int         // the length of an opPrefix
@@ -54,7 +55,7 @@ func (o vop) String() string {
 		return strconv.Quote(o.Lit)
 	case opRef:
 		return o.Ref.String()
-	case opLower, opUpper, opLowerFirst, opUpperFirst:
+	case opLower, opUpper, opLowerFirst, opUpperFirst, opHead:
 		return opNames[o.Kind] + "(" + o.Ref.String() + ")"
 	case opPrefix:
 		return "prefix" + strconv.Itoa(o.N) + "(" + o.Ref.String() + ")"
@@ -401,7 +402,55 @@ func valueOp(src *parsed, v string, fromEnd, bare bool) vop {
 	if o, ok := prefixOp(src, v, pathKey); ok && !ablate.NoHashPrefix {
 		return o
 	}
+	if o, ok := headOp(src, v, pathKey); ok && !ablate.NoHead {
+		return o
+	}
 	return vop{Kind: opLiteral, Lit: v}
+}
+
+// headOp returns the op that computes v as the head of a longer value of src (a path segment
+// or a query value): its leading run of letters and digits, the rest cut from the first other
+// byte on (rules.Head). Applications that name a record by its id and a slug or alias they
+// ignore link it with the slug and without (/threads/5000-stone-ember and /threads/5000,
+// id=12:welcome and id=12); the slug differs for every record, so that neither a literal nor a
+// deep token (the site's slugs share no anchor) writes the id, and the pairs of every record
+// are one transformation only through the head. v must be an identifier, with a digit in it:
+// a word cut from a longer one (story from story.php) is a literal that generalizes as it is.
+func headOp(src *parsed, v string, pathKey func(int) urlnorm.Key) (vop, bool) {
+	if v == "" || headOf(v) != v || !strings.ContainsAny(v, "0123456789") {
+		return vop{}, false
+	}
+	of := func(s string) bool { return len(s) > len(v) && headOf(s) == v }
+	for i, s := range src.path {
+		if of(s) {
+			return vop{Kind: opHead, Ref: pathKey(i)}, true
+		}
+	}
+	for _, q := range src.query {
+		if !q.Bare && of(q.Value) {
+			k := urlnorm.Key{Part: urlnorm.PartQuery, Name: q.Name}
+			if q.Pos > 1 {
+				k.Pos = q.Pos
+			}
+			return vop{Kind: opHead, Ref: k}, true
+		}
+	}
+	return vop{}, false
+}
+
+// headOf returns the head of s, as rules.Head keeps it: its leading run of ASCII letters and
+// digits, or s itself when that run is empty or the whole of s.
+func headOf(s string) string {
+	for i := 0; i < len(s); i++ {
+		if b := s[i] | 0x20; ('a' <= b && b <= 'z') || ('0' <= s[i] && s[i] <= '9') {
+			continue
+		}
+		if i == 0 {
+			return s
+		}
+		return s[:i]
+	}
+	return s
 }
 
 // prefixOp returns the op that computes v as the first len(v) bytes of a longer value of src
@@ -434,6 +483,8 @@ func prefixOp(src *parsed, v string, pathKey func(int) urlnorm.Key) (vop, bool) 
 
 func convert(s string, k opKind) string {
 	switch k {
+	case opHead:
+		return headOf(s)
 	case opLower:
 		return strings.ToLower(s)
 	case opUpper:

@@ -14,7 +14,7 @@
 // a registrable domain, or every host: [AllHosts]), a [Context] of conditions on keys (a value,
 // the wildcard "*", or ⊥, key absent) and a [Transformation] of actions on keys (assign a
 // literal, delete ⊥, copy the value of another key — the paper's key reference — with a value
-// conversion, convert a value in place (change its case, or cut it to a prefix), or the whole path at any depth; an assignment or copy
+// conversion, convert a value in place (change its case, or cut it to its head or a prefix), or the whole path at any depth; an assignment or copy
 // to a path key can insert a segment rather than overwrite one). Keys a context does
 // not name are unconstrained; keys a transformation does not name are kept, which is how a
 // wildcard passes its value through. Take www.imdb.com of the paper:
@@ -64,7 +64,11 @@
 //     canonicalizer that every rewritten URL goes through. A further conversion, [Prefix], keeps
 //     a value's first n bytes (prefix16 in the file): content-addressed stores, such as the web
 //     front-ends of version-control systems, link one object by abbreviations of its hash of
-//     different lengths, which no literal or case conversion makes one value.
+//     different lengths, which no literal or case conversion makes one value. And [Head] keeps
+//     a value's leading run of letters and digits (head in the file): applications that name a
+//     record by its id and a slug or alias they ignore (/threads/5000-stone-ember and
+//     /threads/5000, id=12:welcome and id=12) need it, since the slug differs for every record
+//     and no literal or deep token writes the id.
 //   - The paper keys a transformation by absolute position, so "lowercase the path" or "add a
 //     trailing slash" is one rule per depth. Here a Convert of the whole path
 //     (path(-,-)=lower in the file) converts every segment before the other actions apply, and an

@@ -300,6 +300,39 @@ func must(r rules.Rule, err error) rules.Rule {
 	return r
 }
 
+func Example_head() {
+	// A forum names a thread by its id and a slug it ignores: Head cuts the slug, so that
+	// /threads/5000-stone-ember, /threads/5000-old-title and /threads/5000 are one key.
+	pos2 := urlnorm.Key{Part: urlnorm.PartPath, Pos: 2, RPos: 1}
+	r := rules.Rule{
+		Scope: rules.Scope{Host: "forum.example"},
+		Context: rules.Context{
+			{Key: urlnorm.Key{Part: urlnorm.PartPath, Pos: 1, RPos: 2}, Op: rules.Equal, Value: "threads"},
+			{Key: pos2, Op: rules.Any},
+		},
+		Transform: rules.Transformation{{Key: pos2, Op: rules.Convert, Conv: rules.Head}},
+		Stats:     rules.Stats{Coverage: 2, Precision: 1, Support: 1},
+	}
+	s, err := rules.NewSet([]rules.Rule{r}, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, u := range []string{
+		"http://forum.example/threads/5000-stone-ember",
+		"http://forum.example/threads/5000-old-title",
+		"http://forum.example/threads/5000",
+	} {
+		out, _ := s.Normalize(u)
+		fmt.Println(out)
+	}
+	fmt.Println(r)
+	// Output:
+	// http://forum.example/threads/5000
+	// http://forum.example/threads/5000
+	// http://forum.example/threads/5000
+	// host=forum.example cov=2 prec=1 sup=1 if path(1,2)="threads" path(2,1)=* then path(2,1)=head
+}
+
 func ExamplePrefix() {
 	// The web front-end of a version-control system links one check-in by its hash and by
 	// abbreviations of it: Prefix(16) cuts the longer forms to the 16-character one and leaves

@@ -182,7 +182,7 @@ func randomRules(src *byteSource, host string, toks []urlnorm.Token) []Rule {
 // agree, that a rule's text parses back to the rule, that output without an error is a URL
 // urlnorm can tokenize, and that each view built from tokens equals that of the URL tokenized.
 // fuzzConvs are the conversions randomRules chooses from; NoConversion first.
-var fuzzConvs = []Conversion{NoConversion, Lower, Upper, LowerFirst, UpperFirst, Prefix(1), Prefix(3)}
+var fuzzConvs = []Conversion{NoConversion, Lower, Upper, LowerFirst, UpperFirst, Head, Prefix(1), Prefix(3)}
 
 func FuzzNormalize(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7}, "http://www.example.com/a/b/index.html?id=1&sid=x#f")

@@ -875,8 +875,8 @@ func insertBefore(k urlnorm.Key, nseg int) int {
 // sc.conv, a buffer that only grows during the call, not into a new string: a rewrite that
 // converts values then allocates nothing of its own.
 func (sc *scratch) convert(c Conversion, v string) string {
-	if !sc.inArena || c == NoConversion || c.PrefixLen() > 0 {
-		return c.convert(v) // a prefix is a substring: nothing to write
+	if !sc.inArena || c == NoConversion || c.cuts() {
+		return c.convert(v) // a head or a prefix is a substring: nothing to write
 	}
 	i := convertAt(c, v)
 	if i == len(v) {
@@ -926,7 +926,7 @@ func convertByte(c Conversion, i int, x byte) byte {
 
 // converts reports whether c.convert(v) == want, without making the converted value.
 func (c Conversion) converts(v, want string) bool {
-	if c.PrefixLen() > 0 {
+	if c.cuts() {
 		return c.convert(v) == want
 	}
 	if len(v) != len(want) {

@@ -562,10 +562,10 @@ func TestLearnedAllocs(t *testing.T) {
 // TestScratchConvert checks the conversions that normalizeFast writes into its buffer, and
 // converts, against Conversion.convert.
 func TestScratchConvert(t *testing.T) {
-	vals := []string{"", "a", "A", "recipe", "Recipe", "RECIPE", "main_Page", "Main_Page", "x-Y_z9", "É", "ÀB", "1a", "@[`{", "rec"}
+	vals := []string{"", "a", "A", "recipe", "Recipe", "RECIPE", "main_Page", "Main_Page", "x-Y_z9", "É", "ÀB", "1a", "@[`{", "rec", "12:welcome", "x-", "-x", "x"}
 	sc := &scratch{inArena: true}
 	convs := []Conversion{Prefix(1), Prefix(3), Prefix(6), Prefix(MaxPrefix)}
-	for c := NoConversion; c <= UpperFirst+1; c++ {
+	for c := NoConversion; c <= Head+1; c++ {
 		convs = append(convs, c)
 	}
 	for _, c := range convs {

@@ -85,6 +85,13 @@ const (
 	Upper                   // "Recipe" -> "RECIPE" (ASCII letters only)
 	LowerFirst              // "Main_Page" -> "main_Page": the first byte only, if an ASCII letter
 	UpperFirst              // "main_Page" -> "Main_Page": the wiki first-letter case
+	// Head keeps a value's leading run of ASCII letters and digits, and cuts the rest from the
+	// first other byte on: "5000-stone-ember" -> "5000", "12:welcome" -> "12". A value that
+	// starts with another byte, or has none, is kept as it is. It is for applications that
+	// name a record by its id and a decoration that they ignore, a slug or an alias (a
+	// thread's /threads/5000-stone-ember and /threads/5000, an article's id=12:welcome and
+	// id=12): the slug varies with every record, so no literal or deep token writes the id.
+	Head
 )
 
 // MaxPrefix is the longest prefix a [Prefix] conversion keeps: 128 bytes, a SHA-512 in hex.
@@ -114,9 +121,28 @@ func (c Conversion) PrefixLen() int {
 	return 0
 }
 
-// valid reports whether c is NoConversion, a case conversion or a Prefix.
+// valid reports whether c is NoConversion, a case conversion, Head or a Prefix.
 func (c Conversion) valid() bool {
-	return c <= UpperFirst || c > prefixBase
+	return c <= Head || c > prefixBase
+}
+
+// cuts reports whether c keeps a part of a value rather than changing its bytes: Head or a
+// Prefix.
+func (c Conversion) cuts() bool { return c == Head || c.PrefixLen() > 0 }
+
+// headLen returns the length of v's leading run of ASCII letters and digits, or len(v) if it
+// is empty or the whole value (see Head).
+func headLen(v string) int {
+	for i := 0; i < len(v); i++ {
+		if b := v[i] | 0x20; ('a' <= b && b <= 'z') || ('0' <= v[i] && v[i] <= '9') {
+			continue
+		}
+		if i == 0 {
+			return len(v)
+		}
+		return i
+	}
+	return len(v)
 }
 
 // convert applies c to v.
@@ -125,6 +151,8 @@ func (c Conversion) convert(v string) string {
 		return v[:n]
 	}
 	switch c {
+	case Head:
+		return v[:headLen(v)]
 	case Lower:
 		return lowerASCII(v)
 	case Upper:
@@ -285,8 +313,8 @@ func (r *Rule) Validate() error {
 			if a.Conv == NoConversion || !a.Conv.valid() {
 				return invalid("conversion " + strconv.Itoa(int(a.Conv)) + " on a Convert of " + keyText(a.Key))
 			}
-			if a.Key == wholePath && a.Conv.PrefixLen() > 0 {
-				return invalid("prefix conversion of the whole path")
+			if a.Key == wholePath && a.Conv.cuts() {
+				return invalid("head or prefix conversion of the whole path")
 			}
 		default:
 			return invalid("action op " + strconv.Itoa(int(a.Op)))

@@ -148,6 +148,18 @@ func TestNormalize(t *testing.T) {
 		// A value no longer than the prefix keeps its value.
 		{[]string{`host=f.example cov=1 prec=1 sup=1 if path(1,2)="info" path(2,1)=* then path(2,1)=prefix16`},
 			"http://f.example/info/bb8308f9", "http://f.example/info/bb8308f9", nil},
+		// Head cuts a record's id from the slug after it, in a segment or in a query value
+		// (copied or in place); a value without a delimiter, or starting with one, is kept.
+		{[]string{`host=v.example cov=1 prec=1 sup=1 if path(1,2)="threads" path(2,1)=* then path(2,1)=head`},
+			"http://v.example/threads/5000-stone-ember", "http://v.example/threads/5000", nil},
+		{[]string{`host=v.example cov=1 prec=1 sup=1 if path(1,2)="threads" path(2,1)=* then path(2,1)=head`},
+			"http://v.example/threads/5000", "http://v.example/threads/5000", nil},
+		{[]string{`host=v.example cov=1 prec=1 sup=1 if path(1,2)="threads" path(2,1)=* then path(2,1)=head`},
+			"http://v.example/threads/-5000", "http://v.example/threads/-5000", nil},
+		{[]string{`host=j.example cov=1 prec=1 sup=1 if query("id")=* then query("id")=head(@query("id"))`},
+			"http://j.example/index.php?id=12:welcome-home&view=article", "http://j.example/index.php?id=12&view=article", nil},
+		{[]string{`host=j.example cov=1 prec=1 sup=1 if query("t")=* then path(2,-)+=head(@query("t")) query("t")=-`},
+			"http://j.example/t?t=77.some-topic", "http://j.example/t/77", nil},
 		// A Convert of the whole path lowercases every segment, at any depth.
 		{[]string{`host=c.example cov=1 prec=1 sup=1 if query("a")=- then path(-,-)=lower`},
 			"http://c.example/Recipe/Smores/Default.ASPX", "http://c.example/recipe/smores/default.aspx", nil},
@@ -264,6 +276,8 @@ func TestParseRuleRoundTrip(t *testing.T) {
 		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=prefix99999999`,   // length overflow
 		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=prefix-1`,         // negative length
 		`host=h.example cov=1 prec=1 sup=1 if then path(-,-)=prefix8`,          // prefix of every segment
+		`host=h.example cov=1 prec=1 sup=1 if then path(-,-)=head`,             // head of every segment
+		`host=h.example cov=1 prec=1 sup=1 if then path(1,-)=heads`,            // unknown conversion
 	}
 	for _, l := range bad {
 		if _, err := ParseRule(l); err == nil {

@@ -69,7 +69,8 @@ func appendPos(b []byte, pos, sub int16) []byte {
 //
 // An action is KEY="literal" (Assign), KEY=- (Delete), KEY=@FROM or KEY=CONV(@FROM) (Copy) or
 // KEY=CONV (Convert), with "+=" for an insertion; CONV is lower, upper, lowerfirst,
-// upperfirst, or prefix and a length from 1 to MaxPrefix without leading zeros (prefix16).
+// upperfirst, head, or prefix and a length from 1 to MaxPrefix without leading zeros
+// (prefix16).
 func (r *Rule) AppendText(b []byte) []byte {
 	if r.Scope.Domain {
 		b = append(b, "domain="...)
@@ -386,7 +387,7 @@ func (p *parser) rule() Rule {
 }
 
 // convNames are the conversions' names in the text format; the last is for an invalid one.
-var convNames = [...]string{Lower: "lower", Upper: "upper", LowerFirst: "lowerfirst", UpperFirst: "upperfirst", UpperFirst + 1: "?"}
+var convNames = [...]string{Lower: "lower", Upper: "upper", LowerFirst: "lowerfirst", UpperFirst: "upperfirst", Head: "head", Head + 1: "?"}
 
 // appendConv appends the name of conversion c: a case conversion's name, "prefix" and the
 // length of a Prefix ("prefix16"), or "?" for an invalid one.
@@ -418,7 +419,7 @@ func (p *parser) conversion() Conversion {
 		p.i = k
 		return Prefix(n)
 	}
-	for c := Lower; c <= UpperFirst; c++ {
+	for c := Lower; c <= Head; c++ {
 		if w == convNames[c] {
 			p.i = j
 			return c

@@ -141,6 +141,10 @@ var (
 	// Online, OnlineOptions.MaxClusterURLs), instead of letting one that differs from a kept
 	// URL in one key alone take the place of a kept URL that differs so from none.
 	NoReservoir bool
+	// NoHead learns no cut of a value to its head, its leading run of letters and digits
+	// (rules.Head: a record's id without the slug after it), so that the id is a literal of
+	// each pair (learn's headOp).
+	NoHead bool
 )
 
 // switches names the switches for Set.
@@ -152,6 +156,7 @@ var switches = map[string]*bool{
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
+	"head": &NoHead,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
