@@ -438,20 +438,8 @@ func headOp(src *parsed, v string, pathKey func(int) urlnorm.Key) (vop, bool) {
 	return vop{}, false
 }
 
-// headOf returns the head of s, as rules.Head keeps it: its leading run of ASCII letters and
-// digits, or s itself when that run is empty or the whole of s.
-func headOf(s string) string {
-	for i := 0; i < len(s); i++ {
-		if b := s[i] | 0x20; ('a' <= b && b <= 'z') || ('0' <= s[i] && s[i] <= '9') {
-			continue
-		}
-		if i == 0 {
-			return s
-		}
-		return s[:i]
-	}
-	return s
-}
+// headOf returns the head of s, as rules.Head keeps it.
+func headOf(s string) string { return rules.Head.Apply(s) }
 
 // prefixOp returns the op that computes v as the first len(v) bytes of a longer value of src
 // (a path segment or a query value), when both look like hashes (hashid.Like):

@@ -333,6 +333,17 @@ func Example_head() {
 	// host=forum.example cov=2 prec=1 sup=1 if path(1,2)="threads" path(2,1)=* then path(2,1)=head
 }
 
+func ExampleConversion_Apply() {
+	for _, c := range []rules.Conversion{rules.Lower, rules.UpperFirst, rules.Head, rules.Prefix(4)} {
+		fmt.Println(c.Apply("main_Page-12:x"), c.Apply("12:welcome"))
+	}
+	// Output:
+	// main_page-12:x 12:welcome
+	// Main_Page-12:x 12:welcome
+	// main 12
+	// main 12:w
+}
+
 func ExamplePrefix() {
 	// The web front-end of a version-control system links one check-in by its hash and by
 	// abbreviations of it: Prefix(16) cuts the longer forms to the 16-character one and leaves

@@ -126,6 +126,10 @@ func (c Conversion) valid() bool {
 	return c <= Head || c > prefixBase
 }
 
+// Apply returns v converted by c, as a rule's action converts it; an invalid c leaves v as it
+// is.
+func (c Conversion) Apply(v string) string { return c.convert(v) }
+
 // cuts reports whether c keeps a part of a value rather than changing its bytes: Head or a
 // Prefix.
 func (c Conversion) cuts() bool { return c == Head || c.PrefixLen() > 0 }
