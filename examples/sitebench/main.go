@@ -17,7 +17,8 @@
 // when the budget is spent, and with -faults P fails a share P of the responses on purpose (a
 // 503, a response that never comes, or a body cut short, in equal shares; which ones is
 // decided by the URL, how often it was fetched before and -fault-seed, so a crawl meets the
-// same faults for the same fetches).
+// same faults for the same fetches; the requests before the crawl's first complete page, the
+// seed's and its redirects', never fail, so that no crawl ends at its first fetch).
 //
 // Pages are scored by a truth that does not use undust: the digest of the normalized text of
 // the elements that the CSS selector -truth matches (the site's main-content element; a page

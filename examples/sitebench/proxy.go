@@ -62,6 +62,7 @@ type session struct {
 	start   time.Time
 
 	spent     atomic.Int64   // fetches passed to the site
+	paged     atomic.Bool    // a complete page has come: faults may start
 	inflight  sync.WaitGroup // requests passed to the site and not yet answered
 	exhausted chan struct{}  // closed when a request finds the budget spent
 	closeOnce sync.Once
@@ -160,7 +161,10 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n := s.seen[raw]
 	s.seen[raw] = n + 1
 	s.mu.Unlock()
-	flt := s.fault(raw, n)
+	flt := noFault
+	if s.paged.Load() {
+		flt = s.fault(raw, n)
+	}
 
 	// The site's answer is a fetch even if the crawler goes away meanwhile (as it does when
 	// its crawl is stopped): the upstream request does not end with the crawler's.
@@ -187,6 +191,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	f := fetch{URL: raw, Status: resp.StatusCode, Fault: flt, Location: resp.Header.Get("Location")}
 	if f.ok() {
+		s.paged.Store(true)
 		f.Truth, f.NoMatch = s.truth.of(resp.Header.Get("Content-Type"), body)
 	}
 	// The fetch is recorded before the crawler sees the response, so that the record's order
@@ -229,7 +234,10 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // fault decides whether the n-th request (from 0) for raw fails, and how: a hash of the seed,
 // the URL and n, so that the same crawl order meets the same faults, and a URL fetched again
-// draws again. The three kinds come in equal shares.
+// draws again. The three kinds come in equal shares. ServeHTTP asks only once the crawl has had
+// a complete page: the requests before it are the seed's and those of the redirects it leads
+// to, and a crawler that lost its seed would have nothing to crawl, which measures nothing
+// (colly does not retry; katana retries once, so a fault there would favour it).
 func (s *session) fault(raw string, n int) fault {
 	if s.faults <= 0 {
 		return noFault

@@ -8,6 +8,7 @@ import (
 	"github.com/undust/undust/internal/ablate"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -219,9 +220,14 @@ func TestProxyFaults(t *testing.T) {
 		t.Logf("fetching again drew the same fault four times (possible, unlikely)")
 	}
 
-	// What a client sees of each kind.
+	// What a client sees of each kind, once the crawl has had its first page.
 	p, sess := startSession(t, 1000, share, 1, root)
 	c := proxyClient(p, 300*time.Millisecond)
+	if resp, err := c.Get(root); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
 	seen := map[fault]int{}
 	for i, f := range a[:60] {
 		resp, err := c.Get(fmt.Sprintf("%sa/%d", root, i+1))
@@ -248,13 +254,59 @@ func TestProxyFaults(t *testing.T) {
 	}
 	fs, _, _, _ := sess.record()
 	ok := 0
-	for _, f := range fs {
+	for _, f := range fs[1:] {
 		if f.ok() {
 			ok++
 		}
 	}
-	if ok != seen[noFault] || len(fs) != 60 {
+	if ok != seen[noFault] || len(fs) != 61 {
 		t.Errorf("recorded %d fetches, %d ok; the client got %d pages", len(fs), ok, seen[noFault])
+	}
+}
+
+// TestProxySeedSpared checks that no request fails before the crawl's first complete page,
+// even when every response is to fail: a seed that redirects reaches the crawler, and so does
+// the page it redirects to; the requests after it fail.
+func TestProxySeedSpared(t *testing.T) {
+	site := http.NewServeMux()
+	site.Handle("/{$}", http.RedirectHandler("/index", http.StatusFound))
+	site.HandleFunc("/index", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<html><body><div class="content"><a href="/a">a</a> <a href="/b">b</a></div></body></html>`)
+	})
+	site.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<html><body><div class="content">page %s</div></body></html>`, r.URL.Path)
+	})
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	root := srv.URL + "/"
+	p, sess := startSession(t, 100, 1, 1, root)
+	c := proxyClient(p, 300*time.Millisecond)
+	resp, err := c.Get(root)
+	if err != nil {
+		t.Fatalf("the seed failed: %v", err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 || !bytes.Contains(body, []byte(`href="/a"`)) {
+		t.Fatalf("the seed: status %d, err %v, body %q", resp.StatusCode, err, body)
+	}
+	for _, path := range []string{"a", "b", "index"} {
+		resp, err := c.Get(root + path)
+		if err == nil {
+			_, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		if err == nil && resp.StatusCode == 200 {
+			t.Errorf("%s after the first page: not failed at faults 1", path)
+		}
+	}
+	fs, _, _, _ := sess.record()
+	var got []string
+	for _, f := range fs {
+		got = append(got, fmt.Sprintf("%d%s", f.Status, f.Fault))
+	}
+	if len(fs) != 5 || got[0] != "302" || got[1] != "200" || fs[2].Fault == noFault || fs[3].Fault == noFault || fs[4].Fault == noFault {
+		t.Errorf("fetches %v, want 302 and 200 unfailed, then three failed", got)
 	}
 }
 
