@@ -215,9 +215,18 @@ func TestProxyFaults(t *testing.T) {
 	if failed < 60 || failed > 120 || count[fault5xx] < 15 || count[faultTimeout] < 15 || count[faultCut] < 15 {
 		t.Errorf("faults at %v over %d URLs: %v", share, n, count)
 	}
-	if s := (&session{faults: share, seed: 1}); s.fault(root+"a/1", 0) == s.fault(root+"a/1", 1) && s.fault(root+"a/1", 1) == s.fault(root+"a/1", 2) &&
-		s.fault(root+"a/2", 0) == s.fault(root+"a/2", 1) && s.fault(root+"a/3", 0) == s.fault(root+"a/3", 1) {
-		t.Logf("fetching again drew the same fault four times (possible, unlikely)")
+	// A URL fetched again draws again: of the URLs whose first fetch failed, about the share
+	// fails again (27 of 90 expected), not all of them.
+	s1 := &session{faults: share, seed: 1}
+	again := 0
+	for i := range n {
+		u := fmt.Sprintf("%sa/%d", root, i+1)
+		if s1.fault(u, 0) != noFault && s1.fault(u, 1) != noFault {
+			again++
+		}
+	}
+	if again > 2*failed/3 || again == 0 {
+		t.Errorf("of %d URLs whose first fetch failed, %d failed again; want about %.0f%% of them", failed, again, 100*share)
 	}
 
 	// What a client sees of each kind, once the crawl has had its first page.
