@@ -216,7 +216,7 @@ func TestProxyFaults(t *testing.T) {
 		t.Errorf("faults at %v over %d URLs: %v", share, n, count)
 	}
 	// A URL fetched again draws again: of the URLs whose first fetch failed, about the share
-	// fails again (27 of 90 expected), not all of them.
+	// fails again, not all of them.
 	s1 := &session{faults: share, seed: 1}
 	again := 0
 	for i := range n {
