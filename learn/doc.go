@@ -182,7 +182,10 @@
 //     lowercase paths instead of once per case variant. The evidence is weighed per tree (the
 //     paths under one first segment, and the one-segment paths): a tree whose own URLs show
 //     false merges beyond the tolerance (and more than one) is case-sensitive, as an IIS site's
-//     /go/aB3x short links are. A host without such a tree gets one rule, path(-,-)=lower; a
+//     /go/aB3x short links are, and so is a tree whose case variants of one page differ in
+//     first letters only (at least two URLs, and none beyond): a wiki whose /wiki/Amber is
+//     /wiki/amber but not /wiki/AMBER, which a crawl that lowercased its paths would skip and
+//     never see to differ. A host without such a tree gets one rule, path(-,-)=lower; a
 //     host with one has only the trees that show a pair of case variants lowercased, by a rule
 //     that lowercases the first segment of a deeper path and one per tree, path(-,-)=lower in
 //     context path(1,-)="tree" (path(2,-)=- for the root). Online, such rules are verified per

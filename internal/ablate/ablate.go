@@ -145,6 +145,10 @@ var (
 	// (rules.Head: a record's id without the slug after it), so that the id is a literal of
 	// each pair (learn's headOp).
 	NoHead bool
+	// NoFirstLetters lowercases the paths of a tree whose case variants differ in first
+	// letters only (a wiki's titles) with the rest of its host, instead of counting the tree
+	// as case-sensitive (package casefold).
+	NoFirstLetters bool
 )
 
 // switches names the switches for Set.
@@ -156,7 +160,7 @@ var switches = map[string]*bool{
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
-	"head": &NoHead,
+	"head": &NoHead, "firstletters": &NoFirstLetters,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
