@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -580,4 +581,45 @@ func slugOf(i int) string {
 		ws = append(ws, w.String())
 	}
 	return strings.Join(ws, "-")
+}
+
+// TestOriginAliasLearned: a site links each of its pages on its main origin and on the bare
+// host, and once more with a tracking parameter of its own, on either host in turn. With the
+// bare host's URLs moved to the main origin before learning (learn's aliasOrigins), the
+// parameter is one transformation learned from the pages of both hosts; without, it is one
+// per host, each waiting for its own support.
+func TestOriginAliasLearned(t *testing.T) {
+	const n = 80
+	const www, bare = "http://www.site.test", "http://site.test"
+	site := &handMade{pages: map[string]string{}}
+	var home, tracked []string
+	for i := range n {
+		p := fmt.Sprintf("/a/%d", 100+i)
+		body := page(fmt.Sprintf("Page %d", i), words(300+i, 60))
+		site.pages[p] = body
+		site.pages[fmt.Sprintf("%s?zref=%s", p, slugOf(i))] = body
+		u := fmt.Sprintf("%s%s?zref=%s", []string{www, bare}[i%2], p, slugOf(i))
+		home = append(home, www+p, bare+p, u)
+		tracked = append(tracked, u)
+	}
+	site.pages["/"] = page("Home", words(2, 40), home...)
+	inSite := func(u string) bool { return strings.HasPrefix(u, www+"/") || strings.HasPrefix(u, bare+"/") }
+	var got [2]int
+	for k, off := range []bool{false, true} {
+		ablate.NoOriginMap = off
+		c := mustNew(t, Options{})
+		tc, done := newTestCrawler(t, c, site, inSite)
+		tc.run(t, www+"/")
+		done()
+		ablate.NoOriginMap = false
+		for _, u := range tracked {
+			if slices.Contains(tc.fetches, u) {
+				got[k]++
+			}
+		}
+		t.Logf("NoOriginMap %v: %d of %d tracked URLs fetched, %d fetches", off, got[k], n, len(tc.fetches))
+	}
+	if got[0] > 14 || got[1] < got[0]+6 {
+		t.Errorf("tracked URLs fetched: %d with the map, %d without; want at most 14 with it and 6 more without", got[0], got[1])
+	}
 }

@@ -50,6 +50,7 @@ type pairwiseRules struct {
 
 	patterns  map[string]*deeptoken.Patterns // by host
 	caseHosts map[string]casefold.Evidence   // hosts whose paths are case-insensitive
+	aliases   map[string]*originAlias        // online: origins whose URLs move to the main origin
 	roles     *roles.Roles                   // parameter roles per page type, nil with Options.NoRoles
 	shared    map[string]bool                // parameters a target kept for a shared deep token
 }
@@ -149,7 +150,18 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 	caseHosts := caseInsensitive(byCluster)
 	for ci, ms := range byCluster {
 		if len(caseHosts) > 0 {
-			ms = lowerPaths(ms, caseHosts, &buf)
+			byCluster[ci] = lowerPaths(ms, caseHosts, &buf)
+		}
+	}
+	// Online, the origins that alias the main origin: their URLs move to it before anything
+	// else is learned, and each gets one rule that rewrites its origin (see finish).
+	var aliases map[string]*originAlias
+	if opt.online {
+		aliases = aliasOrigins(byCluster, opt)
+	}
+	for ci, ms := range byCluster {
+		if len(aliases) > 0 {
+			ms = toMain(ms, aliases, &buf)
 			byCluster[ci] = ms
 		}
 		all = append(all, ms...)
@@ -254,7 +266,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
-	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts, roles: ro, shared: shared}
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts, aliases: aliases, roles: ro, shared: shared}
 }
 
 // signature returns the signature of target tg in its cluster ms: tg without the query
@@ -600,6 +612,13 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 				ev.Learned = true
 			}
 		}
+	}
+
+	// An alias origin: one rule moves its URLs to the main origin (the training URLs are
+	// there already).
+	for _, o := range slices.Sorted(maps.Keys(pw.aliases)) {
+		s.rules = append(s.rules, pw.aliases[o].rule(s.name))
+		st.Rules++
 	}
 
 	// A case-insensitive host: one rule lowercases every path (the training URLs are

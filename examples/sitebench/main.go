@@ -42,7 +42,8 @@
 // -off LIST turns mechanisms of undust off in the crawlers with undust (content, templates,
 // declared, learning, splits, signatures, roles, deeptokens: the options of undust.Options and
 // learn.Options that carry those names; prefix, absent, young, urlids, rekeyout, compare, recheck,
-// origin, treeprior, hubs, take, alternatives, series, inferredrecheck, copies, reservoir, head: switches
+// origin, treeprior, hubs, take, alternatives, series, inferredrecheck, copies, reservoir, head,
+// originmap, firstletters: switches
 // of the whole process, for hash abbreviations, rules split on a key's absence, pages identified
 // again while their template learns, paragraphs that are an id of the page's own URL left out of
 // its identity, keys made again without a rule retracted in their context, checks of new rules made
@@ -53,8 +54,10 @@
 // that made its key, checks of a literal rewritten to the path of pages fetched with a query, the
 // key given back by a URL skipped under an alternative key when the rules no longer make it a
 // duplicate of its page, the deletion of a parameter that repeats another part of its URL, the
-// URLs of a page whose list is full that pair with a kept one in one key, and the cut of a slug
-// after a record's id), to measure what each buys.
+// URLs of a page whose list is full that pair with a kept one in one key, the cut of a slug
+// after a record's id, the training URLs of the main origin's aliases moved to it, and trees
+// whose case variants differ in first letters only kept case-sensitive), to measure what each
+// buys.
 //
 // truth prints the truth of each URL read from standard input: url, digest, "nomatch" when the
 // selector matched nothing, and the start of the text. -twice fetches each URL twice and exits

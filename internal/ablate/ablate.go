@@ -145,6 +145,15 @@ var (
 	// (rules.Head: a record's id without the slug after it), so that the id is a literal of
 	// each pair (learn's headOp).
 	NoHead bool
+	// NoOriginMap keeps the online learner's training URLs on their origins, instead of
+	// moving those of an origin that the site's clusters show to alias the main origin
+	// (http://, the bare host) to it before learning, with one rule per alias (learn's
+	// aliasOrigins).
+	NoOriginMap bool
+	// NoFirstLetters lowercases the paths of a tree whose case variants differ in first
+	// letters only (a wiki's titles) with the rest of its host, instead of counting the tree
+	// as case-sensitive (package casefold).
+	NoFirstLetters bool
 )
 
 // switches names the switches for Set.
@@ -156,7 +165,7 @@ var switches = map[string]*bool{
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
-	"head": &NoHead,
+	"head": &NoHead, "originmap": &NoOriginMap, "firstletters": &NoFirstLetters,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name

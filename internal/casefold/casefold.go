@@ -13,7 +13,9 @@
 // short links (/go/aB3x and /go/Ab3X) are case-sensitive codes. So the evidence is weighed per
 // tree: the paths under one first segment (lowercased), and the one-segment paths. A tree whose
 // own URLs show more false merges than the tolerance allows (and more than one: label noise) is
-// case-sensitive; the host is then judged on its other trees, and its paths are lowercased only
+// case-sensitive, and so is a tree whose case variants of one page differ in first letters only
+// (a wiki's titles: /wiki/Amber is /wiki/amber, /wiki/AMBER another page, which a crawl that
+// lowercased the tree would skip before it could see them differ); the host is then judged on its other trees, and its paths are lowercased only
 // in the trees whose URLs show a pair of case variants of one page (a host where no tree is
 // case-sensitive has every path lowercased: its first segments may be titles, each a tree of
 // a few URLs).
@@ -54,6 +56,9 @@ type Tree struct {
 	First                 string
 	Root                  bool
 	Pairs, False, Changed int
+	// FirstOnly counts the URLs that meet another URL of their cluster once lowercased and
+	// differ from each such URL in the case of first letters only (a wiki's titles).
+	FirstOnly int
 }
 
 // Lowers reports whether the host's case rules lowercase the path of u (a URL of the host).
@@ -126,18 +131,33 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 			t.False += len(ms) - most
 		}
 		for i, a := range ms {
+			first := false
 			for _, b := range ms[:i] {
-				if a.cluster == b.cluster && beyondFirst(a.url, b.url) {
+				if a.cluster != b.cluster {
+					continue
+				}
+				if beyondFirst(a.url, b.url) {
 					t.Pairs++
+					first = false
 					break
 				}
+				first = true
+			}
+			if first {
+				t.FirstOnly++
 			}
 		}
 	}
 	// A tree whose false merges exceed the tolerance by more than one is case-sensitive: the
 	// host is judged on its other trees.
+	// So is a tree whose case variants of one page differ in first letters only, at least
+	// minFirstOnly of them: its server shows the first letter of a segment case-insensitive
+	// and nothing more (a wiki, where /wiki/AMBER is another page than /wiki/Amber).
 	sensitive := func(t *Tree) bool {
-		return !ablate.NoCaseTrees && float64(t.False) > 1+opt.MaxFalse*float64(t.Pairs)
+		if ablate.NoCaseTrees {
+			return false
+		}
+		return float64(t.False) > 1+opt.MaxFalse*float64(t.Pairs) || !ablate.NoFirstLetters && t.Pairs == 0 && t.FirstOnly >= minFirstOnly
 	}
 	ev := map[string]*Evidence{}
 	split := map[string]bool{} // hosts with a case-sensitive tree
@@ -170,6 +190,11 @@ func Hosts(urls []string, cluster []int32, opt Options) map[string]Evidence {
 	}
 	return out
 }
+
+// minFirstOnly is the number of URLs of a tree whose case variants differ in first letters
+// only (Tree.FirstOnly), without a pair beyond first letters, that make the tree
+// case-sensitive.
+const minFirstOnly = 2
 
 // TreeOf returns the tree of an absolute URL u (First lowercased, no evidence).
 func TreeOf(u string) Tree {

@@ -3,6 +3,8 @@ package casefold
 import (
 	"fmt"
 	"testing"
+
+	"github.com/undust/undust/internal/ablate"
 )
 
 func TestLowerPath(t *testing.T) {
@@ -89,6 +91,32 @@ func TestHostsTrees(t *testing.T) {
 	} {
 		if got := ev.Lowers(u); got != want {
 			t.Errorf("Lowers(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
+
+// TestHostsFirstLetters: a host whose /Docs/ tree ignores case (an IIS application) and whose
+// /wiki/ tree shows case variants in first letters only (a wiki's titles) is lowercased in the
+// first tree only, though no false merge was seen in the second: a crawl that lowercased the
+// wiki's paths would skip /wiki/AMBER as /wiki/Amber and never see that they differ.
+func TestHostsFirstLetters(t *testing.T) {
+	var in clustered
+	add := in.add
+	for i := range 10 {
+		add(i, fmt.Sprintf("http://shop.example/Docs/Amber%d/", i), fmt.Sprintf("http://shop.example/DOCS/AMBER%d/", i))
+	}
+	for i := range 6 {
+		add(100+i, fmt.Sprintf("http://shop.example/wiki/Title%d", i), fmt.Sprintf("http://shop.example/wiki/title%d", i))
+	}
+	for _, off := range []bool{false, true} {
+		ablate.NoFirstLetters = off
+		ev := Hosts(in.urls, in.cl, Options{})["shop.example"]
+		ablate.NoFirstLetters = false
+		if got := ev.Lowers("http://shop.example/Docs/X/"); !got {
+			t.Errorf("NoFirstLetters=%v: /Docs/X/ not lowercased (trees %+v)", off, ev.Trees)
+		}
+		if got := ev.Lowers("http://shop.example/wiki/AMBER"); got != off {
+			t.Errorf("NoFirstLetters=%v: Lowers(/wiki/AMBER) = %v, want %v (trees %+v)", off, got, off, ev.Trees)
 		}
 	}
 }
