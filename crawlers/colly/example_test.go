@@ -39,8 +39,8 @@ func Example() {
 	fmt.Printf("requests aborted before fetching: %d\n", st.Skip+st.Seen)
 	// Output:
 	// distinct pages kept: 36 of 36
-	// pages fetched: 152, duplicates dropped after fetching: 116
-	// requests aborted before fetching: 45
+	// pages fetched: 148, duplicates dropped after fetching: 112
+	// requests aborted before fetching: 49
 }
 
 // DuplicateOf tells a crawler's OnResponse callback that undust dropped the page.
