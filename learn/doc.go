@@ -192,7 +192,7 @@
 //     tree (see Online.VerifyMatch). Case variants that lowercase to one URL stay one training
 //     URL each (sources of pairs, counted in coverage): the host's other rules rewrite each of
 //     them after the lowercasing rules.
-//  8. Alias origins, online only: an origin (scheme and host) of the site whose URLs the
+//  8. Origin map, online only: an origin (scheme and host) of the site whose URLs the
 //     site's clusters show to name the main origin's pages under the same path and query (the
 //     main origin is the one most of its URLs have; a path and query held on both by one
 //     cluster agrees, held by two clusters, one on each, disagrees) has its training URLs moved
