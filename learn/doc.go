@@ -202,10 +202,10 @@
 //     fetch, so that without it each combination of an alias with another variant (the bare
 //     host with a session id, http:// with a print view) is a transformation of its own that
 //     waits for support of its own, and clusters that lack the main origin choose a target on
-//     an alias. Offline it is left out: on the site families of urldedup gen (seed 1) it raised
-//     the reduction from 0.776 to 0.779 of the maximum but merged 19 pairs of listings that an
-//     m. host serves otherwise than the main one, which complete clusters choose targets
-//     consistently without.
+//     an alias. Offline it is left out: complete clusters hold the main origin and choose
+//     consistent targets without it, and in a trial on the site families of urldedup gen
+//     (seed 1) it raised the reduction only from 0.776 to 0.779 of the maximum, while it
+//     merged 19 pairs of listings that an m. host serves otherwise than the main one.
 //  9. Cycles: rules learned from different clusters can undo each other (www -> m and m ->
 //     www, index.php and a trailing slash). Each site's selected rules, scoped as the set
 //     scopes them, are checked on the site's training URLs; of each rewrite cycle, the rule of
