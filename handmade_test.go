@@ -623,3 +623,66 @@ func TestOriginAliasLearned(t *testing.T) {
 		t.Errorf("tracked URLs fetched: %d with the map, %d without; want at most 14 with it and 6 more without", got[0], got[1])
 	}
 }
+
+// TestRiskyContexts: a social site links its users' profile, friends and wall pages also with
+// a random suffix (friends-x5qmrl), the same page, and their photos under a random suffix of
+// their own (photo-aZ3k9q), each photo another page. The rule that cuts the suffix is learned
+// on the first, while each user has one photo; then come users with two, the first photo
+// linked under two suffixes (one photo: a check that confirms the rule in the photo context),
+// so that the uses that show it wrong there come after.
+// Checking a risky rule's first 3 uses in each context, not its first, keeps the photos.
+func TestRiskyContexts(t *testing.T) {
+	const users, photoUsers = 30, 10
+	site := &handMade{pages: map[string]string{}}
+	var home, photos []string
+	suffix := func(i int) string { return fmt.Sprintf("%x%s", 100003*(i+7), slugOf(i)[:3]) }
+	for i := range users {
+		for k, what := range []string{"profile", "friends", "wall"} {
+			p := fmt.Sprintf("/u/%d/%s", 1000+i, what)
+			body := page(fmt.Sprintf("User %d %s", i, what), words(500+3*i+k, 60))
+			site.pages[p] = body
+			alias := fmt.Sprintf("%s-%s", p, suffix(3*i+k))
+			site.pages[alias] = body
+			home = append(home, p, alias)
+		}
+		// One photo each: a page of its own, which no other URL's cut meets.
+		p := fmt.Sprintf("/u/%d/photo-%s", 1000+i, suffix(3000+i))
+		site.pages[p] = page(fmt.Sprintf("Photo of user %d", i), words(700+i, 60))
+		home = append(home, p)
+	}
+	for i := range photoUsers {
+		u := 2000 + i
+		for k := range 2 {
+			p := fmt.Sprintf("/u/%d/photo-%s", u, suffix(1000+2*i+k))
+			site.pages[p] = page(fmt.Sprintf("Photo %d.%d", u, k), words(900+2*i+k, 60))
+			home = append(home, p)
+			photos = append(photos, p)
+			if i == 0 && k == 0 {
+				// The first photo, linked under a second suffix too: one page.
+				alias := fmt.Sprintf("/u/%d/photo-%s", u, suffix(5000))
+				site.pages[alias] = site.pages[p]
+				home = append(home, alias)
+			}
+		}
+	}
+	site.pages["/"] = page("Home", words(2, 40), home...)
+	var lost [2]int
+	for k, off := range []bool{false, true} {
+		ablate.NoRiskyContexts = off
+		site.hits = nil
+		c := mustNew(t, Options{})
+		tc, done := newTestCrawler(t, c, site, inTestHost)
+		tc.run(t, testHost+"/")
+		done()
+		ablate.NoRiskyContexts = false
+		for _, p := range photos {
+			if site.hits[p] == 0 {
+				lost[k]++
+			}
+		}
+		t.Logf("NoRiskyContexts %v: %d of %d photos never fetched, %d fetches", off, lost[k], len(photos), len(tc.fetches))
+	}
+	if lost[0] > 0 || lost[1] < 3 {
+		t.Errorf("photos never fetched: %d with 3 checks a context, %d with 1; want 0, and at least 3", lost[0], lost[1])
+	}
+}

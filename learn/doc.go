@@ -192,7 +192,7 @@
 //     tree (see Online.VerifyMatch). Case variants that lowercase to one URL stay one training
 //     URL each (sources of pairs, counted in coverage): the host's other rules rewrite each of
 //     them after the lowercasing rules.
-//  8. Alias origins, online only: an origin (scheme and host) of the site whose URLs the
+//  8. Origin map, online only: an origin (scheme and host) of the site whose URLs the
 //     site's clusters show to name the main origin's pages under the same path and query (the
 //     main origin is the one most of its URLs have; a path and query held on both by one
 //     cluster agrees, held by two clusters, one on each, disagrees) has its training URLs moved
@@ -202,10 +202,10 @@
 //     fetch, so that without it each combination of an alias with another variant (the bare
 //     host with a session id, http:// with a print view) is a transformation of its own that
 //     waits for support of its own, and clusters that lack the main origin choose a target on
-//     an alias. Offline it is left out: on the site families of urldedup gen (seed 1) it raised
-//     the reduction from 0.776 to 0.779 of the maximum but merged 19 pairs of listings that an
-//     m. host serves otherwise than the main one, which complete clusters choose targets
-//     consistently without.
+//     an alias. Offline it is left out: complete clusters hold the main origin and choose
+//     consistent targets without it, and in a trial on the site families of urldedup gen
+//     (seed 1) it raised the reduction only from 0.776 to 0.779 of the maximum, while it
+//     merged 19 pairs of listings that an m. host serves otherwise than the main one.
 //  9. Cycles: rules learned from different clusters can undo each other (www -> m and m ->
 //     www, index.php and a trailing slash). Each site's selected rules, scoped as the set
 //     scopes them, are checked on the site's training URLs; of each rewrite cycle, the rule of

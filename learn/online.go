@@ -26,7 +26,9 @@ type OnlineOptions struct {
 	// selection) are off here: on the site families of urldedup gen (seed 1, file order and
 	// -shuffle 1) they save 67.3% of avoidable fetches rather than 60.6% but lose 0.053% of
 	// pages rather than 0.049% (Learn.MainOrigin, which the crawl core sets, still ranks
-	// origins). Cluster support is off too (see the package doc, selection): a crawl meets a site's
+	// origins, and the origins that the site's clusters show to alias its main origin have
+	// their training URLs moved to it: see the package doc, origin map).
+	// Cluster support is off too (see the package doc, selection): a crawl meets a site's
 	// pages in link order, and a rule without error on the first clusters (a directory's
 	// index.html, one page with the directory on the first directories) may be wrong on later
 	// ones; the pseudo-error keeps it unused until its clean uses reach 10.

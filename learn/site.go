@@ -144,24 +144,25 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		}
 		byCluster[ci] = ms
 	}
+	// Online, the origins that alias the main origin: their URLs move to it before anything
+	// else is learned, case included, and each gets one rule that rewrites its origin (see
+	// finish).
+	var aliases map[string]*originAlias
+	if opt.online {
+		aliases = aliasOrigins(byCluster, opt)
+	}
+	if len(aliases) > 0 {
+		for ci, ms := range byCluster {
+			byCluster[ci] = toMain(ms, aliases, &buf)
+		}
+	}
 	// Hosts whose paths are case-insensitive by the evidence of the site's clusters: their
 	// paths are lowercased before anything is learned, and the host gets one rule that
 	// lowercases the path (see finish).
 	caseHosts := caseInsensitive(byCluster)
 	for ci, ms := range byCluster {
 		if len(caseHosts) > 0 {
-			byCluster[ci] = lowerPaths(ms, caseHosts, &buf)
-		}
-	}
-	// Online, the origins that alias the main origin: their URLs move to it before anything
-	// else is learned, and each gets one rule that rewrites its origin (see finish).
-	var aliases map[string]*originAlias
-	if opt.online {
-		aliases = aliasOrigins(byCluster, opt)
-	}
-	for ci, ms := range byCluster {
-		if len(aliases) > 0 {
-			ms = toMain(ms, aliases, &buf)
+			ms = lowerPaths(ms, caseHosts, &buf)
 			byCluster[ci] = ms
 		}
 		all = append(all, ms...)

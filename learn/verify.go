@@ -28,9 +28,12 @@ import (
 //     bound down. A rule whose training evidence is clean has a bound of 0 until it fails.
 //   - A rule of a risky shape (one that swaps a literal path segment for another,
 //     /docs/v2/x to /docs/latest/x, inserts one, or cuts a segment down to a deep token of
-//     it, a random-looking suffix gone) has its first 8 uses checked: such rules hold for the
-//     pages their training saw and fail, unseen in the URL, for the pages that changed between
-//     the trees or whose suffix was the page. A rule that maps one tree onto another and does
+//     it, a random-looking suffix gone) has its first 8 uses checked, and its first 3 in each
+//     context (see contextOf): such rules hold for the pages their training saw and fail,
+//     unseen in the URL, for the pages that changed between the trees or whose suffix was the
+//     page. The first use in a context may be confirmed for another reason (photo-x7Yt and
+//     photo-x7Yt?src=feed, one photo, where the suffix of photo-<id> is the page, unlike that
+//     of friends-<id>), and the next ones are the uses that show the rule wrong there. A rule that maps one tree onto another and does
 //     nothing else to the path (see treeSwap), on a site that maps several trees so, also has
 //     a failure in its prior, so that it is checked until about 27 clean checks bring its
 //     bound under 5%: a release's documentation may differ from the next in one page of 10,
@@ -99,8 +102,11 @@ const (
 	zBound         = 1.0  // standard errors above the mean of the bound
 	boundAt        = 0.05 // every use is checked while the bound exceeds this
 	riskyFirst     = 8    // the first uses of a rule of a risky shape that are checked
-	caseFirst      = 3    // the first uses in each tree of a rule that converts the path's case
-	treeFails      = 1.0  // failures in the prior of a rule that maps one tree onto another
+	// riskyContextFirst is the number of the first uses in each context of a rule of a risky
+	// shape that are checked.
+	riskyContextFirst = 3
+	caseFirst         = 3   // the first uses in each tree of a rule that converts the path's case
+	treeFails         = 1.0 // failures in the prior of a rule that maps one tree onto another
 )
 
 // priors returns the prior of every rule of set: priorOf's, with treeFails failures added for a
@@ -712,13 +718,15 @@ func counter(m *sync.Map, key string) *atomic.Int64 {
 // contextFirst returns how many of a rule's first uses (VerifyMatch) or checks (Recheck) in
 // one context are checked, for a rule of prior p with fails failures: 1; 3 once the rule
 // failed somewhere, so that it is checked again in every context; caseFirst for a case rule in
-// a tree where it has not been checked yet.
+// a tree where it has not been checked yet; riskyContextFirst for a rule of a risky shape.
 func contextFirst(p riskPrior, fails int64) int64 {
 	switch {
 	case p.pathCase:
 		return caseFirst
 	case fails > 0:
 		return 3
+	case p.risky && !ablate.NoRiskyContexts:
+		return riskyContextFirst
 	}
 	return 1
 }

@@ -154,6 +154,9 @@ var (
 	// letters only (a wiki's titles) with the rest of its host, instead of counting the tree
 	// as case-sensitive (package casefold).
 	NoFirstLetters bool
+	// NoRiskyContexts checks a rule of a risky shape on its first use in each context only,
+	// as any rule, instead of its first 3 (learn's contextFirst).
+	NoRiskyContexts bool
 )
 
 // switches names the switches for Set.
@@ -166,6 +169,7 @@ var switches = map[string]*bool{
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
 	"head": &NoHead, "originmap": &NoOriginMap, "firstletters": &NoFirstLetters,
+	"riskycontexts": &NoRiskyContexts,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
