@@ -109,20 +109,11 @@ func (al *originAlias) rule(site string) lrule {
 // toMain returns ms with the URLs of the alias origins moved to the main origin, as the rules
 // of the aliases rewrite them. As lowerPaths does, it keeps the URLs that become equal.
 func toMain(ms []*member, aliases map[string]*originAlias, buf *[]urlnorm.Token) []*member {
-	out := make([]*member, 0, len(ms))
-	for _, m := range ms {
+	return rewritten(ms, buf, func(m *member) string {
 		o := m.p.scheme + "://" + m.p.host
 		if al := aliases[o]; al != nil {
-			u := al.toScheme + "://" + al.toHost + m.prep[len(o):]
-			p, b, ok := parse(u, *buf)
-			*buf = b
-			if ok {
-				mm := *m
-				mm.prep, mm.p = u, p
-				m = &mm
-			}
+			return al.toScheme + "://" + al.toHost + m.prep[len(o):]
 		}
-		out = append(out, m)
-	}
-	return out
+		return m.prep
+	})
 }

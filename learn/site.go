@@ -422,17 +422,27 @@ func caseInsensitive(byCluster [][]*member) map[string]casefold.Evidence {
 // did before lowercasing (a host whose pages are linked in three letter cases keeps the
 // evidence of three URLs per page).
 func lowerPaths(ms []*member, hosts map[string]casefold.Evidence, buf *[]urlnorm.Token) []*member {
+	return rewritten(ms, buf, func(m *member) string {
+		if ev, ok := hosts[m.p.host]; ok && ev.Lowers(m.prep) {
+			return finalize(casefold.LowerPath(m.prep))
+		}
+		return m.prep
+	})
+}
+
+// rewritten returns ms with each member whose URL f rewrites (returns another prepared URL)
+// replaced by a copy with that URL, parsed again; a rewrite that does not parse leaves the
+// member as it was. Members that become equal are all kept.
+func rewritten(ms []*member, buf *[]urlnorm.Token, f func(m *member) string) []*member {
 	out := make([]*member, 0, len(ms))
 	for _, m := range ms {
-		if ev, ok := hosts[m.p.host]; ok && ev.Lowers(m.prep) {
-			if lo := finalize(casefold.LowerPath(m.prep)); lo != m.prep {
-				p, b, ok := parse(lo, *buf)
-				*buf = b
-				if ok {
-					mm := *m
-					mm.prep, mm.p = lo, p
-					m = &mm
-				}
+		if u := f(m); u != m.prep {
+			p, b, ok := parse(u, *buf)
+			*buf = b
+			if ok {
+				mm := *m
+				mm.prep, mm.p = u, p
+				m = &mm
 			}
 		}
 		out = append(out, m)
