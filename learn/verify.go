@@ -33,11 +33,11 @@ import (
 //     unseen in the URL, for the pages that changed between the trees or whose suffix was the
 //     page. The first use in a context may be confirmed for another reason (photo-x7Yt and
 //     photo-x7Yt?src=feed, one photo, where the suffix of photo-<id> is the page, unlike that
-//     of friends-<id>), and the next ones are the uses that show the rule wrong there. A rule that maps one tree onto another and does
-//     nothing else to the path (see treeSwap), on a site that maps several trees so, also has
-//     a failure in its prior, so that it is checked until about 27 clean checks bring its
-//     bound under 5%: a release's documentation may differ from the next in one page of 10,
-//     which 8 checks miss almost one time in two.
+//     of friends-<id>), and the next ones are the uses that show the rule wrong there. A rule
+//     that maps one tree onto another and does nothing else to the path (see treeSwap), on a
+//     site that maps several trees so, also has a failure in its prior, so that it is checked
+//     until about 27 clean checks bring its bound under 5%: a release's documentation may
+//     differ from the next in one page of 10, which 8 checks miss almost one time in two.
 //   - Otherwise, a rule's first VerifyFirst uses, its first use in each context (see
 //     contextOf; its first 3 after a failure) and one use in VerifyEvery are checked, by a
 //     deterministic credit: each use adds 1/VerifyEvery to the rule's credit, and a use
@@ -97,16 +97,14 @@ type riskPrior struct {
 // The verification policy's constants (see the comment at the top of the file); tuned on
 // replays of the dupclusters dev.tsv.
 const (
-	trainWeight    = 0.25 // a training URL counts as this many checks
-	maxTrainChecks = 50.0 // training URLs counted at most
-	zBound         = 1.0  // standard errors above the mean of the bound
-	boundAt        = 0.05 // every use is checked while the bound exceeds this
-	riskyFirst     = 8    // the first uses of a rule of a risky shape that are checked
-	// riskyContextFirst is the number of the first uses in each context of a rule of a risky
-	// shape that are checked.
-	riskyContextFirst = 3
-	caseFirst         = 3   // the first uses in each tree of a rule that converts the path's case
-	treeFails         = 1.0 // failures in the prior of a rule that maps one tree onto another
+	trainWeight       = 0.25 // a training URL counts as this many checks
+	maxTrainChecks    = 50.0 // training URLs counted at most
+	zBound            = 1.0  // standard errors above the mean of the bound
+	boundAt           = 0.05 // every use is checked while the bound exceeds this
+	riskyFirst        = 8    // the first uses of a rule of a risky shape that are checked
+	riskyContextFirst = 3    // and its first uses in each context
+	caseFirst         = 3    // the first uses in each tree of a rule that converts the path's case
+	treeFails         = 1.0  // failures in the prior of a rule that maps one tree onto another
 )
 
 // priors returns the prior of every rule of set: priorOf's, with treeFails failures added for a

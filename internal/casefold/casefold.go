@@ -15,10 +15,10 @@
 // own URLs show more false merges than the tolerance allows (and more than one: label noise) is
 // case-sensitive, and so is a tree whose case variants of one page differ in first letters only
 // (a wiki's titles: /wiki/Amber is /wiki/amber, /wiki/AMBER another page, which a crawl that
-// lowercased the tree would skip before it could see them differ); the host is then judged on its other trees, and its paths are lowercased only
-// in the trees whose URLs show a pair of case variants of one page (a host where no tree is
-// case-sensitive has every path lowercased: its first segments may be titles, each a tree of
-// a few URLs).
+// lowercased the tree would skip before it could see them differ); the host is then judged on
+// its other trees, and its paths are lowercased only in the trees whose URLs show a pair of
+// case variants of one page (a host where no tree is case-sensitive has every path lowercased:
+// its first segments may be titles, each a tree of a few URLs).
 package casefold
 
 import (
