@@ -40,7 +40,8 @@ func aliasOrigins(byCluster [][]*member, opt Options) map[string]*originAlias {
 		for _, m := range ms {
 			o := m.p.scheme + "://" + m.p.host
 			count[o]++
-			byRest[m.prep[len(o):]] = append(byRest[m.prep[len(o):]], at{o, m.cluster})
+			rest := m.prep[len(o):]
+			byRest[rest] = append(byRest[rest], at{o, m.cluster})
 		}
 	}
 	if len(count) < 2 {

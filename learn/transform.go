@@ -417,10 +417,10 @@ func valueOp(src *parsed, v string, fromEnd, bare bool) vop {
 // are one transformation only through the head. v must be an identifier, with a digit in it:
 // a word cut from a longer one (story from story.php) is a literal that generalizes as it is.
 func headOp(src *parsed, v string, pathKey func(int) urlnorm.Key) (vop, bool) {
-	if v == "" || headOf(v) != v || !strings.ContainsAny(v, "0123456789") {
+	if v == "" || rules.Head.Apply(v) != v || !strings.ContainsAny(v, "0123456789") {
 		return vop{}, false
 	}
-	of := func(s string) bool { return len(s) > len(v) && headOf(s) == v }
+	of := func(s string) bool { return len(s) > len(v) && rules.Head.Apply(s) == v }
 	for i, s := range src.path {
 		if of(s) {
 			return vop{Kind: opHead, Ref: pathKey(i)}, true
@@ -437,9 +437,6 @@ func headOp(src *parsed, v string, pathKey func(int) urlnorm.Key) (vop, bool) {
 	}
 	return vop{}, false
 }
-
-// headOf returns the head of s, as rules.Head keeps it.
-func headOf(s string) string { return rules.Head.Apply(s) }
 
 // prefixOp returns the op that computes v as the first len(v) bytes of a longer value of src
 // (a path segment or a query value), when both look like hashes (hashid.Like):
@@ -472,7 +469,7 @@ func prefixOp(src *parsed, v string, pathKey func(int) urlnorm.Key) (vop, bool) 
 func convert(s string, k opKind) string {
 	switch k {
 	case opHead:
-		return headOf(s)
+		return rules.Head.Apply(s)
 	case opLower:
 		return strings.ToLower(s)
 	case opUpper:
