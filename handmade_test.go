@@ -686,3 +686,51 @@ func TestRiskyContexts(t *testing.T) {
 		t.Errorf("photos never fetched: %d with 3 checks a context, %d with 1; want 0, and at least 3", lost[0], lost[1])
 	}
 }
+
+// TestKeptTargets: a news site links its first stories as /story/N and under a session id,
+// /story/N?s=X, and the next ones under a session id and as a print view, /print/story/N, the
+// same page; a later page links those stories as /story/N. The crawl learns "delete s" from
+// the first; the print views it fetches then join clusters whose best-ranked URL is the print
+// view. Taking as target the key that the rules already give the session URL (/story/N) sends
+// the print view there, and the later links are known; ranking the clusters' URLs alone sends
+// the session URLs to the print view, and each /story/N is fetched again.
+func TestKeptTargets(t *testing.T) {
+	const first, n = 12, 40
+	const host = "http://news.test"
+	site := &handMade{pages: map[string]string{}}
+	var home, more, tracked []string
+	for i := range n {
+		p := fmt.Sprintf("/story/%d", 100+i)
+		body := page(fmt.Sprintf("Story %d", i), words(800+i, 60))
+		s := fmt.Sprintf("%s?s=%s", p, slugOf(i))
+		site.pages[p], site.pages[s], site.pages["/print"+p] = body, body, body
+		if i < first {
+			home = append(home, p, s)
+			continue
+		}
+		home = append(home, s, "/print"+p)
+		more = append(more, p)
+		tracked = append(tracked, host+p)
+	}
+	site.pages["/"] = page("Home", words(3, 40), append(home, "/more")...)
+	site.pages["/more"] = page("More", words(4, 40), more...)
+	inSite := func(u string) bool { return strings.HasPrefix(u, host+"/") }
+	var got [2]int
+	for k, off := range []bool{false, true} {
+		ablate.NoKeptTargets = off
+		c := mustNew(t, Options{})
+		tc, done := newTestCrawler(t, c, site, inSite)
+		tc.run(t, host+"/")
+		done()
+		ablate.NoKeptTargets = false
+		for _, u := range tracked {
+			if slices.Contains(tc.fetches, u) {
+				got[k]++
+			}
+		}
+		t.Logf("NoKeptTargets %v: %d of %d tracked URLs fetched, %d fetches", off, got[k], len(tracked), len(tc.fetches))
+	}
+	if got[0] > 2 || got[1] < got[0]+6 {
+		t.Errorf("tracked URLs fetched: %d with kept targets, %d without; want at most 2 with them and 6 more without", got[0], got[1])
+	}
+}

@@ -68,6 +68,23 @@
 //     page per namespace ns, and deleting id would merge the namespaces' indexes. A rule that
 //     sets such a parameter to a literal where its context wildcards it ("whatever id is, make
 //     it alpha:page0") is not learned, as for path segments below.
+//     Third deviation, online only, kept targets: a crawl's cluster holds the variants of a
+//     page that it happened to fetch, and its best-ranked URL may be a variant (the print view
+//     /print/story/7, where a rule already sends /story/7?s=X to /story/7 and the crawl skipped
+//     /story/7). The key that the site's rules before the relearn give the most of the
+//     cluster's URLs (a URL that is the key counting twice), moved to the main origin and
+//     lowercased as they are, is then the target if it ranks before every URL of the cluster
+//     on structure alone (fewer query parameters, fewer path segments, with Options.MainOrigin
+//     the origin with more of the site's URLs; not on length or letter case); it is no
+//     training URL. The rules learned from the cluster then send the print view to the
+//     key the session URL has, instead of a second way to write the page (the session URL to
+//     the print view) whose keys split the page and whose first uses are checked again. Only
+//     keys made by rules of shapes that verification trusts count: none of a risky shape,
+//     none that cuts a URL to its directory or deletes a path segment whatever its value,
+//     whose keys may name several pages, and a target made of them would teach them again.
+//     A key no simpler than a URL of the cluster is not kept: rules learned from fewer URLs
+//     chose it, and keeping it would keep their choice (a wiki title with its first letter
+//     lowered by a case rule is no simpler than the title the crawl fetched).
 //  3. Source selection: the other URLs are sampled, at most Options.MaxSources per cluster, by
 //     the paper's stratified sampling on importance (equal-size buckets, sampled in proportion
 //     to each bucket's share of the importance); the dupclusters files give every URL of a

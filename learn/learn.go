@@ -63,6 +63,9 @@ type Options struct {
 	// online is set by Online: alias origins and cluster support are off (see
 	// OnlineOptions.Learn).
 	online bool
+	// kept is set by Online: the target of a cluster (by ID) that the site's rules before
+	// the relearn give (see keptTargets).
+	kept map[string]string
 }
 
 func (o Options) withDefaults() Options {

@@ -214,6 +214,7 @@ type onlineSite struct {
 	// learn the snapshot again (see WriteTo).
 	snapSeq     uint64
 	snapDropped []droppedURL
+	snapKept    map[string]string // the kept targets of the last relearn, by cluster ID (see keptTargets)
 	queued      bool
 	result      *SiteResult                // of the last relearn
 	base        *rules.Set                 // the site's own rules, of the last relearn
@@ -1028,6 +1029,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 
 	opt := o.opt.Learn
 	opt.Workers = 1
+	opt.kept = keptTargets(cls, s.cur.Load())
 	res := LearnSite(s.name, cls, opt)
 	set, _, err := Assemble([]SiteResult{res}, opt)
 	o.stats.relearns.Add(1)
@@ -1037,6 +1039,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	}
 	words := templateWords(cls)
 	s.mu.Lock()
+	s.snapKept = opt.kept
 	s.result = &res
 	s.base = set
 	s.words = words
@@ -1047,12 +1050,83 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	return true
 }
 
+// keptTargets returns, for each cluster of cls of two URLs or more that has one, the key that
+// the site's rules before the relearn (v; nil: none) give the most of its URLs (a URL that is
+// the key counting twice; ties to the smaller key), of the keys made by rules of shapes that
+// verification trusts (see safeKey). A crawl's cluster holds the variants of a page that it
+// happened to fetch, and its best-ranked URL may be a variant (/print/story/7, where a rule
+// sent /story/7?s=X to /story/7 and the crawl skipped that): a target that the rules already
+// send the cluster's URLs to, when it ranks before them (see withTarget), keeps the rules
+// learned from the cluster consistent with those learned before, instead of a second way to
+// write the page, whose first uses verification checks again.
+func keptTargets(cls []Cluster, v *siteVersion) map[string]string {
+	if v == nil || ablate.NoKeptTargets {
+		return nil
+	}
+	var out map[string]string
+	for _, c := range cls {
+		if len(c.URLs) < 2 {
+			continue
+		}
+		n := map[string]int{}
+		preps := make(map[string]bool, len(c.URLs))
+		for _, u := range c.URLs {
+			if p, ok := Prepare(u.Raw); ok {
+				preps[p] = true
+			}
+		}
+		for p := range preps {
+			if k, err := v.key(p); err == nil && len(k.used) > 0 && safeKey(v, k.used) {
+				n[k.Key]++
+				if preps[k.Key] {
+					n[k.Key]++
+				}
+			}
+		}
+		best := ""
+		for k, m := range n {
+			if best == "" || m > n[best] || m == n[best] && k < best {
+				best = k
+			}
+		}
+		if best != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[c.ID] = best
+		}
+	}
+	return out
+}
+
+// safeKey reports whether the rules of v at used are all of shapes that verification trusts on
+// their first checks: none of a risky shape (see riskyShape), none that cuts a URL to its
+// directory (see cutsToDir) and none that deletes a path segment whatever its value. A key
+// made by such a rule may name several pages (a directory for each page under it), and a
+// target made of it would teach the rule again.
+func safeKey(v *siteVersion, used []int) bool {
+	for _, i := range used {
+		if p := v.prior[i]; p.risky || p.dir {
+			return false
+		}
+		r := v.set.Rule(i)
+		for _, a := range r.Transform {
+			if a.Key.Part == urlnorm.PartPath && !a.Insert && (a.Op == rules.Delete || a.Op == rules.Assign && a.Value == "") &&
+				literalOf(&r, a.Key) == "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // Set returns the rule set of the evidence as of each site's last relearn: Assemble of the
 // sites' last LearnSite results, with the options of the relearns. Rules retracted by Confirm
-// are left out. Fed evidence that forms clusters C and relearned (RelearnAll), it is the set
-// that Learn(C, opt.Learn) returns, byte for byte in the rules file, when nothing was
+// are left out. Fed evidence that forms clusters C and relearned once (RelearnAll), it is the
+// set that Learn(C, opt.Learn) returns, byte for byte in the rules file, when nothing was
 // retracted: Learn also widens query parameters across sites, which the per-site sets that
-// Normalize uses do not. No site relearned is ErrNoClusters.
+// Normalize uses do not. A later relearn may choose some targets by the rules before it (see
+// keptTargets). No site relearned is ErrNoClusters.
 func (o *Online) Set() (*rules.Set, Stats, error) {
 	var res []SiteResult
 	retracted := map[string]bool{}

@@ -27,6 +27,9 @@ import (
 //	            rules retracted in contexts: count, then (rule text, count, contexts), sorted
 //	            use counters: count, then (rule text, counter), sorted
 //	            failed edits (version 4): count, then (edit, failures), sorted by edit
+//	            kept targets of the last relearn (version 6): count, then (cluster ID,
+//	              target), sorted by cluster ID
+//	            series (version 6): count, then (path, fp uint64, fp uint64), sorted by path
 //	widened   count, then a counter per widened rule, in the widened set's order
 //	due       count, then site names in the order they became due
 //
@@ -35,13 +38,15 @@ import (
 // the credit alone asked for and not made yet, and the checks in each context: count, then
 // (context, checks) pairs sorted by context. Version 3 files, without the failed edits, are
 // read as a learner whose retracted rules marked no edit; version 3 and 4 files as counters
-// without checks asked or made in any context. Version 1 and 2
-// files (a counter without checks, failures and credit, before verification by a bound on a
-// rule's error rate) are refused with binfile.ErrVersion. Rule sets are not saved: ReadFrom learns each site's last snapshot again,
-// which gives the same rules, since LearnSite depends only on the clusters and the options.
+// without checks asked or made in any context; version 3 to 5 files as sites whose last
+// relearn kept no target. Version 1 and 2 files (a counter without checks, failures and credit,
+// before verification by a bound on a rule's error rate) are refused with binfile.ErrVersion.
+// Rule sets are not saved: ReadFrom learns each site's last snapshot again, with the targets
+// that its last relearn kept (see keptTargets), which gives the same rules, since LearnSite
+// depends only on the clusters, the options and those targets.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 5
+	onlineVersion = 6
 	onlinePrefix  = "learn: online state"
 )
 
@@ -169,6 +174,19 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 		s.counters[k].writeTo(x)
 	}
 	writeCounts(x, &s.editFails)
+	ids := slices.Sorted(maps.Keys(s.snapKept))
+	x.Uvarint(uint64(len(ids)))
+	for _, id := range ids {
+		x.String(id)
+		x.String(s.snapKept[id])
+	}
+	paths := slices.Sorted(maps.Keys(s.series))
+	x.Uvarint(uint64(len(paths)))
+	for _, p := range paths {
+		x.String(p)
+		x.Uint64(s.series[p][0])
+		x.Uint64(s.series[p][1])
+	}
 }
 
 // writeCounts writes m, of string keys and *atomic.Int64 values: its count, then (key, value)
@@ -333,6 +351,12 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	s.seq = uint64(x.Count(maxSavedCounter, "sequence"))
 	s.snapSeq = uint64(x.Count(maxSavedCounter, "snapshot sequence"))
 	pub := x.Bool()
+	type marked struct {
+		raw      string
+		fp, seq  uint64
+		inferred bool
+	}
+	var marks []marked
 	for range x.Count(maxSavedCount, "clusters") {
 		fp := x.Uint64()
 		if _, dup := s.clusters[fp]; dup && x.Err() == nil {
@@ -351,7 +375,8 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 				break
 			}
 			c.URLs = append(c.URLs, u)
-			s.mark(u.Raw, fp, seq, inferred)
+			s.byURL[u.Raw] = urlMark{fp: fp, seq: seq}
+			marks = append(marks, marked{u.Raw, fp, seq, inferred})
 		}
 		if x.Err() != nil {
 			break
@@ -362,6 +387,12 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 		}
 		s.clusters[fp] = c
 		s.order = append(s.order, fp)
+	}
+	// The URLs are marked in the order they were kept: a site's first URL of a prepared form
+	// and of a path with a query (see mark) are those of the crawl, not of the clusters' order.
+	slices.SortFunc(marks, func(a, b marked) int { return cmp.Compare(a.seq, b.seq) })
+	for _, m := range marks {
+		s.mark(m.raw, m.fp, m.seq, m.inferred)
 	}
 	s.n = len(s.byURL)
 	for _, c := range s.clusters {
@@ -403,6 +434,42 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 			c.Store(int64(n))
 			s.editFails.Store(e, c)
 		}
+	}
+	if v >= 6 {
+		prev := ""
+		for i := range x.Count(maxSavedCount, "kept targets") {
+			id, k := x.String(maxSavedString, "cluster ID"), x.String(maxSavedString, "target")
+			if x.Err() != nil {
+				break
+			}
+			if id == "" || k == "" || i > 0 && id <= prev {
+				x.Fail(fmt.Sprintf("kept target %q of cluster %q after %q", k, id, prev), binfile.ErrCorrupt)
+				break
+			}
+			prev = id
+			if s.snapKept == nil {
+				s.snapKept = map[string]string{}
+			}
+			s.snapKept[id] = k
+		}
+		// The series as the crawl recorded them: a page joined to another since (see Join)
+		// may still be one of a path's two pages, which marking the kept URLs again would not
+		// give.
+		series := map[string][2]uint64{}
+		prev = ""
+		for i := range x.Count(maxSavedCount, "series") {
+			p, a, b := x.String(maxSavedString, "path"), x.Uint64(), x.Uint64()
+			if x.Err() != nil {
+				break
+			}
+			if p == "" || a == 0 || a == b || i > 0 && p <= prev {
+				x.Fail(fmt.Sprintf("series %q (%016x, %016x) after %q", p, a, b, prev), binfile.ErrCorrupt)
+				break
+			}
+			prev = p
+			series[p] = [2]uint64{a, b}
+		}
+		s.series = series
 	}
 	if x.Err() == nil && (s.learned > s.n+len(s.snapDropped) || s.snapSeq > s.seq) {
 		x.Fail(fmt.Sprintf("site %q: %d URLs at its last relearn of %d", s.name, s.learned, s.n), binfile.ErrCorrupt)
@@ -471,6 +538,7 @@ func (o *Online) relearnSnapshot(s *onlineSite) {
 	}
 	opt := o.opt.Learn
 	opt.Workers = 1
+	opt.kept = s.snapKept
 	res := LearnSite(s.name, cls, opt)
 	set, _, err := Assemble([]SiteResult{res}, opt)
 	if err != nil {

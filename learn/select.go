@@ -29,13 +29,7 @@ type member struct {
 // (as a crawl's clusters do, holding the variants it happened to fetch) would pick different
 // targets for one kind of URL, and rules that send one page's URLs to several keys.
 func targetRank(a, b *member) int {
-	if c := cmp.Compare(len(a.p.query), len(b.p.query)); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(len(a.p.path), len(b.p.path)); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(b.origin, a.origin); c != 0 {
+	if c := structuralRank(a, b); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(len(a.prep), len(b.prep)); c != 0 {
@@ -48,6 +42,18 @@ func targetRank(a, b *member) int {
 		return c
 	}
 	return strings.Compare(a.prep, b.prep)
+}
+
+// structuralRank is the structural part of targetRank: fewer query parameters, then fewer path
+// segments, then the origin with more of the site's URLs.
+func structuralRank(a, b *member) int {
+	if c := cmp.Compare(len(a.p.query), len(b.p.query)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(len(a.p.path), len(b.p.path)); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.origin, a.origin)
 }
 
 func countUpper(s string) int {

@@ -144,6 +144,24 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		}
 		byCluster[ci] = ms
 	}
+	// Online, the targets that the site's rules before the relearn give the clusters (see
+	// keptTargets), as members that are no training URL, moved and lowercased as the
+	// clusters' URLs are.
+	var kept []*member
+	if len(opt.kept) > 0 {
+		kept = make([]*member, len(cls))
+		for ci, c := range cls {
+			k := opt.kept[c.ID]
+			if k == "" || slices.ContainsFunc(byCluster[ci], func(m *member) bool { return m.prep == k }) {
+				continue // none, or a URL of the cluster, ranked with the others
+			}
+			var p parsed
+			var ok bool
+			if p, buf, ok = parse(k, buf); ok {
+				kept[ci] = &member{prep: k, p: p, cluster: int32(ci)}
+			}
+		}
+	}
 	// Online, the origins that alias the main origin: their URLs move to it before anything
 	// else is learned, case included, and each gets one rule that rewrites its origin (see
 	// finish).
@@ -155,6 +173,11 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		for ci, ms := range byCluster {
 			byCluster[ci] = toMain(ms, aliases, &buf)
 		}
+		for ci, m := range kept {
+			if m != nil {
+				kept[ci] = toMain([]*member{m}, aliases, &buf)[0]
+			}
+		}
 	}
 	// Hosts whose paths are case-insensitive by the evidence of the site's clusters: their
 	// paths are lowercased before anything is learned, and the host gets one rule that
@@ -164,6 +187,9 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		if len(caseHosts) > 0 {
 			ms = lowerPaths(ms, caseHosts, &buf)
 			byCluster[ci] = ms
+			if kept != nil && kept[ci] != nil {
+				kept[ci] = lowerPaths([]*member{kept[ci]}, caseHosts, &buf)[0]
+			}
 		}
 		all = append(all, ms...)
 	}
@@ -172,7 +198,10 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 	var patterns map[string]*deeptoken.Patterns
 	if !opt.NoDeepTokens {
 		patterns = learnPatterns(all)
-		for _, m := range all {
+		for _, m := range slices.Concat(all, kept) {
+			if m == nil {
+				continue
+			}
 			if pt := patterns[m.p.hostName()]; pt != nil {
 				m.p.splitDeep(pt, m.prep)
 			}
@@ -203,6 +232,9 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 			continue // one page, or pages grouped by mistake: no pair
 		}
 		slices.SortStableFunc(ms, targetRank)
+		if kept != nil && kept[ci] != nil {
+			ms = withTarget(ms, kept[ci], origins, opt.MainOrigin)
+		}
 		expressibleFirst(ms, common)
 		// Targets are the k best distinct URLs; a URL equal to a target (a case variant of
 		// it, lowercased) is no source. Case variants that lowercase to one URL stay sources
@@ -315,6 +347,21 @@ func signature(ms []*member, tg *member, common map[string]int, deepVals map[url
 	})
 	sg.prep = finalize(sg.p.String())
 	return &sg
+}
+
+// withTarget returns ms (sorted by targetRank) with t, a target that is no training URL (see
+// keptTargets), first if it is structurally simpler than the first URL of ms (structuralRank,
+// with its origin's count of the site's URLs, origins, when mainOrigin is set); otherwise ms
+// as it is. A target no simpler than a URL the crawl fetched was chosen by rules learned from
+// fewer URLs, and keeping it would keep their choice.
+func withTarget(ms []*member, t *member, origins map[string]int, mainOrigin bool) []*member {
+	if mainOrigin {
+		t.origin = origins[t.p.scheme+"://"+t.p.host]
+	}
+	if structuralRank(t, ms[0]) >= 0 {
+		return ms
+	}
+	return append([]*member{t}, ms...)
 }
 
 // queryDeepValues returns, per deep token of a query parameter (its key with Sub set), the

@@ -157,6 +157,10 @@ var (
 	// NoRiskyContexts checks a rule of a risky shape on its first use in each context only,
 	// as any rule, instead of its first 3 (learn's contextFirst).
 	NoRiskyContexts bool
+	// NoKeptTargets lets the online learner choose every cluster's target by rank alone,
+	// instead of the key that the site's rules already give two of its URLs (learn's
+	// keptTarget).
+	NoKeptTargets bool
 )
 
 // switches names the switches for Set.
@@ -169,7 +173,7 @@ var switches = map[string]*bool{
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
 	"head": &NoHead, "originmap": &NoOriginMap, "firstletters": &NoFirstLetters,
-	"riskycontexts": &NoRiskyContexts,
+	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
