@@ -604,24 +604,33 @@ func TestOriginAliasLearned(t *testing.T) {
 	}
 	site.pages["/"] = page("Home", words(2, 40), home...)
 	inSite := func(u string) bool { return strings.HasPrefix(u, www+"/") || strings.HasPrefix(u, bare+"/") }
+	got := trackedFetched(t, site, inSite, www+"/", tracked, &ablate.NoOriginMap)
+	if got[0] > 14 || got[1] < got[0]+6 {
+		t.Errorf("tracked URLs fetched: %d with the map, %d without; want at most 14 with it and 6 more without", got[0], got[1])
+	}
+}
+
+// trackedFetched crawls site from seed with a new Crawl of the default options, with the
+// switch off (false) and then on (true, the mechanism turned off), and returns how many of the
+// tracked URLs each crawl fetched.
+func trackedFetched(t *testing.T, site *handMade, inSite func(string) bool, seed string, tracked []string, off *bool) [2]int {
+	t.Helper()
 	var got [2]int
-	for k, off := range []bool{false, true} {
-		ablate.NoOriginMap = off
+	for k, v := range []bool{false, true} {
+		*off = v
 		c := mustNew(t, Options{})
 		tc, done := newTestCrawler(t, c, site, inSite)
-		tc.run(t, www+"/")
+		tc.run(t, seed)
 		done()
-		ablate.NoOriginMap = false
+		*off = false
 		for _, u := range tracked {
 			if slices.Contains(tc.fetches, u) {
 				got[k]++
 			}
 		}
-		t.Logf("NoOriginMap %v: %d of %d tracked URLs fetched, %d fetches", off, got[k], n, len(tc.fetches))
+		t.Logf("mechanism off %v: %d of %d tracked URLs fetched, %d fetches", v, got[k], len(tracked), len(tc.fetches))
 	}
-	if got[0] > 14 || got[1] < got[0]+6 {
-		t.Errorf("tracked URLs fetched: %d with the map, %d without; want at most 14 with it and 6 more without", got[0], got[1])
-	}
+	return got
 }
 
 // TestRiskyContexts: a social site links its users' profile, friends and wall pages also with
@@ -715,21 +724,7 @@ func TestKeptTargets(t *testing.T) {
 	site.pages["/"] = page("Home", words(3, 40), append(home, "/more")...)
 	site.pages["/more"] = page("More", words(4, 40), more...)
 	inSite := func(u string) bool { return strings.HasPrefix(u, host+"/") }
-	var got [2]int
-	for k, off := range []bool{false, true} {
-		ablate.NoKeptTargets = off
-		c := mustNew(t, Options{})
-		tc, done := newTestCrawler(t, c, site, inSite)
-		tc.run(t, host+"/")
-		done()
-		ablate.NoKeptTargets = false
-		for _, u := range tracked {
-			if slices.Contains(tc.fetches, u) {
-				got[k]++
-			}
-		}
-		t.Logf("NoKeptTargets %v: %d of %d tracked URLs fetched, %d fetches", off, got[k], len(tracked), len(tc.fetches))
-	}
+	got := trackedFetched(t, site, inSite, host+"/", tracked, &ablate.NoKeptTargets)
 	if got[0] > 2 || got[1] < got[0]+6 {
 		t.Errorf("tracked URLs fetched: %d with kept targets, %d without; want at most 2 with them and 6 more without", got[0], got[1])
 	}
