@@ -1056,9 +1056,9 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 // verification trusts (see safeKey). A crawl's cluster holds the variants of a page that it
 // happened to fetch, and its best-ranked URL may be a variant (/print/story/7, where a rule
 // sent /story/7?s=X to /story/7 and the crawl skipped that): a target that the rules already
-// send the cluster's URLs to, when it ranks before them (see withTarget), keeps the rules
-// learned from the cluster consistent with those learned before, instead of a second way to
-// write the page, whose first uses verification checks again.
+// send the cluster's URLs to, when it is structurally simpler than each of them (see
+// withTarget), keeps the rules learned from the cluster consistent with those learned before,
+// instead of a second way to write the page, whose first uses verification checks again.
 func keptTargets(cls []Cluster, v *siteVersion) map[string]string {
 	if v == nil || ablate.NoKeptTargets {
 		return nil
