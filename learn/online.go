@@ -1053,7 +1053,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 // keptTargets returns, for each cluster of cls of two URLs or more that has one, the key that
 // the site's rules before the relearn (v; nil: none) give the most of its URLs (a URL that is
 // the key counting twice; ties to the smaller key), of the keys made by rules of shapes that
-// verification trusts (see safeKey). A crawl's cluster holds the variants of a page that it
+// verification trusts (see safeRule). A crawl's cluster holds the variants of a page that it
 // happened to fetch, and its best-ranked URL may be a variant (/print/story/7, where a rule
 // sent /story/7?s=X to /story/7 and the crawl skipped that): a target that the rules already
 // send the cluster's URLs to, when it is structurally simpler than each of them (see
@@ -1064,6 +1064,21 @@ func keptTargets(cls []Cluster, v *siteVersion) map[string]string {
 		return nil
 	}
 	var out map[string]string
+	safe := make([]int8, v.set.Len()) // per rule: 0 not known yet, 1 trusted, -1 not (see safeRule)
+	trusted := func(used []int) bool {
+		for _, i := range used {
+			if safe[i] == 0 {
+				safe[i] = -1
+				if safeRule(v, i) {
+					safe[i] = 1
+				}
+			}
+			if safe[i] < 0 {
+				return false
+			}
+		}
+		return true
+	}
 	for _, c := range cls {
 		if len(c.URLs) < 2 {
 			continue
@@ -1076,7 +1091,7 @@ func keptTargets(cls []Cluster, v *siteVersion) map[string]string {
 			}
 		}
 		for p := range preps {
-			if k, err := v.key(p); err == nil && len(k.used) > 0 && safeKey(v, k.used) {
+			if k, err := v.key(p); err == nil && len(k.used) > 0 && trusted(k.used) {
 				n[k.Key]++
 				if preps[k.Key] {
 					n[k.Key]++
@@ -1099,22 +1114,20 @@ func keptTargets(cls []Cluster, v *siteVersion) map[string]string {
 	return out
 }
 
-// safeKey reports whether the rules of v at used are all of shapes that verification trusts on
-// their first checks: none of a risky shape (see riskyShape), none that cuts a URL to its
-// directory (see cutsToDir) and none that deletes a path segment whatever its value. A key
-// made by such a rule may name several pages (a directory for each page under it), and a
-// target made of it would teach the rule again.
-func safeKey(v *siteVersion, used []int) bool {
-	for _, i := range used {
-		if p := v.prior[i]; p.risky || p.dir {
+// safeRule reports whether rule i of v is of a shape that verification trusts on its first
+// checks: not of a risky shape (see riskyShape), not one that cuts a URL to its directory (see
+// cutsToDir), and not one that deletes a path segment whatever its value. A key made by such a
+// rule may name several pages (a directory for each page under it), and a target made of it
+// would teach the rule again.
+func safeRule(v *siteVersion, i int) bool {
+	if p := v.prior[i]; p.risky || p.dir {
+		return false
+	}
+	r := v.set.Rule(i)
+	for _, a := range r.Transform {
+		if a.Key.Part == urlnorm.PartPath && !a.Insert && (a.Op == rules.Delete || a.Op == rules.Assign && a.Value == "") &&
+			literalOf(&r, a.Key) == "" {
 			return false
-		}
-		r := v.set.Rule(i)
-		for _, a := range r.Transform {
-			if a.Key.Part == urlnorm.PartPath && !a.Insert && (a.Op == rules.Delete || a.Op == rules.Assign && a.Value == "") &&
-				literalOf(&r, a.Key) == "" {
-				return false
-			}
 		}
 	}
 	return true
