@@ -118,8 +118,8 @@ type report struct {
 	p1, p2, p3     *crawl
 	r1, r2, r3     passScore
 	online         learn.OnlineStats // of pass 3
-	verified       int               // verification fetches of pass 3
-	mismatches     int               // of them, those that found another page
+	verified       int               // verification fetches of pass 3 (Before answered Verify)
+	mismatches     int               // checks that found another page
 	compared       int               // checks of pass 3's rules from pages fetched before
 	causes2        dupCauses         // of pass 2's fetches of an already-fetched page
 	causes3        dupCauses         // of pass 3's
@@ -236,7 +236,12 @@ func loop(c config) (*report, error) {
 		return nil, err
 	}
 	st := rep.p3.dedup.Stats()
-	rep.online, rep.verified, rep.mismatches = st.Learner, int(st.Checked), int(st.Mismatches)
+	rep.online, rep.mismatches = st.Learner, int(st.Mismatches)
+	for _, f := range rep.p3.fetches {
+		if f.verify {
+			rep.verified++
+		}
+	}
 	rep.compared, rep.comparedBad = int(st.Compared), int(st.CompareMismatches)
 
 	rep.r1, rep.r2, rep.r3 = score(s, rep.p1), score(s, rep.p2), score(s, rep.p3)

@@ -21,6 +21,10 @@ func TestLoopDefault(t *testing.T) {
 	if r.lost() != 0 || r.lost3() != 0 {
 		t.Errorf("pass 2 lost %d distinct pages, pass 3 %d; want 0", r.lost(), r.lost3())
 	}
+	// A verification fetch of an already-fetched page is one of pass 3's verification fetches.
+	if r.causes3.verify > r.verified {
+		t.Errorf("pass 3: %d verification fetches of an already-fetched page, of %d verification fetches", r.causes3.verify, r.verified)
+	}
 }
 
 // The closed loop on a small site: pass 2 needs fewer fetches than pass 1, loses no distinct
