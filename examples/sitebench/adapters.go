@@ -23,8 +23,9 @@ import (
 
 // A learned is what undust learned in one crawl, read when the crawl ends.
 type learned struct {
-	rules int    // rules in the learner's current sets; -1 without undust
-	text  string // the rules, the retracted rules and the counters, for learned-CRAWLER.txt
+	rules int                          // rules in the learner's current sets; -1 without undust
+	text  string                       // the rules, the retracted rules and the counters, for learned-CRAWLER.txt
+	key   func(string) (string, error) // the crawl's key of a URL (undust.Crawl.Key); nil without undust
 }
 
 // none is learned of a crawl without undust.
@@ -38,7 +39,7 @@ func report(c *undust.Crawl) learned {
 	fmt.Fprintf(&b, "# stats %+v\n", st)
 	l := c.Learner()
 	if l == nil {
-		return learned{rules: st.Learner.Rules, text: b.String()}
+		return learned{rules: st.Learner.Rules, text: b.String(), key: c.Key}
 	}
 	for _, r := range l.Retracted() {
 		fmt.Fprintf(&b, "# retracted %s\n", r)
@@ -46,7 +47,7 @@ func report(c *undust.Crawl) learned {
 	if set, _, err := l.Set(); err == nil {
 		_, _ = set.WriteTo(&b)
 	}
-	return learned{rules: st.Learner.Rules, text: b.String()}
+	return learned{rules: st.Learner.Rules, text: b.String(), key: c.Key}
 }
 
 // attachColly attaches undust to c before the crawler's own callbacks are registered.

@@ -131,7 +131,7 @@ func (b *bench) run(articles map[truth]bool) ([]row, []crawl, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
-		c := crawl{crawler: name, rules: learnt.rules, learned: learnt.text, elapsed: elapsed}
+		c := crawl{crawler: name, rules: learnt.rules, learned: learnt.text, key: learnt.key, elapsed: elapsed}
 		c.fetches, c.refused, c.outScope, c.errors = s.record()
 		crawls = append(crawls, c)
 		if !b.quiet {
@@ -255,7 +255,7 @@ func writeTable(w io.Writer, b bench, rows []row, nArticles int) error {
 	fmt.Fprintln(tw, "crawler\tfetches\t200\tdistinct\talready fetched\tarticles\tarticles lost\tpages lost\trules\tnomatch\ttime\t")
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d (%.1f%%)\t%s\t%s\t%s\t%s\t%d\t%.1fs\t\n", r.Crawler, r.Fetches, r.OK,
-			r.Distinct, r.Again, r.AgainPct, articlesCell(r, nArticles), dash(r.ArticlesLost), dash(r.Lost),
+			r.Distinct, r.Again, r.AgainPct, articlesCell(r, nArticles), lostCell(r.ArticlesLost, r.ArticlesMerged), lostCell(r.Lost, r.Merged),
 			dash(r.Rules), r.NoMatch, r.Seconds)
 	}
 	if err := tw.Flush(); err != nil {
@@ -265,8 +265,11 @@ func writeTable(w io.Writer, b bench, rows []row, nArticles int) error {
 200: complete responses with status 200; distinct: distinct truths among them; already fetched:
 200s whose truth an earlier 200 of the crawl had (share of all fetches); articles: articles whose
 truth some 200 had; lost: articles or distinct pages that the plain crawler of the same family
-reached and this one did not; rules: rules undust learned; nomatch: 200s scored by their whole
-text because the truth selector matched nothing in them.
+reached and this one did not, and in brackets those of them that undust merged with a page it
+fetched (a URL of the page in the plain crawl has, by the rules at the end, the key of a URL
+fetched), the others being still queued when the budget ran out or never found; rules: rules
+undust learned; nomatch: 200s scored by their whole text because the truth selector matched
+nothing in them.
 `)
 	return err
 }
@@ -276,6 +279,14 @@ func articlesCell(r row, n int) string {
 		return "-"
 	}
 	return fmt.Sprintf("%d/%d", r.ArticlesReached, n)
+}
+
+// lostCell is a lost cell: the number lost, and merged in brackets when known.
+func lostCell(lost, merged int) string {
+	if lost < 0 || merged < 0 {
+		return dash(lost)
+	}
+	return fmt.Sprintf("%d (%d)", lost, merged)
 }
 
 func dash(n int) string {

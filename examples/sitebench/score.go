@@ -9,11 +9,12 @@ import (
 type crawl struct {
 	crawler  string
 	fetches  []fetch
-	refused  int    // requests after the budget was spent
-	outScope int    // requests for URLs out of scope, refused by the proxy
-	errors   int    // requests the site did not answer
-	rules    int    // rules undust had learned at the end; -1 without undust
-	learned  string // undust's counters, retracted rules and rules at the end; "" without undust
+	refused  int                          // requests after the budget was spent
+	outScope int                          // requests for URLs out of scope, refused by the proxy
+	errors   int                          // requests the site did not answer
+	rules    int                          // rules undust had learned at the end; -1 without undust
+	learned  string                       // undust's counters, retracted rules and rules at the end; "" without undust
+	key      func(string) (string, error) // undust's key of a URL at the crawl's end; nil without undust
 	elapsed  time.Duration
 }
 
@@ -31,6 +32,8 @@ type row struct {
 	ArticlesReached  int     `json:"articles_reached"` // of them, those whose truth some OK fetch had
 	ArticlesLost     int     `json:"articles_lost"`    // reached by the family's plain crawler, not by this one; -1 for none
 	Lost             int     `json:"lost"`             // distinct pages the family's plain crawler reached and this one did not; -1 for none
+	ArticlesMerged   int     `json:"articles_merged"`  // of ArticlesLost, those merged (see merged); -1 without undust or none lost
+	Merged           int     `json:"merged"`           // of Lost, those merged (see merged); -1 without undust or none lost
 	Rules            int     `json:"rules"`            // rules undust learned; -1 without undust
 	Refused          int     `json:"refused"`          // requests refused once the budget was spent
 	OutOfScope       int     `json:"out_of_scope"`     // requests refused as out of scope
@@ -59,7 +62,7 @@ func score(crawls []crawl, articles map[truth]bool) []row {
 	for i, c := range crawls {
 		r := row{Crawler: c.crawler, Fetches: len(c.fetches), Articles: len(articles), Rules: c.rules,
 			Refused: c.refused, OutOfScope: c.outScope, Errors: c.errors, Seconds: c.elapsed.Seconds(),
-			ArticlesLost: -1, Lost: -1, truths: map[truth]bool{}, articlesReachedS: map[truth]bool{}}
+			ArticlesLost: -1, Lost: -1, ArticlesMerged: -1, Merged: -1, truths: map[truth]bool{}, articlesReachedS: map[truth]bool{}}
 		r.Curve = make([]int, len(c.fetches))
 		for j, f := range c.fetches {
 			switch {
@@ -89,14 +92,16 @@ func score(crawls []crawl, articles map[truth]bool) []row {
 	}
 	for i := range rows {
 		r := &rows[i]
-		for _, base := range rows {
+		for j, base := range rows {
 			if base.Crawler != family(r.Crawler) || base.Crawler == r.Crawler {
 				continue
 			}
 			r.Lost, r.ArticlesLost = 0, 0
+			var lost []truth
 			for t := range base.truths {
 				if !r.truths[t] {
 					r.Lost++
+					lost = append(lost, t)
 				}
 			}
 			for t := range base.articlesReachedS {
@@ -104,7 +109,50 @@ func score(crawls []crawl, articles map[truth]bool) []row {
 					r.ArticlesLost++
 				}
 			}
+			if crawls[i].key == nil {
+				continue
+			}
+			m := merged(crawls[i], crawls[j], lost)
+			r.Merged, r.ArticlesMerged = len(m), 0
+			for t := range m {
+				if articles[t] {
+					r.ArticlesMerged++
+				}
+			}
 		}
 	}
 	return rows
+}
+
+// merged returns the pages of lost (truths that the plain crawl reached and c did not) that c's
+// undust merged with a page c fetched: a URL of the page in the plain crawl's fetch log has, by
+// undust's rules at c's end, the key of a URL that c fetched complete. The others c did not reach
+// for another reason: the budget ran out with their URLs still queued, or c never found them. A
+// rule retracted before the end, or a page identity that took the page for another, is not seen.
+func merged(c, plain crawl, lost []truth) map[truth]bool {
+	out := map[truth]bool{}
+	if len(lost) == 0 {
+		return out
+	}
+	want := map[truth]bool{}
+	for _, t := range lost {
+		want[t] = true
+	}
+	keys := map[string]bool{}
+	for _, f := range c.fetches {
+		if f.ok() {
+			if k, err := c.key(f.URL); err == nil {
+				keys[k] = true
+			}
+		}
+	}
+	for _, f := range plain.fetches {
+		if !f.ok() || !want[f.Truth] || out[f.Truth] {
+			continue
+		}
+		if k, err := c.key(f.URL); err == nil && keys[k] {
+			out[f.Truth] = true
+		}
+	}
+	return out
 }

@@ -100,24 +100,38 @@ func fetches(items ...string) []fetch {
 
 func TestScore(t *testing.T) {
 	articles := map[truth]bool{sum(kindElement, "a"): true, sum(kindElement, "b"): true, sum(kindElement, "z"): true}
+	// undust's keys at the end: plain colly's URL of page c has the key of the URL of h that
+	// the crawl with undust fetched; b's has the key of d's in the second crawl with undust.
+	key := func(merge map[string]string) func(string) (string, error) {
+		return func(u string) (string, error) {
+			if m, ok := merge[u]; ok {
+				return m, nil
+			}
+			return u, nil
+		}
+	}
 	crawls := []crawl{
 		{crawler: "colly", fetches: fetches("200 h", "200 a", "200 a", "301", "200 b", "503", "200 h", "200 c"), rules: -1},
-		{crawler: "colly+undust", fetches: fetches("200 h", "200 a", "200! b", "200 d"), rules: 2},
+		{crawler: "colly+undust", fetches: fetches("200 h", "200 a", "200! b", "200 d"), rules: 2,
+			key: key(map[string]string{"http://x/200 c": "http://x/200 h"})},
+		{crawler: "colly+undust", fetches: fetches("200 h", "200 a", "200! b", "200 d"), rules: 2,
+			key: key(map[string]string{"http://x/200 c": "http://x/200 h", "http://x/200 b": "http://x/200 d"})},
 		{crawler: "katana-fsu", fetches: fetches("200 h", "200 h"), rules: -1},
 	}
 	rows := score(crawls, articles)
 	want := []struct {
-		ok, faults, distinct, again, reached, articlesLost, lost int
+		ok, faults, distinct, again, reached, articlesLost, lost, articlesMerged, merged int
 	}{
-		{6, 0, 4, 2, 2, -1, -1}, // colly: h a a b h c; the plain crawler of its family
-		{3, 1, 3, 0, 1, 1, 2},   // b failed: article b and page b lost, c lost; d is new
-		{2, 0, 1, 1, 0, -1, -1}, // no plain katana ran: nothing to lose against
+		{6, 0, 4, 2, 2, -1, -1, -1, -1}, // colly: h a a b h c; the plain crawler of its family
+		{3, 1, 3, 0, 1, 1, 2, 0, 1},     // b failed: article b and page b lost, c lost and merged into h; d is new
+		{3, 1, 3, 0, 1, 1, 2, 1, 2},     // the same, and b merged into d
+		{2, 0, 1, 1, 0, -1, -1, -1, -1}, // no plain katana ran: nothing to lose against
 	}
 	for i, w := range want {
 		r := rows[i]
-		got := []int{r.OK, r.Faults, r.Distinct, r.Again, r.ArticlesReached, r.ArticlesLost, r.Lost}
-		if fmt.Sprint(got) != fmt.Sprint([]int{w.ok, w.faults, w.distinct, w.again, w.reached, w.articlesLost, w.lost}) {
-			t.Errorf("%s: ok faults distinct again reached articles-lost lost = %v, want %+v", r.Crawler, got, w)
+		got := []int{r.OK, r.Faults, r.Distinct, r.Again, r.ArticlesReached, r.ArticlesLost, r.Lost, r.ArticlesMerged, r.Merged}
+		if fmt.Sprint(got) != fmt.Sprint([]int{w.ok, w.faults, w.distinct, w.again, w.reached, w.articlesLost, w.lost, w.articlesMerged, w.merged}) {
+			t.Errorf("%s %d: ok faults distinct again reached articles-lost lost articles-merged merged = %v, want %+v", r.Crawler, i, got, w)
 		}
 	}
 	if got := rows[0].Curve; fmt.Sprint(got) != "[1 2 2 2 3 3 3 4]" {
@@ -358,6 +372,10 @@ func TestCrawlers(t *testing.T) {
 		}
 		if strings.HasSuffix(r.Crawler, "+undust") != (r.Rules >= 0) {
 			t.Errorf("%s: rules %d", r.Crawler, r.Rules)
+		}
+		// Undust's final keys sort the pages lost against the plain crawler of the family.
+		if strings.HasSuffix(r.Crawler, "+undust") && (r.Merged < 0 || r.Merged > r.Lost || r.ArticlesMerged < 0 || r.ArticlesMerged > r.ArticlesLost) {
+			t.Errorf("%s: lost %d, of them merged %d; articles lost %d, merged %d", r.Crawler, r.Lost, r.Merged, r.ArticlesLost, r.ArticlesMerged)
 		}
 	}
 	// Each article is served under four URLs: plain crawlers fetch them all.
