@@ -49,6 +49,7 @@ func (c *Crawl) After(r Response) Page {
 	c.stats.Responses++
 	ver, isVerify := c.verifying[u]
 	delete(c.verifying, u)
+	checkWaiters := c.endCheck(u, ver, isVerify)
 	verURL := r.URL
 	i, held := c.pending[u]
 	delete(c.pending, u)
@@ -110,6 +111,7 @@ func (c *Crawl) After(r Response) Page {
 		if v, ok := c.verifying[hashURL(final)]; ok && !isVerify {
 			delete(c.verifying, hashURL(final))
 			ver, isVerify, verURL = v, true, final
+			checkWaiters = append(checkWaiters, c.endCheck(hashURL(final), v, true)...)
 		}
 	}
 	var locationPage uint32
@@ -172,6 +174,9 @@ func (c *Crawl) After(r Response) Page {
 			}
 		}
 		c.check(verURL, ver, same, held)
+		if !same {
+			out.Retry = checkWaiters
+		}
 		if !same && !held && !dup {
 			// A page of its own: the URL holds its key under the rules as they stand now.
 			if k, _, err := c.keyLocked(r.URL); err == nil && c.holders.len() < c.opt.MaxURLs {
@@ -220,6 +225,17 @@ func (c *Crawl) After(r Response) Page {
 		c.online.Relearn()
 	}
 	return out
+}
+
+// endCheck ends the check under way by the fetch of the URL of hash u (ver, if isVerify) and
+// returns the URLs skipped while it was under way (see Page.Retry). c.mu is held.
+func (c *Crawl) endCheck(u uint64, ver verification, isVerify bool) []string {
+	w := c.checkWait[u]
+	delete(c.checkWait, u)
+	if isVerify && c.checks[ver.against] == u {
+		delete(c.checks, ver.against)
+	}
+	return w
 }
 
 // check completes the verification of raw: a rule's (learn.Online.Confirm) or a site's

@@ -119,11 +119,13 @@ func (c *Crawl) before(raw string, send bool) Decision {
 			}
 			// The checks made since it was asked answered it: a duplicate.
 			delete(c.verifying, u)
+			c.endCheck(u, ver, true)
 			c.stats.Lapsed++
-			return c.skip(d, raw, u, k, v, noHolder)
+			return c.skip(d, raw, u, k, v, noHolder, send)
 		}
 		// The rule or the declaration to check is gone since: no check is due.
 		delete(c.verifying, u)
+		c.endCheck(u, ver, true)
 	}
 	if !held {
 		if ak, av, ok := c.alternative(k, noHolder); ok {
@@ -282,6 +284,9 @@ func (c *Crawl) duplicate(d Decision, raw string, h, u uint64, k learn.Key, v, s
 		}
 	} else if c.online != nil && c.online.VerifyMatch(k, c.heldKey(d.Of)) {
 		c.verifying[u] = verification{url: raw, against: of}
+		if !ablate.NoCheckWait {
+			c.checks[of] = u
+		}
 		c.stats.Verify++
 		d.Action = Verify
 		return d
@@ -289,7 +294,7 @@ func (c *Crawl) duplicate(d Decision, raw string, h, u uint64, k learn.Key, v, s
 	if send && v&declaredBit == 0 && c.holders.at(of).state() == pending && !ablate.NoTake {
 		return c.take(d, raw, h, u, of, self)
 	}
-	return c.skip(d, raw, u, k, v, self)
+	return c.skip(d, raw, u, k, v, self, send)
 }
 
 // take makes raw (of key hash h and URL hash u), about to be sent, the holder of the key of
@@ -331,9 +336,9 @@ func (c *Crawl) rewait(w []string, from, to uint32) {
 	}
 }
 
-// skip answers Skip for raw (of URL hash u), whose key (k, d.Key) is held by the holder of v,
-// d.Of: see duplicate. c.mu is held.
-func (c *Crawl) skip(d Decision, raw string, u uint64, k learn.Key, v, self uint32) Decision {
+// skip answers Skip for raw (of URL hash u; about to be sent if send), whose key (k, d.Key) is
+// held by the holder of v, d.Of: see duplicate. c.mu is held.
+func (c *Crawl) skip(d Decision, raw string, u uint64, k learn.Key, v, self uint32, send bool) Decision {
 	of := c.holderOf(v)
 	hd := c.holders.at(of)
 	decl := c.sites[c.site(raw)]
@@ -369,6 +374,13 @@ func (c *Crawl) skip(d Decision, raw string, u uint64, k learn.Key, v, self uint
 		d.Retry = true
 	} else if asked {
 		delete(c.waited, u)
+	}
+	if vu, ok := c.checks[of]; ok && vu != u {
+		// A check of a match to the same page is under way: the URL waits for its outcome,
+		// once for each time it is asked about (see Page.Retry). Found (not about to be
+		// sent), it may stay queued and be asked again when it comes up.
+		c.checkWait[vu] = append(c.checkWait[vu], raw)
+		d.Retry = d.Retry || !send
 	}
 	if !asked {
 		c.stats.Skip++

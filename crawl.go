@@ -152,7 +152,10 @@ type Decision struct {
 	Of string
 	// Retry, for Skip, says that Of is not fetched yet and the URL is remembered as its
 	// duplicate (once, however often it is asked about): if Of's fetch fails, After names the
-	// URL in Page.Retry.
+	// URL in Page.Retry. From Before (not BeforeSend) it also says that a check (Verify) of
+	// another URL against Of is under way: if it finds another page, After names the URL in
+	// that check's Page.Retry. Either way a crawler may instead keep the URL queued and ask
+	// again when it comes up.
 	Retry bool
 	// Err is why the URL could not be keyed (not an absolute http(s) URL, a rewrite cycle);
 	// the Action is then Fetch, as a crawler that cannot tell should.
@@ -196,6 +199,12 @@ type Page struct {
 	// fetched through another of its URLs. When there are none, it is the failed URL itself,
 	// the first time that URL fails: a crawl that skips a page's other URLs may meet none of
 	// them again, and a failure (a 5xx, a timeout, a body cut short) may pass.
+	//
+	// For a fetch that Before asked for as a check (Verify) and that found another page, Retry
+	// are the URLs that Before skipped, while the check was under way, as duplicates of the
+	// page it was checked against (Decision.Retry): the rule or declaration that merged them
+	// may be the one the check disproved. The crawler gives them to Before again, which fetches
+	// those that no rule merges any more.
 	Retry []string
 	// Canonical is the canonical URL the page declared (a Link header or <link
 	// rel="canonical">), resolved; "" if none.
@@ -263,6 +272,8 @@ type Crawl struct {
 	retried   map[uint64]bool          // URL hash -> given back by After to be fetched again
 	waiting   map[uint32][]string      // pending holder -> URLs skipped as its duplicates
 	waited    map[uint64]uint32        // URL hash -> the holder whose waiting list it was put on, until asked again
+	checks    map[uint32]uint64        // holder -> URL hash of the check under way against it (verifying)
+	checkWait map[uint64][]string      // URL hash of a check under way -> URLs skipped as duplicates of its holder meanwhile
 	displaced map[uint64]uint32        // URL hash -> fetched holder whose key another holds
 	inferred  map[uint32]bool          // fetched holder -> its URL was skipped, its page inferred (holdInferred)
 	released  int                      // holders whose key was given back
@@ -377,6 +388,8 @@ func New(opt Options) (*Crawl, error) {
 		retried:    map[uint64]bool{},
 		waiting:    map[uint32][]string{},
 		waited:     map[uint64]uint32{},
+		checks:     map[uint32]uint64{},
+		checkWait:  map[uint64][]string{},
 		displaced:  map[uint64]uint32{},
 		inferred:   map[uint32]bool{},
 		pages:      newPageIndex(opt.NearK),

@@ -27,7 +27,11 @@
 // another URL is a duplicate of that URL's page and is skipped, except for
 // the uses of a rule that the learner wants checked (learn.Online.Verify: a rule's first uses, its
 // first use in each context, and then a sample): then the URL is fetched to verify the rule, and
-// After compares its page with the holder's and retracts a rule that merged two pages. The keys
+// After compares its page with the holder's and retracts a rule that merged two pages. A URL
+// skipped as a duplicate of a page while a check against that page is under way (a listing's
+// links, found together, the second of which is the check) waits for its outcome: if the check
+// finds another page, After names it in Page.Retry, so that it is asked about again under the
+// rules without the one retracted. The keys
 // of the URLs fetched so far are made again whenever a site's rules change, so that a rule learned
 // late still catches links to pages fetched early, and a retracted rule stops skipping at once.
 // When new keys make two URLs fetched before one key, their pages are compared: a check of the
@@ -118,6 +122,9 @@
 //     hash (about 40 bytes) until it is asked about again. A URL is added to a list at most
 //     once for each time it is asked about, so these grow with the URLs given to Before, and
 //     no faster.
+//   - A duplicate skipped while a check against its page is under way: its URL string, in
+//     the list of that check (until After reports the check's fetch, or it lapses), once for
+//     each time it is asked about.
 //   - The young pages' bodies: at most 8 MB, the oldest dropped first.
 //   - The learner's evidence (learn.Online): about 250 bytes and the URL string for each URL
 //     of a page it observed, at most learn.OnlineOptions.MaxURLs a site, and about 10 KB for

@@ -729,3 +729,68 @@ func TestKeptTargets(t *testing.T) {
 		t.Errorf("tracked URLs fetched: %d with kept targets, %d without; want at most 2 with them and 6 more without", got[0], got[1])
 	}
 }
+
+// TestCheckWait: a repository browser serves every page under "/" and a query whose a names the
+// page's type. A file's blob is one page at every commit (/?a=blob&f=F&hb=C); its history
+// changes with the commit (/?a=history&f=F&hb=C). The home page links the first files' blobs at
+// three commits each, from which the crawl learns to delete hb; then a log page links one
+// file's history at 8 commits. Found together, the histories' keys are one under that rule: the
+// second is checked, and the others are skipped before the check is done. The check finds
+// another page, and the rule that merged them goes; the skipped histories, waiting for the
+// check's outcome, are given back (Page.Retry) and fetched. Skipped for good, 6 of them are
+// lost.
+func TestCheckWait(t *testing.T) {
+	const host = "http://git.test"
+	site := &handMade{pages: map[string]string{}}
+	commit := func(j int) string { return fmt.Sprintf("%08x", 0x9e3779b1*uint32(j+1)) }
+	var home, hists []string
+	for i := range 12 {
+		f := fmt.Sprintf("f%d.txt", i)
+		body := page("Blob "+f, words(900+i, 60))
+		for j := range 3 {
+			u := fmt.Sprintf("/?a=blob&f=%s&hb=%s", f, commit(j))
+			site.pages[u] = body
+			home = append(home, u)
+		}
+	}
+	for j := range 8 {
+		u := fmt.Sprintf("/?a=history&f=f0.txt&hb=%s", commit(j))
+		site.pages[u] = page("History of f0.txt", words(50+j, 30))
+		hists = append(hists, host+u)
+	}
+	site.pages["/"] = page("Home", words(3, 40), append(home, "/?a=log")...)
+	site.pages["/?a=log"] = page("Log", words(4, 40), hists...)
+	inSite := func(u string) bool { return strings.HasPrefix(u, host+"/") }
+	got := trackedFetched(t, site, inSite, host+"/", hists, &ablate.NoCheckWait)
+	if got[0] != len(hists) || got[1] > 3 {
+		t.Errorf("histories fetched: %d of %d with the skips waiting for the check, %d without; want all, and at most 3", got[0], len(hists), got[1])
+	}
+
+	// Saved while the check is under way (the log page fetched, its links found) and resumed,
+	// the crawl gives them back too.
+	c := mustNew(t, Options{})
+	tc, done := newTestCrawler(t, c, site, inSite)
+	defer done()
+	tc.enqueue(host + "/")
+	for !slices.Contains(tc.fetches, host+"/?a=log") && tc.step(t) {
+	}
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	tc.c = mustNew(t, Options{})
+	if _, err := tc.c.ReadFrom(&b); err != nil {
+		t.Fatal(err)
+	}
+	for tc.step(t) {
+	}
+	n := 0
+	for _, u := range hists {
+		if slices.Contains(tc.fetches, u) {
+			n++
+		}
+	}
+	if n != len(hists) {
+		t.Errorf("resumed while the check was under way: %d of %d histories fetched", n, len(hists))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"github.com/undust/undust/internal/ablate"
 	"io"
 	"maps"
 	"slices"
@@ -33,6 +34,8 @@ import (
 //	            waiting: count, then (holder uvarint, count, URLs skipped as its duplicates),
 //	              by holder; then count, then (URL hash uint64, holder uvarint) of those not
 //	              asked about since, by hash
+//	            check waits: count, then (URL hash uint64 of a verification, count, URLs
+//	              skipped while it was under way), by hash
 //	            pages: count, then (first holder + 1 or 0 and a URL, the number of its
 //	              texts' SimHashes (0 to 2), each a uint64, the SimHash of its own text
 //	              uint64, the earlier page it was found to be uvarint or 0);
@@ -45,7 +48,7 @@ import (
 //	          template's htmltext.Site saved form, in the order of its host
 const (
 	crawlMagic   = "UDCRAWL\n"
-	crawlVersion = 7
+	crawlVersion = 8
 	crawlPrefix  = "undust: crawl state"
 	// savedInferred is the saved state of a fetched holder whose page was inferred.
 	savedInferred = 3
@@ -162,6 +165,15 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 	for _, u := range wd {
 		x.Uint64(u)
 		x.Uvarint(uint64(c.waited[u]))
+	}
+	cw := slices.Sorted(maps.Keys(c.checkWait))
+	x.Uvarint(uint64(len(cw)))
+	for _, u := range cw {
+		x.Uint64(u)
+		x.Uvarint(uint64(len(c.checkWait[u])))
+		for _, w := range c.checkWait[u] {
+			x.String(w)
+		}
 	}
 	x.Uvarint(uint64(len(c.pages.first)))
 	e := 0 // the next SimHash: a page's are stored together, in the order of the pages
@@ -385,6 +397,9 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 			corrupt("verification against holder %d of %d", v.against, nh)
 		}
 		c.verifying[hashURL(v.url)] = v
+		if !v.declared && !ablate.NoCheckWait {
+			c.checks[v.against] = hashURL(v.url) // in URL order: the last check against a holder
+		}
 	}
 	for range x.Count(maxSavedCount, "sites") {
 		s := x.String(maxSavedString, "site")
@@ -476,6 +491,21 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 			break
 		}
 		c.waited[u] = i
+	}
+	for range x.Count(maxSavedCount, "check waits") {
+		u := x.Uint64()
+		var us []string
+		for range x.Count(maxSavedCount, "check wait URLs") {
+			us = append(us, x.String(maxSavedString, "URL"))
+		}
+		if x.Err() != nil {
+			break
+		}
+		if _, ok := c.verifying[u]; !ok {
+			corrupt("check wait of URL hash %016x, which no verification has", u)
+			break
+		}
+		c.checkWait[u] = us
 	}
 	for range x.Count(maxSavedCount, "pages") {
 		id := uint64(len(c.pages.first) + 1)

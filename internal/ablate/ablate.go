@@ -161,6 +161,10 @@ var (
 	// instead of the key that the site's rules already give two of its URLs (learn's
 	// keptTarget).
 	NoKeptTargets bool
+	// NoCheckWait skips a duplicate of a page while a check of another of its duplicates is
+	// under way for good, instead of naming it in the check's Page.Retry if the check fails
+	// (the crawl core's checkWait).
+	NoCheckWait bool
 )
 
 // switches names the switches for Set.
@@ -173,7 +177,7 @@ var switches = map[string]*bool{
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
 	"head": &NoHead, "originmap": &NoOriginMap, "firstletters": &NoFirstLetters,
-	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets,
+	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
