@@ -325,7 +325,7 @@ func writeOutputs(dir string, rows []row, crawls []crawl, budget int) error {
 	if err := os.WriteFile(filepath.Join(dir, "distinct.svg"), []byte(svg.String()), 0o644); err != nil {
 		return err
 	}
-	for _, c := range crawls {
+	for i, c := range crawls {
 		var b strings.Builder
 		b.WriteString("# seq\tms\tstatus\tfault\ttruth\turl\tlocation\n")
 		for i, f := range c.fetches {
@@ -346,7 +346,13 @@ func writeOutputs(dir string, rows []row, crawls []crawl, budget int) error {
 		if c.learned == "" {
 			continue
 		}
-		if err := os.WriteFile(filepath.Join(dir, "learned-"+name+".txt"), []byte(c.learned), 0o644); err != nil {
+		text := c.learned
+		for j := len(rows[i].mergedURLs) - 1; j >= 0; j-- {
+			u := rows[i].mergedURLs[j]
+			k, _ := c.key(u)
+			text = fmt.Sprintf("# lost, merged: %s has the key %s\n", u, k) + text
+		}
+		if err := os.WriteFile(filepath.Join(dir, "learned-"+name+".txt"), []byte(text), 0o644); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"time"
 )
 
@@ -20,26 +21,27 @@ type crawl struct {
 
 // A row is the score of one crawl: one line of the table and one object of -json.
 type row struct {
-	Crawler          string  `json:"crawler"`
-	Fetches          int     `json:"fetches"`          // requests passed to the site
-	OK               int     `json:"ok"`               // of them, complete responses with status 200
-	Faults           int     `json:"faults"`           // of them, failed on purpose by the proxy
-	Distinct         int     `json:"distinct"`         // distinct truths among the OK fetches
-	Again            int     `json:"again"`            // OK fetches whose truth an earlier OK fetch had
-	AgainPct         float64 `json:"again_pct"`        // Again as a percentage of Fetches
-	NoMatch          int     `json:"nomatch"`          // OK HTML fetches the truth selector matched nothing in
-	Articles         int     `json:"articles"`         // articles given (-articles)
-	ArticlesReached  int     `json:"articles_reached"` // of them, those whose truth some OK fetch had
-	ArticlesLost     int     `json:"articles_lost"`    // reached by the family's plain crawler, not by this one; -1 for none
-	Lost             int     `json:"lost"`             // distinct pages the family's plain crawler reached and this one did not; -1 for none
-	ArticlesMerged   int     `json:"articles_merged"`  // of ArticlesLost, those merged (see merged); -1 without undust or none lost
-	Merged           int     `json:"merged"`           // of Lost, those merged (see merged); -1 without undust or none lost
-	Rules            int     `json:"rules"`            // rules undust learned; -1 without undust
-	Refused          int     `json:"refused"`          // requests refused once the budget was spent
-	OutOfScope       int     `json:"out_of_scope"`     // requests refused as out of scope
-	Errors           int     `json:"errors"`           // requests the site did not answer
-	Seconds          float64 `json:"seconds"`          // wall time of the crawl
-	Curve            []int   `json:"-"`                // distinct pages after each fetch
+	Crawler          string   `json:"crawler"`
+	Fetches          int      `json:"fetches"`          // requests passed to the site
+	OK               int      `json:"ok"`               // of them, complete responses with status 200
+	Faults           int      `json:"faults"`           // of them, failed on purpose by the proxy
+	Distinct         int      `json:"distinct"`         // distinct truths among the OK fetches
+	Again            int      `json:"again"`            // OK fetches whose truth an earlier OK fetch had
+	AgainPct         float64  `json:"again_pct"`        // Again as a percentage of Fetches
+	NoMatch          int      `json:"nomatch"`          // OK HTML fetches the truth selector matched nothing in
+	Articles         int      `json:"articles"`         // articles given (-articles)
+	ArticlesReached  int      `json:"articles_reached"` // of them, those whose truth some OK fetch had
+	ArticlesLost     int      `json:"articles_lost"`    // reached by the family's plain crawler, not by this one; -1 for none
+	Lost             int      `json:"lost"`             // distinct pages the family's plain crawler reached and this one did not; -1 for none
+	ArticlesMerged   int      `json:"articles_merged"`  // of ArticlesLost, those merged (see merged); -1 without undust or none lost
+	Merged           int      `json:"merged"`           // of Lost, those merged (see merged); -1 without undust or none lost
+	Rules            int      `json:"rules"`            // rules undust learned; -1 without undust
+	Refused          int      `json:"refused"`          // requests refused once the budget was spent
+	OutOfScope       int      `json:"out_of_scope"`     // requests refused as out of scope
+	Errors           int      `json:"errors"`           // requests the site did not answer
+	Seconds          float64  `json:"seconds"`          // wall time of the crawl
+	Curve            []int    `json:"-"`                // distinct pages after each fetch
+	mergedURLs       []string // a URL of each merged page, from the plain crawl, sorted
 	truths           map[truth]bool
 	articlesReachedS map[truth]bool
 }
@@ -114,23 +116,26 @@ func score(crawls []crawl, articles map[truth]bool) []row {
 			}
 			m := merged(crawls[i], crawls[j], lost)
 			r.Merged, r.ArticlesMerged = len(m), 0
-			for t := range m {
+			for t, u := range m {
 				if articles[t] {
 					r.ArticlesMerged++
 				}
+				r.mergedURLs = append(r.mergedURLs, u)
 			}
+			slices.Sort(r.mergedURLs)
 		}
 	}
 	return rows
 }
 
 // merged returns the pages of lost (truths that the plain crawl reached and c did not) that c's
-// undust merged with a page c fetched: a URL of the page in the plain crawl's fetch log has, by
-// undust's rules at c's end, the key of a URL that c fetched complete. The others c did not reach
-// for another reason: the budget ran out with their URLs still queued, or c never found them. A
-// rule retracted before the end, or a page identity that took the page for another, is not seen.
-func merged(c, plain crawl, lost []truth) map[truth]bool {
-	out := map[truth]bool{}
+// undust merged with a page c fetched, each with the first URL of it in the plain crawl's fetch
+// log that has, by undust's rules at c's end, the key of a URL that c fetched complete. The
+// others c did not reach for another reason: the budget ran out with their URLs still queued,
+// or c never found them. A rule retracted before the end, or a page identity that took the page
+// for another, is not seen.
+func merged(c, plain crawl, lost []truth) map[truth]string {
+	out := map[truth]string{}
 	if len(lost) == 0 {
 		return out
 	}
@@ -147,11 +152,11 @@ func merged(c, plain crawl, lost []truth) map[truth]bool {
 		}
 	}
 	for _, f := range plain.fetches {
-		if !f.ok() || !want[f.Truth] || out[f.Truth] {
+		if _, done := out[f.Truth]; !f.ok() || !want[f.Truth] || done {
 			continue
 		}
 		if k, err := c.key(f.URL); err == nil && keys[k] {
-			out[f.Truth] = true
+			out[f.Truth] = f.URL
 		}
 	}
 	return out

@@ -134,6 +134,9 @@ func TestScore(t *testing.T) {
 			t.Errorf("%s %d: ok faults distinct again reached articles-lost lost articles-merged merged = %v, want %+v", r.Crawler, i, got, w)
 		}
 	}
+	if got := fmt.Sprint(rows[1].mergedURLs, rows[2].mergedURLs); got != "[http://x/200 c] [http://x/200 b http://x/200 c]" {
+		t.Errorf("merged pages' URLs %s", got)
+	}
 	if got := rows[0].Curve; fmt.Sprint(got) != "[1 2 2 2 3 3 3 4]" {
 		t.Errorf("colly curve %v", got)
 	}
