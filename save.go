@@ -132,15 +132,7 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 			x.Bool(e.withdrawn)
 		}
 	}
-	rs := slices.Sorted(maps.Keys(c.redirects))
-	x.Uvarint(uint64(len(rs)))
-	for _, u := range rs {
-		x.String(u)
-		x.Uvarint(uint64(len(c.redirects[u])))
-		for _, s := range c.redirects[u] {
-			x.String(s)
-		}
-	}
+	writeLists(x, c.redirects, x.String)
 	retried := slices.Sorted(maps.Keys(c.retried))
 	x.Uvarint(uint64(len(retried)))
 	for _, u := range retried {
@@ -151,30 +143,14 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 	for _, i := range displaced {
 		x.Uvarint(uint64(i))
 	}
-	ws := slices.Sorted(maps.Keys(c.waiting))
-	x.Uvarint(uint64(len(ws)))
-	for _, i := range ws {
-		x.Uvarint(uint64(i))
-		x.Uvarint(uint64(len(c.waiting[i])))
-		for _, u := range c.waiting[i] {
-			x.String(u)
-		}
-	}
+	writeLists(x, c.waiting, func(i uint32) { x.Uvarint(uint64(i)) })
 	wd := slices.Sorted(maps.Keys(c.waited))
 	x.Uvarint(uint64(len(wd)))
 	for _, u := range wd {
 		x.Uint64(u)
 		x.Uvarint(uint64(c.waited[u]))
 	}
-	cw := slices.Sorted(maps.Keys(c.checkWait))
-	x.Uvarint(uint64(len(cw)))
-	for _, u := range cw {
-		x.Uint64(u)
-		x.Uvarint(uint64(len(c.checkWait[u])))
-		for _, w := range c.checkWait[u] {
-			x.String(w)
-		}
-	}
+	writeLists(x, c.checkWait, x.Uint64)
 	x.Uvarint(uint64(len(c.pages.first)))
 	e := 0 // the next SimHash: a page's are stored together, in the order of the pages
 	for i, h := range c.pages.first {
@@ -240,6 +216,20 @@ func (c *Crawl) statsFields() []*int64 {
 	return []*int64{&s.URLs, &s.Fetch, &s.Verify, &s.Skip, &s.Seen, &s.KeyErrors, &s.Forgotten,
 		&s.Responses, &s.Failed, &s.Pages, &s.Kept, &s.Duplicates, &s.Checked, &s.Mismatches, &s.Redirects,
 		&s.Declared, &s.Withdrawn, &s.Compared, &s.CompareMismatches, &s.Lapsed, &s.Taken}
+}
+
+// writeLists writes m, a key's list of URLs, as a count, then (key, count, URLs) in key order;
+// put writes a key.
+func writeLists[K cmp.Ordered](x *binfile.Writer, m map[K][]string, put func(K)) {
+	ks := slices.Sorted(maps.Keys(m))
+	x.Uvarint(uint64(len(ks)))
+	for _, k := range ks {
+		put(k)
+		x.Uvarint(uint64(len(m[k])))
+		for _, u := range m[k] {
+			x.String(u)
+		}
+	}
 }
 
 // ReadFrom loads a state that WriteTo saved into c, which must be new (made by New and not
