@@ -152,10 +152,10 @@ type Decision struct {
 	Of string
 	// Retry, for Skip, says that Of is not fetched yet and the URL is remembered as its
 	// duplicate (once, however often it is asked about): if Of's fetch fails, After names the
-	// URL in Page.Retry. From Before (not BeforeSend) it also says that a check (Verify) of
-	// another URL against Of is under way: if it finds another page, After names the URL in
-	// that check's Page.Retry. Either way a crawler may instead keep the URL queued and ask
-	// again when it comes up.
+	// URL in Page.Retry. From Before (not BeforeSend) it also says that a check of a learned
+	// rule (Verify) by another URL against Of is under way: if it finds another page, After
+	// names the URL in that check's Page.Retry. Either way a crawler may instead keep the URL
+	// queued and ask again when it comes up.
 	Retry bool
 	// Err is why the URL could not be keyed (not an absolute http(s) URL, a rewrite cycle);
 	// the Action is then Fetch, as a crawler that cannot tell should.
@@ -200,9 +200,9 @@ type Page struct {
 	// the first time that URL fails: a crawl that skips a page's other URLs may meet none of
 	// them again, and a failure (a 5xx, a timeout, a body cut short) may pass.
 	//
-	// For a fetch that Before asked for as a check (Verify) and that found another page, Retry
-	// are the URLs that Before skipped, while the check was under way, as duplicates of the
-	// page it was checked against (Decision.Retry): the rule or declaration that merged them
+	// For a fetch that Before asked for as a check of a learned rule (Verify) and that found
+	// another page, Retry are the URLs that Before skipped, while the check was under way, as
+	// duplicates of the page it was checked against (Decision.Retry): the rule that merged them
 	// may be the one the check disproved. The crawler gives them to Before again, which fetches
 	// those that no rule merges any more.
 	Retry []string
