@@ -346,13 +346,13 @@ func writeOutputs(dir string, rows []row, crawls []crawl, budget int) error {
 		if c.learned == "" {
 			continue
 		}
-		text := c.learned
-		for j := len(rows[i].mergedURLs) - 1; j >= 0; j-- {
-			u := rows[i].mergedURLs[j]
+		var text strings.Builder
+		for _, u := range rows[i].mergedURLs {
 			k, _ := c.key(u)
-			text = fmt.Sprintf("# lost, merged: %s has the key %s\n", u, k) + text
+			fmt.Fprintf(&text, "# lost, merged: %s has the key %s\n", u, k)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "learned-"+name+".txt"), []byte(text), 0o644); err != nil {
+		text.WriteString(c.learned)
+		if err := os.WriteFile(filepath.Join(dir, "learned-"+name+".txt"), []byte(text.String()), 0o644); err != nil {
 			return err
 		}
 	}
