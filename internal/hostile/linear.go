@@ -3,6 +3,7 @@ package hostile
 import (
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -23,9 +24,18 @@ type Cost struct {
 // The byte and allocation counts are exact for the calling goroutine only when
 // nothing else allocates meanwhile; tests that use them must not run in
 // parallel with others.
+//
+// The garbage collector is held off while f runs, up to a heap of
+// measureHeapLimit: how much CPU time a collection costs f (its assists, its
+// workers) depends on whether a cycle happens to start within f and on how
+// much of the machine other processes leave it, so with it on, a small
+// input's time can come out a few times smaller than twice that of one half
+// its size, linear work or not. What f allocates is counted the same either way.
 func Measure(f func() int) Cost {
 	var before, after runtime.MemStats
 	runtime.GC()
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(measureHeapLimit))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	runtime.ReadMemStats(&before)
 	t0 := cpubench.ProcessTime()
 	steps := f()
@@ -38,6 +48,10 @@ func Measure(f func() int) Cost {
 		Steps:  steps,
 	}
 }
+
+// measureHeapLimit is the heap at which a collection runs during Measure even
+// though the collector is off: past it, Measure's CPU times include collections.
+const measureHeapLimit = 1 << 30
 
 // Growth says how a cost may grow when the input doubles.
 type Growth struct {

@@ -1,6 +1,8 @@
 package hostile
 
 import (
+	"runtime"
+	"runtime/debug"
 	"testing"
 )
 
@@ -67,5 +69,31 @@ func TestLinearRejectsQuadratic(t *testing.T) {
 				t.Fatal("Linear accepted a quadratic function")
 			}
 		})
+	}
+}
+
+// Measure holds the collector off while f runs, so that a cycle starting in a
+// run of one size and not of the next does not skew their CPU times, and
+// restores it after.
+func TestMeasureHoldsCollectorOff(t *testing.T) {
+	var during runtime.MemStats
+	var cycles uint32
+	Measure(func() int {
+		var start runtime.MemStats
+		runtime.ReadMemStats(&start)
+		var keep [][]byte
+		for i := 0; i < 64; i++ { // 64 MiB, past the default collector's first goal
+			keep = append(keep, make([]byte, 1<<20))
+			keep = keep[len(keep)-1:]
+		}
+		runtime.ReadMemStats(&during)
+		cycles = during.NumGC - start.NumGC
+		return len(keep)
+	})
+	if cycles != 0 {
+		t.Errorf("%d collections ran inside Measure, want none", cycles)
+	}
+	if p := debug.SetGCPercent(100); p < 0 {
+		t.Errorf("the collector is still off after Measure (GOGC %d)", p)
 	}
 }
