@@ -56,8 +56,18 @@ func (c *Crawl) After(r Response) Page {
 	if failed {
 		c.stats.Failed++
 		var retry []string
+		if isVerify {
+			// Not made: the URLs that waited for the check are asked about again, and the
+			// URL itself the first time.
+			c.unchecked(r.URL, ver)
+			retry = checkWaiters
+			if !c.retried[u] {
+				c.retried[u] = true
+				retry = append(retry, r.URL)
+			}
+		}
 		if held {
-			retry = c.giveBack(i)
+			retry = append(retry, c.giveBack(i)...)
 			if len(retry) == 0 && !c.retried[u] {
 				c.retried[u] = true
 				retry = []string{r.URL}
@@ -162,7 +172,11 @@ func (c *Crawl) After(r Response) Page {
 	if isVerify && c.holders.at(ver.against).page == 0 {
 		// The holder's page is not known (not fetched yet, under way, or no page): the check
 		// proves nothing either way. Its page, if it has one, meets this one by content.
+		// The URLs that waited for it are asked about again, as after a check that found
+		// another page: the rule's next use is checked in its place.
 		isVerify = false
+		c.unchecked(verURL, ver)
+		out.Retry = checkWaiters
 	}
 	if isVerify {
 		kept := c.pageOf(ver.against)
@@ -173,8 +187,12 @@ func (c *Crawl) After(r Response) Page {
 				same, dup, id = true, true, uint64(c.pages.root(kept))
 			}
 		}
-		c.check(verURL, ver, same, held)
-		if !same {
+		if !c.check(verURL, ver, same, held) {
+			// The key has another holder now, or no rule makes it any more: the check
+			// proves nothing, and the URLs that waited for it are asked about again.
+			c.unchecked(verURL, ver)
+			out.Retry = checkWaiters
+		} else if !same {
 			out.Retry = checkWaiters
 		}
 		if !same && !held && !dup {
@@ -232,31 +250,44 @@ func (c *Crawl) After(r Response) Page {
 func (c *Crawl) endCheck(u uint64, ver verification, isVerify bool) []string {
 	w := c.checkWait[u]
 	delete(c.checkWait, u)
-	if isVerify && c.checks[ver.against] == u {
-		delete(c.checks, ver.against)
+	if isVerify && c.checks[ver.key] == u {
+		delete(c.checks, ver.key)
 	}
 	return w
 }
 
+// unchecked tells the learner that the check of raw that Before asked for (ver) was not made,
+// so that the rule's next use is checked instead (learn.Online.Unchecked). c.mu is held.
+func (c *Crawl) unchecked(raw string, ver verification) {
+	if ver.declared || c.online == nil {
+		return
+	}
+	if k, err := c.online.Key(raw); err == nil {
+		c.online.Unchecked(k, c.heldKey(c.url(ver.against)))
+	}
+}
+
 // check completes the verification of raw: a rule's (learn.Online.Confirm) or a site's
-// declarations'. c.mu is held.
-func (c *Crawl) check(raw string, v verification, same, held bool) {
+// declarations'. It reports false when the check proves nothing: the rules that make raw's key
+// now no longer meet the holder it was checked against (a rule retracted since, the key taken by
+// another URL). c.mu is held.
+func (c *Crawl) check(raw string, v verification, same, held bool) bool {
 	if v.declared {
 		c.stats.Checked++
 		if !same {
 			c.stats.Mismatches++
 		}
 		c.sites[c.site(raw)].outcome(c, same)
-		return
+		return true
 	}
 	if c.online == nil {
-		return
+		return true
 	}
 	// The rules that make the key now: those that made it at Before, unless a relearn or a
-	// retraction changed them since; a key that no longer meets the holder's proves nothing.
+	// retraction changed them since.
 	k, err := c.online.Key(raw)
 	if err != nil {
-		return
+		return false
 	}
 	v0, ok := c.keys.get(c, hashKey(k.Key))
 	if !ok || v0 != v.against {
@@ -264,11 +295,13 @@ func (c *Crawl) check(raw string, v verification, same, held bool) {
 			k, v0, ok = ak, av, true // a match under an alternative key (see alternative)
 		}
 	}
-	if ok && v0 == v.against {
-		c.stats.Checked++
-		if !same {
-			c.stats.Mismatches++
-		}
-		c.online.ConfirmMatch(k, c.heldKey(c.url(v.against)), same)
+	if !ok || v0 != v.against {
+		return false
 	}
+	c.stats.Checked++
+	if !same {
+		c.stats.Mismatches++
+	}
+	c.online.ConfirmMatch(k, c.heldKey(c.url(v.against)), same)
+	return true
 }

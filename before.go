@@ -30,35 +30,45 @@ func (c *Crawl) Before(raw string) Decision { return c.before(raw, false) }
 func (c *Crawl) BeforeSend(raw string) Decision { return c.before(raw, true) }
 
 func (c *Crawl) before(raw string, send bool) Decision {
-	c.rekey()
 	var (
 		key  string
 		k    learn.Key
 		err  error
 		h, u uint64
 	)
-	if c.online != nil {
-		// Crawl.key with one lock: urlnorm's key first, then, with the lock held, whether the
-		// learner may rewrite it; if so, the learner's key, without the lock.
-		ok := false
-		if key, ok = learn.Prepare(raw); !ok {
-			err = learn.ErrNotURL
+	for try := 0; ; try++ {
+		c.rekey()
+		gen := c.published.Load()
+		if c.online != nil {
+			// Crawl.key with one lock: urlnorm's key first, then, with the lock held, whether
+			// the learner may rewrite it; if so, the learner's key, without the lock.
+			ok := false
+			if key, ok = learn.Prepare(raw); !ok {
+				err = learn.ErrNotURL
+			} else {
+				h = hashKey(key)
+			}
+			c.mu.Lock()
+			if ok && c.mayRewrite(raw) {
+				c.mu.Unlock()
+				if key, k, err = c.learnerKey(raw); err == nil {
+					h = hashKey(key)
+				}
+				c.mu.Lock()
+			}
 		} else {
-			h = hashKey(key)
-		}
-		c.mu.Lock()
-		if ok && c.mayRewrite(raw) {
-			c.mu.Unlock()
-			if key, k, err = c.learnerKey(raw); err == nil {
+			if key, k, err = c.keyLocked(raw); err == nil { // no lock needed without the learner
 				h = hashKey(key)
 			}
 			c.mu.Lock()
 		}
-	} else {
-		if key, k, err = c.keyLocked(raw); err == nil { // no lock needed without the learner
-			h = hashKey(key)
+		// Rules published while the key was made without the lock (a check's outcome, given
+		// to After meanwhile, retracting the rule that made it) would decide on a key that no
+		// longer stands: it is made again, a few times at most.
+		if c.online == nil || try == 2 || c.published.Load() == gen {
+			break
 		}
-		c.mu.Lock()
+		c.mu.Unlock()
 	}
 	defer c.mu.Unlock()
 	c.stats.URLs++
@@ -111,6 +121,13 @@ func (c *Crawl) before(raw string, send bool) Decision {
 				d.Key, k, v, held = ak.Key, ak, av, true
 			}
 		}
+		if held && !ver.declared && v&declaredBit == 0 && c.holderOf(v) != ver.against && hashKey(d.Key) == ver.key {
+			// The key it was to be checked against has another holder since (a URL about to
+			// be sent took it): the check is against that holder's page now, and the URLs that
+			// wait for it still do.
+			ver.against = c.holderOf(v)
+			c.verifying[u] = ver
+		}
 		if held && c.holderOf(v) == ver.against && (v&declaredBit != 0) == ver.declared {
 			d.Of = c.url(ver.against)
 			if ver.declared || ablate.NoRecheck || c.online.Recheck(k, c.heldKey(d.Of)) {
@@ -121,11 +138,12 @@ func (c *Crawl) before(raw string, send bool) Decision {
 			delete(c.verifying, u)
 			c.endCheck(u, ver, true)
 			c.stats.Lapsed++
-			return c.skip(d, raw, u, k, v, noHolder, send)
+			return c.skip(d, raw, h, u, k, v, noHolder)
 		}
 		// The rule or the declaration to check is gone since: no check is due.
 		delete(c.verifying, u)
 		c.endCheck(u, ver, true)
+		c.unchecked(raw, ver)
 	}
 	if !held {
 		if ak, av, ok := c.alternative(k, noHolder); ok {
@@ -283,9 +301,9 @@ func (c *Crawl) duplicate(d Decision, raw string, h, u uint64, k learn.Key, v, s
 			return d
 		}
 	} else if c.online != nil && c.online.VerifyMatch(k, c.heldKey(d.Of)) {
-		c.verifying[u] = verification{url: raw, against: of}
+		c.verifying[u] = verification{url: raw, against: of, key: h}
 		if !ablate.NoCheckWait {
-			c.checks[of] = u
+			c.checks[h] = u
 		}
 		c.stats.Verify++
 		d.Action = Verify
@@ -294,7 +312,7 @@ func (c *Crawl) duplicate(d Decision, raw string, h, u uint64, k learn.Key, v, s
 	if send && v&declaredBit == 0 && c.holders.at(of).state() == pending && !ablate.NoTake {
 		return c.take(d, raw, h, u, of, self)
 	}
-	return c.skip(d, raw, u, k, v, self, send)
+	return c.skip(d, raw, h, u, k, v, self)
 }
 
 // take makes raw (of key hash h and URL hash u), about to be sent, the holder of the key of
@@ -336,9 +354,9 @@ func (c *Crawl) rewait(w []string, from, to uint32) {
 	}
 }
 
-// skip answers Skip for raw (of URL hash u; about to be sent if send), whose key (k, d.Key) is
-// held by the holder of v, d.Of: see duplicate. c.mu is held.
-func (c *Crawl) skip(d Decision, raw string, u uint64, k learn.Key, v, self uint32, send bool) Decision {
+// skip answers Skip for raw (of URL hash u), whose key (k, d.Key, of hash h) is held by the
+// holder of v, d.Of: see duplicate. c.mu is held.
+func (c *Crawl) skip(d Decision, raw string, h, u uint64, k learn.Key, v, self uint32) Decision {
 	of := c.holderOf(v)
 	hd := c.holders.at(of)
 	decl := c.sites[c.site(raw)]
@@ -371,16 +389,17 @@ func (c *Crawl) skip(d Decision, raw string, u uint64, k learn.Key, v, self uint
 			c.waiting[of] = append(c.waiting[of], raw)
 		}
 		c.waited[u] = of
-		d.Retry = true
+		d.Retry, d.Await = true, d.Of
 	} else if asked {
 		delete(c.waited, u)
 	}
-	if vu, ok := c.checks[of]; ok && vu != u {
+	if vu, ok := c.checks[h]; ok && vu != u {
 		// A check of a match to the same page is under way: the URL waits for its outcome,
-		// once for each time it is asked about (see Page.Retry). Found (not about to be
-		// sent), it may stay queued and be asked again when it comes up.
+		// once for each time it is asked about (see Page.Retry).
 		c.checkWait[vu] = append(c.checkWait[vu], raw)
-		d.Retry = d.Retry || !send
+		if !d.Retry {
+			d.Retry, d.Await = true, c.verifying[vu].url
+		}
 	}
 	if !asked {
 		c.stats.Skip++

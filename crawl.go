@@ -152,11 +152,14 @@ type Decision struct {
 	Of string
 	// Retry, for Skip, says that Of is not fetched yet and the URL is remembered as its
 	// duplicate (once, however often it is asked about): if Of's fetch fails, After names the
-	// URL in Page.Retry. From Before (not BeforeSend) it also says that a check of a learned
-	// rule (Verify) by another URL against Of is under way: if it finds another page, After
-	// names the URL in that check's Page.Retry. Either way a crawler may instead keep the URL
-	// queued and ask again when it comes up.
+	// URL in Page.Retry. It also says that a check of a learned rule (Verify) by another URL
+	// against Of is under way: if it finds another page, After names the URL in that check's
+	// Page.Retry. Either way a crawler may instead keep the URL queued and ask again when it
+	// comes up, or, about to send it, wait for the fetch of Await to be reported and ask again.
 	Retry bool
+	// Await, for Skip with Retry, is the URL whose fetch decides whether this one is needed: Of
+	// while Of is not fetched, else the URL whose check against Of is under way.
+	Await string
 	// Err is why the URL could not be keyed (not an absolute http(s) URL, a rewrite cycle);
 	// the Action is then Fetch, as a crawler that cannot tell should.
 	Err error
@@ -204,7 +207,10 @@ type Page struct {
 	// another page, Retry are the URLs that Before skipped, while the check was under way, as
 	// duplicates of the page it was checked against (Decision.Retry): the rule that merged them
 	// may be the one the check disproved. The crawler gives them to Before again, which fetches
-	// those that no rule merges any more.
+	// those that no rule merges any more. So it is for a check that was not made (it failed, or
+	// the page it was checked against was not fetched yet): they are asked about again, and
+	// the rule's next use is checked in its place; a failed check names its own URL too, the
+	// first time.
 	Retry []string
 	// Canonical is the canonical URL the page declared (a Link header or <link
 	// rel="canonical">), resolved; "" if none.
@@ -272,7 +278,7 @@ type Crawl struct {
 	retried   map[uint64]bool          // URL hash -> given back by After to be fetched again
 	waiting   map[uint32][]string      // pending holder -> URLs skipped as its duplicates
 	waited    map[uint64]uint32        // URL hash -> the holder whose waiting list it was put on, until asked again
-	checks    map[uint32]uint64        // holder -> URL hash of the check under way against it (verifying)
+	checks    map[uint64]uint64        // key hash -> URL hash of the check under way of a match to it (verifying)
 	checkWait map[uint64][]string      // URL hash of a check under way -> URLs skipped as duplicates of its holder meanwhile
 	displaced map[uint64]uint32        // URL hash -> fetched holder whose key another holds
 	inferred  map[uint32]bool          // fetched holder -> its URL was skipped, its page inferred (holdInferred)
@@ -287,7 +293,8 @@ type Crawl struct {
 	siteRules []bool
 	widened   bool // the learner published widened rules, which apply to sites without rules of their own
 
-	dirty      atomic.Bool // dirtySites is not empty
+	dirty      atomic.Bool   // dirtySites is not empty
+	published  atomic.Uint64 // rule sets published so far (markDirty)
 	dmu        sync.Mutex
 	dirtySites map[string]bool // sites whose rules changed since the last rekey ("" for all)
 }
@@ -350,6 +357,7 @@ const declaredBit = 1 << 31
 type verification struct {
 	url      string
 	against  uint32 // the holder of the key
+	key      uint64 // the key's hash (a learned rule's check: see Crawl.checks)
 	declared bool   // the key was declared, not made by rules
 }
 
@@ -388,7 +396,7 @@ func New(opt Options) (*Crawl, error) {
 		retried:    map[uint64]bool{},
 		waiting:    map[uint32][]string{},
 		waited:     map[uint64]uint32{},
-		checks:     map[uint32]uint64{},
+		checks:     map[uint64]uint64{},
 		checkWait:  map[uint64][]string{},
 		displaced:  map[uint64]uint32{},
 		inferred:   map[uint32]bool{},
@@ -417,6 +425,7 @@ func (c *Crawl) markDirty(site string) {
 	c.dmu.Lock()
 	c.dirtySites[site] = true
 	c.dirty.Store(true)
+	c.published.Add(1)
 	c.dmu.Unlock()
 }
 

@@ -45,8 +45,12 @@
 // that can tell when a URL comes up asks BeforeSend then: a URL whose key is held by a URL found
 // earlier but still queued takes the key, so that a page is fetched through whichever of its URLs
 // comes up first, as a crawler without undust would fetch it. A duplicate of a page not fetched
-// yet is answered Skip with Decision.Retry: the crawler may keep it queued, and ask again when it
-// comes up.
+// yet, or one met while a check against its page is under way, is answered Skip with
+// Decision.Retry: the crawler may keep it queued and ask again when it comes up, or, about to send
+// it, wait for the fetch that Decision.Await names and ask again.
+// A check that is never made (its fetch failed, the kept page was not fetched yet when it came,
+// the key passed to another URL) does not count: the rule's next use is checked in its place
+// (learn.Online.Unchecked).
 //
 // # After a fetch
 //

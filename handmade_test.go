@@ -794,3 +794,122 @@ func TestCheckWait(t *testing.T) {
 		t.Errorf("resumed while the check was under way: %d of %d histories fetched", n, len(hists))
 	}
 }
+
+// TestUncheckedCheck: a check whose answer comes before the kept page's own (two fetches under
+// way at once) compares with nothing, and the use it was to check must not count as checked. A
+// repository browser's blobs are one page at every commit (/F/blob?hb=C): the crawl learns to
+// delete hb. A log page then links a file's history at several commits, each another page. The
+// first history is let through and holds the key; the second is the rule's first use among the
+// histories, answered Verify against it. Both are sent, the check's response arrives first, and
+// the next history to come up must be checked: uncounted, the check that never compared
+// anything stood for the histories' first use, and every later one would be skipped unchecked.
+// With the next check the rule is retracted there and every history is fetched.
+func TestUncheckedCheck(t *testing.T) {
+	const host = "http://git.test"
+	site := &handMade{pages: map[string]string{}}
+	commit := func(j int) string { return fmt.Sprintf("%08x", 0x9e3779b1*uint32(j+1)) }
+	var home, hists []string
+	for i := range 12 {
+		for j := range 3 {
+			u := fmt.Sprintf("/f%d.txt/blob?hb=%s", i, commit(j))
+			site.pages[u] = page(fmt.Sprintf("Blob f%d.txt", i), words(900+i, 60))
+			home = append(home, u)
+		}
+	}
+	for j := range 6 {
+		u := fmt.Sprintf("/f0.txt/history?hb=%s", commit(j))
+		site.pages[u] = page("History of f0.txt", words(50+j, 30))
+		hists = append(hists, host+u)
+	}
+	site.pages["/"] = page("Home", words(3, 40), home...)
+	inSite := func(u string) bool { return strings.HasPrefix(u, host+"/") }
+	for _, off := range []bool{false, true} {
+		ablate.NoUnchecked = off
+		c := mustNew(t, Options{})
+		tc, done := newTestCrawler(t, c, site, inSite)
+		tc.run(t, host+"/") // the blobs: hb deleted, and the deletion checked among them
+		if d := c.Before(hists[0]); d.Action != Fetch {
+			t.Fatalf("first history: %v, want Fetch", d.Action)
+		}
+		if d := c.Before(hists[1]); d.Action != Verify {
+			t.Fatalf("second history: %v, want Verify (the rule's first use among histories; rules %q)", d.Action, c.Learner().Retracted())
+		}
+		for _, u := range hists[2:] {
+			c.Before(u) // found with the others, queued
+		}
+		c.BeforeSend(hists[0])
+		c.BeforeSend(hists[1])
+		c.After(tc.get(t, hists[1])) // the check's answer first: no kept page to compare with
+		c.After(tc.get(t, hists[0]))
+		d := c.BeforeSend(hists[2])
+		if want := map[bool]Action{false: Verify, true: Skip}[off]; d.Action != want {
+			t.Errorf("NoUnchecked %v: the third history comes up: %v, want %v", off, d.Action, want)
+		}
+		if !off {
+			c.After(tc.get(t, hists[2])) // another page: the deletion is retracted among histories
+			for _, u := range hists[3:] {
+				if d := c.BeforeSend(u); d.Action != Fetch {
+					t.Errorf("after the check %s comes up: %v, want Fetch", u, d.Action)
+				}
+			}
+		}
+		done()
+		ablate.NoUnchecked = false
+	}
+}
+
+// TestCheckWaitTaken: a check under way is a check of the key it was asked for, whichever URL
+// holds the key (a duplicate about to be sent while the key's holder is still queued takes its
+// place). Found
+// together, the first history holds the key of the histories under the rule that deletes hb, the
+// second is to check the rule, and the others are its duplicates. The third comes up first and
+// takes the key; the fourth, coming up while the check is still queued, waits (Decision.Retry),
+// and when the check finds another page, After gives it back. Without the waits for checks, the
+// fourth would be the third's duplicate, unchecked, once the third was fetched.
+func TestCheckWaitTaken(t *testing.T) {
+	const host = "http://git.test"
+	site := &handMade{pages: map[string]string{}}
+	commit := func(j int) string { return fmt.Sprintf("%08x", 0x9e3779b1*uint32(j+1)) }
+	var home, hists []string
+	for i := range 12 {
+		for j := range 3 {
+			u := fmt.Sprintf("/f%d.txt/blob?hb=%s", i, commit(j))
+			site.pages[u] = page(fmt.Sprintf("Blob f%d.txt", i), words(900+i, 60))
+			home = append(home, u)
+		}
+	}
+	for j := range 4 {
+		u := fmt.Sprintf("/f0.txt/history?hb=%s", commit(j))
+		site.pages[u] = page("History of f0.txt", words(50+j, 30))
+		hists = append(hists, host+u)
+	}
+	site.pages["/"] = page("Home", words(3, 40), home...)
+	inSite := func(u string) bool { return strings.HasPrefix(u, host+"/") }
+	for _, off := range []bool{false, true} {
+		ablate.NoCheckWait = off
+		c := mustNew(t, Options{})
+		tc, done := newTestCrawler(t, c, site, inSite)
+		tc.run(t, host+"/")
+		for i, want := range []Action{Fetch, Verify, Skip, Skip} {
+			if d := c.Before(hists[i]); d.Action != want {
+				t.Fatalf("history %d found: %v, want %v", i, d.Action, want)
+			}
+		}
+		if d := c.BeforeSend(hists[2]); d.Action != Fetch {
+			t.Fatalf("third history comes up: %v, want Fetch (it takes the key)", d.Action)
+		}
+		d := c.BeforeSend(hists[3])
+		c.After(tc.get(t, hists[2]))
+		c.BeforeSend(hists[1])
+		p := c.After(tc.get(t, hists[1]))
+		done()
+		ablate.NoCheckWait = false
+		given := slices.Contains(p.Retry, hists[3])
+		switch {
+		case !off && (d.Action != Skip || !d.Retry || !given):
+			t.Errorf("the fourth history came up while the check was queued: %+v; given back by the check %v (%q), want it to wait and be given back", d, given, p.Retry)
+		case off && given:
+			t.Errorf("NoCheckWait: the fourth history was given back by the check: %q", p.Retry)
+		}
+	}
+}

@@ -386,9 +386,12 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 		if x.Err() == nil && v.against >= nh {
 			corrupt("verification against holder %d of %d", v.against, nh)
 		}
+		if x.Err() == nil && !v.declared {
+			v.key = c.holders.at(v.against).key // the key it was asked for, held by against since
+		}
 		c.verifying[hashURL(v.url)] = v
 		if !v.declared && !ablate.NoCheckWait {
-			c.checks[v.against] = hashURL(v.url) // in URL order: the last check against a holder
+			c.checks[v.key] = hashURL(v.url) // in URL order: the last check of a match to a key
 		}
 	}
 	for range x.Count(maxSavedCount, "sites") {

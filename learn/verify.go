@@ -664,6 +664,35 @@ func (o *Online) VerifyMatch(k, kept Key) bool {
 	return check
 }
 
+// Unchecked reports that a check VerifyMatch(k, kept) asked for was not made: the URL was not
+// fetched, or its page could not be compared with the kept URL's (not fetched yet, or no longer
+// the holder of the key). A rule's first uses, overall and in each context, are counted down to
+// its checks made so far, so that its next use is checked in the check's place: the uses asked
+// about meanwhile (the other links of a listing, found together) counted as uses after a check,
+// and the rule's later uses there would go unchecked, whatever pages they are. It is a no-op
+// when no rule makes the match any more.
+func (o *Online) Unchecked(k, kept Key) {
+	if ablate.NoUnchecked {
+		return
+	}
+	for _, r := range decisive(k, kept) {
+		c := r.counter()
+		ctx := ruleContext(r.ver, r.i, r.in, r.key)
+		lower(&c.uses, c.checks.Load())
+		lower(counter(&c.ctx, ctx), counter(&c.ctxChecks, ctx).Load())
+	}
+}
+
+// lower sets n to to if it is above it.
+func lower(n *atomic.Int64, to int64) {
+	for {
+		v := n.Load()
+		if v <= to || n.CompareAndSwap(v, to) {
+			return
+		}
+	}
+}
+
 // Recheck is called when the crawler comes to fetch a URL that VerifyMatch(k, kept) asked it
 // to check, some time after the ask: a crawler that queues the URLs it finds asks when it finds
 // a link, and the checks of other URLs (and the matches it compares) may have answered since.

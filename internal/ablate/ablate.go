@@ -165,6 +165,11 @@ var (
 	// under way for good, instead of naming it in the check's Page.Retry if the check fails
 	// (the crawl core's checkWait).
 	NoCheckWait bool
+	// NoUnchecked counts a check that Before asked for and that was never made (the fetch
+	// failed, the kept page was not fetched yet, the key changed hands) as a use of the rule
+	// like any, instead of uncounting it so that the rule's next use is checked (learn's
+	// Online.Unchecked).
+	NoUnchecked bool
 )
 
 // switches names the switches for Set.
@@ -178,6 +183,7 @@ var switches = map[string]*bool{
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
 	"head": &NoHead, "originmap": &NoOriginMap, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
+	"unchecked": &NoUnchecked,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
