@@ -27,11 +27,16 @@
 //     a duplicate that comes up while that fetch is being sent (past its own OnRequestHeaders)
 //     awaits its outcome, holding the LimitRule slot it has, and is then fetched or aborted;
 //     a synchronous collector may run both in one goroutine, so there it is aborted at once.
+//     So does a duplicate that comes up while a check of the rule that made it one is being
+//     sent (undust.Decision.Await names the fetch): if the check finds another page, the rule
+//     is retracted and the duplicate asked again, and fetched.
 //
 //   - OnResponse gives the response to undust.Crawl.After. A page that duplicates one kept
 //     before has its Response.Body emptied and its Content-Type removed, so OnHTML and OnXML
 //     callbacks neither keep it nor follow its links, and its Headers get DuplicateHeader
-//     naming the URL of the page it duplicates.
+//     naming the URL of the page it duplicates. A check that found another page gives back
+//     the duplicates aborted while it was under way (undust.Page.Retry): they are sent again,
+//     as after a failure (below).
 //
 //   - OnError gives the failure to After too: a request that failed (no response, 5xx, 429)
 //     gives its key back, and requests aborted as its duplicates while it was under way are

@@ -159,6 +159,9 @@ func (u *Undust) onRequest(r *colly.Request) {
 // collector may run both in one goroutine (a callback of the one that Visit calls), so there it
 // is not awaited. A duplicate of a page whose fetch is being sent and is not done within
 // maxAwait is aborted and remembered, to be sent again if that fetch fails (Decision.Retry).
+// The same holds for a duplicate whose rule is being checked by a fetch being sent
+// (Decision.Await names that fetch): it is asked again once the check is done, and sent if the
+// check found another page.
 //
 // Once the collector's context is done (a crawl stopped at a budget), a request that comes up
 // is not asked about: colly still calls OnRequestHeaders for every request in its queue, and
@@ -180,7 +183,7 @@ func (u *Undust) onRequestHeaders(r *colly.Request) {
 	}
 	delete(u.inflight, r.ID)
 	if d.Retry {
-		u.waiting[d.Of] = append(u.waiting[d.Of], r)
+		u.waiting[d.Await] = append(u.waiting[d.Await], r)
 	}
 	r.Abort()
 }
@@ -199,7 +202,7 @@ func (u *Undust) sendLocked(raw string, via []*http.Request) undust.Decision {
 	// Asked under u.mu, so that the fetch it duplicates, if it is being sent, has not given
 	// its outcome to After yet or is done with it (finish) when it is looked up.
 	d := u.crawl.BeforeSend(raw)
-	if f := u.sending[d.Of]; d.Action == undust.Skip && d.Retry && f.done != nil && u.c.Async && !redirectOf(d.Of, via) {
+	if f := u.sending[d.Await]; d.Action == undust.Skip && d.Retry && f.done != nil && u.c.Async && !redirectOf(d.Of, via) {
 		u.queued[raw] = true // the failure gives it the page's key (onError)
 		u.mu.Unlock()
 		u.await(f)
@@ -256,18 +259,27 @@ func (u *Undust) retry(r *colly.Request) {
 	_ = r.Retry()
 }
 
-// done returns the URL OnRequest saw for r and the requests aborted as its duplicates.
-func (u *Undust) done(r *colly.Request) (string, []*colly.Request) {
+// urlOf returns the URL OnRequest saw for r.
+func (u *Undust) urlOf(r *colly.Request) string {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	raw, ok := u.inflight[r.ID]
-	if !ok {
-		raw = r.URL.String()
+	if raw, ok := u.inflight[r.ID]; ok {
+		return raw
 	}
+	return r.URL.String()
+}
+
+// done forgets r, of URL raw, and returns the requests aborted as duplicates awaiting its
+// outcome. It is called once After has that outcome: a request that BeforeSend told to await r
+// is added to the list under u.mu before it is released (see sendLocked), and once After has
+// returned, BeforeSend tells no request to await r any more; so the list is complete.
+func (u *Undust) done(r *colly.Request, raw string) []*colly.Request {
+	u.mu.Lock()
+	defer u.mu.Unlock()
 	delete(u.inflight, r.ID)
 	w := u.waiting[raw]
 	delete(u.waiting, raw)
-	return raw, w
+	return w
 }
 
 func (u *Undust) onError(r *colly.Response, err error) {
@@ -284,7 +296,7 @@ func (u *Undust) onError(r *colly.Response, err error) {
 		}
 		return
 	}
-	raw, waiting := u.done(r.Request)
+	raw := u.urlOf(r.Request)
 	defer u.finish(r.Request.ID, raw)
 	resp := undust.Response{URL: raw, FinalURL: r.Request.URL.String(), Status: r.StatusCode}
 	var visited *colly.AlreadyVisitedError
@@ -300,13 +312,25 @@ func (u *Undust) onError(r *colly.Response, err error) {
 		resp.Header = *r.Headers
 	}
 	p := u.crawl.After(resp)
+	u.giveBack(p.Retry, r.Request, raw, u.done(r.Request, raw))
+}
+
+// giveBack sends again, or asks about again, the URLs that After gave back (Page.Retry) for
+// the request r of URL raw: r itself (its page's one URL, after a failure), the requests of
+// waiting (aborted as duplicates while r was under way), or URLs still in colly's queue.
+func (u *Undust) giveBack(retry []string, r *colly.Request, raw string, waiting []*colly.Request) {
 	if u.stopped() {
 		return // nothing is sent any more: no URL is sent again or asked
 	}
-	for _, url := range p.Retry {
+	for i, url := range retry {
+		if slices.Contains(retry[:i], url) {
+			// Named twice (asked about twice while a check was under way): one request is
+			// sent again once; colly's Request.Retry shares the request's headers.
+			continue
+		}
 		if url == raw {
 			// The page's one URL, given back to be fetched again.
-			u.retry(r.Request)
+			u.retry(r)
 			continue
 		}
 		if u.sendAgain(url, waiting) {
@@ -341,13 +365,16 @@ func (u *Undust) onResponse(r *colly.Response) {
 	if r.Request == nil {
 		return
 	}
-	raw, _ := u.done(r.Request)
+	raw := u.urlOf(r.Request)
 	defer u.finish(r.Request.ID, raw)
 	resp := undust.Response{URL: raw, FinalURL: r.Request.URL.String(), Status: r.StatusCode, Body: r.Body}
 	if r.Headers != nil {
 		resp.Header = *r.Headers
 	}
 	p := u.crawl.After(resp)
+	// A check that found another page gives back the duplicates skipped while it was under
+	// way (Page.Retry).
+	u.giveBack(p.Retry, r.Request, raw, u.done(r.Request, raw))
 	if p.Duplicate {
 		r.Body = nil
 		if r.Headers == nil {

@@ -97,3 +97,66 @@ func TestRulesLearnedWhileWaiting(t *testing.T) {
 		t.Errorf("%d of %d session URLs fetched, want at most %d: %q", len(hits), n, n/4, hits)
 	}
 }
+
+// A duplicate waits for a check of the rule that made it one: a repository browser's blobs are
+// one page at every commit (/F/blob?hb=C), and the crawl learns to delete hb from the first
+// files; then a log page links one file's history at 8 commits (/F/history?hb=C), each another
+// page. A history is fetched to check the rule and finds another page; the others, found
+// together and sent two at a time, are duplicates while the check is under way. Aborted then,
+// they would be lost; they await the check (undust's Decision.Await), or, found before it, stay
+// queued, and are fetched once it has failed.
+func TestDuplicateAwaitsCheck(t *testing.T) {
+	commit := func(j int) string { return fmt.Sprintf("%08x", 0x9e3779b1*uint32(j+1)) }
+	page := func(title string, seed int, hrefs ...string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "<html><head><title>%s</title></head><body><main><h1>%s</h1><p>", title, title)
+		for i := range 40 {
+			fmt.Fprintf(&b, "w%dx%d ", (seed*7919+i*104729)%100003, i%7)
+		}
+		b.WriteString("</p>")
+		for _, h := range hrefs {
+			fmt.Fprintf(&b, "<p><a href=%q>%s</a></p>", h, h)
+		}
+		b.WriteString("</main></body></html>")
+		return b.String()
+	}
+	pages := map[string]string{}
+	var home, hists []string
+	for i := range 12 {
+		for j := range 3 {
+			u := fmt.Sprintf("/f%d.txt/blob?hb=%s", i, commit(j))
+			pages[u] = page(fmt.Sprintf("Blob f%d.txt", i), 900+i)
+			home = append(home, u)
+		}
+	}
+	for j := range 8 {
+		u := fmt.Sprintf("/f0.txt/history?hb=%s", commit(j))
+		pages[u] = page("History of f0.txt", 50+j)
+		hists = append(hists, u)
+	}
+	pages["/"] = page("Home", 3, append(home, "/log")...)
+	pages["/log"] = page("Log", 4, hists...)
+	// The order of two requests at a time varies from crawl to crawl: a few crawls meet the
+	// check under way in the ways it can be met (found during it, coming up during it).
+	for crawl := range 4 {
+		srv, hits := countingServer(t, func(w http.ResponseWriter, r *http.Request) {
+			if b, ok := pages[r.URL.RequestURI()]; ok {
+				w.Header().Set("Content-Type", "text/html")
+				fmt.Fprint(w, b)
+				return
+			}
+			http.NotFound(w, r)
+		})
+		c := asyncCollector(t)
+		u, err := Attach(c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		crawlFromStart(c, srv)
+		for _, h := range hists {
+			if hits(h) == 0 {
+				t.Errorf("crawl %d: history %s never fetched (%+v)", crawl, h, u.Stats())
+			}
+		}
+	}
+}
