@@ -169,14 +169,19 @@ func (c *Crawl) After(r Response) Page {
 	if finalHolder != noHolder {
 		c.holders.at(finalHolder).page = uint32(id)
 	}
-	if isVerify && c.holders.at(ver.against).page == 0 {
+	if hd := c.holders.at(ver.against); isVerify && hd.page == 0 {
 		// The holder's page is not known (not fetched yet, under way, or no page): the check
 		// proves nothing either way. Its page, if it has one, meets this one by content.
-		// The URLs that waited for it are asked about again, as after a check that found
-		// another page: the rule's next use is checked in its place.
 		isVerify = false
-		c.unchecked(verURL, ver)
-		out.Retry = checkWaiters
+		if hd.state() != pending {
+			// Its fetch was under way (two fetches at once) or is done: the rule's next use
+			// is checked in this one's place, soon against a known page, and the URLs that
+			// waited for this one are asked about again. A holder still queued may come up
+			// long after (a crawler that asks Before alone, its queue a stack): checks in its
+			// place would each compare nothing, as this one did.
+			c.unchecked(verURL, ver)
+			out.Retry = checkWaiters
+		}
 	}
 	if isVerify {
 		kept := c.pageOf(ver.against)

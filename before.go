@@ -130,6 +130,15 @@ func (c *Crawl) before(raw string, send bool) Decision {
 		}
 		if held && c.holderOf(v) == ver.against && (v&declaredBit != 0) == ver.declared {
 			d.Of = c.url(ver.against)
+			if send && !ver.declared && c.holders.at(ver.against).state() == pending && !ablate.NoTake {
+				// About to be sent while the URL it is to be checked against is still queued:
+				// it takes the key, as any duplicate that comes up first does, and the check is
+				// left to a later use, against a page known by then.
+				delete(c.verifying, u)
+				c.endCheck(u, ver, true)
+				c.unchecked(raw, ver)
+				return c.take(d, raw, h, u, ver.against, noHolder)
+			}
 			if ver.declared || ablate.NoRecheck || c.online.Recheck(k, c.heldKey(d.Of)) {
 				d.Action = Verify // asked again: counted once
 				return d
