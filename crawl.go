@@ -208,9 +208,9 @@ type Page struct {
 	// duplicates of the page it was checked against (Decision.Retry): the rule that merged them
 	// may be the one the check disproved. The crawler gives them to Before again, which fetches
 	// those that no rule merges any more. So it is for a check that was not made (it failed, or
-	// the page it was checked against was not fetched yet): they are asked about again, and
-	// the rule's next use is checked in its place; a failed check names its own URL too, the
-	// first time.
+	// its answer came before that of the kept URL's fetch, under way at once): they are asked
+	// about again, and the rule's next use is checked in its place; a failed check names its
+	// own URL too, the first time.
 	Retry []string
 	// Canonical is the canonical URL the page declared (a Link header or <link
 	// rel="canonical">), resolved; "" if none.

@@ -48,9 +48,10 @@
 // yet, or one met while a check against its page is under way, is answered Skip with
 // Decision.Retry: the crawler may keep it queued and ask again when it comes up, or, about to send
 // it, wait for the fetch that Decision.Await names and ask again.
-// A check that is never made (its fetch failed, the kept page was not fetched yet when it came,
-// the key passed to another URL) does not count: the rule's next use is checked in its place
-// (learn.Online.Unchecked).
+// A check that is never made (its fetch failed, its answer came before that of the kept URL's
+// fetch under way, the rules no longer make the match) does not count: the rule's next use is
+// checked in its place (learn.Online.Unchecked). A check that comes up while the kept URL is still
+// queued takes the key instead, as any duplicate that comes up first does.
 //
 // # After a fetch
 //
