@@ -805,23 +805,7 @@ func TestCheckWait(t *testing.T) {
 // anything stood for the histories' first use, and every later one would be skipped unchecked.
 // With the next check the rule is retracted there and every history is fetched.
 func TestUncheckedCheck(t *testing.T) {
-	const host = "http://git.test"
-	site := &handMade{pages: map[string]string{}}
-	commit := func(j int) string { return fmt.Sprintf("%08x", 0x9e3779b1*uint32(j+1)) }
-	var home, hists []string
-	for i := range 12 {
-		for j := range 3 {
-			u := fmt.Sprintf("/f%d.txt/blob?hb=%s", i, commit(j))
-			site.pages[u] = page(fmt.Sprintf("Blob f%d.txt", i), words(900+i, 60))
-			home = append(home, u)
-		}
-	}
-	for j := range 6 {
-		u := fmt.Sprintf("/f0.txt/history?hb=%s", commit(j))
-		site.pages[u] = page("History of f0.txt", words(50+j, 30))
-		hists = append(hists, host+u)
-	}
-	site.pages["/"] = page("Home", words(3, 40), home...)
+	site, host, hists := historySite(6)
 	inSite := func(u string) bool { return strings.HasPrefix(u, host+"/") }
 	for _, off := range []bool{false, true} {
 		ablate.NoUnchecked = off
@@ -867,23 +851,7 @@ func TestUncheckedCheck(t *testing.T) {
 // and when the check finds another page, After gives it back. Without the waits for checks, the
 // fourth would be the third's duplicate, unchecked, once the third was fetched.
 func TestCheckWaitTaken(t *testing.T) {
-	const host = "http://git.test"
-	site := &handMade{pages: map[string]string{}}
-	commit := func(j int) string { return fmt.Sprintf("%08x", 0x9e3779b1*uint32(j+1)) }
-	var home, hists []string
-	for i := range 12 {
-		for j := range 3 {
-			u := fmt.Sprintf("/f%d.txt/blob?hb=%s", i, commit(j))
-			site.pages[u] = page(fmt.Sprintf("Blob f%d.txt", i), words(900+i, 60))
-			home = append(home, u)
-		}
-	}
-	for j := range 4 {
-		u := fmt.Sprintf("/f0.txt/history?hb=%s", commit(j))
-		site.pages[u] = page("History of f0.txt", words(50+j, 30))
-		hists = append(hists, host+u)
-	}
-	site.pages["/"] = page("Home", words(3, 40), home...)
+	site, host, hists := historySite(4)
 	inSite := func(u string) bool { return strings.HasPrefix(u, host+"/") }
 	for _, off := range []bool{false, true} {
 		ablate.NoCheckWait = off
@@ -912,4 +880,29 @@ func TestCheckWaitTaken(t *testing.T) {
 			t.Errorf("NoCheckWait: the fourth history was given back by the check: %q", p.Retry)
 		}
 	}
+}
+
+// historySite is a repository browser whose home page links 12 files' blobs at 3 commits each
+// (/F/blob?hb=C, one page per file), from which a crawl learns to delete hb, and whose histories
+// of f0.txt at n commits (/f0.txt/history?hb=C, each another page) no page links: the tests
+// find them. It returns the site, its origin and the histories' URLs.
+func historySite(n int) (*handMade, string, []string) {
+	const host = "http://git.test"
+	site := &handMade{pages: map[string]string{}}
+	commit := func(j int) string { return fmt.Sprintf("%08x", 0x9e3779b1*uint32(j+1)) }
+	var home, hists []string
+	for i := range 12 {
+		for j := range 3 {
+			u := fmt.Sprintf("/f%d.txt/blob?hb=%s", i, commit(j))
+			site.pages[u] = page(fmt.Sprintf("Blob f%d.txt", i), words(900+i, 60))
+			home = append(home, u)
+		}
+	}
+	for j := range n {
+		u := fmt.Sprintf("/f0.txt/history?hb=%s", commit(j))
+		site.pages[u] = page("History of f0.txt", words(50+j, 30))
+		hists = append(hists, host+u)
+	}
+	site.pages["/"] = page("Home", words(3, 40), home...)
+	return site, host, hists
 }
