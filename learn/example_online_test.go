@@ -83,3 +83,24 @@ func ExampleOnline_VerifyMatch() {
 	// Verify: false
 	// http://docs.example.net/d40/index.html
 }
+
+// A check that was asked for and never made (its fetch failed) does not count: the rule's next
+// use is checked in its place.
+func ExampleOnline_Unchecked() {
+	o := learn.NewOnline(learn.OnlineOptions{})
+	for i := range 30 {
+		page := uint64(i + 1)
+		o.Observe(learn.URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d", i)}, page)
+		o.Observe(learn.URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d&list=%d", i, 7*i+3)}, page)
+	}
+	o.RelearnAll()
+	kept, _ := o.Key("http://shop.example.com/item?id=70") // fetched before
+	first, _ := o.Key("http://shop.example.com/item?id=70&list=12")
+	second, _ := o.Key("http://shop.example.com/item?id=70&list=95")
+	fmt.Println("check the first use:", o.VerifyMatch(first, kept))
+	o.Unchecked(first, kept) // its fetch failed
+	fmt.Println("check the next use:", o.VerifyMatch(second, kept))
+	// Output:
+	// check the first use: true
+	// check the next use: true
+}
