@@ -537,7 +537,7 @@ func forWords(s string, f func(string)) {
 }
 
 // templateWords returns the words (forWords) of the path segments of the clusters' URLs that
-// occur in at least 1% of the URLs and at least 5: the site's template (album, friends,
+// occur in at least 5% of the URLs and at least 5: the site's template (album, friends,
 // viewtopic, php), not its values (titles, user names).
 func templateWords(cls []Cluster) map[string]bool {
 	count := map[string]int{}
