@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
-	"github.com/undust/undust/internal/ablate"
 	"io"
 	"maps"
 	"slices"
@@ -23,7 +22,9 @@ import (
 //	              through, 1 fetched, 2 failed, 3 page inferred, not fetched: holdInferred)
 //	            keys: count, then (key hash uint64, value uvarint), by hash; the value is a
 //	              holder's index, or a declaration's sequence number - 1 with bit 31 set
-//	            verifications: count, then (URL, holder uvarint, declared), by URL
+//	            verifications: count, then (URL, holder uvarint, key hash uint64, declared),
+//	              by URL; then count, then (key hash uint64, URL hash uint64) of the check
+//	              under way of a match to each key, by key hash
 //	            declarations: count, then per site by name (site, uses, confirmed,
 //	              withdrawn, count, then (URL, holder, key hash, seq, withdrawn))
 //	            redirects: count, then (URL, count, source URLs), by URL
@@ -113,7 +114,14 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 	for _, v := range vs {
 		x.String(v.url)
 		x.Uvarint(uint64(v.against))
+		x.Uint64(v.key)
 		x.Bool(v.declared)
+	}
+	cks := slices.Sorted(maps.Keys(c.checks))
+	x.Uvarint(uint64(len(cks)))
+	for _, k := range cks {
+		x.Uint64(k)
+		x.Uint64(c.checks[k])
 	}
 	sites := slices.Sorted(maps.Keys(c.sites))
 	x.Uvarint(uint64(len(sites)))
@@ -382,17 +390,23 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 		keys = append(keys, keyValue{k, v})
 	}
 	for range x.Count(maxSavedCount, "verifications") {
-		v := verification{url: x.String(maxSavedString, "URL"), against: uint32(x.Count(maxHolders, "holder")), declared: x.Bool()}
+		v := verification{url: x.String(maxSavedString, "URL"), against: uint32(x.Count(maxHolders, "holder")),
+			key: x.Uint64(), declared: x.Bool()}
 		if x.Err() == nil && v.against >= nh {
 			corrupt("verification against holder %d of %d", v.against, nh)
 		}
-		if x.Err() == nil && !v.declared {
-			v.key = c.holders.at(v.against).key // the key it was asked for, held by against since
-		}
 		c.verifying[hashURL(v.url)] = v
-		if !v.declared && !ablate.NoCheckWait {
-			c.checks[v.key] = hashURL(v.url) // in URL order: the last check of a match to a key
+	}
+	for range x.Count(maxSavedCount, "checks") {
+		k, u := x.Uint64(), x.Uint64()
+		if x.Err() != nil {
+			break
 		}
+		if v, ok := c.verifying[u]; !ok || v.declared || v.key != k {
+			corrupt("check of key %016x by URL hash %016x, which no verification of that key has", k, u)
+			break
+		}
+		c.checks[k] = u
 	}
 	for range x.Count(maxSavedCount, "sites") {
 		s := x.String(maxSavedString, "site")
