@@ -169,11 +169,11 @@ func (c *Crawl) After(r Response) Page {
 	if finalHolder != noHolder {
 		c.holders.at(finalHolder).page = uint32(id)
 	}
-	if hd := c.holders.at(ver.against); isVerify && hd.page == 0 {
+	if isVerify && c.holders.at(ver.against).page == 0 {
 		// The holder's page is not known (not fetched yet, under way, or no page): the check
 		// proves nothing either way. Its page, if it has one, meets this one by content.
 		isVerify = false
-		if hd.state() != pending {
+		if c.holders.at(ver.against).state() != pending {
 			// Its fetch was under way (two fetches at once) or is done: the rule's next use
 			// is checked in this one's place, soon against a known page, and the URLs that
 			// waited for this one are asked about again. A holder still queued may come up
@@ -192,7 +192,7 @@ func (c *Crawl) After(r Response) Page {
 				same, dup, id = true, true, uint64(c.pages.root(kept))
 			}
 		}
-		if !c.check(verURL, ver, same, held) {
+		if !c.check(verURL, ver, same) {
 			// The key has another holder now, or no rule makes it any more: the check
 			// proves nothing, and the URLs that waited for it are asked about again.
 			c.unchecked(verURL, ver)
@@ -276,7 +276,7 @@ func (c *Crawl) unchecked(raw string, ver verification) {
 // declarations'. It reports false when the check proves nothing: the rules that make raw's key
 // now no longer meet the holder it was checked against (a rule retracted since, the key taken by
 // another URL). c.mu is held.
-func (c *Crawl) check(raw string, v verification, same, held bool) bool {
+func (c *Crawl) check(raw string, v verification, same bool) bool {
 	if v.declared {
 		c.stats.Checked++
 		if !same {
