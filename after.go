@@ -12,6 +12,28 @@ const maxRedirectSources = 16
 // saw (a seed the crawler fetched itself): its key is then recorded as if Before had let it
 // through. After reads r and keeps none of its slices.
 func (c *Crawl) After(r Response) Page {
+	p := c.after(r)
+	p.Retry = once(p.Retry)
+	return p
+}
+
+// once returns urls without the repeats of a URL, in the order of their first appearance.
+func once(urls []string) []string {
+	if len(urls) < 2 {
+		return urls
+	}
+	seen := make(map[string]bool, len(urls))
+	out := make([]string, 0, len(urls))
+	for _, u := range urls {
+		if !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func (c *Crawl) after(r Response) Page {
 	c.rekey()
 	final := r.FinalURL
 	if final == "" {
@@ -50,6 +72,12 @@ func (c *Crawl) After(r Response) Page {
 	ver, isVerify := c.verifying[u]
 	delete(c.verifying, u)
 	checkWaiters := c.endCheck(u, ver, isVerify)
+	// A URL whose check was not due any more when it came up (Before: its rule was gone)
+	// gives back the URLs that waited for that check, whatever its answer.
+	var gone []string
+	if !isVerify {
+		gone = checkWaiters
+	}
 	verURL := r.URL
 	i, held := c.pending[u]
 	delete(c.pending, u)
@@ -81,7 +109,7 @@ func (c *Crawl) After(r Response) Page {
 			}
 		}
 		c.mu.Unlock()
-		return Page{Failed: true, Retry: retry}
+		return Page{Failed: true, Retry: append(retry, gone...)}
 	}
 	if held {
 		delete(c.waiting, i)
@@ -137,7 +165,26 @@ func (c *Crawl) After(r Response) Page {
 			c.redirects[location] = append(c.redirects[location], r.URL)
 		}
 	}
+	out.Retry = gone
 	if !hasPrint {
+		if isVerify && r.Status != 200 {
+			kept := c.holders.at(ver.against).page
+			same := locationPage != 0 && kept != 0 && locationPage == c.pageOf(ver.against)
+			switch {
+			case locationPage != 0 && kept != 0 && c.check(verURL, ver, same):
+				// A redirect to a page fetched before: the check compared that page with
+				// the kept one.
+				if !same {
+					out.Retry = checkWaiters
+				}
+			default:
+				// The check's answer is no page (a 404, a redirect the crawler did not follow
+				// to a page not fetched yet): it compared nothing, so the rule's next use is
+				// checked in its place, and the URLs that waited for it are asked about again.
+				c.unchecked(verURL, ver)
+				out.Retry = checkWaiters
+			}
+		}
 		if locationPage != 0 && c.online != nil {
 			c.mu.Unlock()
 			c.online.Observe(learn.URL{Raw: r.URL}, uint64(locationPage))

@@ -82,6 +82,7 @@ func (c *Crawl) before(raw string, send bool) Decision {
 		u = hashURL(raw)
 	}
 	d := Decision{Key: key}
+	var gone []string // the URLs that waited for raw's check, when its rule is gone
 	v, us, held := c.keys.getURL(c, h)
 	if i, ok := c.pending[u]; ok {
 		// Let through before and not fetched yet: the rules may have changed since, and made
@@ -149,9 +150,11 @@ func (c *Crawl) before(raw string, send bool) Decision {
 			c.stats.Lapsed++
 			return c.skip(d, raw, h, u, k, v, noHolder)
 		}
-		// The rule or the declaration to check is gone since: no check is due.
+		// The rule or the declaration to check is gone since: no check is due. The URLs that
+		// waited for it are given back by the URL's own fetch (Page.Retry), if it is let
+		// through.
 		delete(c.verifying, u)
-		c.endCheck(u, ver, true)
+		gone = c.endCheck(u, ver, true)
 		c.unchecked(raw, ver)
 	}
 	if !held {
@@ -167,6 +170,9 @@ func (c *Crawl) before(raw string, send bool) Decision {
 		delete(c.waited, u)
 		if i, ok := c.hold(raw, h, u); ok {
 			c.pending[u] = i
+			if len(gone) > 0 {
+				c.checkWait[u] = gone
+			}
 			if send {
 				c.setState(i, sending)
 			}
@@ -403,8 +409,8 @@ func (c *Crawl) skip(d Decision, raw string, h, u uint64, k learn.Key, v, self u
 		delete(c.waited, u)
 	}
 	if vu, ok := c.checks[h]; ok && vu != u {
-		// A check of a match to the same page is under way: the URL waits for its outcome,
-		// once for each time it is asked about (see Page.Retry).
+		// A check of a match to the same page is under way: the URL waits for its outcome
+		// (see Page.Retry, which names it once however often it was asked about).
 		c.checkWait[vu] = append(c.checkWait[vu], raw)
 		if !d.Retry {
 			d.Retry, d.Await = true, c.verifying[vu].url

@@ -207,10 +207,15 @@ type Page struct {
 	// another page, Retry are the URLs that Before skipped, while the check was under way, as
 	// duplicates of the page it was checked against (Decision.Retry): the rule that merged them
 	// may be the one the check disproved. The crawler gives them to Before again, which fetches
-	// those that no rule merges any more. So it is for a check that was not made (it failed, or
-	// its answer came before that of the kept URL's fetch, under way at once): they are asked
-	// about again, and the rule's next use is checked in its place; a failed check names its
-	// own URL too, the first time.
+	// those that no rule merges any more. So it is for a check that was not made (it failed,
+	// its answer was no page, such as a 404 or a redirect the crawler did not follow, or its
+	// answer came before that of the kept URL's fetch, under way at once): they are asked about
+	// again, and the rule's next use is checked in its place; a failed check names its own URL
+	// too, the first time. And so it is for a URL whose check was no longer due when it came up
+	// (another check had retracted the rule, and Before let it through as a URL of its own):
+	// its fetch gives back the URLs that waited for that check, whatever its answer.
+	//
+	// Each URL is named once.
 	Retry []string
 	// Canonical is the canonical URL the page declared (a Link header or <link
 	// rel="canonical">), resolved; "" if none.

@@ -906,3 +906,90 @@ func historySite(n int) (*handMade, string, []string) {
 	site.pages["/"] = page("Home", words(3, 40), home...)
 	return site, host, hists
 }
+
+// TestCheckNoPage: a check whose answer is no page (a 404; a redirect that the crawler does not
+// follow) compared nothing. The duplicates skipped while it was under way are given back, and
+// the rule's next use is checked in its place: otherwise they were skipped for good, on a rule
+// that no check had confirmed among them, and so were the rule's later uses there. A URL asked
+// about twice meanwhile is given back once.
+func TestCheckNoPage(t *testing.T) {
+	for _, status := range []int{http.StatusNotFound, http.StatusMovedPermanently} {
+		site, host, hists := historySite(4)
+		site.status = map[string]int{strings.TrimPrefix(hists[1], host): status}
+		inSite := func(u string) bool { return strings.HasPrefix(u, host+"/") }
+		c := mustNew(t, Options{})
+		tc, done := newTestCrawler(t, c, site, inSite)
+		tc.run(t, host+"/") // the blobs: hb deleted
+		if d := c.Before(hists[0]); d.Action != Fetch {
+			t.Fatalf("first history: %v, want Fetch", d.Action)
+		}
+		c.BeforeSend(hists[0])
+		c.After(tc.get(t, hists[0]))
+		if d := c.Before(hists[1]); d.Action != Verify {
+			t.Fatalf("second history: %v, want Verify", d.Action)
+		}
+		for range 2 { // found, then about to be sent: it waits, once
+			if d := c.Before(hists[2]); d.Action != Skip || d.Await != hists[1] {
+				t.Fatalf("third history: %+v, want Skip awaiting the check", d)
+			}
+		}
+		c.BeforeSend(hists[1])
+		p := c.After(tc.get(t, hists[1]))
+		if n := len(slices.DeleteFunc(slices.Clone(p.Retry), func(u string) bool { return u != hists[2] })); n != 1 {
+			t.Errorf("status %d: the check answered no page; Retry %q, want the third history given back once", status, p.Retry)
+		}
+		if d := c.Before(hists[2]); d.Action != Verify {
+			t.Errorf("status %d: the third history asked again: %v, want Verify (the check in the place of the one not made)", status, d.Action)
+		}
+		done()
+	}
+}
+
+// TestCheckGone: a check whose rule another check retracted before it came up is not made, and
+// the duplicates that waited for it are given back when its URL is fetched. With the first 3
+// uses of a rule checked, the second, third and fourth histories are checks of the rule that
+// deletes hb, and the fifth waits for the last of them. The third is fetched first and finds
+// another page: the rule goes. The fourth then comes up as a URL of its own, and its fetch gives
+// the fifth back, which no rule merges any more: otherwise it was skipped for good.
+func TestCheckGone(t *testing.T) {
+	site, host, hists := historySite(5)
+	inSite := func(u string) bool { return strings.HasPrefix(u, host+"/") }
+	c := mustNew(t, Options{Online: learn.OnlineOptions{VerifyFirst: 3}})
+	tc, done := newTestCrawler(t, c, site, inSite)
+	defer done()
+	tc.run(t, host+"/") // the blobs: hb deleted, and checked
+	if d := c.Before(hists[0]); d.Action != Fetch {
+		t.Fatalf("first history: %v, want Fetch", d.Action)
+	}
+	c.BeforeSend(hists[0])
+	c.After(tc.get(t, hists[0]))
+	for i, want := range []Action{Verify, Verify, Verify, Skip} {
+		if d := c.Before(hists[i+1]); d.Action != want || want == Skip && d.Await != hists[3] {
+			t.Fatalf("history %d: %+v, want %v", i+1, d, want)
+		}
+	}
+	c.BeforeSend(hists[2])
+	c.After(tc.get(t, hists[2])) // another page: the rule goes
+	if d := c.BeforeSend(hists[3]); d.Action != Fetch {
+		t.Fatalf("the fourth history comes up after the rule went: %v, want Fetch", d.Action)
+	}
+	// Saved and resumed while the fourth history is under way, the crawl gives the fifth back
+	// all the same.
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	resumed := mustNew(t, Options{Online: learn.OnlineOptions{VerifyFirst: 3}})
+	if _, err := resumed.ReadFrom(bytes.NewReader(b.Bytes())); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*Crawl{c, resumed} {
+		p := c.After(tc.get(t, hists[3]))
+		if !slices.Contains(p.Retry, hists[4]) {
+			t.Errorf("Retry %q: want the fifth history given back", p.Retry)
+		}
+		if d := c.Before(hists[4]); d.Action != Fetch {
+			t.Errorf("the fifth history asked again: %v, want Fetch", d.Action)
+		}
+	}
+}

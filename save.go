@@ -508,8 +508,10 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 		if x.Err() != nil {
 			break
 		}
-		if _, ok := c.verifying[u]; !ok {
-			corrupt("check wait of URL hash %016x, which no verification has", u)
+		_, verifying := c.verifying[u]
+		if _, pending := c.pending[u]; !verifying && !pending {
+			// A check under way, or a URL let through whose check was not due any more.
+			corrupt("check wait of URL hash %016x, which no verification or pending URL has", u)
 			break
 		}
 		c.checkWait[u] = us
