@@ -322,19 +322,7 @@ func (u *Undust) giveBack(retry []string, r *colly.Request, raw string, waiting 
 	if u.stopped() {
 		return // nothing is sent any more: no URL is sent again or asked
 	}
-	var given map[string]bool
-	if len(retry) > 1 {
-		given = make(map[string]bool, len(retry))
-	}
 	for _, url := range retry {
-		if given[url] {
-			// Named twice (asked about twice while a check was under way): one request is
-			// sent again once; colly's Request.Retry shares the request's headers.
-			continue
-		}
-		if given != nil {
-			given[url] = true
-		}
 		if url == raw {
 			// The page's one URL, given back to be fetched again.
 			u.retry(r)
