@@ -24,12 +24,17 @@
 // queued before any of its pages has taught undust anything: a filter alone decides too early.
 // So the Crawler is an engine: it runs katana's own crawl loop (common.Shared.Do, with katana's
 // queue, scope, concurrency, rate limit and output) with a request function of its own, which
-// asks undust.Crawl.Before when a request is about to be sent, under the rules learned by then,
-// and gives the response, with its URL, status, headers and body, to undust.Crawl.After. It
-// also installs a unique filter that asks Before when a link is queued, which keeps known
+// asks undust.Crawl.BeforeSend when a request is about to be sent, under the rules learned by
+// then, and gives the response, with its URL, status, headers and body, to undust.Crawl.After.
+// It also installs a unique filter that asks Before when a link is queued, which keeps known
 // duplicates out of the queue.
 //
-//   - A request that Before skips is not sent, and no result is written for it; a redirect
+//   - Katana's queue is a stack by default (depth first), so a page's duplicate often comes up
+//     before the page's own URL, still queued: it takes the page's key and is fetched as the
+//     page, and that URL is skipped when it comes up (see BeforeSend). Asked with Before, it
+//     would be skipped to wait for that URL, or, as a check of a learned rule, fetched to be
+//     compared with a page not fetched yet, and then that page fetched as well.
+//   - A request that BeforeSend skips is not sent, and no result is written for it; a redirect
 //     whose target Before skips is not followed, and the redirect is the answer, unless the
 //     target's key is held by the request redirected to it (a redirect that drops a tracking
 //     parameter): that is the request's page.

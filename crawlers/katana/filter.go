@@ -135,11 +135,11 @@ func (c *Crawler) Undust() *undust.Crawl { return c.crawl }
 // Stats returns what the crawl has done so far: c.Undust().Stats().
 func (c *Crawler) Stats() undust.Stats { return c.crawl.Stats() }
 
-// request is the Crawler's katana DoRequestFunc: Before, the request, After.
+// request is the Crawler's katana DoRequestFunc: BeforeSend, the request, After.
 func (c *Crawler) request(s *common.CrawlSession, req *navigation.Request) (*navigation.Response, error) {
 	resp := &navigation.Response{Depth: req.Depth + 1, RootHostname: s.Hostname}
 	key := req.RequestURL()
-	if d := c.crawl.Before(key); d.Action == undust.Skip {
+	if d := c.crawl.BeforeSend(key); d.Action == undust.Skip {
 		c.out.skip(req)
 		return resp, nil // no Resp: katana follows no link
 	}
