@@ -31,7 +31,8 @@
 // skipped as a duplicate of a page while a check against that page is under way (a listing's
 // links, found together, the second of which is the check) waits for its outcome: if the check
 // finds another page, After names it in Page.Retry, so that it is asked about again under the
-// rules without the one retracted. The keys
+// rules without the one retracted; so it does when the check compared nothing (its fetch failed,
+// or gave no page), and the rule's next use is checked in its place. The keys
 // of the URLs fetched so far are made again whenever a site's rules change, so that a rule learned
 // late still catches links to pages fetched early, and a retracted rule stops skipping at once.
 // When new keys make two URLs fetched before one key, their pages are compared: a check of the
