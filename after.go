@@ -139,8 +139,11 @@ func (c *Crawl) after(r Response) Page {
 		} else if taken && v&declaredBit == 0 && c.holders.at(v).unreported() {
 			finalHolder = v
 			c.setState(v, fetched)
-			delete(c.pending, c.urlHash(v))
+			uv := c.urlHash(v)
+			delete(c.pending, uv)
 			delete(c.waiting, v)
+			gone = append(gone, c.checkWait[uv]...)
+			delete(c.checkWait, uv)
 		}
 	}
 	if final != r.URL {

@@ -506,6 +506,9 @@ func (c *Crawl) release(i uint32) {
 		c.keys.del(c, hd.key)
 	}
 	delete(c.pending, c.urlHash(i))
+	// The URLs that waited for its check, if its rule went before it came up (see before):
+	// its page is another URL's now, and so are theirs if no rule has changed their keys.
+	delete(c.checkWait, c.urlHash(i))
 	if hd.state() != failed {
 		c.released++
 	}
