@@ -18,7 +18,7 @@ func TestBeforeWhenSent(t *testing.T) {
 	site := &handMade{hits: map[string]int{}, pages: map[string]string{}}
 	var home []string
 	for i := range n {
-		plain, sid := fmt.Sprintf("/item?id=%d", i), fmt.Sprintf("/item?id=%d&zs=%x", i, 0x5eed0000+7919*i)
+		plain, sid := itemURLs("/item", i)
 		home = append(home, plain)
 		site.pages[plain] = page(fmt.Sprintf("item %d", i), 60, 10+i, sid)
 		site.pages[sid] = site.pages[plain]
@@ -29,10 +29,11 @@ func TestBeforeWhenSent(t *testing.T) {
 	defer site.mu.Unlock()
 	fetched := 0
 	for i := range n {
-		if site.hits[fmt.Sprintf("/item?id=%d", i)] != 1 {
-			t.Errorf("item %d fetched %d times, want 1", i, site.hits[fmt.Sprintf("/item?id=%d", i)])
+		plain, sid := itemURLs("/item", i)
+		if site.hits[plain] != 1 {
+			t.Errorf("item %d fetched %d times, want 1", i, site.hits[plain])
 		}
-		fetched += site.hits[fmt.Sprintf("/item?id=%d&zs=%x", i, 0x5eed0000+7919*i)]
+		fetched += site.hits[sid]
 	}
 	t.Logf("%d of %d session URLs fetched", fetched, n)
 	if fetched > n/2 {
@@ -57,7 +58,7 @@ func TestCheckTakesQueuedKey(t *testing.T) {
 	for s, name := range sections {
 		for i := range n {
 			id := 100*s + i
-			plain, sid := fmt.Sprintf("/view-%s?id=%d", name, id), fmt.Sprintf("/view-%s?id=%d&zs=%x", name, id, 0x5eed0000+7919*id)
+			plain, sid := itemURLs("/view-"+name, id)
 			home = append(home, sid, plain)
 			site.pages[plain] = page(fmt.Sprintf("item %d", id), 60, 10+id)
 			site.pages[sid] = site.pages[plain]
@@ -71,7 +72,8 @@ func TestCheckTakesQueuedKey(t *testing.T) {
 	for s, name := range sections {
 		for i := range n {
 			id := 100*s + i
-			h := site.hits[fmt.Sprintf("/view-%s?id=%d", name, id)] + site.hits[fmt.Sprintf("/view-%s?id=%d&zs=%x", name, id, 0x5eed0000+7919*id)]
+			plain, sid := itemURLs("/view-"+name, id)
+			h := site.hits[plain] + site.hits[sid]
 			if h == 0 {
 				t.Errorf("item %d never fetched", id)
 			}
@@ -88,4 +90,10 @@ func TestCheckTakesQueuedKey(t *testing.T) {
 	if max := len(sections) * n / 4; twice > max {
 		t.Errorf("%d of %d items fetched twice, want at most %d", twice, len(sections)*n, max)
 	}
+}
+
+// itemURLs returns the URL of item id at path and the URL of the same page with a session id.
+func itemURLs(path string, id int) (plain, sid string) {
+	plain = fmt.Sprintf("%s?id=%d", path, id)
+	return plain, fmt.Sprintf("%s&zs=%x", plain, 0x5eed0000+7919*id)
 }
