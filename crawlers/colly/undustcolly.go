@@ -161,7 +161,9 @@ func (u *Undust) onRequest(r *colly.Request) {
 // maxAwait is aborted and remembered, to be sent again if that fetch fails (Decision.Retry).
 // The same holds for a duplicate whose rule is being checked by a fetch being sent
 // (Decision.Await names that fetch): it is asked again once the check is done, and sent if the
-// check found another page.
+// check found another page. A request aborted here while others were aborted as waiting for it
+// passes them on to the URL it waits for (the core moved their URLs there), or, when it waits
+// for none, drops them: its page, and theirs, is fetched.
 //
 // Once the collector's context is done (a crawl stopped at a budget), a request that comes up
 // is not asked about: colly still calls OnRequestHeaders for every request in its queue, and
@@ -182,8 +184,12 @@ func (u *Undust) onRequestHeaders(r *colly.Request) {
 		return
 	}
 	delete(u.inflight, r.ID)
+	// The requests aborted while waiting for this one wait for what it waits for now, as
+	// BeforeSend moved their URLs there; without Retry its page is fetched, and so is theirs.
+	w := u.waiting[raw]
+	delete(u.waiting, raw)
 	if d.Retry {
-		u.waiting[d.Await] = append(u.waiting[d.Await], r)
+		u.waiting[d.Await] = append(append(u.waiting[d.Await], r), w...)
 	}
 	r.Abort()
 }

@@ -23,6 +23,7 @@ type run struct {
 	kept    map[simsite.Page]bool // distinct pages the crawler's OnHTML saw (kept and followed)
 	copies  int                   // responses the crawler's OnHTML saw: what it stores and indexes
 	stats   undust.Stats          // undust's, if attached
+	waiting int                   // requests the adapter still keeps as waiting for a URL at the end
 }
 
 func (r run) perPage() float64 { return float64(r.fetches) / float64(max(len(r.pages), 1)) }
@@ -87,6 +88,11 @@ func crawlSite(t *testing.T, site *simsite.Site, undust, async bool) run {
 	r.fetches = int(fetched.Load())
 	if u != nil {
 		r.stats = u.Stats()
+		u.mu.Lock()
+		for _, w := range u.waiting {
+			r.waiting += len(w)
+		}
+		u.mu.Unlock()
 	}
 	return r
 }
@@ -136,7 +142,7 @@ func TestSimsite(t *testing.T) {
 }
 
 // An asynchronous collector calls the callbacks from several goroutines (run with -race):
-// undust loses no page and still saves fetches.
+// undust loses no page, still saves fetches, and keeps no aborted request past the crawl.
 func TestSimsiteAsync(t *testing.T) {
 	site, err := simsite.New(200, 4)
 	if err != nil {
@@ -151,6 +157,11 @@ func TestSimsiteAsync(t *testing.T) {
 	}
 	if with.perPage() >= plain.perPage() {
 		t.Errorf("colly+undust spent %.2f fetches per distinct page, plain colly %.2f", with.perPage(), plain.perPage())
+	}
+	// Each request aborted as a duplicate waits for a URL whose outcome After had, or, when
+	// that URL was aborted in turn, for what that one waited for: none is left over.
+	if with.waiting != 0 {
+		t.Errorf("%d aborted requests still wait for a URL at the end of the crawl", with.waiting)
 	}
 }
 
