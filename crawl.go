@@ -207,11 +207,12 @@ type Page struct {
 	// another page, Retry are the URLs that Before skipped, while the check was under way, as
 	// duplicates of the page it was checked against (Decision.Retry): the rule that merged them
 	// may be the one the check disproved. The crawler gives them to Before again, which fetches
-	// those that no rule merges any more. So it is for a check that was not made (it failed,
-	// its answer was no page, such as a 404 or a redirect the crawler did not follow, or its
-	// answer came before that of the kept URL's fetch, under way at once): they are asked about
-	// again, and the rule's next use is checked in its place; a failed check names its own URL
-	// too, the first time. And so it is for a URL whose check was no longer due when it came up
+	// those that no rule merges any more. So it is for a check that was not made: it failed,
+	// its answer was no page (a 404, or a redirect the crawler did not follow to a page not
+	// fetched yet; one to a page fetched before is compared with the kept page), or its answer
+	// came before that of the kept URL's fetch, under way at once. They are asked about again,
+	// and the rule's next use is checked in its place; a failed check names its own URL too,
+	// the first time. And so it is for a URL whose check was no longer due when it came up
 	// (another check had retracted the rule, and Before let it through as a URL of its own):
 	// its fetch gives back the URLs that waited for that check, whatever its answer.
 	//
