@@ -685,6 +685,7 @@ func (c *Crawl) rekey() {
 // fetched before is retracted at once, and a rule confirmed so is not checked by fetching the
 // next URL it rewrites. c.mu is held.
 func (c *Crawl) compare(idx []uint32, lks []learn.Key, before []uint64, other []uint32, urlHashes []uint64) {
+	gen := c.published.Load()
 	for j, i := range idx {
 		hd := c.holders.at(i)
 		if hd.state() != fetched || c.inferred[i] {
@@ -712,8 +713,17 @@ func (c *Crawl) compare(idx []uint32, lks []learn.Key, before []uint64, other []
 			}
 		}
 		kept := c.heldKey(c.url(v))
-		c.online.VerifyMatch(lks[j], kept) // counts the use
-		c.online.ConfirmMatch(lks[j], kept, same)
+		k := lks[j]
+		if c.published.Load() != gen {
+			// A comparison before this one retracted a rule: the keys of the pass are made
+			// under the rules as they stand now, and a pair that no longer shares one is not
+			// a use of any rule (its rules would be blamed for a match they no longer make).
+			if k = c.heldKey(c.url(i)); k.Key != kept.Key {
+				continue
+			}
+		}
+		c.online.VerifyMatch(k, kept) // counts the use
+		c.online.ConfirmMatch(k, kept, same)
 		c.stats.Compared++
 		if !same {
 			c.stats.CompareMismatches++
