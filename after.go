@@ -171,20 +171,18 @@ func (c *Crawl) after(r Response) Page {
 	out.Retry = gone
 	if !hasPrint {
 		if isVerify && r.Status != 200 {
-			kept := c.holders.at(ver.against).page
-			same := locationPage != 0 && kept != 0 && locationPage == c.pageOf(ver.against)
-			switch {
-			case locationPage != 0 && kept != 0 && c.check(verURL, ver, same):
-				// A redirect to a page fetched before: the check compared that page with
-				// the kept one.
-				if !same {
-					out.Retry = checkWaiters
-				}
-			default:
-				// The check's answer is no page (a 404, a redirect the crawler did not follow
-				// to a page not fetched yet): it compared nothing, so the rule's next use is
-				// checked in its place, and the URLs that waited for it are asked about again.
+			// A redirect to a page fetched before compares that page with the kept one. Any
+			// other answer is no page (a 404, a redirect the crawler did not follow to a page
+			// not fetched yet): it compared nothing, so the rule's next use is checked in its
+			// place. Unless a check made found the same page, the URLs that waited for it are
+			// asked about again.
+			compared := locationPage != 0 && c.holders.at(ver.against).page != 0
+			same := compared && locationPage == c.pageOf(ver.against)
+			made := compared && c.check(verURL, ver, same)
+			if !made {
 				c.unchecked(verURL, ver)
+			}
+			if !made || !same {
 				out.Retry = checkWaiters
 			}
 		}
