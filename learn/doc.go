@@ -96,10 +96,11 @@
 //     prefix of a source value when both look like hashes (a version-control front-end links
 //     one object by abbreviations of its hash of several lengths; target selection makes the
 //     shortest the target, so longer ones are cut to it: rules.Prefix), the head of a source
-//     value when the target value is an identifier (with a digit) that the source value
-//     starts with, before a delimiter (an application that names a record by its id and a
-//     slug or alias it ignores links /threads/5000-stone-ember and /threads/5000, id=12:welcome
-//     and id=12; the slugs share no deep-token anchor, and only the head makes the pairs of
+//     value when the target value is an identifier (with a digit; in a query value, a word
+//     too) that the source value starts with, before a delimiter (an application that names a
+//     record by its id and a slug or alias it ignores links /threads/5000-stone-ember and
+//     /threads/5000, id=12:welcome and id=12; a search for a person, s=grace@example.org and
+//     s=grace; the slugs share no deep-token anchor, and only the head makes the pairs of
 //     every record one transformation: rules.Head) or a literal, and source keys missing from
 //     the target are deleted. Deviation: the path part of a transformation is an edit of the
 //     source path (a window of segments, anchored at the start or at the end, replaced by new
@@ -113,7 +114,11 @@
 //     strict majority of the node's rules becomes a branch c(k) = v (or "k absent") and the other
 //     rules are reconsidered on the same key; when no value holds a majority (the paper's
 //     threshold, read as "more than half"), the key becomes a wildcard: c(k) = * if every rule has
-//     the key, no condition if some lack it. Branches with fewer than Options.MinSupport rules
+//     the key, no condition if some lack it. So does a query parameter whose value the
+//     transformation copies, as soon as its rules have two values: a repository browser's
+//     search for a person by e-mail address (s=grace@example.org) is the search by name, the
+//     head of the address (see step 4: in a query value a word is a head), and a branch on the
+//     person of most pairs would leave every other person waiting for pairs of their own. Branches with fewer than Options.MinSupport rules
 //     (default 2) are dropped. Each root-to-leaf path is a generalized context. A deep token
 //     never gets a branch, only the wildcard (or no condition): measured on dev.tsv, branching on
 //     deep-token values split the classes of eBay-style (W0QQ_fclsZ1QQ...) and [id] segments into

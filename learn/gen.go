@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/urlnorm"
 )
 
@@ -85,9 +86,13 @@ func keyOrder(rs *rowSet) []int32 {
 // lines 5-18): keys are taken in the order of keyOrder; at each node, a value held by a strict
 // majority of the node's rows becomes a branch c(k) = v (or "k absent"), and the other rows are
 // reconsidered on the same key; when no value holds a majority, the key is wildcarded: c(k) = *
-// if every row has it, no condition if some lack it. Branches with fewer than minSupport rows
-// are dropped, and so are the rules they would give. Each path from the root is a context.
-func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]cond {
+// if every row has it, no condition if some lack it. A query parameter whose value e copies
+// into the target (the head of s=grace@example.org) is wildcarded as soon as its rows have
+// two values: a branch on the value of most of them would make the copy a literal of that
+// value, and the rule for every other value would wait for rows of its own. Branches with
+// fewer than minSupport rows are dropped, and so are the rules they would give. Each path from
+// the root is a context.
+func generalize(rs *rowSet, order []int32, rows []int32, minSupport int, e *edit) [][]cond {
 	var out [][]cond
 	var rec func(rows []int32, ki int, path []cond)
 	rec = func(rows []int32, ki int, path []cond) {
@@ -105,6 +110,7 @@ func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]con
 		// keep (measured: eBay-style and [id] segments lost rules); deep tokens serve as
 		// references and as the anchors' presence.
 		deep := k.Sub != 0 || k.RSub != 0
+		read := e != nil && k.Part == urlnorm.PartQuery && e.reads(k.Name) && !ablate.NoReadBranches
 		rest := rows
 		for len(rest) >= minSupport {
 			cnt := map[int32]int{}
@@ -123,7 +129,7 @@ func generalize(rs *rowSet, order []int32, rows []int32, minSupport int) [][]con
 				rec(rest, ki+1, path)
 				return
 			}
-			if 2*bestN <= len(rest) || deep {
+			if 2*bestN <= len(rest) || deep || read && bestN < len(rest) {
 				// No majority: wildcard.
 				present := cnt[0] == 0
 				if present {

@@ -161,6 +161,24 @@ func TestAppPatterns(t *testing.T) {
 			{"http://git.example.net/?p=repo&a=tree&h=16478e2f9dd8&hb=16478e2f9dd8", "http://git.example.net/?p=repo&a=tree&h=a515bbc49a26&hb=a515bbc49a26"},
 		},
 	}, {
+		// Searches for a person by name and by e-mail address: the name is the head of the
+		// address, copied, not a literal of each person, and the rule holds for every
+		// address, not only for the person of most pairs; another commit's search stays apart.
+		file: "search-people.tsv",
+		same: [][]string{{
+			"http://git.example.net/?p=repo&a=search&h=9fd68f5a5090&s=ken@example.org&st=committer",
+			"http://git.example.net/?p=repo&a=search&h=9fd68f5a5090&s=ken&st=author",
+			"http://git.example.net/?p=repo&a=search&h=9fd68f5a5090&s=ken@example.org&st=author",
+		}, {
+			"http://git.example.net/?p=repo&a=search&h=9fd68f5a5090&s=margaret@example.org&st=author",
+			"http://git.example.net/?p=repo&a=search&h=9fd68f5a5090&s=margaret&st=author",
+		}},
+		apart: [][]string{
+			{"http://git.example.net/?p=repo&a=search&h=9fd68f5a5090&s=ken&st=author", "http://git.example.net/?p=repo&a=search&h=9fd68f5a5090&s=grace&st=author"},
+			{"http://git.example.net/?p=repo&a=search&h=9fd68f5a5090&s=ken&st=author", "http://git.example.net/?p=repo&a=search&h=7fd0c6079060&s=ken&st=author"},
+		},
+		ablate: []*bool{&ablate.NoQueryHead, &ablate.NoReadBranches},
+	}, {
 		// A rule that cuts any one-segment path to / merges wiki pages with their edit forms;
 		// without name= it merges nothing on the training URLs, but no use but the home
 		// page's meets a URL of its own cluster: the split on the absence of name= is not

@@ -508,7 +508,7 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	}
 	sp := newSupport(rs, all)
 	for c, rows := range byClass {
-		for _, ctx := range generalize(rs, order, rows, opt.MinSupport) {
+		for _, ctx := range generalize(rs, order, rows, opt.MinSupport, &classes[c]) {
 			r := lrule{Site: name, Context: ctx, edit: classes[c], class: int32(c + 1)}
 			if overwritesWildcard(&r) || overwritesParam(&r, pw.shared) {
 				st.Overwriting++

@@ -414,17 +414,24 @@ func valueOp(src *parsed, v string, fromEnd, bare bool) vop {
 // ignore link it with the slug and without (/threads/5000-stone-ember and /threads/5000,
 // id=12:welcome and id=12); the slug differs for every record, so that neither a literal nor a
 // deep token (the site's slugs share no anchor) writes the id, and the pairs of every record
-// are one transformation only through the head. v must be an identifier, with a digit in it:
-// a word cut from a longer one (story from story.php) is a literal that generalizes as it is.
+// are one transformation only through the head. In a path segment v must be an identifier,
+// with a digit in it: a word cut from a longer segment (story from story.php) is a literal that
+// generalizes as it is. In a query value a word is a head too: a search for a person linked by
+// name and by e-mail address (s=grace and s=grace@example.org) writes another name for every
+// person, so that as a literal each person's pairs would be a transformation of their own.
 func headOp(src *parsed, v string, pathKey func(int) urlnorm.Key) (vop, bool) {
-	if v == "" || rules.Head.Apply(v) != v || !strings.ContainsAny(v, "0123456789") {
+	if v == "" || rules.Head.Apply(v) != v {
 		return vop{}, false
 	}
 	of := func(s string) bool { return len(s) > len(v) && rules.Head.Apply(s) == v }
-	for i, s := range src.path {
-		if of(s) {
-			return vop{Kind: opHead, Ref: pathKey(i)}, true
+	if strings.ContainsAny(v, "0123456789") {
+		for i, s := range src.path {
+			if of(s) {
+				return vop{Kind: opHead, Ref: pathKey(i)}, true
+			}
 		}
+	} else if ablate.NoQueryHead {
+		return vop{}, false
 	}
 	for _, q := range src.query {
 		if !q.Bare && of(q.Value) {

@@ -47,6 +47,11 @@ var (
 	// NoAbsentSupport selects a rule split on a key's absence on the uses that merge no two
 	// clusters, as any other rule, not only on those that meet a URL of their own cluster.
 	NoAbsentSupport bool
+	// NoReadBranches lets generalization branch on a value of a key that the class's
+	// transformation copies.
+	NoReadBranches bool
+	// NoQueryHead learns the head of a query value only when it has a digit, as for paths.
+	NoQueryHead bool
 	// NoEditMemory trusts a rule learned after the retraction of one with the same edit
 	// (learn's editOf) for its own training record alone.
 	NoEditMemory bool
@@ -175,7 +180,7 @@ var (
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "series": &NoSeries, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
-	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
+	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "readbranches": &NoReadBranches, "queryhead": &NoQueryHead, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
