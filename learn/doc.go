@@ -295,7 +295,12 @@
 // deletion of several parameters that one cluster supports. Rules correct themselves at crawl
 // time: some uses of a rule are fetched anyway ([Online.VerifyMatch]), and a page other than the
 // one the key named retracts the rules to blame ([Online.ConfirmMatch]). Which uses: a rule's
-// first use, its first use in each context, one use in VerifyEvery, and every use while an upper
+// first use, its first use in each context (the site's template words in the last path segment,
+// and the query parameters that identify pages on the site, that the URL has, and that neither
+// the rule's context names nor more than one in 20 of its uses on the evidence had: a rule
+// learned on a repository browser's root listings, which deleting h and hb leaves one page, is
+// checked apart on a subdirectory's listings, which have f and change with the commit), one
+// use in VerifyEvery, and every use while an upper
 // confidence bound on its error rate, from its checks and its training precision, exceeds 5% (a
 // rule that failed a check or whose training precision is below 1 is checked until it fails again
 // or its checks bring the bound down); the first 8 uses of a rule of a risky shape (one

@@ -219,6 +219,7 @@ type onlineSite struct {
 	result      *SiteResult                // of the last relearn
 	base        *rules.Set                 // the site's own rules, of the last relearn
 	words       map[string]bool            // template words of the last relearn
+	params      map[string][]string        // rule content -> query parameters of its uses in the last relearn's evidence (see ruleParams)
 	outCtx      map[string]map[string]bool // rule content -> contexts it is retracted in
 	retracted   map[string]bool            // content of retracted rules
 	counters    map[string]*ruleCounter    // use counters by rule content, kept across relearns
@@ -478,7 +479,7 @@ func (o *Online) Alternatives(k Key) []Key {
 func (v *siteVersion) outIn(p, k string, used []int) int {
 	ctx := contextOf(p, k, v.words)
 	for _, i := range used {
-		if v.out[i][inTree(v, i, p, ctx)] {
+		if v.out[i][v.ruleIn(i, p, ctx)] {
 			return i
 		}
 	}
@@ -499,6 +500,35 @@ func contextOf(in, key string, words map[string]bool) string {
 	b.WriteByte('>')
 	lastWords(&b, key, words)
 	return b.String()
+}
+
+// forNames calls f with the name of each query parameter of u, once per name in a row of
+// equal names, whether the parameters are separated by & or ;.
+func forNames(u string, f func(string)) {
+	i := strings.IndexByte(u, '?')
+	if i < 0 {
+		return
+	}
+	q := u[i+1:]
+	if j := strings.IndexByte(q, '#'); j >= 0 {
+		q = q[:j]
+	}
+	prev := ""
+	for q != "" {
+		var p string
+		if j := strings.IndexAny(q, "&;"); j >= 0 {
+			p, q = q[:j], q[j+1:]
+		} else {
+			p, q = q, ""
+		}
+		if j := strings.IndexByte(p, '='); j >= 0 {
+			p = p[:j]
+		}
+		if p != "" && p != prev {
+			f(p)
+		}
+		prev = p
+	}
 }
 
 // lastWords writes the template words of the last path segment of u, each followed by a space.
@@ -576,6 +606,61 @@ func templateWords(cls []Cluster) map[string]bool {
 	return words
 }
 
+// siteWords returns the site's template words (templateWords) and, each as "?" and its name,
+// the query parameters that identify pages somewhere on the site (Evidence.Identifying of
+// res), which verification tells a rule's uses apart by (see siteVersion.ruleIn).
+func siteWords(cls []Cluster, res *SiteResult) map[string]bool {
+	words := templateWords(cls)
+	for name, ev := range res.Params {
+		if ev.Identifying {
+			words["?"+name] = true
+		}
+	}
+	return words
+}
+
+// ruleParams returns, by rule content, the query parameters that at least one in 20 of the URLs
+// of cls which each rule of set rewrites (applies to, in precedence order, see
+// rules.Set.NormalizeTrace) have, and at least 2 of them: the parameters its uses on the site's
+// evidence had. A parameter that they had not, or hardly (a repository browser's deletion of h
+// and hb learned on 60 root listings, a=tree&h=C&hb=C, and used on one subdirectory listing
+// with f=src that had not changed), tells a use apart (see siteVersion.ruleIn).
+func ruleParams(set *rules.Set, cls []Cluster) map[string][]string {
+	uses := map[int]int{}
+	count := map[int]map[string]int{}
+	var trace []int
+	for _, c := range cls {
+		for _, u := range c.URLs {
+			var err error
+			_, trace, err = set.NormalizeTrace(trace[:0], u.Raw)
+			if err != nil {
+				continue
+			}
+			for j, i := range trace {
+				if slices.Contains(trace[:j], i) {
+					continue
+				}
+				uses[i]++
+				if count[i] == nil {
+					count[i] = map[string]int{}
+				}
+				forNames(u.Raw, func(name string) { count[i][name]++ })
+			}
+		}
+	}
+	out := map[string][]string{}
+	for i, names := range count {
+		key := contentKey(set.Rule(i))
+		for name, n := range names {
+			if n >= 2 && 20*n >= uses[i] {
+				out[key] = append(out[key], name)
+			}
+		}
+		slices.Sort(out[key])
+	}
+	return out
+}
+
 // dropInferred removes the URLs that Skipped recorded from the site's evidence: after a
 // retraction they may rest on the mistaken rule. s.mu must be held.
 func (s *onlineSite) dropInferred() {
@@ -639,6 +724,11 @@ func (s *onlineSite) publish(g *globalRules) {
 	v := &siteVersion{site: s, set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set), words: s.words}
 	for i := range set.Len() {
 		key := contentKey(set.Rule(i))
+		for _, name := range s.params[key] {
+			if !slices.Contains(v.prior[i].params, name) {
+				v.prior[i].params = append(v.prior[i].params, name)
+			}
+		}
 		if out := s.outCtx[key]; len(out) > 0 {
 			if v.out == nil {
 				v.out = map[int]map[string]bool{}
@@ -1037,12 +1127,12 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	if err != nil {
 		return true // no clusters: nothing to publish
 	}
-	words := templateWords(cls)
+	words, params := siteWords(cls, &res), ruleParams(set, cls)
 	s.mu.Lock()
 	s.snapKept = opt.kept
 	s.result = &res
 	s.base = set
-	s.words = words
+	s.words, s.params = words, params
 	s.pairsDue = true
 	s.publish(o.global.Load())
 	s.mu.Unlock()

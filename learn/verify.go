@@ -84,11 +84,12 @@ type ruleCounter struct {
 // pseudo-failures from its training evidence, and whether its shape is risky.
 type riskPrior struct {
 	checks, fails float64
-	risky         bool   // a rule of a risky shape (see riskyShape)
-	edit          string // the rule's edit (see editOf), "" if it rewrites no literal
-	pathCase      bool   // a rule that converts the case of the whole path (see ruleContext)
-	literal       bool   // a rule that rewrites a non-empty literal value (see rewritesLiteral)
-	dir           bool   // a rule that cuts a URL to its directory (see cutsToDir)
+	risky         bool     // a rule of a risky shape (see riskyShape)
+	edit          string   // the rule's edit (see editOf), "" if it rewrites no literal
+	pathCase      bool     // a rule that converts the case of the whole path (see ruleContext)
+	params        []string // the query parameters its context names or its uses had (see ruleIn)
+	literal       bool     // a rule that rewrites a non-empty literal value (see rewritesLiteral)
+	dir           bool     // a rule that cuts a URL to its directory (see cutsToDir)
 	// For a rule that cuts a URL to its directory, set when a version is published: its
 	// fetched pairs (see sitePairs).
 	pairs pairCount
@@ -139,8 +140,14 @@ func priors(set *rules.Set) []riskPrior {
 // priorOf returns the prior of r's error rate from its training statistics and its shape.
 func priorOf(r rules.Rule) riskPrior {
 	n := trainWeight * min(float64(r.Stats.Coverage), maxTrainChecks)
+	var params []string
+	for _, c := range r.Context {
+		if c.Key.Part == urlnorm.PartQuery && !slices.Contains(params, c.Key.Name) {
+			params = append(params, c.Key.Name)
+		}
+	}
 	return riskPrior{checks: n, fails: n * (1 - r.Stats.Precision), risky: riskyShape(&r) && !ablate.NoShapeRisk, edit: editOf(&r), literal: rewritesLiteral(&r),
-		pathCase: convertsPath(&r) && !ablate.NoCaseContexts, dir: cutsToDir(&r)}
+		pathCase: convertsPath(&r) && !ablate.NoCaseContexts, dir: cutsToDir(&r), params: params}
 }
 
 // convertsPath reports whether r converts the case of the whole path.
@@ -161,7 +168,41 @@ func convertsPath(r *rules.Rule) bool {
 // the rule is checked on its first caseFirst uses in each tree and retracted in the tree where
 // it fails.
 func ruleContext(ver *siteVersion, i int, in, key string) string {
-	return inTree(ver, i, in, contextOf(in, key, ver.words))
+	return ver.ruleIn(i, in, contextOf(in, key, ver.words))
+}
+
+// ruleIn returns ctx, the context of a use of rule i on in (see contextOf), with the tree of in
+// (see inTree) and the parameters of in that the rule's training URLs did not have: those that
+// identify pages somewhere on the site (see siteWords) that in has, that the rule's context
+// names neither with a value, a wildcard nor an absence, and that hardly any of its uses on the
+// site's evidence had (see ruleParams). A rule learned on URLs without such a
+// parameter holds on them and may not where it is there: deleting h and hb from a repository
+// browser's root listing at every commit (a=tree&h=C&hb=C) is right, and from a
+// subdirectory's listing (the same with f=src, a file name that identifies blob pages), which
+// changes with the commit, is not; so its first use on URLs with f is checked, and a failure
+// there retracts it there only. A parameter that names no page (highlight=, a session id) does
+// not tell uses apart.
+func (ver *siteVersion) ruleIn(i int, in, ctx string) string {
+	ctx = inTree(ver, i, in, ctx)
+	if ablate.NoQueryContexts {
+		return ctx
+	}
+	named := ver.prior[i].params
+	var b strings.Builder
+	forNames(in, func(name string) {
+		if ver.words["?"+name] && !slices.Contains(named, name) {
+			if b.Len() == 0 {
+				b.WriteString(ctx)
+				b.WriteByte('?')
+			}
+			b.WriteString(name)
+			b.WriteByte(' ')
+		}
+	})
+	if b.Len() == 0 {
+		return ctx
+	}
+	return b.String()
 }
 
 // inTree returns ctx, the context of a use of rule i of ver on in, with the tree of in when

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"fmt"
 	"strings"
 	"testing"
@@ -156,6 +157,27 @@ func seriesSite() []visit {
 	return vs
 }
 
+// repoSite is a repository browser that serves every view on its root path: its root
+// listing, a=tree, is one page at every commit (linked with h=C&hb=C), from which the rule
+// that deletes h and hb is learned on the first 30 commits, with no condition on f, which
+// none of those listings has; then each commit's listing of a subdirectory, the same with
+// f=src, is a page of its own (the directory changed), which the rule maps onto the first
+// one met. Blob views carry f from the start, each its own file: f names pages on the site.
+func repoSite() []visit {
+	id := func(what string, i int) string { return fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprint(what, i)))) }
+	vs := []visit{{"http://git.example.org/?a=tree", 1}}
+	for i := range 150 {
+		c := id("commit", i)
+		vs = append(vs,
+			visit{fmt.Sprintf("http://git.example.org/?a=tree&h=%s&hb=%s", c, c), 1},
+			visit{fmt.Sprintf("http://git.example.org/?a=blob&f=doc/topic-%d.txt&h=%s&hb=%s", i, id("blob", i), c), 2 + 2*i})
+		if i >= 30 {
+			vs = append(vs, visit{fmt.Sprintf("http://git.example.org/?a=tree&f=src&h=%s&hb=%s", id("tree", i), c), 3 + 2*i})
+		}
+	}
+	return vs
+}
+
 // TestVerifyRisk checks the verification of rules whose uses are wrong now and then, which
 // nothing in the URLs tells apart from their right uses: a rule whose training precision is
 // below 1 (paramSite) is checked while the upper confidence bound on its error rate is high; a
@@ -164,7 +186,9 @@ func seriesSite() []visit {
 // evidence; a rule that lowercases paths (iisSite) is checked on its first uses in each tree
 // (first path segment); the rules of a site that maps several trees onto another (releaseSite,
 // whose first 40 topics are the same in every tree) are checked until enough clean checks bound
-// their error rate, not only on their first 8 uses. Each is retracted at its first wrong use.
+// their error rate, not only on their first 8 uses; a rule learned on URLs without a parameter
+// that names pages on the site (repoSite) is checked on its first use on URLs with it. Each is
+// retracted at its first wrong use.
 // With the mechanism off, the rule is sampled at the floor after its first uses, and loses a
 // page for most wrong uses. A URL whose key is that of a kept URL that served an error page
 // (expiredSite: a page served under unrelated URLs, each with its own item id) is fetched, and
@@ -192,6 +216,7 @@ func TestVerifyRisk(t *testing.T) {
 		{"match by the static key to an error page", sessionExpiredSite, &ablate.NoHubStatic, 1, 10},
 		{"directory cut on a host that tells case apart", literalSite, &ablate.NoDirClean, 2, 10},
 		{"directory cut whose one-page directories have more URLs", schemeSite, &ablate.NoDirKeys, 2, 10},
+		{"rule used on URLs with a parameter its training URLs lacked", repoSite, &ablate.NoQueryContexts, 1, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := crawl(NewOnline(OnlineOptions{}), tc.site())

@@ -47,6 +47,9 @@ var (
 	// NoAbsentSupport selects a rule split on a key's absence on the uses that merge no two
 	// clusters, as any other rule, not only on those that meet a URL of their own cluster.
 	NoAbsentSupport bool
+	// NoQueryContexts leaves out of the context of a rule's use, for verification, the
+	// parameters that identify pages and that its training uses did not have.
+	NoQueryContexts bool
 	// NoReadBranches lets generalization branch on a value of a key that the class's
 	// transformation copies.
 	NoReadBranches bool
@@ -180,7 +183,7 @@ var (
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "series": &NoSeries, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
-	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "readbranches": &NoReadBranches, "queryhead": &NoQueryHead, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
+	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "querycontexts": &NoQueryContexts, "readbranches": &NoReadBranches, "queryhead": &NoQueryHead, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
