@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -118,7 +119,46 @@ func cmdDups(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// A logged fetch is a line of a fetch log: what dups needs of it.
+// cmdClusters writes the pages of a fetch log as a dup-cluster file (the format of urldedup's
+// -clusters): one line per URL that served a page, in the order of its first such fetch, with
+// the page's truth as its cluster id. A crawl of a real application so becomes data that
+// urldedup replay and families can learn online from, in the crawl's own order or shuffled.
+func cmdClusters(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("clusters", flag.ContinueOnError)
+	logFile := fs.String("log", "", "fetch log `file` (fetches-CRAWLER.tsv) written by run -out (required)")
+	prefix := fs.String("prefix", "page", "cluster ids are PREFIX-TRUTH: the `prefix`")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *logFile == "" {
+		return usagef("clusters", "-log is required")
+	}
+	if *prefix == "" || strings.ContainsAny(*prefix, "\t\n") {
+		return usagef("clusters", "-prefix must be a non-empty word")
+	}
+	f, err := os.Open(*logFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fetches, err := readLog(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *logFile, err)
+	}
+	w := bufio.NewWriter(stdout)
+	fmt.Fprintf(w, "# dup clusters of the pages of %s: cluster id (%s-truth), URL\n# cluster\turl\n", filepath.Base(*logFile), *prefix)
+	seen := map[string]bool{}
+	for _, x := range fetches {
+		if x.truth == "-" || seen[x.url] {
+			continue
+		}
+		seen[x.url] = true
+		fmt.Fprintf(w, "%s-%s\t%s\n", *prefix, x.truth, x.url)
+	}
+	return w.Flush()
+}
+
+// A logged fetch is a line of a fetch log: what dups and clusters need of it.
 type loggedFetch struct {
 	url   string
 	truth string // "-" for fetches without a complete 200

@@ -94,6 +94,7 @@ var commands = []struct{ name, what string }{
 	{"run", "crawl a site with each crawler, with and without undust, and score the crawls"},
 	{"truth", "print the truth of each URL read from standard input"},
 	{"dups", "group the fetches of already-fetched pages in a fetch log by URL pattern"},
+	{"clusters", "write the pages of a fetch log as a dup-cluster file, for urldedup replay"},
 }
 
 func usageText() string {
@@ -120,6 +121,8 @@ func run(args []string, stdout io.Writer, stdin io.Reader) int {
 		err = cmdTruth(args[1:], stdin, stdout)
 	case "dups":
 		err = cmdDups(args[1:], stdout)
+	case "clusters":
+		err = cmdClusters(args[1:], stdout)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usageText())
 		return 0

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/undust/undust"
+	"github.com/undust/undust/learn"
 )
 
 func mustTruther(t *testing.T, spec string) *truther {
@@ -415,6 +416,32 @@ func TestCrawlers(t *testing.T) {
 			t.Errorf("dups: no %q in\n%s", want, out.String())
 		}
 	}
+
+	// clusters writes colly's pages as a dup-cluster file: every URL that served a page once,
+	// a page's URLs under one id, and as many ids as the crawl's distinct pages.
+	out.Reset()
+	if code := run([]string{"clusters", "-log", filepath.Join(dir, "fetches-colly.tsv")}, &out, nil); code != 0 {
+		t.Fatalf("clusters: exit %d\n%s", code, errs.String())
+	}
+	cls, _, err := learn.ReadClusters(strings.NewReader(out.String()), learn.ReaderOptions{})
+	if err != nil {
+		t.Fatalf("clusters: %v\n%s", err, out.String())
+	}
+	urls, seen := 0, map[string]bool{}
+	for _, c := range cls {
+		for _, u := range c.URLs {
+			if seen[u.Raw] {
+				t.Errorf("clusters: %s twice", u.Raw)
+			}
+			seen[u.Raw] = true
+			urls++
+		}
+	}
+	for _, r := range rows {
+		if r.Crawler == "colly" && (len(cls) != r.Distinct || urls <= len(cls)) {
+			t.Errorf("clusters: %d clusters of %d URLs; colly's row %+v", len(cls), urls, r)
+		}
+	}
 }
 
 // TestBudgetStops checks that a crawl stops once its budget is spent.
@@ -475,6 +502,8 @@ func TestUsage(t *testing.T) {
 		{[]string{"truth"}, 2},
 		{[]string{"dups"}, 2},
 		{[]string{"dups", "-log", "/nonexistent"}, 1},
+		{[]string{"clusters"}, 2},
+		{[]string{"clusters", "-log", "/nonexistent"}, 1},
 	} {
 		if got := run(tc.args, io.Discard, strings.NewReader("")); got != tc.code {
 			t.Errorf("sitebench %q: exit %d, want %d", tc.args, got, tc.code)
