@@ -296,8 +296,8 @@
 // time: some uses of a rule are fetched anyway ([Online.VerifyMatch]), and a page other than the
 // one the key named retracts the rules to blame ([Online.ConfirmMatch]). Which uses: a rule's
 // first use, its first use in each context (the site's template words in the last path segment,
-// and the query parameters that identify pages on the site, that the URL has, and that neither
-// the rule's context names nor more than one in 20 of its uses on the evidence had: a rule
+// and the site's query parameters that the URL has and that neither the rule's context names
+// nor its uses on the evidence had, on two pages and one in 20 of them at least: a rule
 // learned on a repository browser's root listings, which deleting h and hb leaves one page, is
 // checked apart on a subdirectory's listings, which have f and change with the commit), one
 // use in VerifyEvery, and every use while an upper

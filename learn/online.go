@@ -607,44 +607,67 @@ func templateWords(cls []Cluster) map[string]bool {
 }
 
 // siteWords returns the site's template words (templateWords) and, each as "?" and its name,
-// the query parameters that identify pages somewhere on the site (Evidence.Identifying of
-// res), which verification tells a rule's uses apart by (see siteVersion.ruleIn).
-func siteWords(cls []Cluster, res *SiteResult) map[string]bool {
+// the query parameters that URLs of at least 2 of its pages (clusters) have: the parameters of
+// the site's templates, by which verification tells a rule's uses apart (see
+// siteVersion.ruleIn), and not a parameter whose name is a page's own (vBulletin's
+// showthread.php?1709-road-pancake).
+func siteWords(cls []Cluster) map[string]bool {
 	words := templateWords(cls)
-	for name, ev := range res.Params {
-		if ev.Identifying {
+	pages := map[string]int{}
+	seen := map[string]bool{}
+	for _, c := range cls {
+		clear(seen)
+		for _, u := range c.URLs {
+			forNames(u.Raw, func(name string) {
+				if !seen[name] {
+					seen[name] = true
+					pages[name]++
+				}
+			})
+		}
+	}
+	for name, n := range pages {
+		if n >= 2 {
 			words["?"+name] = true
 		}
 	}
 	return words
 }
 
-// ruleParams returns, by rule content, the query parameters that at least one in 20 of the URLs
-// of cls which each rule of set rewrites (applies to, in precedence order, see
-// rules.Set.NormalizeTrace) have, and at least 2 of them: the parameters its uses on the site's
-// evidence had. A parameter that they had not, or hardly (a repository browser's deletion of h
-// and hb learned on 60 root listings, a=tree&h=C&hb=C, and used on one subdirectory listing
-// with f=src that had not changed), tells a use apart (see siteVersion.ruleIn).
+// ruleParams returns, by rule content, the query parameters that the URLs of cls which each rule
+// of set rewrites (applies to, in precedence order, see rules.Set.NormalizeTrace) have in at
+// least 2 clusters, and in at least one in 20 of the clusters where the rule applies: the
+// parameters its uses on the site's evidence had, on pages of their own. A parameter that they
+// had not, or on one page only (a repository browser's deletion of h and hb learned on root
+// listings, a=tree&h=C&hb=C, where one subdirectory listing with f=src was also met under two
+// commits that had not changed it), tells a use apart (see siteVersion.ruleIn).
 func ruleParams(set *rules.Set, cls []Cluster) map[string][]string {
-	uses := map[int]int{}
+	pages := map[int]int{}
 	count := map[int]map[string]int{}
 	var trace []int
+	seen := map[int]map[string]bool{} // in the current cluster
 	for _, c := range cls {
+		clear(seen)
 		for _, u := range c.URLs {
 			var err error
 			_, trace, err = set.NormalizeTrace(trace[:0], u.Raw)
 			if err != nil {
 				continue
 			}
-			for j, i := range trace {
-				if slices.Contains(trace[:j], i) {
-					continue
+			for _, i := range trace {
+				if seen[i] == nil {
+					seen[i] = map[string]bool{}
+					pages[i]++
+					if count[i] == nil {
+						count[i] = map[string]int{}
+					}
 				}
-				uses[i]++
-				if count[i] == nil {
-					count[i] = map[string]int{}
-				}
-				forNames(u.Raw, func(name string) { count[i][name]++ })
+				forNames(u.Raw, func(name string) {
+					if !seen[i][name] {
+						seen[i][name] = true
+						count[i][name]++
+					}
+				})
 			}
 		}
 	}
@@ -652,7 +675,7 @@ func ruleParams(set *rules.Set, cls []Cluster) map[string][]string {
 	for i, names := range count {
 		key := contentKey(set.Rule(i))
 		for name, n := range names {
-			if n >= 2 && 20*n >= uses[i] {
+			if n >= 2 && 20*n >= pages[i] {
 				out[key] = append(out[key], name)
 			}
 		}
@@ -1127,7 +1150,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	if err != nil {
 		return true // no clusters: nothing to publish
 	}
-	words, params := siteWords(cls, &res), ruleParams(set, cls)
+	words, params := siteWords(cls), ruleParams(set, cls)
 	s.mu.Lock()
 	s.snapKept = opt.kept
 	s.result = &res

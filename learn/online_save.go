@@ -544,7 +544,7 @@ func (o *Online) relearnSnapshot(s *onlineSite) {
 	if err != nil {
 		return
 	}
-	s.result, s.base, s.words, s.params, s.pairsDue = &res, set, siteWords(cls, &res), ruleParams(set, cls), true
+	s.result, s.base, s.words, s.params, s.pairsDue = &res, set, siteWords(cls), ruleParams(set, cls), true
 }
 
 // widenLoaded makes the widened rules of the loaded sites' results, as updateWiden does, with

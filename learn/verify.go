@@ -172,16 +172,16 @@ func ruleContext(ver *siteVersion, i int, in, key string) string {
 }
 
 // ruleIn returns ctx, the context of a use of rule i on in (see contextOf), with the tree of in
-// (see inTree) and the parameters of in that the rule's training URLs did not have: those that
-// identify pages somewhere on the site (see siteWords) that in has, that the rule's context
-// names neither with a value, a wildcard nor an absence, and that hardly any of its uses on the
-// site's evidence had (see ruleParams). A rule learned on URLs without such a
+// (see inTree) and the parameters of in that the rule's training URLs did not have: the site's
+// template parameters (see siteWords) that in has, that the rule's context names neither with
+// a value, a wildcard nor an absence, and that its uses on the site's evidence had on one page
+// at most, or hardly any (see ruleParams). A rule learned on URLs without such a
 // parameter holds on them and may not where it is there: deleting h and hb from a repository
 // browser's root listing at every commit (a=tree&h=C&hb=C) is right, and from a
-// subdirectory's listing (the same with f=src, a file name that identifies blob pages), which
-// changes with the commit, is not; so its first use on URLs with f is checked, and a failure
-// there retracts it there only. A parameter that names no page (highlight=, a session id) does
-// not tell uses apart.
+// subdirectory's listing (the same with f=src), which changes with the commit, is not; so its
+// first use on URLs with f is checked, and a failure there retracts it there only. A parameter
+// that the rule's uses had on pages of their own (a forum's highlight= beside the session id
+// the rule deletes) does not tell its uses apart.
 func (ver *siteVersion) ruleIn(i int, in, ctx string) string {
 	ctx = inTree(ver, i, in, ctx)
 	if ablate.NoQueryContexts {

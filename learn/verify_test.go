@@ -162,7 +162,7 @@ func seriesSite() []visit {
 // that deletes h and hb is learned on the first 30 commits, with no condition on f, which
 // none of those listings has; then each commit's listing of a subdirectory, the same with
 // f=src, is a page of its own (the directory changed), which the rule maps onto the first
-// one met. Blob views carry f from the start, each its own file: f names pages on the site.
+// one met. Blob views carry f from the start, each its own file.
 func repoSite() []visit {
 	id := func(what string, i int) string { return fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprint(what, i)))) }
 	vs := []visit{{"http://git.example.org/?a=tree", 1}}
@@ -187,7 +187,7 @@ func repoSite() []visit {
 // (first path segment); the rules of a site that maps several trees onto another (releaseSite,
 // whose first 40 topics are the same in every tree) are checked until enough clean checks bound
 // their error rate, not only on their first 8 uses; a rule learned on URLs without a parameter
-// that names pages on the site (repoSite) is checked on its first use on URLs with it. Each is
+// of the site (repoSite) is checked on its first use on URLs with it. Each is
 // retracted at its first wrong use.
 // With the mechanism off, the rule is sampled at the floor after its first uses, and loses a
 // page for most wrong uses. A URL whose key is that of a kept URL that served an error page

@@ -43,7 +43,8 @@
 // declared, learning, splits, signatures, roles, deeptokens: the options of undust.Options and
 // learn.Options that carry those names; prefix, absent, young, urlids, rekeyout, compare, recheck,
 // origin, treeprior, hubs, take, alternatives, series, inferredrecheck, copies, reservoir, head,
-// originmap, firstletters, riskycontexts, kepttargets, checkwait: switches
+// originmap, firstletters, riskycontexts, kepttargets, checkwait, querycontexts, queryhead,
+// readbranches: switches
 // of the whole process, for hash abbreviations, rules split on a key's absence, pages identified
 // again while their template learns, paragraphs that are an id of the page's own URL left out of
 // its identity, keys made again without a rule retracted in their context, checks of new rules made
@@ -58,8 +59,10 @@
 // after a record's id, the training URLs of the main origin's aliases moved to it, trees whose
 // case variants differ in first letters only kept case-sensitive, the first 3 uses of a
 // rule of a risky shape checked in each context, the targets that a site's rules already
-// give a cluster's URLs, and the duplicates skipped while a check of their page is under way
-// given back when it fails), to measure what each buys.
+// give a cluster's URLs, the duplicates skipped while a check of their page is under way
+// given back when it fails, the first use of a rule on URLs with a parameter its training URLs
+// lacked checked, the head of a query value learned for words, and no branch on the value of a
+// parameter that a rule copies), to measure what each buys.
 //
 // truth prints the truth of each URL read from standard input: url, digest, "nomatch" when the
 // selector matched nothing, and the start of the text. -twice fetches each URL twice and exits

@@ -47,8 +47,8 @@ var (
 	// NoAbsentSupport selects a rule split on a key's absence on the uses that merge no two
 	// clusters, as any other rule, not only on those that meet a URL of their own cluster.
 	NoAbsentSupport bool
-	// NoQueryContexts leaves out of the context of a rule's use, for verification, the
-	// parameters that identify pages and that its training uses did not have.
+	// NoQueryContexts leaves out of the context of a rule's use, for verification, the site's
+	// query parameters that its training uses did not have.
 	NoQueryContexts bool
 	// NoReadBranches lets generalization branch on a value of a key that the class's
 	// transformation copies.
