@@ -106,14 +106,9 @@ func cmdDups(args []string, stdout io.Writer) error {
 	if *logFile == "" {
 		return usagef("dups", "-log is required")
 	}
-	f, err := os.Open(*logFile)
+	fetches, err := readLogFile(*logFile)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	fetches, err := readLog(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *logFile, err)
 	}
 	writeDups(stdout, fetches, *top)
 	return nil
@@ -136,14 +131,9 @@ func cmdClusters(args []string, stdout io.Writer) error {
 	if *prefix == "" || strings.ContainsAny(*prefix, "\t\n") {
 		return usagef("clusters", "-prefix must be a non-empty word")
 	}
-	f, err := os.Open(*logFile)
+	fetches, err := readLogFile(*logFile)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	fetches, err := readLog(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *logFile, err)
 	}
 	w := bufio.NewWriter(stdout)
 	fmt.Fprintf(w, "# dup clusters of the pages of %s: cluster id (%s-truth), URL\n# cluster\turl\n", filepath.Base(*logFile), *prefix)
@@ -162,6 +152,20 @@ func cmdClusters(args []string, stdout io.Writer) error {
 type loggedFetch struct {
 	url   string
 	truth string // "-" for fetches without a complete 200
+}
+
+// readLogFile reads the fetch log in the file name.
+func readLogFile(name string) ([]loggedFetch, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fetches, err := readLog(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return fetches, nil
 }
 
 func readLog(r io.Reader) ([]loggedFetch, error) {
