@@ -642,44 +642,47 @@ func siteWords(cls []Cluster) map[string]bool {
 // listings, a=tree&h=C&hb=C, where one subdirectory listing with f=src was also met under two
 // commits that had not changed it), tells a use apart (see siteVersion.ruleIn).
 func ruleParams(set *rules.Set, cls []Cluster) map[string][]string {
-	pages := map[int]int{}
-	count := map[int]map[string]int{}
+	type ruleName struct {
+		rule int
+		name string
+	}
+	// Counts of clusters: each is counted once, at its first URL, by the cluster's number + 1.
+	pages, lastPage := map[int]int{}, map[int]int{}
+	count, lastCount := map[ruleName]int{}, map[ruleName]int{}
 	var trace []int
-	seen := map[int]map[string]bool{} // in the current cluster
-	for _, c := range cls {
-		clear(seen)
+	for ci, c := range cls {
 		for _, u := range c.URLs {
 			var err error
-			_, trace, err = set.NormalizeTrace(trace[:0], u.Raw)
-			if err != nil {
+			if _, trace, err = set.NormalizeTrace(trace[:0], u.Raw); err != nil {
 				continue
 			}
 			for _, i := range trace {
-				if seen[i] == nil {
-					seen[i] = map[string]bool{}
+				if lastPage[i] != ci+1 {
+					lastPage[i] = ci + 1
 					pages[i]++
-					if count[i] == nil {
-						count[i] = map[string]int{}
-					}
 				}
 				forNames(u.Raw, func(name string) {
-					if !seen[i][name] {
-						seen[i][name] = true
-						count[i][name]++
+					if k := (ruleName{i, name}); lastCount[k] != ci+1 {
+						lastCount[k] = ci + 1
+						count[k]++
 					}
 				})
 			}
 		}
 	}
-	out := map[string][]string{}
-	for i, names := range count {
-		key := contentKey(set.Rule(i))
-		for name, n := range names {
-			if n >= 2 && 20*n >= pages[i] {
-				out[key] = append(out[key], name)
+	out, keys := map[string][]string{}, map[int]string{}
+	for k, n := range count {
+		if n >= 2 && 20*n >= pages[k.rule] {
+			key, ok := keys[k.rule]
+			if !ok {
+				key = contentKey(set.Rule(k.rule))
+				keys[k.rule] = key
 			}
+			out[key] = append(out[key], k.name)
 		}
-		slices.Sort(out[key])
+	}
+	for _, names := range out {
+		slices.Sort(names)
 	}
 	return out
 }
