@@ -200,6 +200,7 @@ type onlineSite struct {
 	order    []uint64             // fingerprints in first-seen order
 	byURL    map[string]urlMark   // the fingerprint and sequence number of each kept URL
 	inferred map[string]bool      // kept URLs that Skipped recorded
+	rested   map[string][]ruleUse // the rule uses the key of each inferred URL rested on, if known
 	prepared map[string]string    // Prepare's form of each URL Observe kept -> the first such URL
 	hubs     map[uint64]hubMemo   // what hub found of a page, while its version and URLs stand
 	series   map[string][2]uint64 // path -> two pages (fingerprints) of URLs fetched with it and a query
@@ -326,7 +327,7 @@ func (o *Online) site(host string, create bool) *onlineSite {
 	}
 	name := o.opt.Site(host)
 	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs, nextDup: o.opt.MinDups,
-		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
+		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{}, rested: map[string][]ruleUse{},
 		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
 	o.hosts.Store(host, s)
 	return s.(*onlineSite)
@@ -687,16 +688,47 @@ func ruleParams(set *rules.Set, cls []Cluster) map[string][]string {
 	return out
 }
 
-// dropInferred removes the URLs that Skipped recorded from the site's evidence: after a
-// retraction they may rest on the mistaken rule. s.mu must be held.
+// A ruleUse is a rule, by content, and the context of one of its rewrites (see ruleContext).
+type ruleUse struct{ rule, ctx string }
+
+// dropInferred removes from the site's evidence the URLs that Skipped recorded on a rule that
+// has been retracted since, in the context of that rewrite or everywhere: they may rest on the
+// mistaken rule. URLs skipped on other rules stay: a deletion of hb retracted on a repository
+// browser's file histories says nothing of the root listings that the deletion of h and hb
+// merged, which would otherwise go, and in a crawl that skipped most of them (they had taken
+// the places of fetched ones in the page's full list of URLs) the rule for them with them,
+// until the crawl had fetched them again. Only URLs skipped on rules that rewrite the query
+// alone are kept so; those of a rule that rewrites the path, the scheme or the host go at any
+// mismatch. A rule that maps one tree of versions onto another, a file onto its directory or
+// one origin onto another is right on most pages and wrong on the few that differ, and the
+// URLs it skipped would feed it and the rules learned beside it in contexts where they are
+// seldom checked. URLs whose rules are not known (a learner read from a saved state) go too.
+// s.mu must be held.
 func (s *onlineSite) dropInferred() {
 	if len(s.inferred) == 0 {
+		return
+	}
+	gone := map[string]bool{}
+	for u := range s.inferred {
+		uses, ok := s.rested[u]
+		if !ok || ablate.NoRestedOn {
+			gone[u] = true
+			continue
+		}
+		for _, x := range uses {
+			if s.retracted[x.rule] || s.outCtx[x.rule][x.ctx] {
+				gone[u] = true
+				break
+			}
+		}
+	}
+	if len(gone) == 0 {
 		return
 	}
 	for _, fp := range s.order {
 		c := s.clusters[fp]
 		c.URLs = slices.DeleteFunc(c.URLs, func(u URL) bool {
-			if !s.inferred[u.Raw] {
+			if !gone[u.Raw] {
 				return false
 			}
 			if s.byURL[u.Raw].seq < s.snapSeq {
@@ -712,12 +744,13 @@ func (s *onlineSite) dropInferred() {
 		}
 		return false
 	})
-	for u := range s.inferred {
+	for u := range gone {
 		delete(s.byURL, u)
+		delete(s.inferred, u)
+		delete(s.rested, u)
 	}
 	clear(s.reservoirs)
-	s.n -= len(s.inferred)
-	clear(s.inferred)
+	s.n -= len(gone)
 	s.dups = 0
 	for _, c := range s.clusters {
 		s.dups += len(c.URLs) - 1
@@ -878,16 +911,31 @@ func (o *Online) Observe(u URL, fp uint64) {
 // the page of fingerprint fp: evidence inferred from the current rules rather than observed.
 // Without it the learner would see only the URLs that its rules do not merge yet, and a
 // cluster would lack the very URLs that make its best target. Inferred URLs count for the
-// relearn schedule like observed ones; a retraction of any rule of the site drops them all
-// from its evidence, since they may rest on the retracted rule. A key that no rule made
-// (the static key alone) records nothing new: the static key is not learned.
+// relearn schedule like observed ones; a retraction of a rule that made k, in the context of
+// that rewrite or everywhere, drops them from its evidence, since they may rest on the
+// mistaken rule, and so does any retraction if a rule that rewrites more than the query made
+// k. A key that no rule made (the static key alone) records nothing new: the static key is not
+// learned.
 func (o *Online) Skipped(u URL, k Key, fp uint64) {
 	if len(k.used) == 0 {
 		return
 	}
 	s := o.site(hostOf(k.in), true)
+	var uses []ruleUse
+	if k.ver != nil {
+		for _, i := range k.used {
+			if r := k.ver.set.Rule(i); !queryOnly(&r) && !ablate.NoQueryRested {
+				uses = nil // dropped at any mismatch: see dropInferred
+				break
+			}
+			uses = append(uses, ruleUse{contentKey(k.ver.set.Rule(i)), ruleContext(k.ver, i, k.in, k.Key)})
+		}
+	}
 	s.mu.Lock()
 	due := o.add(s, u, fp, true)
+	if s.inferred[u.Raw] && uses != nil {
+		s.rested[u.Raw] = uses
+	}
 	s.mu.Unlock()
 	if due {
 		o.enqueue(s)
@@ -980,6 +1028,7 @@ func (o *Online) join(s *onlineSite, into, from uint64) bool {
 			if v < 0 {
 				delete(s.byURL, u.Raw)
 				delete(s.inferred, u.Raw)
+				delete(s.rested, u.Raw)
 				continue
 			}
 			s.evict(into, dst, v)

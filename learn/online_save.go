@@ -342,7 +342,7 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 // readSite reads a site of a file of version v and whether it had published rules.
 func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	s := &onlineSite{name: x.String(maxSavedString, "site"), published: o.opt.Published,
-		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{},
+		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{}, rested: map[string][]ruleUse{},
 		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}}
 	s.next = x.Count(maxSavedCount, "next relearn")
 	s.learned = x.Count(maxSavedCount, "URLs at the last relearn")

@@ -569,3 +569,79 @@ func TestOnlineAlternatives(t *testing.T) {
 		})
 	}
 }
+
+// TestInferredKept checks that a mismatch drops from a site's evidence only the URLs skipped on the
+// rule it retracts or on a rule that rewrites more than the query: a shop whose item pages take a
+// tracking t=, whose news pages a ref= and whose guides are served under /v1/ and /latest/ learns
+// to delete each parameter and to map one tree onto the other; the crawler skips items, news and
+// guides on those rules (Skipped); a check that retracts the deletion of ref drops the news skipped
+// and the guides, and the items stay, evidence for the rule that deletes t. With every inferred URL
+// dropped at a mismatch, the items go too: a rule that holds loses its evidence to another's
+// failure, and where a page's list of URLs was full of skipped ones, the rule goes with them until
+// the crawl has fetched enough again. With the guides kept, a rule that is right on most pages of a
+// tree and wrong on the few that changed between trees keeps evidence that only its own failure, in
+// a context where it may never be checked, would drop.
+func TestInferredKept(t *testing.T) {
+	run := func(t *testing.T) (items, news, guides int) {
+		o := NewOnline(OnlineOptions{})
+		for i := range 40 {
+			fp := uint64(i + 1)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d", i)}, fp)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/item?id=%d&t=%d", i, 1000+7*i)}, fp)
+			fp = uint64(500 + i)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/news?id=%d", i)}, fp)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/news?id=%d&ref=%d", i, 3000+11*i)}, fp)
+			fp = uint64(900 + i)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/v1/guide/topic-%d.html", i)}, fp)
+			o.Observe(URL{Raw: fmt.Sprintf("http://shop.example.com/latest/guide/topic-%d.html", i)}, fp)
+		}
+		o.RelearnAll()
+		skip := func(u string, fp uint64) Key {
+			k, err := o.Key(u)
+			if err != nil || !k.Rewritten() {
+				t.Fatalf("Key(%q) = %+v, %v; want a rule to rewrite it", u, k, err)
+			}
+			o.Skipped(URL{Raw: u}, k, fp)
+			return k
+		}
+		for i := range 20 {
+			skip(fmt.Sprintf("http://shop.example.com/item?id=%d&t=%d", i, 5000+3*i), uint64(i+1))
+			skip(fmt.Sprintf("http://shop.example.com/news?id=%d&ref=%d", i, 7000+3*i), uint64(500+i))
+			skip(fmt.Sprintf("http://shop.example.com/latest/guide/topic-%d.html", 40+i), uint64(940+i))
+		}
+		k := skip("http://shop.example.com/news?id=3&ref=9", 503)
+		kept, err := o.Key("http://shop.example.com/news?id=3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.ConfirmMatch(k, kept, false)
+		if k2, _ := o.Key("http://shop.example.com/news?id=3&ref=9"); k2.Rewritten() {
+			t.Fatalf("the deletion of ref was not retracted: %+v", k2)
+		}
+		s := o.site("shop.example.com", false)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for u := range s.inferred {
+			switch {
+			case strings.Contains(u, "/item"):
+				items++
+			case strings.Contains(u, "/news"):
+				news++
+			default:
+				guides++
+			}
+		}
+		return items, news, guides
+	}
+	if items, news, guides := run(t); items != 20 || news != 0 || guides != 0 {
+		t.Errorf("inferred URLs left after the retraction: %d items, %d news, %d guides; want 20, 0 and 0", items, news, guides)
+	}
+	off := func(t *testing.T, sw *bool, want [3]int) {
+		turnOff(t, sw)
+		if items, news, guides := run(t); [3]int{items, news, guides} != want {
+			t.Errorf("inferred URLs left: %d items, %d news, %d guides; want %v", items, news, guides, want)
+		}
+	}
+	t.Run("queryrested", func(t *testing.T) { off(t, &ablate.NoQueryRested, [3]int{20, 0, 20}) })
+	t.Run("restedon", func(t *testing.T) { off(t, &ablate.NoRestedOn, [3]int{}) })
+}

@@ -181,5 +181,6 @@ func (s *onlineSite) evict(fp uint64, c *Cluster, v int) {
 	}
 	delete(s.byURL, u.Raw)
 	delete(s.inferred, u.Raw)
+	delete(s.rested, u.Raw)
 	c.URLs = slices.Delete(c.URLs, v, v+1)
 }

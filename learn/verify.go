@@ -236,6 +236,16 @@ func editOf(r *rules.Rule) string {
 	return b.String()
 }
 
+// queryOnly reports whether r rewrites the query alone, from the query alone.
+func queryOnly(r *rules.Rule) bool {
+	for _, a := range r.Transform {
+		if a.Key.Part != urlnorm.PartQuery || a.Op == rules.Copy && a.From.Part != urlnorm.PartQuery {
+			return false
+		}
+	}
+	return true
+}
+
 // rewritesLiteral reports whether r rewrites a path or query key whose non-empty literal value
 // its context fixes (view=print deleted, /print/ cut).
 func rewritesLiteral(r *rules.Rule) bool {
@@ -824,8 +834,9 @@ func (o *Online) Confirm(k Key, same bool) { o.ConfirmMatch(k, Key{}, same) }
 // the URL it rewrote only, any other rule entirely, for the current set (a new one is
 // published) and every later relearn. Then, while the two URLs still have one key, the rules
 // decisive for it are blamed the same way. A mismatch also drops the site's inferred evidence
-// (see Skipped). The crawler keeps the URL as a new page and should Observe it. A check of a
-// match to an error page (see VerifyMatch) counts for no rule.
+// that rested on the rules retracted or on a rule that rewrites more than the query (see
+// Skipped). The crawler keeps the URL as a new page and should Observe it. A check of a match
+// to an error page (see VerifyMatch) counts for no rule.
 func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 	if o.hub(kept.in) {
 		return // the kept URL's page is no page of its own: the check says nothing of the rules

@@ -50,6 +50,12 @@ var (
 	// NoQueryContexts leaves out of the context of a rule's use, for verification, the site's
 	// query parameters that its training uses did not have.
 	NoQueryContexts bool
+	// NoRestedOn drops all of a site's inferred evidence at a mismatch, not only the URLs
+	// skipped on a rule retracted since.
+	NoRestedOn bool
+	// NoQueryRested keeps, at a mismatch, the inferred URLs skipped on a rule that rewrites
+	// more than the query and has not been retracted, like those of rules of the query.
+	NoQueryRested bool
 	// NoReadBranches lets generalization branch on a value of a key that the class's
 	// transformation copies.
 	NoReadBranches bool
@@ -183,7 +189,7 @@ var (
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "series": &NoSeries, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
-	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "querycontexts": &NoQueryContexts, "readbranches": &NoReadBranches, "queryhead": &NoQueryHead, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
+	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "querycontexts": &NoQueryContexts, "restedon": &NoRestedOn, "queryrested": &NoQueryRested, "readbranches": &NoReadBranches, "queryhead": &NoQueryHead, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
