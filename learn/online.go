@@ -924,17 +924,22 @@ func (o *Online) Skipped(u URL, k Key, fp uint64) {
 	var uses []ruleUse
 	if k.ver != nil {
 		for _, i := range k.used {
-			if r := k.ver.set.Rule(i); !queryOnly(&r) && !ablate.NoQueryRested {
+			r := k.ver.set.Rule(i)
+			if !queryOnly(&r) && !ablate.NoQueryRested {
 				uses = nil // dropped at any mismatch: see dropInferred
 				break
 			}
-			uses = append(uses, ruleUse{contentKey(k.ver.set.Rule(i)), ruleContext(k.ver, i, k.in, k.Key)})
+			uses = append(uses, ruleUse{contentKey(r), ruleContext(k.ver, i, k.in, k.Key)})
 		}
 	}
 	s.mu.Lock()
 	due := o.add(s, u, fp, true)
-	if s.inferred[u.Raw] && uses != nil {
+	switch {
+	case !s.inferred[u.Raw]:
+	case uses != nil:
 		s.rested[u.Raw] = uses
+	default:
+		delete(s.rested, u.Raw) // skipped again on other rules
 	}
 	s.mu.Unlock()
 	if due {
