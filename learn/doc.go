@@ -118,8 +118,9 @@
 //     transformation copies, as soon as its rules have two values: a repository browser's
 //     search for a person by e-mail address (s=grace@example.org) is the search by name, the
 //     head of the address (see step 4: in a query value a word is a head), and a branch on the
-//     person of most pairs would leave every other person waiting for pairs of their own. Branches with fewer than Options.MinSupport rules
-//     (default 2) are dropped. Each root-to-leaf path is a generalized context. A deep token
+//     person of most pairs would leave every other person waiting for pairs of their own.
+//     Branches with fewer than Options.MinSupport rules (default 2) are dropped. Each
+//     root-to-leaf path is a generalized context. A deep token
 //     never gets a branch, only the wildcard (or no condition): measured on dev.tsv, branching on
 //     deep-token values split the classes of eBay-style (W0QQ_fclsZ1QQ...) and [id] segments into
 //     branches below MinSupport and lost their rules; deep tokens earn their keep as references
@@ -300,8 +301,8 @@
 // nor its uses on the evidence had, on two pages and one in 20 of them at least: a rule
 // learned on a repository browser's root listings, which deleting h and hb leaves one page, is
 // checked apart on a subdirectory's listings, which have f and change with the commit), one
-// use in VerifyEvery, and every use while an upper
-// confidence bound on its error rate, from its checks and its training precision, exceeds 5% (a
+// use in VerifyEvery, and every use while an upper confidence bound on its error rate, from
+// its checks and its training precision, exceeds 5% (a
 // rule that failed a check or whose training precision is below 1 is checked until it fails again
 // or its checks bring the bound down); the first 8 uses of a rule of a risky shape (one
 // that swaps a literal path segment for another, as a site that serves one tree of documents

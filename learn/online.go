@@ -782,7 +782,7 @@ func (s *onlineSite) publish(g *globalRules) {
 	}
 	v := &siteVersion{site: s, set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set), words: s.words}
 	for i := range set.Len() {
-		key := contentKey(set.Rule(i))
+		key := v.prior[i].key
 		for _, name := range s.params[key] {
 			if !slices.Contains(v.prior[i].params, name) {
 				v.prior[i].params = append(v.prior[i].params, name)
@@ -921,15 +921,11 @@ func (o *Online) Skipped(u URL, k Key, fp uint64) {
 		return
 	}
 	s := o.site(hostOf(k.in), true)
-	var uses []ruleUse
-	if k.ver != nil {
-		for _, i := range k.used {
-			r := k.ver.set.Rule(i)
-			if !queryOnly(&r) && !ablate.NoQueryRested {
-				uses = nil // dropped at any mismatch: see dropInferred
-				break
-			}
-			uses = append(uses, ruleUse{contentKey(r), ruleContext(k.ver, i, k.in, k.Key)})
+	var uses []ruleUse // nil: dropped at any mismatch (see dropInferred)
+	if k.ver != nil && (ablate.NoQueryRested || !slices.ContainsFunc(k.used, func(i int) bool { return !k.ver.prior[i].query })) {
+		uses = make([]ruleUse, len(k.used))
+		for j, i := range k.used {
+			uses[j] = ruleUse{k.ver.prior[i].key, ruleContext(k.ver, i, k.in, k.Key)}
 		}
 	}
 	s.mu.Lock()

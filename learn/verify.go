@@ -88,6 +88,8 @@ type riskPrior struct {
 	edit          string   // the rule's edit (see editOf), "" if it rewrites no literal
 	pathCase      bool     // a rule that converts the case of the whole path (see ruleContext)
 	params        []string // the query parameters its context names or its uses had (see ruleIn)
+	key           string   // the rule's content key (see contentKey)
+	query         bool     // a rule that rewrites the query alone (see queryOnly)
 	literal       bool     // a rule that rewrites a non-empty literal value (see rewritesLiteral)
 	dir           bool     // a rule that cuts a URL to its directory (see cutsToDir)
 	// For a rule that cuts a URL to its directory, set when a version is published: its
@@ -147,7 +149,7 @@ func priorOf(r rules.Rule) riskPrior {
 		}
 	}
 	return riskPrior{checks: n, fails: n * (1 - r.Stats.Precision), risky: riskyShape(&r) && !ablate.NoShapeRisk, edit: editOf(&r), literal: rewritesLiteral(&r),
-		pathCase: convertsPath(&r) && !ablate.NoCaseContexts, dir: cutsToDir(&r), params: params}
+		pathCase: convertsPath(&r) && !ablate.NoCaseContexts, dir: cutsToDir(&r), params: params, key: contentKey(r), query: queryOnly(&r)}
 }
 
 // convertsPath reports whether r converts the case of the whole path.
@@ -928,7 +930,7 @@ func (o *Online) retract(r ruleRef, trust int64) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := contentKey(r.ver.set.Rule(r.i))
+	c := r.ver.prior[r.i].key
 	if r.counter().confirmed.Load() >= trust {
 		ctx := ruleContext(r.ver, r.i, r.in, r.key)
 		if s.outCtx[c] == nil {
