@@ -702,8 +702,8 @@ type ruleUse struct{ rule, ctx string }
 // mismatch. A rule that maps one tree of versions onto another, a file onto its directory or
 // one origin onto another is right on most pages and wrong on the few that differ, and the
 // URLs it skipped would feed it and the rules learned beside it in contexts where they are
-// seldom checked. URLs whose rules are not known (a learner read from a saved state) go too.
-// s.mu must be held.
+// seldom checked. URLs whose rules are not known (a learner read from a file of version 6 or
+// older) go too. s.mu must be held.
 func (s *onlineSite) dropInferred() {
 	if len(s.inferred) == 0 {
 		return

@@ -30,6 +30,8 @@ import (
 //	            kept targets of the last relearn (version 6): count, then (cluster ID,
 //	              target), sorted by cluster ID
 //	            series (version 6): count, then (path, fp uint64, fp uint64), sorted by path
+//	            rule uses of the URLs skipped (version 7): count, then (URL, count, then
+//	              (rule text, context) pairs in the order Skipped recorded them), sorted by URL
 //	widened   count, then a counter per widened rule, in the widened set's order
 //	due       count, then site names in the order they became due
 //
@@ -39,14 +41,15 @@ import (
 // (context, checks) pairs sorted by context. Version 3 files, without the failed edits, are
 // read as a learner whose retracted rules marked no edit; version 3 and 4 files as counters
 // without checks asked or made in any context; version 3 to 5 files as sites whose last
-// relearn kept no target. Version 1 and 2 files (a counter without checks, failures and credit,
+// relearn kept no target; version 3 to 6 files as sites whose skipped URLs rest on rules not
+// known, which a mismatch drops (see dropInferred). Version 1 and 2 files (a counter without checks, failures and credit,
 // before verification by a bound on a rule's error rate) are refused with binfile.ErrVersion.
 // Rule sets are not saved: ReadFrom learns each site's last snapshot again, with the targets
 // that its last relearn kept (see keptTargets), which gives the same rules, since LearnSite
 // depends only on the clusters, the options and those targets.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 6
+	onlineVersion = 7
 	onlinePrefix  = "learn: online state"
 )
 
@@ -186,6 +189,16 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 		x.String(p)
 		x.Uint64(s.series[p][0])
 		x.Uint64(s.series[p][1])
+	}
+	urls := slices.Sorted(maps.Keys(s.rested))
+	x.Uvarint(uint64(len(urls)))
+	for _, u := range urls {
+		x.String(u)
+		x.Uvarint(uint64(len(s.rested[u])))
+		for _, use := range s.rested[u] {
+			x.String(use.rule)
+			x.String(use.ctx)
+		}
 	}
 }
 
@@ -470,6 +483,31 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 			series[p] = [2]uint64{a, b}
 		}
 		s.series = series
+	}
+	if v >= 7 {
+		// The rule uses that the skipped URLs rest on, so that a mismatch drops from the
+		// evidence the same URLs as in a learner that was not stopped.
+		prev := ""
+		for i := range x.Count(maxSavedCount, "skipped URLs") {
+			u, n := x.String(maxSavedString, "URL"), x.Count(maxSavedCount, "rule uses")
+			if x.Err() != nil {
+				break
+			}
+			if !s.inferred[u] || i > 0 && u <= prev {
+				x.Fail(fmt.Sprintf("rule uses of %q after %q, which is no skipped URL of the site", u, prev), binfile.ErrCorrupt)
+				break
+			}
+			prev = u
+			uses := make([]ruleUse, 0, min(n, 64))
+			for range n {
+				r, c := x.String(maxSavedString, "rule text"), x.String(maxSavedString, "context")
+				if x.Err() != nil {
+					break
+				}
+				uses = append(uses, ruleUse{r, c})
+			}
+			s.rested[u] = uses
+		}
 	}
 	if x.Err() == nil && (s.learned > s.n+len(s.snapDropped) || s.snapSeq > s.seq) {
 		x.Fail(fmt.Sprintf("site %q: %d URLs at its last relearn of %d", s.name, s.learned, s.n), binfile.ErrCorrupt)
