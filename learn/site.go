@@ -51,6 +51,7 @@ type pairwiseRules struct {
 	patterns  map[string]*deeptoken.Patterns // by host
 	caseHosts map[string]casefold.Evidence   // hosts whose paths are case-insensitive
 	aliases   map[string]*originAlias        // online: origins whose URLs move to the main origin
+	tokens    map[string]*tokenParam         // online: query parameters deleted from the training URLs
 	roles     *roles.Roles                   // parameter roles per page type, nil with Options.NoRoles
 	shared    map[string]bool                // parameters a target kept for a shared deep token
 }
@@ -183,12 +184,26 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 	// paths are lowercased before anything is learned, and the host gets one rule that
 	// lowercases the path (see finish).
 	caseHosts := caseInsensitive(byCluster)
-	for ci, ms := range byCluster {
-		if len(caseHosts) > 0 {
-			ms = lowerPaths(ms, caseHosts, &buf)
-			byCluster[ci] = ms
+	if len(caseHosts) > 0 {
+		for ci, ms := range byCluster {
+			byCluster[ci] = lowerPaths(ms, caseHosts, &buf)
 			if kept != nil && kept[ci] != nil {
 				kept[ci] = lowerPaths([]*member{kept[ci]}, caseHosts, &buf)[0]
+			}
+		}
+	}
+	// Online, the query parameters that the site's clusters show to be tokens naming no page:
+	// they are deleted from the training URLs, and each gets one rule (see finish).
+	var tokens map[string]*tokenParam
+	if opt.online {
+		tokens = tokenParams(byCluster, opt)
+	}
+	for ci, ms := range byCluster {
+		if len(tokens) > 0 {
+			ms = withoutTokens(ms, tokens, &buf)
+			byCluster[ci] = ms
+			if kept != nil && kept[ci] != nil {
+				kept[ci] = withoutTokens([]*member{kept[ci]}, tokens, &buf)[0]
 			}
 		}
 		all = append(all, ms...)
@@ -299,7 +314,7 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
-	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts, aliases: aliases, roles: ro, shared: shared}
+	return &pairwiseRules{st: st, rs: rs, classes: classes, all: all, hosts: hosts, patterns: patterns, caseHosts: caseHosts, aliases: aliases, tokens: tokens, roles: ro, shared: shared}
 }
 
 // signature returns the signature of target tg in its cluster ms: tg without the query
@@ -718,6 +733,12 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	// deleting P everywhere merges clusters, or P looks identifying in some page family (see
 	// Evidence.Identifying), P gets instead one rule per family (last path segment) in which
 	// pairs support deleting it and deleting it merges no two clusters.
+	//
+	// A token parameter (see tokenParams) is deleted from the training URLs already: its
+	// evidence is that of the deletion measured before, and it is widened as a learned one.
+	for name, tp := range pw.tokens {
+		s.paramDel[name] = &Evidence{Coverage: tp.agree, False: tp.against, Learned: true}
+	}
 	var names []string
 	for name, ev := range s.paramDel {
 		if ev.Learned {

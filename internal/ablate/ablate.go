@@ -164,6 +164,10 @@ var (
 	// (http://, the bare host) to it before learning, with one rule per alias (learn's
 	// aliasOrigins).
 	NoOriginMap bool
+	// NoTokenParams keeps the query parameters that the online learner's clusters show to be
+	// tokens naming no page (a session id, a link's origin) in its training URLs, instead of
+	// deleting them before learning, with one rule per parameter (learn's tokenParams).
+	NoTokenParams bool
 	// NoFirstLetters lowercases the paths of a tree whose case variants differ in first
 	// letters only (a wiki's titles) with the rest of its host, instead of counting the tree
 	// as case-sensitive (package casefold).
@@ -195,7 +199,7 @@ var switches = map[string]*bool{
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
-	"head": &NoHead, "originmap": &NoOriginMap, "firstletters": &NoFirstLetters,
+	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
 	"unchecked": &NoUnchecked,
 }
