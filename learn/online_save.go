@@ -42,8 +42,9 @@ import (
 // read as a learner whose retracted rules marked no edit; version 3 and 4 files as counters
 // without checks asked or made in any context; version 3 to 5 files as sites whose last
 // relearn kept no target; version 3 to 6 files as sites whose skipped URLs rest on rules not
-// known, which a mismatch drops (see dropInferred). Version 1 and 2 files (a counter without checks, failures and credit,
-// before verification by a bound on a rule's error rate) are refused with binfile.ErrVersion.
+// known, which a mismatch drops (see dropInferred). Version 1 and 2 files (a counter without
+// checks, failures and credit, before verification by a bound on a rule's error rate) are
+// refused with binfile.ErrVersion.
 // Rule sets are not saved: ReadFrom learns each site's last snapshot again, with the targets
 // that its last relearn kept (see keptTargets), which gives the same rules, since LearnSite
 // depends only on the clusters, the options and those targets.
