@@ -599,31 +599,21 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	// Evidence for widening: what deleting each query parameter from every training URL of the
 	// site that has it would do, in isolation.
 	s.paramDel = map[string]*Evidence{}
-	// The first URL that deleting a parameter rewrote to each output, and its cluster: two
-	// URLs of one cluster that meet support the deletion, one URL twice (case variants of a
-	// lowercased host) does not.
-	type firstOut struct {
-		prep    string
-		cluster int32
-	}
-	outsP := map[string]map[string]firstOut{}
+	dels := newParamDeletions(ident)
 	fams := map[string]map[string]*family{} // by parameter, then by the URL's last path segment
 	for _, m := range all {
 		for i, q := range m.p.query {
 			if i > 0 && m.p.query[i-1].Name == q.Name {
 				continue
 			}
-			tr := edit{Query: []queryOp{{Name: q.Name, Delete: true}}}
-			out, ok := tr.apply(&m.p)
+			bad, met, ok := dels.measure(m, q.Name)
 			if !ok {
 				continue
 			}
-			o := finalize(out.String())
 			ev := s.paramDel[q.Name]
 			if ev == nil {
 				ev = &Evidence{}
 				s.paramDel[q.Name] = ev
-				outsP[q.Name] = map[string]firstOut{}
 			}
 			ev.Coverage++
 			fm := fams[q.Name]
@@ -640,20 +630,8 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 			if len(fam.values) < maxFamilyValues {
 				fam.values[q.Value] = true
 			}
-			bad := false
-			if c, ok := ident[o]; ok {
-				if c != m.cluster {
-					bad = true
-				} else {
-					fam.supported = true // a URL of its own cluster: a supporting pair
-				}
-			}
-			if f, ok := outsP[q.Name][o]; ok && f.cluster != m.cluster {
-				bad = true
-			} else if !ok {
-				outsP[q.Name][o] = firstOut{m.prep, m.cluster}
-			} else if f.prep != m.prep {
-				fam.supported = true
+			if met {
+				fam.supported = true // a URL of its own cluster: a supporting pair
 			}
 			fam.cov++
 			if bad {
@@ -1158,4 +1136,52 @@ func markMainAliases(all []*member, originOf []string, origins map[string]int) {
 func aliasGroup(origin string) string {
 	_, h, _ := strings.Cut(origin, "://")
 	return strings.TrimPrefix(h, "www.")
+}
+
+// paramDeletions measures what deleting a query parameter does to a site's training URLs, one
+// URL at a time: whether the output is a training URL, or the output of another URL, of another
+// cluster (bad), or of the URL's own cluster (met: a supporting pair). It keeps the first URL
+// that deleting each parameter rewrote to each output, with its cluster: two URLs of one
+// cluster that meet support the deletion, one URL twice (case variants of a lowercased host)
+// does not.
+type paramDeletions struct {
+	ident map[string]int32               // training URL -> its cluster
+	outs  map[string]map[string]firstOut // by parameter: output -> the first URL rewritten to it
+}
+
+type firstOut struct {
+	prep    string
+	cluster int32
+}
+
+func newParamDeletions(ident map[string]int32) *paramDeletions {
+	return &paramDeletions{ident: ident, outs: map[string]map[string]firstOut{}}
+}
+
+// measure deletes parameter name from m and reports what the output meets; ok is false when
+// the deletion does not apply.
+func (d *paramDeletions) measure(m *member, name string) (bad, met, ok bool) {
+	del := edit{Query: []queryOp{{Name: name, Delete: true}}}
+	p, ok := del.apply(&m.p)
+	if !ok {
+		return false, false, false
+	}
+	o := finalize(p.String())
+	if c, in := d.ident[o]; in {
+		bad, met = c != m.cluster, c == m.cluster
+	}
+	outs := d.outs[name]
+	if outs == nil {
+		outs = map[string]firstOut{}
+		d.outs[name] = outs
+	}
+	switch f, in := outs[o]; {
+	case !in:
+		outs[o] = firstOut{m.prep, m.cluster}
+	case f.cluster != m.cluster:
+		bad = true
+	case f.prep != m.prep:
+		met = true
+	}
+	return bad, met, true
 }

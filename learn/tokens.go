@@ -43,12 +43,8 @@ func tokenParams(byCluster [][]*member, opt Options) map[string]*tokenParam {
 			ident[m.prep] = m.cluster
 		}
 	}
-	type firstOut struct {
-		prep    string
-		cluster int32
-	}
+	dels := newParamDeletions(ident)
 	out := map[string]*tokenParam{}
-	outs := map[string]map[string]firstOut{} // by parameter: the first URL deleting it rewrote to each output
 	type nameValue struct{ name, value string }
 	valueAt := map[nameValue]int32{} // the first cluster with the value
 	for _, ms := range byCluster {
@@ -64,7 +60,6 @@ func tokenParams(byCluster [][]*member, opt Options) map[string]*tokenParam {
 				if tp == nil {
 					tp = &tokenParam{}
 					out[q.Name] = tp
-					outs[q.Name] = map[string]firstOut{}
 				}
 				if v, ok := first[q.Name]; !ok {
 					first[q.Name] = q.Value
@@ -87,29 +82,11 @@ func tokenParams(byCluster [][]*member, opt Options) map[string]*tokenParam {
 				if tp.same > 0 || tp.repeated {
 					continue // no token: what deleting it does no longer matters
 				}
-				del := edit{Query: []queryOp{{Name: q.Name, Delete: true}}}
-				p, ok := del.apply(&m.p)
-				if !ok {
-					continue
-				}
-				o := finalize(p.String())
-				met := false
-				if c, ok := ident[o]; ok {
-					if c != m.cluster {
-						tp.against++
-						continue
-					}
-					met = true
-				}
-				if f, ok := outs[q.Name][o]; !ok {
-					outs[q.Name][o] = firstOut{m.prep, m.cluster}
-				} else if f.cluster != m.cluster {
+				switch bad, met, ok := dels.measure(m, q.Name); {
+				case !ok:
+				case bad:
 					tp.against++
-					continue
-				} else {
-					met = met || f.prep != m.prep
-				}
-				if met {
+				case met:
 					tp.agree++
 				}
 			}
