@@ -815,7 +815,7 @@ func (s *onlineSite) publish(g *globalRules) {
 		if !p.dir {
 			continue
 		}
-		if n := s.pairs[contentKey(set.Rule(i))]; n != nil {
+		if n := s.pairs[p.key]; n != nil {
 			v.prior[i].pairs = *n
 		}
 	}
