@@ -2,34 +2,43 @@ package learn
 
 import (
 	"github.com/undust/undust/internal/ablate"
+	"github.com/undust/undust/internal/roles"
 	"github.com/undust/undust/urlnorm"
 )
 
-// A tokenParam is the evidence that a query parameter of a site is a token that names no page,
-// such as a session id: the clusters in which two URLs give it different values, those in
-// which two URLs give it one value, whether two clusters share a value, and what deleting it
-// from every training URL that has it does, in isolation: the URLs it brings onto another URL
-// of their cluster (agree) or of another cluster (against).
+// A tokenParam is the evidence that a query parameter of a site names no page, such as a
+// session id: the clusters in which two URLs give it different values, those in which two URLs
+// give it one value, whether two clusters share a value, its distinct values (counted up to 2),
+// and what deleting it from every training URL that has it does, in isolation: the URLs it
+// brings onto another URL of their cluster (agree) or of another cluster (against).
 type tokenParam struct {
 	differs, same  int
 	agree, against int
 	repeated       bool // a value of it is on two pages
+	values         int  // its distinct values, counted up to 2
 }
 
 // tokenParams returns, by name, the query parameters of a site's training URLs whose values
-// its clusters show to be tokens that name no page, as a session id on every link is: in at
-// least minTokenClusters clusters two URLs of the page give the parameter different values, no
-// value is on two URLs of one cluster nor on two clusters, deleting it from every training URL
-// of the site merges no two clusters, and the rule "delete it wherever it is", with the URLs
-// it brings onto another URL of their cluster for coverage, passes selection.
+// its clusters show to name no page. A token, as a session id on every link is: in at least
+// minTokenClusters clusters two URLs of the page give the parameter different values, and no
+// value is on two URLs of one cluster nor on two clusters. A navigation parameter of few values
+// (from=top, from=sidebar on every kind of page; a return address): it takes 2 values or more,
+// and the parameter roles of the site's clusters (package internal/roles) show it to vary on the
+// URLs of one page (a URL drops it, or gives another value) in at least minTokenClusters
+// clusters, of at least minNavTypes page types, and to name the pages of no type. For both,
+// deleting it from every training URL of the site merges no two clusters, and the rule "delete
+// it wherever it is", with the URLs it brings onto another URL of their cluster for coverage,
+// passes selection.
 //
-// A parameter that names pages keeps its value on the URLs of one page (an id beside a
-// tracking parameter), and one of few values shares them among pages and among a page's URLs
-// (from=top; color=red, which preselects a product's color and filters a listing): neither is
-// a token here, and both are left to the pairs, context by context. It is for the online
-// learner (see Options.online): a crawl's clusters hold the variants of a page it happened to
-// fetch, so that without it every combination of a session id with another variant (the bare
-// host, a print view, a case variant) is a transformation of its own, learned in each page
+// A parameter that names pages keeps its value on the URLs of one page (an id beside a tracking
+// parameter, a profile's tab), or takes several on the pages of a type where no page's URLs
+// vary (color=red, which preselects a product's color and filters a listing): neither is
+// returned. Nor is a flag of one value (view=print), which may change what a page shows (the
+// print view of an article of several pages), nor a parameter seen varying on one page type
+// only. They are left to the pairs, context by context. It is for the online learner (see
+// Options.online): a crawl's clusters hold the variants of a page it happened to fetch, so that
+// without it every combination of a session id or a link's origin with another variant (the
+// bare host, a print view, a case variant) is a transformation of its own, learned in each page
 // type's context, each waiting for its own support. The parameters returned are deleted from
 // the training URLs before pairs are derived, and each gets one rule of the site (see
 // site.finish). Time and memory are linear in the URLs.
@@ -76,11 +85,14 @@ func tokenParams(byCluster [][]*member, opt Options) map[string]*tokenParam {
 				}
 				if c, ok := valueAt[nv]; !ok {
 					valueAt[nv] = m.cluster
+					tp.values = min(tp.values+1, 2)
 				} else if c != m.cluster {
 					tp.repeated = true
 				}
-				if tp.same > 0 || tp.repeated {
-					continue // no token: what deleting it does no longer matters
+				if tp.against > 0 || (tp.same > 0 || tp.repeated) && ablate.NoNavParams {
+					// Deleting it merges pages, or it is no token and navigation parameters are
+					// off: what deleting it does no longer matters.
+					continue
 				}
 				switch bad, met, ok := dels.measure(m, q.Name); {
 				case !ok:
@@ -92,14 +104,32 @@ func tokenParams(byCluster [][]*member, opt Options) map[string]*tokenParam {
 			}
 		}
 	}
+	var ro *roles.Roles
 	for name, tp := range out {
-		if r := tp.rule("", name); tp.same > 0 || tp.repeated || tp.against > 0 || tp.differs < minTokenClusters ||
-			!r.selected(opt.MinPrecision, opt.MinCoverage, true) {
+		if r := tp.rule("", name); tp.against > 0 || !r.selected(opt.MinPrecision, opt.MinCoverage, true) {
+			delete(out, name)
+			continue
+		}
+		if tp.same == 0 && !tp.repeated && tp.differs >= minTokenClusters {
+			continue // a token
+		}
+		if ablate.NoNavParams || tp.values < 2 {
+			delete(out, name)
+			continue
+		}
+		if ro == nil {
+			ro = learnRoles(byCluster, valueClusters(byCluster))
+		}
+		if clusters, types, names := ro.Varies(name); names || clusters < minTokenClusters || types < minNavTypes {
 			delete(out, name)
 		}
 	}
 	return out
 }
+
+// minNavTypes is the number of page types on whose URLs a navigation parameter must vary (see
+// tokenParams).
+const minNavTypes = 2
 
 // minTokenClusters is the number of clusters in which a parameter must take two values or more
 // to be a token (see tokenParams).

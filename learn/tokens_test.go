@@ -2,9 +2,12 @@ package learn
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/undust/undust/internal/ablate"
+	"github.com/undust/undust/urlnorm"
 )
 
 // TestTokenParams: a session id (sid) rides on the links of four page types, beside another
@@ -84,4 +87,103 @@ func TestTokenParams(t *testing.T) {
 	if faq, _ := run(t); faq == "https://www.shop.example/faq/7.html" {
 		t.Errorf("without token parameters, sid was deleted on a page type never seen with it: the test shows nothing")
 	}
+}
+
+// TestNavParams: a link's origin (from=top, from=side, from=feed) rides on some links of pages
+// of three types, beside another variant (a print view, a language, a trailing slash). Its
+// few values are shared by pages, so it is no token; but the site's clusters show it to vary on
+// the URLs of one page, on several page types, and to name the pages of none, so it is deleted
+// wherever it is, on a page type that the crawl has not shown with it too.
+func TestNavParams(t *testing.T) {
+	run := func(t *testing.T) (faq string) {
+		o := NewOnline(OnlineOptions{})
+		for _, c := range navSite() {
+			for _, u := range c.urls {
+				o.Observe(URL{Raw: u}, c.fp)
+			}
+		}
+		o.RelearnAll()
+		k, err := o.Key("https://www.news.example/faq/7.html?from=side")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k.Key
+	}
+	if faq, want := run(t), "https://www.news.example/faq/7.html"; faq != want {
+		t.Errorf("a page type never seen with from: key %q, want %q", faq, want)
+	}
+	turnOff(t, &ablate.NoNavParams)
+	if faq := run(t); faq == "https://www.news.example/faq/7.html" {
+		t.Errorf("without navigation parameters, from was deleted on a page type never seen with it: the test shows nothing")
+	}
+}
+
+// TestNavParamGuards: of the parameters of navSite's clusters, only from names no page. A tab
+// varies on photos and albums (tab=photos, tab=all, whatever the link) but keeps its value on
+// the URLs of each profile page (the profile's photos tab); a color preselected on products
+// filters listings; a flag of one value (view=print) varies on two page types; a sort order
+// varies on the URLs of one page type only.
+func TestNavParamGuards(t *testing.T) {
+	var byCluster [][]*member
+	var buf []urlnorm.Token
+	for ci, c := range navSite() {
+		var ms []*member
+		for _, u := range c.urls {
+			prep, ok := Prepare(u)
+			if !ok {
+				t.Fatalf("Prepare(%q) failed", u)
+			}
+			var p parsed
+			if p, buf, ok = parse(prep, buf); !ok {
+				t.Fatalf("parse(%q) failed", prep)
+			}
+			ms = append(ms, &member{prep: prep, p: p, cluster: int32(ci)})
+		}
+		byCluster = append(byCluster, ms)
+	}
+	got := slices.Sorted(maps.Keys(tokenParams(byCluster, Options{MinPrecision: 0.9}.withDefaults())))
+	if want := []string{"from"}; !slices.Equal(got, want) {
+		t.Errorf("parameters that name no page: %q, want %q", got, want)
+	}
+}
+
+// A navCluster is the URLs of one page of navSite, with its content fingerprint.
+type navCluster struct {
+	fp   uint64
+	urls []string
+}
+
+// navSite is a site whose pages are reached with a link's origin from= on some links, and with
+// parameters that look like it and name pages (see TestNavParamGuards).
+func navSite() []navCluster {
+	var cs []navCluster
+	add := func(fp uint64, urls ...string) { cs = append(cs, navCluster{fp, urls}) }
+	from := []string{"top", "side", "feed"}
+	for i := range 14 {
+		f, g := from[i%3], from[(i+1)%3]
+		add(uint64(100+i), fmt.Sprintf("https://www.news.example/item?id=%d", i),
+			fmt.Sprintf("https://www.news.example/item?id=%d&print=1&from=%s", i, f),
+			fmt.Sprintf("https://www.news.example/item?id=%d&print=1&from=%s", i, g))
+		add(uint64(200+i), fmt.Sprintf("https://www.news.example/news/%d.html", i),
+			fmt.Sprintf("https://www.news.example/news/%d.html?from=%s&lang=en", i, f))
+		add(uint64(300+i), fmt.Sprintf("https://www.news.example/board?t=%d", i),
+			fmt.Sprintf("https://www.news.example/board/?t=%d&from=%s", i, f),
+			fmt.Sprintf("https://www.news.example/board/?t=%d&from=%s", i, g))
+		add(uint64(400+i), fmt.Sprintf("https://www.news.example/photo/%d", i),
+			fmt.Sprintf("https://www.news.example/photo/%d?tab=photos", i))
+		add(uint64(450+i), fmt.Sprintf("https://www.news.example/album/%d", i),
+			fmt.Sprintf("https://www.news.example/album/%d?tab=all", i))
+		add(uint64(500+i), fmt.Sprintf("https://www.news.example/profile/u%d?tab=photos", i),
+			fmt.Sprintf("https://www.news.example/profile/u%d?tab=photos&ref=%d", i, i))
+		add(uint64(600+i), fmt.Sprintf("https://www.news.example/p/%d?color=red", i),
+			fmt.Sprintf("https://www.news.example/p/%d?color=blue", i))
+		add(uint64(700+i), fmt.Sprintf("https://www.news.example/c/cat%d?color=%s", i, from[i%3]))
+		add(uint64(800+i), fmt.Sprintf("https://www.news.example/story/%d", i),
+			fmt.Sprintf("https://www.news.example/story/%d?view=print", i))
+		add(uint64(900+i), fmt.Sprintf("https://www.news.example/guide/%d", i),
+			fmt.Sprintf("https://www.news.example/guide/%d?view=print", i))
+		add(uint64(1000+i), fmt.Sprintf("https://www.news.example/search?q=w%d", i),
+			fmt.Sprintf("https://www.news.example/search?q=w%d&sort=%s", i, []string{"new", "old"}[i%2]))
+	}
+	return cs
 }

@@ -39,8 +39,8 @@ func Example() {
 	fmt.Printf("requests aborted before fetching: %d\n", st.Skip+st.Seen)
 	// Output:
 	// distinct pages kept: 36 of 36
-	// pages fetched: 134, duplicates dropped after fetching: 98
-	// requests aborted before fetching: 63
+	// pages fetched: 133, duplicates dropped after fetching: 97
+	// requests aborted before fetching: 64
 }
 
 // DuplicateOf tells a crawler's OnResponse callback that undust dropped the page.

@@ -44,7 +44,7 @@
 // learn.Options that carry those names; prefix, absent, young, urlids, rekeyout, compare, recheck,
 // origin, treeprior, hubs, take, alternatives, series, inferredrecheck, copies, reservoir, head,
 // originmap, firstletters, riskycontexts, kepttargets, checkwait, querycontexts, queryhead,
-// readbranches, restedon, queryrested, tokenparams: switches
+// readbranches, restedon, queryrested, tokenparams, navparams: switches
 // of the whole process, for hash abbreviations, rules split on a key's absence, pages identified
 // again while their template learns, paragraphs that are an id of the page's own URL left out of
 // its identity, keys made again without a rule retracted in their context, checks of new rules made
@@ -64,7 +64,8 @@
 // lacked checked, the head of a query value learned for words, no branch on the value of a
 // parameter that a rule copies, the skipped URLs kept as evidence at a retraction of another
 // rule, and those of rules that rewrite the path dropped all the same, the query parameters
-// whose values name no page deleted from the training URLs), to measure what each buys.
+// whose values name no page deleted from the training URLs, and those of few values among them
+// that vary on the URLs of pages of several types), to measure what each buys.
 //
 // truth prints the truth of each URL read from standard input: url, digest, "nomatch" when the
 // selector matched nothing, and the start of the text. -twice fetches each URL twice and exits

@@ -168,6 +168,11 @@ var (
 	// tokens naming no page (a session id, a link's origin) in its training URLs, instead of
 	// deleting them before learning, with one rule per parameter (learn's tokenParams).
 	NoTokenParams bool
+	// NoNavParams keeps the query parameters of few values that the online learner's
+	// clusters show to name no page (from=top, a return address) in its training URLs,
+	// instead of deleting them before learning, with one rule per parameter, as tokens are
+	// (learn's tokenParams).
+	NoNavParams bool
 	// NoFirstLetters lowercases the paths of a tree whose case variants differ in first
 	// letters only (a wiki's titles) with the rest of its host, instead of counting the tree
 	// as case-sensitive (package casefold).
@@ -199,7 +204,7 @@ var switches = map[string]*bool{
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
-	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "firstletters": &NoFirstLetters,
+	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
 	"unchecked": &NoUnchecked,
 }

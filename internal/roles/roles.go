@@ -67,6 +67,19 @@ type Roles struct {
 	ident map[string]map[string]bool
 	// noisy holds the clusters that look like pages grouped by mistake.
 	noisy map[int32]bool
+	// varies holds, per parameter, the clusters in which a URL drops it or two URLs of one
+	// page type give it different values, and those page types.
+	varies map[string]*variation
+	// kept holds the parameters that keep one value on the URLs of every cluster of some page
+	// type (of those of two URLs or more with it).
+	kept map[string]bool
+}
+
+// A variation is where a parameter takes several forms on the URLs of one page (see Varies).
+type variation struct {
+	clusters int
+	last     int32 // the last cluster counted
+	types    map[string]bool
 }
 
 // paramStat counts, for one parameter on one page type, the clusters of at least two URLs with
@@ -83,7 +96,8 @@ type paramStat struct {
 // the clusters it occurs in, and a segment of at least minLiteral clusters is a literal of the
 // path template. It does not modify its arguments and keeps common.
 func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
-	ro := &Roles{typeValues: typeValues(byCluster), common: common, minLiteral: minLiteral, ident: map[string]map[string]bool{}, noisy: map[int32]bool{}}
+	ro := &Roles{typeValues: typeValues(byCluster), common: common, minLiteral: minLiteral, ident: map[string]map[string]bool{}, noisy: map[int32]bool{},
+		varies: map[string]*variation{}, kept: map[string]bool{}}
 	stats := map[string]map[string]*paramStat{} // page type -> parameter -> stat
 	for ci, ms := range byCluster {
 		// The values of each parameter among the cluster's URLs of each page type, and one
@@ -110,13 +124,18 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 		// value that the URL with the parameter repeats in another part (gitweb's
 		// blobdiff;f=F;fp=F) is a copy: a URL without the parameter that holds the value
 		// holds the other part, and drops the copy.
-		dropped := map[string]bool{}
+		// A drop of a copy shows the copy redundant where it is one, not the parameter
+		// wherever it is: lost holds the parameters a URL drops without holding the value.
+		dropped, lost := map[string]bool{}, map[string]bool{}
 		for name, v := range some {
 			copied := !ablate.NoCopies && ms[from[name]].repeats(name, v)
 			for _, m := range ms {
-				if !m.has(name) && (copied || !m.carries(v)) {
-					dropped[name] = true
+				if !m.has(name) && !m.carries(v) {
+					dropped[name], lost[name] = true, true
 					break
+				}
+				if !m.has(name) && copied {
+					dropped[name] = true
 				}
 			}
 		}
@@ -135,13 +154,17 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 						st.values = append(st.values, v)
 					}
 				}
+				differs := len(vs) >= 2 && slices.ContainsFunc(vs[1:], func(v string) bool { return v != vs[0] })
+				if lost[name] || differs {
+					ro.vary(name, t, int32(ci))
+				}
 				if dropped[name] {
 					st.dropped++
 				}
 				if len(vs) < 2 {
 					continue
 				}
-				if slices.ContainsFunc(vs[1:], func(v string) bool { return v != vs[0] }) {
+				if differs {
 					st.differs++
 					st.differIn = append(st.differIn, int32(ci))
 				} else {
@@ -156,6 +179,9 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 	}
 	for t, byName := range stats {
 		for name, st := range byName {
+			if st.stable > 0 && st.differs == 0 && st.dropped == 0 {
+				ro.kept[name] = true
+			}
 			if len(st.values) < 2 || det[name] != nil && slices.ContainsFunc(det[name], func(q string) bool {
 				qs := byName[q]
 				return qs != nil && qs.differs == 0 && qs.dropped == 0 && len(qs.values) >= 2
@@ -371,6 +397,45 @@ func (ro *Roles) Identifies(u *URL, name string) bool {
 		return false
 	}
 	return ro.ident[ro.pageType(u, name)][name]
+}
+
+// vary records that parameter name takes several forms on the URLs of cluster ci, of page type
+// t.
+func (ro *Roles) vary(name, t string, ci int32) {
+	v := ro.varies[name]
+	if v == nil {
+		v = &variation{last: -1, types: map[string]bool{}}
+		ro.varies[name] = v
+	}
+	if v.last != ci {
+		v.last = ci
+		v.clusters++
+	}
+	v.types[t] = true
+}
+
+// Varies returns the number of clusters in which some URL drops parameter name (and does not
+// hold its value elsewhere), or two URLs of one page type give it different values, and the
+// number of page types of those URLs; and whether the parameter names pages of some type, as
+// far as the clusters show: it identifies them, or it keeps one value on the URLs of every
+// cluster of the type (of those of two URLs or more with it). A parameter that varies on the
+// pages of several types and names the pages of none names no page on the site: a navigation
+// parameter (from=top, from=sidebar), a return address. A nil Roles knows none.
+func (ro *Roles) Varies(name string) (clusters, types int, names bool) {
+	if ro == nil {
+		return 0, 0, false
+	}
+	names = ro.kept[name]
+	for _, ps := range ro.ident {
+		if names {
+			break
+		}
+		names = ps[name]
+	}
+	if v := ro.varies[name]; v != nil {
+		clusters, types = v.clusters, len(v.types)
+	}
+	return clusters, types, names
 }
 
 // Noisy reports whether cluster i (an index of Learn's byCluster) looks like pages grouped by

@@ -151,3 +151,57 @@ func TestNoisy(t *testing.T) {
 		}
 	}
 }
+
+// TestVaries checks where a parameter varies on the URLs of one page, and whether it names
+// pages, on small sites, each case commented with the evidence it rests on.
+func TestVaries(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		clusters        []string // URLs of one cluster, space-separated
+		param           string
+		clusters2, typs int
+		names           bool
+	}{
+		// Dropped by a URL of each page, on two page types: it names no page.
+		{"navigation", []string{"/art/1 /art/1?from=top", "/art/2 /art/2?from=side", "/blog/1?from=top /blog/1"}, "from", 3, 2, false},
+		// Two values on one page.
+		{"differs", []string{"/art/1?from=top /art/1?from=side", "/blog/1?from=top&x=1 /blog/1?from=feed&x=1"}, "from", 2, 2, false},
+		// A copy of another parameter's value, dropped where it is one (gitweb's hb=C beside
+		// h=C): that shows the copy redundant, not the parameter.
+		{"copy", []string{"/?a=commit&h=c1 /?a=commit&h=c1&hb=c1", "/?a=log&h=c2 /?a=log&h=c2&hb=c2"}, "hb", 0, 0, false},
+		// Kept on the URLs of every profile of a type, one value: it names the pages there,
+		// though it varies on photos.
+		{"kept", []string{"/photo/1 /photo/1?tab=photos", "/u/x?tab=photos /u/x?tab=photos&ref=1"}, "tab", 1, 1, true},
+		// Stable within clusters, two values: it identifies pages.
+		{"identifies", []string{"/cat/1?color=red", "/cat/2?color=blue", "/prod/1 /prod/1?color=red"}, "color", 1, 1, true},
+	} {
+		var cs [][]string
+		for _, c := range tc.clusters {
+			cs = append(cs, strings.Fields(c))
+		}
+		// Every path segment of letters is a literal, numbers are not: /art/1 and /art/2 are
+		// one page type.
+		byCluster := make([][]URL, len(cs))
+		common := map[string]int{}
+		for i, c := range cs {
+			for _, raw := range c {
+				u := parse(t, "http://h.example"+raw)
+				byCluster[i] = append(byCluster[i], u)
+				for _, s := range u.Path {
+					if s != "" && !strings.ContainsAny(s, "0123456789") {
+						common[s] = 3
+					}
+				}
+			}
+		}
+		ro := Learn(byCluster, common, 3)
+		n, typs, names := ro.Varies(tc.param)
+		if n != tc.clusters2 || typs != tc.typs || names != tc.names {
+			t.Errorf("%s: Varies(%q) = %d clusters, %d types, names %v; want %d, %d, %v", tc.name, tc.param, n, typs, names, tc.clusters2, tc.typs, tc.names)
+		}
+	}
+	var none *Roles
+	if n, typs, names := none.Varies("x"); n != 0 || typs != 0 || names {
+		t.Errorf("nil Roles: Varies = %d, %d, %v; want 0, 0, false", n, typs, names)
+	}
+}
