@@ -3,6 +3,8 @@ package learn
 import (
 	"fmt"
 	"testing"
+
+	"github.com/undust/undust/internal/ablate"
 )
 
 // aliasClusters is a site served on https://www.s.org whose pages are also linked on two
@@ -138,5 +140,40 @@ func TestSharedDeep(t *testing.T) {
 	}
 	if a == b {
 		t.Errorf("the indexes of namespaces alpha and beta have one key %q", a)
+	}
+}
+
+// TestRounds: every link to the bare host carries a session id, so that no URL of the bare host
+// matches the main origin's URL of its page until the session id is deleted: the origin map
+// finds the alias in a second round, on the URLs the token parameters rewrote, and a page
+// type never seen on the bare host is keyed on the main origin too.
+func TestRounds(t *testing.T) {
+	run := func(t *testing.T) string {
+		o := NewOnline(OnlineOptions{})
+		sid := 0
+		next := func() string { sid++; return fmt.Sprintf("%08x", uint32(sid)*2654435761) }
+		for i := range 14 {
+			fp := uint64(100 + i)
+			o.Observe(URL{Raw: fmt.Sprintf("https://www.x.example/item?id=%d", i)}, fp)
+			o.Observe(URL{Raw: fmt.Sprintf("https://www.x.example/item?id=%d&sid=%s", i, next())}, fp)
+			o.Observe(URL{Raw: fmt.Sprintf("https://x.example/item?id=%d&sid=%s", i, next())}, fp)
+			fp = uint64(200 + i)
+			o.Observe(URL{Raw: fmt.Sprintf("https://www.x.example/board/%d", i)}, fp)
+			o.Observe(URL{Raw: fmt.Sprintf("https://www.x.example/board/%d?sid=%s", i, next())}, fp)
+			o.Observe(URL{Raw: fmt.Sprintf("https://x.example/board/%d?sid=%s", i, next())}, fp)
+		}
+		o.RelearnAll()
+		k, err := o.Key("https://x.example/news/7.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k.Key
+	}
+	if got, want := run(t), "https://www.x.example/news/7.html"; got != want {
+		t.Errorf("a page type never seen on the bare host: key %q, want %q", got, want)
+	}
+	turnOff(t, &ablate.NoRounds)
+	if got := run(t); got == "https://www.x.example/news/7.html" {
+		t.Errorf("with one round, the bare host was mapped to the main origin all the same: the test shows nothing")
 	}
 }

@@ -252,7 +252,11 @@
 //     name) is a transformation of its own, learned per page type, each waiting for support of
 //     its own. Offline it is left out: on the site families of urldedup gen (seed 1) the token
 //     parameters raised the reduction of complete clusters only from 0.776 to 0.779 of the
-//     maximum.
+//     maximum. Online, the origin map, the case lowering and this stage run again, in that
+//     order, on the training URLs they rewrote, while a round finds an origin, a host or a
+//     parameter that the earlier rounds did not, 3 rounds at most: each finds evidence that
+//     the others' rewrites uncover (the bare host's URL of a page matches the main origin's
+//     only once the session id on every link to the bare host is deleted).
 //  10. Cycles: rules learned from different clusters can undo each other (www -> m and m ->
 //     www, index.php and a trailing slash). Each site's selected rules, scoped as the set
 //     scopes them, are checked on the site's training URLs; of each rewrite cycle, the rule of

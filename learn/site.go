@@ -165,47 +165,62 @@ func pairwise(cls []*Cluster, opt Options) *pairwiseRules {
 	}
 	// Online, the origins that alias the main origin: their URLs move to it before anything
 	// else is learned, case included, and each gets one rule that rewrites its origin (see
-	// finish).
-	var aliases map[string]*originAlias
-	if opt.online {
-		aliases = aliasOrigins(byCluster, opt)
-	}
-	if len(aliases) > 0 {
-		for ci, ms := range byCluster {
-			byCluster[ci] = toMain(ms, aliases, &buf)
-		}
-		for ci, m := range kept {
-			if m != nil {
-				kept[ci] = toMain([]*member{m}, aliases, &buf)[0]
+	// finish). Hosts whose paths are case-insensitive by the evidence of the site's clusters:
+	// their paths are lowercased before anything is learned, and the host gets one rule that
+	// lowercases the path. Online, the query parameters that the site's clusters show to name
+	// no page: they are deleted from the training URLs, and each gets one rule. Each of the
+	// three stages finds more evidence once the others have rewritten the training URLs (the
+	// bare host's URL of a page with a session id matches the main origin's only without it),
+	// so online they run again, on the URLs they rewrote, while a round finds something new, at
+	// most maxRounds times.
+	var (
+		aliases   map[string]*originAlias
+		caseHosts map[string]casefold.Evidence
+		tokens    map[string]*tokenParam
+	)
+	for round := 0; round < maxRounds; round++ {
+		found := false
+		if opt.online {
+			if al := aliasOrigins(byCluster, opt); len(al) > 0 {
+				for ci, ms := range byCluster {
+					byCluster[ci] = toMain(ms, al, &buf)
+				}
+				for ci, m := range kept {
+					if m != nil {
+						kept[ci] = toMain([]*member{m}, al, &buf)[0]
+					}
+				}
+				aliases, found = merged(aliases, al), true
 			}
 		}
-	}
-	// Hosts whose paths are case-insensitive by the evidence of the site's clusters: their
-	// paths are lowercased before anything is learned, and the host gets one rule that
-	// lowercases the path (see finish).
-	caseHosts := caseInsensitive(byCluster)
-	if len(caseHosts) > 0 {
-		for ci, ms := range byCluster {
-			byCluster[ci] = lowerPaths(ms, caseHosts, &buf)
-			if kept != nil && kept[ci] != nil {
-				kept[ci] = lowerPaths([]*member{kept[ci]}, caseHosts, &buf)[0]
+		// A host lowercased in an earlier round stays as that round's evidence lowered it.
+		ch := caseInsensitive(byCluster)
+		maps.DeleteFunc(ch, func(h string, _ casefold.Evidence) bool { _, ok := caseHosts[h]; return ok })
+		if len(ch) > 0 {
+			for ci, ms := range byCluster {
+				byCluster[ci] = lowerPaths(ms, ch, &buf)
+				if kept != nil && kept[ci] != nil {
+					kept[ci] = lowerPaths([]*member{kept[ci]}, ch, &buf)[0]
+				}
+			}
+			caseHosts, found = merged(caseHosts, ch), true
+		}
+		if opt.online {
+			if tk := tokenParams(byCluster, opt); len(tk) > 0 {
+				for ci, ms := range byCluster {
+					byCluster[ci] = withoutTokens(ms, tk, &buf)
+					if kept != nil && kept[ci] != nil {
+						kept[ci] = withoutTokens([]*member{kept[ci]}, tk, &buf)[0]
+					}
+				}
+				tokens, found = merged(tokens, tk), true
 			}
 		}
-	}
-	// Online, the query parameters that the site's clusters show to be tokens naming no page:
-	// they are deleted from the training URLs, and each gets one rule (see finish).
-	var tokens map[string]*tokenParam
-	if opt.online {
-		tokens = tokenParams(byCluster, opt)
-	}
-	for ci, ms := range byCluster {
-		if len(tokens) > 0 {
-			ms = withoutTokens(ms, tokens, &buf)
-			byCluster[ci] = ms
-			if kept != nil && kept[ci] != nil {
-				kept[ci] = withoutTokens([]*member{kept[ci]}, tokens, &buf)[0]
-			}
+		if !found || !opt.online || ablate.NoRounds {
+			break
 		}
+	}
+	for _, ms := range byCluster {
 		all = append(all, ms...)
 	}
 	// Deep tokens: per host, patterns learned from the host's training URLs split the tokens
@@ -1184,4 +1199,18 @@ func (d *paramDeletions) measure(m *member, name string) (bad, met, ok bool) {
 		met = true
 	}
 	return bad, met, true
+}
+
+// maxRounds is the number of times, at most, that the online learner's origin map, case
+// lowering and token parameters run on a site's training URLs (see pairwise).
+const maxRounds = 3
+
+// merged returns a with the entries of b added (b's are new: a round finds only what earlier
+// rounds left), allocating a when it is nil.
+func merged[V any](a, b map[string]V) map[string]V {
+	if a == nil {
+		a = make(map[string]V, len(b))
+	}
+	maps.Copy(a, b)
+	return a
 }

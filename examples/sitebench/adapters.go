@@ -93,7 +93,7 @@ var offSwitches = map[string]func(*undust.Options){
 
 // offInternal are the mechanisms that -off turns off by undust's internal switches (package
 // internal/ablate), for the whole process: they have no option.
-var offInternal = []string{"prefix", "absent", "young", "urlids", "rekeyout", "compare", "recheck", "origin", "treeprior", "hubs", "take", "alternatives", "series", "inferredrecheck", "copies", "reservoir", "head", "originmap", "firstletters", "riskycontexts", "kepttargets", "checkwait", "querycontexts", "queryhead", "readbranches", "restedon", "queryrested", "tokenparams", "navparams"}
+var offInternal = []string{"prefix", "absent", "young", "urlids", "rekeyout", "compare", "recheck", "origin", "treeprior", "hubs", "take", "alternatives", "series", "inferredrecheck", "copies", "reservoir", "head", "originmap", "firstletters", "riskycontexts", "kepttargets", "checkwait", "querycontexts", "queryhead", "readbranches", "restedon", "queryrested", "tokenparams", "navparams", "rounds"}
 
 // offOptions returns undust's options with the mechanisms of a comma-separated list off; the
 // mechanisms of offInternal it turns off process-wide.

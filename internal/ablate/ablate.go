@@ -168,6 +168,10 @@ var (
 	// tokens naming no page (a session id, a link's origin) in its training URLs, instead of
 	// deleting them before learning, with one rule per parameter (learn's tokenParams).
 	NoTokenParams bool
+	// NoRounds runs the online learner's origin map, case lowering and token parameters once
+	// on a site's training URLs, instead of again on the URLs they rewrote while a round
+	// finds something new (learn's maxRounds).
+	NoRounds bool
 	// NoNavParams keeps the query parameters of few values that the online learner's
 	// clusters show to name no page (from=top, a return address) in its training URLs,
 	// instead of deleting them before learning, with one rule per parameter, as tokens are
@@ -204,7 +208,7 @@ var switches = map[string]*bool{
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
-	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "firstletters": &NoFirstLetters,
+	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "rounds": &NoRounds, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
 	"unchecked": &NoUnchecked,
 }

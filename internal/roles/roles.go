@@ -89,6 +89,9 @@ type paramStat struct {
 	stable, differs, dropped int
 	values                   []string
 	differIn                 []int32 // the clusters where it differs
+	// kept counts the stable clusters where two different URLs have the parameter: URLs
+	// that the learner's rewrites made equal (two case variants lowercased) show nothing.
+	kept int
 }
 
 // Learn computes the roles of the parameters of a site's URLs, given by cluster (byCluster[i]
@@ -103,6 +106,9 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 		// The values of each parameter among the cluster's URLs of each page type, and one
 		// value of each parameter in the cluster.
 		vals := map[string]map[string][]string{}
+		type typeName struct{ t, name string }
+		firstText := map[typeName]string{}
+		twoTexts := map[typeName]bool{}
 		some := map[string]string{}
 		from := map[string]int{} // the URL of ms that some's value was read from
 		for mi, m := range ms {
@@ -117,6 +123,11 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 					vals[t] = map[string][]string{}
 				}
 				vals[t][q.Name] = append(vals[t][q.Name], q.Value)
+				if f, ok := firstText[typeName{t, q.Name}]; !ok {
+					firstText[typeName{t, q.Name}] = m.Text
+				} else if f != m.Text {
+					twoTexts[typeName{t, q.Name}] = true
+				}
 			}
 		}
 		// The parameters that a URL of the cluster drops: it lacks the parameter and its
@@ -169,6 +180,9 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 					st.differIn = append(st.differIn, int32(ci))
 				} else {
 					st.stable++
+					if twoTexts[typeName{t, name}] {
+						st.kept++
+					}
 				}
 			}
 		}
@@ -179,7 +193,7 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 	}
 	for t, byName := range stats {
 		for name, st := range byName {
-			if st.stable > 0 && st.differs == 0 && st.dropped == 0 {
+			if st.kept > 0 && st.differs == 0 && st.dropped == 0 {
 				ro.kept[name] = true
 			}
 			if len(st.values) < 2 || det[name] != nil && slices.ContainsFunc(det[name], func(q string) bool {

@@ -164,6 +164,9 @@ func TestVaries(t *testing.T) {
 	}{
 		// Dropped by a URL of each page, on two page types: it names no page.
 		{"navigation", []string{"/art/1 /art/1?from=top", "/art/2 /art/2?from=side", "/blog/1?from=top /blog/1"}, "from", 3, 2, false},
+		// Two equal URLs (two case variants that the learner lowercased) show nothing: news
+		// keeps nothing.
+		{"equal URLs", []string{"/art/1 /art/1?from=top", "/blog/1?from=side /blog/1", "/news/1?from=top /news/1?from=top"}, "from", 2, 2, false},
 		// Two values on one page.
 		{"differs", []string{"/art/1?from=top /art/1?from=side", "/blog/1?from=top&x=1 /blog/1?from=feed&x=1"}, "from", 2, 2, false},
 		// A copy of another parameter's value, dropped where it is one (gitweb's hb=C beside
