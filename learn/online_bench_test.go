@@ -6,7 +6,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/cpubench"
+	"github.com/undust/undust/simsite"
 )
 
 // BenchmarkOnlineNormalize measures Online.Normalize on the sample's URLs after the sample was
@@ -65,6 +67,43 @@ func BenchmarkOnlineNormalize(b *testing.B) {
 			wg.Wait()
 			if relearning && o.Stats().Relearns < 2 {
 				b.Log("the relearning goroutine did not relearn during the benchmark")
+			}
+		})
+	}
+}
+
+// BenchmarkPairwiseOnline measures the online learner's pairwise stage on the simulated site of
+// package simsite (300 pages, seed 1), each page's cluster holding every third of the URLs the
+// site links it by (a crawl's clusters hold the variants it happened to fetch): with the
+// navigation parameters and the rounds of the origin map, case lowering and token parameters
+// (default), and without both (once).
+func BenchmarkPairwiseOnline(b *testing.B) {
+	site, err := simsite.New(300, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cls []*Cluster
+	for i, p := range site.Pages() {
+		c := &Cluster{ID: fmt.Sprintf("s-%d", i), Site: "s"}
+		for j, u := range site.Links(p) {
+			if j%3 == i%3 {
+				c.URLs = append(c.URLs, URL{Raw: u})
+			}
+		}
+		cls = append(cls, c)
+	}
+	opt := Options{MinPrecision: 0.9}.withDefaults()
+	opt.online = true
+	for _, c := range []struct {
+		name string
+		off  bool
+	}{{"default", false}, {"once", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			ablate.NoRounds, ablate.NoNavParams = c.off, c.off
+			defer func() { ablate.NoRounds, ablate.NoNavParams = false, false }()
+			b.ReportAllocs()
+			for b.Loop() {
+				pairwise(cls, opt)
 			}
 		})
 	}
