@@ -242,11 +242,13 @@
 //     deleted the same way when it takes 2 values or more and the parameter roles of the
 //     site's clusters (package internal/roles) show it to vary on the URLs of one page (a URL
 //     drops it without holding its value elsewhere, or gives another value) in at least 2
-//     clusters, of at least 2 page types, and to name the pages of no type: it identifies
+//     clusters, of at least 4 page types, and to name the pages of no type: it identifies
 //     none, and no type keeps one value of it on the URLs of each of its clusters (a profile's
-//     tab=photos, which a photo's links add whatever it is). A flag of one value (view=print,
-//     which prints every page of an article of several pages) and a parameter seen varying on
-//     one page type only are left to the pairs. As with the origin map, a crawl's clusters
+//     tab=photos, which a photo's links add whatever it is). A link adds such a parameter to
+//     links to every kind of page; a filter that some pages ignore (a product's preselected
+//     color, a listing whose products all have it) varies on one or two types and names the
+//     pages of others. A flag of one value (view=print, which prints every page of an article
+//     of several pages) is left to the pairs too. As with the origin map, a crawl's clusters
 //     hold the variants a crawl happened to fetch: without it each combination of a session id
 //     or a link's origin with another variant (a print view, a case variant, a script's other
 //     name) is a transformation of its own, learned per page type, each waiting for support of

@@ -34,8 +34,8 @@ type tokenParam struct {
 // parameter, a profile's tab), or takes several on the pages of a type where no page's URLs
 // vary (color=red, which preselects a product's color and filters a listing): neither is
 // returned. Nor is a flag of one value (view=print), which may change what a page shows (the
-// print view of an article of several pages), nor a parameter seen varying on one page type
-// only. They are left to the pairs, context by context. It is for the online learner (see
+// print view of an article of several pages), nor a parameter seen varying on fewer page types
+// (a filter that some pages ignore). They are left to the pairs, context by context. It is for the online learner (see
 // Options.online): a crawl's clusters hold the variants of a page it happened to fetch, so that
 // without it every combination of a session id or a link's origin with another variant (the
 // bare host, a print view, a case variant) is a transformation of its own, learned in each page
@@ -128,8 +128,10 @@ func tokenParams(byCluster [][]*member, opt Options) map[string]*tokenParam {
 }
 
 // minNavTypes is the number of page types on whose URLs a navigation parameter must vary (see
-// tokenParams).
-const minNavTypes = 2
+// tokenParams). A link adds it to links to every kind of page; a filter that leaves some pages as
+// they are (a product's preselected color, a listing whose products all have the color) varies on
+// the pages of one or two types, and names the others.
+const minNavTypes = 4
 
 // minTokenClusters is the number of clusters in which a parameter must take two values or more
 // to be a token (see tokenParams).

@@ -90,7 +90,7 @@ func TestTokenParams(t *testing.T) {
 }
 
 // TestNavParams: a link's origin (from=top, from=side, from=feed) rides on some links of pages
-// of three types, beside another variant (a print view, a language, a trailing slash). Its
+// of four types, beside another variant (a print view, a language, a trailing slash). Its
 // few values are shared by pages, so it is no token; but the site's clusters show it to vary on
 // the URLs of one page, on several page types, and to name the pages of none, so it is deleted
 // wherever it is, on a page type that the crawl has not shown with it too.
@@ -119,9 +119,10 @@ func TestNavParams(t *testing.T) {
 }
 
 // TestNavParamGuards: of the parameters of navSite's clusters, only from names no page. A tab
-// varies on photos and albums (tab=photos, tab=all, whatever the link) but keeps its value on
+// varies on photos, albums, videos and clips (tab=photos, tab=all, whatever the link) but keeps its value on
 // the URLs of each profile page (the profile's photos tab); a color preselected on products
-// filters listings; a flag of one value (view=print) varies on two page types; a sort order
+// filters listings, and shows all of a listing whose products all have it: it varies on two page
+// types only, where a link's origin varies on every kind of page; a flag of one value (view=print) varies on two page types; a sort order
 // varies on the URLs of one page type only.
 func TestNavParamGuards(t *testing.T) {
 	var byCluster [][]*member
@@ -159,6 +160,7 @@ func navSite() []navCluster {
 	var cs []navCluster
 	add := func(fp uint64, urls ...string) { cs = append(cs, navCluster{fp, urls}) }
 	from := []string{"top", "side", "feed"}
+	colors := []string{"red", "blue", "green"}
 	for i := range 14 {
 		f, g := from[i%3], from[(i+1)%3]
 		add(uint64(100+i), fmt.Sprintf("https://www.news.example/item?id=%d", i),
@@ -169,15 +171,28 @@ func navSite() []navCluster {
 		add(uint64(300+i), fmt.Sprintf("https://www.news.example/board?t=%d", i),
 			fmt.Sprintf("https://www.news.example/board/?t=%d&from=%s", i, f),
 			fmt.Sprintf("https://www.news.example/board/?t=%d&from=%s", i, g))
+		add(uint64(350+i), fmt.Sprintf("https://www.news.example/help/%d", i),
+			fmt.Sprintf("https://www.news.example/help/%d/?from=%s", i, f),
+			fmt.Sprintf("https://www.news.example/help/%d/?from=%s", i, g))
 		add(uint64(400+i), fmt.Sprintf("https://www.news.example/photo/%d", i),
 			fmt.Sprintf("https://www.news.example/photo/%d?tab=photos", i))
 		add(uint64(450+i), fmt.Sprintf("https://www.news.example/album/%d", i),
 			fmt.Sprintf("https://www.news.example/album/%d?tab=all", i))
+		add(uint64(460+i), fmt.Sprintf("https://www.news.example/video/%d", i),
+			fmt.Sprintf("https://www.news.example/video/%d?tab=all", i))
+		add(uint64(470+i), fmt.Sprintf("https://www.news.example/clip/%d", i),
+			fmt.Sprintf("https://www.news.example/clip/%d?tab=photos", i))
 		add(uint64(500+i), fmt.Sprintf("https://www.news.example/profile/u%d?tab=photos", i),
 			fmt.Sprintf("https://www.news.example/profile/u%d?tab=photos&ref=%d", i, i))
-		add(uint64(600+i), fmt.Sprintf("https://www.news.example/p/%d?color=red", i),
-			fmt.Sprintf("https://www.news.example/p/%d?color=blue", i))
-		add(uint64(700+i), fmt.Sprintf("https://www.news.example/c/cat%d?color=%s", i, from[i%3]))
+		add(uint64(600+i), fmt.Sprintf("https://www.news.example/p/%d?color=red", 600+i),
+			fmt.Sprintf("https://www.news.example/p/%d?color=blue", 600+i))
+		if i%4 == 0 {
+			// A listing whose products all have the color: the filter shows them all.
+			add(uint64(700+i), fmt.Sprintf("https://www.news.example/c/cat%d?color=%s", i, colors[i%3]),
+				fmt.Sprintf("https://www.news.example/c/cat%d", i))
+		} else {
+			add(uint64(700+i), fmt.Sprintf("https://www.news.example/c/cat%d?color=%s", i, colors[i%3]))
+		}
 		add(uint64(800+i), fmt.Sprintf("https://www.news.example/story/%d", i),
 			fmt.Sprintf("https://www.news.example/story/%d?view=print", i))
 		add(uint64(900+i), fmt.Sprintf("https://www.news.example/guide/%d", i),
