@@ -63,7 +63,11 @@ import (
 //     key of the collision (the URL met, or the URL kept whose key it has) without which the
 //     two URLs would have had different keys. A rule that cut a random suffix is not confirmed
 //     by a check of a www and bare-host pair that its www rule made equal anyway. When no
-//     single rule is decisive (two rules each make the keys equal), all of them are informed.
+//     single rule is decisive (two rules each make the keys equal), the rules that rewrote one
+//     of the two URLs only are informed, or all of them if every rule rewrote both: where
+//     /latest goes to /5.0.x and on to /4.0.x, and also straight to /4.0.x, a check of
+//     /latest/x against /5.0.x/x says nothing of the rule from /5.0.x to /4.0.x that made both
+//     keys; counted, its confirmations would let it go unchecked where the two trees differ.
 //     A rule retracted in the context of the rewrite makes no key there, and does not stand
 //     in for another: where the deletion of /print/ was retracted, a later rule that sends
 //     /print/x to /amp/x (whose prefix a confirmed rule deletes) is decisive for the match.
@@ -444,8 +448,9 @@ func containsInt(s []int, x int) bool {
 
 // decisive returns the rules that a check of the collision of k (the URL met) and kept (the
 // URL kept with the same key; zero when unknown) informs: of the rules that made either key,
-// those without which the two keys would differ, or all of them when none is. With kept
-// unknown, kept's key is taken to be k.Key whatever rule is removed.
+// those without which the two keys would differ; when none is, those that made one of the two
+// keys only, or else all of them. With kept unknown, kept's key is taken to be k.Key whatever
+// rule is removed.
 func decisive(k, kept Key) []ruleRef {
 	if ablate.NoKept {
 		kept = Key{}
@@ -477,10 +482,44 @@ func decisive(k, kept Key) []ruleRef {
 			out = append(out, r)
 		}
 	}
+	if len(out) == 0 && !ablate.NoOneSided {
+		// No single rule makes the match: several would ("latest" to "5.0.x", and "latest"
+		// to "4.0.x" as well, where "5.0.x" goes on to "4.0.x"). A rule that rewrote both
+		// URLs alike ("5.0.x" to "4.0.x", for "latest" after its first rewrite) did not
+		// bring them together: the check compares "latest" with "5.0.x" and says nothing of it.
+		for _, r := range all {
+			if !usedBoth(k, kept, r) {
+				out = append(out, r)
+			}
+		}
+	}
 	if len(out) == 0 {
 		return all
 	}
 	return out
+}
+
+// usedBoth reports whether rule r made both k and kept: it is among the rules used for each
+// (the same rule of another version of the site's set counts).
+func usedBoth(k, kept Key, r ruleRef) bool {
+	return usedFor(k, r) && usedFor(kept, r)
+}
+
+// usedFor reports whether r is among the rules used to make k.
+func usedFor(k Key, r ruleRef) bool {
+	if k.ver == r.ver {
+		return containsInt(k.used, r.i)
+	}
+	if k.ver == nil {
+		return false
+	}
+	c := r.ver.prior[r.i].key
+	for _, i := range k.used {
+		if k.ver.prior[i].key == c {
+			return true
+		}
+	}
+	return false
 }
 
 // hubKeys is how many URLs of a page with identifiers none of which another of them has make
@@ -645,23 +684,22 @@ func (o *Online) series(refs []ruleRef, k, kept Key) bool {
 // taken to be made by no rule.
 func (o *Online) Verify(k Key) bool { return o.VerifyMatch(k, Key{}) }
 
-// VerifyMatch is called when the crawler would skip a URL because its key k is the key of a
-// URL it has fetched and kept, whose Key (under the current rules, from Key) is kept. It
-// counts a use of each rule decisive for the match: the rules that made either key without
-// which the two URLs would have had different keys (all of them when no single one is), so
-// that a rule that rewrote the kept URL is verified like one that rewrote the URL met. It
+// VerifyMatch is called when the crawler would skip a URL because its key k is the key of a URL it
+// has fetched and kept, whose Key (under the current rules, from Key) is kept. It counts a use of
+// each rule decisive for the match: the rules that made either key without which the two URLs would
+// have had different keys (when no single one is, those that made one key only, or else all of
+// them), so that a rule that rewrote the kept URL is verified like one that rewrote the URL met. It
 // reports whether the crawler should fetch the URL anyway to check them: for a rule's first
-// VerifyFirst uses, its first use in each context, and then as often as an upper confidence
-// bound on the rule's error rate says (see the package doc, Online learning): a rule with
-// failures, with training errors or of a risky shape more often, a rule confirmed by many
-// checks as rarely as one use in VerifyEvery. A key's context is the site's template words in
-// the last path segment of the URL before and after the rewrite: words that at least 5% of
-// the site's URLs (and 5) have in their path, such as album, friends or viewforum, learned at
-// each relearn; titles and user names are not. A match that no rule made is never verified.
-// A match to a kept URL whose page the site serves under unrelated URLs (each with its own
-// identifier: a "your session has expired" page) is always verified, even one that no rule
-// made: such a page is an error page, and the check informs no rule.
-// The crawler then compares the fetched page's fingerprint with that of the kept page and
+// VerifyFirst uses, its first use in each context, and then as often as an upper confidence bound
+// on the rule's error rate says (see the package doc, Online learning): a rule with failures, with
+// training errors or of a risky shape more often, a rule confirmed by many checks as rarely as one
+// use in VerifyEvery. A key's context is the site's template words in the last path segment of the
+// URL before and after the rewrite: words that at least 5% of the site's URLs (and 5) have in their
+// path, such as album, friends or viewforum, learned at each relearn; titles and user names are
+// not. A match that no rule made is never verified. A match to a kept URL whose page the site
+// serves under unrelated URLs (each with its own identifier: a "your session has expired" page) is
+// always verified, even one that no rule made: such a page is an error page, and the check informs
+// no rule. The crawler then compares the fetched page's fingerprint with that of the kept page and
 // calls ConfirmMatch with the same two Keys.
 func (o *Online) VerifyMatch(k, kept Key) bool {
 	refs := decisive(k, kept)

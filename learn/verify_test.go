@@ -686,6 +686,62 @@ func TestVerifyOutWithout(t *testing.T) {
 	}
 }
 
+// TestVerifyOneSided checks that a check of a match that no single rule makes counts for the
+// rules that rewrote one of the two URLs only. A documentation site's rules send /latest to
+// /5.0.x, /5.0.x to /4.0.x, and /latest to /4.0.x as well: /latest/X and /5.0.x/X both key as
+// /4.0.x/X, and without any one rule they still would. Comparing the two pages tells whether
+// /latest is /5.0.x; it says nothing of /5.0.x against /4.0.x, which rewrote both URLs alike.
+// Counted as a confirmation, it lets the tree rule go unchecked where the two trees differ.
+func TestVerifyOneSided(t *testing.T) {
+	seg1 := urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}
+	rule := func(from, to string, cov int) rules.Rule {
+		return rules.Rule{Scope: rules.Scope{Host: "docs.example.org"},
+			Context:   rules.Context{{Key: seg1, Op: rules.Equal, Value: from}},
+			Transform: rules.Transformation{{Key: seg1, Op: rules.Assign, Value: to}},
+			Stats:     rules.Stats{Coverage: cov, Precision: 1}}
+	}
+	run := func() (latest, tree int64) {
+		o := NewOnline(OnlineOptions{})
+		set, err := rules.NewSet([]rules.Rule{rule("latest", "5.0.x", 300), rule("5.0.x", "4.0.x", 200), rule("latest", "4.0.x", 100)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := &siteVersion{site: o.site("docs.example.org", true), set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set)}
+		for i := range v.uses {
+			v.uses[i] = &ruleCounter{}
+		}
+		index := func(from, to string) int {
+			for i := range set.Len() {
+				if r := set.Rule(i); r.Context[0].Value == from && r.Transform[0].Value == to {
+					return i
+				}
+			}
+			t.Fatalf("no rule from %s to %s", from, to)
+			return -1
+		}
+		k, err := v.key("http://docs.example.org/latest/guide/install.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := v.key("http://docs.example.org/5.0.x/guide/install.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.Key != kept.Key || k.Key != "http://docs.example.org/4.0.x/guide/install.html" || len(k.used) != 2 {
+			t.Fatalf("keys %q and %q (%d rules for the first), want both the /4.0.x page, through /5.0.x", k.Key, kept.Key, len(k.used))
+		}
+		o.ConfirmMatch(k, kept, true)
+		return v.uses[index("latest", "5.0.x")].confirmed.Load(), v.uses[index("5.0.x", "4.0.x")].confirmed.Load()
+	}
+	if latest, tree := run(); latest != 1 || tree != 0 {
+		t.Errorf("confirmations: /latest to /5.0.x %d, /5.0.x to /4.0.x %d; want 1 and 0", latest, tree)
+	}
+	turnOff(t, &ablate.NoOneSided)
+	if _, tree := run(); tree != 1 {
+		t.Errorf("with every rule of either key counted, /5.0.x to /4.0.x has %d confirmations: the test shows nothing", tree)
+	}
+}
+
 // releaseSite is a documentation site that serves its guide under three release trees, /v1,
 // /v2 and /stable: the three are one page for the first 40 topics, from which rules mapping two
 // trees onto the third are learned, and after that one topic in 10 changed between v1 and v2,

@@ -27,6 +27,9 @@ var (
 	NoHubs bool
 	// NoDecisive counts a check for every rule that made either key, decisive or not.
 	NoDecisive bool
+	// NoOneSided counts a check, when no single rule made the match, for every rule that
+	// made either key, the rules that rewrote both URLs alike among them.
+	NoOneSided bool
 	// NoKept ignores the rules that made the kept URL's key: only the URL met is verified.
 	NoKept bool
 	// NoSupport selects a rule that deletes several parameters whatever their values even
@@ -201,7 +204,7 @@ var (
 
 // switches names the switches for Set.
 var switches = map[string]*bool{
-	"bound": &NoBound, "series": &NoSeries, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "kept": &NoKept, "support": &NoSupport,
+	"bound": &NoBound, "series": &NoSeries, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "onesided": &NoOneSided, "kept": &NoKept, "support": &NoSupport,
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "querycontexts": &NoQueryContexts, "restedon": &NoRestedOn, "queryrested": &NoQueryRested, "readbranches": &NoReadBranches, "queryhead": &NoQueryHead, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
