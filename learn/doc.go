@@ -349,8 +349,11 @@
 // A match is checked for the rules that made either key, the URL met's or the kept URL's (a
 // rule that rewrote the kept /dir/index.html to /dir/ makes the key of /dir/, which no rule
 // rewrites), and a check counts only for the rules decisive for it: without them, the two URLs
-// would have had different keys. A crawler that queues the URLs it finds asks again when a
-// queued URL comes up ([Online.Recheck]): the checks made meanwhile may have answered its check.
+// would have had different keys. When no single rule is (two would each make the match), it
+// counts for the rules that rewrote one of the two URLs only: a rule from /5.0.x to /4.0.x that
+// made both keys of /latest/x and /5.0.x/x is not confirmed by their check. A crawler that
+// queues the URLs it finds asks again when a queued URL comes up ([Online.Recheck]): the checks
+// made meanwhile may have answered its check.
 // A match to a kept page that the site serves under unrelated URLs, at least 3 of them each
 // with its own identifiers (an item id, a hash, a page name that is no template word of the
 // site), is always checked and informs no rule, whether rules or the static key alone made it
