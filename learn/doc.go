@@ -338,7 +338,9 @@
 // that swaps a literal path segment for another, as a site that serves one tree of documents
 // under another does, or cuts a segment down to a deep token of it, a random-looking suffix),
 // and, on a site whose rules map several trees onto others at one directory segment (releases
-// and their aliases), every use of such a rule until about 27 clean checks bound its error rate.
+// and their aliases), every use of such a rule until about 27 clean checks bound its error rate;
+// a failure of any of them counts against each (the site changes pages between its trees), so
+// that the others are checked again.
 // A rule that cuts a URL to its directory (/x/index.html to /x/: the server decides per
 // directory whether the file is the directory's page or the directory a listing of its own) is
 // also judged by the site's own fetches: the directories whose index file and directory URL

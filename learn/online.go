@@ -193,6 +193,7 @@ type onlineSite struct {
 
 	learning sync.Mutex // held by the relearn of the site, so that relearns of a site do not overlap
 
+	treeFails sync.Map // tree swap segment (see treeSwap) -> *atomic.Int64, failures of its rules' checks
 	editFails sync.Map // rule edit (see editOf) -> *atomic.Int64, the failures of its retracted rules
 
 	mu       sync.Mutex // guards the fields below; never taken by Normalize or Key

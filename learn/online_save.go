@@ -32,6 +32,8 @@ import (
 //	            series (version 6): count, then (path, fp uint64, fp uint64), sorted by path
 //	            rule uses of the URLs skipped (version 7): count, then (URL, count, then
 //	              (rule text, context) pairs in the order Skipped recorded them), sorted by URL
+//	            failed tree families (version 8): count, then (segment, failures), sorted by
+//	              segment
 //	widened   count, then a counter per widened rule, in the widened set's order
 //	due       count, then site names in the order they became due
 //
@@ -42,15 +44,15 @@ import (
 // read as a learner whose retracted rules marked no edit; version 3 and 4 files as counters
 // without checks asked or made in any context; version 3 to 5 files as sites whose last
 // relearn kept no target; version 3 to 6 files as sites whose skipped URLs rest on rules not
-// known, which a mismatch drops (see dropInferred). Version 1 and 2 files (a counter without
-// checks, failures and credit, before verification by a bound on a rule's error rate) are
-// refused with binfile.ErrVersion.
+// known, which a mismatch drops (see dropInferred); version 3 to 7 files as sites whose tree
+// swaps failed no check. Version 1 and 2 files (a counter without checks, failures and credit,
+// before verification by a bound on a rule's error rate) are refused with binfile.ErrVersion.
 // Rule sets are not saved: ReadFrom learns each site's last snapshot again, with the targets
 // that its last relearn kept (see keptTargets), which gives the same rules, since LearnSite
 // depends only on the clusters, the options and those targets.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 7
+	onlineVersion = 8
 	onlinePrefix  = "learn: online state"
 )
 
@@ -201,6 +203,7 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 			x.String(use.ctx)
 		}
 	}
+	writeCounts(x, &s.treeFails)
 }
 
 // writeCounts writes m, of string keys and *atomic.Int64 values: its count, then (key, value)
@@ -508,6 +511,24 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 				uses = append(uses, ruleUse{r, c})
 			}
 			s.rested[u] = uses
+		}
+	}
+	if v >= 8 {
+		prev := ""
+		for i := range x.Count(maxSavedCount, "tree families") {
+			t := x.String(maxSavedString, "tree family")
+			n := x.Count(maxSavedCounter, "failures of a tree family")
+			if x.Err() != nil {
+				break
+			}
+			if t == "" || n == 0 || i > 0 && t <= prev {
+				x.Fail(fmt.Sprintf("tree family %q (%d failures) after %q", t, n, prev), binfile.ErrCorrupt)
+				break
+			}
+			prev = t
+			c := new(atomic.Int64)
+			c.Store(int64(n))
+			s.treeFails.Store(t, c)
 		}
 	}
 	if x.Err() == nil && (s.learned > s.n+len(s.snapDropped) || s.snapSeq > s.seq) {

@@ -38,6 +38,10 @@ import (
 //     site that maps several trees so, also has a failure in its prior, so that it is checked
 //     until about 27 clean checks bring its bound under 5%: a release's documentation may
 //     differ from the next in one page of 10, which 8 checks miss almost one time in two.
+//     And 27 miss it one time in 16: a failure of any rule that swaps trees at that segment
+//     of the site counts against each of them (familyFails), so that a swap whose clean
+//     checks happened to be pages that did not change is checked again when another swap
+//     finds the site's trees differ.
 //   - Otherwise, a rule's first VerifyFirst uses, its first use in each context (see
 //     contextOf; its first 3 after a failure) and one use in VerifyEvery are checked, by a
 //     deterministic credit: each use adds 1/VerifyEvery to the rule's credit, and a use
@@ -93,6 +97,7 @@ type riskPrior struct {
 	pathCase      bool     // a rule that converts the case of the whole path (see ruleContext)
 	params        []string // the query parameters its context names or its uses had (see ruleIn)
 	key           string   // the rule's content key (see contentKey)
+	tree          string   // the segment of a tree swap (see treeSwap) on a site that maps several trees there
 	query         bool     // a rule that rewrites the query alone (see queryOnly)
 	literal       bool     // a rule that rewrites a non-empty literal value (see rewritesLiteral)
 	dir           bool     // a rule that cuts a URL to its directory (see cutsToDir)
@@ -138,6 +143,7 @@ func priors(set *rules.Set) []riskPrior {
 		if tree[i] != "" && len(from[tree[i]]) >= 2 && !ablate.NoTreePrior {
 			out[i].checks += treeFails
 			out[i].fails += treeFails
+			out[i].tree = tree[i]
 		}
 	}
 	return out
@@ -271,6 +277,21 @@ func literalOf(r *rules.Rule, key urlnorm.Key) string {
 		}
 	}
 	return ""
+}
+
+// familyFails returns the failures of checks of the rules of ver's site that swap trees at the
+// segment of prior p's swap (see treeSwap): one tree mapped onto another wrongly for a page
+// says that the site changes pages between its trees, and so that each of its tree swaps is
+// wrong for some; 0 for a rule that is no such swap.
+func familyFails(ver *siteVersion, p riskPrior) float64 {
+	if p.tree == "" || ver.site == nil || ablate.NoTreeFamily {
+		return 0
+	}
+	n, ok := ver.site.treeFails.Load(p.tree)
+	if !ok {
+		return 0
+	}
+	return float64(n.(*atomic.Int64).Load())
 }
 
 // editFails returns the failures of checks of retracted rules of ver's site with the edit of
@@ -850,13 +871,14 @@ func contextFirst(p riskPrior, fails int64) int64 {
 }
 
 // boundHigh reports whether the upper confidence bound on the error rate of rule prior p of
-// ver, with its edit's failures remembered from retracted rules added, given checks and fails,
-// is above boundAt (never with ablate.NoBound).
+// ver, with its edit's failures remembered from retracted rules and the failures of its tree
+// family (see familyFails) added, given checks and fails, is above boundAt (never with
+// ablate.NoBound).
 func boundHigh(ver *siteVersion, p riskPrior, checks, fails int64) bool {
 	if ablate.NoBound {
 		return false
 	}
-	if f := editFails(ver, p); f > 0 {
+	if f := editFails(ver, p) + familyFails(ver, p); f > 0 {
 		p.fails += f
 		p.checks += f
 	}
@@ -902,6 +924,12 @@ func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 		return
 	}
 	o.stats.mismatches.Add(1)
+	for _, r := range refs {
+		if t := r.ver.prior[r.i].tree; t != "" && r.ver.site != nil {
+			n, _ := r.ver.site.treeFails.LoadOrStore(t, new(atomic.Int64))
+			n.(*atomic.Int64).Add(1)
+		}
+	}
 	trust := int64(max(o.opt.VerifyFirst, 1))
 	for range rules.DefaultMaxRewrites {
 		for _, r := range blame(refs, trust) {

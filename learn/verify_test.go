@@ -742,6 +742,68 @@ func TestVerifyOneSided(t *testing.T) {
 	}
 }
 
+// TestVerifyTreeFamily checks that a failure of one rule that maps a release tree onto another
+// keeps the site's other tree swaps at that segment checked: /v2 to /stable, confirmed until
+// the bound on its error rate let its uses go unchecked, is checked again once /v1 to /stable
+// failed on a page that changed between those two trees. A site that changes some pages
+// between two of its trees changes some between the others; the clean checks of /v2 may be
+// the pages that did not change.
+func TestVerifyTreeFamily(t *testing.T) {
+	seg1 := urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}
+	rule := func(from string) rules.Rule {
+		return rules.Rule{Scope: rules.Scope{Host: "docs.example.org"},
+			Context:   rules.Context{{Key: seg1, Op: rules.Equal, Value: from}},
+			Transform: rules.Transformation{{Key: seg1, Op: rules.Assign, Value: "stable"}},
+			Stats:     rules.Stats{Coverage: 200, Precision: 1}}
+	}
+	run := func() (clean int, checked bool) {
+		o := NewOnline(OnlineOptions{VerifyEvery: -1})
+		set, err := rules.NewSet([]rules.Rule{rule("v1"), rule("v2"), rule("v3")}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := &siteVersion{site: o.site("docs.example.org", true), set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set)}
+		for i := range v.uses {
+			v.uses[i] = &ruleCounter{}
+		}
+		pair := func(tree string, i int) (Key, Key) {
+			k, err := v.key(fmt.Sprintf("http://docs.example.org/%s/guide/topic-%d.html", tree, i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept, err := v.key(fmt.Sprintf("http://docs.example.org/stable/guide/topic-%d.html", i))
+			if err != nil || k.Key != kept.Key {
+				t.Fatalf("keys %q and %q (%v), want one", k.Key, kept.Key, err)
+			}
+			return k, kept
+		}
+		for clean = 0; clean < 1000; clean++ {
+			k, kept := pair("v2", clean)
+			if !o.VerifyMatch(k, kept) {
+				break
+			}
+			o.ConfirmMatch(k, kept, true)
+		}
+		k, kept := pair("v1", 2000)
+		o.VerifyMatch(k, kept)
+		o.ConfirmMatch(k, kept, false)
+		k, kept = pair("v2", 2001)
+		return clean, o.VerifyMatch(k, kept)
+	}
+	clean, checked := run()
+	if clean < 10 || clean >= 1000 {
+		t.Fatalf("/v2 to /stable went unchecked after %d clean checks; want its bound to let it go after some", clean)
+	}
+	if !checked {
+		t.Errorf("after %d clean checks of /v2 and a failure of /v1, a use of /v2 is not checked", clean)
+	}
+	t.Logf("/v2 to /stable unchecked after %d clean checks", clean)
+	turnOff(t, &ablate.NoTreeFamily)
+	if _, checked := run(); checked {
+		t.Error("with a tree swap's failures kept to itself, a use of /v2 is checked after /v1 failed: the test shows nothing")
+	}
+}
+
 // releaseSite is a documentation site that serves its guide under three release trees, /v1,
 // /v2 and /stable: the three are one page for the first 40 topics, from which rules mapping two
 // trees onto the third are learned, and after that one topic in 10 changed between v1 and v2,

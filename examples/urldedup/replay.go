@@ -125,7 +125,7 @@ func cmdReplay(args []string, stdout io.Writer) error {
 }
 
 // ablateUsage describes the -ablate flag of replay and families.
-const ablateUsage = "comma-separated `list` of mechanisms to turn off, to measure them: signatures, splits, roles, aliases, clustersupport, determined, shareddeep, support, keypairs, mirrors, absent, absentsupport, prefix, casetrees (learning), bound, shape, treeprior, hubs, series, decisive, onesided, kept, edits, casecontexts, outwithout, dirpairs, hubnames, hubstatic, dirkeys, dirclean (verification), rekeyout (keys), equalsfirst, hits (rule precedence), copies, reservoir, head, originmap, firstletters (learning), riskycontexts (verification), kepttargets (learning), querycontexts (verification), readbranches, queryhead (learning), restedon, queryrested (evidence), tokenparams, navparams, rounds (learning)"
+const ablateUsage = "comma-separated `list` of mechanisms to turn off, to measure them: signatures, splits, roles, aliases, clustersupport, determined, shareddeep, support, keypairs, mirrors, absent, absentsupport, prefix, casetrees (learning), bound, shape, treeprior, hubs, series, decisive, onesided, treefamily, kept, edits, casecontexts, outwithout, dirpairs, hubnames, hubstatic, dirkeys, dirclean (verification), rekeyout (keys), equalsfirst, hits (rule precedence), copies, reservoir, head, originmap, firstletters (learning), riskycontexts (verification), kepttargets (learning), querycontexts (verification), readbranches, queryhead (learning), restedon, queryrested (evidence), tokenparams, navparams, rounds (learning)"
 
 // ablateFunc parses an -ablate list: the learning mechanisms into the options of the learners
 // (ao may be nil), the others into package ablate's switches.

@@ -200,6 +200,10 @@ var (
 	// like any, instead of uncounting it so that the rule's next use is checked (learn's
 	// Online.Unchecked).
 	NoUnchecked bool
+	// NoTreeFamily keeps the failures of a rule that maps one tree onto another to that rule
+	// (and its edit): the other rules that swap trees at that segment of the site are checked
+	// as if the site changed no page between its trees.
+	NoTreeFamily bool
 )
 
 // switches names the switches for Set.
@@ -213,7 +217,7 @@ var switches = map[string]*bool{
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
 	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "rounds": &NoRounds, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
-	"unchecked": &NoUnchecked,
+	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
