@@ -435,22 +435,7 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 		s.counters[k] = readCounter(x, v)
 	}
 	if v >= 4 {
-		prev := ""
-		for i := range x.Count(maxSavedCount, "failed edits") {
-			e := x.String(maxSavedString, "edit")
-			n := x.Count(maxSavedCounter, "failures of an edit")
-			if x.Err() != nil {
-				break
-			}
-			if e == "" || n == 0 || i > 0 && e <= prev {
-				x.Fail(fmt.Sprintf("failed edit %q (%d failures) after %q", e, n, prev), binfile.ErrCorrupt)
-				break
-			}
-			prev = e
-			c := new(atomic.Int64)
-			c.Store(int64(n))
-			s.editFails.Store(e, c)
-		}
+		readFailures(x, &s.editFails, "failed edit")
 	}
 	if v >= 6 {
 		prev := ""
@@ -514,27 +499,34 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 		}
 	}
 	if v >= 8 {
-		prev := ""
-		for i := range x.Count(maxSavedCount, "tree families") {
-			t := x.String(maxSavedString, "tree family")
-			n := x.Count(maxSavedCounter, "failures of a tree family")
-			if x.Err() != nil {
-				break
-			}
-			if t == "" || n == 0 || i > 0 && t <= prev {
-				x.Fail(fmt.Sprintf("tree family %q (%d failures) after %q", t, n, prev), binfile.ErrCorrupt)
-				break
-			}
-			prev = t
-			c := new(atomic.Int64)
-			c.Store(int64(n))
-			s.treeFails.Store(t, c)
-		}
+		readFailures(x, &s.treeFails, "failed tree family")
 	}
 	if x.Err() == nil && (s.learned > s.n+len(s.snapDropped) || s.snapSeq > s.seq) {
 		x.Fail(fmt.Sprintf("site %q: %d URLs at its last relearn of %d", s.name, s.learned, s.n), binfile.ErrCorrupt)
 	}
 	return s, pub
+}
+
+// readFailures reads into m what writeCounts wrote of counts of failures: a count, then (key,
+// failures) pairs, the keys non-empty and sorted, the failures at least 1. what names a key in
+// errors ("failed edit").
+func readFailures(x *binfile.Reader, m *sync.Map, what string) {
+	prev := ""
+	for i := range x.Count(maxSavedCount, what+"s") {
+		k := x.String(maxSavedString, what)
+		n := x.Count(maxSavedCounter, "failures of a "+what)
+		if x.Err() != nil {
+			return
+		}
+		if k == "" || n == 0 || i > 0 && k <= prev {
+			x.Fail(fmt.Sprintf("%s %q (%d failures) after %q", what, k, n, prev), binfile.ErrCorrupt)
+			return
+		}
+		prev = k
+		c := new(atomic.Int64)
+		c.Store(int64(n))
+		m.Store(k, c)
+	}
 }
 
 func readURL(x *binfile.Reader) URL {

@@ -287,11 +287,7 @@ func familyFails(ver *siteVersion, p riskPrior) float64 {
 	if p.tree == "" || ver.site == nil || ablate.NoTreeFamily {
 		return 0
 	}
-	n, ok := ver.site.treeFails.Load(p.tree)
-	if !ok {
-		return 0
-	}
-	return float64(n.(*atomic.Int64).Load())
+	return loadCount(&ver.site.treeFails, p.tree)
 }
 
 // editFails returns the failures of checks of retracted rules of ver's site with the edit of
@@ -300,7 +296,12 @@ func editFails(ver *siteVersion, p riskPrior) float64 {
 	if p.edit == "" || ver.site == nil || ablate.NoEditMemory {
 		return 0
 	}
-	n, ok := ver.site.editFails.Load(p.edit)
+	return loadCount(&ver.site.editFails, p.edit)
+}
+
+// loadCount returns the count of key in m (key -> *atomic.Int64), 0 if m has none.
+func loadCount(m *sync.Map, key string) float64 {
+	n, ok := m.Load(key)
 	if !ok {
 		return 0
 	}

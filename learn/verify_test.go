@@ -507,10 +507,7 @@ func TestVerifyEditMemory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := &siteVersion{site: o.site("www.news.example", true), set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set)}
-		for i := range v.uses {
-			v.uses[i] = &ruleCounter{}
-		}
+		v := handVersion(o, "www.news.example", set)
 		use := func(section string, n int, same bool) bool {
 			k, err := v.key(fmt.Sprintf("http://www.news.example/print/%s/%d/story", section, n))
 			if err != nil || len(k.used) == 0 {
@@ -653,10 +650,7 @@ func TestVerifyOutWithout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := &siteVersion{site: o.site("www.news.example", true), set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set)}
-		for i := range v.uses {
-			v.uses[i] = &ruleCounter{}
-		}
+		v := handVersion(o, "www.news.example", set)
 		const in = "http://www.news.example/print/world/7/story"
 		k, err := v.key(in)
 		if err != nil || len(k.used) != 2 {
@@ -706,10 +700,7 @@ func TestVerifyOneSided(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := &siteVersion{site: o.site("docs.example.org", true), set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set)}
-		for i := range v.uses {
-			v.uses[i] = &ruleCounter{}
-		}
+		v := handVersion(o, "docs.example.org", set)
 		index := func(from, to string) int {
 			for i := range set.Len() {
 				if r := set.Rule(i); r.Context[0].Value == from && r.Transform[0].Value == to {
@@ -762,10 +753,7 @@ func TestVerifyTreeFamily(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := &siteVersion{site: o.site("docs.example.org", true), set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set)}
-		for i := range v.uses {
-			v.uses[i] = &ruleCounter{}
-		}
+		v := handVersion(o, "docs.example.org", set)
 		pair := func(tree string, i int) (Key, Key) {
 			k, err := v.key(fmt.Sprintf("http://docs.example.org/%s/guide/topic-%d.html", tree, i))
 			if err != nil {
@@ -868,4 +856,14 @@ func expiredLinks(link func(i int, code string) string) []visit {
 		vs = append(vs, a, b)
 	}
 	return append(vs, late...)
+}
+
+// handVersion returns a version of site host of o with the rules of set, made by hand rather
+// than learned, with fresh counters.
+func handVersion(o *Online, host string, set *rules.Set) *siteVersion {
+	v := &siteVersion{site: o.site(host, true), set: set, uses: make([]*ruleCounter, set.Len()), prior: priors(set)}
+	for i := range v.uses {
+		v.uses[i] = &ruleCounter{}
+	}
+	return v
 }
