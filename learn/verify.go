@@ -527,21 +527,11 @@ func usedBoth(k, kept Key, r ruleRef) bool {
 	return usedFor(k, r) && usedFor(kept, r)
 }
 
-// usedFor reports whether r is among the rules used to make k.
+// usedFor reports whether r is among the rules used to make k: one whose counter is r's, as the
+// versions of a site's set share a rule's counter (see publish).
 func usedFor(k Key, r ruleRef) bool {
-	if k.ver == r.ver {
-		return containsInt(k.used, r.i)
-	}
-	if k.ver == nil {
-		return false
-	}
-	c := r.ver.prior[r.i].key
-	for _, i := range k.used {
-		if k.ver.prior[i].key == c {
-			return true
-		}
-	}
-	return false
+	c := r.counter()
+	return k.ver != nil && slices.ContainsFunc(k.used, func(i int) bool { return k.ver.uses[i] == c })
 }
 
 // hubKeys is how many URLs of a page with identifiers none of which another of them has make
