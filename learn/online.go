@@ -45,6 +45,13 @@ type OnlineOptions struct {
 	// a burst (a level of a breadth-first crawl links every page's variant at once), so a
 	// relearn waits for the duplicates, not for the site's URLs to grow by half. The relearns
 	// stay O(log n) once the site's duplicates outnumber MinDups/(Growth-1).
+	//
+	// A site is also due when the pages fetched under two abbreviations of one hash (the
+	// same URL but for one token, two hash-like values of which one begins the other:
+	// /info/bb8308f945 and /info/bb8308f9454618b1) have grown by one and by the factor Growth
+	// since the last relearn. Such a pair shows by itself that the site abbreviates, where
+	// another duplicate may be a coincidence of content; the site's other schedules stay as
+	// they were, so that this relearn delays no other, and these relearns are O(log n) too.
 	MinDups int
 	// MaxURLs bounds the URLs kept per site (default 50000); later URLs of the site are counted
 	// in OnlineStats.Dropped and not kept. Together with MaxClusterURLs it bounds a site's
@@ -210,6 +217,8 @@ type onlineSite struct {
 	learned  int                  // n at the last relearn
 	dups     int                  // URLs kept that joined a page with URLs: duplicate evidence
 	nextDup  int                  // relearn due when dups reaches nextDup
+	evident  int                  // URLs observed that joined a page as a hash abbreviation of one of its URLs (see hashAbbrev)
+	nextEv   int                  // relearn due when evident reaches nextEv
 	seq      uint64               // the sequence number of the next URL kept
 	// The evidence of the last relearn (its snapshot) is the kept URLs numbered below snapSeq and
 	// the URLs of snapDropped, which dropInferred removed since: so that a saved learner can
@@ -327,7 +336,7 @@ func (o *Online) site(host string, create bool) *onlineSite {
 		return nil
 	}
 	name := o.opt.Site(host)
-	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs, nextDup: o.opt.MinDups,
+	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs, nextDup: o.opt.MinDups, nextEv: 1,
 		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{}, rested: map[string][]ruleUse{},
 		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
 	o.hosts.Store(host, s)
@@ -1083,13 +1092,16 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 	}
 	if len(c.URLs) > 0 {
 		s.dups++
+		if !inferred && !ablate.NoAbbrevDue && slices.ContainsFunc(c.URLs, func(x URL) bool { return hashAbbrev(x.Raw, u.Raw) }) {
+			s.evident++
+		}
 	}
 	c.URLs = append(c.URLs, u)
 	s.mark(u.Raw, fp, s.seq, inferred)
 	s.seq++
 	s.n++
 	o.stats.urls.Add(1)
-	if (s.n >= s.next || s.dups >= s.nextDup) && !s.queued {
+	if (s.n >= s.next || s.dups >= s.nextDup || s.evident >= s.nextEv) && !s.queued {
 		s.queued = true
 		return true
 	}
@@ -1176,7 +1188,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	s.learning.Lock()
 	defer s.learning.Unlock()
 	s.mu.Lock()
-	if s.n == s.learned || (!force && s.n < s.next && s.dups < s.nextDup) {
+	if s.n == s.learned || (!force && s.n < s.next && s.dups < s.nextDup && s.evident < s.nextEv) {
 		s.queued = false
 		s.mu.Unlock()
 		return false
@@ -1189,8 +1201,13 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	n := s.n
 	s.learned = n
 	s.snapSeq, s.snapDropped = s.seq, nil
-	s.next = max(int(math.Ceil(float64(n)*o.opt.Growth)), n+1, o.opt.MinURLs)
-	s.nextDup = max(int(math.Ceil(float64(s.dups)*o.opt.Growth)), s.dups+o.opt.MinDups)
+	// A relearn that only abbreviations made due leaves the other schedules as they were: it
+	// learns a rule of one kind of URL early, and the site's other duplicates wait no longer.
+	if force || s.n >= s.next || s.dups >= s.nextDup {
+		s.next = max(int(math.Ceil(float64(n)*o.opt.Growth)), n+1, o.opt.MinURLs)
+		s.nextDup = max(int(math.Ceil(float64(s.dups)*o.opt.Growth)), s.dups+o.opt.MinDups)
+	}
+	s.nextEv = max(int(math.Ceil(float64(s.evident)*o.opt.Growth)), s.evident+1)
 	s.queued = false
 	s.mu.Unlock()
 

@@ -414,7 +414,14 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	s.n = len(s.byURL)
 	for _, c := range s.clusters {
 		s.dups += len(c.URLs) - 1
+		for i, u := range c.URLs {
+			if !s.inferred[u.Raw] && slices.ContainsFunc(c.URLs[:i], func(x URL) bool { return !s.inferred[x.Raw] && hashAbbrev(x.Raw, u.Raw) }) {
+				s.evident++
+			}
+		}
 	}
+	// The abbreviations are not saved apart: those of the snapshot count as learned.
+	s.nextEv = max(int(math.Ceil(float64(s.evident)*o.opt.Growth)), s.evident+1)
 	for range x.Count(maxSavedCount, "dropped URLs") {
 		fp := x.Uint64()
 		s.snapDropped = append(s.snapDropped, droppedURL{fp: fp, u: readURL(x)})

@@ -204,6 +204,10 @@ var (
 	// (and its edit): the other rules that swap trees at that segment of the site are checked
 	// as if the site changed no page between its trees.
 	NoTreeFamily bool
+	// NoAbbrevDue leaves a site's relearns to its URLs and duplicates alone, instead of making
+	// it due as well when the crawl fetches a page under two abbreviations of one hash (learn's
+	// hashAbbrev).
+	NoAbbrevDue bool
 )
 
 // switches names the switches for Set.
@@ -217,7 +221,7 @@ var switches = map[string]*bool{
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
 	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "rounds": &NoRounds, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
-	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily,
+	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily, "abbrevdue": &NoAbbrevDue,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
