@@ -44,9 +44,9 @@
 // learn.Options that carry those names; prefix, absent, young, urlids, rekeyout, compare, recheck,
 // origin, treeprior, hubs, take, alternatives, series, inferredrecheck, copies, reservoir, head,
 // originmap, firstletters, riskycontexts, kepttargets, checkwait, querycontexts, queryhead,
-// readbranches, restedon, queryrested, tokenparams, navparams, rounds, onesided, treefamily: switches
-// of the whole process, for hash abbreviations, rules split on a key's absence, pages identified
-// again while their template learns, paragraphs that are an id of the page's own URL left out of
+// readbranches, restedon, queryrested, tokenparams, navparams, rounds, onesided, treefamily,
+// abbrevdue: switches of the whole process, for hash abbreviations, rules split on a key's
+// absence, pages identified again while their template learns, paragraphs that are an id of the page's own URL left out of
 // its identity, keys made again without a rule retracted in their context, checks of new rules made
 // by comparing two pages fetched before, checks asked again when their URL comes up, targets on the
 // site's main origin, more checks for rules that map one directory tree onto another, checks of
@@ -68,7 +68,8 @@
 // that vary on the URLs of pages of several types, the origin map, case lowering and token
 // parameters run again on the URLs they rewrote, the rules that rewrote one of two URLs only
 // informed by a check that no single rule decides, a failure of a tree swap counted against the
-// site's other swaps at that segment), to measure what each buys.
+// site's other swaps at that segment, a relearn when a page is fetched under two abbreviations
+// of one hash), to measure what each buys.
 //
 // truth prints the truth of each URL read from standard input: url, digest, "nomatch" when the
 // selector matched nothing, and the start of the text. -twice fetches each URL twice and exits
