@@ -46,8 +46,8 @@
 // originmap, firstletters, riskycontexts, kepttargets, checkwait, querycontexts, queryhead,
 // readbranches, restedon, queryrested, tokenparams, navparams, rounds, onesided, treefamily,
 // abbrevdue: switches of the whole process, for hash abbreviations, rules split on a key's
-// absence, pages identified again while their template learns, paragraphs that are an id of the page's own URL left out of
-// its identity, keys made again without a rule retracted in their context, checks of new rules made
+// absence, pages identified again while their template learns, paragraphs that are an id of
+// the page's own URL left out of its identity, keys made again without a rule retracted in their context, checks of new rules made
 // by comparing two pages fetched before, checks asked again when their URL comes up, targets on the
 // site's main origin, more checks for rules that map one directory tree onto another, checks of
 // matches to a site's error page that count for no rule, the key taken by a URL about to be sent
