@@ -420,7 +420,8 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 			}
 		}
 	}
-	// The abbreviations are not saved apart: those of the snapshot count as learned.
+	// The abbreviation pairs are not saved: counted again from the clusters, they make the site
+	// due again once they have grown by Growth since the load.
 	s.nextEv = max(int(math.Ceil(float64(s.evident)*o.opt.Growth)), s.evident+1)
 	for range x.Count(maxSavedCount, "dropped URLs") {
 		fp := x.Uint64()
