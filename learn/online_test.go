@@ -136,6 +136,45 @@ func TestOnlineSchedule(t *testing.T) {
 	}
 }
 
+// TestOnlineAbbrevSchedule: a page observed under two abbreviations of one hash makes its site
+// due when such pairs have grown by one and by Growth since the last relearn, and leaves the
+// schedules by URLs and by duplicates where they were; a load counts the pairs again and is not
+// due for them. Seen fail with ablate.NoAbbrevDue (no relearn at a pair).
+func TestOnlineAbbrevSchedule(t *testing.T) {
+	o := NewOnline(OnlineOptions{MinURLs: 4, Growth: 2})
+	for i := range 4 {
+		o.Observe(URL{Raw: fmt.Sprintf("http://vcs.example.org/doc/%d", i)}, uint64(i+1))
+	}
+	if o.Relearn() != 1 {
+		t.Fatal("no first relearn at MinURLs")
+	}
+	var at []int
+	for i := range 8 {
+		h := fmt.Sprintf("%x", 0x5eed0000_12345678+uint64(i)*0x9e3779b97f4a7c15)[:16]
+		o.Observe(URL{Raw: "http://vcs.example.org/info/" + h[:10]}, uint64(100+i))
+		o.Observe(URL{Raw: "http://vcs.example.org/info/" + h}, uint64(100+i))
+		if o.Relearn() > 0 {
+			at = append(at, i+1)
+		}
+	}
+	// Pairs due at 1, 2 and 4 (the factor 2); the URLs reach 8 (twice 4) with the second pair,
+	// and 16 with the sixth, which makes that relearn due by URLs too.
+	if want := []int{1, 2, 4, 6}; fmt.Sprint(at) != fmt.Sprint(want) {
+		t.Errorf("relearned after pair %v, want %v", at, want)
+	}
+	var b bytes.Buffer
+	if _, err := o.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	loaded := NewOnline(OnlineOptions{MinURLs: 4, Growth: 2})
+	if _, err := loaded.ReadFrom(&b); err != nil {
+		t.Fatal(err)
+	}
+	if n := loaded.Relearn(); n != 0 {
+		t.Errorf("a loaded learner relearned %d sites at once", n)
+	}
+}
+
 // TestOnlineBounds checks that a site keeps at most MaxURLs URLs and a page MaxClusterURLs.
 func TestOnlineBounds(t *testing.T) {
 	o := NewOnline(OnlineOptions{MaxURLs: 10, MaxClusterURLs: 3})
