@@ -134,9 +134,10 @@ func (o OnlineOptions) withDefaults() OnlineOptions {
 // Evidence is kept per site (OnlineOptions.Site, by default the registrable domain): the site's
 // URLs grouped into dup clusters by fingerprint, at most OnlineOptions.MaxURLs URLs and
 // MaxClusterURLs per cluster. A site is due for relearning when its URLs reach MinURLs, then
-// each time they have grown by the factor Growth since the last relearn; so a site of n URLs is
-// relearned O(log n) times and the total relearn work is O(n log n) for learning stages that
-// are O(n log n) themselves. A relearn is LearnSite and Assemble on the site's clusters, which
+// each time they have grown by the factor Growth since the last relearn (or its duplicates, or
+// its pages fetched under two abbreviations of a hash: see OnlineOptions.MinDups); so a site of
+// n URLs is relearned O(log n) times and the total relearn work is O(n log n) for learning
+// stages that are O(n log n) themselves. A relearn is LearnSite and Assemble on the site's clusters, which
 // are cluster ids "SITE-FINGERPRINT" (16 hex digits): fed the same evidence, Online gives the
 // rules Learn gives for those clusters (see Set). Memory is O(MaxURLs) URLs per site with
 // evidence, and O(1) per host seen in Observe; the number of sites is the crawler's.
