@@ -12,7 +12,8 @@ import (
 // abbreviations of its hash (Fossil's /info/bb8308f9454618b1 and /info/bb8308f945). Two random
 // identifiers share a prefix of hashid.MinLen characters about once in 16^8 pairs, so such a
 // pair shows the site's abbreviations by itself, where any other duplicate pair may be a
-// coincidence of the page's content. It costs one pass over the two URLs.
+// coincidence of the page's content. It costs one pass over the two URLs; Online asks it of a
+// URL observed against each URL of its page (at most OnlineOptions.MaxClusterURLs).
 func hashAbbrev(a, b string) bool {
 	if len(a) == len(b) {
 		return false

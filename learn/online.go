@@ -137,9 +137,9 @@ func (o OnlineOptions) withDefaults() OnlineOptions {
 // each time they have grown by the factor Growth since the last relearn (or its duplicates, or
 // its pages fetched under two abbreviations of a hash: see OnlineOptions.MinDups); so a site of
 // n URLs is relearned O(log n) times and the total relearn work is O(n log n) for learning
-// stages that are O(n log n) themselves. A relearn is LearnSite and Assemble on the site's clusters, which
-// are cluster ids "SITE-FINGERPRINT" (16 hex digits): fed the same evidence, Online gives the
-// rules Learn gives for those clusters (see Set). Memory is O(MaxURLs) URLs per site with
+// stages that are O(n log n) themselves. A relearn is LearnSite and Assemble on the site's
+// clusters, which are cluster ids "SITE-FINGERPRINT" (16 hex digits): fed the same evidence,
+// Online gives the rules Learn gives for those clusters (see Set). Memory is O(MaxURLs) URLs per site with
 // evidence, and O(1) per host seen in Observe; the number of sites is the crawler's.
 //
 // Relearning never runs on the path of Normalize: Observe only queues a site that is due, and
