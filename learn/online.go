@@ -139,8 +139,9 @@ func (o OnlineOptions) withDefaults() OnlineOptions {
 // n URLs is relearned O(log n) times and the total relearn work is O(n log n) for learning
 // stages that are O(n log n) themselves. A relearn is LearnSite and Assemble on the site's
 // clusters, which are cluster ids "SITE-FINGERPRINT" (16 hex digits): fed the same evidence,
-// Online gives the rules Learn gives for those clusters (see Set). Memory is O(MaxURLs) URLs per site with
-// evidence, and O(1) per host seen in Observe; the number of sites is the crawler's.
+// Online gives the rules Learn gives for those clusters (see Set). Memory is O(MaxURLs) URLs
+// per site with evidence, and O(1) per host seen in Observe; the number of sites is the
+// crawler's.
 //
 // Relearning never runs on the path of Normalize: Observe only queues a site that is due, and
 // the queue is drained by Relearn, called by the crawler when it chooses (deterministic), or by
