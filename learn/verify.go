@@ -869,7 +869,8 @@ func boundHigh(ver *siteVersion, p riskPrior, checks, fails int64) bool {
 	if ablate.NoBound {
 		return false
 	}
-	if f := editFails(ver, p) + familyFails(ver, p); f > 0 {
+	// The family's failures include the rule's own, counted in fails already.
+	if f := editFails(ver, p) + max(0, familyFails(ver, p)-float64(fails)); f > 0 {
 		p.fails += f
 		p.checks += f
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/undust/undust/internal/ablate"
@@ -789,6 +790,42 @@ func TestVerifyTreeFamily(t *testing.T) {
 	turnOff(t, &ablate.NoTreeFamily)
 	if _, checked := run(); checked {
 		t.Error("with a tree swap's failures kept to itself, a use of /v2 is checked after /v1 failed: the test shows nothing")
+	}
+}
+
+// TestVerifyTreeFamilyOwn: the tally of a site's failed tree swaps holds each swap's own
+// failures too, which its counter has already: a swap that failed once, the only failure of its
+// family, is checked as a rule with one failure, not two. Seen fail with the failure counted
+// twice (about 95 checks in all rather than 68).
+func TestVerifyTreeFamilyOwn(t *testing.T) {
+	seg1 := urlnorm.Key{Part: urlnorm.PartPath, Pos: 1}
+	var rs []rules.Rule
+	for _, from := range []string{"v1", "v2", "v3"} {
+		rs = append(rs, rules.Rule{Scope: rules.Scope{Host: "docs.example.org"},
+			Context:   rules.Context{{Key: seg1, Op: rules.Equal, Value: from}},
+			Transform: rules.Transformation{{Key: seg1, Op: rules.Assign, Value: "stable"}},
+			Stats:     rules.Stats{Coverage: 200, Precision: 1}})
+	}
+	set, err := rules.NewSet(rs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := handVersion(NewOnline(OnlineOptions{}), "docs.example.org", set)
+	p := v.prior[1]
+	if p.tree == "" {
+		t.Fatal("/v2 to /stable is no tree swap of the site")
+	}
+	n, _ := v.site.treeFails.LoadOrStore(p.tree, new(atomic.Int64))
+	n.(*atomic.Int64).Add(1) // its own failure
+	if !boundHigh(v, p, 40, 1) {
+		t.Error("after a failure and 40 checks, a use of the tree swap is not checked")
+	}
+	if boundHigh(v, p, 70, 1) {
+		t.Error("after a failure and 70 checks, a use of the tree swap is checked: its failure counts twice")
+	}
+	n.(*atomic.Int64).Add(1) // a failure of another swap of the family
+	if !boundHigh(v, p, 70, 1) {
+		t.Error("after a failure of its own and one of another swap, the tree swap goes unchecked at 70 checks")
 	}
 }
 
