@@ -219,7 +219,7 @@ type onlineSite struct {
 	learned  int                  // n at the last relearn
 	dups     int                  // URLs kept that joined a page with URLs: duplicate evidence
 	nextDup  int                  // relearn due when dups reaches nextDup
-	evident  int                  // URLs observed that joined a page as a hash abbreviation of one of its URLs (see hashAbbrev)
+	evident  int                  // URLs observed that joined a page as a hash abbreviation of one of its observed URLs (see hashAbbrev)
 	nextEv   int                  // relearn due when evident reaches nextEv
 	seq      uint64               // the sequence number of the next URL kept
 	// The evidence of the last relearn (its snapshot) is the kept URLs numbered below snapSeq and
@@ -1094,7 +1094,7 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 	}
 	if len(c.URLs) > 0 {
 		s.dups++
-		if !inferred && !ablate.NoAbbrevDue && slices.ContainsFunc(c.URLs, func(x URL) bool { return hashAbbrev(x.Raw, u.Raw) }) {
+		if !inferred && !ablate.NoAbbrevDue && slices.ContainsFunc(c.URLs, func(x URL) bool { return !s.inferred[x.Raw] && hashAbbrev(x.Raw, u.Raw) }) {
 			s.evident++
 		}
 	}
