@@ -1094,7 +1094,7 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 	}
 	if len(c.URLs) > 0 {
 		s.dups++
-		if !inferred && !ablate.NoAbbrevDue && slices.ContainsFunc(c.URLs, func(x URL) bool { return !s.inferred[x.Raw] && hashAbbrev(x.Raw, u.Raw) }) {
+		if !inferred && !ablate.NoAbbrevDue && s.abbreviates(c.URLs, u.Raw) {
 			s.evident++
 		}
 	}
@@ -1108,6 +1108,18 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 		return true
 	}
 	return false
+}
+
+// abbreviates reports whether raw is a hash abbreviation (see hashAbbrev) of one of urls that
+// the site observed (not inferred).
+func (s *onlineSite) abbreviates(urls []URL, raw string) bool {
+	return slices.ContainsFunc(urls, func(x URL) bool { return !s.inferred[x.Raw] && hashAbbrev(x.Raw, raw) })
+}
+
+// nextAbbrev returns the count of abbreviation pairs that makes a site due again, after a
+// relearn (or a load) at n: grown by one and by the factor growth.
+func nextAbbrev(n int, growth float64) int {
+	return max(int(math.Ceil(float64(n)*growth)), n+1)
 }
 
 // OnlineClusterID is the id of the dup cluster of fingerprint fp on site, as Online gives it to
@@ -1209,7 +1221,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 		s.next = max(int(math.Ceil(float64(n)*o.opt.Growth)), n+1, o.opt.MinURLs)
 		s.nextDup = max(int(math.Ceil(float64(s.dups)*o.opt.Growth)), s.dups+o.opt.MinDups)
 	}
-	s.nextEv = max(int(math.Ceil(float64(s.evident)*o.opt.Growth)), s.evident+1)
+	s.nextEv = nextAbbrev(s.evident, o.opt.Growth)
 	s.queued = false
 	s.mu.Unlock()
 

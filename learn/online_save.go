@@ -415,14 +415,14 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	for _, c := range s.clusters {
 		s.dups += len(c.URLs) - 1
 		for i, u := range c.URLs {
-			if !s.inferred[u.Raw] && slices.ContainsFunc(c.URLs[:i], func(x URL) bool { return !s.inferred[x.Raw] && hashAbbrev(x.Raw, u.Raw) }) {
+			if !s.inferred[u.Raw] && s.abbreviates(c.URLs[:i], u.Raw) {
 				s.evident++
 			}
 		}
 	}
 	// The abbreviation pairs are not saved: counted again from the clusters, they make the site
 	// due again once they have grown by Growth since the load.
-	s.nextEv = max(int(math.Ceil(float64(s.evident)*o.opt.Growth)), s.evident+1)
+	s.nextEv = nextAbbrev(s.evident, o.opt.Growth)
 	for range x.Count(maxSavedCount, "dropped URLs") {
 		fp := x.Uint64()
 		s.snapDropped = append(s.snapDropped, droppedURL{fp: fp, u: readURL(x)})
