@@ -252,11 +252,19 @@ func writeTable(w io.Writer, b bench, rows []row, nArticles int) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "crawler\tfetches\t200\tdistinct\talready fetched\tarticles\tarticles lost\tpages lost\trules\tnomatch\ttime\t")
+	failedCol := ""
+	if b.faults > 0 {
+		failedCol = "failed first\t"
+	}
+	fmt.Fprintln(tw, "crawler\tfetches\t200\tdistinct\talready fetched\tarticles\tarticles lost\tpages lost\t"+failedCol+"rules\tnomatch\ttime\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d (%.1f%%)\t%s\t%s\t%s\t%s\t%d\t%.1fs\t\n", r.Crawler, r.Fetches, r.OK,
+		failed := ""
+		if b.faults > 0 {
+			failed = fmt.Sprintf("%d (%d, %d)\t", r.FailedFirst, r.FailedRefetched, r.FailedOther)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d (%.1f%%)\t%s\t%s\t%s\t%s%s\t%d\t%.1fs\t\n", r.Crawler, r.Fetches, r.OK,
 			r.Distinct, r.Again, r.AgainPct, articlesCell(r, nArticles), lostCell(r.ArticlesLost, r.ArticlesMerged), lostCell(r.Lost, r.Merged),
-			dash(r.Rules), r.NoMatch, r.Seconds)
+			failed, dash(r.Rules), r.NoMatch, r.Seconds)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -271,6 +279,12 @@ fetched), the others being still queued when the budget ran out or never found; 
 undust learned; nomatch: 200s scored by their whole text because the truth selector matched
 nothing in them.
 `)
+	if err == nil && b.faults > 0 {
+		_, err = fmt.Fprint(w, `failed first: distinct pages whose first fetch (a status 200 at the site) was failed on
+purpose, and in brackets those of them that a later fetch got complete, and of those the ones
+got through a URL whose fetch had not failed.
+`)
+	}
 	return err
 }
 

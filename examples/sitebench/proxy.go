@@ -43,7 +43,7 @@ type fetch struct {
 	Status   int   // the status the site answered (before any fault)
 	Fault    fault // what the crawler got instead, if anything
 	Location string
-	Truth    truth // of the page, for status 200 without a fault
+	Truth    truth // of the page, for status 200 (with a fault: of the page the site sent)
 	NoMatch  bool  // the truth selector matched nothing in the page
 	At       time.Duration
 }
@@ -190,9 +190,11 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		flt = faultCut // the site cut it short: pass that on
 	}
 	f := fetch{URL: raw, Status: resp.StatusCode, Fault: flt, Location: resp.Header.Get("Location")}
+	if f.Status == http.StatusOK && err == nil {
+		f.Truth, f.NoMatch = s.truth.of(resp.Header.Get("Content-Type"), body)
+	}
 	if f.ok() {
 		s.paged.Store(true)
-		f.Truth, f.NoMatch = s.truth.of(resp.Header.Get("Content-Type"), body)
 	}
 	// The fetch is recorded before the crawler sees the response, so that the record's order
 	// is the order in which the crawler could learn from the pages.

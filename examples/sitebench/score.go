@@ -35,6 +35,9 @@ type row struct {
 	Lost             int      `json:"lost"`             // distinct pages the family's plain crawler reached and this one did not; -1 for none
 	ArticlesMerged   int      `json:"articles_merged"`  // of ArticlesLost, those merged (see merged); -1 without undust or none lost
 	Merged           int      `json:"merged"`           // of Lost, those merged (see merged); -1 without undust or none lost
+	FailedFirst      int      `json:"failed_first"`     // distinct pages whose first fetch was failed on purpose
+	FailedRefetched  int      `json:"failed_refetched"` // of them, those a later fetch got complete
+	FailedOther      int      `json:"failed_other"`     // of those, got through a URL whose fetch had not failed
 	Rules            int      `json:"rules"`            // rules undust learned; -1 without undust
 	Refused          int      `json:"refused"`          // requests refused once the budget was spent
 	OutOfScope       int      `json:"out_of_scope"`     // requests refused as out of scope
@@ -66,11 +69,23 @@ func score(crawls []crawl, articles map[truth]bool) []row {
 			Refused: c.refused, OutOfScope: c.outScope, Errors: c.errors, Seconds: c.elapsed.Seconds(),
 			ArticlesLost: -1, Lost: -1, ArticlesMerged: -1, Merged: -1, truths: map[truth]bool{}, articlesReachedS: map[truth]bool{}}
 		r.Curve = make([]int, len(c.fetches))
+		failedURLs := map[string]bool{}  // URLs of a fetch failed on purpose
+		failedFirst := map[truth]uint8{} // pages met first through a failed fetch: 1, 2 got later, 3 through another URL
 		for j, f := range c.fetches {
 			switch {
 			case f.Fault != noFault:
 				r.Faults++
+				failedURLs[f.URL] = true
+				if f.Status == 200 && f.Truth != 0 && !r.truths[f.Truth] && failedFirst[f.Truth] == 0 {
+					failedFirst[f.Truth] = 1
+				}
 			case f.Status == 200:
+				if failedFirst[f.Truth] == 1 {
+					failedFirst[f.Truth] = 2
+					if !failedURLs[f.URL] {
+						failedFirst[f.Truth] = 3
+					}
+				}
 				r.OK++
 				if f.NoMatch {
 					r.NoMatch++
@@ -86,6 +101,11 @@ func score(crawls []crawl, articles map[truth]bool) []row {
 			r.Curve[j] = len(r.truths)
 		}
 		r.Distinct = len(r.truths)
+		r.FailedFirst = len(failedFirst)
+		for _, st := range failedFirst {
+			r.FailedRefetched += int(st >> 1)
+			r.FailedOther += int(st / 3)
+		}
 		r.ArticlesReached = len(r.articlesReachedS)
 		if r.Fetches > 0 {
 			r.AgainPct = 100 * float64(r.Again) / float64(r.Fetches)

@@ -146,6 +146,22 @@ func TestScore(t *testing.T) {
 	}
 }
 
+// TestScoreFailedFirst checks the count of pages met first through a failed fetch: b is got
+// again through its own URL, c through another, d never, and e was complete before it failed.
+func TestScoreFailedFirst(t *testing.T) {
+	f := func(u string, st int, flt fault, tr string) fetch {
+		return fetch{URL: "http://x/" + u, Status: st, Fault: flt, Truth: sum(kindElement, tr)}
+	}
+	c := crawl{crawler: "colly+undust", rules: 0, fetches: []fetch{
+		f("e", 200, noFault, "e"), f("b", 200, faultCut, "b"), f("c1", 200, fault5xx, "c"),
+		f("d", 200, faultTimeout, "d"), f("e2", 200, faultCut, "e"), f("x", 404, fault5xx, ""),
+		f("b", 200, noFault, "b"), f("c2", 200, noFault, "c"), f("c1", 200, noFault, "c")}}
+	r := score([]crawl{c}, nil)[0]
+	if got := fmt.Sprint(r.FailedFirst, r.FailedRefetched, r.FailedOther, r.Faults, r.Distinct); got != "3 2 1 5 3" {
+		t.Errorf("failed first, refetched, through another URL, faults, distinct = %s, want 3 2 1 5 3", got)
+	}
+}
+
 // proxyClient returns a client that fetches through p and gives up after timeout.
 func proxyClient(p *proxy, timeout time.Duration) *http.Client {
 	pu, _ := url.Parse(p.URL())
