@@ -130,6 +130,18 @@
 //     (http://mirror.example.net/pub/project/...) or on a host of their own. = a page and its
 //     mirror copies. ≠ the 5-30% of a mirror's pages that still serve the page's previous
 //     version (one page for every mirror that lags). Noise: a mirror's "not found" page.
+//   - repo: a source repository browser, gitweb (/?p=R.git;a=blob;f=PATH;h=BLOB;hb=COMMIT),
+//     cgit (/R/tree/PATH?id=COMMIT, /R/commit/?id=COMMIT) or Fossil (/file?name=PATH&ci=COMMIT,
+//     /info/COMMIT), over a line of commits that change 1-3 files each; a crawl sees the trees
+//     of some commits and some files of each. = a file or a directory listing at the commits
+//     between which it did not change; gitweb's blob under any hb= when h= names its content;
+//     the newest state under the branch's name (hb=HEAD, ?h=main, ci=tip); cgit's h= beside
+//     id= on a commit; Fossil's commits and artifacts under abbreviations of 10, 16 and 40
+//     hex digits. ≠ a file or a listing at two commits with a change between them, where the
+//     URL names only the commit (a rule that maps one commit's tree onto another's is right
+//     for the files that did not change); log pages by offset; cgit's logs of two branches
+//     (h=, irrelevant on a commit, the key of a log). Noise: files at commits before they
+//     existed.
 //
 // Every site also has the variants any site has, in small shares: the other scheme, www and
 // the bare host, and utm_ tracking on a few URLs.
@@ -138,7 +150,7 @@
 //
 // A site's page budget is drawn log-uniformly from its family's range (800-5000 pages at
 // Options.Scale 1); a page has 1 to a few hundred URLs (at most 400 repeated variants). The
-// defaults, 13 families of 4 sites, give 220,000-250,000 URLs in 105,000-125,000 clusters
+// defaults, 14 families of 4 sites, give 230,000-270,000 URLs in 110,000-132,000 clusters
 // (seeds 1 and 2), half the clusters of one URL as in the dupclusters files, about 1 trap per
 // 9 URLs and 0.2% of clusters of noise.
 package sitefamily

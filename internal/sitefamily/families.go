@@ -15,4 +15,5 @@ var families = []Family{
 	{Name: "mobile", Doc: "mobile hosts, /m/ or ?m=1; articles the same, listings not", pages: [2]int{800, 5000}, build: buildMobile},
 	{Name: "paths", Doc: "case-insensitive IIS paths, index files, trailing and doubled slashes; case-sensitive codes and files", pages: [2]int{800, 5000}, build: buildPaths},
 	{Name: "mirror", Doc: "mirrors carrying the tree under another host and prefix; stale pages on the mirrors", pages: [2]int{800, 5000}, build: buildMirror},
+	{Name: "repo", Doc: "gitweb, cgit or Fossil; a file at the commits it did not change in, hashes abbreviated; files that changed", pages: [2]int{800, 5000}, build: buildRepo},
 }
