@@ -11,6 +11,7 @@ import (
 
 	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/casefold"
+	"github.com/undust/undust/internal/hashid"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
@@ -41,7 +42,11 @@ import (
 //     And 27 miss it one time in 16: a failure of any rule that swaps trees at that segment
 //     of the site counts against each of them (familyFails), so that a swap whose clean
 //     checks happened to be pages that did not change is checked again when another swap
-//     finds the site's trees differ.
+//     finds the site's trees differ. The trees may be named in the query too: a repository
+//     browser serves a file at each commit (/file?name=x&ci=9f3a…), the same page between two
+//     commits that did not change it, and its rules that map one commit's files onto another's
+//     are tree swaps (see versionSwap), as is a rule that deletes the commit whatever its value
+//     on such a site, every commit mapped onto one (see labelRewrite).
 //   - Otherwise, a rule's first VerifyFirst uses, its first use in each context (see
 //     contextOf; its first 3 after a failure) and one use in VerifyEvery are checked, by a
 //     deterministic credit: each use adds 1/VerifyEvery to the rule's credit, and a use
@@ -123,7 +128,10 @@ const (
 // rule that maps one tree onto another (see treeSwap) where the set maps at least two trees onto
 // others at that segment of a host: a site that serves its pages under several trees (releases,
 // dated snapshots, their aliases) changes some of them between trees, while a site with one
-// pair of views of each page (/print/x and /amp/x) serves one page under both.
+// pair of views of each page (/print/x and /amp/x) serves one page under both. A rule that
+// deletes or overwrites, whatever its value, a parameter that the set's version swaps show to
+// name versions (see versionSwap) is the widest swap of all, every version onto one: it joins
+// their family.
 func priors(set *rules.Set) []riskPrior {
 	out := make([]riskPrior, set.Len())
 	tree := make([]string, set.Len())
@@ -137,6 +145,12 @@ func priors(set *rules.Set) []riskPrior {
 				from[tree[i]] = map[string]bool{}
 			}
 			from[tree[i]][f] = true
+		}
+	}
+	for i := range out {
+		if tree[i] == "" {
+			r := set.Rule(i)
+			tree[i] = labelRewrite(&r, from)
 		}
 	}
 	for i := range out {
@@ -350,6 +364,9 @@ func riskyShape(r *rules.Rule) bool {
 // moves, and one that renames the last segment (usercomments to reviews) names another view of
 // one page: neither is a tree swap.
 func treeSwap(r *rules.Rule) (tree, from string) {
+	if !slices.ContainsFunc(r.Transform, func(a rules.Action) bool { return a.Key.Part == urlnorm.PartPath }) {
+		return versionSwap(r)
+	}
 	for _, a := range r.Transform {
 		switch a.Key.Part {
 		case urlnorm.PartQuery:
@@ -370,6 +387,57 @@ func treeSwap(r *rules.Rule) (tree, from string) {
 		}
 	}
 	return tree, from
+}
+
+// versionSwap returns the host and query key of r's swap ("tree git.example.org query(id)") and
+// the version it maps from if r, which leaves the path alone, maps the pages of one version
+// named by a hash onto another's: its context names a hash-like literal value of a parameter
+// (hashid.Like: a commit of a repository browser, /tree/x?id=9f3a…) that it deletes or
+// overwrites with another value, and its other actions delete or assign (other parameters, the
+// scheme, the host). A repository browser's
+// file at one commit is the file at another when no commit between them changed it, which the
+// URL does not tell: the rule is a tree swap whose trees are named by commits, not by
+// directories. "", "" if not.
+func versionSwap(r *rules.Rule) (tree, from string) {
+	for _, a := range r.Transform {
+		if a.Op != rules.Assign && a.Op != rules.Delete {
+			return "", ""
+		}
+		if tree != "" {
+			continue
+		}
+		for _, c := range r.Context {
+			if c.Key == a.Key && c.Op == rules.Equal && c.Value != a.Value && hashid.Like(c.Value) && !ablate.NoVersionSwap {
+				tree, from = "tree "+r.Scope.Host+" "+a.Key.String(), c.Value
+				break
+			}
+		}
+	}
+	return tree, from
+}
+
+// labelRewrite returns the version swap family (see versionSwap) of a rule that leaves the path
+// alone and deletes or overwrites a query parameter whatever its value, where the swaps of the
+// set (from: family -> versions mapped from) map at least two versions at that parameter of the
+// host: /file?name=x&ci=* to /file?name=x on a site whose rules map ci=9f3a… and ci=c07b… onto
+// others. Its training clusters saw each file at commits it did not change between; it is wrong
+// for every file that changed. "" if not.
+func labelRewrite(r *rules.Rule, from map[string]map[string]bool) string {
+	if ablate.NoVersionSwap || slices.ContainsFunc(r.Transform, func(a rules.Action) bool { return a.Key.Part == urlnorm.PartPath }) {
+		return ""
+	}
+	for _, a := range r.Transform {
+		if a.Key.Part != urlnorm.PartQuery || a.Op != rules.Assign && a.Op != rules.Delete {
+			continue
+		}
+		if slices.ContainsFunc(r.Context, func(c rules.Condition) bool { return c.Key == a.Key && c.Op == rules.Equal }) {
+			continue
+		}
+		if t := "tree " + r.Scope.Host + " " + a.Key.String(); len(from[t]) >= 2 {
+			return t
+		}
+	}
+	return ""
 }
 
 // bound returns the upper confidence bound of the error rate of a rule with prior p, given

@@ -829,6 +829,75 @@ func TestVerifyTreeFamilyOwn(t *testing.T) {
 	}
 }
 
+// TestVerifyVersionSwap checks the rules of a repository browser whose files are named by
+// commit, /file?name=F&ci=<commit>: rules that map the files of one commit onto the branch's
+// head (ci=<commit> deleted) are tree swaps whose trees are commits (versionSwap), and so is the
+// rule that deletes ci whatever its value, the widest swap (labelRewrite). Once one commit's
+// swap failed on a file that changed since, a use of the wholesale deletion is checked again,
+// as a tree swap of that family is; with versionSwap off, the deletion is a rule of no shape,
+// unchecked once its first uses passed. Seen fail with labelRewrite returning "": the
+// wholesale deletion, unchecked after its first uses, lost every changed file it met (Fossil's
+// /file pages in the site families).
+func TestVerifyVersionSwap(t *testing.T) {
+	ci := urlnorm.Key{Part: urlnorm.PartQuery, Name: "ci"}
+	name := urlnorm.Key{Part: urlnorm.PartQuery, Name: "name"}
+	scope := rules.Scope{Host: "code.example.org"}
+	del := rules.Transformation{{Key: ci, Op: rules.Delete}}
+	stats := rules.Stats{Coverage: 200, Precision: 1}
+	run := func() (clean int, checked bool, tree string) {
+		o := NewOnline(OnlineOptions{VerifyEvery: -1})
+		var rs []rules.Rule
+		for _, c := range []string{"4a529eebdf", "7993b077cb"} {
+			rs = append(rs, rules.Rule{Scope: scope, Transform: del, Stats: stats,
+				Context: rules.Context{{Key: ci, Op: rules.Equal, Value: c}, {Key: name, Op: rules.Any}}})
+		}
+		rs = append(rs, rules.Rule{Scope: scope, Transform: del, Stats: stats,
+			Context: rules.Context{{Key: ci, Op: rules.Any}, {Key: name, Op: rules.Any}}})
+		set, err := rules.NewSet(rs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := handVersion(o, "code.example.org", set)
+		pair := func(commit string, i int) (Key, Key) {
+			k, err := v.key(fmt.Sprintf("http://code.example.org/file?name=src/f%d.c&ci=%s", i, commit))
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept, err := v.key(fmt.Sprintf("http://code.example.org/file?name=src/f%d.c", i))
+			if err != nil || k.Key != kept.Key || len(k.used) != 1 {
+				t.Fatalf("keys %q and %q (%v, rules %v), want one by one rule", k.Key, kept.Key, err, k.used)
+			}
+			return k, kept
+		}
+		k, _ := pair("c07b5e11aa", 0)
+		tree = v.prior[k.used[0]].tree
+		for clean = 0; clean < 1000; clean++ {
+			k, kept := pair(fmt.Sprintf("c07b%06x", clean), clean)
+			if !o.VerifyMatch(k, kept) {
+				break
+			}
+			o.ConfirmMatch(k, kept, true)
+		}
+		k, kept := pair("4a529eebdf", 2000)
+		o.VerifyMatch(k, kept)
+		o.ConfirmMatch(k, kept, false)
+		k, kept = pair("9dcf6c8d73", 2001)
+		return clean, o.VerifyMatch(k, kept), tree
+	}
+	clean, checked, tree := run()
+	if tree != "tree code.example.org query(ci)" {
+		t.Errorf("the deletion of ci whatever its value is in tree family %q", tree)
+	}
+	if clean < 10 || clean >= 1000 || !checked {
+		t.Errorf("the deletion of ci: unchecked after %d clean checks; checked after a commit's swap failed: %v; want at least 10, and checked", clean, checked)
+	}
+	t.Logf("the deletion of ci unchecked after %d clean checks", clean)
+	turnOff(t, &ablate.NoVersionSwap)
+	if clean, checked, _ := run(); checked || clean >= 10 {
+		t.Errorf("with versionSwap off, the deletion of ci is unchecked after %d clean checks and checked after a failure: %v; the test shows nothing", clean, checked)
+	}
+}
+
 // releaseSite is a documentation site that serves its guide under three release trees, /v1,
 // /v2 and /stable: the three are one page for the first 40 topics, from which rules mapping two
 // trees onto the third are learned, and after that one topic in 10 changed between v1 and v2,

@@ -48,30 +48,32 @@
 // origin, treeprior, hubs, take, alternatives, series, inferredrecheck, copies, reservoir, head,
 // originmap, firstletters, riskycontexts, kepttargets, checkwait, querycontexts, queryhead,
 // readbranches, restedon, queryrested, tokenparams, navparams, rounds, onesided, treefamily,
-// abbrevdue: switches of the whole process, for hash abbreviations, rules split on a key's absence,
-// pages identified again while their template learns, paragraphs that are an id of the page's own
-// URL left out of its identity, keys made again without a rule retracted in their context, checks
-// of new rules made by comparing two pages fetched before, checks asked again when their URL comes
-// up, targets on the site's main origin, more checks for rules that map one directory tree onto
-// another, checks of matches to a site's error page that count for no rule, the key taken by a URL
-// about to be sent from a URL still queued, the lookup of a URL under the keys its rules give it
-// without each rule that made its key, checks of a literal rewritten to the path of pages fetched
-// with a query, the key given back by a URL skipped under an alternative key when the rules no
-// longer make it a duplicate of its page, the deletion of a parameter that repeats another part of
-// its URL, the URLs of a page whose list is full that pair with a kept one in one key, the cut of a
-// slug after a record's id, the training URLs of the main origin's aliases moved to it, trees whose
-// case variants differ in first letters only kept case-sensitive, the first 3 uses of a rule of a
-// risky shape checked in each context, the targets that a site's rules already give a cluster's
-// URLs, the duplicates skipped while a check of their page is under way given back when it fails,
-// the first use of a rule on URLs with a parameter its training URLs lacked checked, the head of a
-// query value learned for words, no branch on the value of a parameter that a rule copies, the
-// skipped URLs kept as evidence at a retraction of another rule, and those of rules that rewrite
-// the path dropped all the same, the query parameters whose values name no page deleted from the
-// training URLs, and those of few values among them that vary on the URLs of pages of several
-// types, the origin map, case lowering and token parameters run again on the URLs they rewrote, the
-// rules that rewrote one of two URLs only informed by a check that no single rule decides, a
-// failure of a tree swap counted against the site's other swaps at that segment, a relearn when a
-// page is fetched under two abbreviations of one hash), to measure what each buys.
+// abbrevdue, versionswap: switches of the whole process, for hash abbreviations, rules split on a
+// key's absence, pages identified again while their template learns, paragraphs that are an id of
+// the page's own URL left out of its identity, keys made again without a rule retracted in their
+// context, checks of new rules made by comparing two pages fetched before, checks asked again when
+// their URL comes up, targets on the site's main origin, more checks for rules that map one
+// directory tree onto another, checks of matches to a site's error page that count for no rule, the
+// key taken by a URL about to be sent from a URL still queued, the lookup of a URL under the keys
+// its rules give it without each rule that made its key, checks of a literal rewritten to the path
+// of pages fetched with a query, the key given back by a URL skipped under an alternative key when
+// the rules no longer make it a duplicate of its page, the deletion of a parameter that repeats
+// another part of its URL, the URLs of a page whose list is full that pair with a kept one in one
+// key, the cut of a slug after a record's id, the training URLs of the main origin's aliases moved
+// to it, trees whose case variants differ in first letters only kept case-sensitive, the first 3
+// uses of a rule of a risky shape checked in each context, the targets that a site's rules already
+// give a cluster's URLs, the duplicates skipped while a check of their page is under way given back
+// when it fails, the first use of a rule on URLs with a parameter its training URLs lacked checked,
+// the head of a query value learned for words, no branch on the value of a parameter that a rule
+// copies, the skipped URLs kept as evidence at a retraction of another rule, and those of rules
+// that rewrite the path dropped all the same, the query parameters whose values name no page
+// deleted from the training URLs, and those of few values among them that vary on the URLs of pages
+// of several types, the origin map, case lowering and token parameters run again on the URLs they
+// rewrote, the rules that rewrote one of two URLs only informed by a check that no single rule
+// decides, a failure of a tree swap counted against the site's other swaps at that segment, a
+// relearn when a page is fetched under two abbreviations of one hash, the rules that map the pages
+// of one commit named in the query onto another's, or delete the commit whatever its value, checked
+// as tree swaps), to measure what each buys.
 //
 // truth prints the truth of each URL read from standard input: url, digest, "nomatch" when the
 // selector matched nothing, and the start of the text. -twice fetches each URL twice and exits

@@ -208,6 +208,10 @@ var (
 	// it due as well when the crawl fetches a page under two abbreviations of one hash (learn's
 	// hashAbbrev).
 	NoAbbrevDue bool
+	// NoVersionSwap takes a rule that maps the pages of one version named by a hash in the
+	// query onto another's (learn's versionSwap: /tree/x?id=9f3a… to ?id=c07b…, or the
+	// parameter deleted) for a rule of no particular shape, not for a tree swap.
+	NoVersionSwap bool
 )
 
 // switches names the switches for Set.
@@ -221,7 +225,7 @@ var switches = map[string]*bool{
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
 	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "rounds": &NoRounds, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
-	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily, "abbrevdue": &NoAbbrevDue,
+	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily, "abbrevdue": &NoAbbrevDue, "versionswap": &NoVersionSwap,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
