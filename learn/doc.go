@@ -265,6 +265,16 @@
 //     least coverage (then precision) is dropped, until no training URL cycles ([Stats].Cycles).
 //     Rules widened beyond their site are not part of the check. On a cycle it was not trained
 //     on, rules.Set's Normalize returns the URL's static key with rules.ErrCycle.
+//  11. Versions named by hashes, offline only: a rule that maps the pages of one version named
+//     by a hash-like value in the query onto another's (a repository browser's file at one
+//     commit onto the file at another, /r/tree/x?id=9f3a… to ?id=c07b…, or id deleted where
+//     it is 9f3a…) is dropped when the site's rules map at least two versions so at that
+//     parameter of a host. Each holds for the files its training clusters saw at both commits
+//     and fails, unseen in the URL, for a file changed between them. Online, verification
+//     checks such rules as tree swaps (see Online.VerifyMatch); a rules file has no
+//     verification. On the repository browsers of urldedup gen (seed 1) the Koppula rules
+//     joined 6,522 false pairs of the held-out half with them (pair precision 0.27) and 10
+//     without (0.990), at 0.756 and 0.293 of the maximum reduction.
 //
 // # One rule model
 //

@@ -33,7 +33,68 @@ func (s *site) siteRules(opt Options, st *Stats) []SiteRule {
 		}
 		out = append(out, SiteRule{Rule: rr, Host: h})
 	}
+	if !opt.online && !ablate.NoVersionSwap {
+		out = dropVersionSwaps(out)
+	}
 	return out
+}
+
+// dropVersionSwaps returns rs without the rules that versionDrops drops. rs is reordered in
+// place.
+func dropVersionSwaps(rs []SiteRule) []SiteRule {
+	drop := versionDrops(len(rs), func(i int) (*rules.Rule, string) { return &rs[i].Rule, rs[i].Host })
+	out := rs[:0]
+	for i := range rs {
+		if !drop[i] {
+			out = append(out, rs[i])
+		}
+	}
+	return out
+}
+
+// DropVersionSwaps returns rs without the rules that map the pages of one version named by a
+// hash in the query onto another's where rs map at least two versions so at one parameter of a
+// host (see the package doc, learning per site, stage 11): a learner that writes a rules file,
+// which has no verification, calls it on each site's rules. rs is reordered in place.
+func DropVersionSwaps(rs []rules.Rule) []rules.Rule {
+	if ablate.NoVersionSwap {
+		return rs
+	}
+	drop := versionDrops(len(rs), func(i int) (*rules.Rule, string) { return &rs[i], rs[i].Scope.Host })
+	out := rs[:0]
+	for i := range rs {
+		if !drop[i] {
+			out = append(out, rs[i])
+		}
+	}
+	return out
+}
+
+// versionDrops reports which of n rules (rule i and its host) map the pages of one version
+// named by a hash in the query onto another's (see versionSwap) where the rules map at least
+// two versions so at one parameter of a host: a repository browser's file at one commit is the
+// file at another only if no commit between them changed it, which the URL does not tell, and
+// each such rule holds for the files its training clusters saw at both commits.
+func versionDrops(n int, rule func(i int) (*rules.Rule, string)) []bool {
+	from := map[string]map[string]bool{} // host and key -> versions mapped from
+	family := make([]string, n)
+	for i := range n {
+		r, host := rule(i)
+		t, f := versionSwap(r)
+		if t == "" {
+			continue
+		}
+		family[i] = host + " " + t
+		if from[family[i]] == nil {
+			from[family[i]] = map[string]bool{}
+		}
+		from[family[i]][f] = true
+	}
+	drop := make([]bool, n)
+	for i := range n {
+		drop[i] = family[i] != "" && len(from[family[i]]) >= 2
+	}
+	return drop
 }
 
 // emit scopes the selected rules of sites (sorted by name) and writes the widened rules as

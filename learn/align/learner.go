@@ -104,6 +104,9 @@ func (l *Learner) Learn(clusters []learn.Cluster) (*rules.Set, learn.Stats, erro
 	stats := make([]learn.Stats, len(names))
 	par.For(len(names), opt.Workers, func(i int) {
 		out[i], stats[i] = learnSite(bySite[names[i]], opt)
+		n := len(out[i])
+		out[i] = learn.DropVersionSwaps(out[i])
+		stats[i].Selected -= n - len(out[i])
 	})
 	var all []rules.Rule
 	var st learn.Stats
