@@ -34,37 +34,29 @@ func (s *site) siteRules(opt Options, st *Stats) []SiteRule {
 		out = append(out, SiteRule{Rule: rr, Host: h})
 	}
 	if !opt.online && !ablate.NoVersionSwap {
-		out = dropVersionSwaps(out)
-	}
-	return out
-}
-
-// dropVersionSwaps returns rs without the rules that versionDrops drops. rs is reordered in
-// place.
-func dropVersionSwaps(rs []SiteRule) []SiteRule {
-	drop := versionDrops(len(rs), func(i int) (*rules.Rule, string) { return &rs[i].Rule, rs[i].Host })
-	out := rs[:0]
-	for i := range rs {
-		if !drop[i] {
-			out = append(out, rs[i])
-		}
+		out = without(out, versionDrops(len(out), func(i int) (*rules.Rule, string) { return &out[i].Rule, out[i].Host }))
 	}
 	return out
 }
 
 // DropVersionSwaps returns rs without the rules that map the pages of one version named by a
 // hash in the query onto another's where rs map at least two versions so at one parameter of a
-// host (see the package doc, learning per site, stage 11): a learner that writes a rules file,
-// which has no verification, calls it on each site's rules. rs is reordered in place.
+// host (see the package doc, learning per site, stage 11; Learn drops them): a learner that
+// writes a rules file, which has no verification, calls it on each site's rules. rs is
+// reordered in place.
 func DropVersionSwaps(rs []rules.Rule) []rules.Rule {
 	if ablate.NoVersionSwap {
 		return rs
 	}
-	drop := versionDrops(len(rs), func(i int) (*rules.Rule, string) { return &rs[i], rs[i].Scope.Host })
-	out := rs[:0]
-	for i := range rs {
+	return without(rs, versionDrops(len(rs), func(i int) (*rules.Rule, string) { return &rs[i], rs[i].Scope.Host }))
+}
+
+// without returns xs without the elements whose drop is true, in place.
+func without[T any](xs []T, drop []bool) []T {
+	out := xs[:0]
+	for i := range xs {
 		if !drop[i] {
-			out = append(out, rs[i])
+			out = append(out, xs[i])
 		}
 	}
 	return out

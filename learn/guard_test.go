@@ -88,7 +88,7 @@ func commitSite() []Cluster {
 }
 
 // TestLearnVersionSwaps checks that a rules file holds no rule that maps one commit's files onto
-// another's on a site of several commits (dropVersionSwaps): each is right for the files that
+// another's on a site of several commits (DropVersionSwaps): each is right for the files that
 // its training clusters saw at both commits, wrong for a file changed between them, and a rules
 // file has no verification. With that off, the learner writes such rules and they join
 // versions of one file.

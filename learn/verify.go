@@ -394,11 +394,13 @@ func treeSwap(r *rules.Rule) (tree, from string) {
 // named by a hash onto another's: its context names a hash-like literal value of a parameter
 // (hashid.Like: a commit of a repository browser, /tree/x?id=9f3a…) that it deletes or
 // overwrites with another value, and its other actions delete or assign (other parameters, the
-// scheme, the host). A repository browser's
-// file at one commit is the file at another when no commit between them changed it, which the
-// URL does not tell: the rule is a tree swap whose trees are named by commits, not by
-// directories. "", "" if not.
+// scheme, the host). A repository browser's file at one commit is the file at another when no
+// commit between them changed it, which the URL does not tell: the rule is a tree swap whose
+// trees are named by commits, not by directories. "", "" if not.
 func versionSwap(r *rules.Rule) (tree, from string) {
+	if ablate.NoVersionSwap {
+		return "", ""
+	}
 	for _, a := range r.Transform {
 		if a.Op != rules.Assign && a.Op != rules.Delete {
 			return "", ""
@@ -407,7 +409,7 @@ func versionSwap(r *rules.Rule) (tree, from string) {
 			continue
 		}
 		for _, c := range r.Context {
-			if c.Key == a.Key && c.Op == rules.Equal && c.Value != a.Value && hashid.Like(c.Value) && !ablate.NoVersionSwap {
+			if c.Key == a.Key && c.Op == rules.Equal && c.Value != a.Value && hashid.Like(c.Value) {
 				tree, from = "tree "+r.Scope.Host+" "+a.Key.String(), c.Value
 				break
 			}

@@ -211,7 +211,7 @@ var (
 	// NoVersionSwap takes a rule that maps the pages of one version named by a hash in the
 	// query onto another's (learn's versionSwap: /tree/x?id=9f3a… to ?id=c07b…, or the
 	// parameter deleted) for a rule of no particular shape: online, not for a tree swap; in a
-	// rules file, kept (learn's dropVersionSwaps).
+	// rules file, kept (learn's DropVersionSwaps).
 	NoVersionSwap bool
 )
 

@@ -75,11 +75,12 @@ func buildRepo(s *site) {
 	abbrev := func(h string) string { return h[:pick(s.r, []int{10, 12, 16})] }
 
 	// URLs of the dialect. at is the commit's hash, "" for the branch's newest state.
-	var fileURL, dirURL func(f *file, dir, at string) string
+	var fileURL func(f *file, at string) string
+	var dirURL func(dir, at string) string
 	switch style {
 	case 0:
 		p := host + "/?p=" + repo + ".git"
-		fileURL = func(f *file, _, at string) string {
+		fileURL = func(f *file, at string) string {
 			switch {
 			case at == "":
 				return p + ";a=blob;f=" + f.dir + "/" + f.name + ";hb=HEAD"
@@ -88,7 +89,7 @@ func buildRepo(s *site) {
 			}
 			return p + ";a=blob;f=" + f.dir + "/" + f.name + ";hb=" + at // from a history view
 		}
-		dirURL = func(_ *file, dir, at string) string {
+		dirURL = func(dir, at string) string {
 			if at == "" {
 				return p + ";a=tree;f=" + dir + ";hb=HEAD"
 			}
@@ -96,7 +97,7 @@ func buildRepo(s *site) {
 		}
 	case 1:
 		p := host + "/" + repo
-		fileURL = func(f *file, _, at string) string {
+		fileURL = func(f *file, at string) string {
 			switch {
 			case at == "" && s.chance(0.5):
 				return p + "/tree/" + f.dir + "/" + f.name
@@ -105,20 +106,20 @@ func buildRepo(s *site) {
 			}
 			return p + "/tree/" + f.dir + "/" + f.name + "?id=" + at
 		}
-		dirURL = func(_ *file, dir, at string) string {
+		dirURL = func(dir, at string) string {
 			if at == "" {
 				return p + "/tree/" + dir + "/?h=" + branch
 			}
 			return p + "/tree/" + dir + "/?id=" + at
 		}
 	default:
-		fileURL = func(f *file, _, at string) string {
+		fileURL = func(f *file, at string) string {
 			if at == "" {
 				return host + "/file?name=" + f.dir + "/" + f.name + "&ci=" + pick(s.r, []string{"tip", branch})
 			}
 			return host + "/file?name=" + f.dir + "/" + f.name + "&ci=" + at[:10]
 		}
-		dirURL = func(_ *file, dir, at string) string {
+		dirURL = func(dir, at string) string {
 			if at == "" {
 				return host + "/dir?name=" + dir + "&ci=tip"
 			}
@@ -188,7 +189,7 @@ func buildRepo(s *site) {
 				continue
 			}
 			key := listing(dir)
-			if addLinked(pageOf(key, 1), "dir "+dir, dirURL(nil, dir, at)) {
+			if addLinked(pageOf(key, 1), "dir "+dir, dirURL(dir, at)) {
 				made++
 			}
 			for _, f := range files {
@@ -196,7 +197,7 @@ func buildRepo(s *site) {
 					continue
 				}
 				fc := pageOf(f.dir+"/"+f.name+"@"+strconv.Itoa(f.ver), 1)
-				if addLinked(fc, "file "+f.dir+"/"+f.name, fileURL(f, dir, at)) {
+				if addLinked(fc, "file "+f.dir+"/"+f.name, fileURL(f, at)) {
 					made++
 				}
 				if style == 2 && s.chance(0.2) {
@@ -216,7 +217,7 @@ func buildRepo(s *site) {
 						if notFound == nil || len(notFound.urls) > 12 {
 							notFound = s.noisePage()
 						}
-						u := fileURL(f, dir, commits[s.r.IntN(f.born)])
+						u := fileURL(f, commits[s.r.IntN(f.born)])
 						if i := strings.Index(u, ";h="); i >= 0 {
 							u = u[:i] + u[i+43:] // gitweb shows a blob named by h= at any commit
 						}
@@ -230,13 +231,13 @@ func buildRepo(s *site) {
 	// The newest state under the branch's name: the same pages as at the newest commit.
 	for _, dir := range dirs {
 		c := pageOf(listing(dir), 1)
-		if u := dirURL(nil, dir, ""); !s.has(u) {
+		if u := dirURL(dir, ""); !s.has(u) {
 			s.add(c, u, wAlias)
 		}
 	}
 	for _, f := range files {
 		if s.chance(0.4) {
-			if u := fileURL(f, f.dir, ""); !s.has(u) {
+			if u := fileURL(f, ""); !s.has(u) {
 				s.add(pageOf(f.dir+"/"+f.name+"@"+strconv.Itoa(f.ver), 1), u, wAlias)
 			}
 		}
