@@ -68,20 +68,13 @@ func without[T any](xs []T, drop []bool) []T {
 // file at another only if no commit between them changed it, which the URL does not tell, and
 // each such rule holds for the files its training clusters saw at both commits.
 func versionDrops(n int, rule func(i int) (*rules.Rule, string)) []bool {
-	from := map[string]map[string]bool{} // host and key -> versions mapped from
-	family := make([]string, n)
-	for i := range n {
+	family, from := swapFamilies(n, func(i int) (string, string) {
 		r, host := rule(i)
-		t, f := versionSwap(r)
-		if t == "" {
-			continue
+		if t, f := versionSwap(r); t != "" {
+			return host + " " + t, f
 		}
-		family[i] = host + " " + t
-		if from[family[i]] == nil {
-			from[family[i]] = map[string]bool{}
-		}
-		from[family[i]][f] = true
-	}
+		return "", ""
+	})
 	drop := make([]bool, n)
 	for i := range n {
 		drop[i] = family[i] != "" && len(from[family[i]]) >= 2

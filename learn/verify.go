@@ -134,22 +134,14 @@ const (
 // their family.
 func priors(set *rules.Set) []riskPrior {
 	out := make([]riskPrior, set.Len())
-	tree := make([]string, set.Len())
-	from := map[string]map[string]bool{} // segment (see treeSwap) -> the trees mapped from
+	tree, from := swapFamilies(set.Len(), func(i int) (string, string) {
+		r := set.Rule(i)
+		return treeSwap(&r)
+	})
 	for i := range out {
 		r := set.Rule(i)
 		out[i] = priorOf(r)
-		var f string
-		if tree[i], f = treeSwap(&r); tree[i] != "" {
-			if from[tree[i]] == nil {
-				from[tree[i]] = map[string]bool{}
-			}
-			from[tree[i]][f] = true
-		}
-	}
-	for i := range out {
 		if tree[i] == "" {
-			r := set.Rule(i)
 			tree[i] = labelRewrite(&r, from)
 		}
 	}
@@ -161,6 +153,24 @@ func priors(set *rules.Set) []riskPrior {
 		}
 	}
 	return out
+}
+
+// swapFamilies returns the family of each of n rules (swap(i): its family, such as a host's
+// path segment, and the tree or version it maps from; "" for a rule that swaps none) and, per
+// family, the trees its rules map from.
+func swapFamilies(n int, swap func(i int) (family, from string)) ([]string, map[string]map[string]bool) {
+	family := make([]string, n)
+	from := map[string]map[string]bool{}
+	for i := range n {
+		var f string
+		if family[i], f = swap(i); family[i] != "" {
+			if from[family[i]] == nil {
+				from[family[i]] = map[string]bool{}
+			}
+			from[family[i]][f] = true
+		}
+	}
+	return family, from
 }
 
 // priorOf returns the prior of r's error rate from its training statistics and its shape.
