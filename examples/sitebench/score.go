@@ -49,6 +49,15 @@ type row struct {
 	articlesReachedS map[truth]bool
 }
 
+// A recovery is what became of a page that a crawl met first through a failed fetch.
+type recovery uint8
+
+const (
+	notGot   recovery = iota // no later fetch got it whole
+	gotAgain                 // a later fetch of a URL that had failed got it
+	gotOther                 // a later fetch of a URL that had not failed got it
+)
+
 // family returns the plain crawler the crawler is compared with: its own family's crawler
 // without undust or similarity filters.
 func family(crawler string) string {
@@ -69,21 +78,21 @@ func score(crawls []crawl, articles map[truth]bool) []row {
 			Refused: c.refused, OutOfScope: c.outScope, Errors: c.errors, Seconds: c.elapsed.Seconds(),
 			ArticlesLost: -1, Lost: -1, ArticlesMerged: -1, Merged: -1, truths: map[truth]bool{}, articlesReachedS: map[truth]bool{}}
 		r.Curve = make([]int, len(c.fetches))
-		failedURLs := map[string]bool{}  // URLs of a fetch failed on purpose
-		failedFirst := map[truth]uint8{} // pages met first through a failed fetch: 1, 2 got later, 3 through another URL
+		failedURLs := map[string]bool{}     // URLs of a fetch failed on purpose
+		failedFirst := map[truth]recovery{} // pages met first through a failed fetch
 		for j, f := range c.fetches {
 			switch {
 			case f.Fault != noFault:
 				r.Faults++
 				failedURLs[f.URL] = true
-				if f.Status == 200 && f.Truth != 0 && !r.truths[f.Truth] && failedFirst[f.Truth] == 0 {
-					failedFirst[f.Truth] = 1
+				if _, met := failedFirst[f.Truth]; f.Status == 200 && f.Truth != 0 && !r.truths[f.Truth] && !met {
+					failedFirst[f.Truth] = notGot
 				}
 			case f.Status == 200:
-				if failedFirst[f.Truth] == 1 {
-					failedFirst[f.Truth] = 2
+				if rec, ok := failedFirst[f.Truth]; ok && rec == notGot {
+					failedFirst[f.Truth] = gotAgain
 					if !failedURLs[f.URL] {
-						failedFirst[f.Truth] = 3
+						failedFirst[f.Truth] = gotOther
 					}
 				}
 				r.OK++
@@ -102,9 +111,13 @@ func score(crawls []crawl, articles map[truth]bool) []row {
 		}
 		r.Distinct = len(r.truths)
 		r.FailedFirst = len(failedFirst)
-		for _, st := range failedFirst {
-			r.FailedRefetched += int(st >> 1)
-			r.FailedOther += int(st / 3)
+		for _, rec := range failedFirst {
+			if rec != notGot {
+				r.FailedRefetched++
+			}
+			if rec == gotOther {
+				r.FailedOther++
+			}
 		}
 		r.ArticlesReached = len(r.articlesReachedS)
 		if r.Fetches > 0 {
