@@ -766,13 +766,7 @@ func TestVerifyTreeFamily(t *testing.T) {
 			}
 			return k, kept
 		}
-		for clean = 0; clean < 1000; clean++ {
-			k, kept := pair("v2", clean)
-			if !o.VerifyMatch(k, kept) {
-				break
-			}
-			o.ConfirmMatch(k, kept, true)
-		}
+		clean = cleanChecks(o, func(i int) (Key, Key) { return pair("v2", i) })
 		k, kept := pair("v1", 2000)
 		o.VerifyMatch(k, kept)
 		o.ConfirmMatch(k, kept, false)
@@ -791,6 +785,19 @@ func TestVerifyTreeFamily(t *testing.T) {
 	if _, checked := run(); checked {
 		t.Error("with a tree swap's failures kept to itself, a use of /v2 is checked after /v1 failed: the test shows nothing")
 	}
+}
+
+// cleanChecks confirms the matches pair(0), pair(1), ... while VerifyMatch asks to check them,
+// and returns how many it asked to check before the first it let go (at most 1000).
+func cleanChecks(o *Online, pair func(i int) (Key, Key)) int {
+	for i := range 1000 {
+		k, kept := pair(i)
+		if !o.VerifyMatch(k, kept) {
+			return i
+		}
+		o.ConfirmMatch(k, kept, true)
+	}
+	return 1000
 }
 
 // TestVerifyTreeFamilyOwn: the tally of a site's failed tree swaps holds each swap's own
@@ -871,13 +878,7 @@ func TestVerifyVersionSwap(t *testing.T) {
 		}
 		k, _ := pair("c07b5e11aa", 0)
 		tree = v.prior[k.used[0]].tree
-		for clean = 0; clean < 1000; clean++ {
-			k, kept := pair(fmt.Sprintf("c07b%06x", clean), clean)
-			if !o.VerifyMatch(k, kept) {
-				break
-			}
-			o.ConfirmMatch(k, kept, true)
-		}
+		clean = cleanChecks(o, func(i int) (Key, Key) { return pair(fmt.Sprintf("c07b%06x", i), i) })
 		k, kept := pair("4a529eebdf", 2000)
 		o.VerifyMatch(k, kept)
 		o.ConfirmMatch(k, kept, false)
