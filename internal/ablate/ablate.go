@@ -213,6 +213,9 @@ var (
 	// parameter deleted) for a rule of no particular shape: online, not for a tree swap; in a
 	// rules file, kept (learn's DropVersionSwaps).
 	NoVersionSwap bool
+	// NoGenCheck keeps a rule of learn/align that passes validation although it merges
+	// clusters of the generation half it was drawn from (align's validate).
+	NoGenCheck bool
 )
 
 // switches names the switches for Set.
@@ -227,6 +230,7 @@ var switches = map[string]*bool{
 	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "rounds": &NoRounds, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
 	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily, "abbrevdue": &NoAbbrevDue, "versionswap": &NoVersionSwap,
+	"gencheck": &NoGenCheck,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name

@@ -192,7 +192,7 @@ func TestLearnCandidates(t *testing.T) {
 		t.Errorf("candidates mismatch (-want +got):\n%s", diff)
 	}
 	// Validated on the same URLs, all hold: they merge only duplicates.
-	kept := validate(candidates(items, idx, ids, newFreqs(items, idx), opt, &st), items, nil, opt, &st)
+	kept := validate(candidates(items, idx, ids, newFreqs(items, idx), opt, &st), items, nil, nil, opt, &st)
 	if len(kept) != 4 {
 		t.Errorf("validate kept %d rules, want 4", len(kept))
 	}

@@ -99,6 +99,17 @@
 // Its Stats are the validation coverage, 1 - the false-positive rate, and the number of
 // generation clusters that yielded it.
 //
+// A rule that passes is measured the same way on the generation half, and dropped when its
+// false-positive pairs over both halves exceed Options.FPRMax of its supporting pairs over
+// both: the clusters it was drawn from contradict it (not in the paper). A rule that deletes a
+// commit or a capture's timestamp for one file (/tree/src/main.c?id=*, an archive's
+// /web/*/http://example.org/x.html) is right for the versions of the file that one cluster
+// holds and wrong for the versions that changed; when the validation half has one cluster of
+// the file and the generation half the others, only the generation half shows it. On the site
+// families of urldedup gen (seed 1, 14 families, learned on one half of each site's clusters
+// and measured on the other) it lifts pair precision from 0.9902 to 0.9979, at 0.754 of the
+// maximum reduction rather than 0.786.
+//
 // Validation judges each rule alone, as the paper does. Two rules that are right alone can be
 // wrong together, and two rules that are only right together (a mirror host rewritten, and its
 // path prefix deleted, by rules of two clusters that chose different signatures) are both

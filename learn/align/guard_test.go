@@ -1,9 +1,13 @@
 package align
 
 import (
+	"crypto/sha1"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/learn"
 )
 
@@ -34,6 +38,64 @@ func TestForumGuard(t *testing.T) {
 	for _, tt := range tests {
 		if got, err := set.Normalize(tt.in); err != nil || got != tt.want {
 			t.Errorf("Normalize(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// commit names commit c of a repository (a hex SHA-1).
+func commit(c int) string { return fmt.Sprintf("%x", sha1.Sum([]byte(strconv.Itoa(c)))) }
+
+// commitClusters are the clusters of one file of a repository browser
+// (/repo/tree/src/main.c?id=COMMIT), a new version of it every 3 commits: one cluster per
+// version, six in all, five in the generation half of learner.go's split and one in the
+// validation half (the cluster ids are chosen so).
+func commitClusters() []learn.Cluster {
+	var cls []learn.Cluster
+	n := 0
+	for v := range 6 {
+		var id string
+		for {
+			id = fmt.Sprintf("git-main%d", n)
+			n++
+			if (learn.InHalf(id, valSeed) == 0) == (v != 3) {
+				break
+			}
+		}
+		var urls []string
+		for c := 3 * v; c < 3*v+3; c++ {
+			urls = append(urls, "https://git.example.org/repo/tree/src/main.c?id="+commit(c))
+		}
+		cls = append(cls, cluster(id, urls...))
+	}
+	return cls
+}
+
+// TestGenerationCheck learns from a file's versions: each cluster shows the commit irrelevant
+// to the version it holds, and the file changed between clusters. The deletion of the commit
+// for this file passes validation on the validation half's one cluster and merges the
+// generation half's five, from which it was drawn; it must not be kept. Seen to fail with
+// ablate.NoGenCheck.
+func TestGenerationCheck(t *testing.T) {
+	cls := commitClusters()
+	in := "https://git.example.org/repo/tree/src/main.c?id=" + commit(4)
+	for _, off := range []bool{true, false} {
+		old := ablate.NoGenCheck
+		ablate.NoGenCheck = off
+		set, _, err := (&Learner{}).Learn(cls)
+		ablate.NoGenCheck = old
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := set.Normalize(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept := strings.Contains(got, "id="); kept == off {
+			var rs []string
+			for i := range set.Len() {
+				rs = append(rs, set.Rule(i).String())
+			}
+			t.Errorf("generation check off=%v: Normalize(%q) = %q (rules %q)", off, in, got, rs)
 		}
 	}
 }

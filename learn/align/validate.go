@@ -3,6 +3,7 @@ package align
 import (
 	"slices"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/roles"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
@@ -97,6 +98,96 @@ type hostShape struct {
 	nseg int
 }
 
+// A valIndex indexes a half of the site's URLs for measuring candidates on it.
+type valIndex struct {
+	items   []item
+	byShape map[hostShape][]int
+	byForm  map[string][]int
+	byHost  map[string][]int
+	changed map[int]bool
+	outs    map[string][]int
+}
+
+func newValIndex(items []item) *valIndex {
+	x := &valIndex{items: items, byShape: map[hostShape][]int{}, byForm: map[string][]int{}, byHost: map[string][]int{},
+		changed: map[int]bool{}, outs: map[string][]int{}}
+	for i := range items {
+		it := &items[i]
+		x.byShape[hostShape{it.host, it.nseg}] = append(x.byShape[hostShape{it.host, it.nseg}], i)
+		x.byForm[it.prep] = append(x.byForm[it.prep], i)
+		x.byHost[it.host] = append(x.byHost[it.host], i)
+	}
+	return x
+}
+
+// measure applies candidate c alone to the URLs of x that its context matches and returns the
+// URLs it changes, its supporting pairs and its false-positive pairs (see validate);
+// identifying is true, and the counts 0, when it deletes a parameter that identifies the pages
+// of a URL it changes (ro). ok is false when c is not a valid rule set.
+func (x *valIndex) measure(c *candidate, ro *roles.Roles) (changed int, supp, fp int64, identifying, ok bool) {
+	dels := wildDeletions(&c.rule)
+	set, err := rules.NewSet([]rules.Rule{c.rule}, &rules.Options{Canonicalizer: canonicalizer})
+	if err != nil {
+		return 0, 0, 0, false, false
+	}
+	norm := learn.SetNormalizer(set)
+	clear(x.changed)
+	clear(x.outs)
+	bucket := x.byShape[hostShape{c.rule.Scope.Host, c.nseg}]
+	if c.nseg < 0 {
+		bucket = x.byHost[c.rule.Scope.Host]
+	}
+	for _, i := range bucket {
+		it := &x.items[i]
+		if !matches(&c.rule, it) {
+			continue
+		}
+		out, err := norm.Normalize(it.prep)
+		if err != nil || out == it.prep {
+			continue
+		}
+		if len(dels) > 0 && ro != nil {
+			u := roleURL(it)
+			if slices.ContainsFunc(dels, func(name string) bool { return ro.Identifies(&u, name) }) {
+				return 0, 0, 0, true, true // it deletes what names pages of this URL's type
+			}
+		}
+		x.changed[i] = true
+		x.outs[out] = append(x.outs[out], i)
+	}
+	counts := map[int32]int64{}
+	unchanged := map[int32]int64{}
+	for out, members := range x.outs {
+		clear(counts)
+		clear(unchanged)
+		var n int64
+		for _, i := range members {
+			counts[x.items[i].cluster]++
+			n++
+		}
+		// Unchanged URLs that already have this form.
+		var nu int64
+		for _, i := range x.byForm[out] {
+			if !x.changed[i] {
+				counts[x.items[i].cluster]++
+				unchanged[x.items[i].cluster]++
+				n++
+				nu++
+			}
+		}
+		same := int64(0)
+		for cl, k := range counts {
+			same += k * (k - 1) / 2
+			u := unchanged[cl]
+			same -= u * (u - 1) / 2
+		}
+		all := n*(n-1)/2 - nu*(nu-1)/2
+		supp += all
+		fp += all - same
+	}
+	return len(x.changed), supp, fp, false, true
+}
+
 // validate keeps the candidates that pass the paper's validation (Algorithm 3.4) on the
 // validation URLs val: each candidate is applied, alone, to the URLs of its host that its
 // context matches; the URLs it changes, together with the unchanged URLs that already have one
@@ -105,89 +196,25 @@ type hostShape struct {
 // kept when it has at least opt.MinSupport supporting pairs and a false-positive rate at most
 // opt.FPRMax. Its Stats are its validation coverage (URLs changed), 1 - its false-positive rate,
 // and its support in generation clusters.
-func validate(cands []*candidate, val []item, ro *roles.Roles, opt Options, st *learn.Stats) []rules.Rule {
+//
+// A rule kept so is measured on the generation URLs gen as well, and dropped when it merges
+// generation clusters at a false-positive rate above opt.FPRMax: the clusters it was drawn from
+// contradict it. A rule that deletes a commit or a capture's timestamp for one file (cgit's
+// /tree/x.md?id=*, an archive's /web/*/http://example.org/x.html) is right for the file's
+// versions that one cluster of the validation half holds, and merges the file's other versions,
+// which changed, in the generation half.
+func validate(cands []*candidate, val, gen []item, ro *roles.Roles, opt Options, st *learn.Stats) []rules.Rule {
 	if len(cands) == 0 || len(val) == 0 {
 		return nil
 	}
-	byShape := map[hostShape][]int{}
-	byForm := map[string][]int{}
-	byHost := map[string][]int{}
-	for i := range val {
-		it := &val[i]
-		byShape[hostShape{it.host, it.nseg}] = append(byShape[hostShape{it.host, it.nseg}], i)
-		byForm[it.prep] = append(byForm[it.prep], i)
-		byHost[it.host] = append(byHost[it.host], i)
-	}
+	vx, gx := newValIndex(val), newValIndex(gen)
 	var kept []rules.Rule
-	changed := map[int]bool{}
-	outs := map[string][]int{}
 	for _, c := range cands {
-		dels := wildDeletions(&c.rule)
-		set, err := rules.NewSet([]rules.Rule{c.rule}, &rules.Options{Canonicalizer: canonicalizer})
-		if err != nil {
-			continue
-		}
-		norm := learn.SetNormalizer(set)
-		clear(changed)
-		clear(outs)
-		bucket := byShape[hostShape{c.rule.Scope.Host, c.nseg}]
-		if c.nseg < 0 {
-			bucket = byHost[c.rule.Scope.Host]
-		}
-		identifying := false
-		for _, i := range bucket {
-			it := &val[i]
-			if !matches(&c.rule, it) {
-				continue
-			}
-			out, err := norm.Normalize(it.prep)
-			if err != nil || out == it.prep {
-				continue
-			}
-			if len(dels) > 0 && ro != nil {
-				u := roleURL(it)
-				if slices.ContainsFunc(dels, func(name string) bool { return ro.Identifies(&u, name) }) {
-					identifying = true // it deletes what names pages of this URL's type
-					break
-				}
-			}
-			changed[i] = true
-			outs[out] = append(outs[out], i)
-		}
-		if len(changed) == 0 || identifying {
+		changed, supp, fp, identifying, ok := vx.measure(c, ro)
+		if !ok || changed == 0 || identifying {
 			continue
 		}
 		st.Rules++
-		var supp, fp int64
-		counts := map[int32]int64{}
-		for out, members := range outs {
-			clear(counts)
-			var n int64
-			for _, i := range members {
-				counts[val[i].cluster]++
-				n++
-			}
-			// Unchanged URLs that already have this form.
-			unchanged := map[int32]int64{}
-			var nu int64
-			for _, i := range byForm[out] {
-				if !changed[i] {
-					counts[val[i].cluster]++
-					unchanged[val[i].cluster]++
-					n++
-					nu++
-				}
-			}
-			same := int64(0)
-			for cl, k := range counts {
-				same += k * (k - 1) / 2
-				u := unchanged[cl]
-				same -= u * (u - 1) / 2
-			}
-			all := n*(n-1)/2 - nu*(nu-1)/2
-			supp += all
-			fp += all - same
-		}
 		if supp < int64(opt.MinSupport) {
 			continue
 		}
@@ -198,8 +225,13 @@ func validate(cands []*candidate, val []item, ro *roles.Roles, opt Options, st *
 			// (phpBB's f= is redundant in viewtopic.php and the content in viewforum.php).
 			continue
 		}
+		if !ablate.NoGenCheck {
+			if _, gsupp, gfp, _, _ := gx.measure(c, nil); gfp > 0 && float64(fp+gfp) > opt.FPRMax*float64(supp+gsupp) {
+				continue
+			}
+		}
 		r := c.rule
-		r.Stats = rules.Stats{Coverage: len(changed), Precision: 1 - fpr, Support: c.clusters}
+		r.Stats = rules.Stats{Coverage: changed, Precision: 1 - fpr, Support: c.clusters}
 		kept = append(kept, r)
 	}
 	return kept
