@@ -57,7 +57,8 @@
 //     ?c=12:00, towards the raw form the WHATWG URL parser sends, not the
 //     escaped form of the urlencoded serializer; & = + % ; keep their escapes.
 //     SemicolonParams reads ';' as '&' in a query of name=value pairs joined
-//     by ';' only, as CGI libraries do (gitweb, Perl and older Python
+//     by ';' only (beside, at most, parameters the key drops, such as a
+//     tracker's), as CGI libraries do (gitweb, Perl and older Python
 //     servers; HTML 4 recommended it), and not where ';' may be part of a
 //     value (?q=a;b), which the urlencoded parser keeps whole.
 //   - WHATWG strips only C0 controls and spaces around a URL, so a URL that

@@ -154,8 +154,10 @@ const (
 	// escaped in links): ?p=a.git;a=tree;h=HEAD -> ?p=a.git&a=tree&h=HEAD,
 	// so that the other query flags, and rules learned over keys, see each
 	// parameter. Only a query of two or more name=value pairs, each with a
-	// name, joined by ';' and without '&' is read so: ?q=a;b, ?a=1&b=2;3
-	// and ?a=1;=2 stay as they are, and %3B is never a separator.
+	// name, joined by ';' is read so, alone or beside parameters joined by
+	// '&' that the key drops (?p=a.git;a=tree&utm_source=x: a tracker's
+	// parameters appended to a CGI link): ?q=a;b, ?a=1&b=2;c=3 and ?a=1;=2
+	// stay as they are, and %3B is never a separator.
 	SemicolonParams
 )
 

@@ -22,6 +22,9 @@ func seedCorpus(f *testing.F) {
 	}
 	f.Add(hostile.LeadingInvisible("https://www.sec.gov/edgar.shtml"))
 	f.Add("h\ufeffttps://a.com/")
+	// Semicolon queries beside parameters the key drops (SemicolonParams).
+	f.Add("http://a.com/?p=a.git;a=blob;h=1&utm_source=x;y&&PHPSESSID=0123456789abcdef")
+	f.Add("http://a.com/?=1&p=a;b=c&utm_medium=x&q=r;s")
 	for _, c := range loadWPT(&testing.T{}) {
 		f.Add(c.Input)
 	}

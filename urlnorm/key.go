@@ -143,7 +143,7 @@ func (n *Normalizer) keyQuery(dst []byte, qStart int, f Flags, ex *exception) []
 		return dst
 	}
 	if f&SemicolonParams != 0 {
-		semicolonsToAmps(q)
+		n.semicolonsToAmps(q, f, ex)
 	}
 	var stack [32]span
 	ps := stack[:0]
@@ -164,35 +164,85 @@ func (n *Normalizer) keyQuery(dst []byte, qStart int, f Flags, ex *exception) []
 }
 
 // semicolonsToAmps writes '&' for each ';' of the query q when q is
-// semicolon-separated (SemicolonParams).
-func semicolonsToAmps(q []byte) {
-	if !semicolonQuery(q) {
-		return
-	}
-	for i, c := range q {
-		if c == ';' {
+// semicolon-separated (SemicolonParams; see semicolonQuery).
+func (n *Normalizer) semicolonsToAmps(q []byte, f Flags, ex *exception) {
+	a, b := n.semicolonPiece(q, f, ex)
+	for i := a; i < b; i++ {
+		if q[i] == ';' {
 			q[i] = '&'
 		}
 	}
 }
 
-// semicolonQuery reports whether the query q is two or more name=value
-// pairs, each with a name, joined by ';' and without '&'.
-func semicolonQuery(q []byte) bool {
-	if bytes.IndexByte(q, ';') < 0 || bytes.IndexByte(q, '&') >= 0 {
-		return false
+// semicolonQuery reports whether the query q is read with ';' as '&' (see
+// semicolonPiece).
+func (n *Normalizer) semicolonQuery(q []byte, f Flags, ex *exception) bool {
+	a, b := n.semicolonPiece(q, f, ex)
+	return a < b
+}
+
+// semicolonPiece returns the part q[a:b] of the query q that is read with
+// ';' as '&', or a == b: the one part between '&'s that the flags f keep
+// when it is two or more name=value pairs, each with a name, joined by ';'.
+// The other parts are parameters that f drop (session ids or tracking
+// parameters that a tracker or a share button appended to a CGI link:
+// ?p=a.git;a=tree&utm_source=x), or none. Any other kept part already
+// separates the parameters with '&' (?a=1&b=2;c=3 stays). Deciding on the
+// kept parts keeps the key idempotent: a key reads as its URL did.
+func (n *Normalizer) semicolonPiece(q []byte, f Flags, ex *exception) (int, int) {
+	if bytes.IndexByte(q, ';') < 0 {
+		return 0, 0
 	}
+	pa, pb := 0, 0
 	for a := 0; a <= len(q); {
-		b := a + bytes.IndexByte(q[a:], ';')
+		b := a + bytes.IndexByte(q[a:], '&')
 		if b < a {
 			b = len(q)
 		}
-		if bytes.IndexByte(q[a:b], '=') <= 0 {
+		switch piece := q[a:b]; {
+		case n.dropsParam(piece, f, ex):
+		case pa < pb || !semicolonPairs(piece):
+			return 0, 0
+		default:
+			pa, pb = a, b
+		}
+		a = b + 1
+	}
+	return pa, pb
+}
+
+// semicolonPairs reports whether p is two or more name=value pairs, each
+// with a name, joined by ';'.
+func semicolonPairs(p []byte) bool {
+	if bytes.IndexByte(p, ';') < 0 {
+		return false
+	}
+	for a := 0; a <= len(p); {
+		b := a + bytes.IndexByte(p[a:], ';')
+		if b < a {
+			b = len(p)
+		}
+		if bytes.IndexByte(p[a:b], '=') <= 0 {
 			return false // a piece without a name or without a value
 		}
 		a = b + 1
 	}
 	return true
+}
+
+// dropsParam reports whether the flags f drop the parameter p (name=value)
+// from the key, as addParam does: an empty one, a session id or a tracking
+// parameter.
+func (n *Normalizer) dropsParam(p []byte, f Flags, ex *exception) bool {
+	eq := bytes.IndexByte(p, '=')
+	if f&DropEmptyParams != 0 && (len(p) == 0 || eq == 0) {
+		return true
+	}
+	if eq <= 0 {
+		return false
+	}
+	name, value := p[:eq], p[eq+1:]
+	return (f&DropSessionIDs != 0 && matchParam(n.session, name, value) || f&DropTracking != 0 && matchParam(n.tracking, name, value)) && !ex.keeps(name)
 }
 
 // addParam appends the parameter q[a:b], with its name q[a:eq], to ps unless

@@ -395,6 +395,12 @@ func TestSemicolonParams(t *testing.T) {
 		{Crawler, "http://a.com/?q=a;b", "http://a.com/?q=a;b"},                                                               // a piece without '=': a value
 		{Crawler, "http://a.com/?a=1;=2", "http://a.com/?a=1;=2"},                                                             // a piece without a name
 		{Crawler, "http://a.com/?a=1&b=2;c=3", "http://a.com/?a=1&b=2;c=3"},                                                   // '&' already separates
+		{Crawler, "http://a.com/?p=a.git;a=tree&utm_source=x", "http://a.com/?a=tree&p=a.git"},                                // beside a tracker's parameter
+		{Crawler, "http://a.com/?p=a.git;a=tree&utm_source=x&&PHPSESSID=0123456789abcdef", "http://a.com/?a=tree&p=a.git"},    // an empty one, a session id
+		{Crawler, "http://a.com/?utm_source=x&p=a.git;a=tree&h=1", "http://a.com/?h=1&p=a.git;a=tree"},                        // beside a kept one
+		{Crawler, "http://a.com/?p=a;b=c&utm_source=x;y", "http://a.com/?b=c&p=a"},                                            // a dropped one with ';'
+		{Crawler, "http://a.com/?p=a;b=c&x=1;y=2", "http://a.com/?p=a;b=c&x=1;y=2"},                                           // two kept with ';'
+		{SemicolonParams, "http://a.com/?b=1;a=2&utm_source=x", "http://a.com/?b=1;a=2&utm_source=x"},                         // nothing dropped
 		{Crawler, "http://a.com/?a=1%3Bb=2", "http://a.com/?a=1%3Bb=2"},                                                       // %3B is no separator
 		{Crawler, "http://a.com/?a=1;", "http://a.com/?a=1;"},                                                                 // an empty last piece
 		{Crawler, "http://A.com/?p=x%41;a=b", "http://a.com/?a=b&p=xA"},                                                       // the slow path

@@ -251,7 +251,7 @@ func (n *Normalizer) appendURLFast(dst []byte, raw string, lay *layout, f Flags)
 			a, eq = k+1, -1
 			k++
 		}
-		if semi && f&SemicolonParams != 0 && semicolonQuery(q[:k]) {
+		if semi && f&SemicolonParams != 0 && n.semicolonQuery(q[:k], f, ex) {
 			return dst, false // parameters joined by ';': keyQuery's work
 		}
 		if lay != nil {

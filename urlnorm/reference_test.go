@@ -215,9 +215,24 @@ func refCrawlerKey(n *Normalizer, c string) string {
 	if n.flags&DecodeQuery != 0 {
 		query = refDecodeQuery(query, n.flags&EncodeStrict != 0)
 	}
-	if n.flags&SemicolonParams != 0 && !strings.Contains(query, "&") {
-		pieces := strings.Split(query, ";")
-		if len(pieces) > 1 && !slices.ContainsFunc(pieces, func(p string) bool { return strings.Index(p, "=") <= 0 }) {
+	if n.flags&SemicolonParams != 0 {
+		// The one '&' piece the key keeps, if it is name=value pairs joined by ';'.
+		pieces := strings.Split(query, "&")
+		semi := -1
+		for i, piece := range pieces {
+			name, value, _ := strings.Cut(piece, "=")
+			if piece == "" || strings.HasPrefix(piece, "=") || strings.Contains(piece, "=") &&
+				(matchParam(n.session, []byte(name), []byte(value)) || matchParam(n.tracking, []byte(name), []byte(value))) {
+				continue // dropped
+			}
+			if semi >= 0 || !strings.Contains(piece, ";") || slices.ContainsFunc(strings.Split(piece, ";"), func(p string) bool { return strings.Index(p, "=") <= 0 }) {
+				semi = -1
+				break
+			}
+			semi = i
+		}
+		if semi >= 0 {
+			pieces[semi] = strings.ReplaceAll(pieces[semi], ";", "&")
 			query = strings.Join(pieces, "&")
 		}
 	}
