@@ -216,6 +216,9 @@ var (
 	// NoGenCheck keeps a rule of learn/align that passes validation although it merges
 	// clusters of the generation half it was drawn from (align's validate).
 	NoGenCheck bool
+	// NoVersionKeys keeps a rule of learn/align that deletes, whatever its value, a key that
+	// separates pages of the rule's kind on the site (align's dropVersionDeletions).
+	NoVersionKeys bool
 )
 
 // switches names the switches for Set.
@@ -230,7 +233,7 @@ var switches = map[string]*bool{
 	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "rounds": &NoRounds, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
 	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily, "abbrevdue": &NoAbbrevDue, "versionswap": &NoVersionSwap,
-	"gencheck": &NoGenCheck,
+	"gencheck": &NoGenCheck, "versionkeys": &NoVersionKeys,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name

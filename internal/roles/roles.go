@@ -455,3 +455,9 @@ func (ro *Roles) Varies(name string) (clusters, types int, names bool) {
 // Noisy reports whether cluster i (an index of Learn's byCluster) looks like pages grouped by
 // mistake.
 func (ro *Roles) Noisy(i int) bool { return ro != nil && ro.noisy[int32(i)] }
+
+// TypeValue reports whether value of parameter name tells a kind of page apart (do=recent,
+// action=edit; see typeValues). A nil Roles knows none.
+func (ro *Roles) TypeValue(name, value string) bool {
+	return ro != nil && ro.typeValues[name][value]
+}

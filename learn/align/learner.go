@@ -278,6 +278,7 @@ func learnSite(cls []*learn.Cluster, opt Options) ([]rules.Rule, learn.Stats) {
 	fr := newFreqs(gen, genIdx)
 	cands := guard(candidates(gen, genIdx, genIDs, fr, opt, &st), families(gen, val))
 	kept := validate(cands, val, gen, ro, opt, &st)
+	kept = dropVersionDeletions(kept, append(slices.Clip(gen), val...), ro)
 	for _, h := range slices.SortedFunc(maps.Keys(caseHosts), func(a, b hostPort) int {
 		return strings.Compare(a.host+":"+a.port, b.host+":"+b.port)
 	}) {
