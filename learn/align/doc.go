@@ -110,6 +110,18 @@
 // and measured on the other) it lifts pair precision from 0.9902 to 0.9979, at 0.754 of the
 // maximum reduction rather than 0.786.
 //
+// Neither half contradicts such a rule when the file's other versions lie in the data it will
+// be used on. The site shows the key for what it is on the other pages of the rule's kind (its
+// context with the last path segment and the values of parameters that are not type values
+// left open): a page whose URLs differ in the key alone and lie in one cluster for two values
+// (versions between which it did not change) and in two clusters for others (versions between
+// which it did). Where two pages of its kind show that, a rule that deletes the key whatever
+// its value is dropped (not in the paper): it holds for the versions its clusters saw, not for
+// the next. A key that tells pages apart wherever a value of it is not redundant (phpBB's f=
+// on viewforum.php) names no versions, nor does one that a cluster of three pages or more (a
+// "session expired" page) holds at several values. On the site families above, seven seeds,
+// DUSTER's pair precision on the repository browsers goes from 0.40-0.89 to 0.995-1.000.
+//
 // Validation judges each rule alone, as the paper does. Two rules that are right alone can be
 // wrong together, and two rules that are only right together (a mirror host rewritten, and its
 // path prefix deleted, by rules of two clusters that chose different signatures) are both
