@@ -280,14 +280,7 @@ func TestDeterministic(t *testing.T) {
 // with and without it) and is the content in viewforum.php. The learner must delete it from
 // topics and keep it on forums.
 func TestForumTrap(t *testing.T) {
-	var cls []learn.Cluster
-	for i := range 60 {
-		f, tp := i%6+1, 1000+i
-		cls = append(cls, cluster(fmt.Sprintf("bb-t%d", tp),
-			fmt.Sprintf("http://bb.org/viewtopic.php?f=%d&t=%d", f, tp),
-			fmt.Sprintf("http://bb.org/viewtopic.php?t=%d", tp),
-			fmt.Sprintf("http://bb.org/viewtopic.php?f=%d&t=%d&sid=%08x", f, tp, i*7919)))
-	}
+	cls := forumTopics()
 	for f := 1; f <= 6; f++ {
 		for _, start := range []int{0, 50, 100} {
 			cls = append(cls, cluster(fmt.Sprintf("bb-f%d.%d", f, start),

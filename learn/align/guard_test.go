@@ -9,12 +9,12 @@ import (
 
 	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/learn"
+	"github.com/undust/undust/rules"
 )
 
-// TestForumGuard is TestForumTrap with a start= of its own on every forum page: deleting f=
-// then merges no two clusters of the training or validation half, and only the guard keeps the
-// host-wide "delete f" out of viewforum.php, where f= names the forum.
-func TestForumGuard(t *testing.T) {
+// forumTopics are 60 topics of a phpBB forum, each under three URLs: with its forum f= (1 to
+// 6), without it, and with a session id.
+func forumTopics() []learn.Cluster {
 	var cls []learn.Cluster
 	for i := range 60 {
 		f, tp := i%6+1, 1000+i
@@ -23,6 +23,14 @@ func TestForumGuard(t *testing.T) {
 			fmt.Sprintf("http://bb.org/viewtopic.php?t=%d", tp),
 			fmt.Sprintf("http://bb.org/viewtopic.php?f=%d&t=%d&sid=%08x", f, tp, i*7919)))
 	}
+	return cls
+}
+
+// TestForumGuard is TestForumTrap with a start= of its own on every forum page: deleting f=
+// then merges no two clusters of the training or validation half, and only the guard keeps the
+// host-wide "delete f" out of viewforum.php, where f= names the forum.
+func TestForumGuard(t *testing.T) {
+	cls := forumTopics()
 	for f := 1; f <= 12; f++ {
 		cls = append(cls, cluster(fmt.Sprintf("bb-f%d", f), fmt.Sprintf("http://bb.org/viewforum.php?f=%d&start=%d", f, 25*f)))
 	}
@@ -40,6 +48,19 @@ func TestForumGuard(t *testing.T) {
 			t.Errorf("Normalize(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
 	}
+}
+
+// learnWith learns cls with the switch sw set to off, then puts it back.
+func learnWith(t *testing.T, sw *bool, off bool, cls []learn.Cluster) *rules.Set {
+	t.Helper()
+	old := *sw
+	*sw = off
+	defer func() { *sw = old }()
+	set, _, err := (&Learner{}).Learn(cls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }
 
 // commit names commit c of a repository (a hex SHA-1).
@@ -79,13 +100,7 @@ func TestGenerationCheck(t *testing.T) {
 	cls := commitClusters()
 	in := "https://git.example.org/repo/tree/src/main.c?id=" + commit(4)
 	for _, off := range []bool{true, false} {
-		old := ablate.NoGenCheck
-		ablate.NoGenCheck = off
-		set, _, err := (&Learner{}).Learn(cls)
-		ablate.NoGenCheck = old
-		if err != nil {
-			t.Fatal(err)
-		}
+		set := learnWith(t, &ablate.NoGenCheck, off, cls)
 		got, err := set.Normalize(in)
 		if err != nil {
 			t.Fatal(err)
@@ -141,13 +156,7 @@ func versionSite() []learn.Cluster {
 func TestVersionKeys(t *testing.T) {
 	cls := versionSite()
 	for _, off := range []bool{true, false} {
-		old := ablate.NoVersionKeys
-		ablate.NoVersionKeys = off
-		set, _, err := (&Learner{}).Learn(cls)
-		ablate.NoVersionKeys = old
-		if err != nil {
-			t.Fatal(err)
-		}
+		set := learnWith(t, &ablate.NoVersionKeys, off, cls)
 		var deletes []string
 		for i := range set.Len() {
 			if r := set.Rule(i); len(wildKeys(&r)) > 0 {
@@ -169,14 +178,7 @@ func TestVersionKeys(t *testing.T) {
 // that tells pages apart wherever a value of it is not redundant names no versions, and its
 // deletion from viewtopic.php is kept.
 func TestVersionKeysForum(t *testing.T) {
-	var cls []learn.Cluster
-	for i := range 60 {
-		f, tp := i%6+1, 1000+i
-		cls = append(cls, cluster(fmt.Sprintf("bb-t%d", tp),
-			fmt.Sprintf("http://bb.org/viewtopic.php?f=%d&t=%d", f, tp),
-			fmt.Sprintf("http://bb.org/viewtopic.php?t=%d", tp),
-			fmt.Sprintf("http://bb.org/viewtopic.php?f=%d&t=%d&sid=%08x", f, tp, i*7919)))
-	}
+	cls := forumTopics()
 	for f := 1; f <= 12; f++ {
 		cls = append(cls, cluster(fmt.Sprintf("bb-f%d", f), fmt.Sprintf("http://bb.org/viewforum.php?f=%d", f)))
 	}

@@ -14,23 +14,22 @@ import (
 // it up, and whether the URL has it.
 func lookup(toks []urlnorm.Token, k urlnorm.Key) (string, bool) {
 	for _, t := range toks {
-		if t.Part != k.Part {
-			continue
-		}
-		switch k.Part {
-		case urlnorm.PartPath:
-			if (k.Pos == 0 || t.Pos == k.Pos) && (k.RPos == 0 || t.RPos == k.RPos) {
-				return t.Value, true
-			}
-		case urlnorm.PartQuery:
-			if t.Name == k.Name && t.Pos == max(k.Pos, 1) {
-				return t.Value, true
-			}
-		default:
+		if t.Part == k.Part && (k.Part != urlnorm.PartPath && k.Part != urlnorm.PartQuery || isKey(t, k)) {
 			return t.Value, true
 		}
 	}
 	return "", false
+}
+
+// isKey reports whether token t is the value of key k, a path segment or a query parameter.
+func isKey(t urlnorm.Token, k urlnorm.Key) bool {
+	switch k.Part {
+	case urlnorm.PartPath:
+		return t.Part == k.Part && (k.Pos == 0 || t.Pos == k.Pos) && (k.RPos == 0 || t.RPos == k.RPos)
+	case urlnorm.PartQuery:
+		return t.Part == k.Part && t.Name == k.Name && t.Pos == max(k.Pos, 1)
+	}
+	return false
 }
 
 // matches reports whether the rule's scope and context hold for the URL.

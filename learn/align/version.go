@@ -222,18 +222,3 @@ func (s *versions) add(value string, cluster int32) bool {
 	s.counted = true
 	return true
 }
-
-// isKey reports whether token t is the value of key k (a path segment or a query parameter),
-// as lookup finds it.
-func isKey(t urlnorm.Token, k urlnorm.Key) bool {
-	if t.Part != k.Part {
-		return false
-	}
-	switch k.Part {
-	case urlnorm.PartPath:
-		return (k.Pos == 0 || t.Pos == k.Pos) && (k.RPos == 0 || t.RPos == k.RPos)
-	case urlnorm.PartQuery:
-		return t.Name == k.Name && t.Pos == max(k.Pos, 1)
-	}
-	return false
-}
