@@ -217,7 +217,8 @@ var (
 	// clusters of the generation half it was drawn from (align's validate).
 	NoGenCheck bool
 	// NoVersionKeys keeps a rule of learn/align that deletes, whatever its value, a key that
-	// separates pages of the rule's kind on the site (align's dropVersionDeletions).
+	// names the versions of pages of the rule's kind on the site (align's
+	// dropVersionDeletions, package internal/versionkey).
 	NoVersionKeys bool
 )
 

@@ -2,6 +2,7 @@ package align
 
 import (
 	"github.com/undust/undust/internal/ablate"
+	"github.com/undust/undust/internal/versionkey"
 	"slices"
 	"strings"
 
@@ -492,7 +493,7 @@ func targetRule(src, tgt []urlnorm.Token, host string, fr *freqs, opt Options) (
 	for _, t := range tgt {
 		switch t.Part {
 		case urlnorm.PartScheme, urlnorm.PartHost, urlnorm.PartPort:
-			v, ok := lookup(src, t.Key)
+			v, ok := versionkey.Lookup(src, t.Key)
 			if !ok || v != t.Value {
 				acts = append(acts, rules.Action{Key: t.Key, Op: rules.Assign, Value: t.Value})
 			}
@@ -502,7 +503,7 @@ func targetRule(src, tgt []urlnorm.Token, host string, fr *freqs, opt Options) (
 	}
 	for _, t := range src {
 		if t.Part == urlnorm.PartPort {
-			if _, ok := lookup(tgt, t.Key); !ok {
+			if _, ok := versionkey.Lookup(tgt, t.Key); !ok {
 				acts = append(acts, rules.Action{Key: t.Key, Op: rules.Delete})
 			}
 		}
@@ -530,7 +531,7 @@ func targetRule(src, tgt []urlnorm.Token, host string, fr *freqs, opt Options) (
 			continue
 		}
 		k := actionKey(t)
-		v, ok := lookup(src, k)
+		v, ok := versionkey.Lookup(src, k)
 		if ok && v == t.Value && srcBare(src, k) == t.Bare {
 			continue
 		}
@@ -542,7 +543,7 @@ func targetRule(src, tgt []urlnorm.Token, host string, fr *freqs, opt Options) (
 		if t.Part != urlnorm.PartQuery {
 			continue
 		}
-		if _, ok := lookup(tgt, actionKey(t)); !ok {
+		if _, ok := versionkey.Lookup(tgt, actionKey(t)); !ok {
 			acts = append(acts, rules.Action{Key: actionKey(t), Op: rules.Delete})
 		}
 	}

@@ -3,6 +3,7 @@ package align
 import (
 	"crypto/sha1"
 	"fmt"
+	"github.com/undust/undust/internal/versionkey"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,7 +160,7 @@ func TestVersionKeys(t *testing.T) {
 		set := learnWith(t, &ablate.NoVersionKeys, off, cls)
 		var deletes []string
 		for i := range set.Len() {
-			if r := set.Rule(i); len(wildKeys(&r)) > 0 {
+			if r := set.Rule(i); len(versionkey.WildKeys(&r)) > 0 {
 				deletes = append(deletes, r.String())
 			}
 		}

@@ -5,65 +5,14 @@ import (
 
 	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/roles"
+	"github.com/undust/undust/internal/versionkey"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
 )
 
-// lookup returns the value of key k in toks (whole tokens of one URL), as package rules looks
-// it up, and whether the URL has it.
-func lookup(toks []urlnorm.Token, k urlnorm.Key) (string, bool) {
-	for _, t := range toks {
-		if t.Part == k.Part && (k.Part != urlnorm.PartPath && k.Part != urlnorm.PartQuery || isKey(t, k)) {
-			return t.Value, true
-		}
-	}
-	return "", false
-}
-
-// isKey reports whether token t is the value of key k, a path segment or a query parameter.
-func isKey(t urlnorm.Token, k urlnorm.Key) bool {
-	switch k.Part {
-	case urlnorm.PartPath:
-		return t.Part == k.Part && (k.Pos == 0 || t.Pos == k.Pos) && (k.RPos == 0 || t.RPos == k.RPos)
-	case urlnorm.PartQuery:
-		return t.Part == k.Part && t.Name == k.Name && t.Pos == max(k.Pos, 1)
-	}
-	return false
-}
-
 // matches reports whether the rule's scope and context hold for the URL.
-func matches(r *rules.Rule, it *item) bool {
-	if !r.Scope.Covers(it.host) {
-		return false
-	}
-	for i := range r.Context {
-		c := &r.Context[i]
-		v, ok := lookup(it.toks, c.Key)
-		switch c.Op {
-		case rules.Equal:
-			if !ok || v != c.Value {
-				return false
-			}
-		case rules.Any:
-			if !ok {
-				return false
-			}
-		case rules.Absent:
-			if ok {
-				return false
-			}
-		}
-	}
-	for _, a := range r.Transform {
-		if a.Op == rules.Copy {
-			if _, ok := lookup(it.toks, a.From); !ok {
-				return false
-			}
-		}
-	}
-	return true
-}
+func matches(r *rules.Rule, it *item) bool { return versionkey.Matches(r, it.host, it.toks) }
 
 // wildDeletions returns the query parameters that r deletes whatever their values (its context
 // names them with the wildcard, or not at all) and does not copy elsewhere.
