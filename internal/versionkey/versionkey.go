@@ -1,5 +1,5 @@
-// Package versionkey finds, for the URL-rule learners (package learn and learn/align), the
-// rules that delete a key naming the versions of a page.
+// Package versionkey finds, for the DUSTER learner (package learn/align), the rules that
+// delete a key naming the versions of a page.
 //
 // A parameter or path segment can name a version of a page: a commit of a repository browser
 // (/tree/src/main.c?id=9f3a…, /file?name=src/main.c&ci=9f3a…), the timestamp of an archive's
