@@ -1,12 +1,12 @@
 package align
 
 import (
-	"github.com/undust/undust/internal/ablate"
-	"github.com/undust/undust/internal/versionkey"
 	"slices"
 	"strings"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/hashid"
+	"github.com/undust/undust/internal/versionkey"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"

@@ -3,12 +3,12 @@ package align
 import (
 	"crypto/sha1"
 	"fmt"
-	"github.com/undust/undust/internal/versionkey"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/undust/undust/internal/ablate"
+	"github.com/undust/undust/internal/versionkey"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 )
