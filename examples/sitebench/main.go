@@ -5,6 +5,8 @@
 //	sitebench run -seed URL -truth SELECTOR|undust [-ignore SELECTOR] [-crawler LIST] [-budget 3000] [-concurrency 4] [-scope PREFIX] [-articles FILE] [-faults P [-fault-seed S]] [-timeout 10s] [-off LIST] [-out DIR] [-json] [-q]
 //	sitebench truth -truth SELECTOR|undust [-ignore SELECTOR] [-twice] < urls
 //	sitebench dups -log FILE [-top 25]
+//	sitebench clusters -log FILE [-prefix page]
+//	sitebench validators -log FILE [-pairs 300] [-concurrency 4] [-timeout 10s]
 //
 // run crawls the site breadth first from the seed URL, once with each crawler of -crawler
 // (default all, in this order): colly (plain colly v2, asynchronous, following every a[href]
@@ -83,6 +85,12 @@
 // the pattern of their URL (digits, hexadecimal ids and values of many kinds generalized, the
 // query's parameter names kept), beside the pattern of the URL that first fetched the page.
 //
+// validators measures whether the validators a server sends could stand in for the fetch with
+// which undust checks a rule's use: it fetches again, with GET and with HEAD, pairs of URLs of
+// one page and pairs of URLs of two pages of one pattern from a fetch log, and prints per
+// signal (ETag, Last-Modified, Content-Length, all three) the share of responses that carry it
+// and the share of each kind of pair whose kept URL's GET and second URL's HEAD agree on it.
+//
 // "sitebench -h" lists the commands, "sitebench CMD -h" a command's flags. Exit codes: 0
 // success (and -h), 1 failure, 2 bad usage (an unknown command or flag, an argument that is
 // not a flag, a missing or malformed flag value).
@@ -109,13 +117,14 @@ var commands = []struct{ name, what string }{
 	{"truth", "print the truth of each URL read from standard input"},
 	{"dups", "group the fetches of already-fetched pages in a fetch log by URL pattern"},
 	{"clusters", "write the pages of a fetch log as a dup-cluster file, for urldedup replay"},
+	{"validators", "measure whether ETag, Last-Modified or Content-Length could stand in for a check's fetch"},
 }
 
 func usageText() string {
 	var b strings.Builder
 	b.WriteString("usage: sitebench <command> [flags]\n\ncommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-7s%s\n", c.name, c.what)
+		fmt.Fprintf(&b, "  %-11s%s\n", c.name, c.what)
 	}
 	b.WriteString("\nRun \"sitebench <command> -h\" for the flags of a command.\n")
 	return b.String()
@@ -137,6 +146,8 @@ func run(args []string, stdout io.Writer, stdin io.Reader) int {
 		err = cmdDups(args[1:], stdout)
 	case "clusters":
 		err = cmdClusters(args[1:], stdout)
+	case "validators":
+		err = cmdValidators(args[1:], stdout)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usageText())
 		return 0

@@ -520,6 +520,9 @@ func TestUsage(t *testing.T) {
 		{[]string{"dups", "-log", "/nonexistent"}, 1},
 		{[]string{"clusters"}, 2},
 		{[]string{"clusters", "-log", "/nonexistent"}, 1},
+		{[]string{"validators"}, 2},
+		{[]string{"validators", "-log", "x", "-pairs", "0"}, 2},
+		{[]string{"validators", "-log", "/nonexistent"}, 1},
 	} {
 		if got := run(tc.args, io.Discard, strings.NewReader("")); got != tc.code {
 			t.Errorf("sitebench %q: exit %d, want %d", tc.args, got, tc.code)
