@@ -93,8 +93,8 @@ func (f *Finder) Deletes(r *rules.Rule, host string) bool {
 }
 
 // WildKeys returns the path segments and query parameters that r deletes whatever their values
-// (its context names them with the wildcard, or a parameter not at all) and does not copy
-// elsewhere.
+// (its context names them with the wildcard, or a parameter not at all) and does not copy, whole
+// or in part, elsewhere.
 func WildKeys(r *rules.Rule) []urlnorm.Key {
 	var out []urlnorm.Key
 	for _, a := range r.Transform {
@@ -107,12 +107,18 @@ func WildKeys(r *rules.Rule) []urlnorm.Key {
 				wild = c.Op == rules.Any
 			}
 		}
-		copied := slices.ContainsFunc(r.Transform, func(b rules.Action) bool { return b.Op == rules.Copy && b.From == a.Key })
+		copied := slices.ContainsFunc(r.Transform, func(b rules.Action) bool { return b.Op == rules.Copy && whole(b.From) == a.Key })
 		if wild && !copied {
 			out = append(out, a.Key)
 		}
 	}
 	return out
+}
+
+// whole returns the key k is a deep token of, or k.
+func whole(k urlnorm.Key) urlnorm.Key {
+	k.Sub, k.RSub = 0, 0
+	return k
 }
 
 // swapKeys returns the query parameters whose hash-like value (hashid.Like: a commit,

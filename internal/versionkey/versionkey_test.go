@@ -231,3 +231,22 @@ func TestLookup(t *testing.T) {
 		t.Errorf("tokenText of a bare parameter = %q", tokenText(toks[len(toks)-1]))
 	}
 }
+
+// TestWildKeys: a key is deleted whatever its value when the rule's context leaves it open (or
+// does not name a parameter) and no action copies it, whole or a deep token of it, elsewhere.
+func TestWildKeys(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{`if query("s")=* then query("s")=-`, "[query(s)]"},
+		{`if path(1,1)="p" then query("s")=-`, "[query(s)]"},
+		{`if query("s")="x" then query("s")=-`, "[]"},
+		{`if path(1,2)="w" query("title")=* then path(1,2)="wiki" path(2,1)=@query("title") query("title")=-`, "[]"},
+		{`if path(1,2)="x" query("q")=* then path(2,1)=@query("q")[2,1] query("q")=-`, "[]"},
+		{`if path(1,2)=* path(2,1)="print" then path(1,2)=-`, "[path(1,2)]"},
+		{`if path(1,2)=* path(2,1)="print" then path(2,1)=@path(1.1,2) path(1,2)=-`, "[]"},
+	} {
+		r := rule(t, "example.org", tc.text)
+		if got := fmt.Sprint(WildKeys(r)); got != tc.want {
+			t.Errorf("WildKeys(%s) = %s, want %s", tc.text, got, tc.want)
+		}
+	}
+}

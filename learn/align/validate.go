@@ -14,30 +14,6 @@ import (
 // matches reports whether the rule's scope and context hold for the URL.
 func matches(r *rules.Rule, it *item) bool { return versionkey.Matches(r, it.host, it.toks) }
 
-// wildDeletions returns the query parameters that r deletes whatever their values (its context
-// names them with the wildcard, or not at all) and does not copy elsewhere.
-func wildDeletions(r *rules.Rule) []string {
-	var out []string
-	for _, a := range r.Transform {
-		if a.Op != rules.Delete || a.Key.Part != urlnorm.PartQuery || a.Key.Sub != 0 || a.Key.RSub != 0 {
-			continue
-		}
-		wild := true
-		for _, c := range r.Context {
-			if c.Key.Part == urlnorm.PartQuery && c.Key.Name == a.Key.Name && c.Key.Sub == 0 && c.Key.RSub == 0 {
-				wild = c.Op == rules.Any
-			}
-		}
-		copied := slices.ContainsFunc(r.Transform, func(b rules.Action) bool {
-			return b.Op == rules.Copy && b.From.Part == urlnorm.PartQuery && b.From.Name == a.Key.Name
-		})
-		if wild && !copied {
-			out = append(out, a.Key.Name)
-		}
-	}
-	return out
-}
-
 // hostShape groups validation URLs by host and number of path segments: every context the
 // learner makes names each path segment by its positions from both ends, so it matches URLs of
 // one length only.
@@ -73,7 +49,12 @@ func newValIndex(items []item) *valIndex {
 // identifying is true, and the counts 0, when it deletes a parameter that identifies the pages
 // of a URL it changes (ro). ok is false when c is not a valid rule set.
 func (x *valIndex) measure(c *candidate, ro *roles.Roles) (changed int, supp, fp int64, identifying, ok bool) {
-	dels := wildDeletions(&c.rule)
+	var dels []string // the query parameters c deletes whatever their values
+	for _, k := range versionkey.WildKeys(&c.rule) {
+		if k.Part == urlnorm.PartQuery {
+			dels = append(dels, k.Name)
+		}
+	}
 	set, err := rules.NewSet([]rules.Rule{c.rule}, &rules.Options{Canonicalizer: canonicalizer})
 	if err != nil {
 		return 0, 0, 0, false, false
