@@ -96,10 +96,12 @@ func (f familyFilter) keep(family string) bool {
 // cmdFamilies evaluates online and offline learning per family of a dup-cluster file whose
 // cluster ids start with a family name (FAMILY-...), as urldedup gen writes them.
 // familyLearn and familyAlign are the options of the learners that families runs: the
-// defaults, less the mechanisms -ablate turns off.
+// defaults, less the mechanisms -ablate turns off; familyGrowth is the replays'
+// learn.OnlineOptions.Growth (-growth).
 var (
-	familyLearn learn.Options
-	familyAlign align.Options
+	familyLearn  learn.Options
+	familyAlign  align.Options
+	familyGrowth float64
 )
 
 func cmdFamilies(args []string, stdout io.Writer) error {
@@ -116,12 +118,13 @@ func cmdFamilies(args []string, stdout io.Writer) error {
 	causes := fs.Bool("causes", false, "per family, sort the avoidable fetches of the order that saves least by cause: verification, a rule learned late, no rule at the end (noise.txt beside the file names the noise clusters)")
 	sites := sitesFlag(fs)
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
+	fs.Float64Var(&familyGrowth, "growth", 0, "growth of a site's URLs between relearns in the replays (0: the default)")
 	fs.Func("ablate", ablateUsage, ablateFunc(&familyLearn, &familyAlign))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *clusters == "" || *orders < 0 || (*which != "koppula" && *which != "align" && *which != "both") {
-		fmt.Fprintln(stderr, "urldedup families: -clusters FILE [-orders N] [-learner koppula|align|both] [-only LIST | -exclude LIST] [-explain N]")
+	if *clusters == "" || *orders < 0 || familyGrowth < 0 || (*which != "koppula" && *which != "align" && *which != "both") {
+		fmt.Fprintln(stderr, "urldedup families: -clusters FILE [-orders N] [-learner koppula|align|both] [-only LIST | -exclude LIST] [-explain N] [-growth F >= 0]")
 		return errUsage
 	}
 	filter := familyFilter{splitList(*only), splitList(*exclude)}
@@ -186,7 +189,7 @@ func familyReplays(w io.Writer, file string, orders int, filter familyFilter, ex
 			r.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		}
 		progress("replay, %s order, %d URLs", orderName(i), len(order))
-		rp := &replayer{online: learn.NewOnline(learn.OnlineOptions{Learn: familyLearn}), group: sitefamily.FamilyOf, causes: causes, noise: noise}
+		rp := &replayer{online: learn.NewOnline(learn.OnlineOptions{Learn: familyLearn, Growth: familyGrowth}), group: sitefamily.FamilyOf, causes: causes, noise: noise}
 		sum, err := rp.run(order, nil)
 		if err != nil {
 			return err

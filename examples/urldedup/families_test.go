@@ -74,6 +74,20 @@ func tableRows(t *testing.T, out, heading string) []string {
 	return rows
 }
 
+// replayTable returns the lines of the replay table of a families report (not its times).
+func replayTable(out string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(out[strings.Index(out, "## replay")+1:], "\n") {
+		if strings.HasPrefix(line, "## ") {
+			break
+		}
+		if strings.HasPrefix(line, "| ") {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
 // TestFamilies runs the per-family report on a tiny generated file: a row per family and one
 // for all in the replay and offline tables, both learners' columns, the orders named, and
 // -only and -exclude keeping the families they say.
@@ -117,10 +131,27 @@ func TestFamilies(t *testing.T) {
 	if got := tableRows(t, out.String(), "## replay"); len(got) != len(want)-1 || strings.Contains(strings.Join(got, ","), "forum") {
 		t.Errorf("-exclude forum: replay rows %q", got)
 	}
+	// -growth reaches the replays: relearning a site only when its URLs grow a thousandfold
+	// learns from its first URLs alone.
+	var grown bytes.Buffer
+	if err := cmdFamilies([]string{"-clusters", file, "-no-offline", "-orders", "1", "-growth", "1000", "-q"}, &grown); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := cmdFamilies([]string{"-clusters", file, "-no-offline", "-orders", "1", "-q"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := tableRows(t, out.String(), "## replay"), tableRows(t, grown.String(), "## replay"); !slices.Equal(a, b) {
+		t.Fatalf("-growth 1000: replay rows %q, want %q", b, a)
+	}
+	if replayTable(out.String()) == replayTable(grown.String()) {
+		t.Errorf("-growth 1000 left the replay table as it was:\n%s", out.String())
+	}
 	for _, args := range [][]string{
 		{},                                   // no file
 		{"-clusters", file, "-learner", "x"}, // an unknown learner
 		{"-clusters", file, "-orders", "-1"},
+		{"-clusters", file, "-growth", "-1"},
 	} {
 		if err := cmdFamilies(args, &bytes.Buffer{}); err != errUsage {
 			t.Errorf("families %q: %v, want a usage error", args, err)
