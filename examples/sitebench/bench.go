@@ -273,7 +273,8 @@ func writeTable(w io.Writer, b bench, rows []row, nArticles int) error {
 200: complete responses with status 200; distinct: distinct truths among them; already fetched:
 200s whose truth an earlier 200 of the crawl had (share of all fetches); articles: articles whose
 truth some 200 had; lost: articles or distinct pages that the plain crawler of the same family
-reached and this one did not, and in brackets those of them that undust merged with a page it
+reached and this one did not (a page of a URL this one fetched too counts as reached, though the
+URL served other text then), and in brackets those of them that undust merged with a page it
 fetched (a URL of the page in the plain crawl has, by the rules at the end, the key of a URL
 fetched), the others being still queued when the budget ran out or never found; rules: rules
 undust learned; nomatch: 200s scored by their whole text because the truth selector matched

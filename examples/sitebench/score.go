@@ -132,15 +132,16 @@ func score(crawls []crawl, articles map[truth]bool) []row {
 				continue
 			}
 			r.Lost, r.ArticlesLost = 0, 0
+			changed := changedPages(crawls[i], crawls[j])
 			var lost []truth
 			for t := range base.truths {
-				if !r.truths[t] {
+				if !r.truths[t] && !changed[t] {
 					r.Lost++
 					lost = append(lost, t)
 				}
 			}
 			for t := range base.articlesReachedS {
-				if !r.articlesReachedS[t] {
+				if !r.articlesReachedS[t] && !changed[t] {
 					r.ArticlesLost++
 				}
 			}
@@ -159,6 +160,26 @@ func score(crawls []crawl, articles map[truth]bool) []row {
 		}
 	}
 	return rows
+}
+
+// changedPages returns the truths of the plain crawl's complete fetches whose URL c fetched
+// complete too, under another truth: the same URL served other text (a page that carries a
+// nonce, as WordPress's oEmbed answers do, or a listing that changed meanwhile). c reached such
+// a page, whatever its text said, and it is not counted as lost.
+func changedPages(c, plain crawl) map[truth]bool {
+	fetched := map[string]bool{}
+	for _, f := range c.fetches {
+		if f.ok() {
+			fetched[f.URL] = true
+		}
+	}
+	out := map[truth]bool{}
+	for _, f := range plain.fetches {
+		if f.ok() && fetched[f.URL] {
+			out[f.Truth] = true
+		}
+	}
+	return out
 }
 
 // merged returns the pages of lost (truths that the plain crawl reached and c did not) that c's

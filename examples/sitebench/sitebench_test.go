@@ -146,6 +146,26 @@ func TestScore(t *testing.T) {
 	}
 }
 
+// TestScoreChangedPage checks that a page whose URL the crawl with undust fetched too is not
+// lost when the URL served other text then (an oEmbed answer's nonce, an article whose counter
+// moved), while a page whose URL it fetched under a fault is.
+func TestScoreChangedPage(t *testing.T) {
+	f := func(u string, flt fault, tr string) fetch {
+		return fetch{URL: "http://x/" + u, Status: 200, Fault: flt, Truth: sum(kindElement, tr)}
+	}
+	articles := map[truth]bool{sum(kindElement, "a1"): true, sum(kindElement, "b1"): true}
+	crawls := []crawl{
+		{crawler: "katana", rules: -1, fetches: []fetch{f("a", noFault, "a1"), f("b", noFault, "b1"), f("e", noFault, "e1"), f("g", noFault, "g1")}},
+		{crawler: "katana+undust", rules: 0, key: func(u string) (string, error) { return u, nil },
+			fetches: []fetch{f("a", noFault, "a2"), f("b", faultCut, "b2"), f("e", noFault, "e2")}},
+	}
+	r := score(crawls, articles)[1]
+	// a and e reached under other text; b's only fetch was cut and g never fetched: lost.
+	if got := fmt.Sprint(r.ArticlesLost, r.Lost); got != "1 2" {
+		t.Errorf("articles lost, pages lost = %s, want 1 2", got)
+	}
+}
+
 // TestScoreFailedFirst checks the count of pages met first through a failed fetch: b is got
 // again through its own URL, c through another, d never, and e was complete before it failed.
 func TestScoreFailedFirst(t *testing.T) {
