@@ -35,7 +35,8 @@
 // one per line; each is fetched once directly, not counted, for its truth; an article is
 // reached when some 200 of the crawl has its truth) and lost (reached by the plain crawler of
 // the same family, colly or katana, and not by this one), the distinct pages the family's
-// plain crawler reached and this one did not, the rules undust learned and the time; with
+// plain crawler reached and this one did not (a page whose URL this one fetched complete too is
+// reached, whatever text the URL served then), the rules undust learned and the time; with
 // -faults, the distinct pages whose first fetch failed on purpose, those of them that a later
 // fetch got complete (undust gives the URLs it skipped as duplicates of a failed fetch back to
 // the crawler) and those got through a URL whose fetch had not failed. Progress
