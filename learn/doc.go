@@ -370,7 +370,11 @@
 // with its own identifiers (an item id, a hash, a page name that is no template word of the
 // site), is always checked and informs no rule, whether rules or the static key alone made it
 // (/a;jsessionid=E85F and /a): such a page is an error page ("your session has expired") that a
-// link gave in place of its own page.
+// link gave in place of its own page. A check whose URL met served such a page informs no rule
+// either; but the crawl often fetches the error page under its third unrelated URL only after
+// a check met it, and retracted a rule that was right (the session cut from the path). The
+// mismatch is remembered, and undone once its page proves an error page: its checks and
+// failures no longer count, and the rules it retracted are published again.
 // urldedup replay measures this on a cluster file replayed as a crawl (-ablate turns each
 // mechanism off).
 //

@@ -183,8 +183,8 @@ type Online struct {
 	wake chan struct{} // one pending signal for Run
 
 	stats struct {
-		urls, bad, dropped, relearns, relearnURLs      atomic.Int64
-		verifications, confirmed, mismatches, retracts atomic.Int64
+		urls, bad, dropped, relearns, relearnURLs                  atomic.Int64
+		verifications, confirmed, mismatches, retracts, reinstated atomic.Int64
 	}
 }
 
@@ -241,6 +241,9 @@ type onlineSite struct {
 	variants    map[uint64]variantMark     // by hash of a URL's variant form (see variant)
 	literal     sync.Map                   // host -> *hostVariants: how it serves variants of a path
 	reservoirs  map[uint64]*reservoir      // the pairs of full clusters, by page (see swapVictim)
+	suspects    []*suspect                 // mismatches whose URL met may prove an error page (see exonerate)
+	suspectIn   map[string][]*suspect      // suspects by URL met (Prepare's form) until Observe gives its page
+	suspectFP   map[uint64]int             // pages of suspects' URLs met -> suspects pending on them
 }
 
 // mark records the URL raw kept as page fp, numbered seq: in byURL, and in inferred if
@@ -340,7 +343,8 @@ func (o *Online) site(host string, create bool) *onlineSite {
 	name := o.opt.Site(host)
 	s, _ := o.sites.LoadOrStore(name, &onlineSite{name: name, published: o.opt.Published, next: o.opt.MinURLs, nextDup: o.opt.MinDups, nextEv: 1,
 		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{}, rested: map[string][]ruleUse{},
-		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}})
+		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{},
+		suspectIn: map[string][]*suspect{}, suspectFP: map[uint64]int{}})
 	o.hosts.Store(host, s)
 	return s.(*onlineSite)
 }
@@ -913,7 +917,11 @@ func (o *Online) Observe(u URL, fp uint64) {
 	s := o.site(hostOf(p), true)
 	s.mu.Lock()
 	due := o.add(s, u, fp, false)
+	suspect := s.observeSuspects(p, fp)
 	s.mu.Unlock()
+	if suspect {
+		o.exonerate(s, fp)
+	}
 	if due {
 		o.enqueue(s)
 	}
@@ -1378,8 +1386,10 @@ type OnlineStats struct {
 	RelearnURLs int64 // URLs learned from, summed over the relearns: the relearn work
 	Rules       int   // rules in the sites' current sets
 	// Verifications counts the uses that Verify asked to check, Confirmed and Mismatches the
-	// outcomes Confirm was told, and Retracted the rules retracted.
-	Verifications, Confirmed, Mismatches, Retracted int64
+	// outcomes Confirm was told, Retracted the rules retracted, and Reinstated the retractions
+	// undone because the URL of their mismatch proved to serve an error page (see
+	// ConfirmMatch).
+	Verifications, Confirmed, Mismatches, Retracted, Reinstated int64
 }
 
 // Stats returns the learner's counters.
@@ -1388,7 +1398,7 @@ func (o *Online) Stats() OnlineStats {
 		URLs: o.stats.urls.Load(), BadURLs: o.stats.bad.Load(), Dropped: o.stats.dropped.Load(),
 		Relearns: o.stats.relearns.Load(), RelearnURLs: o.stats.relearnURLs.Load(),
 		Verifications: o.stats.verifications.Load(), Confirmed: o.stats.confirmed.Load(),
-		Mismatches: o.stats.mismatches.Load(), Retracted: o.stats.retracts.Load(),
+		Mismatches: o.stats.mismatches.Load(), Retracted: o.stats.retracts.Load(), Reinstated: o.stats.reinstated.Load(),
 	}
 	o.sites.Range(func(_, v any) bool {
 		st.Sites++

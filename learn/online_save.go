@@ -16,7 +16,7 @@ import (
 // The saved form of an Online learner (binfile: magic, version, body, CRC-32C):
 //
 //	stats     9 uvarints: URLs, bad, dropped, relearns, relearn URLs, verifications,
-//	          confirmed, mismatches, retracted
+//	          confirmed, mismatches, retracted; then (version 9) retractions undone
 //	hosts     count, then (host, site) string pairs, sorted by host
 //	sites     count, then per site, sorted by name:
 //	            name, next, learned, nextDup, queued, seq, snapSeq, published
@@ -34,6 +34,13 @@ import (
 //	              (rule text, context) pairs in the order Skipped recorded them), sorted by URL
 //	            failed tree families (version 8): count, then (segment, failures), sorted by
 //	              segment
+//	            pending mismatches (version 9, see exonerate): count, then per mismatch in
+//	              the order they happened: the URL met, its page (fp uint64, 0 if not
+//	              observed yet), the decisive rules counted: count, then (rule text,
+//	              context) pairs; the tree families counted: count, then segments; the
+//	              retractions: count, then (rule text, context, edit) triples; the parts
+//	              that concern another site's rules or the widened rules' own counters
+//	              are not saved
 //	widened   count, then a counter per widened rule, in the widened set's order
 //	due       count, then site names in the order they became due
 //
@@ -45,14 +52,15 @@ import (
 // without checks asked or made in any context; version 3 to 5 files as sites whose last
 // relearn kept no target; version 3 to 6 files as sites whose skipped URLs rest on rules not
 // known, which a mismatch drops (see dropInferred); version 3 to 7 files as sites whose tree
-// swaps failed no check. Version 1 and 2 files (a counter without checks, failures and credit,
+// swaps failed no check; version 3 to 8 files as learners without pending mismatches, whose
+// retractions stand. Version 1 and 2 files (a counter without checks, failures and credit,
 // before verification by a bound on a rule's error rate) are refused with binfile.ErrVersion.
 // Rule sets are not saved: ReadFrom learns each site's last snapshot again, with the targets
 // that its last relearn kept (see keptTargets), which gives the same rules, since LearnSite
 // depends only on the clusters, the options and those targets.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 8
+	onlineVersion = 9
 	onlinePrefix  = "learn: online state"
 )
 
@@ -73,7 +81,7 @@ func (o *Online) WriteTo(w io.Writer) (int64, error) {
 	x := binfile.NewWriter(w, onlineMagic, onlineVersion)
 	for _, v := range []int64{o.stats.urls.Load(), o.stats.bad.Load(), o.stats.dropped.Load(),
 		o.stats.relearns.Load(), o.stats.relearnURLs.Load(), o.stats.verifications.Load(),
-		o.stats.confirmed.Load(), o.stats.mismatches.Load(), o.stats.retracts.Load()} {
+		o.stats.confirmed.Load(), o.stats.mismatches.Load(), o.stats.retracts.Load(), o.stats.reinstated.Load()} {
 		x.Uvarint(uint64(v))
 	}
 
@@ -204,10 +212,11 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 		}
 	}
 	writeCounts(x, &s.treeFails)
+	s.writeSuspects(x)
 }
 
 // writeCounts writes m, of string keys and *atomic.Int64 values: its count, then (key, value)
-// pairs sorted by key.
+// pairs sorted by key, leaving out the keys whose value is 0 (a failure undone; see exonerate).
 func writeCounts(x *binfile.Writer, m *sync.Map) {
 	type count struct {
 		key string
@@ -215,7 +224,9 @@ func writeCounts(x *binfile.Writer, m *sync.Map) {
 	}
 	var all []count
 	m.Range(func(k, v any) bool {
-		all = append(all, count{k.(string), v.(*atomic.Int64).Load()})
+		if n := v.(*atomic.Int64).Load(); n > 0 {
+			all = append(all, count{k.(string), n})
+		}
 		return true
 	})
 	slices.SortFunc(all, func(a, b count) int { return cmp.Compare(a.key, b.key) })
@@ -268,9 +279,11 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 		x.Fail(fmt.Sprintf("version %d: use counters without checks and failures, from before verification by a bound on a rule's error rate", v), binfile.ErrVersion)
 		return x.Offset(), x.Err()
 	}
-	var st [9]int64
+	var st [10]int64
 	for i := range st {
-		st[i] = int64(x.Count(maxSavedCounter, "counter"))
+		if i < 9 || v >= 9 {
+			st[i] = int64(x.Count(maxSavedCounter, "counter"))
+		}
 	}
 
 	hosts := map[string]string{}
@@ -344,7 +357,7 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 	o.due = due
 	for i, p := range []*atomic.Int64{&o.stats.urls, &o.stats.bad, &o.stats.dropped,
 		&o.stats.relearns, &o.stats.relearnURLs, &o.stats.verifications, &o.stats.confirmed,
-		&o.stats.mismatches, &o.stats.retracts} {
+		&o.stats.mismatches, &o.stats.retracts, &o.stats.reinstated} {
 		p.Store(st[i])
 	}
 	if len(due) > 0 {
@@ -360,7 +373,8 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	s := &onlineSite{name: x.String(maxSavedString, "site"), published: o.opt.Published,
 		clusters: map[uint64]*Cluster{}, byURL: map[string]urlMark{}, inferred: map[string]bool{}, rested: map[string][]ruleUse{},
-		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{}}
+		prepared: map[string]string{}, retracted: map[string]bool{}, counters: map[string]*ruleCounter{}, outCtx: map[string]map[string]bool{},
+		suspectIn: map[string][]*suspect{}, suspectFP: map[uint64]int{}}
 	s.next = x.Count(maxSavedCount, "next relearn")
 	s.learned = x.Count(maxSavedCount, "URLs at the last relearn")
 	s.nextDup = x.Count(maxSavedCount, "next relearn by duplicates")
@@ -508,6 +522,9 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	}
 	if v >= 8 {
 		readFailures(x, &s.treeFails, "failed tree family")
+	}
+	if v >= 9 {
+		s.readSuspects(x)
 	}
 	if x.Err() == nil && (s.learned > s.n+len(s.snapDropped) || s.snapSeq > s.seq) {
 		x.Fail(fmt.Sprintf("site %q: %d URLs at its last relearn of %d", s.name, s.learned, s.n), binfile.ErrCorrupt)

@@ -97,22 +97,39 @@ func newReplayer(o *Online) *replayer {
 func TestOnlineResume(t *testing.T) {
 	for _, n := range []int{0, 3} {
 		t.Run(fmt.Sprint("MaxClusterURLs=", n), func(t *testing.T) {
-			testOnlineResume(t, OnlineOptions{VerifyFirst: 2, VerifyEvery: 7, MaxClusterURLs: n})
+			testOnlineResume(t, OnlineOptions{VerifyFirst: 2, VerifyEvery: 7, MaxClusterURLs: n}, resumeURLs(t))
 		})
 	}
+	// A cut between a mismatch and its undoing (see exonerate): the pending mismatch is saved.
+	t.Run("pending mismatch", func(t *testing.T) {
+		var us []truthURL
+		for _, v := range staleSessionSite() {
+			us = append(us, truthURL{v.url, uint64(v.page)})
+		}
+		testOnlineResume(t, OnlineOptions{VerifyEvery: 2}, us)
+	})
 }
 
-func testOnlineResume(t *testing.T, opt OnlineOptions) {
-	us := resumeURLs(t)
+func testOnlineResume(t *testing.T, opt OnlineOptions, us []truthURL) {
 	whole := newReplayer(NewOnline(opt))
-	for _, u := range us {
+	mismatch, undone := -1, -1 // the steps of the first mismatch and the first retraction undone
+	for i, u := range us {
 		whole.step(u)
+		if st := whole.o.Stats(); mismatch < 0 && st.Mismatches > 0 {
+			mismatch = i
+		} else if undone < 0 && st.Reinstated > 0 {
+			undone = i
+		}
 	}
 	st := whole.o.Stats()
 	if st.Mismatches == 0 || st.Retracted == 0 || st.Relearns < 5 {
 		t.Fatalf("the replay should relearn, verify and retract: %+v", st)
 	}
-	for _, cut := range []int{len(us) / 3, len(us) / 2, len(us) - 1} {
+	cuts := []int{len(us) / 3, len(us) / 2, len(us) - 1}
+	if undone > mismatch+1 {
+		cuts = append(cuts, (mismatch+undone)/2+1)
+	}
+	for _, cut := range cuts {
 		first := newReplayer(NewOnline(opt))
 		for _, u := range us[:cut] {
 			first.step(u)

@@ -970,7 +970,9 @@ func (o *Online) Confirm(k Key, same bool) { o.ConfirmMatch(k, Key{}, same) }
 // decisive for it are blamed the same way. A mismatch also drops the site's inferred evidence
 // that rested on the rules retracted or on a rule that rewrites more than the query (see
 // Skipped). The crawler keeps the URL as a new page and should Observe it. A check of a match
-// to an error page (see VerifyMatch) counts for no rule.
+// to an error page (see VerifyMatch) counts for no rule, and so does a mismatch whose URL met
+// proves later, when the crawl has observed that page under more URLs, to have served an error
+// page: what it counted and retracted is undone then (OnlineStats.Reinstated).
 func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 	if o.hub(kept.in) {
 		return // the kept URL's page is no page of its own: the check says nothing of the rules
@@ -996,16 +998,19 @@ func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 		return
 	}
 	o.stats.mismatches.Add(1)
+	sp := &suspect{in: k.in}
 	for _, r := range refs {
+		sp.refs = append(sp.refs, suspectRef{r.counter(), r.ver.prior[r.i].key, ruleContext(r.ver, r.i, r.in, r.key)})
 		if t := r.ver.prior[r.i].tree; t != "" && r.ver.site != nil {
 			n, _ := r.ver.site.treeFails.LoadOrStore(t, new(atomic.Int64))
 			n.(*atomic.Int64).Add(1)
+			sp.trees = append(sp.trees, siteCount{r.ver.site, t})
 		}
 	}
 	trust := int64(max(o.opt.VerifyFirst, 1))
 	for range rules.DefaultMaxRewrites {
 		for _, r := range blame(refs, trust) {
-			o.retract(r, trust)
+			sp.outs = append(sp.outs, o.retract(r, trust))
 		}
 		// Another rule may make the same keys (a site-wide "delete t" behind the rule that
 		// deletes t on one path): it rests on the same mistaken merge and goes too.
@@ -1026,6 +1031,7 @@ func (o *Online) ConfirmMatch(k, kept Key, same bool) {
 		s.dropInferred()
 		s.mu.Unlock()
 	}
+	o.suspect(sp)
 }
 
 // rekey returns the Key of k's URL under the current rules.
@@ -1056,33 +1062,42 @@ func (o *Online) sitesOf(k, kept Key) []*onlineSite {
 }
 
 // retract retracts rule r: in the context of the URL it rewrote if it was confirmed by at
-// least trust checks, entirely otherwise; and publishes the site's set without it.
-func (o *Online) retract(r ruleRef, trust int64) {
+// least trust checks, entirely otherwise; and publishes the site's set without it. It returns
+// what it did, for exonerate to undo.
+func (o *Online) retract(r ruleRef, trust int64) retraction {
 	s := r.ver.site
 	if s == nil { // a widened rule on a site without rules of its own
 		s = o.site(hostOf(r.in), true)
 	}
+	out := retraction{site: s, rule: r.ver.prior[r.i].key}
 	if e := r.ver.prior[r.i].edit; e != "" {
 		n, _ := s.editFails.LoadOrStore(e, new(atomic.Int64))
 		n.(*atomic.Int64).Add(1)
+		out.edit = e
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := r.ver.prior[r.i].key
+	c, fresh := out.rule, false
 	if r.counter().confirmed.Load() >= trust {
-		ctx := ruleContext(r.ver, r.i, r.in, r.key)
+		out.ctx = ruleContext(r.ver, r.i, r.in, r.key)
 		if s.outCtx[c] == nil {
 			s.outCtx[c] = map[string]bool{}
 		}
-		if !s.outCtx[c][ctx] {
-			s.outCtx[c][ctx] = true
+		if !s.outCtx[c][out.ctx] {
+			s.outCtx[c][out.ctx] = true
 			o.stats.retracts.Add(1)
+			fresh = true
 		}
 	} else if !s.retracted[c] {
 		s.retracted[c] = true
 		o.stats.retracts.Add(1)
+		fresh = true
 	}
 	s.publish(o.global.Load())
+	if !fresh {
+		out.ctx, out.rule = "", "" // the edit's failure only: the rule was out already
+	}
+	return out
 }
 
 // blame returns the rules of a mismatch to retract: those confirmed by fewer than trust

@@ -974,3 +974,64 @@ func handVersion(o *Online, host string, set *rules.Set) *siteVersion {
 	}
 	return v
 }
+
+// staleSessionSite is a site that keeps sessions in a path segment, /sid/<hex>/item/<i>, two
+// sessions an item, and links every other item without a session too. From the 61st item on,
+// one item in 8 is linked first with a session that has expired, which serves the site's one
+// "your session has expired" page (the item's own links come after all the others), and after
+// one item in 3 the item before it is linked again with an expired session: a check of such a
+// link finds that it served another page than the item.
+func staleSessionSite() []visit {
+	const expired = 1 << 20
+	sid := func(what string, i int) string {
+		return fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprint(what, i))))[:16]
+	}
+	link := func(session string, i int) string {
+		return fmt.Sprintf("http://app.example.net/sid/%s/item/%d", session, 1000+i)
+	}
+	var vs, late []visit
+	for i := range 400 {
+		own := []visit{{link(sid("a", i), i), i + 1}, {link(sid("b", i), i), i + 1}}
+		if i%2 == 0 {
+			own = append(own, visit{fmt.Sprintf("http://app.example.net/item/%d", 1000+i), i + 1})
+		}
+		if i >= 60 && i%8 == 3 {
+			vs = append(vs, visit{link(sid("x", i), i), expired})
+			late = append(late, own...)
+			continue
+		}
+		vs = append(vs, own...)
+		if i >= 60 && i%3 == 0 {
+			vs = append(vs, visit{link(sid("y", i), i-1), expired})
+		}
+	}
+	return append(vs, late...)
+}
+
+// TestExonerate checks that a mismatch whose URL served the site's error page ("your session
+// has expired", which the crawl fetches under unrelated URLs) stops counting against the rules
+// it blamed once the page proves an error page: the rule that cuts the session from the path
+// is published again and skips the items' other session links. Seen fail with
+// ablate.NoExonerate: the rule stays retracted and the crawl fetches every session link.
+func TestExonerate(t *testing.T) {
+	run := func() (crawlResult, OnlineStats) {
+		o := NewOnline(OnlineOptions{})
+		return crawl(o, staleSessionSite()), o.Stats()
+	}
+	got, st := run()
+	turnOff(t, &ablate.NoExonerate)
+	without, stWithout := run()
+	t.Logf("with exoneration %+v %+v\nwithout %+v %+v", got, st, without, stWithout)
+	if got.lost != 0 || without.lost != 0 {
+		t.Errorf("pages lost %d with exoneration, %d without: want 0", got.lost, without.lost)
+	}
+	if st.Mismatches == 0 || st.Reinstated == 0 {
+		t.Errorf("%d mismatches, %d retractions undone: want some of each", st.Mismatches, st.Reinstated)
+	}
+	if stWithout.Reinstated != 0 {
+		t.Errorf("%d retractions undone with exoneration off", stWithout.Reinstated)
+	}
+	if got.fetches+100 > without.fetches {
+		t.Errorf("%d fetches with exoneration, %d without: want 100 fewer at least", got.fetches, without.fetches)
+	}
+}

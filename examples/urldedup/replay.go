@@ -125,7 +125,7 @@ func cmdReplay(args []string, stdout io.Writer) error {
 }
 
 // ablateUsage describes the -ablate flag of replay and families.
-const ablateUsage = "comma-separated `list` of mechanisms to turn off, to measure them: signatures, splits, roles, aliases, clustersupport, determined, shareddeep, support, keypairs, mirrors, absent, absentsupport, prefix, casetrees (learning), bound, shape, treeprior, hubs, series, decisive, onesided, treefamily, kept, edits, casecontexts, outwithout, dirpairs, hubnames, hubstatic, dirkeys, dirclean (verification), rekeyout (keys), equalsfirst, hits (rule precedence), copies, reservoir, head, originmap, firstletters (learning), riskycontexts (verification), kepttargets (learning), querycontexts (verification), readbranches, queryhead (learning), restedon, queryrested (evidence), tokenparams, navparams, rounds (learning), abbrevdue (relearn schedule), versionswap (verification), gencheck, versionkeys (DUSTER validation)"
+const ablateUsage = "comma-separated `list` of mechanisms to turn off, to measure them: signatures, splits, roles, aliases, clustersupport, determined, shareddeep, support, keypairs, mirrors, absent, absentsupport, prefix, casetrees (learning), bound, shape, treeprior, hubs, series, decisive, onesided, treefamily, kept, edits, casecontexts, outwithout, dirpairs, hubnames, hubstatic, dirkeys, dirclean (verification), rekeyout (keys), equalsfirst, hits (rule precedence), copies, reservoir, head, originmap, firstletters (learning), riskycontexts (verification), kepttargets (learning), querycontexts (verification), readbranches, queryhead (learning), restedon, queryrested (evidence), tokenparams, navparams, rounds (learning), abbrevdue (relearn schedule), versionswap, exonerate (verification), gencheck, versionkeys (DUSTER validation)"
 
 // ablateFunc parses an -ablate list: the learning mechanisms into the options of the learners
 // (ao may be nil), the others into package ablate's switches.
@@ -448,8 +448,8 @@ func (s replaySummary) print(w io.Writer, name, file, order string) {
 		fmt.Fprintf(w, "  key errors                %d\n", s.keyErrors)
 	}
 	if o := s.online; o.Sites > 0 {
-		fmt.Fprintf(w, "  online learner            %d sites, %d relearns over %d URLs, %d rules at the end, %d retracted\n",
-			o.Sites, o.Relearns, o.RelearnURLs, o.Rules, o.Retracted)
+		fmt.Fprintf(w, "  online learner            %d sites, %d relearns over %d URLs, %d rules at the end, %d retracted (%d undone)\n",
+			o.Sites, o.Relearns, o.RelearnURLs, o.Rules, o.Retracted, o.Reinstated)
 	}
 	fmt.Fprintf(w, "  time                      wall %v, CPU %v\n", s.wall.Round(time.Millisecond), s.cpu.Round(time.Millisecond))
 }

@@ -220,6 +220,9 @@ var (
 	// names the versions of pages of the rule's kind on the site (align's
 	// dropVersionDeletions, package internal/versionkey).
 	NoVersionKeys bool
+	// NoExonerate keeps the retractions of a mismatch whose fetched URL later proves to serve
+	// an error page (learn's hub) instead of undoing them (learn's exonerate).
+	NoExonerate bool
 )
 
 // switches names the switches for Set.
@@ -234,7 +237,7 @@ var switches = map[string]*bool{
 	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "rounds": &NoRounds, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
 	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily, "abbrevdue": &NoAbbrevDue, "versionswap": &NoVersionSwap,
-	"gencheck": &NoGenCheck, "versionkeys": &NoVersionKeys,
+	"gencheck": &NoGenCheck, "versionkeys": &NoVersionKeys, "exonerate": &NoExonerate,
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
