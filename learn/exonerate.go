@@ -198,18 +198,18 @@ func (s *onlineSite) writeSuspects(x *binfile.Writer) {
 // counted that s has no counter of is skipped; a retraction of a rule that s does not hold
 // retracted is an error.
 func (s *onlineSite) readSuspects(x *binfile.Reader) {
-	for range x.Count(maxSavedCount, "pending mismatches") {
+	for range each(x, "pending mismatches") {
 		sp := &suspect{in: x.String(maxSavedString, "URL"), fp: x.Uint64()}
-		for range x.Count(maxSavedCount, "rules counted") {
+		for range each(x, "rules counted") {
 			rule, ctx := x.String(maxSavedString, "rule text"), x.String(maxSavedString, "context")
 			if c := s.counters[rule]; c != nil {
 				sp.refs = append(sp.refs, suspectRef{c, rule, ctx})
 			}
 		}
-		for range x.Count(maxSavedCount, "tree families counted") {
+		for range each(x, "tree families counted") {
 			sp.trees = append(sp.trees, siteCount{s, x.String(maxSavedString, "segment")})
 		}
-		for range x.Count(maxSavedCount, "retractions") {
+		for range each(x, "retractions") {
 			out := retraction{site: s, rule: x.String(maxSavedString, "rule text"),
 				ctx: x.String(maxSavedString, "context"), edit: x.String(maxSavedString, "edit")}
 			if x.Err() != nil {

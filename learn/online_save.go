@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -287,14 +288,14 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 	}
 
 	hosts := map[string]string{}
-	for range x.Count(maxSavedCount, "hosts") {
+	for range each(x, "hosts") {
 		h := x.String(maxSavedString, "host")
 		hosts[h] = x.String(maxSavedString, "site")
 	}
 	sites := map[string]*onlineSite{}
 	var published []*onlineSite
 	var prev string
-	for i := range x.Count(maxSavedCount, "sites") {
+	for i := range each(x, "sites") {
 		s, pub := o.readSite(x, v)
 		if x.Err() != nil {
 			break
@@ -316,11 +317,11 @@ func (o *Online) ReadFrom(r io.Reader) (int64, error) {
 		}
 	}
 	var widened []*ruleCounter
-	for range x.Count(maxSavedCount, "widened rules") {
+	for range each(x, "widened rules") {
 		widened = append(widened, readCounter(x, v))
 	}
 	var due []*onlineSite
-	for range x.Count(maxSavedCount, "due sites") {
+	for range each(x, "due sites") {
 		name := x.String(maxSavedString, "site")
 		if x.Err() == nil && sites[name] == nil {
 			x.Fail(fmt.Sprintf("due site %q has no state", name), binfile.ErrCorrupt)
@@ -388,13 +389,13 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 		inferred bool
 	}
 	var marks []marked
-	for range x.Count(maxSavedCount, "clusters") {
+	for range each(x, "clusters") {
 		fp := x.Uint64()
 		if _, dup := s.clusters[fp]; dup && x.Err() == nil {
 			x.Fail(fmt.Sprintf("cluster %016x twice", fp), binfile.ErrCorrupt)
 		}
 		c := &Cluster{ID: OnlineClusterID(s.name, fp), Site: s.name}
-		for range x.Count(maxSavedCount, "URLs of a cluster") {
+		for range each(x, "URLs of a cluster") {
 			u := readURL(x)
 			seq := uint64(x.Count(maxSavedCounter, "URL sequence"))
 			inferred := x.Bool()
@@ -437,22 +438,22 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	// The abbreviation pairs are not saved: counted again from the clusters, they make the site
 	// due again once they have grown by Growth since the load.
 	s.nextEv = nextAbbrev(s.evident, o.opt.Growth)
-	for range x.Count(maxSavedCount, "dropped URLs") {
+	for range each(x, "dropped URLs") {
 		fp := x.Uint64()
 		s.snapDropped = append(s.snapDropped, droppedURL{fp: fp, u: readURL(x)})
 	}
-	for range x.Count(maxSavedCount, "retracted rules") {
+	for range each(x, "retracted rules") {
 		s.retracted[x.String(maxSavedString, "rule")] = true
 	}
-	for range x.Count(maxSavedCount, "rules retracted in contexts") {
+	for range each(x, "rules retracted in contexts") {
 		r := x.String(maxSavedString, "rule")
 		m := map[string]bool{}
-		for range x.Count(maxSavedCount, "contexts") {
+		for range each(x, "contexts") {
 			m[x.String(maxSavedString, "context")] = true
 		}
 		s.outCtx[r] = m
 	}
-	for range x.Count(maxSavedCount, "rule counters") {
+	for range each(x, "rule counters") {
 		k := x.String(maxSavedString, "rule")
 		s.counters[k] = readCounter(x, v)
 	}
@@ -461,7 +462,7 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	}
 	if v >= 6 {
 		prev := ""
-		for i := range x.Count(maxSavedCount, "kept targets") {
+		for i := range each(x, "kept targets") {
 			id, k := x.String(maxSavedString, "cluster ID"), x.String(maxSavedString, "target")
 			if x.Err() != nil {
 				break
@@ -481,7 +482,7 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 		// give.
 		series := map[string][2]uint64{}
 		prev = ""
-		for i := range x.Count(maxSavedCount, "series") {
+		for i := range each(x, "series") {
 			p, a, b := x.String(maxSavedString, "path"), x.Uint64(), x.Uint64()
 			if x.Err() != nil {
 				break
@@ -499,7 +500,7 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 		// The rule uses that the skipped URLs rest on, so that a mismatch drops from the
 		// evidence the same URLs as in a learner that was not stopped.
 		prev := ""
-		for i := range x.Count(maxSavedCount, "skipped URLs") {
+		for i := range each(x, "skipped URLs") {
 			u, n := x.String(maxSavedString, "URL"), x.Count(maxSavedCount, "rule uses")
 			if x.Err() != nil {
 				break
@@ -532,12 +533,26 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	return s, pub
 }
 
+// each returns the count that x reads (Count with maxSavedCount) as a sequence 0, 1, ... that
+// stops at x's first error: a damaged count followed by the end of the file costs one step,
+// not a loop over the count the file claims.
+func each(x *binfile.Reader, what string) iter.Seq[int] {
+	n := x.Count(maxSavedCount, what)
+	return func(yield func(int) bool) {
+		for i := 0; i < n && x.Err() == nil; i++ {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
 // readFailures reads into m what writeCounts wrote of counts of failures: a count, then (key,
 // failures) pairs, the keys non-empty and sorted, the failures at least 1. what names a key in
 // errors ("failed edit").
 func readFailures(x *binfile.Reader, m *sync.Map, what string) {
 	prev := ""
-	for i := range x.Count(maxSavedCount, what+"s") {
+	for i := range each(x, what+"s") {
 		k := x.String(maxSavedString, what)
 		n := x.Count(maxSavedCounter, "failures of a "+what)
 		if x.Err() != nil {
@@ -571,7 +586,7 @@ func readCounter(x *binfile.Reader, v uint64) *ruleCounter {
 	if c.credit = x.Float64(); c.credit < 0 || c.credit >= 2 {
 		x.Fail(fmt.Sprintf("sampling credit %v", c.credit), binfile.ErrCorrupt)
 	}
-	for range x.Count(maxSavedCount, "contexts") {
+	for range each(x, "contexts") {
 		ctx := x.String(maxSavedString, "context")
 		n := new(atomic.Int64)
 		n.Store(int64(x.Count(maxSavedCounter, "uses in a context")))
@@ -579,7 +594,7 @@ func readCounter(x *binfile.Reader, v uint64) *ruleCounter {
 	}
 	if v >= 5 {
 		c.sampled.Store(int64(x.Count(maxSavedCounter, "checks asked by the credit")))
-		for range x.Count(maxSavedCount, "contexts checked") {
+		for range each(x, "contexts checked") {
 			ctx := x.String(maxSavedString, "context")
 			n := new(atomic.Int64)
 			n.Store(int64(x.Count(maxSavedCounter, "checks in a context")))
