@@ -10,7 +10,6 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/undust/undust/htmltext"
-	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
@@ -25,9 +24,8 @@ type Options struct {
 	// key alone.
 	NoLearning bool
 	// Online configures the online learner (see learn.OnlineOptions; its zero value means the
-	// learner's defaults). Its Learn.MainOrigin is set (a crawl's clusters hold only the
-	// variants it fetched), and its Published callback is the Crawl's own: one set here is
-	// called after it.
+	// learner's defaults). Its Published callback is the Crawl's own: one set here is called
+	// after it.
 	Online learn.OnlineOptions
 
 	// NoContent turns the page identity off: After neither fingerprints pages nor calls any a
@@ -410,9 +408,6 @@ func New(opt Options) (*Crawl, error) {
 	}
 	if opt.Rules == nil && !opt.NoLearning {
 		oo := opt.Online
-		// A crawl's clusters hold the variants of their page that it happened to fetch: the
-		// targets are on the site's main origin, not on each cluster's shortest alias of it.
-		oo.Learn.MainOrigin = !ablate.NoOriginRank
 		user := oo.Published
 		oo.Published = func(site string) {
 			c.markDirty(site)

@@ -37,10 +37,8 @@ type Options struct {
 	// the site's URLs have before a shorter one on another origin (http://, the bare domain):
 	// clusters that hold different aliases of a site's main origin then choose the same
 	// target. It is for clusters that hold only some variants of their page, as a crawl's do
-	// (the crawl core of package undust sets it for its online learner); on complete clusters,
-	// the default (the shorter URL) chooses consistently already, and on the site families of
-	// urldedup gen replayed online, MainOrigin saves more fetches but loses more pages of the
-	// print and documentation traps.
+	// (Online sets it for every relearn); on complete clusters, the default (the shorter URL)
+	// chooses consistently already.
 	MainOrigin bool
 	// Workers is the number of sites learned in parallel (default GOMAXPROCS).
 	Workers int

@@ -25,8 +25,8 @@ type OnlineOptions struct {
 	// a replay of the dupclusters train.tsv). Alias origins (see the package doc, target
 	// selection) are off here: on the site families of urldedup gen (seed 1, file order and
 	// -shuffle 1) they save 67.3% of avoidable fetches rather than 60.6% but lose 0.053% of
-	// pages rather than 0.049% (Learn.MainOrigin, which the crawl core sets, still ranks
-	// origins, and the origins that the site's clusters show to alias its main origin have
+	// pages rather than 0.049% (Learn.MainOrigin, which Online sets whatever it is here, still
+	// ranks origins, and the origins that the site's clusters show to alias its main origin have
 	// their training URLs moved to it: see the package doc, origin map).
 	// Cluster support is off too (see the package doc, selection): a crawl meets a site's
 	// pages in link order, and a rule without error on the first clusters (a directory's
@@ -119,6 +119,9 @@ func (o OnlineOptions) withDefaults() OnlineOptions {
 		o.Learn.MinPrecision = 0.9
 	}
 	o.Learn.online = true
+	// A crawl's clusters hold the variants of their page that it happened to fetch: the
+	// targets are on the site's main origin, not on each cluster's shortest alias of it.
+	o.Learn.MainOrigin = !ablate.NoOriginRank
 	if o.Site == nil {
 		o.Site = registrableDomain
 	}

@@ -98,7 +98,7 @@ var (
 	// bound on its error rate over the pairs of fetched URLs it gives one key (learn's
 	// pairsHigh).
 	NoDirPairs bool
-	// NoOriginRank leaves learn.Options.MainOrigin off in the crawl core's online learner: a
+	// NoOriginRank leaves learn.Options.MainOrigin off in the online learner (learn.Online): a
 	// cluster's target is its shortest URL, whatever origin (scheme and host) the site's URLs
 	// mostly have.
 	NoOriginRank bool
