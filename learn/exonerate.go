@@ -54,17 +54,24 @@ func (o *Online) suspect(sp *suspect) {
 	}
 	s := o.site(hostOf(sp.in), true)
 	s.mu.Lock()
-	s.suspects = append(s.suspects, sp)
-	m, ok := s.byURL[s.prepared[sp.in]]
-	if ok {
+	if m, ok := s.byURL[s.prepared[sp.in]]; ok {
 		sp.fp = m.fp
-		s.suspectFP[m.fp]++
+	}
+	s.pend(sp)
+	s.mu.Unlock()
+	if sp.fp != 0 {
+		o.exonerate(s, sp.fp)
+	}
+}
+
+// pend files sp among s's pending mismatches: by its page if known, else by its URL met until
+// Observe gives the page (see observeSuspects). s.mu must be held.
+func (s *onlineSite) pend(sp *suspect) {
+	s.suspects = append(s.suspects, sp)
+	if sp.fp != 0 {
+		s.suspectFP[sp.fp]++
 	} else {
 		s.suspectIn[sp.in] = append(s.suspectIn[sp.in], sp)
-	}
-	s.mu.Unlock()
-	if ok {
-		o.exonerate(s, m.fp)
 	}
 }
 
@@ -228,11 +235,6 @@ func (s *onlineSite) readSuspects(x *binfile.Reader) {
 			x.Fail("pending mismatch without a URL", binfile.ErrCorrupt)
 			return
 		}
-		s.suspects = append(s.suspects, sp)
-		if sp.fp != 0 {
-			s.suspectFP[sp.fp]++
-		} else {
-			s.suspectIn[sp.in] = append(s.suspectIn[sp.in], sp)
-		}
+		s.pend(sp)
 	}
 }
