@@ -588,9 +588,24 @@ func forWords(s string, f func(string)) {
 
 // templateWords returns the words (forWords) of the path segments of the clusters' URLs that
 // occur in at least 5% of the URLs and at least 5: the site's template (album, friends,
-// viewtopic, php), not its values (titles, user names).
+// viewtopic, php), not its values (titles, user names); and the words that are a whole segment
+// under at least 5 parent paths and at least 5% of the segments that are a word at their
+// depth under their first segment, however rare among the URLs: a view that a site has of each
+// of its records (/t/slug/875/print beside /t/slug/875/12, /item/12/history), which only some
+// records are linked with, and not the words of a tree of words.
 func templateWords(cls []Cluster) map[string]bool {
 	count := map[string]int{}
+	type at struct {
+		first string // the first segment, lowercased
+		depth int
+	}
+	type atWord struct {
+		at
+		word string
+	}
+	parents := map[atWord][]string{} // whole-segment word at a place -> up to 5 of its parent paths
+	segs := map[atWord]int{}         // URLs with the word as a whole segment at the place
+	wordSegs := map[at]int{}         // URLs' segments that are a word, by place
 	n := 0
 	seen := map[string]bool{}
 	for _, c := range cls {
@@ -615,6 +630,27 @@ func templateWords(cls []Cluster) map[string]bool {
 					count[w]++
 				}
 			})
+			first, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(p, "/")), "/")
+			depth := 0
+			for i := strings.IndexByte(p, '/'); i >= 0; depth++ {
+				j := strings.IndexByte(p[i+1:], '/')
+				seg := p[i+1:]
+				if j >= 0 {
+					seg = p[i+1 : i+1+j]
+				}
+				if w := strings.ToLower(seg); len(w) >= 2 && len(w) <= 24 && isWord(w) {
+					k := atWord{at{first, depth}, w}
+					wordSegs[k.at]++
+					segs[k]++
+					if ps := parents[k]; len(ps) < 5 && !slices.Contains(ps, strings.ToLower(p[:i])) {
+						parents[k] = append(ps, strings.ToLower(p[:i]))
+					}
+				}
+				if j < 0 {
+					break
+				}
+				i += 1 + j
+			}
 		}
 	}
 	words := map[string]bool{}
@@ -623,7 +659,22 @@ func templateWords(cls []Cluster) map[string]bool {
 			words[w] = true
 		}
 	}
+	for k, c := range segs {
+		if !ablate.NoViewWords && c >= 5 && c*20 >= wordSegs[k.at] && len(parents[k]) >= 5 {
+			words[k.word] = true
+		}
+	}
 	return words
+}
+
+// isWord reports whether w is lower-case ASCII letters alone.
+func isWord(w string) bool {
+	for i := range len(w) {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // siteWords returns the site's template words (templateWords) and, each as "?" and its name,

@@ -386,6 +386,35 @@ func TestOnlineContext(t *testing.T) {
 		}
 	}
 
+	// A forum links the print view of 12 of its 200 topics (6% of the segments that are a word
+	// at that depth under t, 1% of the URLs): print is the template's; a tree of 100 words four
+	// deep (each word 1% of its depth) has none.
+	cls = cls[:0]
+	for i := range 200 {
+		urls := []URL{{Raw: fmt.Sprintf("http://f.example.org/t/topic-%d/%d", i, 500+i)}}
+		for j := range 8 {
+			urls = append(urls, URL{Raw: fmt.Sprintf("http://f.example.org/t/topic-%d/%d/%d", i, 500+i, j+1)})
+		}
+		cls = append(cls, Cluster{URLs: urls})
+		if i%17 == 0 {
+			cls = append(cls, Cluster{URLs: []URL{{Raw: fmt.Sprintf("http://f.example.org/t/topic-%d/%d/print", i, 500+i)}}})
+		}
+	}
+	vocab := func(i int) string { return "w" + strings.Repeat(string(rune('a'+i%26)), 1+i/26) }
+	for i := range 2000 {
+		cls = append(cls, Cluster{URLs: []URL{{Raw: fmt.Sprintf("http://f.example.org/%s/%s/%s/%s",
+			vocab(i%100), vocab(i*7%100), vocab(i*13%100), vocab(i*31%100))}}})
+	}
+	words = templateWords(cls)
+	for w, want := range map[string]bool{"print": true, "t": false, vocab(3): false, vocab(50): false} {
+		if words[w] != want {
+			t.Errorf("template word %q: %v, want %v", w, words[w], want)
+		}
+	}
+	if got, want := contextOf("http://f.example.org/t/topic-3/503/print", "http://f.example.org/t/503", words), "print >"; got != want {
+		t.Errorf("print view: context %q, want %q", got, want)
+	}
+
 	// t is irrelevant on item and view pages; a view page found to differ from its key's page
 	// takes the rules of view pages out, and leaves those of item pages.
 	o := NewOnline(OnlineOptions{VerifyFirst: 1, VerifyEvery: -1})

@@ -208,6 +208,10 @@ var (
 	// it due as well when the crawl fetches a page under two abbreviations of one hash (learn's
 	// hashAbbrev).
 	NoAbbrevDue bool
+	// NoViewWords leaves out of a site's template words those that are a whole path segment
+	// under many parents but rare among its URLs (learn's templateWords): a print view of some
+	// records shares the context of the record's other URLs.
+	NoViewWords bool
 	// NoVersionSwap takes a rule that maps the pages of one version named by a hash in the
 	// query onto another's (learn's versionSwap: /tree/x?id=9f3a… to ?id=c07b…, or the
 	// parameter deleted) for a rule of no particular shape: online, not for a tree swap; in a
@@ -236,7 +240,7 @@ var switches = map[string]*bool{
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
 	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "rounds": &NoRounds, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
-	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily, "abbrevdue": &NoAbbrevDue, "versionswap": &NoVersionSwap,
+	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily, "abbrevdue": &NoAbbrevDue, "viewwords": &NoViewWords, "versionswap": &NoVersionSwap,
 	"gencheck": &NoGenCheck, "versionkeys": &NoVersionKeys, "exonerate": &NoExonerate,
 }
 
