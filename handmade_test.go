@@ -642,6 +642,30 @@ func trackedFetched(t *testing.T, site *handMade, inSite func(string) bool, seed
 	return got
 }
 
+// neverFetched crawls site from its home twice, with the mechanism that off switches on and
+// then off, and returns how many of the paths tracked each crawl never fetched; what names
+// them in the log ("print views").
+func neverFetched(t *testing.T, site *handMade, tracked []string, off *bool, what string) [2]int {
+	t.Helper()
+	var lost [2]int
+	for k, v := range []bool{false, true} {
+		*off = v
+		site.hits = nil
+		c := mustNew(t, Options{})
+		tc, done := newTestCrawler(t, c, site, inTestHost)
+		tc.run(t, testHost+"/")
+		done()
+		*off = false
+		for _, p := range tracked {
+			if site.hits[p] == 0 {
+				lost[k]++
+			}
+		}
+		t.Logf("mechanism off %v: %d of %d %s never fetched, %d fetches", v, lost[k], len(tracked), what, len(tc.fetches))
+	}
+	return lost
+}
+
 // TestRiskyContexts: a social site links its users' profile, friends and wall pages also with
 // a random suffix (friends-x5qmrl), the same page, and their photos under a random suffix of
 // their own (photo-aZ3k9q), each photo another page. The rule that cuts the suffix is learned
@@ -684,22 +708,7 @@ func TestRiskyContexts(t *testing.T) {
 		}
 	}
 	site.pages["/"] = page("Home", words(2, 40), home...)
-	var lost [2]int
-	for k, off := range []bool{false, true} {
-		ablate.NoRiskyContexts = off
-		site.hits = nil
-		c := mustNew(t, Options{})
-		tc, done := newTestCrawler(t, c, site, inTestHost)
-		tc.run(t, testHost+"/")
-		done()
-		ablate.NoRiskyContexts = false
-		for _, p := range photos {
-			if site.hits[p] == 0 {
-				lost[k]++
-			}
-		}
-		t.Logf("NoRiskyContexts %v: %d of %d photos never fetched, %d fetches", off, lost[k], len(photos), len(tc.fetches))
-	}
+	lost := neverFetched(t, site, photos, &ablate.NoRiskyContexts, "photos")
 	if lost[0] > 0 || lost[1] < 3 {
 		t.Errorf("photos never fetched: %d with 3 checks a context, %d with 1; want 0, and at least 3", lost[0], lost[1])
 	}
@@ -1057,13 +1066,9 @@ func TestViewWords(t *testing.T) {
 	var home, prints []string
 	for i := range topics {
 		base := fmt.Sprintf("/t/%s/%d", slugOf(i), 300+i)
-		body := page(fmt.Sprintf("Topic %d", i), words(400+i, 60))
-		site.pages[base] = body
 		var links []string
 		for j := range 3 {
-			p := fmt.Sprintf("%s/%d", base, (7*i+31*j)%90+2)
-			site.pages[p] = body
-			links = append(links, p)
+			links = append(links, fmt.Sprintf("%s/%d", base, (7*i+31*j)%90+2))
 		}
 		if i%6 == 5 {
 			p := base + "/print"
@@ -1072,28 +1077,13 @@ func TestViewWords(t *testing.T) {
 			prints = append(prints, p)
 		}
 		site.pages[base] = page(fmt.Sprintf("Topic %d", i), words(400+i, 60), links...)
-		for _, l := range links[:3] {
+		for _, l := range links[:3] { // the post numbers: the topic's page
 			site.pages[l] = site.pages[base]
 		}
 		home = append(home, base)
 	}
 	site.pages["/"] = page("Forum", words(2, 40), home...)
-	var lost [2]int
-	for k, off := range []bool{false, true} {
-		ablate.NoViewWords = off
-		site.hits = nil
-		c := mustNew(t, Options{})
-		tc, done := newTestCrawler(t, c, site, inTestHost)
-		tc.run(t, testHost+"/")
-		done()
-		ablate.NoViewWords = false
-		for _, p := range prints {
-			if site.hits[p] == 0 {
-				lost[k]++
-			}
-		}
-		t.Logf("NoViewWords %v: %d of %d print views never fetched, %d fetches", off, lost[k], len(prints), len(tc.fetches))
-	}
+	lost := neverFetched(t, site, prints, &ablate.NoViewWords, "print views")
 	if lost[0] > 6 || lost[1] < lost[0]+10 {
 		t.Errorf("print views never fetched: %d with view words, %d without; want at most 6, and 10 more", lost[0], lost[1])
 	}

@@ -630,26 +630,21 @@ func templateWords(cls []Cluster) map[string]bool {
 					count[w]++
 				}
 			})
-			first, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(p, "/")), "/")
-			depth := 0
-			for i := strings.IndexByte(p, '/'); i >= 0; depth++ {
-				j := strings.IndexByte(p[i+1:], '/')
-				seg := p[i+1:]
-				if j >= 0 {
-					seg = p[i+1 : i+1+j]
+			lp := strings.ToLower(p)
+			first, _, _ := strings.Cut(strings.TrimPrefix(lp, "/"), "/")
+			end := 0 // of the parent path of the segment at depth
+			for depth, seg := range strings.Split(strings.TrimPrefix(lp, "/"), "/") {
+				parent := lp[:end]
+				end += 1 + len(seg)
+				if len(seg) < 2 || len(seg) > 24 || !isWord(seg) {
+					continue
 				}
-				if w := strings.ToLower(seg); len(w) >= 2 && len(w) <= 24 && isWord(w) {
-					k := atWord{at{first, depth}, w}
-					wordSegs[k.at]++
-					segs[k]++
-					if ps := parents[k]; len(ps) < 5 && !slices.Contains(ps, strings.ToLower(p[:i])) {
-						parents[k] = append(ps, strings.ToLower(p[:i]))
-					}
+				k := atWord{at{first, depth}, seg}
+				wordSegs[k.at]++
+				segs[k]++
+				if ps := parents[k]; len(ps) < 5 && !slices.Contains(ps, parent) {
+					parents[k] = append(ps, parent)
 				}
-				if j < 0 {
-					break
-				}
-				i += 1 + j
 			}
 		}
 	}
