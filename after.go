@@ -248,6 +248,9 @@ func (c *Crawl) after(r Response) Page {
 		} else if !same {
 			out.Retry = checkWaiters
 		}
+		if same && !held {
+			c.checked[u] = ver.against
+		}
 		if !same && !held && !dup {
 			// A page of its own: the URL holds its key under the rules as they stand now.
 			if k, _, err := c.keyLocked(r.URL); err == nil && c.holders.len() < c.opt.MaxURLs {

@@ -115,6 +115,13 @@ func (c *Crawl) before(raw string, send bool) Decision {
 		d.Action, d.Of = Skip, raw
 		return d
 	}
+	if of, ok := c.checked[u]; ok && !ablate.NoChecked {
+		// Fetched to check a match, and found the page it was checked against: a URL fetched
+		// is not fetched again, whatever the rules say now, however often it is linked.
+		c.stats.Seen++
+		d.Action, d.Of = Skip, c.pages.url(c, uint64(c.pageOf(of)))
+		return d
+	}
 	if ver, ok := c.verifying[u]; ok {
 		if !ver.declared && !(held && c.holderOf(v) == ver.against) {
 			// The check may be of a match under an alternative key (see alternative).

@@ -285,6 +285,7 @@ type Crawl struct {
 	checks    map[uint64]uint64        // key hash -> URL hash of the check under way of a match to it (verifying)
 	checkWait map[uint64][]string      // URL hash of a check under way -> URLs skipped as duplicates of its holder meanwhile
 	displaced map[uint64]uint32        // URL hash -> fetched holder whose key another holds
+	checked   map[uint64]uint32        // URL hash of a check's fetch that found the page -> the holder it was checked against
 	inferred  map[uint32]bool          // fetched holder -> its URL was skipped, its page inferred (holdInferred)
 	released  int                      // holders whose key was given back
 	pages     pageIndex
@@ -403,6 +404,7 @@ func New(opt Options) (*Crawl, error) {
 		checks:     map[uint64]uint64{},
 		checkWait:  map[uint64][]string{},
 		displaced:  map[uint64]uint32{},
+		checked:    map[uint64]uint32{},
 		inferred:   map[uint32]bool{},
 		pages:      newPageIndex(opt.NearK),
 	}

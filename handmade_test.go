@@ -1044,13 +1044,43 @@ func abbrevSite(n, m int) (*handMade, []string) {
 // TestAbbrevDue: a page fetched under two abbreviations of one hash shows by itself that the
 // site abbreviates, where another duplicate may be a coincidence of content; it makes the site
 // due for a relearn (learn's hashAbbrev). The learner needs about 12 such pairs for the rule;
-// without the mechanism, the next relearn comes with the duplicate evidence grown by half
-// again, after 18 (seen: 12 and 18 of the 60 long forms fetched).
+// without the mechanism, the next relearn comes when the duplicates fetched since the last one
+// reach 8 (learn's freshDue), after 16 (seen: 12 and 16 of the 60 long forms fetched; 18
+// without either).
 func TestAbbrevDue(t *testing.T) {
 	site, long := abbrevSite(150, 60)
 	got := trackedFetched(t, site, inTestHost, testHost+"/", long, &ablate.NoAbbrevDue)
-	if got[0] > 13 || got[1] < got[0]+5 {
-		t.Errorf("16-digit forms fetched: %d when due, %d without; want at most 13 when due and 5 more without", got[0], got[1])
+	if got[0] > 13 || got[1] < got[0]+4 {
+		t.Errorf("16-digit forms fetched: %d when due, %d without; want at most 13 when due and 4 more without", got[0], got[1])
+	}
+}
+
+// TestFreshDue: a site links 300 articles each under a second URL with a parameter that does
+// not matter, whose rule the crawl learns early and then skips hundreds of duplicates by, and
+// only at the end the print view of 60 of them, /print/a/N, a new kind of duplicate. The
+// schedules that count every duplicate wait for the skipped ones to grow by half again; the
+// fresh duplicates, those the crawl fetched, make the site due after a few of the print views
+// (seen: 10 of the 60 fetched when due, all 60 without).
+func TestFreshDue(t *testing.T) {
+	const articles, prints = 300, 60
+	site := &handMade{pages: map[string]string{}}
+	var home, more, tracked []string
+	for i := range articles {
+		p := fmt.Sprintf("/a/%d", 1000+i)
+		body := page(fmt.Sprintf("Article %d", i), words(800+i, 60))
+		site.pages[p], site.pages[p+"?from=home"] = body, body
+		home = append(home, p, p+"?from=home")
+		if i%5 == 0 {
+			site.pages["/print"+p] = body
+			more = append(more, "/print"+p)
+			tracked = append(tracked, testHost+"/print"+p)
+		}
+	}
+	site.pages["/more"] = page("More", words(3, 40), more...)
+	site.pages["/"] = page("Home", words(2, 40), append(home, "/more")...)
+	got := trackedFetched(t, site, inTestHost, testHost+"/", tracked, &ablate.NoFreshDue)
+	if got[0] > 20 || got[1] < got[0]+30 {
+		t.Errorf("print views fetched: %d when due, %d without; want at most 20 when due and 30 more without", got[0], got[1])
 	}
 }
 

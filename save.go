@@ -32,6 +32,8 @@ import (
 //	              again after a failure, ascending
 //	            displaced: count, then the fetched holders whose key another holds since a
 //	              rekey (uvarint), ascending
+//	            checked (version 9): count, then (URL hash uint64, holder uvarint) of the
+//	              URLs fetched to check a match that found the page of the holder, by hash
 //	            waiting: count, then (holder uvarint, count, URLs skipped as its duplicates),
 //	              by holder; then count, then (URL hash uint64, holder uvarint) of those not
 //	              asked about since, by hash
@@ -49,7 +51,7 @@ import (
 //	          template's htmltext.Site saved form, in the order of its host
 const (
 	crawlMagic   = "UDCRAWL\n"
-	crawlVersion = 8
+	crawlVersion = 9
 	crawlPrefix  = "undust: crawl state"
 	// savedInferred is the saved state of a fetched holder whose page was inferred.
 	savedInferred = 3
@@ -150,6 +152,12 @@ func (c *Crawl) WriteTo(w io.Writer) (int64, error) {
 	x.Uvarint(uint64(len(displaced)))
 	for _, i := range displaced {
 		x.Uvarint(uint64(i))
+	}
+	checked := slices.Sorted(maps.Keys(c.checked))
+	x.Uvarint(uint64(len(checked)))
+	for _, u := range checked {
+		x.Uint64(u)
+		x.Uvarint(uint64(c.checked[u]))
 	}
 	writeLists(x, c.waiting, func(i uint32) { x.Uvarint(uint64(i)) })
 	wd := slices.Sorted(maps.Keys(c.waited))
@@ -263,11 +271,12 @@ func (c *Crawl) ReadFrom(r io.Reader) (int64, error) {
 	if err != nil {
 		return cr.n, err
 	}
-	if v != crawlVersion {
+	if v < 8 {
 		// Version 1 numbered declared keys by their holder; it was never read by a release.
+		// Version 8 files are read as crawls that remember no URL fetched by a check.
 		return cr.n, &binfile.Error{Prefix: crawlPrefix, Offset: int64(len(crawlMagic)), Detail: fmt.Sprintf("version %d", v), Err: binfile.ErrVersion}
 	}
-	n, err := c.read(x)
+	n, err := c.read(x, v)
 	if err != nil {
 		return cr.n, err
 	}
@@ -329,7 +338,7 @@ func (c *countReader) ReadByte() (byte, error) {
 type savedFlags struct{ learner, templates bool }
 
 // read reads the crawl part into c.
-func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
+func (c *Crawl) read(x *binfile.Reader, v uint64) (savedFlags, error) {
 	var f savedFlags
 	f.learner = x.Bool()
 	f.templates = x.Bool()
@@ -472,6 +481,20 @@ func (c *Crawl) read(x *binfile.Reader) (savedFlags, error) {
 			break
 		}
 		c.displaced[c.urlHash(i)] = i
+	}
+	if v >= 9 {
+		for range x.Count(maxSavedCount, "checked URLs") {
+			u := x.Uint64()
+			i := uint32(x.Count(maxHolders, "checked holder"))
+			if x.Err() != nil {
+				break
+			}
+			if i >= nh || c.holders.at(i).page == 0 {
+				corrupt("URL checked against holder %d of %d, without a page", i, nh)
+				break
+			}
+			c.checked[u] = i
+		}
 	}
 	for range x.Count(maxSavedCount, "waiting holders") {
 		i := uint32(x.Count(maxHolders, "waiting holder"))

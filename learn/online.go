@@ -46,6 +46,12 @@ type OnlineOptions struct {
 	// relearn waits for the duplicates, not for the site's URLs to grow by half. The relearns
 	// stay O(log n) once the site's duplicates outnumber MinDups/(Growth-1).
 	//
+	// A site is also due when the duplicates it fetched since its last relearn (not those its
+	// rules merged and the crawl skipped: the duplicates its rules did not explain) reach
+	// MinDups and one per 128 of its URLs (twice that after such a relearn that changed no
+	// rule, and so on): a kind of duplicate URL that a crawl meets late waits for no more than
+	// that, and these relearns learn at most 128 URLs per duplicate fetched.
+	//
 	// A site is also due when the pages fetched under two abbreviations of one hash (the
 	// same URL but for one token, two hash-like values of which one begins the other:
 	// /info/bb8308f945 and /info/bb8308f9454618b1) have grown by one and by the factor Growth
@@ -224,6 +230,8 @@ type onlineSite struct {
 	nextDup  int                  // relearn due when dups reaches nextDup
 	evident  int                  // URLs observed that joined a page as a hash abbreviation of one of its observed URLs (see hashAbbrev)
 	nextEv   int                  // relearn due when evident reaches nextEv
+	fresh    int                  // URLs observed (not inferred) since the last relearn that joined a page with URLs (see freshDue)
+	freshOff uint8                // freshDue's count is doubled this many times: the relearns fresh duplicates made due since the site's rules last changed
 	seq      uint64               // the sequence number of the next URL kept
 	// The evidence of the last relearn (its snapshot) is the kept URLs numbered below snapSeq and
 	// the URLs of snapDropped, which dropInferred removed since: so that a saved learner can
@@ -1108,7 +1116,7 @@ func (o *Online) join(s *onlineSite, into, from uint64) bool {
 		m.fp = into
 		s.byURL[u.Raw] = m
 	}
-	if (s.n >= s.next || s.dups >= s.nextDup) && !s.queued {
+	if s.due(&o.opt) && !s.queued {
 		s.queued = true
 		return true
 	}
@@ -1151,8 +1159,11 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 	}
 	if len(c.URLs) > 0 {
 		s.dups++
-		if !inferred && !ablate.NoAbbrevDue && s.abbreviates(c.URLs, u.Raw) {
-			s.evident++
+		if !inferred {
+			s.fresh++
+			if !ablate.NoAbbrevDue && s.abbreviates(c.URLs, u.Raw) {
+				s.evident++
+			}
 		}
 	}
 	c.URLs = append(c.URLs, u)
@@ -1160,11 +1171,58 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 	s.seq++
 	s.n++
 	o.stats.urls.Add(1)
-	if (s.n >= s.next || s.dups >= s.nextDup || s.evident >= s.nextEv) && !s.queued {
+	if s.due(&o.opt) && !s.queued {
 		s.queued = true
 		return true
 	}
 	return false
+}
+
+// freshCost is the most URLs that a relearn made due by fresh duplicates learns per fresh
+// duplicate (see freshDue). A relearn takes tens of microseconds per URL of the site, so that a
+// fresh duplicate pays for at most a few milliseconds of relearning, a small part of the fetch
+// it cost the crawler.
+const freshCost = 128
+
+// freshDue returns the fresh duplicates that make a site of n URLs due: MinDups, or one per
+// freshCost URLs if that is more. A fresh duplicate is a URL that the crawl fetched although
+// a URL of its page had been fetched: the site's rules did not merge the two. The other
+// schedules count every duplicate, those the rules merged and the crawl skipped too, and they
+// grow by the factor Growth: a kind of duplicate URL that a crawl meets late, when the skipped
+// duplicates number thousands, would wait for thousands more, fetched one by one. The fresh
+// duplicates are counted from the last relearn, whatever made it due, so that the relearns
+// they make due learn at most freshCost URLs per duplicate fetched: linear in the crawl's
+// fetches. A relearn they made due that changed none of the site's rules doubles the count for
+// the next (onlineSite.freshOff, until the rules change): a site whose duplicates no rule can
+// explain (pages that share their text by chance, traps) is not relearned every few fetches.
+func freshDue(n, minDups int) int {
+	return max(minDups, (n+freshCost-1)/freshCost)
+}
+
+// maxFreshOff bounds the doublings of freshDue's count (see onlineSite.freshOff).
+const maxFreshOff = 16
+
+// sameContents reports whether two rule sets hold the same rules, whatever their statistics
+// (see contentKey); a nil set holds none.
+func sameContents(a, b *rules.Set) bool {
+	keys := func(s *rules.Set) []string {
+		if s == nil {
+			return nil
+		}
+		out := make([]string, s.Len())
+		for i := range out {
+			out[i] = contentKey(s.Rule(i))
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(keys(a), keys(b))
+}
+
+// due reports whether s is due for a relearn by one of its schedules. s.mu must be held.
+func (s *onlineSite) due(opt *OnlineOptions) bool {
+	return s.n >= s.next || s.dups >= s.nextDup || s.evident >= s.nextEv ||
+		!ablate.NoFreshDue && s.fresh >= freshDue(s.n, opt.MinDups)<<s.freshOff
 }
 
 // abbreviates reports whether raw is a hash abbreviation (see hashAbbrev) of one of urls that
@@ -1259,7 +1317,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	s.learning.Lock()
 	defer s.learning.Unlock()
 	s.mu.Lock()
-	if s.n == s.learned || (!force && s.n < s.next && s.dups < s.nextDup && s.evident < s.nextEv) {
+	if s.n == s.learned || (!force && !s.due(&o.opt)) {
 		s.queued = false
 		s.mu.Unlock()
 		return false
@@ -1272,13 +1330,17 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	n := s.n
 	s.learned = n
 	s.snapSeq, s.snapDropped = s.seq, nil
-	// A relearn that only abbreviations made due leaves the other schedules as they were: it
-	// learns a rule of one kind of URL early, and the site's other duplicates wait no longer.
+	byFresh := !force && s.n < s.next && s.dups < s.nextDup && s.evident < s.nextEv
+	old := s.base
+	// A relearn that only abbreviations or fresh duplicates made due leaves the other schedules
+	// as they were: it learns a rule of one kind of URL early, and the site's other duplicates
+	// wait no longer.
 	if force || s.n >= s.next || s.dups >= s.nextDup {
 		s.next = max(int(math.Ceil(float64(n)*o.opt.Growth)), n+1, o.opt.MinURLs)
 		s.nextDup = max(int(math.Ceil(float64(s.dups)*o.opt.Growth)), s.dups+o.opt.MinDups)
 	}
 	s.nextEv = nextAbbrev(s.evident, o.opt.Growth)
+	s.fresh = 0
 	s.queued = false
 	s.mu.Unlock()
 
@@ -1293,7 +1355,16 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 		return true // no clusters: nothing to publish
 	}
 	words, params := siteWords(cls), ruleParams(set, cls)
+	same := sameContents(old, set)
 	s.mu.Lock()
+	switch {
+	case !same:
+		s.freshOff = 0
+	case byFresh && s.freshOff < maxFreshOff:
+		// The duplicates fetched since taught nothing yet: the next such relearn waits for
+		// twice as many (see freshDue).
+		s.freshOff++
+	}
 	s.snapKept = opt.kept
 	s.result = &res
 	s.base = set

@@ -20,7 +20,9 @@ import (
 //	          confirmed, mismatches, retracted; then (version 9) retractions undone
 //	hosts     count, then (host, site) string pairs, sorted by host
 //	sites     count, then per site, sorted by name:
-//	            name, next, learned, nextDup, queued, seq, snapSeq, published
+//	            name, next, learned, nextDup, queued, seq, snapSeq, published; then
+//	              (version 10) the fresh duplicates since the last relearn (see freshDue)
+//	              and the doublings of their count
 //	            clusters: count, then (fp uint64, URL count, URLs), in first-seen order;
 //	              a URL is (raw, importance float64, inlinks, seq, inferred)
 //	            snapshot URLs dropped since: count, then (fp, raw, importance, inlinks)
@@ -54,14 +56,15 @@ import (
 // relearn kept no target; version 3 to 6 files as sites whose skipped URLs rest on rules not
 // known, which a mismatch drops (see dropInferred); version 3 to 7 files as sites whose tree
 // swaps failed no check; version 3 to 8 files as learners without pending mismatches, whose
-// retractions stand. Version 1 and 2 files (a counter without checks, failures and credit,
+// retractions stand; version 3 to 9 files as sites whose fresh duplicates are the observed URLs
+// kept after the last relearn's snapshot that joined a page with URLs, their count not doubled. Version 1 and 2 files (a counter without checks, failures and credit,
 // before verification by a bound on a rule's error rate) are refused with binfile.ErrVersion.
 // Rule sets are not saved: ReadFrom learns each site's last snapshot again, with the targets
 // that its last relearn kept (see keptTargets), which gives the same rules, since LearnSite
 // depends only on the clusters, the options and those targets.
 const (
 	onlineMagic   = "UDONLIN\n"
-	onlineVersion = 9
+	onlineVersion = 10
 	onlinePrefix  = "learn: online state"
 )
 
@@ -151,6 +154,8 @@ func (s *onlineSite) writeTo(x *binfile.Writer) {
 	x.Uvarint(s.seq)
 	x.Uvarint(s.snapSeq)
 	x.Bool(s.cur.Load() != nil)
+	x.Uvarint(uint64(s.fresh))
+	x.Uvarint(uint64(s.freshOff))
 	x.Uvarint(uint64(len(s.order)))
 	for _, fp := range s.order {
 		c := s.clusters[fp]
@@ -383,6 +388,10 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 	s.seq = uint64(x.Count(maxSavedCounter, "sequence"))
 	s.snapSeq = uint64(x.Count(maxSavedCounter, "snapshot sequence"))
 	pub := x.Bool()
+	if v >= 10 {
+		s.fresh = x.Count(maxSavedCount, "fresh duplicates")
+		s.freshOff = uint8(x.Count(maxFreshOff, "doublings of the fresh duplicates' count"))
+	}
 	type marked struct {
 		raw      string
 		fp, seq  uint64
@@ -432,6 +441,11 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 		for i, u := range c.URLs {
 			if !s.inferred[u.Raw] && s.abbreviates(c.URLs[:i], u.Raw) {
 				s.evident++
+			}
+			// Files before version 10 did not save the fresh duplicates since the last relearn
+			// (see freshDue): the observed URLs kept after its snapshot that joined a page.
+			if v < 10 && i > 0 && !s.inferred[u.Raw] && s.byURL[u.Raw].seq >= s.snapSeq {
+				s.fresh++
 			}
 		}
 	}

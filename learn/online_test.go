@@ -175,6 +175,33 @@ func TestOnlineAbbrevSchedule(t *testing.T) {
 	}
 }
 
+// TestOnlineFreshBackoff: duplicates that no rule can explain (pages whose two URLs share
+// nothing) make the site due each time MinDups of them were fetched since the last relearn,
+// and each such relearn that changes no rule doubles the count for the next: the relearns grow
+// with the log of the duplicates, not with their number (seen: 10 relearns without the fresh
+// duplicates' schedule, 14 with it, 54 with it and no doubling).
+func TestOnlineFreshBackoff(t *testing.T) {
+	run := func(off bool) int64 {
+		ablate.NoFreshDue = off
+		defer func() { ablate.NoFreshDue = false }()
+		o := NewOnline(OnlineOptions{})
+		for i := range 400 {
+			a := fmt.Sprintf("%x", uint64(i+1)*0x9e3779b97f4a7c15)
+			b := fmt.Sprintf("%x", uint64(i+1)*0xc2b2ae3d27d4eb4f)
+			o.Observe(URL{Raw: "http://www.example.org/" + a[:12]}, uint64(i+1))
+			o.Relearn()
+			o.Observe(URL{Raw: "http://www.example.org/" + b[:9] + "/" + b[9:]}, uint64(i+1))
+			o.Relearn()
+		}
+		return o.Stats().Relearns
+	}
+	without, with := run(true), run(false)
+	t.Logf("relearns: %d without the fresh duplicates' schedule, %d with it", without, with)
+	if with > without+8 {
+		t.Errorf("relearns: %d with the fresh duplicates' schedule, %d without; want at most 8 more", with, without)
+	}
+}
+
 // TestOnlineBounds checks that a site keeps at most MaxURLs URLs and a page MaxClusterURLs.
 func TestOnlineBounds(t *testing.T) {
 	o := NewOnline(OnlineOptions{MaxURLs: 10, MaxClusterURLs: 3})

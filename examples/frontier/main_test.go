@@ -25,6 +25,19 @@ func TestLoopDefault(t *testing.T) {
 	if r.causes3.verify > r.verified {
 		t.Errorf("pass 3: %d verification fetches of an already-fetched page, of %d verification fetches", r.causes3.verify, r.verified)
 	}
+	// A URL fetched is not fetched again: a URL fetched to check a match, and found to be the
+	// page it was checked against, is linked again while its rule's uses are still checked
+	// (seen: a URL of the default site fetched twice as a check, without the crawl core's
+	// memory of the URLs its checks fetched).
+	for _, c := range []*crawl{r.p2, r.p3} {
+		seen := map[string]bool{}
+		for _, f := range c.fetches {
+			if f.status == 200 && seen[f.url] {
+				t.Errorf("%s fetched %s again", c.name, f.url)
+			}
+			seen[f.url] = true
+		}
+	}
 }
 
 // The closed loop on a small site: pass 2 needs fewer fetches than pass 1, loses no distinct

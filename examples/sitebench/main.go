@@ -51,7 +51,7 @@
 // origin, treeprior, hubs, take, alternatives, series, inferredrecheck, copies, reservoir, head,
 // originmap, firstletters, riskycontexts, kepttargets, checkwait, querycontexts, queryhead,
 // readbranches, restedon, queryrested, tokenparams, navparams, rounds, onesided, treefamily,
-// abbrevdue, viewwords, versionswap: switches of the whole process, for hash abbreviations, rules split on a
+// abbrevdue, freshdue, checked, viewwords, versionswap: switches of the whole process, for hash abbreviations, rules split on a
 // key's absence, pages identified again while their template learns, paragraphs that are an id of
 // the page's own URL left out of its identity, keys made again without a rule retracted in their
 // context, checks of new rules made by comparing two pages fetched before, checks asked again when
@@ -74,7 +74,9 @@
 // of several types, the origin map, case lowering and token parameters run again on the URLs they
 // rewrote, the rules that rewrote one of two URLs only informed by a check that no single rule
 // decides, a failure of a tree swap counted against the site's other swaps at that segment, a
-// relearn when a page is fetched under two abbreviations of one hash, a word that is a whole segment under
+// relearn when a page is fetched under two abbreviations of one hash, a relearn when the duplicates
+// fetched since the last one reach 8 and one per 128 URLs of the site, the URLs fetched by a check
+// that found their page never fetched again, a word that is a whole segment under
 // many records (a print view) as a verification context, the rules that map the pages
 // of one commit named in the query onto another's, or delete the commit whatever its value, checked
 // as tree swaps), to measure what each buys.

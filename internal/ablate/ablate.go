@@ -208,6 +208,13 @@ var (
 	// it due as well when the crawl fetches a page under two abbreviations of one hash (learn's
 	// hashAbbrev).
 	NoAbbrevDue bool
+	// NoFreshDue leaves a site's relearns to its other schedules, instead of making it due as
+	// well when the duplicates it fetched since its last relearn reach MinDups and one per 128
+	// of its URLs.
+	NoFreshDue bool
+	// NoChecked lets the crawl core ask for a URL again that it fetched to check a match and
+	// found to be the page it was checked against, when the URL is met again.
+	NoChecked bool
 	// NoViewWords leaves out of a site's template words those that are a whole path segment
 	// under many parents but rare among its URLs (learn's templateWords): a print view of some
 	// records shares the context of the record's other URLs.
@@ -240,7 +247,7 @@ var switches = map[string]*bool{
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
 	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "rounds": &NoRounds, "firstletters": &NoFirstLetters,
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
-	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily, "abbrevdue": &NoAbbrevDue, "viewwords": &NoViewWords, "versionswap": &NoVersionSwap,
+	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily, "abbrevdue": &NoAbbrevDue, "freshdue": &NoFreshDue, "checked": &NoChecked, "viewwords": &NoViewWords, "versionswap": &NoVersionSwap,
 	"gencheck": &NoGenCheck, "versionkeys": &NoVersionKeys, "exonerate": &NoExonerate,
 }
 
