@@ -48,9 +48,9 @@ type OnlineOptions struct {
 	//
 	// A site is also due when the duplicates it fetched since its last relearn (not those its
 	// rules merged and the crawl skipped: the duplicates its rules did not explain) reach
-	// MinDups and one per 128 of its URLs (twice that after such a relearn that changed no
+	// MinDups and one per 64 of its URLs (twice that after such a relearn that changed no
 	// rule, and so on): a kind of duplicate URL that a crawl meets late waits for no more than
-	// that, and these relearns learn at most 128 URLs per duplicate fetched.
+	// that, and these relearns learn at most 64 URLs per duplicate fetched.
 	//
 	// A site is also due when the pages fetched under two abbreviations of one hash (the
 	// same URL but for one token, two hash-like values of which one begins the other:
@@ -1182,7 +1182,7 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 // duplicate (see freshDue). A relearn takes tens of microseconds per URL of the site, so that a
 // fresh duplicate pays for at most a few milliseconds of relearning, a small part of the fetch
 // it cost the crawler.
-const freshCost = 128
+const freshCost = 64
 
 // freshDue returns the fresh duplicates that make a site of n URLs due: MinDups, or one per
 // freshCost URLs if that is more. A fresh duplicate is a URL that the crawl fetched although

@@ -179,7 +179,7 @@ func TestOnlineAbbrevSchedule(t *testing.T) {
 // nothing) make the site due each time MinDups of them were fetched since the last relearn,
 // and each such relearn that changes no rule doubles the count for the next: the relearns grow
 // with the log of the duplicates, not with their number (seen: 10 relearns without the fresh
-// duplicates' schedule, 14 with it, 54 with it and no doubling).
+// duplicates' schedule, 14 with it, 49 with it and no doubling).
 func TestOnlineFreshBackoff(t *testing.T) {
 	run := func(off bool) int64 {
 		ablate.NoFreshDue = off

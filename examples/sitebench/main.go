@@ -75,7 +75,7 @@
 // rewrote, the rules that rewrote one of two URLs only informed by a check that no single rule
 // decides, a failure of a tree swap counted against the site's other swaps at that segment, a
 // relearn when a page is fetched under two abbreviations of one hash, a relearn when the duplicates
-// fetched since the last one reach 8 and one per 128 URLs of the site, the URLs fetched by a check
+// fetched since the last one reach 8 and one per 64 URLs of the site, the URLs fetched by a check
 // that found their page never fetched again, a word that is a whole segment under
 // many records (a print view) as a verification context, the rules that map the pages
 // of one commit named in the query onto another's, or delete the commit whatever its value, checked

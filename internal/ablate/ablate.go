@@ -209,7 +209,7 @@ var (
 	// hashAbbrev).
 	NoAbbrevDue bool
 	// NoFreshDue leaves a site's relearns to its other schedules, instead of making it due as
-	// well when the duplicates it fetched since its last relearn reach MinDups and one per 128
+	// well when the duplicates it fetched since its last relearn reach MinDups and one per 64
 	// of its URLs.
 	NoFreshDue bool
 	// NoChecked lets the crawl core ask for a URL again that it fetched to check a match and
