@@ -39,8 +39,8 @@ func Example() {
 	fmt.Printf("requests aborted before fetching: %d\n", st.Skip+st.Seen)
 	// Output:
 	// distinct pages kept: 36 of 36
-	// pages fetched: 124, duplicates dropped after fetching: 88
-	// requests aborted before fetching: 73
+	// pages fetched: 117, duplicates dropped after fetching: 81
+	// requests aborted before fetching: 80
 }
 
 // DuplicateOf tells a crawler's OnResponse callback that undust dropped the page.
