@@ -271,9 +271,10 @@ func (c *Crawl) ReadFrom(r io.Reader) (int64, error) {
 	if err != nil {
 		return cr.n, err
 	}
+	// Version 8 files are read as crawls that remember no URL fetched by a check. Earlier
+	// ones are refused: version 1 numbered declared keys by their holder, and no release read
+	// it.
 	if v < 8 {
-		// Version 1 numbered declared keys by their holder; it was never read by a release.
-		// Version 8 files are read as crawls that remember no URL fetched by a check.
 		return cr.n, &binfile.Error{Prefix: crawlPrefix, Offset: int64(len(crawlMagic)), Detail: fmt.Sprintf("version %d", v), Err: binfile.ErrVersion}
 	}
 	n, err := c.read(x, v)
