@@ -91,12 +91,9 @@ var offSwitches = map[string]func(*undust.Options){
 	"deeptokens": func(o *undust.Options) { o.Online.Learn.NoDeepTokens = true },
 }
 
-// offInternal are the mechanisms that -off turns off by undust's internal switches (package
-// internal/ablate), for the whole process: they have no option.
-var offInternal = []string{"prefix", "absent", "young", "urlids", "rekeyout", "compare", "recheck", "origin", "treeprior", "hubs", "take", "alternatives", "series", "inferredrecheck", "copies", "reservoir", "head", "originmap", "firstletters", "riskycontexts", "kepttargets", "checkwait", "querycontexts", "queryhead", "readbranches", "restedon", "queryrested", "tokenparams", "navparams", "rounds"}
-
 // offOptions returns undust's options with the mechanisms of a comma-separated list off; the
-// mechanisms of offInternal it turns off process-wide.
+// other names, those of undust's internal switches (package internal/ablate), it turns off
+// process-wide.
 func offOptions(list string) (undust.Options, error) {
 	var o undust.Options
 	for _, name := range strings.Split(list, ",") {
@@ -107,8 +104,8 @@ func offOptions(list string) (undust.Options, error) {
 			set(&o)
 			continue
 		}
-		if !slices.Contains(offInternal, name) {
-			names := slices.Concat(slices.Sorted(maps.Keys(offSwitches)), offInternal)
+		if !slices.Contains(ablate.Names(), name) {
+			names := slices.Concat(slices.Sorted(maps.Keys(offSwitches)), ablate.Names())
 			return o, fmt.Errorf("-off: unknown mechanism %q (want some of %s)", name, strings.Join(names, ", "))
 		}
 		if err := ablate.Set(name); err != nil {

@@ -562,6 +562,10 @@ func TestOffOptions(t *testing.T) {
 		t.Errorf("-off prefix: %v, switch %v", err, ablate.NoHashPrefix)
 	}
 	ablate.NoHashPrefix = false
+	if _, err := offOptions("freshdue,checked"); err != nil || !ablate.NoFreshDue || !ablate.NoChecked {
+		t.Errorf("-off freshdue,checked: %v, switches %v %v", err, ablate.NoFreshDue, ablate.NoChecked)
+	}
+	ablate.NoFreshDue, ablate.NoChecked = false, false
 	if _, err := offOptions("nosuch"); err == nil || !strings.Contains(err.Error(), "young") {
 		t.Errorf("-off nosuch: %v, want an error that lists young", err)
 	}

@@ -6,6 +6,8 @@ package ablate
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -249,6 +251,11 @@ var switches = map[string]*bool{
 	"riskycontexts": &NoRiskyContexts, "kepttargets": &NoKeptTargets, "checkwait": &NoCheckWait,
 	"unchecked": &NoUnchecked, "treefamily": &NoTreeFamily, "abbrevdue": &NoAbbrevDue, "freshdue": &NoFreshDue, "checked": &NoChecked, "viewwords": &NoViewWords, "versionswap": &NoVersionSwap,
 	"gencheck": &NoGenCheck, "versionkeys": &NoVersionKeys, "exonerate": &NoExonerate,
+}
+
+// Names returns the names that Set takes, sorted.
+func Names() []string {
+	return slices.Sorted(maps.Keys(switches))
 }
 
 // Set turns on the switches named in a comma-separated list ("bound,kept"); an unknown name
