@@ -91,6 +91,12 @@ var offSwitches = map[string]func(*undust.Options){
 	"deeptokens": func(o *undust.Options) { o.Online.Learn.NoDeepTokens = true },
 }
 
+// offNames lists the names -off takes: those of offSwitches, then those of undust's internal
+// switches.
+func offNames() string {
+	return strings.Join(slices.Sorted(maps.Keys(offSwitches)), ", ") + "; and process-wide: " + strings.Join(ablate.Names(), ", ")
+}
+
 // offOptions returns undust's options with the mechanisms of a comma-separated list off; the
 // other names, those of undust's internal switches (package internal/ablate), it turns off
 // process-wide.
@@ -104,12 +110,8 @@ func offOptions(list string) (undust.Options, error) {
 			set(&o)
 			continue
 		}
-		if !slices.Contains(ablate.Names(), name) {
-			names := slices.Concat(slices.Sorted(maps.Keys(offSwitches)), ablate.Names())
-			return o, fmt.Errorf("-off: unknown mechanism %q (want some of %s)", name, strings.Join(names, ", "))
-		}
 		if err := ablate.Set(name); err != nil {
-			return o, err
+			return o, fmt.Errorf("-off: unknown mechanism %q (want some of %s)", name, offNames())
 		}
 	}
 	return o, nil

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,7 +15,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/svgplot"
 )
 
@@ -47,7 +45,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	out := fs.String("out", "", "`directory` for rows.json, distinct.svg, the fetch logs and what undust learned in each crawl")
 	asJSON := fs.Bool("json", false, "print the rows as JSON instead of the table")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
-	off := fs.String("off", "", "comma-separated `mechanisms` of undust to turn off in the crawlers with undust, to measure what each buys: "+strings.Join(slices.Sorted(maps.Keys(offSwitches)), ", ")+"; and process-wide: "+strings.Join(ablate.Names(), ", "))
+	off := fs.String("off", "", "comma-separated `mechanisms` of undust to turn off in the crawlers with undust, to measure what each buys: "+offNames())
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
