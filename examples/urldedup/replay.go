@@ -124,8 +124,10 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// ablateUsage describes the -ablate flag of replay and families.
-const ablateUsage = "comma-separated `list` of mechanisms to turn off, to measure them: signatures, splits, roles, aliases, clustersupport, determined, shareddeep, support, keypairs, mirrors, absent, absentsupport, prefix, casetrees (learning), bound, shape, treeprior, hubs, series, decisive, onesided, treefamily, kept, edits, casecontexts, outwithout, dirpairs, hubnames, hubstatic, dirkeys, dirclean (verification), rekeyout (keys), equalsfirst, hits (rule precedence), copies, reservoir, head, originmap, origin, firstletters (learning), riskycontexts (verification), kepttargets (learning), querycontexts (verification), readbranches, queryhead (learning), restedon, queryrested (evidence), tokenparams, navparams, rounds (learning), abbrevdue, freshdue (relearn schedule), versionswap, exonerate, viewwords (verification), gencheck, versionkeys (DUSTER validation)"
+// ablateUsage describes the -ablate flag of replay and families: the learners' options, then
+// every switch of package ablate, so that the list cannot fall behind the switches.
+var ablateUsage = "comma-separated `list` of mechanisms to turn off, to measure them: signatures, splits, roles (the learners' options); and " +
+	strings.Join(ablate.Names(), ", ")
 
 // ablateFunc parses an -ablate list: the learning mechanisms into the options of the learners
 // (ao may be nil), the others into package ablate's switches.
