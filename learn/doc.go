@@ -120,7 +120,14 @@
 //     head of the address (see step 4: in a query value a word is a head), and a branch on the
 //     person of most pairs would leave every other person waiting for pairs of their own.
 //     Branches with fewer than Options.MinSupport rules (default 2) are dropped. Each
-//     root-to-leaf path is a generalized context. A deep token
+//     root-to-leaf path is a generalized context. When a class gets several contexts that agree
+//     on scheme, host and every path condition, the context they share is a candidate too (a
+//     query key fixed alike in all keeps its condition, one present in all with different
+//     values becomes the wildcard, any other is left out), measured and selected like the
+//     others, as C4.5 prunes a subtree whose leaves agree: a form on every timeline repeats the
+//     page's query with display settings (advm=0, advm=1) on timelines reached by date, by
+//     user and by check-in, the branches cover two or three URLs each, too few to be
+//     selected, and the class is one rule of the page type. A deep token
 //     never gets a branch, only the wildcard (or no condition): measured on dev.tsv, branching on
 //     deep-token values split the classes of eBay-style (W0QQ_fclsZ1QQ...) and [id] segments into
 //     branches below MinSupport and lost their rules; deep tokens earn their keep as references

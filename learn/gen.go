@@ -161,3 +161,101 @@ func generalize(rs *rowSet, order []int32, rows []int32, minSupport int, e *edit
 	}
 	return out
 }
+
+// mergedContext returns the context that the contexts of one class share, when generalization
+// split the class's rows into several (nil when it did not, or when they differ on the page
+// type): a key with one condition in every context keeps it; a key present in every context
+// with different values (a value in one, another or the wildcard in the next) becomes the
+// wildcard; any other key is left out. The contexts must agree on scheme, host and every path
+// condition, one of which at least fixes a literal (a page type: /timeline, /print/): the
+// merged rule stays on the page type that each of them names, and only the query's
+// conditions widen. Contexts of query conditions alone are left as they are: their merger
+// would stand for every page of the site, and, widened, of every site (measured: "delete
+// view whatever its value", from two values on one site, merged print views with articles on
+// another where one print view in five is another page). Generalization branches on a value held by a majority of a node's
+// rows, then on the rest, so the rows of a class seen on a few pages of several forms
+// (timeline?r=trunk&advm=0, timeline?u=ada&advm=0, timeline?advm=1) make several contexts, each
+// covering too few URLs to pass selection, where the class is one rule; the merged context is
+// measured and selected like any other (C4.5's pruning of a subtree whose leaves agree).
+func mergedContext(ctxs [][]cond) []cond {
+	if len(ctxs) < 2 || ablate.NoMergedContexts {
+		return nil
+	}
+	type entry struct {
+		c     cond
+		n     int
+		diff  bool
+		first int
+	}
+	byKey := map[urlnorm.Key]*entry{}
+	var keys []urlnorm.Key
+	for i, ctx := range ctxs {
+		for _, c := range ctx {
+			e := byKey[c.Key]
+			if e == nil {
+				byKey[c.Key] = &entry{c: c, n: 1, first: i}
+				keys = append(keys, c.Key)
+				continue
+			}
+			if e.first == i {
+				continue // a key twice in one context: not made by generalize
+			}
+			e.n++
+			if e.c != c {
+				e.diff = true
+			}
+		}
+	}
+	var out []cond
+	typed := false
+	for _, k := range keys {
+		e := byKey[k]
+		if k.Part != urlnorm.PartQuery {
+			if e.n < len(ctxs) || e.diff {
+				return nil // another page type, or not fixed in every context
+			}
+			out = append(out, e.c)
+			typed = typed || k.Part == urlnorm.PartPath && e.c.Kind == condEq
+			continue
+		}
+		switch {
+		case e.n < len(ctxs):
+			// Absent from some context: said nothing there.
+		case !e.diff:
+			out = append(out, e.c)
+		case e.c.Kind != condAbsent && !anyAbsent(ctxs, k):
+			out = append(out, cond{Key: k, Kind: condAny})
+		}
+	}
+	if !typed {
+		return nil // no page type: a merged context would stand for the whole site
+	}
+	for _, ctx := range ctxs {
+		if len(ctx) == len(out) {
+			same := true
+			for i := range ctx {
+				if ctx[i] != out[i] {
+					same = false
+					break
+				}
+			}
+			if same {
+				return nil
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b cond) int { return strings.Compare(a.Key.String(), b.Key.String()) })
+	return out
+}
+
+// anyAbsent reports whether some context of ctxs requires k absent.
+func anyAbsent(ctxs [][]cond, k urlnorm.Key) bool {
+	for _, ctx := range ctxs {
+		for _, c := range ctx {
+			if c.Key == k && c.Kind == condAbsent {
+				return true
+			}
+		}
+	}
+	return false
+}

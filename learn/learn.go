@@ -161,6 +161,9 @@ type lrule struct {
 	// thin is set on a rule that deletes several parameters whatever their values and
 	// stands on the pairs of one cluster: it is not selected.
 	thin bool
+	// merged is set on a rule of the context that a class's contexts share (see
+	// mergedContext): it is not evidence for deleting a parameter site-wide.
+	merged bool
 	// clusters counts the training clusters whose URLs it covers, for Estimate; 0 online
 	// (see OnlineOptions.Learn).
 	clusters int

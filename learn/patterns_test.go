@@ -21,6 +21,9 @@ func TestAppPatterns(t *testing.T) {
 		// switches of package ablate each of which, turned on alone, turns off a mechanism
 		// the case needs
 		ablate []*bool
+		// switches of package ablate that, turned on together, turn off mechanisms either
+		// of which the case needs (each covers for the other)
+		together []*bool
 	}{{
 		// A token on every link: deleted, not written as a literal of one cluster.
 		file: "token.tsv",
@@ -177,7 +180,46 @@ func TestAppPatterns(t *testing.T) {
 			{"http://git.example.net/?p=repo&a=search&h=9fd68f5a5090&s=ken&st=author", "http://git.example.net/?p=repo&a=search&h=9fd68f5a5090&s=grace&st=author"},
 			{"http://git.example.net/?p=repo&a=search&h=9fd68f5a5090&s=ken&st=author", "http://git.example.net/?p=repo&a=search&h=7fd0c6079060&s=ken&st=author"},
 		},
-		ablate: []*bool{&ablate.NoQueryHead, &ablate.NoReadBranches},
+		ablate:   []*bool{&ablate.NoQueryHead},
+		together: []*bool{&ablate.NoReadBranches, &ablate.NoMergedContexts},
+	}, {
+		// A form on each timeline repeats the page's query with two display settings, on
+		// three forms of timeline URL, two pages each: generalization makes one context per
+		// form, each on two clusters, and the context they share is the rule, on timelines
+		// alone.
+		file: "timeline-form.tsv",
+		same: [][]string{{
+			"http://scm.example.org/timeline?c=2020-05-01+12:00:00&r=trunk", "http://scm.example.org/timeline?c=2020-05-01+12:00:00&r=trunk&advm=1&udc=1",
+		}, {
+			"http://scm.example.org/timeline?c=2020-05-01+12:00:00&u=zoe&y=a", "http://scm.example.org/timeline?c=2020-05-01+12:00:00&u=zoe&y=a&advm=0&udc=1",
+		}, {
+			"http://scm.example.org/timeline?c=0123456789abcdef&y=a", "http://scm.example.org/timeline?c=0123456789abcdef&y=a&advm=1&udc=1",
+		}},
+		apart: [][]string{{
+			"http://scm.example.org/timeline?c=2020-05-01+12:00:00&r=trunk", "http://scm.example.org/timeline?c=2020-05-02+12:00:00&r=trunk",
+			"http://scm.example.org/timeline?c=2020-05-01+12:00:00&u=zoe&y=a", "http://scm.example.org/timeline?c=0123456789abcdef&y=a",
+		}, {
+			// The merged rule stays on its page type: not a deletion of advm site-wide.
+			"http://scm.example.org/info/0123456789abcdef?advm=1", "http://scm.example.org/info/0123456789abcdef",
+		}},
+		ablate: []*bool{&ablate.NoMergedContexts},
+	}, {
+		// Display settings of two values on three forms of story URL, on three sites: the
+		// shared context deletes view whatever its value on stories, and that is no evidence
+		// for deleting it on every page of every site, where a gallery's view=large is another
+		// page.
+		file: "display-views.tsv",
+		same: [][]string{{
+			"http://news.example.org/story/900-zinc?section=science", "http://news.example.org/story/900-zinc?section=science&view=text",
+		}, {
+			"http://news.example.org/story/901-yew?author=yew", "http://news.example.org/story/901-yew?author=yew&view=print",
+		}},
+		apart: [][]string{{
+			"http://news.example.org/gallery/902-xenon?view=large", "http://news.example.org/gallery/902-xenon",
+		}, {
+			"http://photos.example.com/album/7?view=large", "http://photos.example.com/album/7",
+		}},
+		ablate: []*bool{&ablate.NoMergedContexts},
 	}, {
 		// A rule that cuts any one-segment path to / merges wiki pages with their edit forms;
 		// without name= it merges nothing on the training URLs, but no use but the home
@@ -285,6 +327,18 @@ func TestAppPatterns(t *testing.T) {
 				*sw = false
 				if passes() {
 					t.Errorf("with ablate switch %d on, the case passes: it does not need the mechanism", i)
+				}
+			}
+			if len(tc.together) > 0 {
+				for _, sw := range tc.together {
+					*sw = true
+				}
+				key = keys(Options{})
+				for _, sw := range tc.together {
+					*sw = false
+				}
+				if passes() {
+					t.Errorf("with the switches of together on, the case passes: it does not need the mechanisms")
 				}
 			}
 		})

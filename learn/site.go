@@ -538,8 +538,13 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	}
 	sp := newSupport(rs, all)
 	for c, rows := range byClass {
-		for _, ctx := range generalize(rs, order, rows, opt.MinSupport, &classes[c]) {
-			r := lrule{Site: name, Context: ctx, edit: classes[c], class: int32(c + 1)}
+		ctxs := generalize(rs, order, rows, opt.MinSupport, &classes[c])
+		leaves := len(ctxs)
+		if m := mergedContext(ctxs); m != nil {
+			ctxs = append(ctxs, m)
+		}
+		for i, ctx := range ctxs {
+			r := lrule{Site: name, Context: ctx, edit: classes[c], class: int32(c + 1), merged: i >= leaves}
 			if overwritesWildcard(&r) || overwritesParam(&r, pw.shared) {
 				st.Overwriting++
 				continue
@@ -670,7 +675,9 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	}
 	for i := range s.rules {
 		r := &s.rules[i]
-		if !isParamDeletion(r) {
+		if !isParamDeletion(r) || r.merged {
+			// A merged context's wildcard stands for the values of one page type's forms,
+			// not for a parameter that holds beyond them (see mergedContext).
 			continue
 		}
 		for _, q := range r.edit.Query {
