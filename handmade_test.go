@@ -1060,8 +1060,12 @@ func TestAbbrevDue(t *testing.T) {
 // only at the end the print view of 60 of them, /print/a/N, a new kind of duplicate. The
 // schedules that count every duplicate wait for the skipped ones to grow by half again; the
 // fresh duplicates, those the crawl fetched, make the site due after a few of the print views
-// (seen: 12 of the 60 fetched when due, all 60 without).
+// (seen: 12 of the 60 fetched when due, all 60 without). The print views, all duplicates,
+// would make the site due by themselves as a burst (see TestBurstDue): that schedule is off
+// here, to see this one.
 func TestFreshDue(t *testing.T) {
+	ablate.NoBurstDue = true
+	defer func() { ablate.NoBurstDue = false }()
 	const articles, prints = 300, 60
 	site := &handMade{pages: map[string]string{}}
 	var home, more, tracked []string
@@ -1116,5 +1120,34 @@ func TestViewWords(t *testing.T) {
 	lost := neverFetched(t, site, prints, &ablate.NoViewWords, "print views")
 	if lost[0] > 6 || lost[1] < lost[0]+10 {
 		t.Errorf("print views never fetched: %d with view words, %d without; want at most 6, and 10 more", lost[0], lost[1])
+	}
+}
+
+// TestBurstDue: a site of 1,200 articles, each also under a second URL with a parameter that
+// does not matter, whose rule the crawl learns early, and at the end the print view of 80 of
+// them, a new kind of duplicate met in a burst. One fresh duplicate per 64 URLs of the site
+// makes it due after about 40 print views (learn's freshDue); the print views alone, all
+// duplicates, pass the bar of a rule after 9 and make it due then (learn's burstDue).
+func TestBurstDue(t *testing.T) {
+	const articles = 1200
+	site := &handMade{pages: map[string]string{}}
+	var home, more, tracked []string
+	for i := range articles {
+		p := fmt.Sprintf("/a/%d", 1000+i)
+		body := page(fmt.Sprintf("Article %d", i), words(800+i, 60))
+		site.pages[p], site.pages[p+"?from=home"] = body, body
+		home = append(home, p, p+"?from=home")
+		if i%15 == 0 {
+			site.pages["/print"+p] = body
+			more = append(more, "/print"+p)
+			tracked = append(tracked, testHost+"/print"+p)
+		}
+	}
+	site.pages["/more"] = page("More", words(3, 40), more...)
+	site.pages["/"] = page("Home", words(2, 40), append(home, "/more")...)
+	got := trackedFetched(t, site, inTestHost, testHost+"/", tracked, &ablate.NoBurstDue)
+	t.Logf("print views fetched: %d with bursts, %d without", got[0], got[1])
+	if got[0] > 20 || got[1] < got[0]+15 {
+		t.Errorf("print views fetched: %d with bursts, %d without; want at most 20 with and 15 more without", got[0], got[1])
 	}
 }

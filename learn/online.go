@@ -52,6 +52,14 @@ type OnlineOptions struct {
 	// rule, and so on): a kind of duplicate URL that a crawl meets late waits for no more than
 	// that, and these relearns learn at most 64 URLs per duplicate fetched.
 	//
+	// A site is also due when the URLs of one shape (the number of path segments, a first
+	// segment without digits, the query's parameter names) that it fetched since its last
+	// relearn could by themselves pass the bar a rule must pass: at least MinDups duplicates
+	// (doubled as above), few enough new pages beside them that a rule joining them all would
+	// reach Learn.MinPrecision by the learner's estimate. The print view of every page of a
+	// list, met in a burst on a site of thousands of URLs, makes it due after about 10 rather
+	// than dozens; a shape of which new pages are a share does not.
+	//
 	// A site is also due when the pages fetched under two abbreviations of one hash (the
 	// same URL but for one token, two hash-like values of which one begins the other:
 	// /info/bb8308f945 and /info/bb8308f9454618b1) have grown by one and by the factor Growth
@@ -216,23 +224,25 @@ type onlineSite struct {
 
 	mu       sync.Mutex // guards the fields below; never taken by Normalize or Key
 	clusters map[uint64]*Cluster
-	order    []uint64             // fingerprints in first-seen order
-	byURL    map[string]urlMark   // the fingerprint and sequence number of each kept URL
-	inferred map[string]bool      // kept URLs that Skipped recorded
-	rested   map[string][]ruleUse // the rule uses the key of each inferred URL rested on, if known
-	prepared map[string]string    // Prepare's form of each URL Observe kept -> the first such URL
-	hubs     map[uint64]hubMemo   // what hub found of a page, while its version and URLs stand
-	series   map[string][2]uint64 // path -> two pages (fingerprints) of URLs fetched with it and a query
-	n        int                  // URLs kept
-	next     int                  // relearn due when n reaches next
-	learned  int                  // n at the last relearn
-	dups     int                  // URLs kept that joined a page with URLs: duplicate evidence
-	nextDup  int                  // relearn due when dups reaches nextDup
-	evident  int                  // URLs observed that joined a page as a hash abbreviation of one of its observed URLs (see hashAbbrev)
-	nextEv   int                  // relearn due when evident reaches nextEv
-	fresh    int                  // URLs observed (not inferred) since the last relearn that joined a page with URLs (see freshDue)
-	freshOff uint8                // freshDue's count is doubled this many times: the relearns fresh duplicates made due since the site's rules last changed
-	seq      uint64               // the sequence number of the next URL kept
+	order    []uint64               // fingerprints in first-seen order
+	byURL    map[string]urlMark     // the fingerprint and sequence number of each kept URL
+	inferred map[string]bool        // kept URLs that Skipped recorded
+	rested   map[string][]ruleUse   // the rule uses the key of each inferred URL rested on, if known
+	prepared map[string]string      // Prepare's form of each URL Observe kept -> the first such URL
+	hubs     map[uint64]hubMemo     // what hub found of a page, while its version and URLs stand
+	series   map[string][2]uint64   // path -> two pages (fingerprints) of URLs fetched with it and a query
+	n        int                    // URLs kept
+	next     int                    // relearn due when n reaches next
+	learned  int                    // n at the last relearn
+	dups     int                    // URLs kept that joined a page with URLs: duplicate evidence
+	nextDup  int                    // relearn due when dups reaches nextDup
+	evident  int                    // URLs observed that joined a page as a hash abbreviation of one of its observed URLs (see hashAbbrev)
+	nextEv   int                    // relearn due when evident reaches nextEv
+	fresh    int                    // URLs observed (not inferred) since the last relearn that joined a page with URLs (see freshDue)
+	freshOff uint8                  // freshDue's count is doubled this many times: the relearns fresh duplicates made due since the site's rules last changed
+	shapes   map[string]*shapeCount // observed URLs since the last relearn, by URL shape (see burstDue)
+	burst    bool                   // a shape's burst made the site due (see burstDue)
+	seq      uint64                 // the sequence number of the next URL kept
 	// The evidence of the last relearn (its snapshot) is the kept URLs numbered below snapSeq and
 	// the URLs of snapDropped, which dropInferred removed since: so that a saved learner can
 	// learn the snapshot again (see WriteTo).
@@ -1157,6 +1167,9 @@ func (o *Online) add(s *onlineSite, u URL, fp uint64, inferred bool) bool {
 		s.clusters[fp] = c
 		s.order = append(s.order, fp)
 	}
+	if !inferred && !ablate.NoBurstDue {
+		s.countShape(u.Raw, len(c.URLs) > 0, o.opt.Learn.MinPrecision, o.opt.MinDups)
+	}
 	if len(c.URLs) > 0 {
 		s.dups++
 		if !inferred {
@@ -1199,6 +1212,90 @@ func freshDue(n, minDups int) int {
 	return max(minDups, (n+freshCost-1)/freshCost)
 }
 
+// A shapeCount counts a site's observed URLs of one shape (see urlShape) since its last
+// relearn: those that joined a page with URLs (fresh duplicates) and the others.
+type shapeCount struct{ dups, pages int }
+
+// countShape counts the observed URL raw in its shape's count (dup: it joined a page with
+// URLs), and sets s.burst when the shape's count makes the site due (see burstDue).
+func (s *onlineSite) countShape(raw string, dup bool, minPrecision float64, minDups int) {
+	shape, ok := urlShape(raw)
+	if !ok {
+		return
+	}
+	if s.shapes == nil {
+		s.shapes = map[string]*shapeCount{}
+	}
+	c := s.shapes[shape]
+	if c == nil {
+		c = &shapeCount{}
+		s.shapes[shape] = c
+	}
+	if dup {
+		c.dups++
+	} else {
+		c.pages++
+	}
+	if dup && burstDue(c.dups, c.pages, minPrecision, minDups<<s.freshOff) {
+		s.burst = true
+	}
+}
+
+// burstDue reports whether a shape's URLs observed since the last relearn, dups of them fresh
+// duplicates and pages new pages, make the site due: at least min fresh duplicates, and the
+// precision that a rule joining every URL of the shape would have on them alone, by the
+// learner's estimate with its pseudo-error ((dups-pages)/(dups+pages+1), see lrule.Estimate),
+// reaching minPrecision. A crawl that meets one kind of duplicate URL in a burst (the print
+// view of each page of a list, the same query with a display setting added) fetches dozens of
+// them before the site's other schedules, which count per URL of the whole site, make it due;
+// the burst alone could pass the bar a rule must pass, so the site relearns then. A shape of
+// which new pages are a share of the fetches (print views that are another page for one
+// article in five) does not pass: the relearns it would make due are more draws of a bar
+// that a rule wrong on some of its uses passes on a lucky sample. The count needed doubles
+// with freshDue's (onlineSite.freshOff): a burst that taught nothing waits for more.
+func burstDue(dups, pages int, minPrecision float64, min int) bool {
+	return dups >= min && float64(dups-pages) >= minPrecision*float64(dups+pages+1)
+}
+
+// urlShape returns the shape of a URL that burstDue counts by: its number of path segments,
+// its first segment if it has no digit (a script or section name, not an id), and the sorted
+// names of its query parameters. The URLs of one kind of page share a shape whatever their
+// ids; ok is false for a URL that does not parse.
+func urlShape(raw string) (string, bool) {
+	p, ok := Prepare(raw)
+	if !ok {
+		return "", false
+	}
+	rest := p
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		rest = rest[i:]
+	} else {
+		rest = "/"
+	}
+	path, query, _ := strings.Cut(rest, "?")
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(len(segs)))
+	if first := segs[0]; !strings.ContainsAny(first, "0123456789") {
+		b.WriteByte('/')
+		b.WriteString(first)
+	}
+	if query != "" {
+		var names []string
+		for _, kv := range strings.Split(query, "&") {
+			name, _, _ := strings.Cut(kv, "=")
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		b.WriteByte('?')
+		b.WriteString(strings.Join(names, "&"))
+	}
+	return b.String(), true
+}
+
 // maxFreshOff bounds the doublings of freshDue's count (see onlineSite.freshOff).
 const maxFreshOff = 16
 
@@ -1221,7 +1318,7 @@ func sameContents(a, b *rules.Set) bool {
 
 // due reports whether s is due for a relearn by one of its schedules. s.mu must be held.
 func (s *onlineSite) due(opt *OnlineOptions) bool {
-	return s.n >= s.next || s.dups >= s.nextDup || s.evident >= s.nextEv ||
+	return s.n >= s.next || s.dups >= s.nextDup || s.evident >= s.nextEv || s.burst ||
 		!ablate.NoFreshDue && s.fresh >= freshDue(s.n, opt.MinDups)<<s.freshOff
 }
 
@@ -1341,6 +1438,7 @@ func (o *Online) relearn(s *onlineSite, force bool) bool {
 	}
 	s.nextEv = nextAbbrev(s.evident, o.opt.Growth)
 	s.fresh = 0
+	s.shapes, s.burst = nil, false
 	s.queued = false
 	s.mu.Unlock()
 

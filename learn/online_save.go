@@ -3,6 +3,7 @@ package learn
 import (
 	"cmp"
 	"fmt"
+	"github.com/undust/undust/internal/ablate"
 	"io"
 	"iter"
 	"maps"
@@ -446,6 +447,11 @@ func (o *Online) readSite(x *binfile.Reader, v uint64) (*onlineSite, bool) {
 			// (see freshDue): the observed URLs kept after its snapshot that joined a page.
 			if v < 10 && i > 0 && !s.inferred[u.Raw] && s.byURL[u.Raw].seq >= s.snapSeq {
 				s.fresh++
+			}
+			// The URLs of each shape since the last relearn (see burstDue) are not saved: the
+			// observed URLs kept after its snapshot.
+			if !ablate.NoBurstDue && !s.inferred[u.Raw] && s.byURL[u.Raw].seq >= s.snapSeq {
+				s.countShape(u.Raw, i > 0, o.opt.Learn.MinPrecision, o.opt.MinDups)
 			}
 		}
 	}

@@ -740,3 +740,45 @@ func TestInferredKept(t *testing.T) {
 	t.Run("queryrested", func(t *testing.T) { off(t, &ablate.NoQueryRested, [3]int{20, 0, 20}) })
 	t.Run("restedon", func(t *testing.T) { off(t, &ablate.NoRestedOn, [3]int{}) })
 }
+
+// TestBurstShape: the shapes that bursts are counted by, and the bar a burst passes.
+func TestBurstShape(t *testing.T) {
+	for _, tc := range []struct{ a, b string }{
+		{"http://example.org/wiki?name=Zebra&p", "http://example.org/wiki?p&name=Yak"},
+		{"http://example.org/print/a/1001", "http://example.org/print/a/2002"},
+		{"http://example.org/2024/05/slug", "http://example.org/2019/12/other"},
+	} {
+		a, okA := urlShape(tc.a)
+		b, okB := urlShape(tc.b)
+		if !okA || !okB || a != b {
+			t.Errorf("urlShape(%q) = %q, urlShape(%q) = %q; want one shape", tc.a, a, tc.b, b)
+		}
+	}
+	for _, tc := range []struct{ a, b string }{
+		{"http://example.org/wiki?name=Zebra&p", "http://example.org/wiki?name=Zebra"},
+		{"http://example.org/print/a/1001", "http://example.org/a/1001"},
+		{"http://example.org/wiki?name=Zebra", "http://example.org/edit?name=Zebra"},
+	} {
+		a, _ := urlShape(tc.a)
+		b, _ := urlShape(tc.b)
+		if a == b {
+			t.Errorf("urlShape(%q) = urlShape(%q) = %q; want two shapes", tc.a, tc.b, a)
+		}
+	}
+	if _, ok := urlShape("not a url"); ok {
+		t.Error("urlShape of a non-URL is ok")
+	}
+	for _, tc := range []struct {
+		dups, pages int
+		want        bool
+	}{
+		{9, 0, true}, {8, 0, false}, {40, 1, true}, {16, 4, false}, {100, 20, false}, {9, 0, true},
+	} {
+		if got := burstDue(tc.dups, tc.pages, 0.9, 8); got != tc.want {
+			t.Errorf("burstDue(%d, %d) = %v, want %v", tc.dups, tc.pages, got, tc.want)
+		}
+	}
+	if burstDue(9, 0, 0.9, 16) {
+		t.Error("burstDue(9, 0) with the count doubled: due")
+	}
+}

@@ -64,6 +64,9 @@ var (
 	// NoReadBranches lets generalization branch on a value of a key that the class's
 	// transformation copies.
 	NoReadBranches bool
+	// NoBurstDue makes no site due for a relearn by a burst of one shape of URL (learn's
+	// burstDue).
+	NoBurstDue bool
 	// NoMergedContexts learns no rule from the context that the contexts of one class share
 	// (learn's mergedContext).
 	NoMergedContexts bool
@@ -244,7 +247,7 @@ var (
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "series": &NoSeries, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "onesided": &NoOneSided, "kept": &NoKept, "support": &NoSupport,
-	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "querycontexts": &NoQueryContexts, "restedon": &NoRestedOn, "queryrested": &NoQueryRested, "readbranches": &NoReadBranches, "merged": &NoMergedContexts, "queryhead": &NoQueryHead, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
+	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "querycontexts": &NoQueryContexts, "restedon": &NoRestedOn, "queryrested": &NoQueryRested, "readbranches": &NoReadBranches, "merged": &NoMergedContexts, "burstdue": &NoBurstDue, "queryhead": &NoQueryHead, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
