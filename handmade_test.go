@@ -1066,22 +1066,7 @@ func TestAbbrevDue(t *testing.T) {
 func TestFreshDue(t *testing.T) {
 	ablate.NoBurstDue = true
 	defer func() { ablate.NoBurstDue = false }()
-	const articles, prints = 300, 60
-	site := &handMade{pages: map[string]string{}}
-	var home, more, tracked []string
-	for i := range articles {
-		p := fmt.Sprintf("/a/%d", 1000+i)
-		body := page(fmt.Sprintf("Article %d", i), words(800+i, 60))
-		site.pages[p], site.pages[p+"?from=home"] = body, body
-		home = append(home, p, p+"?from=home")
-		if i%5 == 0 {
-			site.pages["/print"+p] = body
-			more = append(more, "/print"+p)
-			tracked = append(tracked, testHost+"/print"+p)
-		}
-	}
-	site.pages["/more"] = page("More", words(3, 40), more...)
-	site.pages["/"] = page("Home", words(2, 40), append(home, "/more")...)
+	site, tracked := lateprintSite(300, 5)
 	got := trackedFetched(t, site, inTestHost, testHost+"/", tracked, &ablate.NoFreshDue)
 	if got[0] > 20 || got[1] < got[0]+30 {
 		t.Errorf("print views fetched: %d when due, %d without; want at most 20 when due and 30 more without", got[0], got[1])
@@ -1129,25 +1114,32 @@ func TestViewWords(t *testing.T) {
 // makes it due after about 40 print views (learn's freshDue); the print views alone, all
 // duplicates, pass the bar of a rule after 9 and make it due then (learn's burstDue).
 func TestBurstDue(t *testing.T) {
-	const articles = 1200
-	site := &handMade{pages: map[string]string{}}
-	var home, more, tracked []string
-	for i := range articles {
-		p := fmt.Sprintf("/a/%d", 1000+i)
-		body := page(fmt.Sprintf("Article %d", i), words(800+i, 60))
-		site.pages[p], site.pages[p+"?from=home"] = body, body
-		home = append(home, p, p+"?from=home")
-		if i%15 == 0 {
-			site.pages["/print"+p] = body
-			more = append(more, "/print"+p)
-			tracked = append(tracked, testHost+"/print"+p)
-		}
-	}
-	site.pages["/more"] = page("More", words(3, 40), more...)
-	site.pages["/"] = page("Home", words(2, 40), append(home, "/more")...)
+	site, tracked := lateprintSite(1200, 15)
 	got := trackedFetched(t, site, inTestHost, testHost+"/", tracked, &ablate.NoBurstDue)
 	t.Logf("print views fetched: %d with bursts, %d without", got[0], got[1])
 	if got[0] > 20 || got[1] < got[0]+15 {
 		t.Errorf("print views fetched: %d with bursts, %d without; want at most 20 with and 15 more without", got[0], got[1])
 	}
+}
+
+// lateprintSite returns a site of n articles, each linked from the home page under its path and
+// with ?from=home (one page), and the print view of every k-th of them (the article's page),
+// linked only from /more, at the home page's end; and the print views' URLs.
+func lateprintSite(n, k int) (*handMade, []string) {
+	site := &handMade{pages: map[string]string{}}
+	var home, more, prints []string
+	for i := range n {
+		p := fmt.Sprintf("/a/%d", 1000+i)
+		body := page(fmt.Sprintf("Article %d", i), words(800+i, 60))
+		site.pages[p], site.pages[p+"?from=home"] = body, body
+		home = append(home, p, p+"?from=home")
+		if i%k == 0 {
+			site.pages["/print"+p] = body
+			more = append(more, "/print"+p)
+			prints = append(prints, testHost+"/print"+p)
+		}
+	}
+	site.pages["/more"] = page("More", words(3, 40), more...)
+	site.pages["/"] = page("Home", words(2, 40), append(home, "/more")...)
+	return site, prints
 }
