@@ -1262,36 +1262,27 @@ func burstDue(dups, pages int, minPrecision float64, min int) bool {
 // names of its query parameters. The URLs of one kind of page share a shape whatever their
 // ids; ok is false for a URL that does not parse.
 func urlShape(raw string) (string, bool) {
-	p, ok := Prepare(raw)
+	prep, ok := Prepare(raw)
 	if !ok {
 		return "", false
 	}
-	rest := p
-	if i := strings.Index(rest, "://"); i >= 0 {
-		rest = rest[i+3:]
+	p, _, ok := parse(prep, nil)
+	if !ok {
+		return "", false
 	}
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		rest = rest[i:]
-	} else {
-		rest = "/"
-	}
-	path, query, _ := strings.Cut(rest, "?")
-	segs := strings.Split(strings.Trim(path, "/"), "/")
 	var b strings.Builder
-	b.WriteString(strconv.Itoa(len(segs)))
-	if first := segs[0]; !strings.ContainsAny(first, "0123456789") {
+	b.WriteString(strconv.Itoa(len(p.path)))
+	if len(p.path) > 0 && !strings.ContainsAny(p.path[0], "0123456789") {
 		b.WriteByte('/')
-		b.WriteString(first)
+		b.WriteString(p.path[0])
 	}
-	if query != "" {
-		var names []string
-		for _, kv := range strings.Split(query, "&") {
-			name, _, _ := strings.Cut(kv, "=")
-			names = append(names, name)
+	for i, q := range p.query { // sorted by name (see parsed)
+		if i == 0 {
+			b.WriteByte('?')
+		} else {
+			b.WriteByte('&')
 		}
-		slices.Sort(names)
-		b.WriteByte('?')
-		b.WriteString(strings.Join(names, "&"))
+		b.WriteString(q.Name)
 	}
 	return b.String(), true
 }
