@@ -3,6 +3,8 @@ package main
 import (
 	"slices"
 	"time"
+
+	"github.com/undust/undust/urlnorm"
 )
 
 // A crawl is what one crawler did: the fetches the proxy recorded, in order, and what the
@@ -165,21 +167,34 @@ func score(crawls []crawl, articles map[truth]bool) []row {
 // changedPages returns the truths of the plain crawl's complete fetches whose URL c fetched
 // complete too, under another truth: the same URL served other text (a page that carries a
 // nonce, as WordPress's oEmbed answers do, or a listing that changed meanwhile). c reached such
-// a page, whatever its text said, and it is not counted as lost.
+// a page, whatever its text said, and it is not counted as lost. The same URL is the same
+// request as a server reads it: URLs are compared in urlnorm's Safe form with the query's
+// escapes decoded that form decoding reads as the raw character (c=12%3A00 is c=12:00).
 func changedPages(c, plain crawl) map[truth]bool {
 	fetched := map[string]bool{}
 	for _, f := range c.fetches {
 		if f.ok() {
-			fetched[f.URL] = true
+			fetched[sameRequest(f.URL)] = true
 		}
 	}
 	out := map[truth]bool{}
 	for _, f := range plain.fetches {
-		if f.ok() && fetched[f.URL] {
+		if f.ok() && fetched[sameRequest(f.URL)] {
 			out[f.Truth] = true
 		}
 	}
 	return out
+}
+
+// requests writes a URL as the request a server reads (see changedPages).
+var requests = urlnorm.New(urlnorm.Safe | urlnorm.DecodeQuery)
+
+// sameRequest returns u in the form of requests, or u itself if it does not parse.
+func sameRequest(u string) string {
+	if k, err := requests.Key(u); err == nil {
+		return k
+	}
+	return u
 }
 
 // merged returns the pages of lost (truths that the plain crawl reached and c did not) that c's

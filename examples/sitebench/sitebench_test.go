@@ -155,14 +155,18 @@ func TestScoreChangedPage(t *testing.T) {
 	}
 	articles := map[truth]bool{sum(kindElement, "a1"): true, sum(kindElement, "b1"): true}
 	crawls := []crawl{
-		{crawler: "katana", rules: -1, fetches: []fetch{f("a", noFault, "a1"), f("b", noFault, "b1"), f("e", noFault, "e1"), f("g", noFault, "g1")}},
+		{crawler: "katana", rules: -1, fetches: []fetch{f("a", noFault, "a1"), f("b", noFault, "b1"), f("e", noFault, "e1"), f("g", noFault, "g1"),
+			f("t?c=12:00", noFault, "t1"), f("s?q=a%26b", noFault, "s1")}},
 		{crawler: "katana+undust", rules: 0, key: func(u string) (string, error) { return u, nil },
-			fetches: []fetch{f("a", noFault, "a2"), f("b", faultCut, "b2"), f("e", noFault, "e2")}},
+			fetches: []fetch{f("a", noFault, "a2"), f("b", faultCut, "b2"), f("e", noFault, "e2"),
+				f("t?c=12%3A00", noFault, "t2"), f("s?q=a&b", noFault, "s2")}},
 	}
 	r := score(crawls, articles)[1]
-	// a and e reached under other text; b's only fetch was cut and g never fetched: lost.
-	if got := fmt.Sprint(r.ArticlesLost, r.Lost); got != "1 2" {
-		t.Errorf("articles lost, pages lost = %s, want 1 2", got)
+	// a, e and t reached under other text (t's URL written with an escape that a server
+	// decodes); b's only fetch was cut, g never fetched, and s?q=a&b asks for another query
+	// than s?q=a%26b: lost.
+	if got := fmt.Sprint(r.ArticlesLost, r.Lost); got != "1 3" {
+		t.Errorf("articles lost, pages lost = %s, want 1 3", got)
 	}
 }
 
