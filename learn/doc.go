@@ -145,6 +145,11 @@
 //     grouped by mistake (the "nothing found" page of every search term); with the
 //     pseudo-error, a rule without error needs 19 uses to reach 0.95. The online learner
 //     keeps the pseudo-error (see OnlineOptions.Learn). The evaluation tables use the paper's raw precision for their thresholds.
+//     A rule is dropped when a selected rule of another class matches every URL it matches
+//     and does what it does and deletes more: the narrower rule would go first and stop a URL
+//     short of its key (a wiki's printable view, index.php?title=X&printable=yes, also reached
+//     as index.php/X?printable=yes: the class of the second link would keep printable= where
+//     the class of the article deletes it).
 //     Two filters guard precision on unseen clusters: a rule that overwrites path segments none
 //     of which its context fixes with a literal ("whatever the last segment is, make it wall")
 //     is not learned (the paper's transformation generalization would turn its literal into a

@@ -244,6 +244,18 @@ func TestAppPatterns(t *testing.T) {
 		apart:  [][]string{{"http://wiki.example.net/wiki/Zebra", "http://wiki.example.net/wiki/Yak"}},
 		ablate: []*bool{&ablate.NoEqualsFirst},
 	}, {
+		// A printable view reached as index.php?title=X&printable=yes is its article, and
+		// also the same page as index.php/X?printable=yes: two classes hold on it, one of
+		// them deleting printable= too. The one that stops short of the article's key is
+		// dropped, however many clusters support it.
+		file: "printable-kept.tsv",
+		same: [][]string{{
+			"http://wiki.example.net/index.php?title=Zebra&printable=yes", "http://wiki.example.net/index.php/Zebra",
+			"http://wiki.example.net/index.php?title=Zebra",
+		}},
+		apart:  [][]string{{"http://wiki.example.net/index.php/Zebra", "http://wiki.example.net/index.php/Yak"}},
+		ablate: []*bool{&ablate.NoShadowed},
+	}, {
 		// A login link carries the page's own node: deleting destination= and writing the
 		// node's path from it are learned from the same pairs, with one context, and only
 		// one can apply. Deleting it meets the page in every cluster, the node's path only

@@ -612,8 +612,9 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	}
 	if !opt.NoSplits {
 		s.splitRules(pw, sp, byClass, order, all, ident, opt, &st)
-		s.order()
 	}
+	s.rules = dropShadowed(s.rules, opt)
+	s.order()
 	st.Rules = len(s.rules)
 
 	// Evidence for widening: what deleting each query parameter from every training URL of the
@@ -1211,6 +1212,87 @@ func (d *paramDeletions) measure(m *member, name string) (bad, met, ok bool) {
 // maxRounds is the number of times, at most, that the online learner's origin map, case
 // lowering and token parameters run on a site's training URLs (see pairwise).
 const maxRounds = 3
+
+// dropShadowed returns rs without the merged rules (see mergedContext) that another selected
+// rule makes useless or harmful: a rule of another class whose every condition the merged
+// context holds too (it matches every URL the merged rule matches) and whose edit does what
+// the merged rule's does and more (the same scheme, host and path edit, a superset of its query
+// edits). The merged context, having more conditions, would go first and stop the URL halfway:
+// a wiki's printable views (title=X&printable=yes, action absent) sent to /index.php/X?printable=yes
+// by a class learned from clusters that held no plain article, where the wider rule of the
+// printable views sends them to /index.php/X, the article's key.
+func dropShadowed(rs []lrule, opt Options) []lrule {
+	if ablate.NoShadowed {
+		return rs
+	}
+	drop := make([]bool, len(rs))
+	found := false
+	for i := range rs {
+		m := &rs[i]
+		if m.class == 0 {
+			continue
+		}
+		for j := range rs {
+			g := &rs[j]
+			if j == i || g.class == 0 || g.class == m.class || !g.selected(opt.MinPrecision, opt.MinCoverage, true) {
+				continue
+			}
+			if holdsAll(m.Context, g.Context) && doesMore(&g.edit, &m.edit) {
+				drop[i], found = true, true
+				break
+			}
+		}
+	}
+	if !found {
+		return rs
+	}
+	return without(rs, drop)
+}
+
+// holdsAll reports whether every URL that context ctx holds on also meets each condition of
+// wide: wide's conditions are ctx's, or ctx fixes a value where wide asks for any.
+func holdsAll(ctx, wide []cond) bool {
+	for _, w := range wide {
+		ok := false
+		for _, c := range ctx {
+			if c.Key == w.Key && (c == w || w.Kind == condAny && c.Kind == condEq) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// doesMore reports whether edit a makes every change that b makes and deletes more: the same
+// scheme, host and path edit, b's query operations among a's, and a's others deletions.
+func doesMore(a, b *edit) bool {
+	if !sameVop(a.Scheme, b.Scheme) || !sameVop(a.Host, b.Host) || a.PathCase != b.PathCase ||
+		a.FromEnd != b.FromEnd || a.Skip != b.Skip || a.Del != b.Del || !slices.Equal(a.Ins, b.Ins) {
+		return false
+	}
+	for _, q := range b.Query {
+		if !slices.Contains(a.Query, q) {
+			return false
+		}
+	}
+	more := false
+	for _, q := range a.Query {
+		if !slices.Contains(b.Query, q) {
+			if !q.Delete {
+				return false // sends the URL elsewhere (format=print added): another target
+			}
+			more = true
+		}
+	}
+	return more
+}
+
+// sameVop reports whether a and b are both absent or equal.
+func sameVop(a, b *vop) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
 // merged returns a with the entries of b added (b's are new: a round finds only what earlier
 // rounds left), allocating a when it is nil.

@@ -149,7 +149,7 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 			if sub := p.rule(); !sub.selected(opt.MinPrecision, opt.MinCoverage, true) {
 				continue
 			}
-			s.rules = append(s.rules, lrule{Site: r.Site, Context: splitContext(r.Context, p.c), edit: r.edit, Coverage: p.cov, False: p.bad, class: r.class, clusters: p.clusters})
+			s.rules = append(s.rules, lrule{Site: r.Site, Context: splitContext(r.Context, p.c), edit: r.edit, Coverage: p.cov, False: p.bad, class: r.class, clusters: p.clusters, merged: r.merged})
 			st.Splits++
 		}
 	}

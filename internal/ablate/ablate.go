@@ -70,6 +70,9 @@ var (
 	// NoMergedContexts learns no rule from the context that the contexts of one class share
 	// (learn's mergedContext).
 	NoMergedContexts bool
+	// NoShadowed keeps the merged rules that a selected rule of another class, as wide on
+	// their URLs and doing more, would make useless or harmful (see learn's dropShadowed).
+	NoShadowed bool
 	// NoQueryHead learns the head of a query value only when it has a digit, as for paths.
 	NoQueryHead bool
 	// NoEditMemory trusts a rule learned after the retraction of one with the same edit
@@ -247,7 +250,7 @@ var (
 // switches names the switches for Set.
 var switches = map[string]*bool{
 	"bound": &NoBound, "series": &NoSeries, "shape": &NoShapeRisk, "treeprior": &NoTreePrior, "hubs": &NoHubs, "decisive": &NoDecisive, "onesided": &NoOneSided, "kept": &NoKept, "support": &NoSupport,
-	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "querycontexts": &NoQueryContexts, "restedon": &NoRestedOn, "queryrested": &NoQueryRested, "readbranches": &NoReadBranches, "merged": &NoMergedContexts, "burstdue": &NoBurstDue, "queryhead": &NoQueryHead, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
+	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "querycontexts": &NoQueryContexts, "restedon": &NoRestedOn, "queryrested": &NoQueryRested, "readbranches": &NoReadBranches, "merged": &NoMergedContexts, "shadowed": &NoShadowed, "burstdue": &NoBurstDue, "queryhead": &NoQueryHead, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
 	"determined": &NoDetermined, "shareddeep": &NoSharedDeep,
