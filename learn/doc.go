@@ -145,11 +145,14 @@
 //     grouped by mistake (the "nothing found" page of every search term); with the
 //     pseudo-error, a rule without error needs 19 uses to reach 0.95. The online learner
 //     keeps the pseudo-error (see OnlineOptions.Learn). The evaluation tables use the paper's raw precision for their thresholds.
-//     A rule is dropped when a selected rule of another class matches every URL it matches
-//     and does what it does and deletes more: the narrower rule would go first and stop a URL
-//     short of its key (a wiki's printable view, index.php?title=X&printable=yes, also reached
-//     as index.php/X?printable=yes: the class of the second link would keep printable= where
-//     the class of the article deletes it).
+//     Where two rules of different classes match one URL, the one that goes first applies (see
+//     package rules' precedence); when the other is selected and does what it does and deletes
+//     more, the URL would stop short of its key. The first is then dropped if the other matches
+//     every URL it matches, or else, when the other fixes a query value it does not mention, it
+//     gets a condition that the parameter is absent and is measured again: on a wiki, the rule
+//     for every title learns that action= and oldid= are absent, which makes it more specific
+//     than the rule for printable=yes, and would keep printable=yes in the key of a printable
+//     view, away from its article's.
 //     Two filters guard precision on unseen clusters: a rule that overwrites path segments none
 //     of which its context fixes with a literal ("whatever the last segment is, make it wall")
 //     is not learned (the paper's transformation generalization would turn its literal into a

@@ -256,6 +256,21 @@ func TestAppPatterns(t *testing.T) {
 		apart:  [][]string{{"http://wiki.example.net/index.php/Zebra", "http://wiki.example.net/index.php/Yak"}},
 		ablate: []*bool{&ablate.NoShadowed},
 	}, {
+		// The rule for every title learns that action= and oldid= are absent, more specific
+		// than the rule for printable=yes, and matches printable views too: it is narrowed
+		// to URLs without printable=, or printable=yes stays in the key.
+		file: "printable-narrow.tsv",
+		same: [][]string{{
+			"http://wiki.example.net/index.php?title=Zebra&printable=yes", "http://wiki.example.net/index.php/Zebra",
+			"http://wiki.example.net/index.php?title=Zebra",
+		}},
+		apart: [][]string{
+			{"http://wiki.example.net/index.php/Zebra", "http://wiki.example.net/index.php/Yak"},
+			{"http://wiki.example.net/index.php?title=Zebra&action=history", "http://wiki.example.net/index.php/Zebra"},
+			{"http://wiki.example.net/index.php?title=Zebra&oldid=7", "http://wiki.example.net/index.php/Zebra"},
+		},
+		ablate: []*bool{&ablate.NoShadowed},
+	}, {
 		// A login link carries the page's own node: deleting destination= and writing the
 		// node's path from it are learned from the same pairs, with one context, and only
 		// one can apply. Deleting it meets the page in every cluster, the node's path only

@@ -562,59 +562,11 @@ func (s *site) finish(pw *pairwiseRules, opt Options) (*site, Stats) {
 	for _, m := range all {
 		ident[m.prep] = m.cluster
 	}
-	outs := make([]map[string]int32, len(s.rules))
-	lastCl := make([]int32, len(s.rules))  // the cluster of the last URL each rule covered: all is by cluster
-	lastHit := make([]int32, len(s.rules)) // and of the last it rewrote onto another URL of the cluster
-	for i := range lastCl {
-		lastCl[i], lastHit[i] = -1, -1
-	}
-	for _, m := range all {
-		for _, ri := range s.candidates(&m.p) {
-			r := &s.rules[ri]
-			if !holds(r.check, &m.p) {
-				continue
-			}
-			q, ok := r.edit.apply(&m.p)
-			if !ok {
-				continue
-			}
-			out := finalize(q.String())
-			if out == m.prep {
-				continue // matched but changed nothing: not applied
-			}
-			r.Coverage++
-			if lastCl[ri] != m.cluster && !opt.online && !ablate.NoClusterSupport {
-				lastCl[ri] = m.cluster
-				r.clusters++
-			}
-			if blocked(pw.roles, r, m) {
-				r.blocked++
-			}
-			bad := false
-			if c, ok := ident[out]; ok && c != m.cluster {
-				bad = true
-			} else if ok && lastHit[ri] != m.cluster && !opt.online {
-				lastHit[ri] = m.cluster
-				r.hits++
-			}
-			if outs[ri] == nil {
-				outs[ri] = map[string]int32{}
-			}
-			if c, ok := outs[ri][out]; ok && c != m.cluster {
-				bad = true
-			} else if !ok {
-				outs[ri][out] = m.cluster
-			}
-			if bad {
-				r.False++
-			}
-		}
-	}
+	s.measure(nil, all, ident, pw.roles, opt)
 	if !opt.NoSplits {
 		s.splitRules(pw, sp, byClass, order, all, ident, opt, &st)
 	}
-	s.rules = dropShadowed(s.rules, opt)
-	s.order()
+	s.shadows(all, ident, pw.roles, opt)
 	st.Rules = len(s.rules)
 
 	// Evidence for widening: what deleting each query parameter from every training URL of the
@@ -1213,40 +1165,184 @@ func (d *paramDeletions) measure(m *member, name string) (bad, met, ok bool) {
 // lowering and token parameters run on a site's training URLs (see pairwise).
 const maxRounds = 3
 
-// dropShadowed returns rs without the merged rules (see mergedContext) that another selected
-// rule makes useless or harmful: a rule of another class whose every condition the merged
-// context holds too (it matches every URL the merged rule matches) and whose edit does what
-// the merged rule's does and more (the same scheme, host and path edit, a superset of its query
-// edits). The merged context, having more conditions, would go first and stop the URL halfway:
-// a wiki's printable views (title=X&printable=yes, action absent) sent to /index.php/X?printable=yes
-// by a class learned from clusters that held no plain article, where the wider rule of the
-// printable views sends them to /index.php/X, the article's key.
-func dropShadowed(rs []lrule, opt Options) []lrule {
+// measure measures the rules of s at idx (every rule when idx is nil) on all training URLs of
+// the site, in isolation (Koppula et al. §5: coverage, and the URLs u with r(u) = v for a v of
+// another cluster), with the clusters each covers and rewrites onto a URL of its own, and the
+// uses that delete a parameter naming the pages of their type (see blocked). ident gives each
+// training URL's cluster.
+func (s *site) measure(idx []int32, all []*member, ident map[string]int32, ro *roles.Roles, opt Options) {
+	outs := make([]map[string]int32, len(s.rules))
+	lastCl := make([]int32, len(s.rules))  // the cluster of the last URL each rule covered: all is by cluster
+	lastHit := make([]int32, len(s.rules)) // and of the last it rewrote onto another URL of the cluster
+	for i := range lastCl {
+		lastCl[i], lastHit[i] = -1, -1
+	}
+	for _, ri := range idx {
+		r := &s.rules[ri]
+		r.Coverage, r.False, r.clusters, r.hits, r.blocked = 0, 0, 0, 0, 0
+	}
+	for _, m := range all {
+		cands := idx
+		if cands == nil {
+			cands = s.candidates(&m.p)
+		}
+		for _, ri := range cands {
+			r := &s.rules[ri]
+			if !holds(r.check, &m.p) {
+				continue
+			}
+			q, ok := r.edit.apply(&m.p)
+			if !ok {
+				continue
+			}
+			out := finalize(q.String())
+			if out == m.prep {
+				continue // matched but changed nothing: not applied
+			}
+			r.Coverage++
+			if lastCl[ri] != m.cluster && !opt.online && !ablate.NoClusterSupport {
+				lastCl[ri] = m.cluster
+				r.clusters++
+			}
+			if blocked(ro, r, m) {
+				r.blocked++
+			}
+			bad := false
+			if c, ok := ident[out]; ok && c != m.cluster {
+				bad = true
+			} else if ok && lastHit[ri] != m.cluster && !opt.online {
+				lastHit[ri] = m.cluster
+				r.hits++
+			}
+			if outs[ri] == nil {
+				outs[ri] = map[string]int32{}
+			}
+			if c, ok := outs[ri][out]; ok && c != m.cluster {
+				bad = true
+			} else if !ok {
+				outs[ri][out] = m.cluster
+			}
+			if bad {
+				r.False++
+			}
+		}
+	}
+}
+
+// shadows orders the rules of s, then drops or narrows each rule that a selected rule of
+// another class would leave stopping URLs short of their key: where both match a URL, the rule
+// that goes first (see order) applies, and when the other does what it does and deletes more
+// (see doesMore), the URL keeps a parameter that the other deletes. A rule is dropped when
+// the other matches every URL it matches; otherwise, when it goes first and the other names a
+// query value it does not mention, it gets a condition that the parameter is absent, and is
+// measured again. Seen on a wiki: "title=X with action and oldid absent: write the path from
+// title" went before "title=X&printable=yes: write the path from title, delete printable" on
+// printable views, which kept printable=yes in their key, away from their article's.
+func (s *site) shadows(all []*member, ident map[string]int32, ro *roles.Roles, opt Options) {
+	s.order()
 	if ablate.NoShadowed {
-		return rs
+		return
+	}
+	rs := s.rules
+	// The rules that may do more than another, by the part of their edit that must be equal.
+	wider := map[string][]int{}
+	for j := range rs {
+		if g := &rs[j]; g.class != 0 && len(g.edit.Query) > 0 && g.selected(opt.MinPrecision, opt.MinCoverage, true) {
+			wider[pathEdit(&g.edit)] = append(wider[pathEdit(&g.edit)], j)
+		}
+	}
+	if len(wider) == 0 {
+		return
 	}
 	drop := make([]bool, len(rs))
+	var narrowed []int32
 	found := false
 	for i := range rs {
 		m := &rs[i]
 		if m.class == 0 {
 			continue
 		}
-		for j := range rs {
+		for _, j := range wider[pathEdit(&m.edit)] {
 			g := &rs[j]
-			if j == i || g.class == 0 || g.class == m.class || !g.selected(opt.MinPrecision, opt.MinCoverage, true) {
+			if j == i || g.class == m.class || drop[j] || !doesMore(&g.edit, &m.edit) {
 				continue
 			}
-			if holdsAll(m.Context, g.Context) && doesMore(&g.edit, &m.edit) {
+			if holdsAll(m.Context, g.Context) {
 				drop[i], found = true, true
 				break
+			}
+			if j < i {
+				continue // g goes first where both match
+			}
+			if c, ok := exclusion(m.Context, g.Context); ok {
+				m.Context = append(m.Context, c)
+				slices.SortFunc(m.Context, func(a, b cond) int { return strings.Compare(a.Key.String(), b.Key.String()) })
+				m.check = slices.Clone(m.Context)
+				if len(narrowed) == 0 || narrowed[len(narrowed)-1] != int32(i) {
+					narrowed = append(narrowed, int32(i))
+				}
+				found = true
 			}
 		}
 	}
 	if !found {
-		return rs
+		return
 	}
-	return without(rs, drop)
+	if len(narrowed) > 0 {
+		s.measure(narrowed, all, ident, ro, opt)
+		// A narrowed context may be one the class had already (the leaf without the
+		// parameter): the narrowed copy goes.
+		seen := map[string]bool{}
+		for i := range rs {
+			if !drop[i] && !slices.Contains(narrowed, int32(i)) {
+				seen[ruleText(&rs[i])] = true
+			}
+		}
+		for _, i := range narrowed {
+			if t := ruleText(&rs[i]); seen[t] {
+				drop[i] = true
+			} else {
+				seen[t] = true
+			}
+		}
+	}
+	s.rules = without(rs, drop)
+	s.order()
+}
+
+// ruleText is r's context and edit, without its measures.
+func ruleText(r *lrule) string {
+	var b strings.Builder
+	for _, c := range r.Context {
+		b.WriteString(c.String())
+		b.WriteByte(' ')
+	}
+	b.WriteString(r.edit.String())
+	return b.String()
+}
+
+// exclusion returns the condition that keeps context ctx off the URLs that context other
+// holds on: a query key that other fixes to a value and ctx does not name, absent. ok is false
+// when the two cannot hold on one URL (a key fixed to two values, or present in one and
+// absent in the other) or other fixes no such key.
+func exclusion(ctx, other []cond) (_ cond, ok bool) {
+	var out cond
+	for _, o := range other {
+		named := false
+		for _, c := range ctx {
+			if c.Key != o.Key {
+				continue
+			}
+			named = true
+			if (c.Kind == condAbsent) != (o.Kind == condAbsent) || c.Kind == condEq && o.Kind == condEq && c.Value != o.Value {
+				return cond{}, false // never both
+			}
+		}
+		if !named && !ok && o.Key.Part == urlnorm.PartQuery && o.Kind == condEq {
+			out, ok = cond{Key: o.Key, Kind: condAbsent}, true
+		}
+	}
+	return out, ok
 }
 
 // holdsAll reports whether every URL that context ctx holds on also meets each condition of
@@ -1267,8 +1363,16 @@ func holdsAll(ctx, wide []cond) bool {
 	return true
 }
 
+// pathEdit is the part of e that is not its query operations, as text.
+func pathEdit(e *edit) string {
+	f := *e
+	f.Query = nil
+	return f.String()
+}
+
 // doesMore reports whether edit a makes every change that b makes and deletes more: the same
-// scheme, host and path edit, b's query operations among a's, and a's others deletions.
+// scheme, host and path edit, b's query operations among a's, and a's other operations all
+// deletions.
 func doesMore(a, b *edit) bool {
 	if !sameVop(a.Scheme, b.Scheme) || !sameVop(a.Host, b.Host) || a.PathCase != b.PathCase ||
 		a.FromEnd != b.FromEnd || a.Skip != b.Skip || a.Del != b.Del || !slices.Equal(a.Ins, b.Ins) {

@@ -70,8 +70,8 @@ var (
 	// NoMergedContexts learns no rule from the context that the contexts of one class share
 	// (learn's mergedContext).
 	NoMergedContexts bool
-	// NoShadowed keeps the merged rules that a selected rule of another class, as wide on
-	// their URLs and doing more, would make useless or harmful (see learn's dropShadowed).
+	// NoShadowed keeps as they are the rules that would stop a URL short of the key that a
+	// selected rule of another class, deleting more, gives it (see learn's shadows).
 	NoShadowed bool
 	// NoQueryHead learns the head of a query value only when it has a digit, as for paths.
 	NoQueryHead bool
