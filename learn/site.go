@@ -1234,8 +1234,9 @@ func (s *site) measure(idx []int32, all []*member, ident map[string]int32, ro *r
 // that goes first (see order) applies, and when the other does what it does and deletes more
 // (see doesMore), the URL keeps a parameter that the other deletes. A rule is dropped when
 // the other matches every URL it matches; otherwise, when it goes first and the other names a
-// query value it does not mention, it gets a condition that the parameter is absent, and is
-// measured again. Seen on a wiki: "title=X with action and oldid absent: write the path from
+// query value it does not mention, it gets a condition that the parameter is absent, if it
+// holds on no training URL with the parameter where the other does not, and is measured again
+// (and kept as it was if that costs it its selection). Seen on a wiki: "title=X with action and oldid absent: write the path from
 // title" went before "title=X&printable=yes: write the path from title, delete printable" on
 // printable views, which kept printable=yes in their key, away from their article's.
 func (s *site) shadows(all []*member, ident map[string]int32, ro *roles.Roles, opt Options) {
@@ -1256,6 +1257,7 @@ func (s *site) shadows(all []*member, ident map[string]int32, ro *roles.Roles, o
 	}
 	drop := make([]bool, len(rs))
 	var narrowed []int32
+	before := map[int32]lrule{} // the narrowed rules as they were
 	found := false
 	for i := range rs {
 		m := &rs[i]
@@ -1274,8 +1276,11 @@ func (s *site) shadows(all []*member, ident map[string]int32, ro *roles.Roles, o
 			if j < i {
 				continue // g goes first where both match
 			}
-			if c, ok := exclusion(m.Context, g.Context); ok {
-				m.Context = append(m.Context, c)
+			if c, ok := exclusion(m.Context, g.Context); ok && !usesBeside(m, g, c.Key, all) {
+				if _, done := before[int32(i)]; !done {
+					before[int32(i)] = *m
+				}
+				m.Context = append(slices.Clone(m.Context), c)
 				slices.SortFunc(m.Context, func(a, b cond) int { return strings.Compare(a.Key.String(), b.Key.String()) })
 				m.check = slices.Clone(m.Context)
 				if len(narrowed) == 0 || narrowed[len(narrowed)-1] != int32(i) {
@@ -1290,6 +1295,13 @@ func (s *site) shadows(all []*member, ident map[string]int32, ro *roles.Roles, o
 	}
 	if len(narrowed) > 0 {
 		s.measure(narrowed, all, ident, ro, opt)
+		// A rule that narrowing would cost its selection (fewer uses, the same errors) is
+		// kept as it was: it rewrites the URLs that the other rule does not match.
+		for _, i := range narrowed {
+			if b := before[i]; b.selected(opt.MinPrecision, opt.MinCoverage, true) && !rs[i].selected(opt.MinPrecision, opt.MinCoverage, true) {
+				rs[i] = b
+			}
+		}
 		// A narrowed context may be one the class had already (the leaf without the
 		// parameter): the narrowed copy goes.
 		seen := map[string]bool{}
@@ -1308,6 +1320,17 @@ func (s *site) shadows(all []*member, ident map[string]int32, ro *roles.Roles, o
 	}
 	s.rules = without(rs, drop)
 	s.order()
+}
+
+// usesBeside reports whether rule m holds on a training URL that has key k and on which rule g
+// does not hold: a use that narrowing m to URLs without k would lose, with no rule to take it.
+func usesBeside(m, g *lrule, k urlnorm.Key, all []*member) bool {
+	for _, u := range all {
+		if _, ok := u.p.lookup(k); ok && holds(m.check, &u.p) && !holds(g.check, &u.p) {
+			return true
+		}
+	}
+	return false
 }
 
 // ruleText is r's context and edit, without its measures.
