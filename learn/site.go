@@ -1188,16 +1188,9 @@ func (s *site) measure(idx []int32, all []*member, ident map[string]int32, ro *r
 		}
 		for _, ri := range cands {
 			r := &s.rules[ri]
-			if !holds(r.check, &m.p) {
-				continue
-			}
-			q, ok := r.edit.apply(&m.p)
+			out, ok := r.use(m)
 			if !ok {
 				continue
-			}
-			out := finalize(q.String())
-			if out == m.prep {
-				continue // matched but changed nothing: not applied
 			}
 			r.Coverage++
 			if lastCl[ri] != m.cluster && !opt.online && !ablate.NoClusterSupport {
@@ -1331,6 +1324,20 @@ func usesBeside(m, g *lrule, k urlnorm.Key, all []*member) bool {
 		}
 	}
 	return false
+}
+
+// use returns what rule r rewrites m's URL to, and false when r does not hold on it or
+// changes nothing (a rule that matches and changes nothing is not applied).
+func (r *lrule) use(m *member) (string, bool) {
+	if !holds(r.check, &m.p) {
+		return "", false
+	}
+	q, ok := r.edit.apply(&m.p)
+	if !ok {
+		return "", false
+	}
+	out := finalize(q.String())
+	return out, out != m.prep
 }
 
 // ruleText is r's context and edit, without its measures.

@@ -49,15 +49,8 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 		// The rule's uses on the training URLs, as measured.
 		var uses []use
 		for _, m := range all {
-			if !holds(r.check, &m.p) {
-				continue
-			}
-			q, ok := r.edit.apply(&m.p)
+			out, ok := r.use(m)
 			if !ok {
-				continue
-			}
-			out := finalize(q.String())
-			if out == m.prep {
 				continue
 			}
 			c, ok := ident[out]
