@@ -147,7 +147,8 @@
 //     keeps the pseudo-error (see OnlineOptions.Learn). The evaluation tables use the paper's raw precision for their thresholds.
 //     Where two rules of different classes match one URL, the one that goes first applies (see
 //     package rules' precedence); when the other is selected and does what it does and deletes
-//     more, the URL would stop short of its key. The first is then dropped if the other matches
+//     more (parameters its context fixes to a value: a view switch such as printable=yes, not
+//     a parameter deleted whatever its value), the URL would stop short of its key. The first is then dropped if the other matches
 //     every URL it matches, or else, when the other fixes a query value it does not mention, it
 //     gets a condition that the parameter is absent and is measured again: on a wiki, the rule
 //     for every title learns that action= and oldid= are absent, which makes it more specific

@@ -1259,7 +1259,7 @@ func (s *site) shadows(all []*member, ident map[string]int32, ro *roles.Roles, o
 		}
 		for _, j := range wider[pathEdit(&m.edit)] {
 			g := &rs[j]
-			if j == i || g.class == m.class || drop[j] || !doesMore(&g.edit, &m.edit) {
+			if j == i || g.class == m.class || drop[j] || !doesMore(g, &m.edit) {
 				continue
 			}
 			if holdsAll(m.Context, g.Context) {
@@ -1400,10 +1400,14 @@ func pathEdit(e *edit) string {
 	return f.String()
 }
 
-// doesMore reports whether edit a makes every change that b makes and deletes more: the same
-// scheme, host and path edit, b's query operations among a's, and a's other operations all
-// deletions.
-func doesMore(a, b *edit) bool {
+// doesMore reports whether rule g's edit a makes every change that b makes and deletes more:
+// the same scheme, host and path edit, b's query operations among a's, and a's other
+// operations all deletions of a parameter that g's context fixes to a value (a view switch
+// such as printable=yes). A deletion whatever the value (h=* on a repository browser's trees)
+// is a claim that the pages do not differ by it: a rule that keeps the parameter is not
+// dropped for it.
+func doesMore(g *lrule, b *edit) bool {
+	a := &g.edit
 	if !sameVop(a.Scheme, b.Scheme) || !sameVop(a.Host, b.Host) || a.PathCase != b.PathCase ||
 		a.FromEnd != b.FromEnd || a.Skip != b.Skip || a.Del != b.Del || !slices.Equal(a.Ins, b.Ins) {
 		return false
@@ -1419,10 +1423,23 @@ func doesMore(a, b *edit) bool {
 			if !q.Delete {
 				return false // sends the URL elsewhere (format=print added): another target
 			}
+			if !fixes(g.Context, q.Name) {
+				return false
+			}
 			more = true
 		}
 	}
 	return more
+}
+
+// fixes reports whether ctx fixes query parameter name to a value.
+func fixes(ctx []cond, name string) bool {
+	for _, c := range ctx {
+		if c.Key == (urlnorm.Key{Part: urlnorm.PartQuery, Name: name}) && c.Kind == condEq {
+			return true
+		}
+	}
+	return false
 }
 
 // sameVop reports whether a and b are both absent or equal.
