@@ -1229,9 +1229,10 @@ func (s *site) measure(idx []int32, all []*member, ident map[string]int32, ro *r
 // the other matches every URL it matches; otherwise, when it goes first and the other names a
 // query value it does not mention, it gets a condition that the parameter is absent, if it
 // holds on no training URL with the parameter where the other does not, and is measured again
-// (and kept as it was if that costs it its selection). Seen on a wiki: "title=X with action and oldid absent: write the path from
-// title" went before "title=X&printable=yes: write the path from title, delete printable" on
-// printable views, which kept printable=yes in their key, away from their article's.
+// (and kept as it was if that costs it its selection). Seen on a wiki: "title=X with action and
+// oldid absent: write the path from title" went before "title=X&printable=yes: write the path
+// from title, delete printable" on printable views, which kept printable=yes in their key, away
+// from their article's.
 func (s *site) shadows(all []*member, ident map[string]int32, ro *roles.Roles, opt Options) {
 	s.order()
 	if ablate.NoShadowed {
@@ -1272,13 +1273,11 @@ func (s *site) shadows(all []*member, ident map[string]int32, ro *roles.Roles, o
 			if c, ok := exclusion(m.Context, g.Context); ok && !usesBeside(m, g, c.Key, all) {
 				if _, done := before[int32(i)]; !done {
 					before[int32(i)] = *m
+					narrowed = append(narrowed, int32(i))
 				}
 				m.Context = append(slices.Clone(m.Context), c)
 				slices.SortFunc(m.Context, func(a, b cond) int { return strings.Compare(a.Key.String(), b.Key.String()) })
 				m.check = slices.Clone(m.Context)
-				if len(narrowed) == 0 || narrowed[len(narrowed)-1] != int32(i) {
-					narrowed = append(narrowed, int32(i))
-				}
 				found = true
 			}
 		}
@@ -1299,7 +1298,7 @@ func (s *site) shadows(all []*member, ident map[string]int32, ro *roles.Roles, o
 		// parameter): the narrowed copy goes.
 		seen := map[string]bool{}
 		for i := range rs {
-			if !drop[i] && !slices.Contains(narrowed, int32(i)) {
+			if _, was := before[int32(i)]; !drop[i] && !was {
 				seen[ruleText(&rs[i])] = true
 			}
 		}
