@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/undust/undust/htmltext"
+	"github.com/undust/undust/internal/atomicfile"
 	"github.com/undust/undust/shingle"
 )
 
@@ -172,38 +173,20 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// writeIndex writes the index to a temporary file beside name and renames it
-// to name once it is complete, so that a failed or interrupted write leaves
-// no cut index behind (nor destroys an earlier one).
-func writeIndex(name string, meta indexMeta, lsh *shingle.LSH) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
+// writeIndex writes the index to the file name (package atomicfile: a failed or interrupted
+// write leaves no cut index behind, nor destroys an earlier one).
+func writeIndex(name string, meta indexMeta, lsh *shingle.LSH) error {
+	return atomicfile.Write(name, func(w io.Writer) error {
+		fmt.Fprintln(w, indexMagic)
+		j, err := json.Marshal(meta)
 		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
+			return err
 		}
-	}()
-	w := bufio.NewWriter(f)
-	fmt.Fprintln(w, indexMagic)
-	j, err := json.Marshal(meta)
-	if err != nil {
+		w.Write(j)
+		io.WriteString(w, "\n")
+		_, err = lsh.WriteTo(w)
 		return err
-	}
-	w.Write(j)
-	w.WriteByte('\n')
-	if _, err := lsh.WriteTo(w); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
+	})
 }
 
 func readIndex(name string) (*nearIndex, error) {

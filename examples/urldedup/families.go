@@ -52,11 +52,7 @@ func cmdGen(args []string, stdout io.Writer) error {
 		name string
 		w    io.WriterTo
 	}{{"clusters.tsv", d}, {"traps.tsv", trapsWriter{d}}, {"noise.txt", noiseWriter{d}}} {
-		// Data to share: readable by all, unlike the temporary file writeFile renames.
 		if err := writeFile(filepath.Join(*out, f.name), f.w); err != nil {
-			return err
-		}
-		if err := os.Chmod(filepath.Join(*out, f.name), 0o644); err != nil {
 			return err
 		}
 	}

@@ -89,6 +89,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/undust/undust/internal/atomicfile"
 	"github.com/undust/undust/learn"
 	"github.com/undust/undust/rules"
 	"github.com/undust/undust/urlnorm"
@@ -259,32 +260,14 @@ func cmdLearn(args []string, stdout io.Writer) error {
 	return writeFile(*out, set)
 }
 
-// writeFile writes the set to a temporary file beside name and renames it to name once it is
-// written and closed without error: a failed write (a full disk) leaves neither a cut rule file
-// nor a destroyed earlier one. (A cut file of version 2 would not load, but a cut earlier
-// version 1 file would.)
-func writeFile(name string, set io.WriterTo) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
-	if err != nil {
+// writeFile writes the set to the file name (package atomicfile: a failed write, a full disk,
+// leaves neither a cut rule file nor a destroyed earlier one; a cut earlier version 1 file
+// would load).
+func writeFile(name string, set io.WriterTo) error {
+	return atomicfile.Write(name, func(w io.Writer) error {
+		_, err := set.WriteTo(w)
 		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	w := bufio.NewWriter(f)
-	if _, err := set.WriteTo(w); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
+	})
 }
 
 // readClusters reads the dup clusters of a TSV file (tsv) or a crawl index (cdx), grouped into
