@@ -203,7 +203,15 @@
 //     that t does not, and identifies none: phpBB's f= on a topic's printable view. A rule that deletes such a
 //     parameter whatever its value is not selected where it covers a URL of that type (it is
 //     split instead, see above), and the site-wide and per-family deletions of the parameter
-//     skip the type (Options.NoRoles turns roles off). A cluster whose URLs of one type differ
+//     skip the type (Options.NoRoles turns roles off). Training URLs the same but for the
+//     value of one parameter that lie in at least 3 clusters (and at most a quarter of those
+//     clusters hold two of its values) are pages that the parameter tells apart, though each
+//     may be alone in its cluster: a use of a rule that deletes the parameter whatever its
+//     value and rewrites a URL onto the URL those pages have without it counts as a use on a
+//     type it identifies. A repository browser's root listing reads the same at every commit,
+//     and the rule deleting h= and hb= from it would reach a subdirectory's listing at the
+//     head, h=T&hb=HEAD, and with it the listing at every other commit, met as f=src&hb=C1,
+//     f=src&hb=C2, each its own page: the rule is split on the absence of f. A cluster whose URLs of one type differ
 //     in a parameter that identifies pages of the type in at least 4 times as many other
 //     clusters looks like pages grouped by mistake (the "not found" pages of deleted topics,
 //     each URL with its own topic id, grouped by their one content): it gives no pairs. And a

@@ -155,6 +155,24 @@ func TestAppPatterns(t *testing.T) {
 		},
 		ablate: []*bool{&ablate.NoAbsentSplits, &ablate.NoMirrors},
 	}, {
+		// A root listing the same at every commit, and a subdirectory's listing that changed at
+		// every commit, linked at other commits without its tree id h=: those listings lie in
+		// clusters of their own, one URL each, and differ in hb alone, so hb tells them apart
+		// (package learn's separations). The rule that deletes h and hb, learned on the root,
+		// would send the subdirectory's listing at every commit to one key; it is split on the
+		// absence of f.
+		file: "tree-subdir.tsv",
+		same: [][]string{{
+			"http://git.example.net/?p=repo&a=tree",
+			"http://git.example.net/?p=repo&a=tree&h=0123456789ab&hb=0123456789ab",
+			"http://git.example.net/?p=repo&a=tree&h=fedcba987654&hb=0123456789ab",
+		}},
+		apart: [][]string{
+			{"http://git.example.net/?p=repo&a=tree&f=src&h=0e2927d92c16&hb=7fd0c6079060", "http://git.example.net/?p=repo&a=tree&f=src&h=6669fb1fca2b&hb=59395c05c18b"},
+			{"http://git.example.net/?p=repo&a=tree", "http://git.example.net/?p=repo&a=tree&f=src&h=0e2927d92c16&hb=7fd0c6079060"},
+		},
+		ablate: []*bool{&ablate.NoSeparations},
+	}, {
 		// A root listing that changed: the listings before the change are another page, and
 		// deleting h and hb merges them with the current one: no rule (with every rule kept,
 		// whatever its precision, they merge).

@@ -70,14 +70,16 @@ func TestReservoirKeepsPairs(t *testing.T) {
 	ablate.NoReservoir = false
 }
 
-// TestReservoirNoise checks that the reservoir leaves the thin guard's case to the guard: 100
+// TestReservoirNoise checks that the reservoir leaves the thin guard's case to the guards: 100
 // "not found" print pages of deleted topics, each URL with its own topic id and session token,
 // grouped by their one content, show no parameter irrelevant alone however many come, and the
 // deletion of t and zs that their pairs support is not learned. Other print pages have one URL
-// each, so that nothing else tells what t is. With the guard off, two print pages merge.
+// each: two guards keep them apart, the support of a rule that deletes several parameters and
+// the separations of t (print.php?t=N in clusters of their own). With both off, two print
+// pages merge.
 func TestReservoirNoise(t *testing.T) {
-	for _, guard := range []bool{true, false} {
-		ablate.NoSupport = !guard
+	for _, tc := range []struct{ support, separations bool }{{true, true}, {false, true}, {true, false}, {false, false}} {
+		ablate.NoSupport, ablate.NoSeparations = !tc.support, !tc.separations
 		o := NewOnline(OnlineOptions{})
 		for i := range 100 {
 			o.Observe(URL{Raw: fmt.Sprintf("http://forum.example.org/print.php?t=%d&zs=%x", 900+i, 0xabc000+97*i)}, 7)
@@ -88,9 +90,9 @@ func TestReservoirNoise(t *testing.T) {
 		o.RelearnAll()
 		a, _ := o.Normalize("http://forum.example.org/print.php?t=5&zs=abc9f1")
 		b, _ := o.Normalize("http://forum.example.org/print.php?t=6&zs=abc7e2")
-		if (a == b) == guard {
-			t.Errorf("guard %v: keys of two print pages %q and %q, merged %v", guard, a, b, a == b)
+		if want := !tc.support && !tc.separations; (a == b) != want {
+			t.Errorf("%+v: keys of two print pages %q and %q, merged %v", tc, a, b, a == b)
 		}
 	}
-	ablate.NoSupport = false
+	ablate.NoSupport, ablate.NoSeparations = false, false
 }

@@ -26,25 +26,29 @@ func learnRoles(byCluster [][]*member, common map[string]int) *roles.Roles {
 }
 
 func roleURL(m *member) roles.URL {
-	return roles.URL{Path: m.p.path, Query: m.p.query, Deep: m.p.deep, Text: m.prep}
+	return roles.URL{Origin: m.p.scheme + "://" + m.p.host, Path: m.p.path, Query: m.p.query, Deep: m.p.deep, Text: m.prep}
 }
 
-// blocked reports whether r deletes, whatever its value, a parameter that identifies the pages
-// of m's type. A parameter whose value the rule copies elsewhere (wiki?title=T to /wiki/T) is
-// moved, not deleted.
-func blocked(ro *roles.Roles, r *lrule, m *member) bool {
+// blocked reports whether r, which rewrites m to out, deletes whatever its value a parameter
+// that identifies the pages of m's type, or that tells apart the pages of training URLs that
+// are out but for it (roles.Separates). A parameter whose value the rule copies elsewhere
+// (wiki?title=T to /wiki/T) is moved, not deleted.
+func blocked(ro *roles.Roles, r *lrule, m *member, out string) bool {
 	if ro == nil {
 		return false
 	}
-	var u roles.URL
+	var u, o roles.URL
 	for _, q := range r.edit.Query {
 		if !q.Delete || !wildcarded(r, q.Name) || r.edit.reads(q.Name) {
 			continue
 		}
 		if u.Text == "" {
 			u = roleURL(m)
+			if p, _, ok := parse(out, nil); ok {
+				o = roles.URL{Origin: p.scheme + "://" + p.host, Path: p.path, Query: p.query}
+			}
 		}
-		if ro.Identifies(&u, q.Name) {
+		if ro.Identifies(&u, q.Name) || o.Origin != "" && ro.Separates(&o, q.Name) {
 			return true
 		}
 	}

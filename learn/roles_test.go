@@ -50,8 +50,9 @@ func TestRolesPageType(t *testing.T) {
 // Where t's role is known (print pages of other topics, linked with and without from=rss, keep
 // their t), the cluster looks like grouped error pages and gives no pairs; where
 // it is not (no other print page has two URLs), a rule that deletes several parameters stands
-// on the pairs of one cluster and is not selected. Without either guard, t is deleted from
-// every print page.
+// on the pairs of one cluster and is not selected, and the other print pages, each in a cluster
+// of its own, differ in t alone, which tells them apart (separations). Without the guards, t is
+// deleted from every print page.
 func TestRolesGroupedErrors(t *testing.T) {
 	notFound := Cluster{ID: "gone"}
 	for i := range 25 {
@@ -86,12 +87,16 @@ func TestRolesGroupedErrors(t *testing.T) {
 		// the roles alone keep it out.
 		func() {
 			ablate.NoSupport = true
-			defer func() { ablate.NoSupport = false }()
+			defer func() { ablate.NoSupport, ablate.NoSeparations = false, false }()
+			if merged(Options{}) {
+				t.Errorf("role of t known %v, support off: two print pages merged", known)
+			}
+			ablate.NoSeparations = true
 			if known && merged(Options{}) {
-				t.Errorf("role of t known, support off: two print pages merged")
+				t.Errorf("role of t known, support and separations off: two print pages merged")
 			}
 			if got := merged(Options{NoRoles: known}); !got {
-				t.Errorf("role of t known %v, guard off: the pages are not merged; the test does not need the guard", known)
+				t.Errorf("role of t known %v, guards off: the pages are not merged; the test does not need the guards", known)
 			}
 		}()
 	}

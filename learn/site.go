@@ -1197,7 +1197,7 @@ func (s *site) measure(idx []int32, all []*member, ident map[string]int32, ro *r
 				lastCl[ri] = m.cluster
 				r.clusters++
 			}
-			if blocked(ro, r, m) {
+			if blocked(ro, r, m, out) {
 				r.blocked++
 			}
 			bad := false

@@ -54,7 +54,7 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 				continue
 			}
 			c, ok := ident[out]
-			uses = append(uses, use{m, out, ok && c != m.cluster, ok && c == m.cluster, blocked(pw.roles, r, m)})
+			uses = append(uses, use{m, out, ok && c != m.cluster, ok && c == m.cluster, blocked(pw.roles, r, m, out)})
 		}
 		// The class's rows that the rule's context holds in.
 		var rows []int32

@@ -5,6 +5,7 @@
 package roles
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -12,14 +13,15 @@ import (
 	"github.com/undust/undust/urlnorm"
 )
 
-// A URL is what roles reads of a URL of a cluster: its path segments, its query parameters
-// sorted by name, its deep tokens if any, and its text. It is a plain value; Learn does not
-// modify it.
+// A URL is what roles reads of a URL of a cluster: its origin (scheme and authority, in any
+// form the caller keeps alike for all its URLs), its path segments, its query parameters sorted
+// by name, its deep tokens if any, and its text. It is a plain value; Learn does not modify it.
 type URL struct {
-	Path  []string
-	Query []urlnorm.Token
-	Deep  []urlnorm.Token
-	Text  string
+	Origin string
+	Path   []string
+	Query  []urlnorm.Token
+	Deep   []urlnorm.Token
+	Text   string
 }
 
 // Parameter roles per page type. A query parameter plays a role on a kind of page: on a
@@ -73,6 +75,9 @@ type Roles struct {
 	// kept holds the parameters that keep one value on the URLs of every cluster of some page
 	// type (of those of two URLs or more with it).
 	kept map[string]bool
+	// separates holds, per parameter, the URLs without it (see image) whose pages it tells
+	// apart (see Separations).
+	separates map[string]map[string]bool
 }
 
 // A variation is where a parameter takes several forms on the URLs of one page (see Varies).
@@ -101,6 +106,9 @@ type paramStat struct {
 func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 	ro := &Roles{typeValues: typeValues(byCluster), common: common, minLiteral: minLiteral, ident: map[string]map[string]bool{}, noisy: map[int32]bool{},
 		varies: map[string]*variation{}, kept: map[string]bool{}}
+	if !ablate.NoSeparations {
+		ro.separates = separations(byCluster)
+	}
 	stats := map[string]map[string]*paramStat{} // page type -> parameter -> stat
 	for ci, ms := range byCluster {
 		// The values of each parameter among the cluster's URLs of each page type, and one
@@ -224,6 +232,104 @@ func Learn(byCluster [][]URL, common map[string]int, minLiteral int) *Roles {
 		}
 	}
 	return ro
+}
+
+// Separations. URLs of a site the same but for the value of one query parameter that lie in
+// different clusters are different pages told apart by that parameter alone: a repository
+// browser's listings of one directory at several commits, ?a=tree;f=src;hb=C1 and
+// ?a=tree;f=src;hb=C2, each alone in its cluster, where the counts per cluster of Learn see
+// nothing. A rule learned where the parameter did not matter (the root listing, which reads
+// the same at every commit, linked with its hash h= and its commit hb=) that deletes it
+// whatever its value would rewrite the directory's listing at the head, ?a=tree;f=src;h=T;
+// hb=HEAD, onto the URL those pages have without it, and with it the listing at every other
+// commit: the learners count such a use as a use on a page type whose pages the parameter
+// identifies (see Separates).
+
+// minSeparated is the number of clusters that URLs the same but for a parameter's value must
+// lie in for the parameter to tell their pages apart; and at most a quarter of those clusters
+// may hold two of its values (hb=HEAD and hb=<the head's commit>).
+const minSeparated = 3
+
+// separations returns, per query parameter, the images (see image) of the URLs whose pages it
+// tells apart (see Separations).
+func separations(byCluster [][]URL) map[string]map[string]bool {
+	type use struct {
+		img, name, value string
+		cluster          int32
+	}
+	var uses []use
+	for ci, ms := range byCluster {
+		for _, m := range ms {
+			for i, q := range m.Query {
+				if i > 0 && m.Query[i-1].Name == q.Name || i+1 < len(m.Query) && m.Query[i+1].Name == q.Name {
+					continue // a repeated parameter has no one value
+				}
+				uses = append(uses, use{image(&m, i), q.Name, q.Value, int32(ci)})
+			}
+		}
+	}
+	slices.SortFunc(uses, func(a, b use) int {
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.img, b.img); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.cluster, b.cluster); c != 0 {
+			return c
+		}
+		return strings.Compare(a.value, b.value)
+	})
+	out := map[string]map[string]bool{}
+	for i := 0; i < len(uses); {
+		// The uses of one URL without one parameter, by cluster, then value.
+		j, clusters, multi := i, 0, 0
+		two := false // the current cluster holds two values
+		for ; j < len(uses) && uses[j].name == uses[i].name && uses[j].img == uses[i].img; j++ {
+			switch {
+			case j == i || uses[j].cluster != uses[j-1].cluster:
+				clusters, two = clusters+1, false
+			case !two && uses[j].value != uses[j-1].value:
+				multi, two = multi+1, true
+			}
+		}
+		if clusters >= minSeparated && 4*multi <= clusters {
+			if out[uses[i].name] == nil {
+				out[uses[i].name] = map[string]bool{}
+			}
+			out[uses[i].name][uses[i].img] = true
+		}
+		i = j
+	}
+	return out
+}
+
+// image returns a text of u without its query parameter at index skip (-1: none): its origin,
+// path and other parameters.
+func image(u *URL, skip int) string {
+	var b strings.Builder
+	b.WriteString(u.Origin)
+	for _, s := range u.Path {
+		b.WriteByte('/')
+		b.WriteString(s)
+	}
+	b.WriteByte('?')
+	for i, q := range u.Query {
+		if i != skip {
+			b.WriteString(q.Name)
+			b.WriteByte('=')
+			b.WriteString(q.Value)
+			b.WriteByte('&')
+		}
+	}
+	return b.String()
+}
+
+// Separates reports whether parameter name tells apart the pages of URLs that are out but for
+// their value of it (see Separations): a rule that deletes it whatever its value and rewrites a
+// URL to out would send all of them to one key. out lacks name. A nil Roles knows none.
+func (ro *Roles) Separates(out *URL, name string) bool {
+	return ro != nil && ro.separates[name] != nil && ro.separates[name][image(out, -1)]
 }
 
 // determined returns, per parameter P, the parameters Q whose value determines P's on the

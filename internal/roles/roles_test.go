@@ -208,3 +208,41 @@ func TestVaries(t *testing.T) {
 		t.Errorf("nil Roles: Varies = %d, %d, %v; want 0, 0, false", n, typs, names)
 	}
 }
+
+// TestSeparations checks which URLs a parameter tells apart: URLs the same but for its value in
+// at least 3 clusters, of which at most a quarter hold two of its values.
+func TestSeparations(t *testing.T) {
+	const tree = "http://git.example.net/?a=tree&f=src&p=repo"
+	for _, tc := range []struct {
+		name     string
+		clusters [][]string // hb values of the listing's URLs, by cluster
+		want     bool
+	}{
+		{"three pages", [][]string{{"c1"}, {"c2"}, {"c3"}}, true},
+		{"two pages", [][]string{{"c1"}, {"c2"}}, false},
+		// The head, linked by name and by commit: one cluster in four holds two values.
+		{"head", [][]string{{"HEAD", "c0"}, {"c1"}, {"c2"}, {"c3"}}, true},
+		// Two clusters in four hold two values each, however many URLs of one value come
+		// first: the parameter varies on one page as often as it tells pages apart.
+		{"varies", [][]string{{"HEAD", "c0"}, {"c1", "c1", "c1b"}, {"c2"}, {"c3"}}, false},
+		// One page under every value: nothing to tell apart.
+		{"one page", [][]string{{"c1", "c2", "c3", "c4"}}, false},
+	} {
+		var clusters [][]string
+		for _, hbs := range tc.clusters {
+			var c []string
+			for _, hb := range hbs {
+				c = append(c, tree+"&hb="+hb)
+			}
+			clusters = append(clusters, c)
+		}
+		ro := learnOf(t, clusters)
+		out := parse(t, tree)
+		if got := ro.Separates(&out, "hb"); got != tc.want {
+			t.Errorf("%s: hb tells apart the pages of %s: %v, want %v", tc.name, tree, got, tc.want)
+		}
+		if got := ro.Separates(&out, "f"); got {
+			t.Errorf("%s: f tells apart the pages of %s", tc.name, tree)
+		}
+	}
+}

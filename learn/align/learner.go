@@ -345,6 +345,8 @@ func roleURL(it *item) roles.URL {
 	u := roles.URL{Text: it.prep}
 	for _, t := range it.toks {
 		switch t.Part {
+		case urlnorm.PartScheme, urlnorm.PartHost, urlnorm.PartPort:
+			u.Origin += t.Value + "/"
 		case urlnorm.PartPath:
 			u.Path = append(u.Path, t.Value)
 		case urlnorm.PartQuery:

@@ -77,8 +77,14 @@ func (x *valIndex) measure(c *candidate, ro *roles.Roles) (changed int, supp, fp
 		}
 		if len(dels) > 0 && ro != nil {
 			u := roleURL(it)
-			if slices.ContainsFunc(dels, func(name string) bool { return ro.Identifies(&u, name) }) {
-				return 0, 0, 0, true, true // it deletes what names pages of this URL's type
+			var o roles.URL
+			if oi, ok := prepare(out); ok {
+				o = roleURL(&oi)
+			}
+			if slices.ContainsFunc(dels, func(name string) bool { return ro.Identifies(&u, name) || o.Text != "" && ro.Separates(&o, name) }) {
+				// It deletes what names pages of this URL's type, or tells apart the pages of
+				// the URLs that its output is but for the parameter.
+				return 0, 0, 0, true, true
 			}
 		}
 		x.changed[i] = true
