@@ -211,7 +211,11 @@
 //     type it identifies. A repository browser's root listing reads the same at every commit,
 //     and the rule deleting h= and hb= from it would reach a subdirectory's listing at the
 //     head, h=T&hb=HEAD, and with it the listing at every other commit, met as f=src&hb=C1,
-//     f=src&hb=C2, each its own page: the rule is split on the absence of f. A cluster whose URLs of one type differ
+//     f=src&hb=C2, each its own page: the rule is split on the absence of f. Such a rule is
+//     split only on a key of at most 12 values on its rows (a kind of page, a key's absence),
+//     not on one of more (a file's path): a rule per file would stand for the files whose
+//     versions the training URLs have not met apart yet, where the site shows that the
+//     parameter tells a file's versions apart. A cluster whose URLs of one type differ
 //     in a parameter that identifies pages of the type in at least 4 times as many other
 //     clusters looks like pages grouped by mistake (the "not found" pages of deleted topics,
 //     each URL with its own topic id, grouped by their one content): it gives no pairs. And a

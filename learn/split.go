@@ -74,9 +74,11 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 				cnt[rs.vals[row][a]]++
 			}
 			var parts []splitPart
+			entities := r.blocked > 0 && len(cnt) > maxBlockedSplitValues && !ablate.NoEntitySplits
 			for v, c := range cnt {
 				switch {
 				case c < opt.MinSupport:
+				case v != 0 && entities:
 				case v != 0:
 					parts = append(parts, splitPart{c: cond{Key: k, Kind: condEq, Value: rs.valStr[v]}})
 				case !ablate.NoAbsentSplits && slices.ContainsFunc(uses, func(u use) bool { _, ok := u.m.p.lookup(k); return ok }):
@@ -147,6 +149,14 @@ func (s *site) splitRules(pw *pairwiseRules, sp *support, byClass [][]int32, ord
 		}
 	}
 }
+
+// maxBlockedSplitValues is the most values a key may take on the rows of a rule that deletes a
+// parameter identifying the pages of some of its uses (see blocked) for the rule to be split on
+// them: a split on the values of a key of page kinds (a=blob, a=tree; do=recent) carves out the
+// kinds where the parameter does not matter, while a split on a key of many values (a file's
+// path) gives a rule per entity for the entities whose few training URLs do not show the
+// parameter to matter yet, where on the others it does. Its absence is a kind.
+const maxBlockedSplitValues = 12
 
 // A splitPart is one rule of a split: the value (or the absence) of the key it is split on,
 // and its uses on the training URLs: all of them, those that merge different pages, those

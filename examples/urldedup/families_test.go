@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/undust/undust/internal/ablate"
 	"github.com/undust/undust/internal/sitefamily"
 	"github.com/undust/undust/learn"
 )
@@ -239,5 +240,42 @@ func TestFetchCauses(t *testing.T) {
 	want = append(slices.Sorted(slices.Values(want)), "all")
 	if got := tableRows(t, out.String(), "### avoidable fetches made, by cause"); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("causes rows %q, want %q", got, want)
+	}
+}
+
+// TestRepoEntitySplits replays one site of the repository browsers' family (gitweb over a line
+// of commits, seed 5151), whose blobs are linked as h=<blob id>&hb=<commit> and as hb=<commit>
+// alone. Deleting hb from every blob merges the versions of a file, which the site's
+// single-URL versions show (separations), and the rule is not selected; split on the file's
+// path, it becomes a rule per file for the files whose versions the crawl has not met apart
+// yet, and one of them merges a file's current version with an old one. Split only on keys of
+// few values, no page is lost.
+func TestRepoEntitySplits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a replay of one generated site")
+	}
+	dir := t.TempDir()
+	if err := cmdGen([]string{"-out", dir, "-seed", "5151", "-family", "repo", "-sites", "1"}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	lost := func(args ...string) string {
+		var out bytes.Buffer
+		if err := cmdReplay(append([]string{"-clusters", filepath.Join(dir, "clusters.tsv")}, args...), &out); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(out.String(), "\n") {
+			if f := strings.Fields(l); len(f) > 2 && f[0] == "pages" && f[1] == "lost" {
+				return f[2]
+			}
+		}
+		t.Fatalf("no pages lost in\n%s", out.String())
+		return ""
+	}
+	if n := lost(); n != "0" {
+		t.Errorf("%s pages lost, want 0", n)
+	}
+	defer func() { ablate.NoEntitySplits = false }()
+	if n := lost("-ablate", "entitysplits"); n == "0" {
+		t.Errorf("with splits per file no page lost: the case does not need the limit")
 	}
 }

@@ -132,6 +132,10 @@ var (
 	// onto the URL that training URLs of different clusters, the same but for that parameter,
 	// have without it (package roles, Separations).
 	NoSeparations bool
+	// NoEntitySplits lets a rule that deletes a parameter identifying the pages of some of its
+	// uses be split on a key of many values (a file's path: a rule per file), not only on one
+	// of few (learn's maxBlockedSplitValues).
+	NoEntitySplits bool
 	// NoSharedDeep drops from a signature target a parameter whose values differ within the
 	// cluster even where they share a deep token that differs across the site (learn's
 	// sharedDeep: a wiki's do=index&id=ns:page, one page per namespace).
@@ -257,7 +261,7 @@ var switches = map[string]*bool{
 	"casetrees": &NoCaseTrees, "keypairs": &NoKeyPairs, "mirrors": &NoMirrors, "absent": &NoAbsentSplits, "absentsupport": &NoAbsentSupport, "querycontexts": &NoQueryContexts, "restedon": &NoRestedOn, "queryrested": &NoQueryRested, "readbranches": &NoReadBranches, "merged": &NoMergedContexts, "shadowed": &NoShadowed, "burstdue": &NoBurstDue, "queryhead": &NoQueryHead, "edits": &NoEditMemory, "casecontexts": &NoCaseContexts,
 	"prefix": &NoHashPrefix, "young": &NoYoung, "compare": &NoCompare, "recheck": &NoRecheck, "take": &NoTake, "outwithout": &NoOutWithout,
 	"rekeyout": &NoRekeyOut, "urlids": &NoURLIDs, "origin": &NoOriginRank, "alternatives": &NoAlternatives, "aliases": &NoAliasOrigin, "clustersupport": &NoClusterSupport,
-	"determined": &NoDetermined, "separations": &NoSeparations, "shareddeep": &NoSharedDeep,
+	"determined": &NoDetermined, "separations": &NoSeparations, "entitysplits": &NoEntitySplits, "shareddeep": &NoSharedDeep,
 	"dirpairs": &NoDirPairs, "equalsfirst": &NoEqualsFirst, "hits": &NoHits, "hubnames": &NoHubNames, "hubstatic": &NoHubStatic,
 	"dirkeys": &NoDirKeys, "dirclean": &NoDirClean, "inferredrecheck": &NoInferredRecheck, "copies": &NoCopies, "reservoir": &NoReservoir,
 	"head": &NoHead, "originmap": &NoOriginMap, "tokenparams": &NoTokenParams, "navparams": &NoNavParams, "rounds": &NoRounds, "firstletters": &NoFirstLetters,
