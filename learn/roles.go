@@ -38,17 +38,24 @@ func blocked(ro *roles.Roles, r *lrule, m *member, out string) bool {
 		return false
 	}
 	var u, o roles.URL
+	parsed := false // o holds out, if it parses
 	for _, q := range r.edit.Query {
 		if !q.Delete || !wildcarded(r, q.Name) || r.edit.reads(q.Name) {
 			continue
 		}
 		if u.Text == "" {
 			u = roleURL(m)
+		}
+		if ro.Identifies(&u, q.Name) {
+			return true
+		}
+		if !parsed {
+			parsed = true
 			if p, _, ok := parse(out, nil); ok {
 				o = roles.URL{Origin: p.scheme + "://" + p.host, Path: p.path, Query: p.query}
 			}
 		}
-		if ro.Identifies(&u, q.Name) || o.Origin != "" && ro.Separates(&o, q.Name) {
+		if o.Origin != "" && ro.Separates(&o, q.Name) {
 			return true
 		}
 	}

@@ -23,12 +23,7 @@ func Write(name string, fill func(w io.Writer) error) (err error) {
 		if err != nil {
 			return err
 		}
-		w := bufio.NewWriter(f)
-		if err := fill(w); err != nil {
-			f.Close()
-			return err
-		}
-		if err := w.Flush(); err != nil {
+		if err := buffered(f, fill); err != nil {
 			f.Close()
 			return err
 		}
@@ -44,11 +39,7 @@ func Write(name string, fill func(w io.Writer) error) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	w := bufio.NewWriter(f)
-	if err := fill(w); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
+	if err := buffered(f, fill); err != nil {
 		return err
 	}
 	if err := f.Chmod(perm); err != nil {
@@ -58,4 +49,13 @@ func Write(name string, fill func(w io.Writer) error) (err error) {
 		return err
 	}
 	return os.Rename(f.Name(), name)
+}
+
+// buffered has fill write to f through a buffer and flushes it.
+func buffered(f *os.File, fill func(w io.Writer) error) error {
+	w := bufio.NewWriter(f)
+	if err := fill(w); err != nil {
+		return err
+	}
+	return w.Flush()
 }

@@ -76,15 +76,17 @@ func (x *valIndex) measure(c *candidate, ro *roles.Roles) (changed int, supp, fp
 			continue
 		}
 		if len(dels) > 0 && ro != nil {
+			// It deletes what names pages of this URL's type, or tells apart the pages of the
+			// URLs that its output is but for the parameter.
 			u := roleURL(it)
-			var o roles.URL
-			if oi, ok := prepare(out); ok {
-				o = roleURL(&oi)
-			}
-			if slices.ContainsFunc(dels, func(name string) bool { return ro.Identifies(&u, name) || o.Text != "" && ro.Separates(&o, name) }) {
-				// It deletes what names pages of this URL's type, or tells apart the pages of
-				// the URLs that its output is but for the parameter.
+			if slices.ContainsFunc(dels, func(name string) bool { return ro.Identifies(&u, name) }) {
 				return 0, 0, 0, true, true
+			}
+			if oi, ok := prepare(out); ok {
+				o := roleURL(&oi)
+				if slices.ContainsFunc(dels, func(name string) bool { return ro.Separates(&o, name) }) {
+					return 0, 0, 0, true, true
+				}
 			}
 		}
 		x.changed[i] = true
